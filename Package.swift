@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependency direction (DESIGN.md § Layout), never the other way:
+//   Shared ← PacketTunnel ← Linux;  Shared ← App;  tunnelvision → App + Linux.
+// App never imports PacketTunnel: the two halves meet only in the data directory and the
+// control socket. C libraries are reached only through their system-library targets.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "TunnelVision",
+    products: [
+        .executable(name: "tunnelvision", targets: ["tunnelvision"]),
+        .executable(name: "tvlab", targets: ["tvlab"]),
+    ],
+    targets: [
+        // C shims: atomics over shared memory, TUN ioctl constants, wakeup (macros do not import).
+        .target(name: "CTunnelVision"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        // Counts heap allocations for the benchmark only; never linked into the product.
+        .target(name: "CAllocationCounter"),
+
+        .target(name: "Shared", dependencies: ["CTunnelVision", "CSQLite", "COpenSSL"], swiftSettings: strict),
+        .target(name: "PacketTunnel", dependencies: ["Shared"], swiftSettings: strict),
+        .target(name: "App", dependencies: ["Shared"], swiftSettings: strict),
+        .target(name: "Linux", dependencies: ["PacketTunnel", "Shared", "CTunnelVision"], swiftSettings: strict),
+        .executableTarget(name: "tunnelvision", dependencies: ["App", "Linux", "Shared"], swiftSettings: strict),
+        // Developer tools: synthetic captures and the benchmarks.
+        .executableTarget(name: "tvlab", dependencies: ["App", "Shared", "CAllocationCounter"], swiftSettings: strict),
+
+        .testTarget(name: "SharedTests", dependencies: ["Shared", "CSQLite", "COpenSSL"], swiftSettings: strict),
+        .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared"], swiftSettings: strict),
+        .testTarget(name: "AppTests", dependencies: ["App", "Shared"], swiftSettings: strict),
+        .testTarget(name: "LinuxTests", dependencies: ["Linux", "Shared", "CTunnelVision"], swiftSettings: strict),
+    ]
+)

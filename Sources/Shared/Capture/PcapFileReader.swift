@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads a whole classic capture of bare IP datagrams front to back, in either byte order and
+/// either timestamp precision — captures made elsewhere included. The file is mapped, so records
+/// are handed out as views with no copy.
+public final class PcapFileReader {
+    public let path: String
+    public let header: PcapFormat.GlobalHeader
+    public let fileSize: Int
+    private let mapping: UnsafeRawBufferPointer
+
+    /// One record as a view into the mapping, valid only inside the `forEachRecord` body.
+    public struct Record {
+        /// 0-based position in the file.
+        public let index: Int
+        /// Offset of the record header in the file.
+        public let offset: Int
+        public let header: PcapFormat.RecordHeader
+        public let bytes: UnsafeRawBufferPointer
+        public let nanosecondsSince1970: Int64
+    }
+
+    public init(path: String) throws(PcapReadError) {
+        self.path = path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .unreadable(path: path, errno: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path: path, errno: EINVAL) }
+        fileSize = Int(status.st_size)
+        if fileSize == 0 {
+            throw .format(.shortHeader(expected: PcapFormat.globalHeaderLength, actual: 0))
+        }
+        guard let base = mmap(nil, fileSize, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
+            throw .unreadable(path: path, errno: errno)
+        }
+        madvise(base, fileSize, MADV_SEQUENTIAL)
+        mapping = UnsafeRawBufferPointer(start: base, count: fileSize)
+        do {
+            header = try PcapFormat.GlobalHeader(parsing: mapping, accepting: .anyRawIP)
+        } catch {
+            munmap(base, fileSize)
+            throw .format(error)
+        }
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), fileSize)
+    }
+
+    /// Calls `body` with each record in order. Stops at the first corrupt record and throws its
+    /// error after the good records before it were handed out; `body` may throw to stop early.
+    public func forEachRecord<E: Error>(_ body: (Record) throws(E) -> Void) throws(PcapFileReadError<E>) {
+        var offset = PcapFormat.globalHeaderLength
+        var index = 0
+        let headerLength = PcapFormat.recordHeaderLength
+        let swapped = header.isByteSwapped
+        let nanoseconds = header.hasNanosecondTimestamps
+        while offset < fileSize {
+            guard fileSize - offset >= headerLength else {
+                throw .corrupt(.recordCutShort(offset: UInt64(offset), expected: UInt64(headerLength),
+                                               available: UInt64(fileSize - offset)), recordIndex: index)
+            }
+            let recordHeader: PcapFormat.RecordHeader
+            do {
+                recordHeader = try PcapFormat.RecordHeader(
+                    parsing: UnsafeRawBufferPointer(rebasing: mapping[offset..<(offset + headerLength)]), byteSwapped: swapped)
+            } catch { throw .corrupt(.format(error), recordIndex: index) }
+            let included = Int(recordHeader.inclLen)
+            guard recordHeader.inclLen <= header.snaplen else {
+                throw .corrupt(.inclLenExceedsSnaplen(offset: UInt64(offset), inclLen: recordHeader.inclLen,
+                                                      snaplen: header.snaplen), recordIndex: index)
+            }
+            let dataStart = offset + headerLength
+            guard fileSize - dataStart >= included else {
+                throw .corrupt(.recordCutShort(offset: UInt64(offset), expected: UInt64(headerLength + included),
+                                               available: UInt64(fileSize - offset)), recordIndex: index)
+            }
+            let record = Record(index: index, offset: offset, header: recordHeader,
+                                bytes: UnsafeRawBufferPointer(rebasing: mapping[dataStart..<(dataStart + included)]),
+                                nanosecondsSince1970: recordHeader.nanosecondsSince1970(nanosecondTimestamps: nanoseconds))
+            do { try body(record) } catch { throw .stopped(error) }
+            offset = dataStart + included
+            index += 1
+        }
+    }
+}
+
+/// How a front-to-back read ended early: a corrupt record, or the caller's own error.
+public enum PcapFileReadError<Stop: Error>: Error {
+    case corrupt(PcapReadError, recordIndex: Int)
+    case stopped(Stop)
+}

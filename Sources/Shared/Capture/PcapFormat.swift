@@ -1,0 +1,143 @@
+/// Classic libpcap framing: a 24-byte global header, then per packet a 16-byte record header and
+/// the bytes. The one truth for both the writer and every reader.
+///
+///   global header: 0 magic · 4 major (2) · 6 minor (4) · 8 thiszone · 12 sigfigs · 16 snaplen · 20 network
+///   record header: 0 ts_sec · 4 ts_usec (ts_nsec) · 8 incl_len · 12 orig_len
+public enum PcapFormat {
+    public static let globalHeaderLength = 24
+    public static let recordHeaderLength = 16
+    /// Microsecond timestamps, written in the writer's (little-endian) byte order: `d4 c3 b2 a1`.
+    public static let magicMicroseconds: UInt32 = 0xA1B2_C3D4
+    /// Nanosecond timestamps (written by other tools; read, never written).
+    public static let magicNanoseconds: UInt32 = 0xA1B2_3C4D
+    public static let versionMajor: UInt16 = 2
+    public static let versionMinor: UInt16 = 4
+    /// LINKTYPE_RAW: each record is a bare IP datagram.
+    public static let linkTypeRaw: UInt32 = 101
+    /// LINKTYPE_IPV4 / LINKTYPE_IPV6: bare datagrams of one family, which other tools also write.
+    public static let linkTypeIPv4: UInt32 = 228
+    public static let linkTypeIPv6: UInt32 = 229
+
+    public enum FormatError: Error, Sendable, Hashable {
+        case shortHeader(expected: Int, actual: Int)
+        case unknownMagic(UInt32)
+        case unsupportedLinkType(UInt32)
+    }
+
+    /// Which files a parse accepts.
+    public enum Acceptance: Sendable {
+        /// Exactly what the writer writes: native little-endian, microseconds, LINKTYPE_RAW.
+        /// Anything else in our own capture directory is corruption, not a variant.
+        case ours
+        /// Any classic capture of bare IP datagrams, in either byte order and either precision.
+        case anyRawIP
+    }
+
+    public struct GlobalHeader: Sendable, Hashable {
+        public var snaplen: UInt32
+        public var linkType: UInt32
+        /// The file was written in the other byte order.
+        public var isByteSwapped: Bool
+        public var hasNanosecondTimestamps: Bool
+
+        public init(snaplen: UInt32, linkType: UInt32 = PcapFormat.linkTypeRaw,
+                    isByteSwapped: Bool = false, hasNanosecondTimestamps: Bool = false) {
+            self.snaplen = snaplen
+            self.linkType = linkType
+            self.isByteSwapped = isByteSwapped
+            self.hasNanosecondTimestamps = hasNanosecondTimestamps
+        }
+
+        public init(parsing bytes: UnsafeRawBufferPointer, accepting acceptance: Acceptance = .ours) throws(FormatError) {
+            guard bytes.count >= globalHeaderLength else {
+                throw .shortHeader(expected: globalHeaderLength, actual: bytes.count)
+            }
+            let magic = bytes.loadUnaligned(as: UInt32.self).littleEndianToHost
+            switch (magic, acceptance) {
+            case (magicMicroseconds, _): (isByteSwapped, hasNanosecondTimestamps) = (false, false)
+            case (magicNanoseconds, .anyRawIP): (isByteSwapped, hasNanosecondTimestamps) = (false, true)
+            case (magicMicroseconds.byteSwapped, .anyRawIP): (isByteSwapped, hasNanosecondTimestamps) = (true, false)
+            case (magicNanoseconds.byteSwapped, .anyRawIP): (isByteSwapped, hasNanosecondTimestamps) = (true, true)
+            default: throw .unknownMagic(magic)
+            }
+            let swapped = isByteSwapped
+            func field(_ offset: Int) -> UInt32 {
+                let raw = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndianToHost
+                return swapped ? raw.byteSwapped : raw
+            }
+            snaplen = field(16)
+            linkType = field(20)
+            let accepted: Bool = switch acceptance {
+            case .ours: linkType == linkTypeRaw
+            case .anyRawIP: [linkTypeRaw, linkTypeIPv4, linkTypeIPv6].contains(linkType)
+            }
+            guard accepted else { throw .unsupportedLinkType(linkType) }
+        }
+
+        /// The 24 bytes, as the writer writes them (native little-endian, microseconds).
+        public func emit(into output: UnsafeMutableRawBufferPointer) {
+            precondition(output.count >= globalHeaderLength)
+            output.storeBytes(of: magicMicroseconds.littleEndian, toByteOffset: 0, as: UInt32.self)
+            output.storeBytes(of: versionMajor.littleEndian, toByteOffset: 4, as: UInt16.self)
+            output.storeBytes(of: versionMinor.littleEndian, toByteOffset: 6, as: UInt16.self)
+            output.storeBytes(of: Int32(0).littleEndian, toByteOffset: 8, as: Int32.self)
+            output.storeBytes(of: UInt32(0).littleEndian, toByteOffset: 12, as: UInt32.self)
+            output.storeBytes(of: snaplen.littleEndian, toByteOffset: 16, as: UInt32.self)
+            output.storeBytes(of: linkType.littleEndian, toByteOffset: 20, as: UInt32.self)
+        }
+    }
+
+    public struct RecordHeader: Sendable, Hashable {
+        public var tsSec: UInt32
+        /// Microseconds, or nanoseconds in a nanosecond file.
+        public var tsFraction: UInt32
+        public var inclLen: UInt32
+        public var origLen: UInt32
+
+        public init(tsSec: UInt32, tsFraction: UInt32, inclLen: UInt32, origLen: UInt32) {
+            self.tsSec = tsSec
+            self.tsFraction = tsFraction
+            self.inclLen = inclLen
+            self.origLen = origLen
+        }
+
+        /// The header of a record stamped at `nanosecondsSince1970` (wall clock). Instants before
+        /// 1970 clamp to 0 rather than wrap to 2106.
+        public init(nanosecondsSince1970: Int64, inclLen: UInt32, origLen: UInt32) {
+            let clamped = max(0, nanosecondsSince1970)
+            self.init(tsSec: UInt32(clamping: clamped / 1_000_000_000),
+                      tsFraction: UInt32((clamped % 1_000_000_000) / 1_000),
+                      inclLen: inclLen, origLen: origLen)
+        }
+
+        /// Parses 16 bytes; the caller, who knows the file's snaplen, bounds `inclLen`.
+        public init(parsing bytes: UnsafeRawBufferPointer, byteSwapped: Bool = false) throws(FormatError) {
+            guard bytes.count >= recordHeaderLength else {
+                throw .shortHeader(expected: recordHeaderLength, actual: bytes.count)
+            }
+            func field(_ offset: Int) -> UInt32 {
+                let raw = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndianToHost
+                return byteSwapped ? raw.byteSwapped : raw
+            }
+            self.init(tsSec: field(0), tsFraction: field(4), inclLen: field(8), origLen: field(12))
+        }
+
+        public func emit(into output: UnsafeMutableRawBufferPointer) {
+            precondition(output.count >= recordHeaderLength)
+            output.storeBytes(of: tsSec.littleEndian, toByteOffset: 0, as: UInt32.self)
+            output.storeBytes(of: tsFraction.littleEndian, toByteOffset: 4, as: UInt32.self)
+            output.storeBytes(of: inclLen.littleEndian, toByteOffset: 8, as: UInt32.self)
+            output.storeBytes(of: origLen.littleEndian, toByteOffset: 12, as: UInt32.self)
+        }
+
+        /// The record's instant in nanoseconds since 1970.
+        public func nanosecondsSince1970(nanosecondTimestamps: Bool) -> Int64 {
+            Int64(tsSec) * 1_000_000_000 + Int64(tsFraction) * (nanosecondTimestamps ? 1 : 1_000)
+        }
+    }
+}
+
+extension UInt32 {
+    /// The value of four bytes loaded from a little-endian file.
+    var littleEndianToHost: UInt32 { UInt32(littleEndian: self) }
+}

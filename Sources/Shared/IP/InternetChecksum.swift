@@ -1,0 +1,73 @@
+/// The Internet checksum (RFC 1071): the one's complement of the one's complement sum of 16-bit
+/// big-endian words, an odd trailing byte padded with zero. Fed in pieces, a piece may end on an odd
+/// byte and the next continue the word.
+public struct InternetChecksum: Sendable {
+    /// Sum of 32-bit big-endian words; 2^16 ≡ 1 (mod 0xFFFF), so folding it gives the 16-bit sum.
+    private var sum: UInt64 = 0
+    /// The previous piece ended on the high byte of a word.
+    private var pendingLowByte = false
+
+    public init() {}
+
+    public mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        guard var pointer = bytes.baseAddress, bytes.count > 0 else { return }
+        var remaining = bytes.count
+        if pendingLowByte {
+            sum &+= UInt64(pointer.load(as: UInt8.self))
+            pointer += 1
+            remaining -= 1
+            pendingLowByte = false
+        }
+        while remaining >= 4 {
+            sum &+= UInt64(UInt32(bigEndian: pointer.loadUnaligned(as: UInt32.self)))
+            pointer += 4
+            remaining -= 4
+        }
+        if remaining >= 2 {
+            sum &+= UInt64(UInt16(bigEndian: pointer.loadUnaligned(as: UInt16.self)))
+            pointer += 2
+            remaining -= 2
+        }
+        if remaining == 1 {
+            sum &+= UInt64(pointer.load(as: UInt8.self)) << 8
+            pendingLowByte = true
+        }
+    }
+
+    public mutating func add<C: Collection>(bytes: C) where C.Element == UInt8 {
+        if let done: Void = bytes.withContiguousStorageIfAvailable({ add(UnsafeRawBufferPointer($0)) }) {
+            return done
+        }
+        add(bytes: Array(bytes))
+    }
+
+    /// Adds one 16-bit word in host order (a pseudo-header field, say). Must fall on a word boundary.
+    public mutating func add(word: UInt16) {
+        precondition(!pendingLowByte, "a word added in the middle of a word")
+        sum &+= UInt64(word)
+    }
+
+    /// The 16-bit one's complement sum of everything added.
+    public var onesComplementSum: UInt16 { Self.fold(sum) }
+
+    /// The checksum to store in the header: the complement of the sum.
+    public var value: UInt16 { ~onesComplementSum }
+
+    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
+        var checksum = InternetChecksum()
+        checksum.add(bytes)
+        return checksum.value
+    }
+
+    /// The checksum after one 16-bit word of the covered data changes from `old` to `new`, without
+    /// re-summing (RFC 1624 §3, equation 3: HC' = ~(~HC + ~m + m')).
+    public static func updated(_ checksum: UInt16, replacing old: UInt16, with new: UInt16) -> UInt16 {
+        ~fold(UInt64(~checksum) + UInt64(~old) + UInt64(new))
+    }
+
+    private static func fold(_ value: UInt64) -> UInt16 {
+        var folded = value
+        while folded > 0xFFFF { folded = (folded & 0xFFFF) + (folded >> 16) }
+        return UInt16(folded)
+    }
+}

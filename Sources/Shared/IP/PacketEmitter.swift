@@ -1,0 +1,116 @@
+import Foundation
+
+/// Builds whole IP datagrams for reinjection toward the device: the mirror of `PacketParser`.
+///
+/// Fixed choices: IPv4 without options, DF set, identification 0 (RFC 6864 §4.1 allows it for
+/// atomic datagrams), TTL/hop limit 64; IPv6 with no extension headers, traffic class and flow
+/// label 0; TCP without options. Checksums cover the pseudo-header (RFC 9293 §3.1, RFC 768,
+/// RFC 8200 §8.1); a UDP checksum that computes to 0 is sent as 0xFFFF, because 0 means "none"
+/// (RFC 768) and is forbidden over IPv6 (RFC 8200 §8.1).
+public enum PacketEmitter {
+    public static let hopLimit: UInt8 = 64
+    /// Largest datagram each family's length fields express: IPv4 total length is 16 bits; IPv6
+    /// counts its 16-bit payload length after the 40-byte header.
+    public static func datagramLimit(_ version: IPVersion) -> Int { version == .v4 ? 65_535 : 40 + 65_535 }
+
+    public static func tcp(
+        source: IPEndpoint, destination: IPEndpoint,
+        sequence: UInt32, acknowledgment: UInt32,
+        flags: TCPFlags, windowSize: UInt16, payload: Data = Data()
+    ) throws(PacketEmitError) -> Data {
+        try emit(source: source, destination: destination, proto: .tcp, transportHeaderLength: 20,
+                 payload: payload) { header in
+            header.storeBytes(of: source.port.bigEndian, toByteOffset: 0, as: UInt16.self)
+            header.storeBytes(of: destination.port.bigEndian, toByteOffset: 2, as: UInt16.self)
+            header.storeBytes(of: sequence.bigEndian, toByteOffset: 4, as: UInt32.self)
+            header.storeBytes(of: acknowledgment.bigEndian, toByteOffset: 8, as: UInt32.self)
+            header[12] = 5 << 4                                   // data offset: 20 bytes, no options
+            header[13] = flags.intersection(.emittable).rawValue
+            header.storeBytes(of: windowSize.bigEndian, toByteOffset: 14, as: UInt16.self)
+            return 16                                             // checksum offset; urgent pointer 0
+        }
+    }
+
+    public static func udp(source: IPEndpoint, destination: IPEndpoint, payload: Data) throws(PacketEmitError) -> Data {
+        try emit(source: source, destination: destination, proto: .udp, transportHeaderLength: 8,
+                 payload: payload) { header in
+            header.storeBytes(of: source.port.bigEndian, toByteOffset: 0, as: UInt16.self)
+            header.storeBytes(of: destination.port.bigEndian, toByteOffset: 2, as: UInt16.self)
+            header.storeBytes(of: UInt16(8 + payload.count).bigEndian, toByteOffset: 4, as: UInt16.self)
+            return 6
+        }
+    }
+
+    /// Lays out IP header ‖ transport header ‖ payload, lets `writeTransport` fill the transport
+    /// header (returning its checksum field's offset), then computes the checksums.
+    private static func emit(
+        source: IPEndpoint, destination: IPEndpoint, proto: IPProtocolNumber, transportHeaderLength: Int,
+        payload: Data, writeTransport: (UnsafeMutableRawBufferPointer) -> Int
+    ) throws(PacketEmitError) -> Data {
+        let version = source.address.version
+        guard version == destination.address.version else {
+            throw .addressFamilyMismatch(source: version, destination: destination.address.version)
+        }
+        let ipHeaderLength = version == .v4 ? 20 : 40
+        let transportLength = transportHeaderLength + payload.count
+        let byteCount = ipHeaderLength + transportLength
+        // UDP's own 16-bit length field counts the same bytes as IPv6's payload length, and less
+        // than IPv4's total length, so the family's limit binds both transports.
+        let limit = datagramLimit(version)
+        guard byteCount <= limit else { throw .datagramTooLarge(byteCount: byteCount, limit: limit) }
+
+        var datagram = Data(count: byteCount)
+        datagram.withUnsafeMutableBytes { buffer in
+            let ip = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<ipHeaderLength])
+            if version == .v4 {
+                ip[0] = 0x45
+                ip.storeBytes(of: UInt16(byteCount).bigEndian, toByteOffset: 2, as: UInt16.self)
+                ip.storeBytes(of: UInt16(0x4000).bigEndian, toByteOffset: 6, as: UInt16.self)   // DF
+                ip[8] = hopLimit
+                ip[9] = proto.rawValue
+                source.address.store(to: ip.baseAddress! + 12)
+                destination.address.store(to: ip.baseAddress! + 16)
+                let headerChecksum = InternetChecksum.checksum(UnsafeRawBufferPointer(ip))
+                ip.storeBytes(of: headerChecksum.bigEndian, toByteOffset: 10, as: UInt16.self)
+            } else {
+                ip[0] = 0x60
+                ip.storeBytes(of: UInt16(transportLength).bigEndian, toByteOffset: 4, as: UInt16.self)
+                ip[6] = proto.rawValue
+                ip[7] = hopLimit
+                source.address.store(to: ip.baseAddress! + 8)
+                destination.address.store(to: ip.baseAddress! + 24)
+            }
+            let transport = UnsafeMutableRawBufferPointer(rebasing: buffer[ipHeaderLength...])
+            let checksumOffset = writeTransport(transport)
+            payload.withUnsafeBytes { bytes in
+                if let from = bytes.baseAddress, bytes.count > 0 {
+                    (transport.baseAddress! + transportHeaderLength).copyMemory(from: from, byteCount: bytes.count)
+                }
+            }
+            var checksum = pseudoHeaderChecksum(source: source.address, destination: destination.address,
+                                                proto: proto, transportLength: transportLength)
+            checksum.add(UnsafeRawBufferPointer(transport))
+            var value = checksum.value
+            if proto == .udp && value == 0 { value = 0xFFFF }
+            transport.storeBytes(of: value.bigEndian, toByteOffset: checksumOffset, as: UInt16.self)
+        }
+        return datagram
+    }
+
+    /// The pseudo-header's contribution (RFC 9293 §3.1 for IPv4, RFC 8200 §8.1 for IPv6).
+    static func pseudoHeaderChecksum(source: IPAddress, destination: IPAddress, proto: IPProtocolNumber,
+                                     transportLength: Int) -> InternetChecksum {
+        var checksum = InternetChecksum()
+        var addresses = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &addresses) { scratch in
+            let width = source.version.addressByteCount
+            source.store(to: scratch.baseAddress!)
+            destination.store(to: scratch.baseAddress! + width)
+            checksum.add(UnsafeRawBufferPointer(rebasing: scratch[0..<(2 * width)]))
+        }
+        checksum.add(word: UInt16(truncatingIfNeeded: transportLength >> 16))
+        checksum.add(word: UInt16(truncatingIfNeeded: transportLength))
+        checksum.add(word: UInt16(proto.rawValue))
+        return checksum
+    }
+}

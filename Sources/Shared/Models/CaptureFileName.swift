@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The name of a capture file: `tunnelvision-<seq>-<yyyyMMdd-HHmmss>.pcap`, the sequence
+/// zero-padded to six digits so alphabetical order is chronological, the time in UTC.
+/// The sequence is the file's identity (`CaptureLocation.fileSequence`); the time is for people.
+public enum CaptureFileName {
+    public static let prefix = "tunnelvision-"
+    public static let fileExtension = ".pcap"
+    public static let sequenceDigits = 6
+
+    /// The name for `sequence` started at `nanosecondsSince1970` (UTC; instants before 1970 clamp).
+    public static func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
+        var seconds = time_t(max(0, nanosecondsSince1970 / 1_000_000_000))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var writer = ASCIIWriter(capacity: 48)
+        writer.append(prefix)
+        writer.appendDecimal(sequence, width: sequenceDigits)
+        writer.append(UInt8(ascii: "-"))
+        writer.appendDecimal(Int(parts.tm_year) + 1900, width: 4)
+        writer.appendDecimal(Int(parts.tm_mon) + 1, width: 2)
+        writer.appendDecimal(Int(parts.tm_mday), width: 2)
+        writer.append(UInt8(ascii: "-"))
+        writer.appendDecimal(Int(parts.tm_hour), width: 2)
+        writer.appendDecimal(Int(parts.tm_min), width: 2)
+        writer.appendDecimal(Int(parts.tm_sec), width: 2)
+        writer.append(fileExtension)
+        return writer.string
+    }
+
+    /// The sequence a capture file name carries, or nil when the name is not one of ours.
+    public static func sequence(in name: String) -> UInt32? {
+        guard name.hasPrefix(prefix), name.hasSuffix(fileExtension) else { return nil }
+        let middle = name.dropFirst(prefix.count).dropLast(fileExtension.count)
+        let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count >= sequenceDigits,
+              parts[1].count == 8, parts[2].count == 6,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
+        return UInt32(parts[0])
+    }
+}

@@ -1,0 +1,33 @@
+/// The identity of a conversation: protocol plus its two endpoints, canonical so both directions
+/// of a conversation share one key. The smaller endpoint (by `IPEndpoint` ordering) is A.
+///
+/// The key stores nothing direction-dependent; which end is the device is answered by the
+/// tunnel's local addresses (`direction(ofPacketFrom:localAddress:)`).
+public struct FlowKey: Sendable, Hashable, Codable {
+    public let proto: IPProtocolNumber
+    public let endpointA: IPEndpoint
+    public let endpointB: IPEndpoint
+
+    @inlinable
+    public init(proto: IPProtocolNumber, source: IPEndpoint, destination: IPEndpoint) {
+        self.proto = proto
+        if source <= destination {
+            endpointA = source
+            endpointB = destination
+        } else {
+            endpointA = destination
+            endpointB = source
+        }
+    }
+
+    /// `.outbound` when the packet came from the device's own address, `.inbound` otherwise.
+    /// `source` must be one of the key's endpoints.
+    public func direction(ofPacketFrom source: IPEndpoint, localAddress: IPAddress) -> Direction {
+        precondition(source == endpointA || source == endpointB, "\(source) is not an endpoint of \(self)")
+        return source.address == localAddress ? .outbound : .inbound
+    }
+}
+
+extension FlowKey: CustomStringConvertible {
+    public var description: String { "\(proto.displayName) \(endpointA) ↔ \(endpointB)" }
+}

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An IPv4 or IPv6 address, stored inline so parsing a packet allocates nothing.
+///
+/// The bytes fill `high` then `low` in network order (an IPv4 address occupies the top 32 bits of
+/// `high`, the rest zero), so comparing `(high, low)` within a family compares the bytes
+/// lexicographically. Ordering: every IPv4 address before every IPv6 one, then by bytes.
+public struct IPAddress: Sendable, Hashable, Comparable {
+    public let version: IPVersion
+    @usableFromInline let high: UInt64
+    @usableFromInline let low: UInt64
+
+    @inlinable
+    init(version: IPVersion, high: UInt64, low: UInt64) {
+        self.version = version
+        self.high = high
+        self.low = low
+    }
+
+    /// An IPv4 address from its 32-bit value in host order (`0x0A070002` is 10.7.0.2).
+    @inlinable
+    public init(ipv4 value: UInt32) {
+        self.init(version: .v4, high: UInt64(value) << 32, low: 0)
+    }
+
+    /// An IPv6 address from its two 64-bit halves in host order.
+    @inlinable
+    public init(ipv6High high: UInt64, low: UInt64) {
+        self.init(version: .v6, high: high, low: low)
+    }
+
+    /// An address from its bytes in network order: 4 bytes make IPv4, 16 make IPv6, and any other
+    /// count is no address.
+    public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
+        switch bytes.count {
+        case 4:
+            var value: UInt32 = 0
+            for byte in bytes { value = value << 8 | UInt32(byte) }
+            self.init(ipv4: value)
+        case 16:
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for (index, byte) in bytes.enumerated() {
+                if index < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+            }
+            self.init(ipv6High: high, low: low)
+        default:
+            return nil
+        }
+    }
+
+    /// The address's bytes in network order (4 or 16).
+    public var bytes: [UInt8] {
+        var storage = (UInt64(0), UInt64(0))
+        withUnsafeMutableBytes(of: &storage) { store(to: $0.baseAddress!) }
+        return withUnsafeBytes(of: &storage) { Array($0.prefix(version.addressByteCount)) }
+    }
+
+    /// The IPv4 value in host order; meaningful only for `.v4`.
+    @inlinable
+    public var ipv4Value: UInt32 { UInt32(truncatingIfNeeded: high >> 32) }
+
+    /// Writes the address's bytes in network order at `pointer` (4 or 16 bytes).
+    @inlinable
+    public func store(to pointer: UnsafeMutableRawPointer) {
+        if version == .v4 {
+            pointer.storeBytes(of: ipv4Value.bigEndian, as: UInt32.self)
+        } else {
+            pointer.storeBytes(of: high.bigEndian, as: UInt64.self)
+            (pointer + 8).storeBytes(of: low.bigEndian, as: UInt64.self)
+        }
+    }
+
+    /// Reads an address of `version` from network-order bytes at `pointer` (no alignment needed).
+    @inlinable
+    public static func load(_ version: IPVersion, from pointer: UnsafeRawPointer) -> IPAddress {
+        if version == .v4 {
+            return IPAddress(ipv4: UInt32(bigEndian: pointer.loadUnaligned(as: UInt32.self)))
+        }
+        return IPAddress(ipv6High: UInt64(bigEndian: pointer.loadUnaligned(as: UInt64.self)),
+                         low: UInt64(bigEndian: (pointer + 8).loadUnaligned(as: UInt64.self)))
+    }
+
+    @inlinable
+    public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
+        if lhs.version != rhs.version { return lhs.version.rawValue < rhs.version.rawValue }
+        if lhs.high != rhs.high { return lhs.high < rhs.high }
+        return lhs.low < rhs.low
+    }
+}
+
+extension IPAddress {
+    /// Parses presentation text with `inet_pton`. A zone (`fe80::1%eth0`) is refused outright:
+    /// the address model has no zone, and silently dropping it would name another host.
+    public init?(parsing text: String) {
+        guard !text.contains("%") else { return nil }
+        var buffer = (UInt64(0), UInt64(0))
+        let isV4 = withUnsafeMutableBytes(of: &buffer) { inet_pton(AF_INET, text, $0.baseAddress) == 1 }
+        if isV4 {
+            self = withUnsafeBytes(of: &buffer) { IPAddress.load(.v4, from: $0.baseAddress!) }
+            return
+        }
+        let isV6 = withUnsafeMutableBytes(of: &buffer) { inet_pton(AF_INET6, text, $0.baseAddress) == 1 }
+        guard isV6 else { return nil }
+        self = withUnsafeBytes(of: &buffer) { IPAddress.load(.v6, from: $0.baseAddress!) }
+    }
+}
+
+extension IPAddress: CustomStringConvertible {
+    /// Dotted quad for IPv4; RFC 5952 text for IPv6.
+    public var description: String {
+        var writer = ASCIIWriter(capacity: 39)
+        write(to: &writer)
+        return writer.string
+    }
+
+    /// Appends the address's text: dotted quad for IPv4; for IPv6, RFC 5952 §4 — lowercase hex,
+    /// no leading zeros, the longest run of two or more zero groups as `::` (the first on a tie),
+    /// a lone zero group left as `0`.
+    public func write(to writer: inout ASCIIWriter) {
+        if version == .v4 {
+            let value = ipv4Value
+            for index in 0..<4 {
+                if index > 0 { writer.append(UInt8(ascii: ".")) }
+                writer.appendDecimal(UInt8(truncatingIfNeeded: value >> UInt32(24 - 8 * index)))
+            }
+            return
+        }
+        @inline(__always) func group(_ index: Int) -> UInt16 {
+            index < 4 ? UInt16(truncatingIfNeeded: high >> UInt64(48 - 16 * index))
+                : UInt16(truncatingIfNeeded: low >> UInt64(48 - 16 * (index - 4)))
+        }
+        // The longest run of zero groups (RFC 5952 §4.2.3: first one wins a tie; §4.2.2: ≥ 2).
+        var bestStart = -1, bestLength = 0, runStart = -1
+        for index in 0...8 {
+            if index < 8 && group(index) == 0 {
+                if runStart < 0 { runStart = index }
+            } else if runStart >= 0 {
+                if index - runStart > bestLength { bestStart = runStart; bestLength = index - runStart }
+                runStart = -1
+            }
+        }
+        if bestLength < 2 { bestStart = -1 }
+        var index = 0
+        while index < 8 {
+            if index == bestStart {
+                writer.append("::")
+                index += bestLength
+                continue
+            }
+            if index > 0 && index != bestStart + bestLength { writer.append(UInt8(ascii: ":")) }
+            writer.appendHex(group(index))
+            index += 1
+        }
+    }
+}
+
+extension IPAddress: Codable {
+    /// Encoded as its presentation text, so exported JSON reads as addresses do everywhere else.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let address = IPAddress(parsing: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an IP address: \(text)")
+        }
+        self = address
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

@@ -1,0 +1,23 @@
+/// What the history and the live feed keep of one packet (data model; ring and `packets` table).
+public struct PacketMeta: Sendable, Hashable, Codable {
+    /// Monotonic nanoseconds since the session's clock origin (`MonotonicAnchor`).
+    public var timestamp: UInt64
+    public var flowKey: FlowKey
+    public var direction: Direction
+    /// Bytes of the whole IP datagram.
+    public var length: UInt32
+    /// Empty when the packet is not TCP.
+    public var tcpFlags: TCPFlags
+    /// Where its bytes were captured; nil when they were not (capture off, or the writer failed).
+    public var capture: CaptureLocation?
+
+    public init(timestamp: UInt64, flowKey: FlowKey, direction: Direction, length: UInt32,
+                tcpFlags: TCPFlags, capture: CaptureLocation?) {
+        self.timestamp = timestamp
+        self.flowKey = flowKey
+        self.direction = direction
+        self.length = length
+        self.tcpFlags = tcpFlags
+        self.capture = capture
+    }
+}

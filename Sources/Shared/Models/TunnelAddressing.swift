@@ -1,0 +1,25 @@
+/// The tunnel's own addresses. The bytes are the source of truth; every text form is derived from
+/// them, so the namespace can never be given one address while the pipeline compares against
+/// another (which would invert the direction of every packet in the history).
+public enum TunnelAddressing {
+    /// 10.7.0.2/24
+    public static let ipv4Address = IPAddress(bytes: [10, 7, 0, 2] as [UInt8])!
+    public static let ipv4PrefixLength = 24
+    /// fd00:7::2/64
+    public static let ipv6Address = IPAddress(bytes: [0xfd, 0x00, 0x00, 0x07, 0, 0, 0, 0,
+                                                      0, 0, 0, 0, 0, 0, 0, 0x02] as [UInt8])!
+    public static let ipv6PrefixLength = 64
+    public static let mtu = 1500
+
+    /// The device's own addresses: what tells the local end of a canonical `FlowKey`.
+    public static let localAddresses: Set<IPAddress> = [ipv4Address, ipv6Address]
+
+    /// `10.7.0.2/24`, for `ip addr add`.
+    public static var ipv4CIDR: String { "\(ipv4Address)/\(ipv4PrefixLength)" }
+    /// `fd00:7::2/64`, for `ip addr add`.
+    public static var ipv6CIDR: String { "\(ipv6Address)/\(ipv6PrefixLength)" }
+    /// `255.255.255.0`: the IPv4 prefix as a mask.
+    public static var ipv4SubnetMask: String {
+        IPAddress(ipv4: ipv4PrefixLength == 0 ? 0 : UInt32.max << UInt32(32 - ipv4PrefixLength)).description
+    }
+}

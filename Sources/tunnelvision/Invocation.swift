@@ -1,0 +1,45 @@
+/// The command line, parsed in this one place. Everything after it receives typed values.
+enum Invocation: Equatable {
+    case help(topic: String?)
+    case version(json: Bool)
+    case packets(path: String, json: Bool)
+
+    struct UsageError: Error, Equatable, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        guard let command = arguments.first else { return .help(topic: nil) }
+        var rest = Array(arguments.dropFirst())
+        if command == "-h" || command == "--help" || command == "help" { return .help(topic: rest.first) }
+        if rest.contains("-h") || rest.contains("--help") { return .help(topic: command) }
+        let json = take("--json", from: &rest)
+        switch command {
+        case "version", "--version":
+            try expectNothing(rest, after: "version")
+            return .version(json: json)
+        case "packets":
+            if let unknown = rest.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+                throw UsageError(message: "packets: unknown option \(unknown)")
+            }
+            guard rest.count == 1 else {
+                throw UsageError(message: rest.isEmpty ? "packets: which capture file? (tunnelvision packets FILE.pcap)"
+                                                       : "packets: one capture file at a time")
+            }
+            return .packets(path: rest[0], json: json)
+        default:
+            throw UsageError(message: "unknown command \(command)")
+        }
+    }
+
+    private static func take(_ flag: String, from arguments: inout [String]) -> Bool {
+        guard let index = arguments.firstIndex(of: flag) else { return false }
+        arguments.remove(at: index)
+        return true
+    }
+
+    private static func expectNothing(_ arguments: [String], after command: String) throws(UsageError) {
+        if let extra = arguments.first { throw UsageError(message: "\(command): unexpected \(extra)") }
+    }
+}

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import App
+import Shared
+
+/// `tunnelvision packets FILE [--json]`: the shell around `PacketListing` — open, map, parse,
+/// print. Returns the exit status.
+enum PacketsCommand {
+    static func run(path: String, json: Bool) -> Int32 {
+        let reader: PcapFileReader
+        do {
+            reader = try PcapFileReader(path: path)
+        } catch {
+            printError("tunnelvision: \(path): \(error)")
+            return 1
+        }
+        var output = StandardOutput()
+        var listing = PacketListing(nanosecondTimestamps: reader.header.hasNanosecondTimestamps)
+        let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.isTerminal)
+        var damage: (error: PcapReadError, index: Int)?
+        if json {
+            output.writer.append("{\"file\":\"")
+            output.writer.appendJSONEscaped(path)
+            output.writer.append("\",\"linkType\":")
+            output.writer.appendDecimal(reader.header.linkType)
+            output.writer.append(",\"snaplen\":")
+            output.writer.appendDecimal(reader.header.snaplen)
+            output.writer.append(",\"records\":[")
+        }
+        do throws(PcapFileReadError<StandardOutput.OutputError>) {
+            try reader.forEachRecord { (record) throws(StandardOutput.OutputError) in
+                let result = Result { () throws(PacketParseError) in
+                    try PacketParser.parse(record.bytes, originalLength: Int(record.header.origLen))
+                }
+                let entry = PacketListing.Entry(index: record.index, nanosecondsSince1970: record.nanosecondsSince1970,
+                                                capturedLength: Int(record.header.inclLen),
+                                                originalLength: Int(record.header.origLen), result: result)
+                if json {
+                    if record.index > 0 { output.writer.append(UInt8(ascii: ",")) }
+                    output.writer.append(UInt8(ascii: "\n"))
+                    listing.appendJSON(entry, to: &output.writer)
+                } else {
+                    listing.appendText(entry, to: &output.writer)
+                }
+                try output.flushIfFull()
+                if record.index & 0xFFFF == 0 { progress.show(records: record.index) }
+                if output.pipeClosed { throw StandardOutput.OutputError(errno: EPIPE) }
+            }
+        } catch {
+            switch error {
+            case let .corrupt(readError, index): damage = (readError, index)
+            case let .stopped(outputError):
+                progress.clear()
+                if outputError.errno == EPIPE { return 0 }
+                printError("tunnelvision: \(outputError)")
+                return 1
+            }
+        }
+        progress.clear()
+        if json {
+            output.writer.append("\n],\"summary\":{\"records\":")
+            output.writer.appendDecimal(listing.records)
+            output.writer.append(",\"malformed\":")
+            output.writer.appendDecimal(listing.malformed)
+            output.writer.append(",\"truncated\":")
+            output.writer.appendDecimal(listing.truncated)
+            output.writer.append(UInt8(ascii: "}"))
+            if let damage {
+                output.writer.append(",\"damage\":{\"recordIndex\":")
+                output.writer.appendDecimal(damage.index + 1)
+                output.writer.append(",\"message\":\"")
+                output.writer.appendJSONEscaped(damage.error.description)
+                output.writer.append("\"}")
+            }
+            output.writer.append("}\n")
+        }
+        do { try output.flush() } catch {
+            printError("tunnelvision: \(error)")
+            return 1
+        }
+        if !json {
+            printError("\(listing.records) records, \(listing.malformed) malformed, \(listing.truncated) truncated by the snaplen")
+        }
+        if let damage {
+            printError("tunnelvision: \(path): damaged at record \(damage.index + 1): \(damage.error)")
+            return 1
+        }
+        return 0
+    }
+}
+
+/// A self-erasing progress line on standard error, shown only where a person watches it.
+struct ProgressLine {
+    let enabled: Bool
+
+    func show(records: Int) {
+        guard enabled, records > 0 else { return }
+        printRaw("\r\(records) records…")
+    }
+
+    func clear() {
+        guard enabled else { return }
+        printRaw("\r\u{1B}[K")
+    }
+
+    private func printRaw(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Shared
+
+/// Buffered writes to a file descriptor. A closed pipe (`| head`) ends the output quietly.
+struct StandardOutput {
+    let descriptor: Int32
+    private(set) var pipeClosed = false
+    var writer = ASCIIWriter(capacity: 1 << 17)
+    static let flushThreshold = 1 << 16
+
+    init(descriptor: Int32 = STDOUT_FILENO) {
+        self.descriptor = descriptor
+    }
+
+    var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    /// Writes the buffer out once it has grown past the threshold.
+    mutating func flushIfFull() throws(OutputError) {
+        if writer.count >= Self.flushThreshold { try flush() }
+    }
+
+    mutating func flush() throws(OutputError) {
+        defer { writer.removeAll() }
+        guard !pipeClosed, writer.count > 0 else { return }
+        let failure: Int32? = writer.bytes.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let result = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += result
+            }
+            return nil
+        }
+        switch failure {
+        case nil: return
+        case EPIPE?: pipeClosed = true
+        case let code?: throw OutputError(errno: code)
+        }
+    }
+
+    struct OutputError: Error, CustomStringConvertible {
+        let errno: Int32
+        var description: String { "cannot write output: \(String(cString: strerror(errno)))" }
+    }
+}
+
+/// A line on standard error.
+func printError(_ message: String) {
+    var line = message
+    line += "\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Shared
+
+// A closed pipe is an ordinary end of output, not a reason to die by signal.
+signal(SIGPIPE, SIG_IGN)
+
+let invocation: Invocation
+do {
+    invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    printError("tunnelvision: \(error)\nRun 'tunnelvision --help' for usage.")
+    exit(2)
+}
+
+switch invocation {
+case let .help(topic):
+    guard let text = HelpText.text(for: topic) else {
+        printError("tunnelvision: no help for \(topic ?? "")\n\n\(HelpText.overview)")
+        exit(2)
+    }
+    print(text)
+case let .version(json):
+    print(json ? "{\"version\":\"\(ProductVersion.current)\"}" : "tunnelvision \(ProductVersion.current)")
+case let .packets(path, json):
+    exit(PacketsCommand.run(path: path, json: json))
+}
