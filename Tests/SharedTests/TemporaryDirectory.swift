@@ -1,0 +1,14 @@
+import Foundation
+
+/// A fresh directory under the system temp folder, removed when the test is done with it.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+
+    init(_ label: String = "tunnelvision-test") {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
