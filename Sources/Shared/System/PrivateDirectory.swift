@@ -27,5 +27,11 @@ public enum PrivateDirectory {
 public struct DirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
     public let path: String
     public let errno: Int32
+
+    public init(path: String, errno: Int32) {
+        self.path = path
+        self.errno = errno
+    }
+
     public var description: String { "\(path): \(String(cString: strerror(errno)))" }
 }
