@@ -1,1 +1,32 @@
-print("tvlab")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// `tvlab … | head` should end quietly, not by signal.
+signal(SIGPIPE, SIG_IGN)
+
+let command: Command
+do {
+    command = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    Console.error("\(error)\nRun 'tvlab --help' for usage.")
+    exit(2)
+}
+
+do throws(Failure) {
+    switch command {
+    case let .help(topic):
+        guard let text = HelpText.text(for: topic) else {
+            Console.error("no help for \(topic ?? "")\n\n\(HelpText.overview)")
+            exit(2)
+        }
+        print(text)
+    case let .capture(options):
+        try await CaptureCommand.run(options)
+    case let .benchPackets(options):
+        try await BenchCommand.run(options)
+    }
+} catch {
+    Console.error("\(error)")
+    exit(1)
+}

@@ -1,0 +1,122 @@
+import Shared
+
+/// The command line, parsed in this one place; the commands receive typed values.
+enum Command: Equatable {
+    case help(topic: String?)
+    case capture(CaptureOptions)
+    case benchPackets(BenchOptions)
+}
+
+struct CaptureOptions: Equatable {
+    var packets: Int
+    var output: String
+    var seed: UInt64 = 1
+    var snaplen: UInt32 = CaptureDetail.fullPayload.snaplen
+    var force = false
+}
+
+struct BenchOptions: Equatable {
+    var packets = 1_000_000
+    var tunnelvision: String?
+    var json = false
+    var keep = false
+}
+
+/// A command line that cannot be run as written (exit status 2).
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+enum Arguments {
+    /// libpcap's own ceiling: larger snaplens make other readers (tshark among them) refuse the file.
+    static let maximumSnaplen: UInt32 = 262_144
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        guard let command = arguments.first else { return .help(topic: nil) }
+        var rest = Array(arguments.dropFirst())
+        if command == "help" || command == "-h" || command == "--help" { return .help(topic: rest.first) }
+        if rest.contains("-h") || rest.contains("--help") { return .help(topic: command) }
+        switch command {
+        case "capture":
+            let options = try OptionList(rest, command: "capture", valued: ["--packets", "--out", "--seed", "--snaplen"],
+                                         flags: ["--force"])
+            guard let packets = try options.integer("--packets", in: 1...Int.max) else {
+                throw UsageError(message: "capture: how many packets? (--packets N)")
+            }
+            guard let output = options.values["--out"] else {
+                throw UsageError(message: "capture: where to? (--out FILE)")
+            }
+            var capture = CaptureOptions(packets: packets, output: output)
+            capture.seed = try options.integer("--seed", in: 0...UInt64.max) ?? capture.seed
+            capture.snaplen = try options.integer("--snaplen", in: 1...maximumSnaplen) ?? capture.snaplen
+            capture.force = options.has("--force")
+            return .capture(capture)
+        case "bench":
+            guard let benchmark = rest.first, !benchmark.hasPrefix("-") else {
+                throw UsageError(message: "bench: which benchmark? (tvlab bench packets)")
+            }
+            guard benchmark == "packets" else { throw UsageError(message: "bench: unknown benchmark \(benchmark)") }
+            rest.removeFirst()
+            let options = try OptionList(rest, command: "bench packets", valued: ["--packets", "--tunnelvision"],
+                                         flags: ["--json", "--keep"])
+            var bench = BenchOptions()
+            bench.packets = try options.integer("--packets", in: 1...Int.max) ?? bench.packets
+            bench.tunnelvision = options.values["--tunnelvision"]
+            bench.json = options.has("--json")
+            bench.keep = options.has("--keep")
+            return .benchPackets(bench)
+        default:
+            throw UsageError(message: "unknown command \(command)")
+        }
+    }
+}
+
+/// `--name value`, `--name=value` and bare flags, each at most once; nothing positional.
+struct OptionList {
+    let command: String
+    private(set) var values: [String: String] = [:]
+
+    init(_ arguments: [String], command: String, valued: Set<String>, flags: Set<String>) throws(UsageError) {
+        self.command = command
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--") else { throw UsageError(message: "\(command): unexpected \(argument)") }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard values[name] == nil else { throw UsageError(message: "\(command): \(name) given twice") }
+            if flags.contains(name) {
+                guard value == nil else { throw UsageError(message: "\(command): \(name) takes no value") }
+                values[name] = ""
+            } else if valued.contains(name) {
+                if value == nil, index < arguments.count, !arguments[index].hasPrefix("--") {
+                    value = arguments[index]
+                    index += 1
+                }
+                guard let value, !value.isEmpty else { throw UsageError(message: "\(command): \(name) needs a value") }
+                values[name] = value
+            } else {
+                throw UsageError(message: "\(command): unknown option \(name)")
+            }
+        }
+    }
+
+    func has(_ flag: String) -> Bool { values[flag] != nil }
+
+    /// The option's value as a whole number within `range`, or nil when it was not given.
+    func integer<T: FixedWidthInteger>(_ name: String, in range: ClosedRange<T>) throws(UsageError) -> T? {
+        guard let text = values[name] else { return nil }
+        let digits = text.filter { $0 != "_" }
+        guard let value = T(digits), range.contains(value) else {
+            let bound = range.upperBound == T.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)…\(range.upperBound)"
+            throw UsageError(message: "\(command): \(name) wants a whole number, \(bound); got '\(text)'")
+        }
+        return value
+    }
+}

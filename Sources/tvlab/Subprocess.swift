@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs a program to completion with its standard streams on /dev/null and times it, spawn to
+/// reap, so output never costs a pipe or a terminal.
+enum Subprocess {
+    struct Outcome {
+        let seconds: Double
+        /// The exit status, or nil when a signal ended it.
+        let exitStatus: Int32?
+        let signal: Int32?
+
+        var succeeded: Bool { exitStatus == 0 }
+        var summary: String {
+            if let exitStatus { return "exit status \(exitStatus)" }
+            return "killed by signal \(signal ?? 0)"
+        }
+    }
+
+    /// Runs `path` with `arguments` (argv[1...]) and the current environment.
+    static func run(_ path: String, _ arguments: [String]) throws(Failure) -> Outcome {
+        let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+        guard null >= 0 else { throw Failure("cannot open /dev/null", errno: errno) }
+        defer { close(null) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for target in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_adddup2(&actions, null, target)
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+
+        var pid = pid_t()
+        let stopwatch = Stopwatch()
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure("cannot run \(path)", errno: spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw Failure("cannot wait for \(path)", errno: errno) }
+        }
+        let seconds = stopwatch.elapsedSeconds
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
+        let signal = status & 0x7F
+        return Outcome(seconds: seconds, exitStatus: signal == 0 ? (status >> 8) & 0xFF : nil,
+                       signal: signal == 0 ? nil : signal)
+    }
+}

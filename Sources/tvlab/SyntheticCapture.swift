@@ -1,0 +1,47 @@
+import Foundation
+import Shared
+
+/// A capture file of synthetic traffic, written by the real `PcapWriter`, so what is measured and
+/// inspected is exactly what the tunnel would have written.
+enum SyntheticCapture {
+    static let progressInterval = 100_000
+
+    /// Writes `count` packets of `SyntheticTraffic(seed:)` to `destination`. The writer names its
+    /// own files, so it writes into a fresh directory beside `destination` (same file system, so the
+    /// final move is a rename) that is removed afterwards.
+    static func write(count: Int, seed: UInt64, snaplen: UInt32, to destination: String,
+                      replace: Bool) async throws(Failure) {
+        let workDirectory = try FileSystem.makeTemporaryDirectory(
+            in: FileSystem.parentDirectory(of: destination), prefix: ".tvlab-capture-")
+        defer { FileSystem.removeTree(workDirectory) }
+        let config = PcapWriter.Config(directory: URL(fileURLWithPath: workDirectory), snaplen: snaplen,
+                                       maxFileBytes: .max)
+        let writer: PcapWriter
+        do { writer = try PcapWriter(config: config) } catch { throw Failure("\(error)") }
+        // One wall-clock base for the whole file keeps the spacing SyntheticTraffic chose.
+        let base = MonotonicAnchor.now().wallClockNanosecondsSince1970
+        do {
+            try await fill(writer, count: count, seed: seed, base: base)
+            try await writer.close()
+        } catch {
+            try? await writer.close()
+            throw Failure("\(error)")
+        }
+        let files = await writer.captureFiles()
+        guard files.count == 1, let file = files.first else {
+            throw Failure("the capture writer produced \(files.count) files instead of one")
+        }
+        try FileSystem.move(file.path, to: destination, replace: replace)
+    }
+
+    /// Runs on the writer's executor: one hop for the whole loop instead of one per packet.
+    private static func fill(_ writer: isolated PcapWriter, count: Int, seed: UInt64, base: Int64) throws(PcapError) {
+        var traffic = SyntheticTraffic(seed: seed)
+        for written in 1...count {
+            let packet = traffic.next()
+            try writer.write(packet: packet.bytes, originalLength: packet.bytes.count,
+                             timestamp: base &+ Int64(packet.offsetNanoseconds))
+            if written % progressInterval == 0 { Console.progress("  \(written) packets written…") }
+        }
+    }
+}
