@@ -157,8 +157,8 @@ public enum PacketParser {
         var tcp: TCPHeader?
         var udp: UDPHeader?
         var icmp: ICMPHeader?
-        var sourcePort: UInt16 = 0
-        var destinationPort: UInt16 = 0
+        var sourcePort: UInt16
+        var destinationPort: UInt16
         let l4 = headerLength
         let segmentLength = totalLength - l4
         let present = max(0, min(totalLength, datagram.captured) - l4)
@@ -195,10 +195,7 @@ public enum PacketParser {
                 break
             }
         }
-        return ParsedPacket(ip: ip, tcp: tcp, udp: udp, icmp: icmp,
-                            source: IPEndpoint(address: source, port: sourcePort),
-                            destination: IPEndpoint(address: destination, port: destinationPort),
-                            capturedLength: datagram.captured,
+        return ParsedPacket(ip: ip, tcp: tcp, udp: udp, icmp: icmp, capturedLength: datagram.captured,
                             originalLength: datagram.original)
     }
 }

@@ -63,12 +63,18 @@ public struct ParsedPacket: Sendable, Hashable {
     public let tcp: TCPHeader?
     public let udp: UDPHeader?
     public let icmp: ICMPHeader?
-    /// Exactly as in the packet (ports 0 when there is no TCP or UDP header).
-    public let source: IPEndpoint
-    public let destination: IPEndpoint
     /// Bytes present; less than `originalLength` when a capture cut the packet at its snaplen.
     public let capturedLength: Int
     public let originalLength: Int
+
+    /// Exactly as in the packet (port 0 when there is no TCP or UDP header). Derived, not stored:
+    /// the addresses live in `ip` once, which keeps the per-packet value small.
+    public var source: IPEndpoint {
+        IPEndpoint(address: ip.source, port: tcp?.sourcePort ?? udp?.sourcePort ?? 0)
+    }
+    public var destination: IPEndpoint {
+        IPEndpoint(address: ip.destination, port: tcp?.destinationPort ?? udp?.destinationPort ?? 0)
+    }
 
     public var flowKey: FlowKey { FlowKey(proto: ip.proto, source: source, destination: destination) }
     public var isTruncated: Bool { capturedLength < originalLength }

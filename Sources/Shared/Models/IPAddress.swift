@@ -120,39 +120,48 @@ extension IPAddress: CustomStringConvertible {
     /// no leading zeros, the longest run of two or more zero groups as `::` (the first on a tie),
     /// a lone zero group left as `0`.
     public func write(to writer: inout ASCIIWriter) {
-        if version == .v4 {
-            let value = ipv4Value
-            for index in 0..<4 {
-                if index > 0 { writer.append(UInt8(ascii: ".")) }
-                writer.appendDecimal(UInt8(truncatingIfNeeded: value >> UInt32(24 - 8 * index)))
+        // One reservation for the whole address (at most 39 bytes): the listing writes two a line.
+        writer.write(reserving: 39) { start in
+            if version == .v4 {
+                var length = 0
+                let value = ipv4Value
+                for index in 0..<4 {
+                    if index > 0 { start[length] = UInt8(ascii: "."); length += 1 }
+                    length += ASCIIWriter.storeDecimal(UInt64(UInt8(truncatingIfNeeded: value >> UInt32(24 - 8 * index))),
+                                                       at: start + length)
+                }
+                return length
             }
-            return
-        }
-        @inline(__always) func group(_ index: Int) -> UInt16 {
-            index < 4 ? UInt16(truncatingIfNeeded: high >> UInt64(48 - 16 * index))
-                : UInt16(truncatingIfNeeded: low >> UInt64(48 - 16 * (index - 4)))
-        }
-        // The longest run of zero groups (RFC 5952 §4.2.3: first one wins a tie; §4.2.2: ≥ 2).
-        var bestStart = -1, bestLength = 0, runStart = -1
-        for index in 0...8 {
-            if index < 8 && group(index) == 0 {
-                if runStart < 0 { runStart = index }
-            } else if runStart >= 0 {
-                if index - runStart > bestLength { bestStart = runStart; bestLength = index - runStart }
-                runStart = -1
+            let groups = (high, low)
+            @inline(__always) func group(_ index: Int) -> UInt16 {
+                UInt16(truncatingIfNeeded: (index < 4 ? groups.0 : groups.1) >> UInt64(48 - 16 * (index & 3)))
             }
-        }
-        if bestLength < 2 { bestStart = -1 }
-        var index = 0
-        while index < 8 {
-            if index == bestStart {
-                writer.append("::")
-                index += bestLength
-                continue
+            // The longest run of zero groups (RFC 5952 §4.2.3: first one wins a tie; §4.2.2: ≥ 2).
+            var bestStart = -1, bestLength = 0, runStart = -1
+            for index in 0...8 {
+                if index < 8 && group(index) == 0 {
+                    if runStart < 0 { runStart = index }
+                } else if runStart >= 0 {
+                    if index - runStart > bestLength { bestStart = runStart; bestLength = index - runStart }
+                    runStart = -1
+                }
             }
-            if index > 0 && index != bestStart + bestLength { writer.append(UInt8(ascii: ":")) }
-            writer.appendHex(group(index))
-            index += 1
+            if bestLength < 2 { bestStart = -1 }
+            var length = 0
+            var index = 0
+            while index < 8 {
+                if index == bestStart {
+                    start[length] = UInt8(ascii: ":")
+                    start[length + 1] = UInt8(ascii: ":")
+                    length += 2
+                    index += bestLength
+                    continue
+                }
+                if index > 0 && index != bestStart + bestLength { start[length] = UInt8(ascii: ":"); length += 1 }
+                length += ASCIIWriter.storeHex(group(index), at: start + length)
+                index += 1
+            }
+            return length
         }
     }
 }

@@ -1,82 +1,139 @@
 /// An append-only ASCII byte buffer: the one place numbers and addresses become text.
 ///
 /// `IPAddress.description` and the `packets` listing both write through it, so an address reads the
-/// same everywhere, and a listing of a million records formats without a `String` per field.
+/// same everywhere, and a listing of a million records formats without a `String` per field. Bytes
+/// go straight into spare capacity (no per-byte `Array.append`), which the listing's speed rests on.
 public struct ASCIIWriter: Sendable {
-    public private(set) var bytes: [UInt8]
+    /// `storage[0..<count]` is what was written; the rest is spare capacity.
+    @usableFromInline var storage: [UInt8]
+    @usableFromInline var written: Int
+
+    /// Bytes written so far.
+    public var count: Int { written }
 
     public init(capacity: Int = 64) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        storage = [UInt8](repeating: 0, count: max(capacity, 16))
+        written = 0
     }
 
-    public var count: Int { bytes.count }
+    /// What was written.
+    public var bytes: ArraySlice<UInt8> { storage[0..<written] }
     public var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    public mutating func removeAll(keepingCapacity: Bool = true) {
-        bytes.removeAll(keepingCapacity: keepingCapacity)
+    public mutating func removeAll() { written = 0 }
+
+    /// Runs `body` over room for at least `length` more bytes; it returns how many it wrote.
+    @inlinable
+    mutating func write(reserving length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        if storage.count - written < length {
+            storage.append(contentsOf: repeatElement(0, count: max(length, storage.count)))
+        }
+        let start = written
+        written += storage.withUnsafeMutableBufferPointer { body($0.baseAddress! + start) }
     }
 
-    @inline(__always)
-    public mutating func append(_ byte: UInt8) { bytes.append(byte) }
+    @inlinable
+    public mutating func append(_ byte: UInt8) {
+        write(reserving: 1) { $0.pointee = byte; return 1 }
+    }
 
+    @inlinable
     public mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        let length = text.utf8CodeUnitCount
+        // Byte by byte: the listing's literals are a few bytes, shorter than a memmove call costs.
+        write(reserving: length) { start in
+            let source = text.utf8Start
+            for index in 0..<length { start[index] = source[index] }
+            return length
+        }
     }
 
     public mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0)) }
     }
 
+    @inlinable
+    public mutating func append(bytes other: UnsafeRawBufferPointer) {
+        guard let source = other.baseAddress, other.count > 0 else { return }
+        write(reserving: other.count) {
+            UnsafeMutableRawPointer($0).copyMemory(from: source, byteCount: other.count)
+            return other.count
+        }
+    }
+
+    @inlinable
     public mutating func append<C: Collection>(contentsOf other: C) where C.Element == UInt8 {
-        bytes.append(contentsOf: other)
+        let done: Void? = other.withContiguousStorageIfAvailable { append(bytes: UnsafeRawBufferPointer($0)) }
+        if done == nil { append(contentsOf: Array(other)) }
     }
 
     /// Decimal digits of `value`, left-padded with `pad` to at least `width` characters.
+    @inlinable
     public mutating func appendDecimal<T: BinaryInteger>(_ value: T, width: Int = 0, pad: UInt8 = UInt8(ascii: "0")) {
         if value < 0 {
             append(UInt8(ascii: "-"))
             appendDecimal(UInt64(value.magnitude), width: max(0, width - 1), pad: pad)
             return
         }
-        var magnitude = UInt64(value)
-        // 20 digits hold UInt64.max.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var length = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            repeat {
-                length += 1
-                scratch[24 - length] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude != 0
-            if width > length {
-                for _ in 0..<(width - length) { bytes.append(pad) }
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[(24 - length)...]))
+        let magnitude = UInt64(value)
+        write(reserving: max(Self.decimalDigits(magnitude), width)) { Self.storeDecimal(magnitude, width: width, pad: pad, at: $0) }
+    }
+
+    @inlinable
+    static func decimalDigits(_ value: UInt64) -> Int {
+        var digits = 1
+        var probe = value
+        while probe >= 10 { probe /= 10; digits += 1 }
+        return digits
+    }
+
+    /// Writes `value` in decimal at `start`, padded to `width`; returns the bytes written.
+    @inlinable
+    static func storeDecimal(_ value: UInt64, width: Int = 0, pad: UInt8 = UInt8(ascii: "0"),
+                             at start: UnsafeMutablePointer<UInt8>) -> Int {
+        let digits = decimalDigits(value)
+        let length = max(digits, width)
+        var remaining = value
+        var index = length - 1
+        for _ in 0..<digits {
+            start[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+            index -= 1
         }
+        while index >= 0 { start[index] = pad; index -= 1 }
+        return length
     }
 
     /// Lowercase hexadecimal without leading zeros (RFC 5952 §4.1), `0` for zero.
+    @inlinable
     public mutating func appendHex(_ value: UInt16) {
-        let digits: StaticString = "0123456789abcdef"
-        let base = digits.utf8Start
-        var started = false
-        for shift in stride(from: 12, through: 0, by: -4) {
-            let nibble = Int((value >> UInt16(shift)) & 0xF)
-            if nibble != 0 || started || shift == 0 {
-                started = true
-                bytes.append(base[nibble])
-            }
+        write(reserving: 4) { Self.storeHex(value, at: $0) }
+    }
+
+    /// Writes `value` in lowercase hexadecimal without leading zeros at `start`; returns the bytes written.
+    @inlinable
+    static func storeHex(_ value: UInt16, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        let digits = value >= 0x1000 ? 4 : value >= 0x100 ? 3 : value >= 0x10 ? 2 : 1
+        for index in 0..<digits {
+            start[index] = hexDigit(UInt8(truncatingIfNeeded: value >> UInt16(4 * (digits - 1 - index))) & 0xF)
         }
+        return digits
     }
 
     /// Two lowercase hexadecimal digits.
+    @inlinable
     public mutating func appendHexByte(_ value: UInt8) {
-        let digits: StaticString = "0123456789abcdef"
-        let base = digits.utf8Start
-        bytes.append(base[Int(value >> 4)])
-        bytes.append(base[Int(value & 0xF)])
+        write(reserving: 2) { start in
+            start[0] = Self.hexDigit(value >> 4)
+            start[1] = Self.hexDigit(value & 0xF)
+            return 2
+        }
+    }
+
+    @inlinable
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
     }
 
     /// `text` as the inside of a JSON string (RFC 8259 §7): quotes, backslash and controls escaped.
@@ -91,7 +148,7 @@ public struct ASCIIWriter: Sendable {
             case 0..<0x20:
                 append("\\u00")
                 appendHexByte(byte)
-            default: bytes.append(byte)
+            default: append(byte)
             }
         }
     }

@@ -55,6 +55,6 @@ public struct UTCTimestamp: Sendable {
         writer.appendDecimal(secondOfDay % 3_600 / 60, width: 2)
         writer.append(UInt8(ascii: ":"))
         writer.appendDecimal(secondOfDay % 60, width: 2)
-        return writer.bytes
+        return Array(writer.bytes)
     }
 }
