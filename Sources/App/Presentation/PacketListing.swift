@@ -66,10 +66,10 @@ public struct PacketListing: Sendable {
                 out.append(" win=")
                 out.appendDecimal(tcp.windowSize)
                 out.append(" payload=")
-                out.appendDecimal(Self.payloadLength(declaredEnd: packet.ip.totalLength, packet: packet, start: tcp.payloadRange.lowerBound))
-            } else if let udp = packet.udp {
+                out.appendDecimal(packet.transportPayloadLength ?? 0)
+            } else if packet.udp != nil {
                 out.append(" payload=")
-                out.appendDecimal(Int(udp.length) - 8)
+                out.appendDecimal(packet.transportPayloadLength ?? 0)
             } else if let icmp = packet.icmp {
                 out.append(" type=")
                 out.appendDecimal(icmp.type)
@@ -144,14 +144,14 @@ public struct PacketListing: Sendable {
                 out.append(",\"headerLength\":")
                 out.appendDecimal(tcp.dataOffsetBytes)
                 out.append(",\"payloadLength\":")
-                out.appendDecimal(Self.payloadLength(declaredEnd: packet.ip.totalLength, packet: packet, start: tcp.payloadRange.lowerBound))
+                out.appendDecimal(packet.transportPayloadLength ?? 0)
                 out.append(UInt8(ascii: "}"))
             } else if let udp = packet.udp {
                 Self.appendPorts(udp.sourcePort, udp.destinationPort, to: &out)
                 out.append(",\"udp\":{\"length\":")
                 out.appendDecimal(udp.length)
                 out.append(",\"payloadLength\":")
-                out.appendDecimal(Int(udp.length) - 8)
+                out.appendDecimal(packet.transportPayloadLength ?? 0)
                 out.append(UInt8(ascii: "}"))
             } else if let icmp = packet.icmp {
                 out.append(",\"icmp\":{\"type\":")
@@ -179,13 +179,6 @@ public struct PacketListing: Sendable {
     }
 
     // MARK: pieces
-
-    /// TCP payload bytes on the wire (not only those captured): the declared datagram end minus
-    /// where the payload starts.
-    private static func payloadLength(declaredEnd: Int, packet: ParsedPacket, start: Int) -> Int {
-        let startInDatagram = start - packet.ip.payloadRange.lowerBound + packet.ip.headerLength
-        return max(0, declaredEnd - startInDatagram)
-    }
 
     private static func appendProtocolName(_ packet: ParsedPacket, to out: inout ASCIIWriter) {
         if packet.ip.proto == .other {

@@ -76,6 +76,14 @@ public struct ParsedPacket: Sendable, Hashable {
         IPEndpoint(address: ip.destination, port: tcp?.destinationPort ?? udp?.destinationPort ?? 0)
     }
 
+    /// TCP or UDP data bytes the datagram carried on the wire (captured or not); nil without a
+    /// transport header.
+    public var transportPayloadLength: Int? {
+        if let tcp { return ip.totalLength - ip.headerLength - tcp.dataOffsetBytes }
+        if let udp { return Int(udp.length) - 8 }
+        return nil
+    }
+
     public var flowKey: FlowKey { FlowKey(proto: ip.proto, source: source, destination: destination) }
     public var isTruncated: Bool { capturedLength < originalLength }
 }
