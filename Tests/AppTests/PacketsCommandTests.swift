@@ -4,29 +4,8 @@ import Shared
 
 /// The built `tunnelvision` binary, run as a person would, over captures written by `PcapWriter`.
 @Suite(.serialized) struct PacketsCommandTests {
-    /// `.build/<configuration>/tunnelvision`, beside the test bundle.
-    static func binary() throws -> URL {
-        let runner = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let candidate = URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("tunnelvision")
-        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
-            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidate.path])
-        }
-        return candidate
-    }
-
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), arguments)
     }
 
     /// A capture of `count` synthetic packets plus one malformed record; returns its file.
