@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "tunnelvision", targets: ["tunnelvision"]),
         .executable(name: "tvlab", targets: ["tvlab"]),
+        // For the fuzzing package in Fuzz/, which builds apart so plain `swift build` stays linkable.
+        .library(name: "Shared", targets: ["Shared"]),
     ],
     targets: [
         // C shims: atomics over shared memory, TUN ioctl constants, wakeup (macros do not import).
