@@ -65,5 +65,11 @@ import Shared
         #expect(result.err.contains("damaged at record 11"))
         let missing = try Self.run(["packets", directory.appendingPathComponent("none.pcap").path])
         #expect(missing.status == 1 && missing.err.contains("No such file"))
+        // A pcapng section header: named as such, with the way out.
+        let pcapng = directory.appendingPathComponent("capture.pcapng")
+        try Data([0x0a, 0x0d, 0x0d, 0x0a, 0x1c, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0] + [UInt8](repeating: 0xff, count: 8)
+                 + [0x1c, 0, 0, 0]).write(to: pcapng)
+        let refused = try Self.run(["packets", pcapng.path])
+        #expect(refused.status == 1 && refused.err.contains("pcapng") && refused.err.contains("editcap"))
     }
 }

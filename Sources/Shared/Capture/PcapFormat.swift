@@ -18,10 +18,23 @@ public enum PcapFormat {
     public static let linkTypeIPv4: UInt32 = 228
     public static let linkTypeIPv6: UInt32 = 229
 
-    public enum FormatError: Error, Sendable, Hashable {
+    public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         case shortHeader(expected: Int, actual: Int)
         case unknownMagic(UInt32)
         case unsupportedLinkType(UInt32)
+
+        /// The first four bytes of a pcapng file (its Section Header Block type).
+        public static let pcapngMagic: UInt32 = 0x0A0D_0D0A
+
+        public var description: String {
+            switch self {
+            case let .shortHeader(expected, actual): "header needs \(expected) bytes, the file has \(actual)"
+            case .unknownMagic(Self.pcapngMagic): "a pcapng file; only classic pcap is read (convert: editcap -F pcap IN OUT)"
+            case let .unknownMagic(magic): "not a pcap file (magic 0x\(String(magic, radix: 16)))"
+            case let .unsupportedLinkType(linkType):
+                "link type \(linkType) is not raw IP (\(linkTypeRaw), \(linkTypeIPv4) or \(linkTypeIPv6))"
+            }
+        }
     }
 
     /// Which files a parse accepts.
