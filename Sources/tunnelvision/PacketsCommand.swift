@@ -19,15 +19,7 @@ enum PacketsCommand {
         var listing = PacketListing(nanosecondTimestamps: reader.header.hasNanosecondTimestamps)
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.isTerminal)
         var damage: (error: PcapReadError, index: Int)?
-        if json {
-            output.writer.append("{\"file\":\"")
-            output.writer.appendJSONEscaped(path)
-            output.writer.append("\",\"linkType\":")
-            output.writer.appendDecimal(reader.header.linkType)
-            output.writer.append(",\"snaplen\":")
-            output.writer.appendDecimal(reader.header.snaplen)
-            output.writer.append(",\"records\":[")
-        }
+        if json { listing.appendJSONOpening(file: path, header: reader.header, to: &output.writer) }
         do throws(PcapFileReadError<StandardOutput.OutputError>) {
             try reader.forEachRecord { (record) throws(StandardOutput.OutputError) in
                 let result = Result { () throws(PacketParseError) in
@@ -37,9 +29,7 @@ enum PacketsCommand {
                                                 capturedLength: Int(record.header.inclLen),
                                                 originalLength: Int(record.header.origLen), result: result)
                 if json {
-                    if record.index > 0 { output.writer.append(UInt8(ascii: ",")) }
-                    output.writer.append(UInt8(ascii: "\n"))
-                    listing.appendJSON(entry, to: &output.writer)
+                    listing.appendJSONElement(entry, to: &output.writer)
                 } else {
                     listing.appendText(entry, to: &output.writer)
                 }
@@ -59,28 +49,15 @@ enum PacketsCommand {
         }
         progress.clear()
         if json {
-            output.writer.append("\n],\"summary\":{\"records\":")
-            output.writer.appendDecimal(listing.records)
-            output.writer.append(",\"malformed\":")
-            output.writer.appendDecimal(listing.malformed)
-            output.writer.append(",\"truncated\":")
-            output.writer.appendDecimal(listing.truncated)
-            output.writer.append(UInt8(ascii: "}"))
-            if let damage {
-                output.writer.append(",\"damage\":{\"recordIndex\":")
-                output.writer.appendDecimal(damage.index + 1)
-                output.writer.append(",\"message\":\"")
-                output.writer.appendJSONEscaped(damage.error.description)
-                output.writer.append("\"}")
-            }
-            output.writer.append("}\n")
+            listing.appendJSONClosing(damage: damage.map { (recordIndex: $0.index, message: $0.error.description) },
+                                      to: &output.writer)
         }
         do { try output.flush() } catch {
             printError("tunnelvision: \(error)")
             return 1
         }
         if !json {
-            printError("\(listing.records) records, \(listing.malformed) malformed, \(listing.truncated) truncated by the snaplen")
+            printError(listing.summary)
         }
         if let damage {
             printError("tunnelvision: \(path): damaged at record \(damage.index + 1): \(damage.error)")

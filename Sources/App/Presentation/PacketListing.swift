@@ -178,6 +178,50 @@ public struct PacketListing: Sendable {
         out.append(UInt8(ascii: "}"))
     }
 
+    // MARK: the JSON document
+
+    /// `{"file":…,"linkType":…,"snaplen":…,"records":[` — the document `appendJSONElement` fills.
+    public func appendJSONOpening(file: String, header: PcapFormat.GlobalHeader, to out: inout ASCIIWriter) {
+        out.append("{\"file\":\"")
+        out.appendJSONEscaped(file)
+        out.append("\",\"linkType\":")
+        out.appendDecimal(header.linkType)
+        out.append(",\"snaplen\":")
+        out.appendDecimal(header.snaplen)
+        out.append(",\"records\":[")
+    }
+
+    /// One record inside the `records` array, with its separator.
+    public mutating func appendJSONElement(_ entry: Entry, to out: inout ASCIIWriter) {
+        if records > 0 { out.append(UInt8(ascii: ",")) }
+        out.append(UInt8(ascii: "\n"))
+        appendJSON(entry, to: &out)
+    }
+
+    /// `],"summary":{…}` plus `"damage":{…}` when the file broke off, closing the document.
+    public func appendJSONClosing(damage: (recordIndex: Int, message: String)?, to out: inout ASCIIWriter) {
+        out.append("\n],\"summary\":{\"records\":")
+        out.appendDecimal(records)
+        out.append(",\"malformed\":")
+        out.appendDecimal(malformed)
+        out.append(",\"truncated\":")
+        out.appendDecimal(truncated)
+        out.append(UInt8(ascii: "}"))
+        if let damage {
+            out.append(",\"damage\":{\"recordIndex\":")
+            out.appendDecimal(damage.recordIndex + 1)
+            out.append(",\"message\":\"")
+            out.appendJSONEscaped(damage.message)
+            out.append("\"}")
+        }
+        out.append("}\n")
+    }
+
+    /// The text listing's closing line.
+    public var summary: String {
+        "\(records) records, \(malformed) malformed, \(truncated) truncated by the snaplen"
+    }
+
     // MARK: pieces
 
     private static func appendProtocolName(_ packet: ParsedPacket, to out: inout ASCIIWriter) {
