@@ -82,7 +82,6 @@ struct ProgressLine {
     }
 
     private func printRaw(_ text: String) {
-        var text = text
-        text.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        FileDescriptor.writeAll(STDERR_FILENO, text: text)
     }
 }

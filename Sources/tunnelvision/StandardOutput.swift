@@ -24,18 +24,7 @@ struct StandardOutput {
     mutating func flush() throws(OutputError) {
         defer { writer.removeAll() }
         guard !pipeClosed, writer.count > 0 else { return }
-        let failure: Int32? = writer.bytes.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let result = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += result
-            }
-            return nil
-        }
+        let failure = writer.bytes.withUnsafeBytes { FileDescriptor.writeAll(descriptor, $0) }
         switch failure {
         case nil: return
         case EPIPE?: pipeClosed = true
@@ -51,7 +40,5 @@ struct StandardOutput {
 
 /// A line on standard error.
 func printError(_ message: String) {
-    var line = message
-    line += "\n"
-    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    FileDescriptor.writeAll(STDERR_FILENO, text: message + "\n")
 }

@@ -29,8 +29,9 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 enum Arguments {
-    /// libpcap's own ceiling: larger snaplens make other readers (tshark among them) refuse the file.
-    static let maximumSnaplen: UInt32 = 262_144
+    /// libpcap's own ceiling, which the full-payload detail already uses: larger snaplens make
+    /// other readers (tshark among them) refuse the file.
+    static let maximumSnaplen = CaptureDetail.fullPayload.snaplen
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {
         guard let command = arguments.first else { return .help(topic: nil) }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Shared
 
 /// Something tvlab was asked to do and could not (exit status 1).
 struct Failure: Error, CustomStringConvertible {
@@ -26,15 +27,6 @@ enum Console {
     }
 
     private static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        FileDescriptor.writeAll(STDERR_FILENO, text: text)
     }
 }

@@ -69,6 +69,8 @@ import Shared
         let pcapng = directory.appendingPathComponent("capture.pcapng")
         try Data([0x0a, 0x0d, 0x0d, 0x0a, 0x1c, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0] + [UInt8](repeating: 0xff, count: 8)
                  + [0x1c, 0, 0, 0]).write(to: pcapng)
+        let folder = try Self.run(["packets", directory.path])
+        #expect(folder.status == 1 && folder.err.contains("is not a regular file"))
         let refused = try Self.run(["packets", pcapng.path])
         #expect(refused.status == 1 && refused.err.contains("pcapng") && refused.err.contains("editcap"))
     }

@@ -29,7 +29,8 @@ public final class PcapFileReader {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, errno: errno) }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path: path, errno: EINVAL) }
+        // A capture is mapped, so it must be a regular file (not a pipe or a device).
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notARegularFile(path: path) }
         fileSize = Int(status.st_size)
         if fileSize == 0 {
             throw .format(.shortHeader(expected: PcapFormat.globalHeaderLength, actual: 0))

@@ -9,6 +9,8 @@ public enum PcapReadError: Error, Sendable, Hashable {
     case fileNotFound(sequence: UInt32)
     /// The file exists but could not be opened or read (`errno`).
     case unreadable(path: String, errno: Int32)
+    /// A directory, pipe or device: captures are mapped, so they are read from regular files.
+    case notARegularFile(path: String)
     /// The file's global header is short, foreign or of another link type.
     case format(PcapFormat.FormatError)
     /// The offset points inside the 24-byte global header, where no record can start.
@@ -26,6 +28,7 @@ extension PcapReadError: CustomStringConvertible {
         switch self {
         case let .fileNotFound(sequence): "no capture file with sequence \(sequence)"
         case let .unreadable(path, code): "cannot read \(path): \(String(cString: strerror(code)))"
+        case let .notARegularFile(path): "\(path) is not a regular file (save the capture to a file first)"
         case let .format(error): "not a capture this program reads: \(error)"
         case let .offsetInsideGlobalHeader(offset): "offset \(offset) is inside the file's global header"
         case let .offsetPastEnd(offset, size): "offset \(offset) is past the end of the file (\(size) bytes)"

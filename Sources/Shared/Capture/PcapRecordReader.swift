@@ -32,8 +32,11 @@ public struct PcapRecordReader: Sendable {
     public static func read(recordAt offset: UInt64, in url: URL) throws(PcapReadError) -> CaptureRecord {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw errno == ENOENT ? .fileNotFound(sequence: CaptureFileName.sequence(in: url.lastPathComponent) ?? 0)
-                : .unreadable(path: url.path, errno: errno)
+            let failure = errno
+            if failure == ENOENT, let sequence = CaptureFileName.sequence(in: url.lastPathComponent) {
+                throw .fileNotFound(sequence: sequence)
+            }
+            throw .unreadable(path: url.path, errno: failure)
         }
         defer { close(descriptor) }
         var status = stat()

@@ -146,7 +146,7 @@ public actor PcapWriter {
 
     private func drainBuffer() throws(PcapError) {
         guard let current = file, !buffer.isEmpty else { return }
-        let failure: Int32? = buffer.withUnsafeBytes { Self.writeAll(current.descriptor, $0) }
+        let failure: Int32? = buffer.withUnsafeBytes { FileDescriptor.writeAll(current.descriptor, $0) }
         buffer.removeAll(keepingCapacity: true)
         if let failure {
             broken = true
@@ -166,20 +166,6 @@ public actor PcapWriter {
             PcapFormat.GlobalHeader(snaplen: snaplen).emit(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
         }
         return OpenFile(descriptor: descriptor, sequence: sequence, url: url, size: UInt64(PcapFormat.globalHeaderLength))
-    }
-
-    /// Writes every byte, retrying short writes and EINTR; returns the errno of a failure.
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let result = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if result < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += result
-        }
-        return nil
     }
 
     private func closeDescriptor(_ descriptor: Int32) { _ = Glibc.close(descriptor) }

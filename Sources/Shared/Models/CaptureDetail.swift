@@ -2,7 +2,7 @@
 public enum CaptureDetail: String, Sendable, Hashable, Codable, CaseIterable {
     /// Headers only: 128 bytes hold an IPv6 header (40) plus TCP with every option (60).
     case metadataOnly
-    /// Whole packets (the default).
+    /// Whole packets (the default), up to libpcap's own ceiling of 262 144 bytes.
     case fullPayload
 
     /// The pcap snaplen this detail writes into each file's global header.
