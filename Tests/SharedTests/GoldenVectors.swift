@@ -88,3 +88,12 @@ enum GoldenVectors {
     static func address(_ text: String) -> IPAddress { IPAddress(parsing: text)! }
     static func endpoint(_ text: String, _ port: UInt16) -> IPEndpoint { IPEndpoint(address: address(text), port: port) }
 }
+
+extension Array where Element == UInt8 {
+    /// A copy with the bytes at the given offsets replaced: one lie told to the parser at a time.
+    func setting(_ edits: [Int: UInt8]) -> [UInt8] {
+        var copy = self
+        for (offset, value) in edits { copy[offset] = value }
+        return copy
+    }
+}

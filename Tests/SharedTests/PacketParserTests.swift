@@ -82,9 +82,7 @@ import Testing
     }
 
     @Test func aFirstFragmentCarriesItsTransportHeader() throws {
-        var bytes = G.ipv4TCP
-        bytes[6] = 0x20                                            // MF set, offset 0
-        let packet = try parse(bytes)
+        let packet = try parse(G.ipv4TCP.setting([6: 0x20]))          // MF set, offset 0
         #expect(packet.ip.fragment?.isFirst == true && packet.ip.fragment?.moreFragments == true)
         #expect(packet.tcp?.sourcePort == 51234)
     }
@@ -97,13 +95,9 @@ import Testing
         let echo6 = SyntheticTraffic.icmpEcho(source: G.address("fd00:7::2"), destination: G.address("fd00::1"),
                                               reply: true, identifier: 1, sequence: 2, payload: Data())
         #expect(try PacketParser.parse(echo6).icmp == ICMPHeader(type: 129, code: 0))
-        var gre = G.ipv4TCP
-        gre[9] = 47
-        let other = try parse(gre)
+        let other = try parse(G.ipv4TCP.setting([9: 47]))              // GRE
         #expect(other.ip.proto == .other && other.ip.rawProtocol == 47 && other.tcp == nil && other.udp == nil)
-        var noNext = G.ipv6UDP
-        noNext[6] = 59
-        #expect(try parse(noNext).ip.rawProtocol == 59)
+        #expect(try parse(G.ipv6UDP.setting([6: 59])).ip.rawProtocol == 59)   // no next header
     }
 
     @Test func theVersionNibbleWinsOverTheFamilyHint() throws {
@@ -142,48 +136,24 @@ import Testing
         #expect(error([]) == .tooShort(expected: 1, got: 0))
         #expect(error(Array(G.ipv4TCP.prefix(19))) == .tooShort(expected: 20, got: 19))
         #expect(error(Array(G.ipv6TCP.prefix(39))) == .tooShort(expected: 40, got: 39))
-        var v5 = G.ipv4TCP
-        v5[0] = 0x55
-        #expect(error(v5) == .unsupportedVersion(5))
-        var shortIHL = G.ipv4TCP
-        shortIHL[0] = 0x44
-        #expect(error(shortIHL) == .badHeaderLength(16))
-        var longIHL = G.ipv4UDP
-        longIHL[0] = 0x4F                                          // 60 bytes of header in a 31-byte datagram
-        #expect(error(longIHL) == .badHeaderLength(60))
-        var lyingTotal = G.ipv4TCP
-        lyingTotal[3] = 0x40
-        #expect(error(lyingTotal) == .totalLengthBeyondBuffer(declared: 64, available: 40))
-        var lyingPayload = G.ipv6UDP
-        lyingPayload[5] = 0x20
-        #expect(error(lyingPayload) == .totalLengthBeyondBuffer(declared: 72, available: 55))
-        var extensionPastEnd = G.ipv6ThreeExtensionHeaders
-        extensionPastEnd[57] = 200                                 // destination options claims 1608 bytes
-        #expect(error(extensionPastEnd) == .extensionHeaderTruncated(nextHeader: 60, offset: 56))
+        #expect(error(G.ipv4TCP.setting([0: 0x55])) == .unsupportedVersion(5))
+        #expect(error(G.ipv4TCP.setting([0: 0x44])) == .badHeaderLength(16))
+        // 60 bytes of header in a 31-byte datagram.
+        #expect(error(G.ipv4UDP.setting([0: 0x4F])) == .badHeaderLength(60))
+        #expect(error(G.ipv4TCP.setting([3: 0x40])) == .totalLengthBeyondBuffer(declared: 64, available: 40))
+        #expect(error(G.ipv6UDP.setting([5: 0x20])) == .totalLengthBeyondBuffer(declared: 72, available: 55))
+        #expect(error(Array(G.ipv4UDP.prefix(24))) == .totalLengthBeyondBuffer(declared: 31, available: 24))
+        // Destination options claiming 1608 bytes.
+        #expect(error(G.ipv6ThreeExtensionHeaders.setting([57: 200])) == .extensionHeaderTruncated(nextHeader: 60, offset: 56))
         #expect(error(Self.extensionChain(count: 9)) == .extensionChainTooLong(limit: PacketParser.extensionHeaderLimit))
-        var smallOffset = G.ipv4TCP
-        smallOffset[32] = 0x40
-        #expect(error(smallOffset) == .badDataOffset(16))
-        var largeOffset = G.ipv4TCP
-        largeOffset[32] = 0xF0
-        #expect(error(largeOffset) == .badDataOffset(60))
-        var optionsCut = G.ipv6TCP
-        optionsCut[52] = 0x60                                      // 24-byte header, 25-byte segment, 22 captured
-        #expect(error(Array(optionsCut.prefix(62)), originalLength: 65) == .truncatedL4(expected: 24, got: 22))
-        #expect(error(Array(G.ipv4UDP.prefix(24)) + [], originalLength: nil) == .totalLengthBeyondBuffer(declared: 31, available: 24))
-        var shortUDP = G.ipv4UDP
-        shortUDP[3] = 26
-        #expect(error(Array(shortUDP.prefix(26))) == .truncatedL4(expected: 8, got: 6))
-        var udpTooLong = G.ipv4UDP
-        udpTooLong[25] = 0x0C
-        #expect(error(udpTooLong) == .badUDPLength(declared: 12, available: 11))
-        var udpTooShort = G.ipv4UDP
-        udpTooShort[25] = 0x07
-        #expect(error(udpTooShort) == .badUDPLength(declared: 7, available: 11))
-        var icmpShort = G.ipv4UDP
-        icmpShort[9] = 1
-        icmpShort[3] = 23
-        #expect(error(Array(icmpShort.prefix(23))) == .truncatedL4(expected: 4, got: 3))
+        #expect(error(G.ipv4TCP.setting([32: 0x40])) == .badDataOffset(16))
+        #expect(error(G.ipv4TCP.setting([32: 0xF0])) == .badDataOffset(60))
+        // A 24-byte TCP header in a 25-byte segment of which 22 bytes were captured.
+        #expect(error(Array(G.ipv6TCP.setting([52: 0x60]).prefix(62)), originalLength: 65) == .truncatedL4(expected: 24, got: 22))
+        #expect(error(Array(G.ipv4UDP.setting([3: 26]).prefix(26))) == .truncatedL4(expected: 8, got: 6))
+        #expect(error(G.ipv4UDP.setting([25: 0x0C])) == .badUDPLength(declared: 12, available: 11))
+        #expect(error(G.ipv4UDP.setting([25: 0x07])) == .badUDPLength(declared: 7, available: 11))
+        #expect(error(Array(G.ipv4UDP.setting([9: 1, 3: 23]).prefix(23))) == .truncatedL4(expected: 4, got: 3))
     }
 
     /// An IPv6 datagram with `count` 8-byte destination-options headers, then no next header.

@@ -22,18 +22,13 @@ import Testing
     static let checksumGood = "1"
 
     /// Datagrams no honest sender emits, each broken in a different way.
-    static let malformed: [[UInt8]] = {
-        var badVersion = GoldenVectors.ipv4TCP
-        badVersion[0] = 0x55
-        var lyingLength = GoldenVectors.ipv4TCP
-        lyingLength[3] = 64
-        lyingLength[10] = 0x6a; lyingLength[11] = 0x9c                   // IP checksum still right
-        var badOffset = GoldenVectors.ipv4TCP
-        badOffset[32] = 0x40
-        var shortUDP = GoldenVectors.ipv6UDP
-        shortUDP[45] = 4                                                 // UDP length 4 < 8
-        return [badVersion, lyingLength, badOffset, shortUDP, [0x60, 0x00, 0x00]]
-    }()
+    static let malformed: [[UInt8]] = [
+        GoldenVectors.ipv4TCP.setting([0: 0x55]),                               // version 5
+        GoldenVectors.ipv4TCP.setting([3: 64, 10: 0x6a, 11: 0x9c]),             // lying length, IP checksum still right
+        GoldenVectors.ipv4TCP.setting([32: 0x40]),                              // TCP data offset 16
+        GoldenVectors.ipv6UDP.setting([45: 4]),                                 // UDP length 4 < 8
+        [0x60, 0x00, 0x00],
+    ]
 
     @Test func tsharkAgreesWithOurParserOnEveryRecordWeWrite() async throws {
         let directory = TemporaryDirectory()
