@@ -27,7 +27,7 @@ public enum DataDirectory {
     }
 
     /// The captures' folder inside a data directory.
-    public static func captures(in dataDirectory: URL) -> URL { dataDirectory.appendingPathComponent("captures") }
+    public static func captures(in dataDirectory: URL) -> URL { DataDirectoryLayout.captures(in: dataDirectory) }
 
     /// Creates the directory (mode 0700) if missing. An existing one must be a directory.
     public static func prepare(_ directory: URL) throws(DirectoryError) {

@@ -1,0 +1,28 @@
+import Foundation
+
+/// The names of everything TunnelVision keeps in its data directory — the one place they are
+/// spelled. Both halves (the tunnel daemon and the commands that read) meet only here, as the app
+/// and the extension meet in the App Group container on iOS.
+public enum DataDirectoryLayout {
+    /// The durable history (SQLite, WAL mode: `-wal` and `-shm` sidecars sit beside it).
+    public static let databaseFileName = "TunnelVision.sqlite"
+    /// The live feed: the memory-mapped ring of `PackedPacketMeta`.
+    public static let ringFileName = "live-feed.ring"
+    /// Serialises ring initialisation between producers (`flock`).
+    public static let ringLockFileName = "live-feed.lock"
+    /// What the person decided: one JSON blob of `AppSettings`.
+    public static let settingsFileName = "settings.json"
+    /// The rotating `.pcap` files.
+    public static let capturesDirectoryName = "captures"
+    /// The control channel's Unix stream socket.
+    public static let controlSocketName = "control.sock"
+
+    public static func database(in directory: URL) -> URL { directory.appendingPathComponent(databaseFileName) }
+    public static func ring(in directory: URL) -> URL { directory.appendingPathComponent(ringFileName) }
+    public static func ringLock(in directory: URL) -> URL { directory.appendingPathComponent(ringLockFileName) }
+    public static func settings(in directory: URL) -> URL { directory.appendingPathComponent(settingsFileName) }
+    public static func captures(in directory: URL) -> URL {
+        directory.appendingPathComponent(capturesDirectoryName, isDirectory: true)
+    }
+    public static func controlSocket(in directory: URL) -> URL { directory.appendingPathComponent(controlSocketName) }
+}
