@@ -34,7 +34,7 @@ struct StandardOutput {
 
     struct OutputError: Error, CustomStringConvertible {
         let errno: Int32
-        var description: String { "cannot write output: \(String(cString: strerror(errno)))" }
+        var description: String { "cannot write output: \(SystemError.text(errno))" }
     }
 }
 

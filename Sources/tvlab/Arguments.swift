@@ -5,6 +5,9 @@ enum Command: Equatable {
     case help(topic: String?)
     case capture(CaptureOptions)
     case benchPackets(BenchOptions)
+    case benchRing(records: UInt64, slots: Int, json: Bool)
+    case benchStore(packets: Int, batchSize: Int, json: Bool)
+    case ringProduce(RingProduceOptions)
 }
 
 struct CaptureOptions: Equatable {
@@ -55,18 +58,48 @@ enum Arguments {
             return .capture(capture)
         case "bench":
             guard let benchmark = rest.first, !benchmark.hasPrefix("-") else {
-                throw UsageError(message: "bench: which benchmark? (tvlab bench packets)")
+                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store)")
             }
-            guard benchmark == "packets" else { throw UsageError(message: "bench: unknown benchmark \(benchmark)") }
             rest.removeFirst()
-            let options = try OptionList(rest, command: "bench packets", valued: ["--packets", "--tunnelvision"],
-                                         flags: ["--json", "--keep"])
-            var bench = BenchOptions()
-            bench.packets = try options.integer("--packets", in: 1...Int.max) ?? bench.packets
-            bench.tunnelvision = options.values["--tunnelvision"]
-            bench.json = options.has("--json")
-            bench.keep = options.has("--keep")
-            return .benchPackets(bench)
+            switch benchmark {
+            case "packets":
+                let options = try OptionList(rest, command: "bench packets", valued: ["--packets", "--tunnelvision"],
+                                             flags: ["--json", "--keep"])
+                var bench = BenchOptions()
+                bench.packets = try options.integer("--packets", in: 1...Int.max) ?? bench.packets
+                bench.tunnelvision = options.values["--tunnelvision"]
+                bench.json = options.has("--json")
+                bench.keep = options.has("--keep")
+                return .benchPackets(bench)
+            case "ring":
+                let options = try OptionList(rest, command: "bench ring", valued: ["--records", "--slots"], flags: ["--json"])
+                return .benchRing(records: try options.integer("--records", in: 1...UInt64.max) ?? 100_000_000,
+                                  slots: try options.integer("--slots", in: 1...(1 << 24)) ?? RingGeometry.defaultSlotCount,
+                                  json: options.has("--json"))
+            case "store":
+                let options = try OptionList(rest, command: "bench store", valued: ["--packets", "--batch"],
+                                             flags: ["--json"])
+                return .benchStore(packets: try options.integer("--packets", in: 1...Int.max) ?? 2_000_000,
+                                   batchSize: try options.integer("--batch", in: 1...1_000_000) ?? 512,
+                                   json: options.has("--json"))
+            default:
+                throw UsageError(message: "bench: unknown benchmark \(benchmark) (packets, ring or store)")
+            }
+        case "ring":
+            guard rest.first == "produce" else { throw UsageError(message: "ring: the only subcommand is produce") }
+            rest.removeFirst()
+            let options = try OptionList(rest, command: "ring produce", valued: ["--ring", "--records", "--first", "--slots"],
+                                         flags: ["--wait-for-space", "--abandon"])
+            guard let ring = options.values["--ring"] else { throw UsageError(message: "ring produce: which file? (--ring FILE)") }
+            guard let records = try options.integer("--records", in: 0...UInt64.max) else {
+                throw UsageError(message: "ring produce: how many records? (--records N)")
+            }
+            var produce = RingProduceOptions(ring: ring, records: records)
+            produce.first = try options.integer("--first", in: 0...(UInt64.max - records)) ?? 0
+            produce.slots = try options.integer("--slots", in: 1...(1 << 24)) ?? produce.slots
+            produce.waitForSpace = options.has("--wait-for-space")
+            produce.abandon = options.has("--abandon")
+            return .ringProduce(produce)
         default:
             throw UsageError(message: "unknown command \(command)")
         }

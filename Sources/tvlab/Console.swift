@@ -12,7 +12,7 @@ struct Failure: Error, CustomStringConvertible {
 
     /// `what` failed with `errno`-style `code`.
     init(_ what: String, errno code: Int32) {
-        message = "\(what): \(String(cString: strerror(code)))"
+        message = "\(what): \(SystemError.text(code))"
     }
 }
 

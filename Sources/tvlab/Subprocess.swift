@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// Runs a program to completion with its standard streams on /dev/null and times it, spawn to
-/// reap, so output never costs a pipe or a terminal.
+/// Runs programs with their standard streams on /dev/null (or standard output into a file) and
+/// times them, spawn to reap, so output never costs a pipe or a terminal.
 enum Subprocess {
     struct Outcome {
         let seconds: Double
@@ -18,8 +18,32 @@ enum Subprocess {
         }
     }
 
-    /// Runs `path` with `arguments` (argv[1...]) and the current environment.
+    /// A started program, reaped by `wait()`.
+    struct Running {
+        let path: String
+        let pid: pid_t
+        let stopwatch: Stopwatch
+
+        func wait() throws(Failure) -> Outcome {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 {
+                guard errno == EINTR else { throw Failure("cannot wait for \(path)", errno: errno) }
+            }
+            let seconds = stopwatch.elapsedSeconds
+            // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
+            let signal = status & 0x7F
+            return Outcome(seconds: seconds, exitStatus: signal == 0 ? (status >> 8) & 0xFF : nil,
+                           signal: signal == 0 ? nil : signal)
+        }
+    }
+
+    /// Runs `path` with `arguments` (argv[1...]) and the current environment, to completion.
     static func run(_ path: String, _ arguments: [String]) throws(Failure) -> Outcome {
+        try start(path, arguments).wait()
+    }
+
+    /// Starts `path`; its standard output goes to `outputPath` when given, else to /dev/null.
+    static func start(_ path: String, _ arguments: [String], outputPath: String? = nil) throws(Failure) -> Running {
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         guard null >= 0 else { throw Failure("cannot open /dev/null", errno: errno) }
         defer { close(null) }
@@ -29,6 +53,9 @@ enum Subprocess {
         for target in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
             posix_spawn_file_actions_adddup2(&actions, null, target)
         }
+        if let outputPath {
+            posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
 
@@ -36,14 +63,6 @@ enum Subprocess {
         let stopwatch = Stopwatch()
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
         guard spawned == 0 else { throw Failure("cannot run \(path)", errno: spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { throw Failure("cannot wait for \(path)", errno: errno) }
-        }
-        let seconds = stopwatch.elapsedSeconds
-        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
-        let signal = status & 0x7F
-        return Outcome(seconds: seconds, exitStatus: signal == 0 ? (status >> 8) & 0xFF : nil,
-                       signal: signal == 0 ? nil : signal)
+        return Running(path: path, pid: pid, stopwatch: stopwatch)
     }
 }

@@ -25,6 +25,12 @@ do throws(Failure) {
         try await CaptureCommand.run(options)
     case let .benchPackets(options):
         try await BenchCommand.run(options)
+    case let .benchRing(records, slots, json):
+        try IPCBenchCommand.runRing(records: records, slots: slots, json: json)
+    case let .benchStore(packets, batchSize, json):
+        try await IPCBenchCommand.runStore(packets: packets, batchSize: batchSize, json: json)
+    case let .ringProduce(options):
+        try RingCommand.produce(options)
     }
 } catch {
     Console.error("\(error)")

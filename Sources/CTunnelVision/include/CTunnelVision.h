@@ -2,6 +2,7 @@
 #define CTUNNELVISION_H
 
 #include <stdint.h>
+#include "CTVRing.h"
 
 // Kernel constants that reach Swift as macros (which do not import) are re-exported here as
 // functions, so there is exactly one place that spells them.

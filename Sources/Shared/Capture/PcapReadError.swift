@@ -27,7 +27,7 @@ extension PcapReadError: CustomStringConvertible {
     public var description: String {
         switch self {
         case let .fileNotFound(sequence): "no capture file with sequence \(sequence)"
-        case let .unreadable(path, code): "cannot read \(path): \(String(cString: strerror(code)))"
+        case let .unreadable(path, code): "cannot read \(path): \(SystemError.text(code))"
         case let .notARegularFile(path): "\(path) is not a regular file (save the capture to a file first)"
         case let .format(error): "not a capture this program reads: \(error)"
         case let .offsetInsideGlobalHeader(offset): "offset \(offset) is inside the file's global header"

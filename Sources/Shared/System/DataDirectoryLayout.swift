@@ -8,8 +8,6 @@ public enum DataDirectoryLayout {
     public static let databaseFileName = "TunnelVision.sqlite"
     /// The live feed: the memory-mapped ring of `PackedPacketMeta`.
     public static let ringFileName = "live-feed.ring"
-    /// Serialises ring initialisation between producers (`flock`).
-    public static let ringLockFileName = "live-feed.lock"
     /// What the person decided: one JSON blob of `AppSettings`.
     public static let settingsFileName = "settings.json"
     /// The rotating `.pcap` files.
@@ -19,7 +17,6 @@ public enum DataDirectoryLayout {
 
     public static func database(in directory: URL) -> URL { directory.appendingPathComponent(databaseFileName) }
     public static func ring(in directory: URL) -> URL { directory.appendingPathComponent(ringFileName) }
-    public static func ringLock(in directory: URL) -> URL { directory.appendingPathComponent(ringLockFileName) }
     public static func settings(in directory: URL) -> URL { directory.appendingPathComponent(settingsFileName) }
     public static func captures(in directory: URL) -> URL {
         directory.appendingPathComponent(capturesDirectoryName, isDirectory: true)

@@ -33,5 +33,5 @@ public struct DirectoryError: Error, Sendable, Hashable, CustomStringConvertible
         self.errno = errno
     }
 
-    public var description: String { "\(path): \(String(cString: strerror(errno)))" }
+    public var description: String { "\(path): \(SystemError.text(errno))" }
 }

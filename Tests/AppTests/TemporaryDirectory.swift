@@ -1,0 +1,1 @@
+../SharedTests/TemporaryDirectory.swift
