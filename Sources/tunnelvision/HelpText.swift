@@ -7,10 +7,11 @@ enum HelpText {
 
     Usage:
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
+      tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
 
-    Run 'tunnelvision help packets' for the listing's format.
+    Run 'tunnelvision help packets' for the listing's format, 'tunnelvision help settings' for the settings.
     """
 
     static let packets = """
@@ -32,10 +33,46 @@ enum HelpText {
              record carries the same fields by name, or "error": {"kind", "message"}.
     """
 
+    static let settings = """
+    tunnelvision settings [--data-dir DIR] [--json]
+    tunnelvision settings set SETTING VALUE [--data-dir DIR] [--force]
+
+    Shows, or changes one of, the settings a tunnel session starts with: settings.json in the data
+    directory (--data-dir, else $TUNNELVISION_DATA, else /var/lib/tunnelvision for root and
+    $XDG_DATA_HOME/tunnelvision, by default ~/.local/share/tunnelvision, for anyone else). A session
+    reads them once, when it starts. A change replaces the file atomically and keeps the other
+    settings.
+
+      tls-inspection         on | off                           default off
+                             decrypt TLS to inspect it
+      plaintext-persistence  on | off                           default off
+                             keep decrypted content on disk
+      capture                on | off                           default on
+                             write the packets to .pcap files
+      capture-detail         metadata | full                    default full
+                             keep the first 128 bytes of each packet, or all of it
+      retention-age          1d | 1w | 30d | unlimited          default 1w
+                             how long history and captures are kept
+      retention-size         256MiB | 1GiB | 4GiB | unlimited   default 1GiB
+                             how much disk the captures may take
+
+    Other obvious spellings are accepted (true/false, yes/no, 7d, 1GB, none…); anything else is refused
+    with the valid values, exit status 2. Showing prints one 'SETTING VALUE' line each, in the spellings
+    above.
+
+    A settings file that cannot be read is reported on standard error with its path, the factory
+    settings a tunnel would use instead are shown, the exit status is 1 and the file is left as it is.
+    'set' refuses to replace such a file unless --force is given: then it writes the factory settings
+    plus the one change, discarding whatever else the file held.
+
+    --json   the settings as one JSON object, in the file's own format.
+    """
+
     static func text(for topic: String?) -> String? {
         switch topic {
         case nil: overview
         case "packets": packets
+        case "settings": settings
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil
         }

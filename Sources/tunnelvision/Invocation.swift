@@ -3,6 +3,7 @@ enum Invocation: Equatable {
     case help(topic: String?)
     case version(json: Bool)
     case packets(path: String, json: Bool)
+    case settings(SettingsCommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -28,6 +29,8 @@ enum Invocation: Equatable {
                                                        : "packets: one capture file at a time")
             }
             return .packets(path: rest[0], json: json)
+        case "settings":
+            return .settings(try SettingsCommand.parse(rest, json: json))
         default:
             throw UsageError(message: "unknown command \(command)")
         }

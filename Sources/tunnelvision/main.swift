@@ -25,4 +25,6 @@ case let .version(json):
     print(json ? "{\"version\":\"\(ProductVersion.current)\"}" : "tunnelvision \(ProductVersion.current)")
 case let .packets(path, json):
     exit(PacketsCommand.run(path: path, json: json))
+case let .settings(request):
+    exit(SettingsCommand.run(request))
 }

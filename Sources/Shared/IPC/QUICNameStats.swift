@@ -1,0 +1,30 @@
+/// What naming QUIC flows from the server name in their Initial packets did. Together they answer
+/// "why does this UDP 443 flow have no name?": not opened, opened but the ClientHello never
+/// completed, or never seen at all.
+public struct QUICNameStats: Codable, Sendable, Equatable {
+    /// Client Initial packets seen.
+    public var initialsSeen: UInt64
+    /// Initials whose protection was removed with keys derived from the connection ID.
+    public var initialsOpened: UInt64
+    /// Initials that could not be opened: an unknown QUIC version or protection that did not verify.
+    public var initialsUnopenable: UInt64
+    /// Flows whose ClientHello did not complete within the Initials that were kept.
+    public var helloIncomplete: UInt64
+    /// Flows that took their name from the ClientHello's server name.
+    public var flowsNamed: UInt64
+    /// Flows whose ClientHello was read whole but carried no server name.
+    public var flowsWithoutName: UInt64
+
+    public init(initialsSeen: UInt64 = 0, initialsOpened: UInt64 = 0, initialsUnopenable: UInt64 = 0,
+                helloIncomplete: UInt64 = 0, flowsNamed: UInt64 = 0, flowsWithoutName: UInt64 = 0) {
+        self.initialsSeen = initialsSeen
+        self.initialsOpened = initialsOpened
+        self.initialsUnopenable = initialsUnopenable
+        self.helloIncomplete = helloIncomplete
+        self.flowsNamed = flowsNamed
+        self.flowsWithoutName = flowsWithoutName
+    }
+
+    /// Nothing seen yet.
+    public static let zero = QUICNameStats()
+}

@@ -1,0 +1,73 @@
+/// What the relay forwarded and what it inspected. The last seven answer "why is nothing being
+/// inspected?" — from a candidate to a termination, and every way off that path.
+public struct RelayStats: Codable, Sendable, Equatable {
+    /// TCP flows for which an outbound connection was opened.
+    public var tcpFlowsOpened: UInt64
+    /// TCP flows closed, by either side.
+    public var tcpFlowsClosed: UInt64
+    /// UDP flows for which an outbound socket was opened.
+    public var udpFlowsOpened: UInt64
+    /// Outbound connections that failed to open (refused, unreachable, timed out).
+    public var connectFailures: UInt64
+    /// Payload bytes read from the monitored side and sent out.
+    public var bytesFromDevice: UInt64
+    /// Payload bytes received from the network and written back to the monitored side.
+    public var bytesToDevice: UInt64
+    /// Datagrams the relay could not build or write back into the tunnel.
+    public var emitterFailures: UInt64
+    /// DNS queries forwarded to a resolver.
+    public var dnsQueriesSent: UInt64
+    /// DNS replies received from a resolver and written back.
+    public var dnsRepliesReceived: UInt64
+    /// TCP streams whose first bytes were a TLS ClientHello.
+    public var streamOpeningsTLS: UInt64
+    /// TCP streams whose first bytes were an HTTP request.
+    public var streamOpeningsHTTP: UInt64
+    /// TCP streams whose first bytes were neither.
+    public var streamOpeningsUnrecognised: UInt64
+    /// TLS streams that met every condition to be inspected.
+    public var inspectionCandidates: UInt64
+    /// Candidates for which a local TLS termination was opened.
+    public var terminationsOpened: UInt64
+    /// Candidates given up on before their termination was opened, and left passing through.
+    public var inspectionsAbandoned: UInt64
+    /// TLS streams left alone because their host is known to pin its certificates.
+    public var pinnedHostSkips: UInt64
+    /// Flows whose content was decrypted.
+    public var flowsInspected: UInt64
+    /// Flows whose client refused our certificate (pinning) and were recorded as pinned.
+    public var flowsPinned: UInt64
+    /// Terminations that failed for another reason (upstream TLS, certificate issuance).
+    public var terminationsFailed: UInt64
+
+    public init(tcpFlowsOpened: UInt64 = 0, tcpFlowsClosed: UInt64 = 0, udpFlowsOpened: UInt64 = 0,
+                connectFailures: UInt64 = 0, bytesFromDevice: UInt64 = 0, bytesToDevice: UInt64 = 0,
+                emitterFailures: UInt64 = 0, dnsQueriesSent: UInt64 = 0, dnsRepliesReceived: UInt64 = 0,
+                streamOpeningsTLS: UInt64 = 0, streamOpeningsHTTP: UInt64 = 0, streamOpeningsUnrecognised: UInt64 = 0,
+                inspectionCandidates: UInt64 = 0, terminationsOpened: UInt64 = 0, inspectionsAbandoned: UInt64 = 0,
+                pinnedHostSkips: UInt64 = 0, flowsInspected: UInt64 = 0, flowsPinned: UInt64 = 0,
+                terminationsFailed: UInt64 = 0) {
+        self.tcpFlowsOpened = tcpFlowsOpened
+        self.tcpFlowsClosed = tcpFlowsClosed
+        self.udpFlowsOpened = udpFlowsOpened
+        self.connectFailures = connectFailures
+        self.bytesFromDevice = bytesFromDevice
+        self.bytesToDevice = bytesToDevice
+        self.emitterFailures = emitterFailures
+        self.dnsQueriesSent = dnsQueriesSent
+        self.dnsRepliesReceived = dnsRepliesReceived
+        self.streamOpeningsTLS = streamOpeningsTLS
+        self.streamOpeningsHTTP = streamOpeningsHTTP
+        self.streamOpeningsUnrecognised = streamOpeningsUnrecognised
+        self.inspectionCandidates = inspectionCandidates
+        self.terminationsOpened = terminationsOpened
+        self.inspectionsAbandoned = inspectionsAbandoned
+        self.pinnedHostSkips = pinnedHostSkips
+        self.flowsInspected = flowsInspected
+        self.flowsPinned = flowsPinned
+        self.terminationsFailed = terminationsFailed
+    }
+
+    /// Nothing relayed yet.
+    public static let zero = RelayStats()
+}

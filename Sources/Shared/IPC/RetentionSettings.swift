@@ -1,0 +1,73 @@
+import Foundation
+
+/// How long the history and the captures are kept, and how much disk the captures may take. Closed
+/// sets of choices rather than free numbers: there is nothing to validate, and each maps onto a
+/// word the person can type. The size cap governs captures only — SQLite does not give back the
+/// space of deleted rows, so a byte cap on the history could not be honoured; the history is bounded
+/// by age. The factory default is a cap, not "unlimited": an uncapped capture fills the disk.
+public struct RetentionSettings: Codable, Sendable, Equatable {
+    public var maxAge: RetentionAge
+    public var maxCaptureSize: RetentionSize
+
+    public init(maxAge: RetentionAge = .oneWeek, maxCaptureSize: RetentionSize = .gigabytes1) {
+        self.maxAge = maxAge
+        self.maxCaptureSize = maxCaptureSize
+    }
+
+    /// One week, 1 GiB.
+    public static let `default` = RetentionSettings()
+
+    /// Nothing is ever deleted for age or size.
+    public var isUnlimited: Bool { maxAge == .unlimited && maxCaptureSize == .unlimited }
+
+    /// Tolerant field by field, as `AppSettings` is: a missing, mistyped or unknown value falls
+    /// back to its factory value and the other is kept.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let factory = RetentionSettings.default
+        maxAge = container.tolerantValue(forKey: .maxAge) ?? factory.maxAge
+        maxCaptureSize = container.tolerantValue(forKey: .maxCaptureSize) ?? factory.maxCaptureSize
+    }
+}
+
+/// How long history and captures are kept.
+public enum RetentionAge: String, Codable, Sendable, CaseIterable {
+    case oneDay, oneWeek, oneMonth, unlimited
+
+    /// The age past which things are deleted, in seconds; nil for no limit. A month is 30 days.
+    public var maxAge: TimeInterval? {
+        switch self {
+        case .oneDay: 86_400
+        case .oneWeek: 7 * 86_400
+        case .oneMonth: 30 * 86_400
+        case .unlimited: nil
+        }
+    }
+}
+
+/// How much disk the captures may take, in binary units (MiB, GiB).
+public enum RetentionSize: String, Codable, Sendable, CaseIterable {
+    case megabytes256, gigabytes1, gigabytes4, unlimited
+
+    /// The cap in bytes; nil for no limit.
+    public var maxBytes: UInt64? {
+        switch self {
+        case .megabytes256: 256 << 20
+        case .gigabytes1: 1 << 30
+        case .gigabytes4: 4 << 30
+        case .unlimited: nil
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The field's value, or nil when it is missing, null, of the wrong type or an unknown raw
+    /// value — the settings' "fall back to the factory value" in one place.
+    func tolerantValue<Value: Decodable>(forKey key: Key) -> Value? {
+        do {
+            return try decodeIfPresent(Value.self, forKey: key)
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Reads and writes `AppSettings` as one JSON blob. On Linux that is `settings.json` in the data
+/// directory, replaced atomically; tests inject the two closures instead.
+///
+/// A read never writes: a file that does not decode stays exactly as it is until the person saves
+/// over it, because it still holds their choices and may be repaired by hand.
+public struct SettingsStore: Sendable {
+    /// Where the settings live, as errors name it: the file's path, or what an injected store is called.
+    public let location: String
+    private let reading: @Sendable () throws -> Data?
+    private let writing: @Sendable (Data) throws -> Void
+
+    /// The seam. `reading` returns nil when nothing is stored, and throws when the store cannot be
+    /// reached; a `SettingsError` thrown by either closure passes through unchanged.
+    public init(location: String = "the settings store",
+                reading: @escaping @Sendable () throws -> Data?,
+                writing: @escaping @Sendable (Data) throws -> Void) {
+        self.location = location
+        self.reading = reading
+        self.writing = writing
+    }
+
+    /// The settings file of a data directory (`DataDirectoryLayout.settings(in:)`).
+    public init(dataDirectory: URL) {
+        let file = DataDirectoryLayout.settings(in: dataDirectory)
+        self.init(location: file.path,
+                  reading: { try Self.read(file) },
+                  writing: { try Self.write($0, to: file) })
+    }
+
+    /// The stored settings; `.default` when nothing is stored (a fresh install). Fields that do not
+    /// decode fall back one by one (`AppSettings.init(from:)`).
+    /// Throws `.corruptData` when the blob is not a JSON object, `.storeUnavailable` when it
+    /// cannot be read.
+    public func load() throws(SettingsError) -> AppSettings {
+        let stored: Data?
+        do {
+            stored = try reading()
+        } catch {
+            throw classify(error)
+        }
+        guard let stored else { return .default }
+        do {
+            _ = try JSONText.parse(stored)
+            return try JSONDecoder().decode(AppSettings.self, from: stored)
+        } catch {
+            throw .corruptData(path: location, reason: JSONText.reason(error))
+        }
+    }
+
+    /// What a tunnel session runs with: the stored settings, or the factory ones when they cannot
+    /// be read — a corrupt preferences file must not cost the person their tunnel — together with
+    /// the problem, so it is reported rather than swallowed.
+    public func loadForSession() -> SettingsReading {
+        do {
+            return SettingsReading(settings: try load(), problem: nil)
+        } catch {
+            return SettingsReading(settings: .default, problem: error)
+        }
+    }
+
+    /// Replaces the whole blob (repairing a corrupt one) with `encode(settings)`. Throws
+    /// `.storeUnavailable` when it cannot be written.
+    public func save(_ settings: AppSettings) throws(SettingsError) {
+        do {
+            try writing(Self.encode(settings))
+        } catch {
+            throw classify(error)
+        }
+    }
+
+    /// The stored form: pretty-printed with sorted keys and a final newline, since a person may read it.
+    public static func encode(_ settings: AppSettings) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            return try encoder.encode(settings) + Data("\n".utf8)
+        } catch {
+            // JSONEncoder fails only on non-finite floating-point values, and settings hold none.
+            preconditionFailure("settings could not be encoded: \(error)")
+        }
+    }
+
+    private func classify(_ error: any Error) -> SettingsError {
+        (error as? SettingsError) ?? .storeUnavailable(path: location, reason: "\(error)")
+    }
+
+    private static func write(_ data: Data, to file: URL) throws(SettingsError) {
+        do {
+            try AtomicFile.replace(file, with: data)
+        } catch {
+            throw .storeUnavailable(path: file.path, reason: error.description)
+        }
+    }
+
+    /// The file's bytes, or nil when there is none (nor, perhaps, a data directory yet).
+    private static func read(_ file: URL) throws(SettingsError) -> Data? {
+        // O_NONBLOCK: a FIFO at this path must not hang the reader; it is refused below.
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .storeUnavailable(path: file.path, reason: SystemError.text(errno))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw .storeUnavailable(path: file.path, reason: SystemError.text(errno))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .storeUnavailable(path: file.path, reason: "not a regular file")
+        }
+        var contents = Data()
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return contents }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .storeUnavailable(path: file.path, reason: SystemError.text(errno))
+            }
+            contents.append(contentsOf: chunk[..<count])
+        }
+    }
+}
+
+/// The settings a tunnel session uses, and why they are the factory ones when they are.
+public struct SettingsReading: Sendable, Equatable {
+    public let settings: AppSettings
+    /// Nil when the settings were read (or nothing was stored); otherwise what to report.
+    public let problem: SettingsError?
+
+    public init(settings: AppSettings, problem: SettingsError?) {
+        self.settings = settings
+        self.problem = problem
+    }
+}

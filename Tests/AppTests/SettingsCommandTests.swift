@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import Shared
+
+/// `tunnelvision settings`, run through the built binary over a data directory of its own.
+@Suite(.serialized) struct SettingsCommandTests {
+    let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("tv-settings-\(UUID().uuidString)")
+    var file: URL { DataDirectoryLayout.settings(in: dataDirectory) }
+
+    func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["settings"] + arguments + ["--data-dir", dataDirectory.path])
+    }
+
+    func clean() { try? FileManager.default.removeItem(at: dataDirectory) }
+
+    static let factoryListing = """
+        tls-inspection         off
+        plaintext-persistence  off
+        capture                on
+        capture-detail         full
+        retention-age          1w
+        retention-size         1GiB
+
+        """
+
+    @Test func nothingSavedShowsTheFactorySettingsAndCreatesNothing() throws {
+        defer { clean() }
+        let shown = try run([])
+        #expect(shown.status == 0 && shown.err.isEmpty)
+        #expect(shown.out == Self.factoryListing)
+        let json = try run(["--json"])
+        #expect(json.status == 0)
+        #expect(try JSONDecoder().decode(AppSettings.self, from: Data(json.out.utf8)) == .default)
+        #expect(Data(json.out.utf8) == SettingsStore.encode(.default))
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory.path))
+    }
+
+    @Test func everySettingCanBeSetAndKeepsTheOthers() throws {
+        defer { clean() }
+        let changes: [(key: String, value: String, shown: String)] = [
+            ("tls-inspection", "on", "on"), ("plaintext-persistence", "yes", "on"), ("capture", "OFF", "off"),
+            ("capture-detail", "metadata", "metadata"), ("retention-age", "30d", "30d"),
+            ("retention-size", "256MiB", "256MiB"),
+        ]
+        for change in changes {
+            let result = try run(["set", change.key, change.value])
+            #expect(result.status == 0, "\(change.key) \(change.value): \(result.err)")
+            #expect(result.out == "\(change.key) \(change.shown)\n")
+        }
+        let expected = AppSettings(tlsInspectionEnabled: true, plaintextPersistenceEnabled: true, captureEnabled: false,
+                                   captureDetail: .metadataOnly,
+                                   retention: RetentionSettings(maxAge: .oneMonth, maxCaptureSize: .megabytes256))
+        #expect(try SettingsStore(dataDirectory: dataDirectory).load() == expected)
+        let shown = try run([])
+        #expect(shown.status == 0)
+        #expect(shown.out.split(separator: "\n").map { $0.split(separator: " ").map(String.init) } == changes.map { [$0.key, $0.shown] })
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test func theObviousSpellingsAreAccepted() throws {
+        defer { clean() }
+        let spellings: [(key: String, value: String, shown: String)] = [
+            ("tls-inspection", "true", "on"), ("tls-inspection", "false", "off"), ("capture", "1", "on"),
+            ("capture", "no", "off"), ("capture-detail", "full-payload", "full"), ("capture-detail", "metadataOnly", "metadata"),
+            ("retention-age", "1d", "1d"), ("retention-age", "7d", "1w"), ("retention-age", "1 week", "1w"),
+            ("retention-age", "oneMonth", "30d"), ("retention-age", "unlimited", "unlimited"), ("retention-age", "never", "unlimited"),
+            ("retention-size", "1GB", "1GiB"), ("retention-size", "4gib", "4GiB"), ("retention-size", "256 MB", "256MiB"),
+            ("retention-size", "none", "unlimited"),
+        ]
+        for spelling in spellings {
+            let result = try run(["set", spelling.key, spelling.value])
+            #expect(result.status == 0 && result.out == "\(spelling.key) \(spelling.shown)\n", "\(spelling.value): \(result.err)")
+        }
+    }
+
+    @Test func anythingElseIsRefusedWithTheValidValues() throws {
+        defer { clean() }
+        let value = try run(["set", "retention-size", "2GiB"])
+        #expect(value.status == 2 && value.out.isEmpty)
+        #expect(value.err.contains("retention-size cannot be 2GiB; it takes 256MiB, 1GiB, 4GiB, unlimited"))
+        let age = try run(["set", "retention-age", "1y"])
+        #expect(age.status == 2 && age.err.contains("1d, 1w, 30d, unlimited"))
+        let toggle = try run(["set", "capture", "maybe"])
+        #expect(toggle.status == 2 && toggle.err.contains("it takes on, off"))
+        let key = try run(["set", "colour", "blue"])
+        #expect(key.status == 2 && key.err.contains("no setting colour") && key.err.contains("retention-size"))
+        #expect(try run(["set", "capture"]).status == 2)
+        #expect(try run(["set", "capture", "on", "--json"]).status == 2)
+        #expect(try run(["--force"]).status == 2)
+        #expect(try run(["show"]).status == 2)
+        #expect(try run(["--verbose"]).status == 2)
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory.path))
+    }
+
+    @Test func aCorruptFileIsReportedShownAsTheDefaultsAndLeftAlone() throws {
+        defer { clean() }
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let corrupt = Data("{\"captureEnabled\": false,\n\"retention\": {".utf8)
+        try corrupt.write(to: file)
+        let shown = try run([])
+        #expect(shown.status == 1)
+        #expect(shown.out == Self.factoryListing)
+        #expect(shown.err.contains(file.path) && shown.err.contains("does not hold valid settings"))
+        #expect(shown.err.contains("left as it is") && shown.err.contains("factory settings"))
+        let json = try run(["--json"])
+        #expect(json.status == 1 && Data(json.out.utf8) == SettingsStore.encode(.default))
+        #expect(try Data(contentsOf: file) == corrupt)
+
+        let refused = try run(["set", "capture-detail", "metadata"])
+        #expect(refused.status == 1 && refused.out.isEmpty)
+        #expect(refused.err.contains(file.path) && refused.err.contains("Nothing was changed"))
+        #expect(refused.err.contains("--force replaces the file with the factory settings plus this one change"))
+        #expect(try Data(contentsOf: file) == corrupt)
+
+        let forced = try run(["set", "capture-detail", "metadata", "--force"])
+        #expect(forced.status == 0 && forced.out == "capture-detail metadata\n")
+        #expect(try SettingsStore(dataDirectory: dataDirectory).load() == AppSettings(captureDetail: .metadataOnly))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dataDirectory.path) == ["settings.json"])
+    }
+
+    @Test func anUnreachableDataDirectoryIsAnErrorNotTheFactorySettings() throws {
+        defer { clean() }
+        try Data("a file where the data directory should be".utf8).write(to: dataDirectory)
+        let shown = try run([])
+        #expect(shown.status == 1 && shown.out == Self.factoryListing)
+        #expect(shown.err.contains("cannot reach the settings") && shown.err.contains("Not a directory"))
+        let set = try run(["set", "capture", "off", "--force"])
+        #expect(set.status == 1 && set.err.contains("Nothing was changed"))
+    }
+
+    @Test func helpDescribesTheCommand() throws {
+        let overview = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["--help"])
+        #expect(overview.status == 0 && overview.out.contains("tunnelvision settings [--json]"))
+        let help = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["help", "settings"])
+        #expect(help.status == 0)
+        for word in ["settings set SETTING VALUE", "--data-dir", "--force", "retention-size", "256MiB | 1GiB | 4GiB | unlimited"] {
+            #expect(help.out.contains(word), "\(word)")
+        }
+        #expect(try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["settings", "--help"]).out == help.out)
+    }
+}
