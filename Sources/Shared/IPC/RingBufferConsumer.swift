@@ -96,9 +96,12 @@ public final class RingBufferConsumer: @unchecked Sendable {
         if knownHead &- tail < UInt64(max) { knownHead = ctv_ring_load_head_acquire(header) }
         let count = Swift.min(Int(clamping: knownHead &- tail), max)
         guard count > 0, let slots else { return 0 }
-        for index in 0..<UInt64(count) {
-            records.append(PackedPacketMeta.load(from: slots + Int((tail &+ index) & slotMask) * slotSize))
-        }
+        // One append of a counted sequence: the array grows once and is filled in place,
+        // instead of checking capacity and uniqueness record by record.
+        let (first, mask, size) = (tail, slotMask, slotSize)
+        records.append(contentsOf: (0..<UInt64(count)).lazy.map { index in
+            PackedPacketMeta.load(from: slots + Int((first &+ index) & mask) * size)
+        })
         tail &+= UInt64(count)
         ctv_ring_store_tail_release(header, tail)
         return count
