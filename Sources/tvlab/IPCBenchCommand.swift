@@ -24,8 +24,30 @@ enum IPCBenchCommand {
         }
     }
 
+    static let storeTarget = 300_000.0
+
     static func runStore(packets: Int, batchSize: Int, json: Bool) async throws(Failure) {
-        throw Failure("bench store: not available yet in this build")
+        let directory = try FileSystem.makeTemporaryDirectory(in: FileSystem.temporaryParent, prefix: "tvlab-store-")
+        defer { FileSystem.removeTree(directory) }
+        Console.progress("writing \(packets) packets into a fresh FlowStore in batches of \(batchSize)…")
+        let figures: StoreBenchmarkFigures
+        do {
+            figures = try await measureStoreWrites(packets: packets, batchSize: batchSize,
+                                                   in: URL(fileURLWithPath: directory))
+        } catch {
+            throw Failure("bench store: \(error)")
+        }
+        let rate = Int64(figures.packetsPerSecond.rounded())
+        let met = figures.packetsPerSecond >= storeTarget
+        if json {
+            print("{\"packets\":\(packets),\"batchSize\":\(batchSize),\"batches\":\(figures.batches),"
+                  + "\"seconds\":\(figures.seconds),\"packetsPerSecond\":\(rate),"
+                  + "\"target\":\(Int64(storeTarget)),\"met\":\(met)}")
+        } else {
+            print("tvlab bench store — \(packets) packets in \(figures.batches) batches of \(batchSize), one transaction each\n")
+            print(String(format: "  %.3f s", figures.seconds) + "  →  \(grouped(rate)) packets/s"
+                  + "  target ≥ \(grouped(Int64(storeTarget)))  " + (met ? "met" : "NOT met"))
+        }
     }
 
     /// A whole number with thousands separators.

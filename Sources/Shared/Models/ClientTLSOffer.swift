@@ -1,0 +1,28 @@
+/// What the app offered in its ClientHello. Always the device's side, even on an inspected flow,
+/// where the server's answer belongs to the tunnel's own handshake. A nil offer means the hello was
+/// not read — never an empty offer.
+public struct ClientTLSOffer: Sendable, Hashable, Codable {
+    public var versions: OfferedTLSVersions
+    /// ALPN names in the client's order, GREASE removed (RFC 7301 §3.1).
+    public var applicationProtocols: [String]
+    /// Names the client sent that are not in `applicationProtocols` (unprintable, say).
+    public var omittedApplicationProtocols: Int
+    /// The hello carried `encrypted_client_hello`: what was read is the outer ClientHello.
+    public var hasEncryptedClientHello: Bool
+
+    public init(versions: OfferedTLSVersions, applicationProtocols: [String] = [],
+                omittedApplicationProtocols: Int = 0, hasEncryptedClientHello: Bool = false) {
+        self.versions = versions
+        self.applicationProtocols = applicationProtocols
+        self.omittedApplicationProtocols = omittedApplicationProtocols
+        self.hasEncryptedClientHello = hasEncryptedClientHello
+    }
+}
+
+/// The versions a ClientHello offered, in one of the two ways a hello can say it.
+public enum OfferedTLSVersions: Sendable, Hashable, Codable {
+    /// The exact `supported_versions` list (RFC 8446 §4.2.1) minus GREASE: exhaustive.
+    case listed([TLSProtocolVersion])
+    /// No `supported_versions`: the `legacy_version` is a ceiling only — never a list of one.
+    case upTo(TLSProtocolVersion)
+}

@@ -1,0 +1,48 @@
+/// The name DNS gave a flow's remote address when the flow began: an inference, never written
+/// into `sni`.
+public struct ResolvedFlowName: Sendable, Hashable, Codable {
+    /// The name asked for, normalised (lowercase, no trailing dot).
+    public var name: String
+    /// Other live names of the same address, most recent first.
+    public var otherNames: [String]
+
+    public init(name: String, otherNames: [String] = []) {
+        self.name = name
+        self.otherNames = otherNames
+    }
+}
+
+/// Where a flow's name came from. Derived from which field is set, never stored.
+public enum FlowNameOrigin: String, Sendable, Hashable, Codable, CaseIterable {
+    /// What the connection itself announced (TLS or QUIC server_name).
+    case sni
+    /// What the device last asked DNS for when it got the address.
+    case dns
+}
+
+/// The one name a flow is shown by. A flow has two names and the announced one wins: a name
+/// inferred from DNS may be one of several sharing an address, an SNI is the connection's word.
+public struct FlowName: Sendable, Hashable, Codable {
+    public var text: String
+    public var origin: FlowNameOrigin
+    /// The resolved name's competitors; only a DNS-derived name has any.
+    public var otherCandidates: [String]
+
+    /// The SNI when it is non-empty (an empty one counts as absent), else the resolved name with its
+    /// competitors, else nil — an unnamed flow, reported as such rather than omitted.
+    public init?(sni: String?, resolved: ResolvedFlowName?) {
+        if let sni, !sni.isEmpty {
+            self.init(text: sni, origin: .sni, otherCandidates: [])
+        } else if let resolved, !resolved.name.isEmpty {
+            self.init(text: resolved.name, origin: .dns, otherCandidates: resolved.otherNames)
+        } else {
+            return nil
+        }
+    }
+
+    private init(text: String, origin: FlowNameOrigin, otherCandidates: [String]) {
+        self.text = text
+        self.origin = origin
+        self.otherCandidates = otherCandidates
+    }
+}

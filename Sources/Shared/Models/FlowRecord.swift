@@ -1,0 +1,37 @@
+/// The in-memory aggregate of one flow over its current lifetime in the flow table, and what is
+/// written to its `flows` row. Counters and stamps cover this lifetime only: when the table drops
+/// a flow and the 5-tuple returns, a new record starts at zero and the store carries the earlier
+/// totals (`FlowStore.upsertFlow`).
+///
+/// Facts are reported once: a nil fact means "not known from this record", never "known absent".
+public struct FlowRecord: Sendable, Hashable, Codable {
+    /// The store's rowid; 0 until persisted.
+    public var id: Int64 = 0
+    public let key: FlowKey
+    /// Monotonic nanoseconds (`PacketMeta.timestamp`'s clock).
+    public let firstSeen: UInt64
+    public var lastSeen: UInt64
+    public var bytesOut: UInt64 = 0
+    public var bytesIn: UInt64 = 0
+    public var packetCount: UInt64 = 0
+    public var tlsStatus: TLSInspectionStatus
+    /// The host the ClientHello announced, if one was seen.
+    public var sni: String?
+    public var resolvedName: ResolvedFlowName?
+    public var serverTLS: ServerTLSAnswer?
+    public var clientTLS: ClientTLSOffer?
+    public var quic: QUICVersionReading?
+    public var serverCertificates: ServerCertificateReading?
+    public var streamOpening: StreamOpening?
+
+    /// A flow just seen for the first time: no traffic counted yet, nothing learnt about it.
+    public init(key: FlowKey, firstSeen: UInt64, tlsStatus: TLSInspectionStatus) {
+        self.key = key
+        self.firstSeen = firstSeen
+        self.lastSeen = firstSeen
+        self.tlsStatus = tlsStatus
+    }
+
+    /// The name the flow is shown by (`FlowName(sni:resolved:)`).
+    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName) }
+}

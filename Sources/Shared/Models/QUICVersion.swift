@@ -1,0 +1,43 @@
+/// A QUIC version as its 4-byte wire value (RFC 9000 §15): an open code point, so drafts,
+/// greased and private versions are kept as they came.
+public struct QUICVersion: RawRepresentable, Sendable, Hashable, Codable {
+    public let rawValue: UInt32
+
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// RFC 9000.
+    public static let v1 = QUICVersion(rawValue: 0x0000_0001)
+    /// RFC 9369.
+    public static let v2 = QUICVersion(rawValue: 0x6b33_43cf)
+
+    /// Whether this build knows how to remove the Initial packets' protection (RFC 9001 §5.2,
+    /// RFC 9369 §3.3.1), and so can read what they carry.
+    public var hasKnownPacketProtection: Bool { self == .v1 || self == .v2 }
+}
+
+/// Which end a QUIC version was read from.
+public enum QUICVersionSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The client's first Initial: what it tried.
+    case client
+    /// A server's long header: what the connection actually uses.
+    case server
+}
+
+/// A QUIC version and the end it was read from.
+public struct QUICVersionReading: Sendable, Hashable, Codable {
+    public var version: QUICVersion
+    public var source: QUICVersionSource
+
+    public init(version: QUICVersion, source: QUICVersionSource) {
+        self.version = version
+        self.source = source
+    }
+
+    /// Whether this reading should take the place of `current`: anything beats no reading; the
+    /// server has the last word (version negotiation can move the client); a client reading never
+    /// overrides what the server said.
+    public func replaces(_ current: QUICVersionReading?) -> Bool {
+        guard let current else { return true }
+        return source == .server || current.source == .client
+    }
+}

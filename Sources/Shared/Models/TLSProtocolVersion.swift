@@ -1,0 +1,27 @@
+/// A TLS protocol version as it is on the wire (RFC 8446 §4.1.2, §4.2.1): an open code point, so
+/// a draft, a GREASE value or garbage parses, is stored and is shown raw — it is evidence.
+///
+/// Not `Comparable`: only published versions have an order (a 0x7F1C draft is not "newer than
+/// TLS 1.3"), so the comparisons answer false whenever either side is unpublished.
+public struct TLSProtocolVersion: RawRepresentable, Sendable, Hashable, Codable {
+    public let rawValue: UInt16
+
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let ssl30 = TLSProtocolVersion(rawValue: 0x0300)
+    public static let tls10 = TLSProtocolVersion(rawValue: 0x0301)
+    public static let tls11 = TLSProtocolVersion(rawValue: 0x0302)
+    public static let tls12 = TLSProtocolVersion(rawValue: 0x0303)
+    public static let tls13 = TLSProtocolVersion(rawValue: 0x0304)
+
+    /// SSL 3.0 through TLS 1.3: the versions that were ever published.
+    public var isPublished: Bool { (Self.ssl30.rawValue...Self.tls13.rawValue).contains(rawValue) }
+
+    /// True when both are published and this one came before `other`.
+    public func isOlder(than other: TLSProtocolVersion) -> Bool {
+        isPublished && other.isPublished && rawValue < other.rawValue
+    }
+
+    /// True when both are published and this one came after `other`.
+    public func isNewer(than other: TLSProtocolVersion) -> Bool { other.isOlder(than: self) }
+}

@@ -1,0 +1,44 @@
+/// The `flows` columns that hold what was learnt about a flow (its names and both sides' TLS and
+/// QUIC facts), in the order the store binds and reads them. Every one is NULL when unknown.
+enum FlowFactColumn: String, CaseIterable {
+    case sni
+    case dnsName = "dns_name"
+    /// Other candidates, most recent first, space-separated; NULL when none competed.
+    case dnsOtherNames = "dns_other_names"
+    case tlsVersion = "tls_version"
+    case tlsCipherSuite = "tls_cipher_suite"
+    /// 1 when the reading came from a HelloRetryRequest; NULL without a version.
+    case tlsHelloRetry = "tls_hello_retry"
+    /// The alert that refused the handshake; NULL whenever a version is set.
+    case tlsAlert = "tls_alert"
+    /// 1 for `upstreamConnection`; 0 (or NULL, in rows older than the column) for `serverHello`.
+    case tlsUpstream = "tls_upstream"
+    /// Decimal wire values, space-separated; '' for an empty list. Exactly one of this and
+    /// `tls_offered_legacy` is set when there is an offer.
+    case tlsOfferedVersions = "tls_offered_versions"
+    case tlsOfferedLegacy = "tls_offered_legacy"
+    case tlsOfferedALPN = "tls_offered_alpn"
+    case tlsOfferedALPNOmitted = "tls_offered_alpn_omitted"
+    case tlsOfferedECH = "tls_offered_ech"
+    /// The raw 4-byte version; set together with `quic_from_server`.
+    case quicVersion = "quic_version"
+    case quicFromServer = "quic_from_server"
+    /// `CertificateChainState`; `tls_chain` is set exactly when it names a chain.
+    case tlsChainState = "tls_chain_state"
+    case tlsChain = "tls_chain"
+    case streamOpening = "stream_opening"
+
+    /// Facts are reported once: a record that does not know a group leaves the stored group alone,
+    /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
+    /// `presence` are the columns at least one of which is set when the group is known.
+    static let groups: [(presence: [FlowFactColumn], columns: [FlowFactColumn])] = [
+        ([.sni], [.sni]),
+        ([.dnsName], [.dnsName, .dnsOtherNames]),
+        ([.tlsVersion, .tlsAlert], [.tlsVersion, .tlsCipherSuite, .tlsHelloRetry, .tlsAlert, .tlsUpstream]),
+        ([.tlsOfferedVersions, .tlsOfferedLegacy],
+         [.tlsOfferedVersions, .tlsOfferedLegacy, .tlsOfferedALPN, .tlsOfferedALPNOmitted, .tlsOfferedECH]),
+        ([.quicVersion], [.quicVersion, .quicFromServer]),
+        ([.tlsChainState], [.tlsChainState, .tlsChain]),
+        ([.streamOpening], [.streamOpening]),
+    ]
+}

@@ -1,0 +1,133 @@
+/// Reads a row's fact columns back as model values, holding them to the rules the encoder keeps
+/// (exclusive columns, pairs set together, values in range). A row that breaks one is corrupt:
+/// reported, never guessed at and never a crash.
+struct FlowFactReader {
+    let values: FlowFactValues
+    /// Names the row in messages: "flow 12".
+    let row: String
+
+    func sni() throws(StoreError) -> String? { try text(.sni) }
+
+    func resolvedName() throws(StoreError) -> ResolvedFlowName? {
+        guard let name = try text(.dnsName) else {
+            guard values[.dnsOtherNames] == .null else { throw corrupt("dns_other_names without dns_name") }
+            return nil
+        }
+        let others = try text(.dnsOtherNames).map { $0.split(separator: " ").map(String.init) } ?? []
+        return ResolvedFlowName(name: name, otherNames: others)
+    }
+
+    func serverTLS() throws(StoreError) -> ServerTLSAnswer? {
+        let version = try integer(.tlsVersion, as: UInt16.self)
+        let cipherSuite = try integer(.tlsCipherSuite, as: UInt16.self)
+        let helloRetry = try flag(.tlsHelloRetry)
+        let upstream = try flag(.tlsUpstream)
+        if let alert = try integer(.tlsAlert, as: UInt8.self) {
+            guard version == nil, cipherSuite == nil, helloRetry == nil else {
+                throw corrupt("tls_alert beside a negotiated version")
+            }
+            return .refused(alert: alert)
+        }
+        guard let version else {
+            guard cipherSuite == nil, helloRetry == nil else { throw corrupt("TLS answer columns without tls_version") }
+            return nil
+        }
+        guard let cipherSuite else { throw corrupt("tls_version without tls_cipher_suite") }
+        return .negotiated(NegotiatedTLS(version: TLSProtocolVersion(rawValue: version),
+                                         cipherSuite: TLSCipherSuite(rawValue: cipherSuite),
+                                         fromHelloRetryRequest: helloRetry ?? false,
+                                         source: upstream == true ? .upstreamConnection : .serverHello))
+    }
+
+    func clientTLS() throws(StoreError) -> ClientTLSOffer? {
+        let versions: OfferedTLSVersions
+        switch (try text(.tlsOfferedVersions), try integer(.tlsOfferedLegacy, as: UInt16.self)) {
+        case (nil, nil):
+            return nil
+        case let (listed?, nil):
+            var parsed: [TLSProtocolVersion] = []
+            for word in listed.split(separator: " ") {
+                guard let raw = UInt16(word) else { throw corrupt("tls_offered_versions holds \"\(word)\"") }
+                parsed.append(TLSProtocolVersion(rawValue: raw))
+            }
+            versions = .listed(parsed)
+        case let (nil, ceiling?):
+            versions = .upTo(TLSProtocolVersion(rawValue: ceiling))
+        case (_?, _?):
+            throw corrupt("both tls_offered_versions and tls_offered_legacy")
+        }
+        let protocols = try text(.tlsOfferedALPN).map { $0.split(separator: " ").map(String.init) } ?? []
+        return ClientTLSOffer(versions: versions, applicationProtocols: protocols,
+                              omittedApplicationProtocols: try integer(.tlsOfferedALPNOmitted, as: Int.self) ?? 0,
+                              hasEncryptedClientHello: try flag(.tlsOfferedECH) ?? false)
+    }
+
+    func quic() throws(StoreError) -> QUICVersionReading? {
+        switch (try integer(.quicVersion, as: UInt32.self), try flag(.quicFromServer)) {
+        case (nil, nil): return nil
+        case let (version?, fromServer?):
+            return QUICVersionReading(version: QUICVersion(rawValue: version), source: fromServer ? .server : .client)
+        default: throw corrupt("quic_version and quic_from_server not set together")
+        }
+    }
+
+    func serverCertificates() throws(StoreError) -> ServerCertificateReading? {
+        guard let raw = try integer(.tlsChainState) else {
+            guard values[.tlsChain] == .null else { throw corrupt("tls_chain without tls_chain_state") }
+            return nil
+        }
+        guard let state = CertificateChainState(rawValue: raw) else { throw corrupt("tls_chain_state \(raw)") }
+        let chain = try text(.tlsChain)
+        switch state {
+        case .complete, .beginningOnly:
+            guard let chain, let certificates = CertificateChainColumn.decode(chain) else {
+                throw corrupt("tls_chain is missing or not a certificate list")
+            }
+            return .chain(ServerCertificateChain(certificates: certificates, isComplete: state == .complete))
+        case .resumedSession, .continuedWithoutCertificate:
+            guard chain == nil else { throw corrupt("tls_chain beside a chain state that has none") }
+            return .notSent(state == .resumedSession ? .resumedSession : .continuedWithoutCertificate)
+        }
+    }
+
+    func streamOpening() throws(StoreError) -> StreamOpening? {
+        guard let raw = try text(.streamOpening) else { return nil }
+        guard let opening = StreamOpening(rawValue: raw) else { throw corrupt("stream_opening \"\(raw)\"") }
+        return opening
+    }
+
+    // MARK: Typed columns
+
+    private func corrupt(_ detail: String) -> StoreError { .corruptRow("\(row): \(detail)") }
+
+    private func integer(_ column: FlowFactColumn) throws(StoreError) -> Int64? {
+        switch values[column] {
+        case .null: return nil
+        case let .integer(value): return value
+        default: throw corrupt("\(column.rawValue) is not an integer")
+        }
+    }
+
+    private func integer<Value: FixedWidthInteger>(_ column: FlowFactColumn, as type: Value.Type) throws(StoreError) -> Value? {
+        guard let value = try integer(column) else { return nil }
+        guard let exact = Value(exactly: value), exact >= 0 else { throw corrupt("\(column.rawValue) \(value) is out of range") }
+        return exact
+    }
+
+    private func flag(_ column: FlowFactColumn) throws(StoreError) -> Bool? {
+        switch try integer(column) {
+        case nil: return nil
+        case 0: return false
+        case 1: return true
+        case let value?: throw corrupt("\(column.rawValue) \(value) is not 0 or 1")
+        }
+    }
+
+    private func text(_ column: FlowFactColumn) throws(StoreError) -> String? {
+        switch values[column] {
+        case .null: return nil
+        case let .text(value): return value
+        default: throw corrupt("\(column.rawValue) is not text")
+        }
+    }
+}

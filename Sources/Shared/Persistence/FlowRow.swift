@@ -1,0 +1,127 @@
+/// A `flows` row as SQLite holds it: every column as stored, even nonsense. `StoredFlow(row:)` is
+/// the checked value made from it; `FlowRow(record:…)` is what an upsert writes.
+struct FlowRow {
+    var id: Int64 = 0
+    var key: FlowKeyColumns
+    /// Nanoseconds since 1970.
+    var firstSeen: Int64
+    var lastSeen: Int64
+    var bytesOut: Int64
+    var bytesIn: Int64
+    var packetCount: Int64
+    var tlsStatus: Int64
+    var facts = FlowFactValues()
+
+    /// The columns `init(reading:)` expects, in order: `SELECT \(FlowRow.columns) FROM flows`.
+    static let columns = (["id"] + FlowKeyColumns.names()
+                          + ["first_seen", "last_seen", "bytes_out", "bytes_in", "packet_count", "tls_status"]
+                          + FlowFactColumn.allCases.map(\.rawValue)).joined(separator: ", ")
+
+    init(reading statement: SQLiteStatement) {
+        id = statement.int64(at: 0)
+        key = FlowKeyColumns(reading: statement, from: 1)
+        firstSeen = statement.int64(at: 6)
+        lastSeen = statement.int64(at: 7)
+        bytesOut = statement.int64(at: 8)
+        bytesIn = statement.int64(at: 9)
+        packetCount = statement.int64(at: 10)
+        tlsStatus = statement.int64(at: 11)
+        facts = FlowFactValues(reading: statement, from: 12)
+    }
+
+    /// What an upsert writes for `record`, its stamps dated with `anchor`.
+    init(record: FlowRecord, anchor: MonotonicAnchor) {
+        key = FlowKeyColumns(record.key)
+        firstSeen = anchor.nanosecondsSince1970(forUptime: record.firstSeen)
+        lastSeen = anchor.nanosecondsSince1970(forUptime: record.lastSeen)
+        bytesOut = Int64(clamping: record.bytesOut)
+        bytesIn = Int64(clamping: record.bytesIn)
+        packetCount = Int64(clamping: record.packetCount)
+        tlsStatus = Int64(record.tlsStatus.rawValue)
+        facts = FlowFactValues(record)
+    }
+}
+
+extension FlowRow {
+    /// The columns an upsert writes, in parameter order (`?1` is the session).
+    private static let written = ["session"] + FlowKeyColumns.names()
+        + ["first_seen", "last_seen", "bytes_out", "bytes_in", "packet_count", "tls_status", "lifetime_first_seen"]
+        + FlowFactColumn.allCases.map(\.rawValue)
+
+    /// Folds a record into its existing row. The record is its lifetime's aggregate, so the row's
+    /// totals are `base + record`. A record whose first sighting differs from the row's
+    /// `lifetime_first_seen` is a new lifetime of the tuple (the flow table dropped it and it came
+    /// back): the row's totals so far become the base. `first_seen` keeps the earliest,
+    /// `last_seen` the latest; the TLS status is the record's; a fact group the record does not
+    /// know is left as stored (`facts: false` leaves them all, for a record that knows none).
+    /// `new(column)` is the SQL for the record's value of a column; every `flows.` column is the
+    /// row's value before the update.
+    private static func fold(facts: Bool = true, _ new: (String) -> String) -> String {
+        let newLifetime = "\(new("lifetime_first_seen")) <> flows.lifetime_first_seen"
+        func base(_ counter: String) -> String {
+            "CASE WHEN \(newLifetime) THEN flows.\(counter) ELSE flows.base_\(counter) END"
+        }
+        let counters = ["bytes_out", "bytes_in", "packet_count"]
+        var assignments = counters.map { "base_\($0) = \(base($0))" }
+            + counters.map { "\($0) = \(base($0)) + \(new($0))" }
+        assignments += [
+            "lifetime_first_seen = \(new("lifetime_first_seen"))",
+            "first_seen = min(flows.first_seen, \(new("first_seen")))",
+            "last_seen = max(flows.last_seen, \(new("last_seen")))",
+            "tls_status = \(new("tls_status"))",
+        ]
+        for group in FlowFactColumn.groups where facts {
+            let known = group.presence.map { "\(new($0.rawValue)) IS NOT NULL" }.joined(separator: " OR ")
+            assignments += group.columns.map {
+                "\($0.rawValue) = CASE WHEN \(known) THEN \(new($0.rawValue)) ELSE flows.\($0.rawValue) END"
+            }
+        }
+        return assignments.joined(separator: ",\n")
+    }
+
+    /// Inserts the row for this session, or folds the record into the session's row for the same
+    /// tuple; returns the row's id either way.
+    static let upsertSQL = """
+        INSERT INTO flows (\(written.joined(separator: ", ")))
+        VALUES (\((1...written.count).map { "?\($0)" }.joined(separator: ", ")))
+        ON CONFLICT (proto, addr_a, port_a, addr_b, port_b, session) DO UPDATE SET
+        \(fold { "excluded.\($0)" })
+        RETURNING id
+        """
+
+    /// Folds the record into the row whose id is the last parameter: what `upsertSQL` does to a
+    /// row known to exist, without the failed insert and the unique-index probe. Changes nothing
+    /// (and `changes` says 0) unless that row is still this session's row for the tuple.
+    /// `updateCountersSQL` is the same for a record that knows no facts, the common case.
+    static let updateSQL = update(facts: true)
+    static let updateCountersSQL = update(facts: false)
+
+    private static func update(facts: Bool) -> String {
+        """
+        UPDATE flows SET
+        \(fold(facts: facts) { "?\(written.firstIndex(of: $0)! + 1)" })
+        WHERE id = ?\(written.count + 1) AND session = ?1 AND \(FlowKeyColumns.matching(from: 2))
+        """
+    }
+
+    /// Binds `upsertSQL`'s parameters, and `updateSQL`'s but for the id. The record's first
+    /// sighting is its lifetime's identity.
+    func bindUpsert(to statement: SQLiteStatement, session: Int64) {
+        statement.bind(session, at: 1)
+        key.bind(to: statement, from: 2)
+        statement.bind(firstSeen, at: 7)
+        statement.bind(lastSeen, at: 8)
+        statement.bind(bytesOut, at: 9)
+        statement.bind(bytesIn, at: 10)
+        statement.bind(packetCount, at: 11)
+        statement.bind(tlsStatus, at: 12)
+        statement.bind(firstSeen, at: 13)
+        facts.bind(to: statement, from: 14)
+    }
+
+    /// Binds all of `updateSQL`'s parameters.
+    func bindUpdate(to statement: SQLiteStatement, session: Int64, id: Int64) {
+        bindUpsert(to: statement, session: session)
+        statement.bind(id, at: Int32(Self.written.count + 1))
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+extension FlowStore {
+    /// How long a statement waits for another process's lock (the reader's, the writer's).
+    static let busyTimeoutMilliseconds: Int32 = 5_000
+    /// WAL pages a commit may leave before it folds them into the main file (SQLite's default is
+    /// 1 000). Each fold syncs twice, and at the pipeline's rate a 1 000-page WAL folds every
+    /// dozen thousand packets: those syncs were a fifth of the write time. A larger WAL (up to
+    /// ~40 MiB) folds a tenth as often and copies a page rewritten meanwhile once. The price: a
+    /// power cut (not a crash) can lose the commits since the last fold.
+    static let walCheckpointPages = 10_000
+
+    /// Opens `url` for the store: refuses, untouched, a file that is not ours or is too new; then
+    /// turns on WAL and migrates up to `target` (tests stop earlier to build old files).
+    static func openDatabase(at url: URL, upTo target: Int = Schema.latestVersion) throws(StoreError) -> SQLiteConnection {
+        let path = url.path
+        switch try DatabaseFile.prepare(path) {
+        case .notSQLite: throw .notADatabase(path: path)
+        case .sqlite: try checkOwnership(path)
+        case .empty: break
+        }
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, mode: .readWriteCreate)
+            try connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            // The first writes to the file: only after it is known to be ours.
+            try connection.execute("""
+                PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
+                PRAGMA wal_autocheckpoint = \(walCheckpointPages)
+                """)
+        } catch {
+            throw error.isNotADatabase ? .notADatabase(path: path) : .openFailed(path: path, message: error.description)
+        }
+        try Schema.migrate(connection, upTo: target)
+        return connection
+    }
+
+    /// Reads whose the file is without writing to it: immutable (no locks, no sidecars created)
+    /// unless the WAL holds content the main file does not show yet.
+    private static func checkOwnership(_ path: String) throws(StoreError) {
+        let applicationID: Int64, userVersion: Int64, schemaObjects: Int64
+        do {
+            let connection = try SQLiteConnection(path: path, mode: DatabaseFile.hasWALContent(path) ? .readOnly : .immutable)
+            defer { connection.close() }
+            applicationID = try connection.integer("PRAGMA application_id") ?? 0
+            userVersion = try connection.integer("PRAGMA user_version") ?? 0
+            schemaObjects = try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0
+        } catch {
+            throw error.isNotADatabase ? .notADatabase(path: path) : .openFailed(path: path, message: error.description)
+        }
+        if let refusal = refusal(path: path, applicationID: applicationID, userVersion: userVersion,
+                                 schemaObjects: schemaObjects) {
+            throw refusal
+        }
+    }
+
+    /// Ours at a known version, or blank (no id, no version, no tables) and so ours to initialise;
+    /// anything else is refused.
+    static func refusal(path: String, applicationID: Int64, userVersion: Int64, schemaObjects: Int64) -> StoreError? {
+        if applicationID == Int64(Schema.applicationID) {
+            return userVersion > Schema.latestVersion
+                ? .newerSchema(found: Int(clamping: userVersion), supported: Schema.latestVersion) : nil
+        }
+        return applicationID == 0 && userVersion == 0 && schemaObjects == 0 ? nil : .foreignDatabase(path: path)
+    }
+}

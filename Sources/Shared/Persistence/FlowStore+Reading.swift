@@ -1,0 +1,79 @@
+import Foundation
+
+extension FlowStore {
+    /// Up to `limit` flows, most recently seen first, starting after `cursor` (from the newest when
+    /// nil). Ties on `lastSeen` are broken by id, so consecutive pages neither skip nor repeat.
+    public func recentFlows(limit: Int, before cursor: FlowCursor? = nil) throws(StoreError) -> [StoredFlow] {
+        // The row value compares in index order: flows_last_seen is (last_seen, rowid).
+        let after = cursor == nil ? "" : "WHERE (last_seen, id) < (?2, ?3)"
+        let rows = try sqlite { connection throws(SQLiteError) in
+            try connection.cached("SELECT \(FlowRow.columns) FROM flows \(after) ORDER BY last_seen DESC, id DESC LIMIT ?1") {
+                statement throws(SQLiteError) in
+                statement.bind(Int64(clamping: max(0, limit)), at: 1)
+                if let cursor {
+                    statement.bind(cursor.lastSeenNanoseconds, at: 2)
+                    statement.bind(cursor.id, at: 3)
+                }
+                return try Self.rows(of: statement)
+            }
+        }
+        return try rows.map { row throws(StoreError) in try StoredFlow(row: row) }
+    }
+
+    /// The flow with `key` from the most recent session that saw it.
+    public func flow(matching key: FlowKey) throws(StoreError) -> StoredFlow? {
+        let rows = try sqlite { connection throws(SQLiteError) in
+            try connection.cached("""
+                SELECT \(FlowRow.columns) FROM flows WHERE \(FlowKeyColumns.matching(from: 1))
+                ORDER BY session DESC, id DESC LIMIT 1
+                """) { statement throws(SQLiteError) in
+                FlowKeyColumns(key).bind(to: statement, from: 1)
+                return try Self.rows(of: statement)
+            }
+        }
+        return try rows.first.map { row throws(StoreError) in try StoredFlow(row: row) }
+    }
+
+    /// Up to `limit` packets of flow `flowID`, in time order (ties by id); none for an unknown id.
+    public func packets(forFlow flowID: Int64, limit: Int) throws(StoreError) -> [StoredPacket] {
+        let rows = try sqlite { connection throws(SQLiteError) in
+            try connection.cached("""
+                SELECT \(PacketRow.columns) FROM packet_runs r
+                JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
+                JOIN flows f ON f.id = r.flow_id
+                WHERE r.flow_id = ?1 ORDER BY p.ts, p.id LIMIT ?2
+                """) { statement throws(SQLiteError) in
+                statement.bind(flowID, at: 1)
+                statement.bind(Int64(clamping: max(0, limit)), at: 2)
+                var rows: [PacketRow] = []
+                while try statement.step() { rows.append(PacketRow(reading: statement)) }
+                return rows
+            }
+        }
+        return try rows.map { row throws(StoreError) in try StoredPacket(row: row) }
+    }
+
+    /// The highest capture file sequence any stored packet points into (only captured packets
+    /// count), so a new capture writer never reuses a number the history still references.
+    public func highestCaptureFileSequence() throws(StoreError) -> UInt32? {
+        let highest = try sqlite { connection throws(SQLiteError) in
+            try connection.integer("SELECT max(pcap_file) FROM packets WHERE pcap_offset <> 0")
+        }
+        guard let highest else { return nil }
+        guard let sequence = UInt32(exactly: highest) else { throw .corruptRow("packets: pcap_file \(highest)") }
+        return sequence
+    }
+
+    /// How many flow rows are stored (not how many upserts were made).
+    public func flowCount() throws(StoreError) -> Int {
+        try sqlite { connection throws(SQLiteError) in
+            Int(try connection.integer("SELECT count(*) FROM flows") ?? 0)
+        }
+    }
+
+    private static func rows(of statement: SQLiteStatement) throws(SQLiteError) -> [FlowRow] {
+        var rows: [FlowRow] = []
+        while try statement.step() { rows.append(FlowRow(reading: statement)) }
+        return rows
+    }
+}

@@ -1,0 +1,131 @@
+extension FlowStore {
+    /// The numbered migrations that build the history's tables. Each runs in its own transaction
+    /// together with its `user_version` bump. **Never edit a published migration**: add the next.
+    ///
+    /// Instants are nanoseconds since 1970; addresses are 4- or 16-byte blobs (the length is the
+    /// family); ports, counters and enums are integers holding the models' raw values.
+    public enum Schema {
+        /// The newest schema this build knows; a file at a higher version is refused, untouched.
+        public static let latestVersion = 3
+
+        /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
+        /// another id belongs to another program.
+        static let applicationID: Int32 = 0x5456_4442
+
+        struct Migration: Sendable {
+            let version: Int
+            let sql: String
+        }
+
+        static let migrations: [Migration] = [
+            Migration(version: 1, sql: """
+                PRAGMA application_id = \(applicationID);
+                CREATE TABLE flows (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    session INTEGER NOT NULL,
+                    proto INTEGER NOT NULL,
+                    addr_a BLOB NOT NULL,
+                    port_a INTEGER NOT NULL,
+                    addr_b BLOB NOT NULL,
+                    port_b INTEGER NOT NULL,
+                    first_seen INTEGER NOT NULL,
+                    last_seen INTEGER NOT NULL,
+                    bytes_out INTEGER NOT NULL DEFAULT 0,
+                    bytes_in INTEGER NOT NULL DEFAULT 0,
+                    packet_count INTEGER NOT NULL DEFAULT 0,
+                    base_bytes_out INTEGER NOT NULL DEFAULT 0,
+                    base_bytes_in INTEGER NOT NULL DEFAULT 0,
+                    base_packet_count INTEGER NOT NULL DEFAULT 0,
+                    lifetime_first_seen INTEGER NOT NULL DEFAULT 0,
+                    tls_status INTEGER NOT NULL,
+                    sni TEXT
+                );
+                -- Session last: the same index serves the upsert's conflict target and
+                -- flow(matching:), which asks for a tuple's newest session.
+                CREATE UNIQUE INDEX flows_session_tuple ON flows(proto, addr_a, port_a, addr_b, port_b, session);
+                CREATE INDEX flows_last_seen ON flows(last_seen);
+                -- Append-only: no index on flow_id, whose random insertion point would cost more
+                -- than the rest of the row (packet_runs says which rows are a flow's), and no
+                -- AUTOINCREMENT, which rewrites sqlite_sequence on every insert (a packet is always
+                -- reached through its flow, whose ids are never reused).
+                CREATE TABLE packets (
+                    id INTEGER PRIMARY KEY,
+                    flow_id INTEGER NOT NULL,
+                    ts INTEGER NOT NULL,
+                    direction INTEGER NOT NULL,
+                    length INTEGER NOT NULL,
+                    tcp_flags INTEGER NOT NULL DEFAULT 0,
+                    pcap_file INTEGER NOT NULL DEFAULT 0,
+                    -- 0: not captured (no record sits at offset 0), and then pcap_file means nothing.
+                    pcap_offset INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX packets_ts ON packets(ts);
+                -- A flow's packets, one row per run of ids written for it in one batch: the
+                -- flow → packets index at one entry per flow and batch instead of per packet.
+                -- Deleting a flow cascades to its runs, and each run takes its packets with it.
+                CREATE TABLE packet_runs (
+                    flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
+                    first_id INTEGER NOT NULL,
+                    last_id INTEGER NOT NULL,
+                    PRIMARY KEY (flow_id, first_id)
+                ) WITHOUT ROWID;
+                CREATE TRIGGER packet_runs_delete AFTER DELETE ON packet_runs BEGIN
+                    DELETE FROM packets WHERE id BETWEEN old.first_id AND old.last_id AND flow_id = old.flow_id;
+                END;
+                """),
+            // What later issues learn about a flow: its names and both sides' TLS facts. Each
+            // group of columns is NULL together when nothing is known (persistence.md v7–v14).
+            Migration(version: 2, sql: """
+                ALTER TABLE flows ADD COLUMN dns_name TEXT;
+                ALTER TABLE flows ADD COLUMN dns_other_names TEXT;
+                ALTER TABLE flows ADD COLUMN tls_version INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_cipher_suite INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_hello_retry INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_alert INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_upstream INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_offered_versions TEXT;
+                ALTER TABLE flows ADD COLUMN tls_offered_legacy INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_offered_alpn TEXT;
+                ALTER TABLE flows ADD COLUMN tls_offered_alpn_omitted INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_offered_ech INTEGER;
+                ALTER TABLE flows ADD COLUMN quic_version INTEGER;
+                ALTER TABLE flows ADD COLUMN quic_from_server INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_chain_state INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_chain TEXT;
+                ALTER TABLE flows ADD COLUMN stream_opening TEXT;
+                """),
+            // The decrypted-content index (the table only; its API comes with plaintext storage).
+            Migration(version: 3, sql: """
+                CREATE TABLE plaintext (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
+                    ts INTEGER NOT NULL,
+                    direction INTEGER NOT NULL,
+                    stream INTEGER NOT NULL,
+                    file_seq INTEGER NOT NULL,
+                    record_offset INTEGER NOT NULL,
+                    stored_length INTEGER NOT NULL,
+                    original_length INTEGER NOT NULL
+                );
+                CREATE INDEX plaintext_flow_id ON plaintext(flow_id, ts);
+                CREATE INDEX plaintext_ts ON plaintext(ts);
+                """),
+        ]
+
+        /// Brings the file up to `target`, one migration a transaction. Re-reads `user_version`
+        /// inside each transaction, so two processes opening a new file at once migrate it once.
+        static func migrate(_ connection: SQLiteConnection, upTo target: Int) throws(StoreError) {
+            for migration in migrations where migration.version <= target {
+                do {
+                    try connection.transaction { () throws(SQLiteError) in
+                        guard try connection.integer("PRAGMA user_version") ?? 0 < Int64(migration.version) else { return }
+                        try connection.execute(migration.sql)
+                        try connection.execute("PRAGMA user_version = \(migration.version)")
+                    }
+                } catch {
+                    throw .migrationFailed(version: migration.version, message: error.description)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import CSQLite
+
+extension FlowStore {
+    /// `INSERT INTO packets`: one bind of seven values, a step and a reset per packet.
+    static let insertPacketSQL = """
+        INSERT INTO packets (flow_id, ts, direction, length, tcp_flags, pcap_file, pcap_offset)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        """
+    static let insertRunSQL = "INSERT INTO packet_runs (flow_id, first_id, last_id) VALUES (?1, ?2, ?3)"
+    static let sessionFlowIDSQL = "SELECT id FROM flows WHERE \(FlowKeyColumns.matching(from: 1)) AND session = ?6"
+
+    /// Writes `record` into its row for this session and returns the row's id. The record is the
+    /// flow's lifetime aggregate: the row's totals become earlier lifetimes' totals plus the
+    /// record's; the facts the record knows replace the stored ones, and a nil fact erases nothing.
+    @discardableResult
+    public func upsertFlow(_ record: FlowRecord) throws(StoreError) -> Int64 {
+        let row = FlowRow(record: record, anchor: anchor)
+        return try sqlite { connection throws(SQLiteError) in try upsert(row, key: record.key, on: connection) }
+    }
+
+    /// Appends `packets` to flow `flowID` in one transaction, dating their stamps with the anchor.
+    /// Fails, writing nothing, when there is no such flow.
+    public func appendPackets(_ packets: [PacketMeta], flowID: Int64) throws(StoreError) {
+        let runs = PacketRuns(flowIDs: Array(repeating: flowID, count: packets.count))
+        try sqlite { connection throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) in try append(packets, in: runs, on: connection) }
+        }
+    }
+
+    /// Upserts the batch's flows and appends its packets in one transaction: all of it is written,
+    /// or none. A packet whose flow is neither in the batch nor stored in this session is counted
+    /// in the outcome, not written.
+    @discardableResult
+    public func write(_ batch: FlowStoreBatch) throws(StoreError) -> FlowStoreBatch.Outcome {
+        let rows = batch.flows.map { FlowRow(record: $0, anchor: anchor) }
+        return try sqlite { connection throws(SQLiteError) in
+            try connection.transaction { () throws(SQLiteError) in
+                var flowIDs: [Int64] = []
+                flowIDs.reserveCapacity(rows.count)
+                var known: [FlowKey: Int64?] = Dictionary(minimumCapacity: rows.count)
+                for (record, row) in zip(batch.flows, rows) {
+                    let id = try upsert(row, key: record.key, on: connection)
+                    flowIDs.append(id)
+                    known[record.key] = id
+                }
+                // Packets come in runs of one flow: the previous match is checked before hashing.
+                var packetFlows: [Int64?] = []
+                packetFlows.reserveCapacity(batch.packets.count)
+                var previous: (key: FlowKey, id: Int64?)?
+                for packet in batch.packets {
+                    let key = packet.flowKey
+                    if let previous, previous.key == key {
+                        packetFlows.append(previous.id)
+                        continue
+                    }
+                    let id: Int64?
+                    if let match = known[key] {
+                        id = match
+                    } else {
+                        id = try sessionFlowID(key, on: connection)
+                        known[key] = id
+                    }
+                    packetFlows.append(id)
+                    previous = (key, id)
+                }
+                let runs = PacketRuns(flowIDs: packetFlows)
+                try append(batch.packets, in: runs, on: connection)
+                return FlowStoreBatch.Outcome(flowIDs: flowIDs, packetsWritten: runs.order.count,
+                                              orphanedPackets: batch.packets.count - runs.order.count)
+            }
+        }
+    }
+
+    private func upsert(_ row: FlowRow, key: FlowKey, on connection: SQLiteConnection) throws(SQLiteError) -> Int64 {
+        if let id = sessionFlowIDs[key] {
+            let sql = row.facts.isEmpty ? FlowRow.updateCountersSQL : FlowRow.updateSQL
+            let updated = try connection.cached(sql) { update throws(SQLiteError) in
+                row.bindUpdate(to: update, session: session, id: id)
+                try update.step()
+                return connection.changes
+            }
+            if updated == 1 { return id }
+        }
+        let id = try connection.cached(FlowRow.upsertSQL) { upsert throws(SQLiteError) in
+            row.bindUpsert(to: upsert, session: session)
+            guard try upsert.step() else { throw SQLiteError(code: SQLITE_ERROR, message: "the flow upsert returned no id") }
+            return upsert.int64(at: 0)
+        }
+        if sessionFlowIDs.count >= Self.flowIDCacheLimit { sessionFlowIDs.removeAll(keepingCapacity: true) }
+        sessionFlowIDs[key] = id
+        return id
+    }
+
+    private func sessionFlowID(_ key: FlowKey, on connection: SQLiteConnection) throws(SQLiteError) -> Int64? {
+        try connection.cached(Self.sessionFlowIDSQL) { lookup throws(SQLiteError) in
+            FlowKeyColumns(key).bind(to: lookup, from: 1)
+            lookup.bind(session, at: 6)
+            return try lookup.step() ? lookup.int64(at: 0) : nil
+        }
+    }
+
+    /// Inserts the packets run by run (consecutive ids for each flow) and one `packet_runs` row per
+    /// run. The run row's foreign key is what refuses a flow id that does not exist.
+    private func append(_ packets: [PacketMeta], in runs: PacketRuns, on connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.cached(Self.insertPacketSQL) { insert throws(SQLiteError) in
+            try connection.cached(Self.insertRunSQL) { insertRun throws(SQLiteError) in
+                for run in runs.runs {
+                    var first: Int64?
+                    for index in runs.order[run.members] {
+                        try append(packets[index], flowID: run.flowID, with: insert)
+                        if first == nil { first = connection.lastInsertRowID }
+                    }
+                    insertRun.bind(run.flowID, at: 1)
+                    insertRun.bind(first ?? 0, at: 2)
+                    insertRun.bind(connection.lastInsertRowID, at: 3)
+                    try insertRun.step()
+                    insertRun.reset()
+                }
+            }
+        }
+    }
+
+    private func append(_ packet: PacketMeta, flowID: Int64, with insert: SQLiteStatement) throws(SQLiteError) {
+        insert.bind(flowID, at: 1)
+        insert.bind(anchor.nanosecondsSince1970(forUptime: packet.timestamp), at: 2)
+        insert.bind(Int64(packet.direction.rawValue), at: 3)
+        insert.bind(Int64(packet.length), at: 4)
+        insert.bind(Int64(packet.tcpFlags.rawValue), at: 5)
+        insert.bind(Int64(packet.capture?.fileSequence ?? 0), at: 6)
+        insert.bind(Int64(clamping: packet.capture?.recordOffset ?? 0), at: 7)
+        try insert.step()
+        insert.reset()
+    }
+}

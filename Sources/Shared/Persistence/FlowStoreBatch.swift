@@ -1,0 +1,26 @@
+/// One flush of the pipeline: the flows touched since the last one and the packets seen, written
+/// in one transaction (`FlowStore.write(_:)`).
+public struct FlowStoreBatch: Sendable {
+    /// Each flow's current lifetime aggregate (`FlowStore.upsertFlow` semantics).
+    public var flows: [FlowRecord]
+    /// Matched to their flow by key within the store's session: a flow in this batch, or one the
+    /// session already stored.
+    public var packets: [PacketMeta]
+
+    public init(flows: [FlowRecord] = [], packets: [PacketMeta] = []) {
+        self.flows = flows
+        self.packets = packets
+    }
+
+    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty }
+
+    /// What a written batch became.
+    public struct Outcome: Sendable, Hashable {
+        /// The row of each flow, in the batch's order.
+        public let flowIDs: [Int64]
+        public let packetsWritten: Int
+        /// Packets whose flow was neither in the batch nor stored in this session: not written,
+        /// counted so the loss is visible (a pipeline bug, or a flow pruned while active).
+        public let orphanedPackets: Int
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A flow as the history holds it, dated. Counters are totals over every lifetime of the flow in
+/// its session; facts are what was learnt, each nil when unknown.
+public struct StoredFlow: Sendable, Hashable, Identifiable {
+    public let id: Int64
+    public let key: FlowKey
+    /// Exact instants (ns since 1970), kept so a cursor pages exactly; read out as dates.
+    let firstSeenNanoseconds: Int64
+    let lastSeenNanoseconds: Int64
+    public let bytesOut: UInt64
+    public let bytesIn: UInt64
+    public let packetCount: UInt64
+    public let tlsStatus: TLSInspectionStatus
+    public let sni: String?
+    public let resolvedName: ResolvedFlowName?
+    public let serverTLS: ServerTLSAnswer?
+    public let clientTLS: ClientTLSOffer?
+    public let quic: QUICVersionReading?
+    public let serverCertificates: ServerCertificateReading?
+    public let streamOpening: StreamOpening?
+
+    public var firstSeen: Date { EpochNanoseconds.date(firstSeenNanoseconds) }
+    public var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
+
+    /// From first to last sighting; never negative.
+    public var duration: TimeInterval {
+        let (span, overflow) = lastSeenNanoseconds.subtractingReportingOverflow(firstSeenNanoseconds)
+        return overflow ? 0 : Double(max(0, span)) / 1e9
+    }
+
+    public var totalBytes: UInt64 {
+        let (sum, overflow) = bytesOut.addingReportingOverflow(bytesIn)
+        return overflow ? .max : sum
+    }
+
+    /// The name the flow is shown by (`FlowName(sni:resolved:)`).
+    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName) }
+
+    /// The checked value of `row`; `corruptRow` when a column holds what no flow can have.
+    init(row: FlowRow) throws(StoreError) {
+        let label = "flow \(row.id)"
+        func counter(_ value: Int64, _ column: String) throws(StoreError) -> UInt64 {
+            guard let counter = UInt64(exactly: value) else { throw .corruptRow("\(label): \(column) \(value)") }
+            return counter
+        }
+        guard let status = UInt8(exactly: row.tlsStatus).flatMap(TLSInspectionStatus.init(rawValue:)) else {
+            throw .corruptRow("\(label): tls_status \(row.tlsStatus)")
+        }
+        let facts = FlowFactReader(values: row.facts, row: label)
+        id = row.id
+        key = try row.key.key(row: label)
+        firstSeenNanoseconds = row.firstSeen
+        lastSeenNanoseconds = row.lastSeen
+        bytesOut = try counter(row.bytesOut, "bytes_out")
+        bytesIn = try counter(row.bytesIn, "bytes_in")
+        packetCount = try counter(row.packetCount, "packet_count")
+        tlsStatus = status
+        sni = try facts.sni()
+        resolvedName = try facts.resolvedName()
+        serverTLS = try facts.serverTLS()
+        clientTLS = try facts.clientTLS()
+        quic = try facts.quic()
+        serverCertificates = try facts.serverCertificates()
+        streamOpening = try facts.streamOpening()
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+@testable import Shared
+
+/// Every fact a flow can carry goes in and comes back out as it was.
+@Suite struct FlowStoreFactsTests {
+    typealias F = StoreFixtures
+
+    /// Upserts `change(record)` and reads the flow back.
+    private func roundTrip(_ change: (inout FlowRecord) -> Void) async throws -> StoredFlow {
+        let directory = TemporaryDirectory()
+        let store = try F.store(in: directory)
+        var record = F.record(F.key(1))
+        change(&record)
+        try await store.upsertFlow(record)
+        let flow = try #require(try await store.flow(matching: record.key))
+        await store.close()
+        return flow
+    }
+
+    static let chain = ServerCertificateChain(certificates: [
+        ServerCertificate(subject: CertificateName(text: "CN=www.example.com"),
+                          issuer: CertificateName(text: "CN=Example \"Issuing\" CA, O=Exämple, C=DE…", isTruncated: true),
+                          notAfter: Date(timeIntervalSince1970: 1_830_297_600)),
+        ServerCertificate(subject: CertificateName(text: "CN=Example \"Issuing\" CA, O=Exämple, C=DE…", isTruncated: true),
+                          issuer: CertificateName(text: "CN=Root\nwith a line break"),
+                          notAfter: Date(timeIntervalSince1970: -86_400)),
+    ], isComplete: false)
+
+    static let readings: [ServerCertificateReading] = [
+        .chain(chain), .chain(ServerCertificateChain(certificates: [chain.certificates[0]], isComplete: true)),
+        .chain(ServerCertificateChain(certificates: [], isComplete: true)),
+        .notSent(.resumedSession), .notSent(.continuedWithoutCertificate),
+    ]
+
+    @Test func namesRoundTripAndTheSNIWins() async throws {
+        let flow = try await roundTrip {
+            $0.sni = "api.example.com"
+            $0.resolvedName = ResolvedFlowName(name: "cdn.example.net", otherNames: ["a.example", "b.example"])
+        }
+        #expect(flow.sni == "api.example.com")
+        #expect(flow.resolvedName == ResolvedFlowName(name: "cdn.example.net", otherNames: ["a.example", "b.example"]))
+        #expect(flow.name?.text == "api.example.com" && flow.name?.origin == .sni)
+        let unnamed = try await roundTrip { _ in }
+        #expect(unnamed.name == nil && unnamed.sni == nil && unnamed.resolvedName == nil)
+    }
+
+    @Test(arguments: [
+        ServerTLSAnswer.negotiated(NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1301),
+                                                 fromHelloRetryRequest: true, source: .serverHello)),
+        .negotiated(NegotiatedTLS(version: TLSProtocolVersion(rawValue: 0x7F1C), cipherSuite: TLSCipherSuite(rawValue: 0xFFFF),
+                                  fromHelloRetryRequest: false, source: .upstreamConnection)),
+        .refused(alert: 40), .refused(alert: 0),
+    ])
+    func theServersAnswerRoundTrips(answer: ServerTLSAnswer) async throws {
+        #expect(try await roundTrip { $0.serverTLS = answer }.serverTLS == answer)
+    }
+
+    @Test(arguments: [
+        ClientTLSOffer(versions: .listed([.tls13, .tls12]), applicationProtocols: ["h2", "http/1.1"],
+                       omittedApplicationProtocols: 1, hasEncryptedClientHello: true),
+        ClientTLSOffer(versions: .listed([]), applicationProtocols: []),
+        ClientTLSOffer(versions: .upTo(.tls12), applicationProtocols: ["h2"]),
+        ClientTLSOffer(versions: .upTo(TLSProtocolVersion(rawValue: 0x0A0A))),
+    ])
+    func theClientsOfferRoundTripsInBothShapes(offer: ClientTLSOffer) async throws {
+        #expect(try await roundTrip { $0.clientTLS = offer }.clientTLS == offer)
+    }
+
+    @Test func anUnlistableProtocolNameIsCountedAsOmitted() async throws {
+        let flow = try await roundTrip {
+            $0.clientTLS = ClientTLSOffer(versions: .listed([.tls13]), applicationProtocols: ["h2", "bad name", ""],
+                                          omittedApplicationProtocols: 2)
+        }
+        #expect(flow.clientTLS?.applicationProtocols == ["h2"] && flow.clientTLS?.omittedApplicationProtocols == 4)
+    }
+
+    @Test(arguments: [
+        QUICVersionReading(version: .v1, source: .client), QUICVersionReading(version: .v2, source: .server),
+        QUICVersionReading(version: QUICVersion(rawValue: 0xFFFF_FFFF), source: .server),
+    ])
+    func theQUICVersionRoundTrips(reading: QUICVersionReading) async throws {
+        #expect(try await roundTrip { $0.quic = reading }.quic == reading)
+    }
+
+    @Test(arguments: readings)
+    func theCertificateReadingRoundTrips(reading: ServerCertificateReading) async throws {
+        #expect(try await roundTrip { $0.serverCertificates = reading }.serverCertificates == reading)
+    }
+
+    @Test(arguments: StreamOpening.allCases)
+    func theStreamOpeningRoundTrips(opening: StreamOpening) async throws {
+        #expect(try await roundTrip { $0.streamOpening = opening }.streamOpening == opening)
+    }
+
+    @Test func aFactTheRecordDoesNotKnowKeepsTheStoredOneAndAKnownOneReplacesItsGroup() async throws {
+        let directory = TemporaryDirectory()
+        let store = try F.store(in: directory)
+        var record = F.record(F.key(1))
+        record.sni = "first.example"
+        record.resolvedName = ResolvedFlowName(name: "dns.example", otherNames: ["other.example"])
+        record.serverTLS = .negotiated(NegotiatedTLS(version: .tls12, cipherSuite: TLSCipherSuite(rawValue: 0xC02F),
+                                                     fromHelloRetryRequest: false, source: .serverHello))
+        record.clientTLS = ClientTLSOffer(versions: .listed([.tls13]))
+        record.quic = QUICVersionReading(version: .v1, source: .client)
+        record.serverCertificates = Self.readings[0]
+        record.streamOpening = .tlsHandshake
+        try await store.upsertFlow(record)
+
+        // Later flushes report only what changed: every fact nil, the status moved on.
+        var later = F.record(F.key(1), lastSeen: F.uptime(9), packets: 5, status: .notInspectable)
+        try await store.upsertFlow(later)
+        var flow = try #require(try await store.flow(matching: record.key))
+        #expect(flow.sni == record.sni && flow.resolvedName == record.resolvedName && flow.serverTLS == record.serverTLS)
+        #expect(flow.clientTLS == record.clientTLS && flow.quic == record.quic)
+        #expect(flow.serverCertificates == record.serverCertificates && flow.streamOpening == .tlsHandshake)
+        #expect(flow.tlsStatus == .notInspectable && flow.packetCount == 5)
+
+        // A known answer replaces the whole group: a refusal clears the negotiated columns.
+        later.serverTLS = .refused(alert: 48)
+        later.resolvedName = ResolvedFlowName(name: "again.example")
+        try await store.upsertFlow(later)
+        flow = try #require(try await store.flow(matching: record.key))
+        #expect(flow.serverTLS == .refused(alert: 48))
+        #expect(flow.resolvedName == ResolvedFlowName(name: "again.example"))
+        #expect(flow.sni == "first.example")
+        await store.close()
+    }
+}
+
+/// A row no writer of ours would make reads as `corruptRow`, never as a crash or a guess.
+@Suite struct FlowStoreCorruptRowTests {
+    typealias F = StoreFixtures
+
+    private func expectCorrupt(after sql: String, containing detail: String) async throws {
+        let directory = TemporaryDirectory()
+        let store = try F.store(in: directory)
+        let id = try await store.upsertFlow(F.record(F.key(1)))
+        try await store.appendPackets([F.packet(F.key(1), at: F.uptime(1))], flowID: id)
+        let vandal = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
+        try vandal.execute(sql)
+        vandal.close()
+        do {
+            _ = try await store.recentFlows(limit: 10)
+            _ = try await store.packets(forFlow: id, limit: 10)
+            Issue.record("no error after \(sql)")
+        } catch {
+            guard case let .corruptRow(text) = error else { Issue.record("\(error)"); return }
+            #expect(text.contains(detail), "\(text)")
+        }
+        await store.close()
+    }
+
+    @Test(arguments: [
+        ("UPDATE flows SET addr_a = x'0102030405'", "addr_a has 5 bytes"),
+        ("UPDATE flows SET proto = 99", "proto 99"),
+        ("UPDATE flows SET port_b = 70000", "port_b 70000"),
+        ("UPDATE flows SET tls_status = 9", "tls_status 9"),
+        ("UPDATE flows SET bytes_in = -1", "bytes_in -1"),
+        ("UPDATE flows SET tls_version = 772, tls_cipher_suite = 4865, tls_alert = 40", "tls_alert beside"),
+        ("UPDATE flows SET tls_version = 772", "without tls_cipher_suite"),
+        ("UPDATE flows SET tls_offered_versions = '772', tls_offered_legacy = 771", "both tls_offered"),
+        ("UPDATE flows SET tls_offered_versions = '772 tls'", "\"tls\""),
+        ("UPDATE flows SET quic_version = 1", "not set together"),
+        ("UPDATE flows SET tls_chain_state = 7", "tls_chain_state 7"),
+        ("UPDATE flows SET tls_chain_state = 0, tls_chain = '{'", "not a certificate list"),
+        ("UPDATE flows SET stream_opening = 'smtp'", "stream_opening \"smtp\""),
+        ("UPDATE flows SET sni = x'2a'", "sni is not text"),
+        ("UPDATE flows SET tls_hello_retry = 2, tls_version = 772, tls_cipher_suite = 1", "not 0 or 1"),
+        ("UPDATE packets SET direction = 3", "direction 3"),
+        ("UPDATE packets SET length = -5", "length -5"),
+        ("UPDATE packets SET pcap_offset = 24, pcap_file = -1", "capture location"),
+    ])
+    func aDamagedColumnIsReportedByName(sql: String, detail: String) async throws {
+        try await expectCorrupt(after: sql, containing: detail)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import Shared
+
+@Suite struct ModelValuesTests {
+    @Test func quicServerReadingsHaveTheLastWordAndClientOnesOnlyReplaceClientOnes() {
+        let client = QUICVersionReading(version: .v1, source: .client)
+        let server = QUICVersionReading(version: .v2, source: .server)
+        #expect(client.replaces(nil) && server.replaces(nil))
+        #expect(server.replaces(client) && server.replaces(server))
+        #expect(client.replaces(client))
+        #expect(!client.replaces(server))
+    }
+
+    @Test func onlyQUICv1AndV2HaveKnownPacketProtection() {
+        #expect(QUICVersion.v1.rawValue == 1 && QUICVersion.v2.rawValue == 0x6b33_43cf)
+        #expect(QUICVersion.v1.hasKnownPacketProtection && QUICVersion.v2.hasKnownPacketProtection)
+        #expect(!QUICVersion(rawValue: 0xff00_001d).hasKnownPacketProtection)   // draft-29
+        #expect(!QUICVersion(rawValue: 0x0a0a_0a0a).hasKnownPacketProtection)   // greased
+    }
+
+    @Test func publishedTLSVersionsAreOrderedAndNothingElseIs() {
+        let published: [TLSProtocolVersion] = [.ssl30, .tls10, .tls11, .tls12, .tls13]
+        #expect(published.map(\.rawValue) == [0x0300, 0x0301, 0x0302, 0x0303, 0x0304])
+        #expect(published.allSatisfy { $0.isPublished })
+        for (older, newer) in zip(published, published.dropFirst()) {
+            #expect(older.isOlder(than: newer) && newer.isNewer(than: older))
+            #expect(!newer.isOlder(than: older) && !older.isNewer(than: newer))
+        }
+        #expect(!TLSProtocolVersion.tls13.isOlder(than: .tls13) && !TLSProtocolVersion.tls13.isNewer(than: .tls13))
+        let draft = TLSProtocolVersion(rawValue: 0x7F1C), grease = TLSProtocolVersion(rawValue: 0x0A0A)
+        for unpublished in [draft, grease, TLSProtocolVersion(rawValue: 0x0200), TLSProtocolVersion(rawValue: 0x0305)] {
+            #expect(!unpublished.isPublished)
+            #expect(!unpublished.isNewer(than: .tls13) && !unpublished.isOlder(than: .tls13))
+            #expect(!TLSProtocolVersion.tls10.isNewer(than: unpublished) && !TLSProtocolVersion.tls10.isOlder(than: unpublished))
+        }
+    }
+
+    @Test func persistedFactsRoundTripThroughJSON() throws {
+        var record = FlowRecord(key: StoreFixtures.key(3, proto: .udp), firstSeen: 10, tlsStatus: .inspected)
+        record.sni = "example.com"
+        record.resolvedName = ResolvedFlowName(name: "example.com", otherNames: ["other.example"])
+        record.serverTLS = .refused(alert: 70)
+        record.clientTLS = ClientTLSOffer(versions: .upTo(.tls12), applicationProtocols: ["h2"], hasEncryptedClientHello: true)
+        record.quic = QUICVersionReading(version: .v2, source: .server)
+        record.serverCertificates = FlowStoreFactsTests.readings[0]
+        record.streamOpening = .httpRequest
+        let decoded = try JSONDecoder().decode(FlowRecord.self, from: JSONEncoder().encode(record))
+        #expect(decoded == record)
+        let answer = ServerTLSAnswer.negotiated(NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1302),
+                                                              fromHelloRetryRequest: false, source: .upstreamConnection))
+        #expect(try JSONDecoder().decode(ServerTLSAnswer.self, from: JSONEncoder().encode(answer)) == answer)
+        let offer = OfferedTLSVersions.listed([.tls13, TLSProtocolVersion(rawValue: 0x7F1C)])
+        #expect(try JSONDecoder().decode(OfferedTLSVersions.self, from: JSONEncoder().encode(offer)) == offer)
+    }
+}
