@@ -31,9 +31,11 @@ let package = Package(
         // Developer tools: synthetic captures and the benchmarks.
         .executableTarget(name: "tvlab", dependencies: ["App", "Shared", "CAllocationCounter"], swiftSettings: strict),
 
-        .testTarget(name: "SharedTests", dependencies: ["Shared", "CSQLite", "COpenSSL"], swiftSettings: strict),
+        // What several test targets share (temporary directories); never linked into a product.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "SharedTests", dependencies: ["Shared", "CSQLite", "COpenSSL", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared"], swiftSettings: strict),
-        .testTarget(name: "AppTests", dependencies: ["App", "Shared"], swiftSettings: strict),
+        .testTarget(name: "AppTests", dependencies: ["App", "Shared", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "LinuxTests", dependencies: ["Linux", "Shared", "CTunnelVision"], swiftSettings: strict),
     ]
 )

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 @testable import Shared
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import Shared
 
 /// Keys, records and packets for the store's tests, on a fixed anchor so instants are known.

@@ -1,1 +1,0 @@
-../SharedTests/TemporaryDirectory.swift
