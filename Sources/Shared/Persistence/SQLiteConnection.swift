@@ -20,7 +20,12 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var cache: [String: SQLiteStatement] = [:]
 
+    /// Process-wide settings that must precede SQLite's initialisation, made once before the
+    /// first open.
+    private static let configured: Void = { _ = ctv_sqlite_disable_memory_statistics() }()
+
     init(path: String, mode: AccessMode) throws(SQLiteError) {
+        Self.configured
         var database: OpaquePointer?
         let name: String
         var flags = SQLITE_OPEN_NOMUTEX
