@@ -1,7 +1,21 @@
 #include "CTunnelVision.h"
 #include <sys/ioctl.h>
 #include <linux/if_tun.h>
+#include <errno.h>
+#include <net/if.h>
+#include <string.h>
 
 unsigned long ctv_tun_set_iff(void) { return TUNSETIFF; }
 int16_t ctv_iff_tun(void) { return IFF_TUN; }
 int16_t ctv_iff_no_pi(void) { return IFF_NO_PI; }
+
+int ctv_tun_attach(int fd, const char *requested, char actual[16]) {
+    struct ifreq request;
+    memset(&request, 0, sizeof request);
+    request.ifr_flags = IFF_TUN | IFF_NO_PI;
+    strncpy(request.ifr_name, requested, IFNAMSIZ - 1);
+    if (ioctl(fd, TUNSETIFF, &request) != 0) return errno;
+    memcpy(actual, request.ifr_name, IFNAMSIZ);
+    actual[IFNAMSIZ - 1] = 0;
+    return 0;
+}

@@ -24,7 +24,7 @@ import Shared
         var listing = PacketListing()
         var out = ASCIIWriter()
         listing.appendText(entry(Self.synAck), to: &out)
-        #expect(out.string == "#1 2026-11-30T02:18:50.123456Z IPv4 TCP 198.18.0.1:443 > 10.7.0.2:51234 [SYN,ACK] seq=7 ack=9 win=65535 payload=2 len=42\n")
+        #expect(out.string == "#1 2026-11-30T02:18:50.123456Z IPv4 TCP 198.18.0.1:443 > 198.18.0.2:51234 [SYN,ACK] seq=7 ack=9 win=65535 payload=2 len=42\n")
     }
 
     @Test func aTruncatedRecordSaysSoAndCountsTheWirePayload() {

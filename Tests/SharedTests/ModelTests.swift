@@ -3,8 +3,8 @@ import Testing
 @testable import Shared
 
 @Suite struct FlowKeyTests {
-    let device = GoldenVectors.endpoint("10.7.0.2", 51234)
-    let server = GoldenVectors.endpoint("198.18.0.1", 443)
+    let device = GoldenVectors.endpoint("198.18.0.2", 51234)
+    let server = GoldenVectors.endpoint("198.19.0.1", 443)
 
     @Test func bothDirectionsOfAConversationShareOneKey() {
         let out = FlowKey(proto: .tcp, source: device, destination: server)
@@ -66,11 +66,11 @@ import Testing
     }
 
     @Test func tunnelAddressingDerivesItsTextFromItsBytes() {
-        #expect(TunnelAddressing.ipv4Address.bytes == [10, 7, 0, 2])
-        #expect(TunnelAddressing.ipv4CIDR == "10.7.0.2/24")
+        #expect(TunnelAddressing.ipv4Address.bytes == [198, 18, 0, 2])
+        #expect(TunnelAddressing.ipv4CIDR == "198.18.0.2/24")
         #expect(TunnelAddressing.ipv6CIDR == "fd00:7::2/64")
         #expect(TunnelAddressing.ipv4SubnetMask == "255.255.255.0")
-        #expect(TunnelAddressing.localAddresses == [IPAddress(parsing: "10.7.0.2")!, IPAddress(parsing: "fd00:7::2")!])
+        #expect(TunnelAddressing.localAddresses == [IPAddress(parsing: "198.18.0.2")!, IPAddress(parsing: "fd00:7::2")!])
     }
 
     @Test func anAnchorTurnsMonotonicInstantsIntoWallClockWithExactSpacing() {

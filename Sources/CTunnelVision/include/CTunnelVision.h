@@ -14,4 +14,10 @@ int16_t ctv_iff_tun(void);
 /// IFF_NO_PI: no 4-byte packet-information prefix before each datagram.
 int16_t ctv_iff_no_pi(void);
 
+/// Attaches `fd` (an open /dev/net/tun) to a layer-3 TUN interface without packet-information
+/// headers, named `requested` (a printf-style pattern like "tv%d" lets the kernel number it).
+/// On success writes the interface's name (at most 15 bytes and a NUL) into `actual` and returns
+/// 0; otherwise returns the errno. The ioctl is variadic, which Swift cannot call.
+int ctv_tun_attach(int fd, const char *requested, char actual[16]);
+
 #endif

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Names for the namespaces this program creates: a prefix, the creating process's id and a
+/// counter (`tvlab-4242-3`). The pid makes leftovers recognisable: a namespace whose creator is
+/// dead was left by a crash or a kill, and the next run removes it — never anyone else's.
+public enum NamespaceName {
+    private static let counter = Atomic<Int>(0)
+
+    public static func make(prefix: String) -> String {
+        "\(prefix)-\(getpid())-\(counter.add(1, ordering: .relaxed).newValue)"
+    }
+
+    /// The creator's pid encoded in `name`, if it is one of ours with `prefix`.
+    static func creator(of name: String, prefix: String) -> pid_t? {
+        guard name.hasPrefix(prefix + "-") else { return nil }
+        let parts = name.dropFirst(prefix.count + 1).split(separator: "-")
+        guard parts.count == 2, let pid = pid_t(parts[0]), Int(parts[1]) != nil else { return nil }
+        return pid
+    }
+
+    /// Deletes namespaces named with `prefix` whose creating process no longer exists.
+    /// Returns their names.
+    @discardableResult
+    public static func removeLeftovers(prefix: String) -> [String] {
+        let stale = NetworkNamespace.names().filter { name in
+            guard let pid = creator(of: name, prefix: prefix) else { return false }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }
+        for name in stale { _ = try? ExternalCommand.run(["ip", "netns", "delete", name]) }
+        return stale
+    }
+}

@@ -1,0 +1,29 @@
+import Shared
+
+/// The iproute2 commands that make a namespace's only way out the tunnel: the TUN interface moved
+/// into it with the tunnel's addresses, MTU and both default routes, and loopback up. Pure, so
+/// the exact plan is tested without touching a namespace.
+public enum TunnelNamespacePlan {
+    /// Commands to run in order; `ip -n NAMESPACE …` forms apply inside the namespace.
+    public static func commands(device: String, namespace: String, mtu: Int = TunnelAddressing.mtu) -> [[String]] {
+        let inside = ["ip", "-n", namespace]
+        return [
+            ["ip", "link", "set", device, "netns", namespace],
+            inside + ["link", "set", "lo", "up"],
+            inside + ["link", "set", device, "mtu", "\(mtu)", "up"],
+            inside + ["addr", "add", TunnelAddressing.ipv4CIDR, "dev", device],
+            // nodad: duplicate-address detection would hold the address back for a second, and
+            // nothing else can be on a point-to-point TUN link.
+            inside + ["-6", "addr", "add", TunnelAddressing.ipv6CIDR, "dev", device, "nodad"],
+            inside + ["route", "add", "default", "dev", device],
+            inside + ["-6", "route", "add", "default", "dev", device],
+        ]
+    }
+
+    /// Runs the plan; the first failing command is reported.
+    public static func apply(device: String, namespace: String, mtu: Int = TunnelAddressing.mtu) throws(CommandError) {
+        for command in commands(device: device, namespace: namespace, mtu: mtu) {
+            try ExternalCommand.run(command)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTunnelVision
+import Shared
+
+/// A layer-3 TUN interface: one descriptor that reads and writes whole IP datagrams (no
+/// packet-information prefix). The interface lives exactly as long as the descriptor is open, so
+/// closing it — or the process dying — removes it, wherever its namespace.
+///
+/// Non-blocking: reads and writes answer `.wouldBlock` rather than stall the event loop.
+public final class TUNDevice: @unchecked Sendable {
+    public let name: String
+    public private(set) var descriptor: Int32
+
+    /// Creates an interface in the caller's network namespace. `name` may be a pattern with `%d`
+    /// for the kernel to number (default "tv%d").
+    public init(name: String = "tv%d") throws(TUNError) {
+        let descriptor = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let failure = errno
+            throw failure == ENOENT ? .deviceMissing : .openFailed(errno: failure)
+        }
+        var actual = [CChar](repeating: 0, count: 16)
+        let failure = ctv_tun_attach(descriptor, name, &actual)
+        guard failure == 0 else {
+            Glibc.close(descriptor)
+            throw failure == EPERM ? .permissionDenied : .attachFailed(name: name, errno: failure)
+        }
+        self.name = actual.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        self.descriptor = descriptor
+    }
+
+    /// Reads one datagram into `buffer`.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return .processed(count) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return .wouldBlock
+            case let failure: return .failed(failure)
+            }
+        }
+    }
+
+    /// Writes one datagram. A datagram is written whole or not at all.
+    public func write(_ packet: UnsafeRawBufferPointer) -> IOResult {
+        while true {
+            let count = Glibc.write(descriptor, packet.baseAddress, packet.count)
+            if count >= 0 { return .processed(count) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return .wouldBlock
+            case let failure: return .failed(failure)
+            }
+        }
+    }
+
+    /// Closes the descriptor, which removes the interface.
+    public func close() {
+        guard descriptor >= 0 else { return }
+        Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { close() }
+}
+
+/// Why a TUN device could not be made; each says what a person can do.
+public enum TUNError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No /dev/net/tun: load the module (`modprobe tun`) or, in a container, pass the device in.
+    case deviceMissing
+    /// Creating interfaces needs root or CAP_NET_ADMIN.
+    case permissionDenied
+    case openFailed(errno: Int32)
+    case attachFailed(name: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .deviceMissing: "/dev/net/tun does not exist (modprobe tun, or give the container the device)"
+        case .permissionDenied: "creating a TUN interface needs root or CAP_NET_ADMIN"
+        case .openFailed(let code): "cannot open /dev/net/tun: \(SystemError.text(code))"
+        case .attachFailed(let name, let code): "cannot create TUN interface \(name): \(SystemError.text(code))"
+        }
+    }
+}
