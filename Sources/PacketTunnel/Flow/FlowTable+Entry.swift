@@ -1,0 +1,51 @@
+import Shared
+
+extension FlowTable {
+    /// What the table holds per flow: the record plus what only the live table needs — packet
+    /// counts per direction and which sides have sent their FIN.
+    struct Entry: Sendable {
+        var record: FlowRecord
+        var packetsOut: UInt64 = 0
+        var packetsIn: UInt64 = 0
+        var finOutbound = false
+        var finInbound = false
+
+        init(record: FlowRecord) {
+            self.record = record
+        }
+
+        /// Adds one packet of `length` IP bytes. Counters wrap rather than trap: a flow that
+        /// outlives 2^64 bytes is not a reason to stop the tunnel.
+        mutating func count(direction: Direction, length: UInt32, now: UInt64) {
+            switch direction {
+            case .outbound:
+                record.bytesOut &+= UInt64(length)
+                packetsOut &+= 1
+            case .inbound:
+                record.bytesIn &+= UInt64(length)
+                packetsIn &+= 1
+            }
+            record.packetCount &+= 1
+            record.lastSeen = now
+        }
+
+        /// Notes a TCP segment's flags; true when the connection has ended: an RST (RFC 9293
+        /// §3.10.7.4, the connection is gone at once) or a FIN from each side (both have said
+        /// they send no more, §3.6).
+        mutating func seeEnd(of flags: TCPFlags, direction: Direction) -> Bool {
+            if flags.contains(.rst) { return true }
+            if flags.contains(.fin) {
+                switch direction {
+                case .outbound: finOutbound = true
+                case .inbound: finInbound = true
+                }
+            }
+            return finOutbound && finInbound
+        }
+
+        var snapshot: LiveFlow {
+            LiveFlow(key: record.key, record: record, lastActivity: record.lastSeen,
+                     packetsOut: packetsOut, packetsIn: packetsIn)
+        }
+    }
+}

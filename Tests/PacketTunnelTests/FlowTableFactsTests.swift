@@ -1,0 +1,115 @@
+import Testing
+import Shared
+@testable import PacketTunnel
+
+@Suite struct FlowTableFactsTests {
+    let offer = ClientTLSOffer(versions: .listed([.tls13, .tls12]), applicationProtocols: ["h2"])
+    let answer = ServerTLSAnswer.negotiated(NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1301),
+                                                          fromHelloRetryRequest: false, source: .serverHello))
+
+    @Test func factsAboutAGoneFlowAreDroppedAndDoNotBringItBack() {
+        var table = FlowTable()
+        table.observe(FlowFixture.https, now: 1)
+        table.observe(FlowFixture.tcp(.inbound, to: FlowFixture.remote(port: 443), flags: [.rst]), now: 2)
+
+        table.setTLSStatus(.inspected, for: FlowFixture.https.key, sni: "example.org")
+        table.setSNI("example.org", for: FlowFixture.https.key)
+        table.setClientTLS(offer, for: FlowFixture.https.key)
+        table.setServerTLS(answer, for: FlowFixture.https.key)
+        table.setStreamOpening(.tlsHandshake, for: FlowFixture.https.key)
+        #expect(table.count == 0 && table.record(for: FlowFixture.https.key) == nil)
+        #expect(table.drainClosed().first?.sni == nil)
+    }
+
+    @Test func theTLSVerdictSetsTheStatusAndTheSNIOnlyWhenGiven() {
+        var table = FlowTable()
+        table.observe(FlowFixture.https, now: 1)
+        table.setTLSStatus(.inspected, for: FlowFixture.https.key, sni: "example.org")
+        table.setTLSStatus(.notInspectable, for: FlowFixture.https.key)
+        #expect(table.record(for: FlowFixture.https.key)?.tlsStatus == .notInspectable)
+        #expect(table.record(for: FlowFixture.https.key)?.sni == "example.org")
+    }
+
+    @Test func knowingWhomAFlowCallsOrWhatItsTLSSaidLeavesItsStatusAlone() {
+        var table = FlowTable()
+        table.observe(FlowFixture.http, now: 1)
+        table.setSNI("example.org", for: FlowFixture.http.key)
+        table.setClientTLS(offer, for: FlowFixture.http.key)
+        table.setServerTLS(answer, for: FlowFixture.http.key)
+
+        let record = table.record(for: FlowFixture.http.key)
+        #expect(record?.tlsStatus == .plaintext)
+        #expect(record?.sni == "example.org" && record?.clientTLS == offer && record?.serverTLS == answer)
+        #expect(record?.name?.text == "example.org")
+    }
+
+    @Test func factsAreNotActivityAndMoveNeitherRecencyNorLastSeen() {
+        var table = FlowTable(config: .init(maxFlows: 2))
+        table.observe(FlowFixture.https, now: 1)
+        table.observe(FlowFixture.http, now: 2)
+        table.setSNI("example.org", for: FlowFixture.https.key)
+        table.setStreamOpening(.tlsHandshake, for: FlowFixture.https.key)
+        #expect(table.record(for: FlowFixture.https.key)?.lastSeen == 1)
+
+        table.observe(FlowFixture.quic, now: 3)
+        #expect(table.drainClosed().map(\.key) == [FlowFixture.https.key])
+    }
+
+    @Test func aTLSStreamOpeningRaisesPlaintextAndIsStoredOnce() {
+        var table = FlowTable()
+        table.observe(FlowFixture.http, now: 1)
+        table.setStreamOpening(.tlsHandshake, for: FlowFixture.http.key)
+        table.setStreamOpening(.httpRequest, for: FlowFixture.http.key)
+        #expect(table.record(for: FlowFixture.http.key)?.streamOpening == .tlsHandshake)
+        #expect(table.record(for: FlowFixture.http.key)?.tlsStatus == .encrypted)
+    }
+
+    @Test func anHTTPOrUnrecognisedOpeningClaimsNothingAboutTheStatus() {
+        var table = FlowTable()
+        table.observe(FlowFixture.https, now: 1)
+        table.observe(FlowFixture.http, now: 1)
+        table.setStreamOpening(.httpRequest, for: FlowFixture.https.key)
+        table.setStreamOpening(.unrecognised, for: FlowFixture.http.key)
+        #expect(table.record(for: FlowFixture.https.key)?.tlsStatus == .encrypted)
+        #expect(table.record(for: FlowFixture.http.key)?.tlsStatus == .plaintext)
+    }
+
+    @Test(arguments: [TLSInspectionStatus.inspected, .notInspectable])
+    func readingsNeverLowerAStatus(status: TLSInspectionStatus) {
+        var table = FlowTable()
+        table.observe(FlowFixture.https, now: 1)
+        table.observe(FlowFixture.quic, now: 1)
+        table.setTLSStatus(status, for: FlowFixture.https.key)
+        table.setTLSStatus(status, for: FlowFixture.quic.key)
+        table.setStreamOpening(.tlsHandshake, for: FlowFixture.https.key)
+        let flow = table.observe(FlowFixture.quic, now: 2, quic: QUICVersionReading(version: .v1, source: .server))
+        #expect(table.record(for: FlowFixture.https.key)?.tlsStatus == status)
+        #expect(flow.record.tlsStatus == status)
+    }
+
+    @Test(arguments: [QUICVersion.v1, .v2])
+    func aKnownQUICVersionShowsAUDPFlowIsEncrypted(version: QUICVersion) {
+        var table = FlowTable()
+        let flow = table.observe(FlowFixture.quic, now: 1, quic: QUICVersionReading(version: version, source: .client))
+        #expect(flow.record.tlsStatus == .encrypted && flow.record.quic?.version == version)
+    }
+
+    @Test func anUnknownQUICVersionIsKeptButClaimsNothing() {
+        var table = FlowTable()
+        let reading = QUICVersionReading(version: QUICVersion(rawValue: 0x1a2a_3a4a), source: .client)
+        let flow = table.observe(FlowFixture.quic, now: 1, quic: reading)
+        #expect(flow.record.quic == reading && flow.record.tlsStatus == .plaintext)
+    }
+
+    @Test func theServersQUICReadingHasTheLastWord() {
+        var table = FlowTable()
+        let client = QUICVersionReading(version: .v1, source: .client)
+        let server = QUICVersionReading(version: .v2, source: .server)
+        #expect(table.observe(FlowFixture.quic, now: 1, quic: client).record.quic == client)
+        #expect(table.observe(FlowFixture.quic, now: 2, quic: server).record.quic == server)
+        #expect(table.observe(FlowFixture.quic, now: 3, quic: client).record.quic == server)
+        #expect(table.observe(FlowFixture.quic, now: 4).record.quic == server)
+        let again = QUICVersionReading(version: .v1, source: .server)
+        #expect(table.observe(FlowFixture.quic, now: 5, quic: again).record.quic == again)
+    }
+}
