@@ -102,6 +102,24 @@ import Testing
         }
     }
 
+    @Test(arguments: [IPVersion.v4, .v6])
+    func tcpOptionsWidenTheDataOffsetAndCountInTheChecksum(version: IPVersion) throws {
+        let (a, b) = version == .v4 ? ("198.18.0.1", "10.7.0.2") : ("fd00:18::1", "fd00:7::2")
+        let options = TCPOptions(maximumSegmentSize: 1460, windowScale: 0)
+        for payload in [Data(), Data("odd".utf8)] {
+            let datagram = try PacketEmitter.tcp(source: G.endpoint(a, 443), destination: G.endpoint(b, 51000),
+                                                 sequence: 7, acknowledgment: 9, flags: [.syn, .ack], windowSize: 1000,
+                                                 options: options, payload: payload)
+            #expect(IndependentChecksum.transportIsValid([UInt8](datagram)))
+            let parsed = try PacketParser.parse(datagram)
+            let tcp = try #require(parsed.tcp)
+            #expect(tcp.dataOffsetBytes == 28 && parsed.ip.totalLength == datagram.count)
+            let optionsStart = tcp.payloadRange.lowerBound - 8
+            #expect(try TCPOptions.parse(datagram[optionsStart..<tcp.payloadRange.lowerBound]) == options)
+            #expect(datagram[tcp.payloadRange] == payload)
+        }
+    }
+
     @Test func aReplyEmittedWithEndpointsSwappedKeepsTheFlowKey() throws {
         let device = G.endpoint("fd00:7::2", 50000)
         let server = G.endpoint("fd00:18::1", 443)

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Fixed choices: IPv4 without options, DF set, identification 0 (RFC 6864 §4.1 allows it for
 /// atomic datagrams), TTL/hop limit 64; IPv6 with no extension headers, traffic class and flow
-/// label 0; TCP without options. Checksums cover the pseudo-header (RFC 9293 §3.1, RFC 768,
+/// label 0; TCP with only the options asked for (none by default: the relay sends MSS and window
+/// scale on its SYN-ACK alone). Checksums cover the pseudo-header (RFC 9293 §3.1, RFC 768,
 /// RFC 8200 §8.1); a UDP checksum that computes to 0 is sent as 0xFFFF, because 0 means "none"
 /// (RFC 768) and is forbidden over IPv6 (RFC 8200 §8.1).
 public enum PacketEmitter {
@@ -16,17 +17,20 @@ public enum PacketEmitter {
     public static func tcp(
         source: IPEndpoint, destination: IPEndpoint,
         sequence: UInt32, acknowledgment: UInt32,
-        flags: TCPFlags, windowSize: UInt16, payload: Data = Data()
+        flags: TCPFlags, windowSize: UInt16, options: TCPOptions = TCPOptions(), payload: Data = Data()
     ) throws(PacketEmitError) -> Data {
-        try emit(source: source, destination: destination, proto: .tcp, transportHeaderLength: 20,
-                 payload: payload) { header in
+        let optionBytes = options.encoded
+        let headerLength = 20 + optionBytes.count
+        return try emit(source: source, destination: destination, proto: .tcp, transportHeaderLength: headerLength,
+                        payload: payload) { header in
             header.storeBytes(of: source.port.bigEndian, toByteOffset: 0, as: UInt16.self)
             header.storeBytes(of: destination.port.bigEndian, toByteOffset: 2, as: UInt16.self)
             header.storeBytes(of: sequence.bigEndian, toByteOffset: 4, as: UInt32.self)
             header.storeBytes(of: acknowledgment.bigEndian, toByteOffset: 8, as: UInt32.self)
-            header[12] = 5 << 4                                   // data offset: 20 bytes, no options
+            header[12] = UInt8(headerLength / 4) << 4             // data offset in 32-bit words
             header[13] = flags.intersection(.emittable).rawValue
             header.storeBytes(of: windowSize.bigEndian, toByteOffset: 14, as: UInt16.self)
+            for (offset, byte) in optionBytes.enumerated() { header[20 + offset] = byte }
             return 16                                             // checksum offset; urgent pointer 0
         }
     }

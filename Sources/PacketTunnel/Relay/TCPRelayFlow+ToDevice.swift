@@ -1,0 +1,155 @@
+import Foundation
+import Shared
+
+extension TCPRelayFlow {
+    /// The server → device direction: RFC 9293's send sequence variables and the bytes kept until
+    /// the device acknowledges them.
+    struct ToDevice: Sendable {
+        /// ISS: our SYN-ACK's sequence number.
+        let initial: SequenceNumber
+        /// SND.UNA: the oldest byte (or SYN, or FIN) not yet acknowledged.
+        var unacknowledged: SequenceNumber
+        /// SND.NXT: the next sequence number to send.
+        var next: SequenceNumber
+        /// Sequence number of `pending`'s first byte.
+        var pendingStart: SequenceNumber
+        /// Sent-but-unacknowledged bytes, then not-yet-sent ones; at most `maxToDeviceBytes`.
+        var pending = Data()
+        /// The device's window in bytes, scale applied.
+        var window = 0
+        var windowShift = 0
+        var deviceOfferedScale = false
+        /// min(the device's MSS, ours).
+        var segmentSize: Int
+        var serverClosed = false
+        var finSent = false
+        var readsPaused = false
+
+        init(initial: SequenceNumber, segmentSize: Int) {
+            self.initial = initial
+            unacknowledged = initial
+            next = initial
+            pendingStart = initial + 1
+            self.segmentSize = segmentSize
+        }
+
+        var pendingEnd: SequenceNumber { pendingStart + pending.count }
+        var hasUnsent: Bool { next < pendingEnd }
+        /// The device's window less what is in flight; negative when the device shrank it.
+        var usableWindow: Int { window - (next - unacknowledged) }
+
+        func bytes(at sequence: SequenceNumber, count: Int) -> Data {
+            let offset = pending.startIndex + (sequence - pendingStart)
+            return Data(pending[offset..<(offset + count)])
+        }
+    }
+
+    /// A segment to the device carrying our current ACK and window.
+    mutating func makeSegment(flags: TCPFlags, sequence: SequenceNumber, payload: Data = Data()) -> OutboundSegment {
+        let window = receiveWindow
+        fromDevice.advertised = window
+        return OutboundSegment(sequence: sequence, acknowledgment: fromDevice.next, flags: flags,
+                               window: UInt16(window), payload: payload)
+    }
+
+    /// A bare ACK at SND.NXT.
+    mutating func acknowledgment() -> TCPRelayAction {
+        .segmentToDevice(makeSegment(flags: .ack, sequence: toDevice.next))
+    }
+
+    /// SYN-ACK at ISS, announcing our MSS, and a window scale of 0 when the device offered one:
+    /// answering lets the device's windows be scaled while ours stay as they are (RFC 7323 §2.2).
+    mutating func sendSynAck(into actions: inout [TCPRelayAction]) {
+        var synAck = makeSegment(flags: [.syn, .ack], sequence: toDevice.initial)
+        synAck.maximumSegmentSize = config.maximumSegmentSize
+        synAck.windowScale = toDevice.deviceOfferedScale ? 0 : nil
+        toDevice.next = toDevice.initial + 1
+        actions.append(.segmentToDevice(synAck))
+    }
+
+    /// Takes the device's ACK field and window (RFC 9293 §3.10.7.4, fifth check): frees what it
+    /// acknowledges and moves the states our FIN waits in. Returns whether it acknowledged new
+    /// sequence space. An old ACK (below SND.UNA) changes nothing, its window included.
+    mutating func acknowledge(_ segment: InboundSegment) -> Bool {
+        let ack = segment.acknowledgment
+        guard ack >= toDevice.unacknowledged else { return false }
+        toDevice.window = Int(segment.window) << toDevice.windowShift
+        guard ack > toDevice.unacknowledged else { return false }
+        let freed = min(max(0, ack - toDevice.pendingStart), toDevice.pending.count)
+        toDevice.pending.removeFirst(freed)
+        if toDevice.pending.startIndex > 64 * 1024 {
+            toDevice.pending = Data(toDevice.pending)                  // a slice: let go of its freed prefix
+        }
+        toDevice.pendingStart += freed
+        toDevice.unacknowledged = ack
+        timeoutsInARow = 0
+        if toDevice.finSent && ack == toDevice.next {
+            switch state {
+            case .finWait1: state = .finWait2
+            case .closing, .lastAck: state = .closed(.completed)
+            default: break
+            }
+        }
+        return true
+    }
+
+    /// Sends what the device's window allows, in segments of at most `segmentSize`; PSH marks
+    /// the last byte queued, and once the server has closed, our FIN rides on it (or goes alone:
+    /// a FIN needs no window).
+    mutating func transmit(into actions: inout [TCPRelayAction]) {
+        guard mayTransmit else { return }
+        while toDevice.hasUnsent && toDevice.usableWindow > 0 {
+            let sequence = toDevice.next
+            let size = min(toDevice.segmentSize, toDevice.pendingEnd - sequence, toDevice.usableWindow)
+            let payload = toDevice.bytes(at: sequence, count: size)
+            toDevice.next += size
+            var flags: TCPFlags = .ack
+            if !toDevice.hasUnsent {
+                flags.insert(.psh)
+                if toDevice.serverClosed {
+                    flags.insert(.fin)
+                    didSendFin()
+                }
+            }
+            actions.append(.segmentToDevice(makeSegment(flags: flags, sequence: sequence, payload: payload)))
+        }
+        if toDevice.serverClosed && !toDevice.hasUnsent && !toDevice.finSent {
+            let sequence = toDevice.next
+            didSendFin()
+            actions.append(.segmentToDevice(makeSegment(flags: [.fin, .ack], sequence: sequence)))
+        }
+    }
+
+    /// On a timeout: the oldest unacknowledged segment again, with its FIN if it reaches it; with
+    /// nothing in flight and a zero window, a one-byte probe past the window (RFC 9293 §3.8.6.1).
+    mutating func retransmitOldest(into actions: inout [TCPRelayAction]) {
+        let oldest = toDevice.unacknowledged
+        guard oldest == toDevice.next else {
+            let size = min(toDevice.segmentSize, min(toDevice.next, toDevice.pendingEnd) - oldest)
+            var flags: TCPFlags = .ack
+            if oldest + size == toDevice.pendingEnd {
+                if size > 0 { flags.insert(.psh) }
+                if toDevice.finSent { flags.insert(.fin) }
+            }
+            let payload = toDevice.bytes(at: oldest, count: size)
+            actions.append(.segmentToDevice(makeSegment(flags: flags, sequence: oldest, payload: payload)))
+            return
+        }
+        guard mayTransmit, toDevice.hasUnsent else { return }
+        let probe = toDevice.bytes(at: oldest, count: 1)
+        toDevice.next += 1
+        actions.append(.segmentToDevice(makeSegment(flags: toDevice.hasUnsent ? .ack : [.ack, .psh],
+                                                    sequence: oldest, payload: probe)))
+        transmit(into: &actions)                                       // the FIN, if that was the last byte
+    }
+
+    private mutating func didSendFin() {
+        toDevice.finSent = true
+        toDevice.next += 1
+        switch state {
+        case .established: state = .finWait1
+        case .closeWait: state = .lastAck
+        default: break
+        }
+    }
+}
