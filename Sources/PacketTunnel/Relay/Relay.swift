@@ -1,0 +1,184 @@
+import Foundation
+import Shared
+
+/// Forwards every flow the device opens to the real server (passthrough), TCP through a
+/// `TCPRelayFlow` per connection and UDP datagram by datagram, and reinjects the answers as
+/// datagrams built by `PacketEmitter`.
+///
+/// The spec's contract, not its actor: the tunnel's event loop owns the relay and calls it
+/// synchronously for every packet and socket event — an actor hop per packet is the cost the
+/// fast userspace relays avoid. Nothing here does I/O; the connector and `reinject` do.
+package final class Relay {
+    private let connector: any RelayConnector
+    private let reinject: (Data) -> Void
+    private let initialSequence: () -> UInt32
+    private let config: TCPRelayFlow.Config
+    private var tcpFlows: [FlowKey: TCPFlowState] = [:]
+    private var udpFlows: [FlowKey: UDPFlowState] = [:]
+    package private(set) var stats = RelayStats()
+
+    /// DNS is counted apart: queries sent against replies received tells a resolver that does
+    /// not answer from one that is not asked.
+    static let dnsPort: UInt16 = 53
+
+    package init(connector: any RelayConnector, config: TCPRelayFlow.Config = TCPRelayFlow.Config(),
+                 initialSequence: @escaping () -> UInt32 = { UInt32.random(in: .min ... .max) },
+                 reinject: @escaping (Data) -> Void) {
+        self.connector = connector
+        self.config = config
+        self.initialSequence = initialSequence
+        self.reinject = reinject
+    }
+
+    private struct TCPFlowState {
+        var flow: TCPRelayFlow
+        var connection: (any RelayConnection)?
+        var timer: TCPRelayFlow.RetransmitTimer?
+    }
+
+    private struct UDPFlowState {
+        let device: IPEndpoint
+        let server: IPEndpoint
+        let connection: any RelayConnection
+    }
+
+    package var openFlowCount: Int { tcpFlows.count + udpFlows.count }
+
+    /// Relays one datagram the device sent. `datagram` is the bytes `packet` was parsed from.
+    package func passthrough(_ packet: ParsedPacket, datagram: Data) {
+        let key = packet.flowKey
+        if let tcp = packet.tcp {
+            guard let segment = try? InboundSegment(tcp, in: datagram) else { return }
+            if tcpFlows[key] == nil {
+                let flow = TCPRelayFlow(key: key, device: packet.source, server: packet.destination,
+                                        config: config, initialSequence: SequenceNumber(initialSequence()))
+                tcpFlows[key] = TCPFlowState(flow: flow)
+            }
+            let actions = tcpFlows[key]!.flow.receiveFromDevice(segment)
+            execute(actions, for: key)
+        } else if let udp = packet.udp {
+            let payload = datagram[udp.payloadRange]
+            if udpFlows[key] == nil {
+                guard let connection = connector.openUDP(for: key, to: packet.destination) else {
+                    stats.connectFailures += 1
+                    return
+                }
+                udpFlows[key] = UDPFlowState(device: packet.source, server: packet.destination, connection: connection)
+                stats.udpFlowsOpened += 1
+            }
+            if udp.destinationPort == Self.dnsPort { stats.dnsQueriesSent += 1 }
+            stats.bytesFromDevice += UInt64(payload.count)
+            udpFlows[key]!.connection.send(Data(payload))
+        }
+        // ICMP and other protocols are recorded by the pipeline but not relayed: answering them
+        // would need raw sockets in the host's namespace.
+    }
+
+    // MARK: Events from the shell
+
+    package func serverDidConnect(_ key: FlowKey) { event(key) { $0.serverDidConnect() } }
+
+    package func serverDidReceive(_ key: FlowKey, _ data: Data) {
+        if udpFlows[key] != nil {
+            serverDidReceiveDatagram(key, data)
+        } else {
+            event(key) { $0.receiveFromServer(data) }
+        }
+    }
+
+    package func serverDidCloseSend(_ key: FlowKey) { event(key) { $0.serverDidCloseSend() } }
+
+    package func serverDidFail(_ key: FlowKey) {
+        if let udp = udpFlows.removeValue(forKey: key) {
+            udp.connection.cancel()
+            return
+        }
+        event(key) { $0.serverDidFail() }
+    }
+
+    package func serverDidDrain(_ key: FlowKey, byteCount: Int) { event(key) { $0.serverDidDrain(byteCount: byteCount) } }
+
+    package func retransmitTimeout(for key: FlowKey, generation: UInt32) {
+        event(key) { $0.retransmitTimeout(generation: generation) }
+    }
+
+    /// How many bytes the shell may read from `key`'s socket now.
+    package func serverReadAllowance(_ key: FlowKey) -> Int {
+        if udpFlows[key] != nil { return Int.max }
+        return tcpFlows[key]?.flow.serverReadAllowance ?? 0
+    }
+
+    /// Forgets a flow the flow table ended, closing its socket.
+    package func close(_ key: FlowKey) {
+        if let udp = udpFlows.removeValue(forKey: key) { udp.connection.cancel() }
+        if let tcp = tcpFlows.removeValue(forKey: key) {
+            tcp.connection?.cancel()
+            if tcp.timer != nil { connector.setRetransmitTimer(for: key, nil) }
+            stats.tcpFlowsClosed += 1
+        }
+    }
+
+    /// Closes every flow: the tunnel is stopping.
+    package func closeAll() {
+        for key in Array(tcpFlows.keys) + Array(udpFlows.keys) { close(key) }
+    }
+
+    // MARK: Carrying out
+
+    private func event(_ key: FlowKey, _ body: (inout TCPRelayFlow) -> [TCPRelayAction]) {
+        guard tcpFlows[key] != nil else { return }
+        let actions = body(&tcpFlows[key]!.flow)
+        execute(actions, for: key)
+    }
+
+    private func execute(_ actions: [TCPRelayAction], for key: FlowKey) {
+        for action in actions {
+            guard var state = tcpFlows[key] else { return }
+            switch action {
+            case .connectToServer:
+                state.connection = connector.openTCP(for: key, to: state.flow.server)
+                stats.tcpFlowsOpened += 1
+            case .sendToServer(let data):
+                stats.bytesFromDevice += UInt64(data.count)
+                state.connection?.send(data)
+            case .closeServerSend:
+                state.connection?.shutdownWrite()
+            case .segmentToDevice(let segment):
+                do {
+                    reinject(try segment.emit(source: state.flow.server, destination: state.flow.device))
+                    stats.bytesToDevice += UInt64(segment.payload.count)
+                } catch {
+                    stats.emitterFailures += 1
+                }
+            case .pauseServerReads:
+                state.connection?.setReading(false)
+            case .resumeServerReads:
+                state.connection?.setReading(true)
+            case .teardown(let ending):
+                state.connection?.cancel()
+                if state.timer != nil { connector.setRetransmitTimer(for: key, nil) }
+                tcpFlows[key] = nil
+                if ending == .serverRefused { stats.connectFailures += 1 }
+                if ending != .notASyn { stats.tcpFlowsClosed += 1 }
+                return
+            }
+            tcpFlows[key] = state
+        }
+        // The flow says when it wants its timer; tell the shell only when that changed.
+        guard var state = tcpFlows[key], state.timer != state.flow.retransmitTimer else { return }
+        state.timer = state.flow.retransmitTimer
+        tcpFlows[key] = state
+        connector.setRetransmitTimer(for: key, state.timer)
+    }
+
+    private func serverDidReceiveDatagram(_ key: FlowKey, _ data: Data) {
+        guard let udp = udpFlows[key] else { return }
+        if udp.server.port == Self.dnsPort { stats.dnsRepliesReceived += 1 }
+        do {
+            reinject(try PacketEmitter.udp(source: udp.server, destination: udp.device, payload: data))
+            stats.bytesToDevice += UInt64(data.count)
+        } catch {
+            stats.emitterFailures += 1
+        }
+    }
+}
