@@ -1,0 +1,77 @@
+import Foundation
+import Shared
+import TestSupport
+import Testing
+@testable import App
+
+@Suite("The summary printed when a monitored command ends")
+struct RunSummaryTests {
+    static let web = RunSummary.Connection(proto: .tcp, remote: IPEndpoint(address: IPAddress(parsing: "198.19.0.2")!, port: 80),
+                                           name: "lab.test", bytesOut: 78, bytesIn: 104_857_600, packets: 71_234,
+                                           duration: 1.5)
+    static let dns = RunSummary.Connection(proto: .udp, remote: IPEndpoint(address: IPAddress(parsing: "fd00:19::2")!, port: 53),
+                                           name: nil, bytesOut: 31, bytesIn: 47, packets: 2, duration: 0.0125)
+
+    @Test("the table names each far end with its bytes both ways, packets and duration")
+    func table() {
+        let summary = RunSummary(command: "curl", exitStatus: 0, signal: nil, connections: [Self.web, Self.dns],
+                                 captureFiles: [.init(path: "/d/captures/a.pcap", bytes: 2048)], databasePath: "/d/TunnelVision.sqlite")
+        #expect(summary.text() == """
+        curl exited with status 0
+        2 connections:
+          PROTO  REMOTE           NAME      OUT   IN         PACKETS  DURATION
+          TCP    198.19.0.2:80    lab.test  78 B  100.0 MiB  71234    1.500 s
+          UDP    [fd00:19::2]:53  -         31 B  47 B       2        0.013 s
+        captures: /d/captures/a.pcap (2.0 KiB)
+        history:  /d/TunnelVision.sqlite
+        """)
+    }
+
+    @Test("a command killed by a signal, with nothing captured and no connection, says so")
+    func killedAndEmpty() {
+        let summary = RunSummary(command: "sleep", exitStatus: nil, signal: 9, connections: [], captureFiles: [],
+                                 databasePath: "/d/db")
+        #expect(summary.text() == "sleep was killed by signal 9\n0 connections:\ncaptures: none\nhistory:  /d/db")
+    }
+
+    @Test("the JSON form carries the same facts, escaped")
+    func json() throws {
+        let summary = RunSummary(command: "say \"hi\"", exitStatus: 3, signal: nil, connections: [Self.dns],
+                                 captureFiles: [], databasePath: "/d/db")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        #expect(object["command"] as? String == "say \"hi\"")
+        #expect(object["exitStatus"] as? Int == 3)
+        let connection = try #require((object["connections"] as? [[String: Any]])?.first)
+        #expect(connection["protocol"] as? String == "UDP")
+        #expect((connection["remote"] as? [String: Any])?["address"] as? String == "fd00:19::2")
+        #expect(connection["bytesIn"] as? Int == 47)
+        #expect(connection["name"] is NSNull)
+    }
+
+    @Test("a stored flow becomes a connection to its far end, whichever side the device is on")
+    func fromTheStore() async throws {
+        let directory = TemporaryDirectory()
+        let store = try FlowStore(dataDirectory: directory.url)
+        let device = IPEndpoint(address: TunnelAddressing.ipv4Address, port: 40_000)
+        let low = IPEndpoint(address: IPAddress(parsing: "1.1.1.1")!, port: 443)   // sorts before the device
+        var record = FlowRecord(key: FlowKey(proto: .tcp, source: device, destination: low), firstSeen: 1_000, tlsStatus: .encrypted)
+        record.lastSeen = 2_000_001_000
+        record.bytesOut = 10
+        record.bytesIn = 20
+        record.packetCount = 3
+        try await store.upsertFlow(record)
+        let flow = try #require(try await store.recentFlows(limit: 1, before: nil).first)
+        let connection = RunSummary.Connection(flow)
+        #expect(connection.remote == low)
+        #expect(connection.bytesOut == 10 && connection.bytesIn == 20 && connection.packets == 3)
+        #expect(abs(connection.duration - 2) < 0.001)
+    }
+
+    @Test("sizes read in binary units")
+    func sizes() {
+        #expect(RunSummary.bytes(0) == "0 B")
+        #expect(RunSummary.bytes(1023) == "1023 B")
+        #expect(RunSummary.bytes(1536) == "1.5 KiB")
+        #expect(RunSummary.bytes(5 << 30) == "5.0 GiB")
+    }
+}
