@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Shared
 
@@ -33,7 +36,9 @@ public struct NamespaceResolvConf: Sendable {
         return listed
     }
 
+    /// Removes the namespace's folder, and /etc/netns itself when nothing else is left in it.
     public func remove() {
         try? FileManager.default.removeItem(atPath: directory)
+        rmdir(Self.parent)   // fails, harmlessly, while another namespace's folder is there
     }
 }
