@@ -1,0 +1,118 @@
+import Shared
+
+extension PacketPipeline {
+    /// The per-packet path shared by device datagrams and reinjected replies: parse, direction,
+    /// flow, capture, then publish (the meta carries the capture's location, spec "Orden"), then
+    /// the batch.
+    func record(_ packet: UnsafeRawBufferPointer, now: UInt64, reinjected: Bool) -> PacketDisposition {
+        lastNow = max(lastNow, now)
+        let parsed: ParsedPacket
+        do {
+            parsed = try PacketParser.parse(packet)
+        } catch {
+            counters.packetsDroppedUnparseable &+= 1
+            return .dropped(.parseFailed(error))
+        }
+        guard let direction = direction(of: parsed) else {
+            counters.packetsDroppedNoLocalAddress &+= 1
+            return .dropped(.noLocalAddress)
+        }
+        if reinjected { counters.reinjectedRecorded &+= 1 }
+
+        let length = UInt32(clamping: packet.count)
+        let flow = flowTable.observe(parsed, direction: direction, length: length, now: now)
+        if flow.record.packetCount == 1 { counters.flowsOpened &+= 1 }
+        let meta = PacketMeta(timestamp: now, flowKey: flow.key, direction: direction, length: length,
+                              tcpFlags: parsed.tcp?.flags ?? [], capture: captureRecord(of: packet, now: now))
+        if liveFeed.publish(meta) {
+            counters.packetsPublished &+= 1
+        } else {
+            counters.liveFeedDrops &+= 1
+        }
+        unnotified = true
+
+        batch.packets.append(meta)
+        place(flow.record)
+        for ended in flowTable.drainClosed() {
+            // The packet's own flow ends by FIN or RST; any other was evicted to make room for it.
+            if ended.key == flow.key {
+                counters.flowsClosed &+= 1
+            } else {
+                counters.flowsEvicted &+= 1
+            }
+            end(ended)
+        }
+        if batch.packets.count >= config.batchSize || intervalPassed(now) { flush(now: now) }
+        return .passthrough(parsed)
+    }
+
+    /// Outbound when the packet comes from the tunnel's address in its family, inbound when it goes
+    /// to it; nil when the family has no local address or neither end is it (spec, "Sentido").
+    func direction(of packet: ParsedPacket) -> Direction? {
+        let local = packet.ip.version == .v4 ? config.localIPv4 : config.localIPv6
+        guard let local else { return nil }
+        if packet.ip.source == local { return .outbound }
+        if packet.ip.destination == local { return .inbound }
+        return nil
+    }
+
+    /// Writes the packet to the capture when it is on; a failure turns it off and is counted, and
+    /// the packet goes uncaptured.
+    func captureRecord(of packet: UnsafeRawBufferPointer, now: UInt64) -> CaptureLocation? {
+        guard config.captureEnabled, let capture else { return nil }
+        do {
+            let location = try capture.write(bytes: packet, originalLength: packet.count,
+                                             timestamp: config.anchor.nanosecondsSince1970(forUptime: now))
+            counters.packetsCaptured &+= 1
+            return location
+        } catch {
+            captureFailed(error)
+            return nil
+        }
+    }
+
+    /// Runs `body` on the capture unless a failure broke it — also when the person turned capture
+    /// off, since records already written may still sit in its buffer; a failure turns it off and
+    /// is counted.
+    func writeOutCapture(_ body: (any CaptureSink) throws(PcapError) -> Void) {
+        guard !counters.captureDisabledByFailure, let capture else { return }
+        do throws(PcapError) {
+            try body(capture)
+        } catch {
+            captureFailed(error)
+        }
+    }
+
+    private func captureFailed(_ error: PcapError) {
+        config.captureEnabled = false
+        counters.captureFailures &+= 1
+        counters.captureDisabledByFailure = true
+        counters.lastCaptureError = error.description
+    }
+
+    /// A flow that ended: its final record goes into the batch and its key to the next tick.
+    func end(_ record: FlowRecord) {
+        place(record)
+        endedKeys.append(record.key)
+    }
+
+    /// Puts a flow's latest record into the batch, replacing the one of the same lifetime. A new
+    /// lifetime of the same 5-tuple (a late ACK after both FINs) is appended after the old one's
+    /// final record, so the store folds both, in order.
+    func place(_ record: FlowRecord) {
+        if let slot = batchSlot[record.key], batch.flows[slot].firstSeen == record.firstSeen {
+            batch.flows[slot] = record
+        } else {
+            batchSlot[record.key] = batch.flows.count
+            batch.flows.append(record)
+        }
+    }
+
+    func intervalPassed(_ now: UInt64) -> Bool {
+        guard let lastFlush else {
+            lastFlush = now
+            return false
+        }
+        return now >= lastFlush && now - lastFlush >= config.flushInterval
+    }
+}

@@ -1,0 +1,164 @@
+import Shared
+
+/// The hot path without the device: every datagram the tunnel reads, and every reply the relay
+/// writes back, is parsed, given its direction, counted into its flow, captured, published to the
+/// live feed and gathered into the next history batch. It observes and decides; it never touches
+/// the network.
+///
+/// The spec makes this an actor; here it keeps the spec's contract, not its isolation. The
+/// tunnel's one event-loop thread calls it synchronously for each packet (STYLE practice 10): an
+/// actor hop per packet — a suspension, an executor switch and a copy of the datagram — is exactly
+/// the cost a fast userspace relay avoids on its per-packet path. So it is a plain class owned by
+/// that thread, and it owns the `FlowTable`; other threads reach it through the loop's queue. Its
+/// sinks are synchronous too, and none of them waits: the ring drops when full, the capture turns
+/// itself off on failure, the store queue refuses when full (spec, "Fallos acotados").
+///
+/// Time is an input (STYLE practice 7): each call takes `now`, monotonic nanoseconds on the
+/// anchor's clock. The owner's timer calls `tick(now:)`.
+package final class PacketPipeline {
+    package struct Config: Sendable {
+        /// The tunnel's IPv4 address; decides each IPv4 packet's direction.
+        package var localIPv4: IPAddress
+        /// nil ⇒ IPv6 traffic is dropped (`.noLocalAddress`).
+        package var localIPv6: IPAddress?
+        package var captureEnabled: Bool
+        /// Packets that force a store batch out.
+        package var batchSize: Int
+        /// Nanoseconds after which a batch goes out even if not full.
+        package var flushInterval: UInt64
+        /// The store's anchor: dates the capture records.
+        package var anchor: MonotonicAnchor
+
+        package init(localIPv4: IPAddress = TunnelAddressing.ipv4Address,
+                     localIPv6: IPAddress? = TunnelAddressing.ipv6Address,
+                     captureEnabled: Bool = true, batchSize: Int = 512,
+                     flushInterval: UInt64 = 250_000_000, anchor: MonotonicAnchor) {
+            self.localIPv4 = localIPv4
+            self.localIPv6 = localIPv6
+            self.captureEnabled = captureEnabled
+            self.batchSize = batchSize
+            self.flushInterval = flushInterval
+            self.anchor = anchor
+        }
+    }
+
+    package internal(set) var config: Config
+    package internal(set) var flowTable: FlowTable
+    let liveFeed: any LiveFeedSink
+    let capture: (any CaptureSink)?
+    let store: any FlowPersisting
+
+    /// The pipeline's own counters; `stats` adds the store queue's.
+    var counters = PipelineStats()
+    /// Batches and packets `store` refused, and its failure count when it last refused, to tell
+    /// which of the two last errors is the later one.
+    var refusedBatches: UInt64 = 0
+    var refusedPackets: UInt64 = 0
+    var storeFailuresAtLastRefusal: UInt64 = 0
+
+    /// The batch being gathered, and where each key's latest record sits in `batch.flows`.
+    var batch = FlowStoreBatch()
+    var batchSlot: [FlowKey: Int] = [:]
+    var lastFlush: UInt64?
+    var lastNow: UInt64 = 0
+    /// Flows that ended since the last tick.
+    var endedKeys: [FlowKey] = []
+    /// Something was published since the reader was last woken.
+    var unnotified = false
+
+    package init(flowTable: FlowTable = FlowTable(), liveFeed: any LiveFeedSink, capture: (any CaptureSink)?,
+                 store: any FlowPersisting, config: Config) {
+        precondition(config.batchSize > 0, "a store batch holds at least one packet")
+        self.flowTable = flowTable
+        self.liveFeed = liveFeed
+        self.capture = capture
+        self.store = store
+        self.config = config
+        batch.packets.reserveCapacity(config.batchSize)
+    }
+
+    /// Counters for the diagnostics: this pipeline's, plus what the store queue made of its batches.
+    package var stats: PipelineStats {
+        let outcomes = store.outcomes
+        var stats = counters
+        stats.storeBatchesWritten = outcomes.batchesWritten
+        stats.storeBatchesFailed = outcomes.batchesFailed + refusedBatches
+        stats.packetsLostToStoreFailures = outcomes.packetsLost + refusedPackets
+        if let error = outcomes.lastError, outcomes.batchesFailed > storeFailuresAtLastRefusal || refusedBatches == 0 {
+            stats.lastStoreError = error
+        }
+        return stats
+    }
+
+    /// One datagram read from the device. Passed through with its parse, or dropped for a counted
+    /// reason.
+    @discardableResult
+    package func handle(packet: UnsafeRawBufferPointer, now: UInt64) -> PacketDisposition {
+        counters.packetsHandled &+= 1
+        counters.bytesHandled &+= UInt64(packet.count)
+        return record(packet, now: now, reinjected: false)
+    }
+
+    /// A datagram the relay already wrote back to the device, recorded like one read from it (its
+    /// direction comes out inbound): without it half of every conversation would be invisible.
+    @discardableResult
+    package func record(reinjected packet: UnsafeRawBufferPointer, now: UInt64) -> PacketDisposition {
+        record(packet, now: now, reinjected: true)
+    }
+
+    /// Turns capture on or off. On re-arms a capture a failure turned off.
+    package func setCaptureEnabled(_ enabled: Bool) {
+        config.captureEnabled = enabled
+        if enabled { counters.captureDisabledByFailure = false }
+    }
+
+    /// The timer: expires idle flows into the batch, sends the batch when the interval has passed,
+    /// and returns the key of every flow that ended since the last tick — closed, expired or
+    /// evicted — so the owner closes their relay connections.
+    package func tick(now: UInt64) -> [FlowKey] {
+        lastNow = max(lastNow, now)
+        let expired = flowTable.expireIdle(now: now)
+        counters.flowsExpired &+= UInt64(expired.count)
+        for record in expired { end(record) }
+        if intervalPassed(now) { flush(now: now) }
+        defer { endedKeys = [] }
+        return endedKeys
+    }
+
+    /// Sends the batch being gathered, after writing out the capture it points into, and wakes the
+    /// live feed's reader.
+    package func flush(now: UInt64) {
+        lastNow = max(lastNow, now)
+        lastFlush = now
+        if !batch.isEmpty {
+            writeOutCapture { capture throws(PcapError) in try capture.writeOut() }
+            if !store.persist(batch) {
+                refusedBatches &+= 1
+                refusedPackets &+= UInt64(batch.packets.count)
+                storeFailuresAtLastRefusal = store.outcomes.batchesFailed
+                counters.lastStoreError = "the history writer fell behind; a batch of \(batch.packets.count) packets was dropped"
+            }
+            batch = FlowStoreBatch()
+            batch.packets.reserveCapacity(config.batchSize)
+            batchSlot.removeAll(keepingCapacity: true)
+        }
+        wakeLiveFeed()
+    }
+
+    /// Wakes the live feed's reader if anything was published since; the loop calls it after each
+    /// batch it read from the device, so the reader wakes once per batch, not per packet.
+    package func wakeLiveFeed() {
+        guard unnotified else { return }
+        unnotified = false
+        liveFeed.notifyConsumer()
+    }
+
+    /// Stopping: sends what is gathered, syncs the capture and waits until the store queue has
+    /// written (or lost) every batch. The owner closes the sinks afterwards. Runs on the caller's
+    /// executor: the pipeline never leaves its owner.
+    package nonisolated(nonsending) func shutdown() async {
+        flush(now: lastNow)
+        writeOutCapture { capture throws(PcapError) in try capture.flush() }
+        await store.drain()
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import Shared
+@testable import PacketTunnel
+
+@Suite struct PacketPipelineBatchTests {
+    let interval: UInt64 = 250_000_000
+
+    @Test func aBatchGoesOutAtBatchSizeWithTheLiveRecordsOfTheFlowsItTouched() throws {
+        let bench = PipelineBench(batchSize: 3)
+        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 1)
+        bench.pipeline.handle(PipelineBench.udp(.outbound), now: 2)
+        #expect(bench.store.batches.isEmpty)
+        bench.pipeline.handle(PipelineBench.tcp(.inbound), now: 3)
+        let batch = try #require(bench.store.batches.first)
+        #expect(batch.packets == bench.feed.published)
+        #expect(batch.flows.count == 2)
+        #expect(batch.flows[0].packetCount == 2 && batch.flows[0].lastSeen == 3)
+        #expect(bench.capture.writeOuts == 1 && bench.feed.notifications == 1)
+
+        bench.pipeline.handle(PipelineBench.udp(.inbound), now: 4)
+        #expect(bench.store.batches.count == 1)
+    }
+
+    @Test func aBatchGoesOutOnceTheIntervalHasPassedOnHandleAndOnTick() {
+        let bench = PipelineBench()
+        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 1_000)
+        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 1_000 + interval - 1)
+        #expect(bench.store.batches.isEmpty)
+        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 1_000 + interval)
+        #expect(bench.store.batches.map(\.packets.count) == [3])
+
+        bench.pipeline.handle(PipelineBench.udp(.outbound), now: 2_000 + interval)
+        _ = bench.pipeline.tick(now: 1_000 + 2 * interval - 1)
+        #expect(bench.store.batches.count == 1)
+        _ = bench.pipeline.tick(now: 1_000 + 2 * interval)
+        #expect(bench.store.batches.map(\.packets.count) == [3, 1])
+        _ = bench.pipeline.tick(now: 1_000 + 4 * interval)
+        #expect(bench.store.batches.count == 2, "an empty batch is not sent")
+    }
+
+    @Test func aClosedFlowsFinalRecordReachesTheBatchAndItsKeyComesOutOfTick() throws {
+        let bench = PipelineBench()
+        bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.fin, .ack]), now: 1)
+        bench.pipeline.handle(PipelineBench.tcp(.inbound, flags: [.fin, .ack]), now: 2)
+        // The last ACK after both FINs starts a new lifetime of the same 5-tuple.
+        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 3)
+        let key = try PacketParser.parse(PipelineBench.tcp(.outbound)).flowKey
+        #expect(bench.pipeline.tick(now: 4) == [key])
+        #expect(bench.pipeline.tick(now: 5).isEmpty)
+        bench.pipeline.flush(now: 6)
+        let batch = try #require(bench.store.batches.first)
+        #expect(batch.flows.map(\.firstSeen) == [1, 3])
+        #expect(batch.flows[0].packetCount == 2 && batch.flows[1].packetCount == 1)
+        let stats = bench.pipeline.stats
+        #expect(stats.flowsOpened == 2 && stats.flowsClosed == 1)
+    }
+
+    @Test func anExpiredFlowsFinalRecordReachesTheBatchAndItsKeyComesOutOfTick() throws {
+        let bench = PipelineBench()
+        let packet = PipelineBench.udp(.outbound)
+        bench.pipeline.handle(packet, now: 1)
+        bench.pipeline.flush(now: 2)
+        let key = try PacketParser.parse(packet).flowKey
+        #expect(bench.pipeline.tick(now: 1 + FlowTable.IdleTimeouts().udp) == [key])
+        let batch = try #require(bench.store.batches.last)
+        #expect(bench.store.batches.count == 2 && batch.packets.isEmpty && batch.flows.map(\.key) == [key])
+        #expect(bench.pipeline.stats.flowsExpired == 1 && bench.pipeline.flowTable.count == 0)
+    }
+
+    @Test func anEvictedFlowIsCountedAndItsKeyComesOutOfTick() throws {
+        let bench = PipelineBench(flowTable: FlowTable(config: .init(maxFlows: 1)))
+        bench.pipeline.handle(PipelineBench.udp(.outbound, port: 1), now: 1)
+        bench.pipeline.handle(PipelineBench.udp(.outbound, port: 2), now: 2)
+        let first = try PacketParser.parse(PipelineBench.udp(.outbound, port: 1)).flowKey
+        #expect(bench.pipeline.tick(now: 3) == [first])
+        #expect(bench.pipeline.stats.flowsEvicted == 1 && bench.pipeline.stats.flowsClosed == 0)
+    }
+
+    @Test func aBatchTheStoreRefusesIsLostAndCounted() {
+        let bench = PipelineBench(batchSize: 2)
+        bench.store.accepting = false
+        for now in 0..<4 { bench.pipeline.handle(PipelineBench.tcp(.outbound), now: UInt64(now)) }
+        let stats = bench.pipeline.stats
+        #expect(stats.storeBatchesFailed == 2 && stats.packetsLostToStoreFailures == 4)
+        #expect(stats.lastStoreError != nil && stats.storeBatchesWritten == 0)
+
+        bench.store.accepting = true
+        bench.store.outcomes.batchesFailed = 1
+        bench.store.outcomes.lastError = "disk I/O error"
+        #expect(bench.pipeline.stats.storeBatchesFailed == 3)
+        #expect(bench.pipeline.stats.lastStoreError == "disk I/O error", "the store's failure came after the refusal")
+    }
+
+    @Test func shutdownSendsWhatIsGatheredAndSyncsTheCapture() async {
+        let bench = PipelineBench()
+        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 1)
+        await bench.pipeline.shutdown()
+        #expect(bench.store.batches.map(\.packets.count) == [1])
+        #expect(bench.capture.flushes == 1 && bench.feed.notifications == 1)
+    }
+}
+
+extension PacketPipelineBatchTests {
+    @Test func turningCaptureOffStillWritesOutWhatTheBatchPointsInto() async {
+        let bench = PipelineBench()
+        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 1)
+        bench.pipeline.setCaptureEnabled(false)
+        await bench.pipeline.shutdown()
+        #expect(bench.capture.writeOuts == 1 && bench.capture.flushes == 1)
+        #expect(bench.store.batches.first?.packets.first?.capture != nil)
+    }
+}
