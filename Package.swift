@@ -36,6 +36,6 @@ let package = Package(
         .testTarget(name: "SharedTests", dependencies: ["Shared", "CSQLite", "COpenSSL", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Shared", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "LinuxTests", dependencies: ["Linux", "Shared", "CTunnelVision"], swiftSettings: strict),
+        .testTarget(name: "LinuxTests", dependencies: ["Linux", "PacketTunnel", "Shared", "CTunnelVision", "TestSupport"], swiftSettings: strict),
     ]
 )

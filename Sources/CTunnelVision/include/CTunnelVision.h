@@ -21,4 +21,8 @@ int16_t ctv_iff_no_pi(void);
 /// 0; otherwise returns the errno. The ioctl is variadic, which Swift cannot call.
 int ctv_tun_attach(int fd, const char *requested, char actual[16]);
 
+/// Moves the calling thread into the network namespace `fd` refers to (setns with
+/// CLONE_NEWNET, which glibc declares only under _GNU_SOURCE). Returns 0 or the errno.
+int ctv_join_network_namespace(int fd);
+
 #endif

@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTunnelVision
+import Foundation
+import PacketTunnel
+import Shared
+
+/// The running tunnel: one event-loop thread owns the TUN device, the pipeline, the relay and its
+/// sockets (tunnel-provider spec, "Read/write loop", with the isolation DESIGN.md and the fast
+/// relays use: no actor hop per packet). It reads the device in batches, records each datagram,
+/// hands what is not dropped to the relay, writes the relay's answers back to the device and
+/// records them too, and ticks once a second to expire flows and close their connections.
+package final class TunnelRuntime: @unchecked Sendable {
+    /// Datagrams read per readiness before the loop serves the sockets again.
+    static let readBatch = 64
+    static let tickInterval: Duration = .seconds(1)
+
+    let device: TUNDevice
+    let loop: EventLoop
+    let pipeline: PacketPipeline
+    let connector: SocketRelayConnector
+    private(set) var relay: Relay!
+    private var buffer: [UInt8]
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+    /// Answers the device could not take (its queue full): lost, as on a wire, and counted.
+    package private(set) var deviceWriteDrops: UInt64 = 0
+
+    package init(device: TUNDevice, pipeline: PacketPipeline, mtu: Int = TunnelAddressing.mtu) throws(EventLoopError) {
+        self.device = device
+        self.pipeline = pipeline
+        loop = try EventLoop()
+        connector = SocketRelayConnector(loop: loop)
+        buffer = [UInt8](repeating: 0, count: max(mtu, 1500) + 64)
+        relay = Relay(connector: connector) { [unowned self] datagram in self.deliver(datagram) }
+        connector.relay = relay
+    }
+
+    /// Starts the loop on its own thread. With `relayNamespace` (a name under /var/run/netns)
+    /// the loop thread joins that network namespace first, so the relay's sockets live there —
+    /// how the lab runs a tunnel as if in its "host" namespace without moving the whole process.
+    package func start(relayNamespace: String? = nil) throws(TunnelRuntimeError) {
+        do {
+            try loop.register(device.descriptor, interest: .read) { [unowned self] _ in self.readDevice() }
+        } catch {
+            throw .loop(error)
+        }
+        scheduleTick()
+        let joined = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var joinFailure: Int32 = 0
+        let thread = Thread { [self] in
+            if let relayNamespace {
+                let descriptor = open("/var/run/netns/\(relayNamespace)", O_RDONLY | O_CLOEXEC)
+                joinFailure = descriptor < 0 ? errno : ctv_join_network_namespace(descriptor)
+                if descriptor >= 0 { close(descriptor) }
+            }
+            joined.signal()
+            guard joinFailure == 0 else {
+                finished.signal()
+                return
+            }
+            try? loop.run()
+            finished.signal()
+        }
+        thread.name = "tunnel"
+        thread.start()
+        self.thread = thread
+        joined.wait()
+        if joinFailure != 0 { throw .namespace(relayNamespace ?? "", errno: joinFailure) }
+    }
+
+    /// The stop order of the tunnel-provider spec: close every relay flow first (answers to a
+    /// stopping tunnel go nowhere), stop the loop, then flush the pipeline (capture synced, the
+    /// store queue drained). The caller closes the sinks and the device afterwards.
+    package func stop() async {
+        loop.execute { [unowned self] in
+            relay.closeAll()
+            connector.deliverDeferred()
+            loop.stop()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { [finished] in
+                finished.wait()
+                continuation.resume()
+            }
+        }
+        let pipeline = UncheckedBox(pipeline)
+        await pipeline.value.shutdown()
+    }
+
+    /// Runs `body` on the loop thread and hands back its result (for `stats` and the control
+    /// channel's commands).
+    package func onLoop<T: Sendable>(_ body: @escaping @Sendable (TunnelRuntime) -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            loop.execute { [unowned self] in continuation.resume(returning: body(self)) }
+        }
+    }
+
+    package var relayStats: RelayStats { relay.stats }
+
+    private func readDevice() {
+        let now = MonotonicAnchor.uptimeNow()
+        for _ in 0..<Self.readBatch {
+            let result = buffer.withUnsafeMutableBytes { device.read(into: $0) }
+            guard case .processed(let count) = result, count > 0 else { break }
+            let disposition = buffer.withUnsafeBytes { pipeline.handle(packet: UnsafeRawBufferPointer(rebasing: $0[..<count]), now: now) }
+            if let packet = disposition.packetToRelay {
+                relay.passthrough(packet, datagram: Data(buffer[..<count]))
+                connector.deliverDeferred()
+            }
+        }
+        pipeline.wakeLiveFeed()
+    }
+
+    /// The relay's answer to the device: written to the TUN, then recorded like any packet.
+    private func deliver(_ datagram: Data) {
+        let written = datagram.withUnsafeBytes { device.write($0) }
+        guard case .processed = written else {
+            deviceWriteDrops += 1
+            return
+        }
+        _ = datagram.withUnsafeBytes { pipeline.record(reinjected: $0, now: MonotonicAnchor.uptimeNow()) }
+    }
+
+    private func scheduleTick() {
+        _ = loop.schedule(after: Self.tickInterval) { [weak self] in
+            guard let self else { return }
+            for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) { relay.close(key) }
+            connector.deliverDeferred()
+            pipeline.wakeLiveFeed()
+            scheduleTick()
+        }
+    }
+}
+
+/// Hands a value owned by one thread to the next owner once the first has let go of it.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// Why the tunnel could not start.
+package enum TunnelRuntimeError: Error, CustomStringConvertible {
+    case loop(EventLoopError)
+    case namespace(String, errno: Int32)
+
+    package var description: String {
+        switch self {
+        case .loop(let error): "\(error)"
+        case .namespace(let name, let code): "cannot join network namespace \(name): \(SystemError.text(code))"
+        }
+    }
+}
