@@ -6,12 +6,38 @@ enum HelpText {
     tunnelvision \(ProductVersion.current) — see everything a Linux machine, command or namespace says on the network
 
     Usage:
+      tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
 
     Run 'tunnelvision help packets' for the listing's format, 'tunnelvision help settings' for the settings.
+    """
+
+    static let run = """
+    tunnelvision run [--data-dir D] [--capture-detail metadata|full] [--no-capture]
+                     [--json-summary FILE] [--] CMD ARGS…
+
+    Runs CMD in a new network namespace whose only way out is the tunnel, for exactly CMD's life
+    (needs root; through sudo, CMD runs as the invoking user). Every packet is counted into its
+    connection in the history, published to the live feed, and — unless capture is off — written
+    to rotating .pcap files. The namespace gets this machine's DNS resolvers (those it can reach;
+    not loopback stubs, whose upstreams are used instead). Options go before CMD; everything from
+    CMD on (or after --) is CMD's.
+
+    When CMD ends, a summary goes to standard error: its connections (protocol, remote address and
+    port, bytes out and in, packets, duration), the capture files and the history database.
+    Standard output stays CMD's. The exit status is CMD's (128 + N when signal N ended it); 127
+    when CMD is not found; 1 when the tunnel could not be set up (not root, no /dev/net/tun,
+    another tunnel on the same data directory).
+
+    --data-dir D                where the history, captures, ring and settings live
+                                (default /var/lib/tunnelvision for root; or TUNNELVISION_DATA)
+    --capture-detail metadata   keep 128 bytes of each packet (headers) instead of whole packets
+    --capture-detail full       keep whole packets (the settings' default)
+    --no-capture                write no .pcap files (history and live feed still recorded)
+    --json-summary FILE         also write the summary as one JSON object to FILE
     """
 
     static let packets = """
@@ -72,6 +98,7 @@ enum HelpText {
         switch topic {
         case nil: overview
         case "packets": packets
+        case "run": run
         case "settings": settings
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil

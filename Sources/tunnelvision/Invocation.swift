@@ -4,6 +4,7 @@ enum Invocation: Equatable {
     case version(json: Bool)
     case packets(path: String, json: Bool)
     case settings(SettingsCommand.Request)
+    case run(RunCommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -14,6 +15,12 @@ enum Invocation: Equatable {
         guard let command = arguments.first else { return .help(topic: nil) }
         var rest = Array(arguments.dropFirst())
         if command == "-h" || command == "--help" || command == "help" { return .help(topic: rest.first) }
+        // Everything after CMD belongs to CMD: only the options before it are ours.
+        if command == "run" {
+            let options = rest.prefix { $0 != "--" && $0.hasPrefix("-") }
+            if options.contains("-h") || options.contains("--help") { return .help(topic: "run") }
+            return .run(try RunCommand.parse(rest))
+        }
         if rest.contains("-h") || rest.contains("--help") { return .help(topic: command) }
         let json = take("--json", from: &rest)
         switch command {

@@ -27,4 +27,6 @@ case let .packets(path, json):
     exit(PacketsCommand.run(path: path, json: json))
 case let .settings(request):
     exit(SettingsCommand.run(request))
+case let .run(request):
+    exit(await RunCommand.run(request))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A full disk, for real: a 64 KiB tmpfs mounted in a private mount namespace of a child process

@@ -2,12 +2,12 @@ import Foundation
 
 /// Runs tshark over a capture and returns one dictionary of fields per frame. The oracle for
 /// everything the parser and the writer claim: an outside reader of the same bytes.
-enum Tshark {
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "tshark is not installed: scripts/test installs it (apt-get install tshark)" }
+public enum Tshark {
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String { "tshark is not installed: scripts/test installs it (apt-get install tshark)" }
     }
 
-    static func executable() throws -> URL {
+    public static func executable() throws -> URL {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("tshark")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -16,7 +16,7 @@ enum Tshark {
     }
 
     /// Every occurrence of each field, in order (tshark's `-E occurrence=a`, split on the aggregator).
-    static func fields(_ names: [String], of capture: URL, options: [String] = []) throws -> [[String: [String]]] {
+    public static func fields(_ names: [String], of capture: URL, options: [String] = []) throws -> [[String: [String]]] {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = ["-r", capture.path, "-n"] + options + ["-T", "fields", "-E", "separator=\t",

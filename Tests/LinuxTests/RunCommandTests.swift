@@ -1,0 +1,70 @@
+import Foundation
+import Linux
+import TestSupport
+import Testing
+
+/// `tunnelvision run` as a person types it, inside the lab's host namespace: a real curl through
+/// the tunnel to a real server, then the summary, the history and the capture checked — the
+/// capture by tshark. Needs root.
+@Suite("tunnelvision run", .serialized)
+struct RunCommandTests {
+    @Test("curl through the tunnel gets the file intact; the summary, the history and tshark agree on the connection")
+    func curlThroughTheTunnel() throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        let work = TemporaryDirectory("run")
+        let content = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        let www = work.url.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        try content.write(to: www.appendingPathComponent("file.bin"))
+        let server = try LabPrograms.start([LabPrograms.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
+                                            "--directory", www.path], in: lab.server)
+        defer { LabPrograms.stop(server) }
+        try LabPrograms.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
+
+        let data = work.url.appendingPathComponent("data")
+        let summaryFile = work.url.appendingPathComponent("summary.json")
+        let output = work.url.appendingPathComponent("out.bin")
+        let tunnelvision = try BuiltProduct.url("tunnelvision")
+        let result = try BuiltProduct.run(try #require(URL(string: "file://" + (ExternalCommand.locate("ip") ?? "/usr/sbin/ip"))),
+                                          lab.host.command([tunnelvision.path, "run", "--data-dir", data.path,
+                                                            "--json-summary", summaryFile.path, "--",
+                                                            "curl", "-sS", "--max-time", "60", "-o", output.path,
+                                                            "http://\(Lab.serverIPv4):8080/file.bin"]).dropFirst().map { $0 })
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try Data(contentsOf: output) == content)
+        #expect(result.err.contains("1 connection:"))
+        #expect(result.err.contains("198.19.0.2:8080"))
+
+        let summary = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: summaryFile)) as? [String: Any])
+        #expect(summary["exitStatus"] as? Int == 0)
+        let connections = try #require(summary["connections"] as? [[String: Any]])
+        let web = try #require(connections.first { ($0["remote"] as? [String: Any])?["port"] as? Int == 8080 })
+        let bytesIn = try #require(web["bytesIn"] as? Int)
+        #expect(bytesIn >= content.count && bytesIn < content.count * 11 / 10)
+
+        // tshark reads the capture: both directions present, every checksum good.
+        let captures = try #require(summary["captureFiles"] as? [[String: Any]])
+        let capture = URL(fileURLWithPath: try #require(captures.first?["path"] as? String))
+        // The namespace's own IPv6 chatter (router solicitations) is recorded too; the connection
+        // is the TCP frames.
+        let frames = try Tshark.fields(["ip.src", "ip.dst", "tcp.srcport", "tcp.checksum.status", "ip.checksum.status"],
+                                       of: capture, options: ["-o", "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE"])
+            .filter { $0["tcp.srcport"] != nil }
+        let toServer = frames.filter { $0["ip.dst"] == [Lab.serverIPv4] }
+        let toDevice = frames.filter { $0["ip.src"] == [Lab.serverIPv4] }
+        #expect(!toServer.isEmpty && !toDevice.isEmpty)
+        #expect(frames.allSatisfy { $0["tcp.checksum.status"] == ["1"] && $0["ip.checksum.status"] == ["1"] })
+        #expect(toServer.count + toDevice.count == frames.count)
+    }
+
+    @Test("a command that is not there is reported with status 127, and nothing is left behind")
+    func missingCommand() throws {
+        // Only `run`'s own namespaces: other suites make theirs concurrently.
+        let before = Set(NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") })
+        let result = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["run", "--", "no-such-command-here"])
+        #expect(result.status == 127)
+        #expect(result.err.contains("no-such-command-here: command not found"))
+        #expect(Set(NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") }) == before)
+    }
+}
