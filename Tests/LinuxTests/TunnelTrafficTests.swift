@@ -1,0 +1,138 @@
+import Foundation
+import Linux
+import PacketTunnel
+import Shared
+import TestSupport
+import Testing
+
+/// More of the end-to-end list, through the same in-process tunnel as `TunnelEndToEndTests`:
+/// IPv6, many connections at once, both close orders, and a DNS lookup through the resolver the
+/// namespace is given. Needs root.
+@Suite("The tunnel end to end: more traffic", .serialized)
+struct TunnelTrafficTests {
+    typealias Tunnel = TunnelEndToEndTests.Tunnel
+
+    @Test("a download over IPv6 arrives intact")
+    func ipv6Download() async throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        let www = TemporaryDirectory("www6")
+        let content = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 >> 3) })
+        try content.write(to: www.url.appendingPathComponent("file.bin"))
+        let server = try LabPrograms.start([LabPrograms.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv6,
+                                            "--directory", www.url.path], in: lab.server)
+        defer { LabPrograms.stop(server) }
+        try LabPrograms.waitForListener(Lab.serverIPv6, 8080, from: lab.host)
+        let tunnel = try Tunnel(lab: lab)
+        let output = tunnel.data.url.appendingPathComponent("download.bin")
+        let curl = try lab.monitored.run(["curl", "-sS", "-g", "--max-time", "60", "-o", output.path,
+                                          "http://[\(Lab.serverIPv6)]:8080/file.bin"])
+        await tunnel.stop()
+        #expect(curl.status == 0)
+        #expect(try Data(contentsOf: output) == content)
+        let flows = try await tunnel.store.recentFlows(limit: 20, before: nil)
+        #expect(flows.contains { $0.key.proto == .tcp && $0.key.endpointA.address.version == .v6 && $0.bytesIn >= UInt64(content.count) })
+    }
+
+    @Test("200 connections at once all complete, and each is its own flow in the history")
+    func concurrentConnections() async throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        let www = TemporaryDirectory("www-many")
+        try Data("hello".utf8).write(to: www.url.appendingPathComponent("small.txt"))
+        let server = try LabPrograms.start([LabPrograms.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
+                                            "--directory", www.url.path], in: lab.server)
+        defer { LabPrograms.stop(server) }
+        try LabPrograms.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
+        let tunnel = try Tunnel(lab: lab)
+        let client = """
+        import concurrent.futures, urllib.request
+        def fetch(_):
+            return urllib.request.urlopen('http://\(Lab.serverIPv4):8080/small.txt', timeout=30).read()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=200) as pool:
+            results = list(pool.map(fetch, range(200)))
+        print(sum(1 for r in results if r == b'hello'))
+        """
+        let answer = try lab.monitored.run([LabPrograms.python, "-c", client])
+        await tunnel.stop()
+        #expect(answer.standardOutput == "200\n")
+        let flows = try await tunnel.store.recentFlows(limit: 500, before: nil)
+        #expect(flows.filter { $0.key.proto == .tcp }.count >= 200)
+    }
+
+    @Test("a server that closes first and a client that resets both end cleanly")
+    func closeOrders() async throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        // After the readiness probe's connection: on the first, the server sends and closes first;
+        // on the second, it waits for the client's reset.
+        let serverScript = """
+        import socket
+        s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(('\(Lab.serverIPv4)', 9000)); s.listen(); s.settimeout(30)
+        c, _ = s.accept(); c.close()
+        c, _ = s.accept(); c.sendall(b'bye'); c.close()
+        c, _ = s.accept(); c.settimeout(10)
+        try:
+            print('reset' if c.recv(100) == b'' else 'data')
+        except ConnectionResetError:
+            print('reset')
+        """
+        let server = try LabPrograms.start([LabPrograms.python, "-c", serverScript], in: lab.server)
+        defer { LabPrograms.stop(server) }
+        try LabPrograms.waitForListener(Lab.serverIPv4, 9000, from: lab.host)   // the probe is the first connection
+        let tunnel = try Tunnel(lab: lab)
+        let clientScript = """
+        import socket, struct
+        c = socket.create_connection(('\(Lab.serverIPv4)', 9000), 10)
+        received = b''
+        while True:
+            chunk = c.recv(100)
+            if not chunk: break
+            received += chunk
+        c.close()
+        print(received.decode())
+        c = socket.create_connection(('\(Lab.serverIPv4)', 9000), 10)
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+        c.close()   # linger 0: an RST instead of a FIN
+        print('sent reset')
+        """
+        let client = try lab.monitored.run([LabPrograms.python, "-c", clientScript])
+        #expect(client.standardOutput == "bye\nsent reset\n")
+        server.waitUntilExit()
+        await tunnel.stop()
+        #expect(tunnel.runtime.relayStats.tcpFlowsOpened >= 1)
+        #expect(tunnel.runtime.relayStats.tcpFlowsClosed == tunnel.runtime.relayStats.tcpFlowsOpened)
+    }
+
+    @Test("a name is resolved through the resolver the namespace was given, across the tunnel")
+    func dnsLookup() async throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        // A DNS responder that answers every A question with 198.19.0.2 (RFC 1035 §4.1).
+        let responder = """
+        import socket, struct
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(Lab.serverIPv4)', 53)); s.settimeout(30)
+        while True:
+            q, peer = s.recvfrom(512)
+            end = 12
+            while q[end] != 0: end += q[end] + 1
+            question = q[12:end + 5]
+            qtype = struct.unpack('>H', q[end + 1:end + 3])[0]
+            answers = b'\\xc0\\x0c' + struct.pack('>HHIH', 1, 1, 60, 4) + socket.inet_aton('198.19.0.2') if qtype == 1 else b''
+            header = q[:2] + struct.pack('>HHHHH', 0x8180, 1, 1 if answers else 0, 0, 0)
+            s.sendto(header + question + answers, peer)
+        """
+        let server = try LabPrograms.start([LabPrograms.python, "-c", responder], in: lab.server)
+        defer { LabPrograms.stop(server) }
+        let resolvConf = try NamespaceResolvConf(namespace: lab.monitored.name, servers: [IPAddress(parsing: Lab.serverIPv4)!])
+        defer { resolvConf.remove() }
+        let tunnel = try Tunnel(lab: lab)
+        let lookup = try lab.monitored.run([LabPrograms.python, "-c",
+                                            "import socket; print(socket.gethostbyname('lab.test'))"])
+        await tunnel.stop()
+        #expect(lookup.standardOutput == "198.19.0.2\n")
+        #expect(tunnel.runtime.relayStats.dnsQueriesSent >= 1)
+        #expect(tunnel.runtime.relayStats.dnsRepliesReceived >= 1)
+    }
+}
