@@ -7,6 +7,7 @@ enum HelpText {
 
     Usage:
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
+      tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
@@ -38,6 +39,21 @@ enum HelpText {
     --capture-detail full       keep whole packets (the settings' default)
     --no-capture                write no .pcap files (history and live feed still recorded)
     --json-summary FILE         also write the summary as one JSON object to FILE
+    """
+
+    static let demo = """
+    tunnelvision demo [--data-dir D] [--json]
+
+    Shows the tunnel at work with nothing outside the machine (needs root, python3 and curl). It
+    builds a lab of three network namespaces — server, host and monitored — with addresses from
+    198.19.0.0/24, starts real servers in the server namespace (an HTTP server with a 20 MiB file,
+    a DNS responder, a UDP echo), puts the tunnel between monitored and host, and runs real clients
+    in the monitored namespace: a download, 50 parallel requests, a lookup by name through the
+    namespace's resolver, and a UDP exchange. Progress goes to standard error; the summary of the
+    connections (as 'run' prints it; --json for one JSON object) to standard output. The lab is
+    removed at the end, also after Ctrl-C. The history and the capture (headers only) go to a
+    temporary data directory removed afterwards, unless --data-dir keeps them.
+    Exit status: 0 when every client succeeded, 1 otherwise, 130 when interrupted.
     """
 
     static let packets = """
@@ -99,6 +115,7 @@ enum HelpText {
         case nil: overview
         case "packets": packets
         case "run": run
+        case "demo": demo
         case "settings": settings
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil

@@ -29,4 +29,6 @@ case let .settings(request):
     exit(SettingsCommand.run(request))
 case let .run(request):
     exit(await RunCommand.run(request))
+case let .demo(dataDirectory, json):
+    exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }

@@ -17,10 +17,10 @@ struct RunCommandTests {
         let www = work.url.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
         try content.write(to: www.appendingPathComponent("file.bin"))
-        let server = try LabPrograms.start([LabPrograms.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
+        let server = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
                                             "--directory", www.path], in: lab.server)
-        defer { LabPrograms.stop(server) }
-        try LabPrograms.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
+        defer { LabScripts.stop(server) }
+        try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
 
         let data = work.url.appendingPathComponent("data")
         let summaryFile = work.url.appendingPathComponent("summary.json")

@@ -49,10 +49,10 @@ struct TunnelEndToEndTests {
         var generator = SystemRandomNumberGenerator()
         let content = Data((0..<4_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try content.write(to: www.url.appendingPathComponent("file.bin"))
-        let server = try LabPrograms.start([LabPrograms.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
+        let server = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
                                             "--directory", www.url.path], in: lab.server)
-        defer { LabPrograms.stop(server) }
-        try LabPrograms.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
+        defer { LabScripts.stop(server) }
+        try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
 
         let tunnel = try Tunnel(lab: lab)
         let output = tunnel.data.url.appendingPathComponent("download.bin")
@@ -74,12 +74,12 @@ struct TunnelEndToEndTests {
     func udpExchange() async throws {
         let lab = try Lab()
         defer { lab.remove() }
-        let echo = "import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ns.bind(('\(Lab.serverIPv4)', 7000))\ns.settimeout(30)\ndata, peer = s.recvfrom(100)\ns.sendto(data.upper(), peer)"
-        let server = try LabPrograms.start([LabPrograms.python, "-c", echo], in: lab.server)
-        defer { LabPrograms.stop(server) }
+        let echo = LabScripts.udpEcho(bind: Lab.serverIPv4, port: 7000)
+        let server = try LabScripts.start([LabScripts.python, "-c", echo], in: lab.server)
+        defer { LabScripts.stop(server) }
         let tunnel = try Tunnel(lab: lab)
-        let ask = "import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ns.settimeout(2)\nfor _ in range(10):\n    s.sendto(b'hello', ('\(Lab.serverIPv4)', 7000))\n    try:\n        print(s.recvfrom(100)[0].decode()); break\n    except socket.timeout:\n        pass"
-        let answer = try lab.monitored.run([LabPrograms.python, "-c", ask])
+        let ask = LabScripts.udpAsk(Lab.serverIPv4, port: 7000, message: "hello")
+        let answer = try lab.monitored.run([LabScripts.python, "-c", ask])
         await tunnel.stop()
         #expect(answer.standardOutput == "HELLO\n")
         let flows = try await tunnel.store.recentFlows(limit: 10, before: nil)

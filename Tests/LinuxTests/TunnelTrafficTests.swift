@@ -19,10 +19,10 @@ struct TunnelTrafficTests {
         let www = TemporaryDirectory("www6")
         let content = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7 >> 3) })
         try content.write(to: www.url.appendingPathComponent("file.bin"))
-        let server = try LabPrograms.start([LabPrograms.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv6,
+        let server = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv6,
                                             "--directory", www.url.path], in: lab.server)
-        defer { LabPrograms.stop(server) }
-        try LabPrograms.waitForListener(Lab.serverIPv6, 8080, from: lab.host)
+        defer { LabScripts.stop(server) }
+        try LabScripts.waitForListener(Lab.serverIPv6, 8080, from: lab.host)
         let tunnel = try Tunnel(lab: lab)
         let output = tunnel.data.url.appendingPathComponent("download.bin")
         let curl = try lab.monitored.run(["curl", "-sS", "-g", "--max-time", "60", "-o", output.path,
@@ -40,20 +40,13 @@ struct TunnelTrafficTests {
         defer { lab.remove() }
         let www = TemporaryDirectory("www-many")
         try Data("hello".utf8).write(to: www.url.appendingPathComponent("small.txt"))
-        let server = try LabPrograms.start([LabPrograms.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
+        let server = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
                                             "--directory", www.url.path], in: lab.server)
-        defer { LabPrograms.stop(server) }
-        try LabPrograms.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
+        defer { LabScripts.stop(server) }
+        try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
         let tunnel = try Tunnel(lab: lab)
-        let client = """
-        import concurrent.futures, urllib.request
-        def fetch(_):
-            return urllib.request.urlopen('http://\(Lab.serverIPv4):8080/small.txt', timeout=30).read()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=200) as pool:
-            results = list(pool.map(fetch, range(200)))
-        print(sum(1 for r in results if r == b'hello'))
-        """
-        let answer = try lab.monitored.run([LabPrograms.python, "-c", client])
+        let client = LabScripts.parallelFetch("http://\(Lab.serverIPv4):8080/small.txt", count: 200, expected: "hello")
+        let answer = try lab.monitored.run([LabScripts.python, "-c", client])
         await tunnel.stop()
         #expect(answer.standardOutput == "200\n")
         let flows = try await tunnel.store.recentFlows(limit: 500, before: nil)
@@ -78,9 +71,9 @@ struct TunnelTrafficTests {
         except ConnectionResetError:
             print('reset')
         """
-        let server = try LabPrograms.start([LabPrograms.python, "-c", serverScript], in: lab.server)
-        defer { LabPrograms.stop(server) }
-        try LabPrograms.waitForListener(Lab.serverIPv4, 9000, from: lab.host)   // the probe is the first connection
+        let server = try LabScripts.start([LabScripts.python, "-c", serverScript], in: lab.server)
+        defer { LabScripts.stop(server) }
+        try LabScripts.waitForListener(Lab.serverIPv4, 9000, from: lab.host)   // the probe is the first connection
         let tunnel = try Tunnel(lab: lab)
         let clientScript = """
         import socket, struct
@@ -97,7 +90,7 @@ struct TunnelTrafficTests {
         c.close()   # linger 0: an RST instead of a FIN
         print('sent reset')
         """
-        let client = try lab.monitored.run([LabPrograms.python, "-c", clientScript])
+        let client = try lab.monitored.run([LabScripts.python, "-c", clientScript])
         #expect(client.standardOutput == "bye\nsent reset\n")
         server.waitUntilExit()
         await tunnel.stop()
@@ -109,26 +102,13 @@ struct TunnelTrafficTests {
     func dnsLookup() async throws {
         let lab = try Lab()
         defer { lab.remove() }
-        // A DNS responder that answers every A question with 198.19.0.2 (RFC 1035 §4.1).
-        let responder = """
-        import socket, struct
-        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(Lab.serverIPv4)', 53)); s.settimeout(30)
-        while True:
-            q, peer = s.recvfrom(512)
-            end = 12
-            while q[end] != 0: end += q[end] + 1
-            question = q[12:end + 5]
-            qtype = struct.unpack('>H', q[end + 1:end + 3])[0]
-            answers = b'\\xc0\\x0c' + struct.pack('>HHIH', 1, 1, 60, 4) + socket.inet_aton('198.19.0.2') if qtype == 1 else b''
-            header = q[:2] + struct.pack('>HHHHH', 0x8180, 1, 1 if answers else 0, 0, 0)
-            s.sendto(header + question + answers, peer)
-        """
-        let server = try LabPrograms.start([LabPrograms.python, "-c", responder], in: lab.server)
-        defer { LabPrograms.stop(server) }
+        let responder = LabScripts.dnsResponder(bind: Lab.serverIPv4, answer: Lab.serverIPv4)
+        let server = try LabScripts.start([LabScripts.python, "-c", responder], in: lab.server)
+        defer { LabScripts.stop(server) }
         let resolvConf = try NamespaceResolvConf(namespace: lab.monitored.name, servers: [IPAddress(parsing: Lab.serverIPv4)!])
         defer { resolvConf.remove() }
         let tunnel = try Tunnel(lab: lab)
-        let lookup = try lab.monitored.run([LabPrograms.python, "-c",
+        let lookup = try lab.monitored.run([LabScripts.python, "-c",
                                             "import socket; print(socket.gethostbyname('lab.test'))"])
         await tunnel.stop()
         #expect(lookup.standardOutput == "198.19.0.2\n")
