@@ -8,6 +8,7 @@ enum HelpText {
     Usage:
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
       tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
+      tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers)
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
@@ -116,6 +117,14 @@ enum HelpText {
         case "packets": packets
         case "run": run
         case "demo": demo
+        case "stats": """
+            tunnelvision stats [--data-dir D] [--json]
+
+            Asks the tunnel running on the data directory (over its control socket,
+            DATA/control.sock) for its counters: what the pipeline recorded, what the relay
+            forwarded, and the resolvers announced to the monitored namespace. --json prints the
+            control channel's own answer. Exit status 1 when no tunnel runs there.
+            """
         case "settings": settings
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil

@@ -6,6 +6,7 @@ enum Invocation: Equatable {
     case settings(SettingsCommand.Request)
     case run(RunCommand.Request)
     case demo(dataDirectory: String?, json: Bool)
+    case stats(dataDirectory: String?, json: Bool)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -39,15 +40,16 @@ enum Invocation: Equatable {
             return .packets(path: rest[0], json: json)
         case "settings":
             return .settings(try SettingsCommand.parse(rest, json: json))
-        case "demo":
+        case "demo", "stats":
             var dataDirectory: String?
             if let index = rest.firstIndex(of: "--data-dir") {
-                guard index + 1 < rest.count else { throw UsageError(message: "demo: --data-dir needs a value") }
+                guard index + 1 < rest.count else { throw UsageError(message: "\(command): --data-dir needs a value") }
                 dataDirectory = rest[index + 1]
                 rest.removeSubrange(index...index + 1)
             }
-            try expectNothing(rest, after: "demo")
-            return .demo(dataDirectory: dataDirectory, json: json)
+            try expectNothing(rest, after: command)
+            return command == "demo" ? .demo(dataDirectory: dataDirectory, json: json)
+                                     : .stats(dataDirectory: dataDirectory, json: json)
         default:
             throw UsageError(message: "unknown command \(command)")
         }

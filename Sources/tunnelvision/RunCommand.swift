@@ -141,6 +141,10 @@ private struct Session {
         let runtime: TunnelRuntime
         do {
             runtime = try TunnelRuntime(device: device, pipeline: pipeline)
+            let reported = NamespaceResolvConf.hostResolvers()
+            try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: dataDirectory).path, capture: capture,
+                                     resolvers: ResolverStatus(announced: announced.map(\.description),
+                                                               reportedAtStart: reported?.map(\.description)))
             try runtime.start()
         } catch { throw RunFailure("\(error)") }
 

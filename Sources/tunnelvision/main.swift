@@ -29,6 +29,8 @@ case let .settings(request):
     exit(SettingsCommand.run(request))
 case let .run(request):
     exit(await RunCommand.run(request))
+case let .stats(dataDirectory, json):
+    exit(StatsCommand.run(dataDirectory: dataDirectory, json: json))
 case let .demo(dataDirectory, json):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }

@@ -18,6 +18,8 @@ struct TunnelEndToEndTests {
         let ring: RingBufferProducer
         let runtime: TunnelRuntime
         let device: TUNDevice
+        let capture: PcapFileWriter
+        var controlPath: String { DataDirectoryLayout.controlSocket(in: data.url).path }
 
         init(lab: Lab) throws {
             self.lab = lab
@@ -26,11 +28,12 @@ struct TunnelEndToEndTests {
             let anchor = MonotonicAnchor.now()
             store = try FlowStore(dataDirectory: data.url, anchor: anchor)
             ring = try RingBufferProducer(dataDirectory: data.url, slotCount: 1 << 16)
-            let capture = try PcapFileWriter(config: .init(directory: DataDirectoryLayout.captures(in: data.url),
-                                                           snaplen: CaptureDetail.metadataOnly.snaplen))
+            capture = try PcapFileWriter(config: .init(directory: DataDirectoryLayout.captures(in: data.url),
+                                                       snaplen: CaptureDetail.metadataOnly.snaplen))
             let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: StoreWriterQueue(store: store),
                                           config: .init(anchor: anchor))
             runtime = try TunnelRuntime(device: device, pipeline: pipeline)
+            try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: data.url).path, capture: capture, resolvers: nil)
             try runtime.start(relayNamespace: lab.host.name)
         }
 
@@ -85,6 +88,17 @@ struct TunnelEndToEndTests {
         let tunnel = try Tunnel(lab: lab)
         let ask = LabScripts.udpAsk(Lab.serverIPv4, port: 7000, message: "hello")
         let answer = try lab.monitored.run([LabScripts.python, "-c", ask])
+        // The control channel, asked while the tunnel runs: counters, and a rotation on demand.
+        guard case .stats(let stats) = try ControlClient.send(.stats, to: tunnel.controlPath) else {
+            Issue.record("no stats from the running tunnel")
+            return
+        }
+        #expect(stats.relay?.udpFlowsOpened == 1)
+        #expect(stats.pipeline.packetsHandled >= 1)
+        #expect(try ControlClient.send(.rotateCapture, to: tunnel.controlPath) == .ok)
+        #expect(try ControlClient.send(.setCaptureDetail(.fullPayload), to: tunnel.controlPath) == .ok)
+        #expect(tunnel.capture.captureFiles().count == 3)
+        #expect(tunnel.capture.snaplen == CaptureDetail.fullPayload.snaplen)
         await tunnel.stop()
         #expect(answer.standardOutput == "HELLO\n")
         let flows = try await tunnel.store.recentFlows(limit: 10, before: nil)

@@ -25,4 +25,8 @@ int ctv_tun_attach(int fd, const char *requested, char actual[16]);
 /// CLONE_NEWNET, which glibc declares only under _GNU_SOURCE). Returns 0 or the errno.
 int ctv_join_network_namespace(int fd);
 
+/// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC) (declared only under _GNU_SOURCE):
+/// a connection that can never block the event loop nor leak into a child. -1 and errno on failure.
+int ctv_accept_nonblocking(int fd);
+
 #endif

@@ -24,6 +24,7 @@ package final class TunnelRuntime: @unchecked Sendable {
     private var buffer: [UInt8]
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
+    private var control: ControlServer?
     /// Answers the device could not take (its queue full): lost, as on a wire, and counted.
     package private(set) var deviceWriteDrops: UInt64 = 0
 
@@ -35,6 +36,32 @@ package final class TunnelRuntime: @unchecked Sendable {
         buffer = [UInt8](repeating: 0, count: max(mtu, 1500) + 64)
         relay = Relay(connector: connector) { [unowned self] datagram in self.deliver(datagram) }
         connector.relay = relay
+    }
+
+    /// Serves the control channel at `path` (call before `start`): `stats`, `rotateCapture`,
+    /// `setCaptureEnabled` and `setCaptureDetail`, answered on the loop thread. `capture` is the
+    /// writer the pipeline records into, rotated in place.
+    package func serveControl(at path: String, capture: PcapFileWriter?, resolvers: ResolverStatus?) throws(ControlSocketError) {
+        control = try ControlServer(path: path, loop: loop) { [unowned self] command in
+            switch command {
+            case .stats:
+                return .stats(TunnelStats(pipeline: pipeline.stats, relay: relay.stats, resolvers: resolvers))
+            case .setCaptureEnabled(let enabled):
+                pipeline.setCaptureEnabled(enabled)
+                return .ok
+            case .rotateCapture:
+                guard let capture else { return .failed("capture is off for this session") }
+                do { try capture.rotate() } catch { return .failed("\(error)") }
+                return .ok
+            case .setCaptureDetail(let detail):
+                // The snaplen belongs to the file's header, so a new detail starts a new file.
+                guard let capture else { return .failed("capture is off for this session") }
+                do { try capture.setSnaplen(detail.snaplen) } catch { return .failed("\(error)") }
+                return .ok
+            case .setTLSInspectionEnabled, .setPlaintextPersistenceEnabled:
+                return .failed("TLS inspection is not part of this build yet")
+            }
+        }
     }
 
     /// Starts the loop on its own thread. With `relayNamespace` (a name under /var/run/netns)
@@ -75,6 +102,7 @@ package final class TunnelRuntime: @unchecked Sendable {
     /// store queue drained). The caller closes the sinks and the device afterwards.
     package func stop() async {
         loop.execute { [unowned self] in
+            control?.close()
             relay.closeAll()
             connector.deliverDeferred()
             loop.stop()
