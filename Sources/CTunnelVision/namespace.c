@@ -7,8 +7,3 @@ int ctv_join_network_namespace(int fd) {
     return setns(fd, CLONE_NEWNET) == 0 ? 0 : errno;
 }
 
-#include <sys/socket.h>
-
-int ctv_accept_nonblocking(int fd) {
-    return accept4(fd, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
-}
