@@ -74,14 +74,7 @@ struct BenchResults {
 
     /// A whole number with thousands separators, for reading at a glance.
     private func grouped(_ value: Double) -> String {
-        guard value.isFinite else { return "∞" }
-        var digits = String(Int64(value.rounded()))
-        var result = ""
-        while digits.count > 3 {
-            result = "," + digits.suffix(3) + result
-            digits.removeLast(3)
-        }
-        return digits + result
+        value.isFinite ? IPCBenchCommand.grouped(Int64(value.rounded())) : "∞"
     }
 
     /// JSON has no infinity or NaN; those become null.
