@@ -67,4 +67,25 @@ struct RunCommandTests {
         #expect(result.err.contains("no-such-command-here: command not found"))
         #expect(Set(NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") }) == before)
     }
+
+    @Test("a second run on a data directory in use is refused with the way out, and the first is untouched")
+    func secondRunRefused() throws {
+        let data = TemporaryDirectory("run-busy")
+        let tunnelvision = try BuiltProduct.url("tunnelvision")
+        let first = Process()
+        first.executableURL = tunnelvision
+        first.arguments = ["run", "--data-dir", data.url.path, "--", "sleep", "3"]
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        // Wait until the first tunnel serves its control socket: it holds the ring by then.
+        let socket = data.url.appendingPathComponent("control.sock").path
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        let second = try BuiltProduct.run(tunnelvision, ["run", "--data-dir", data.url.path, "--", "true"])
+        first.waitUntilExit()
+        #expect(second.status == 1)
+        #expect(second.err.contains("another tunnel is running"))
+        #expect(second.err.contains("--data-dir"))
+        #expect(first.terminationStatus == 0)
+    }
 }
