@@ -19,7 +19,7 @@ enum HelpText {
 
     static let run = """
     tunnelvision run [--data-dir D] [--capture-detail metadata|full] [--no-capture]
-                     [--json-summary FILE] [--] CMD ARGS…
+                     [--mtu BYTES] [--json-summary FILE] [--] CMD ARGS…
 
     Runs CMD in a new network namespace whose only way out is the tunnel, for exactly CMD's life
     (needs root; through sudo, CMD runs as the invoking user). Every packet is counted into its
@@ -39,6 +39,8 @@ enum HelpText {
     --capture-detail metadata   keep 128 bytes of each packet (headers) instead of whole packets
     --capture-detail full       keep whole packets (the settings' default)
     --no-capture                write no .pcap files (history and live feed still recorded)
+    --mtu BYTES                 the tunnel's MTU, 1280…65520 (default 1500, a real link's
+                                segmentation; larger cuts the packet rate and raises throughput)
     --json-summary FILE         also write the summary as one JSON object to FILE
     """
 

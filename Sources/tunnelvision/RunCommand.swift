@@ -17,8 +17,13 @@ enum RunCommand {
         var captureDetail: CaptureDetail?
         var captureOff = false
         var jsonSummary: String?
+        var mtu = TunnelAddressing.mtu
         var command: [String]
     }
+
+    /// IPv6 needs at least 1280 (RFC 8200 §5); 65 520 is the largest a TUN device takes and what
+    /// pasta and slirp4netns use to cut the packet rate.
+    static let mtuRange = 1280...65_520
 
     /// Options come before CMD; the first argument that is not one (or everything after `--`)
     /// is CMD, whose own options are never read as ours.
@@ -46,6 +51,12 @@ enum RunCommand {
                 }
             case "--no-capture": request.captureOff = true
             case "--json-summary": request.jsonSummary = try value(argument)
+            case "--mtu":
+                let text = try value(argument)
+                guard let mtu = Int(text), RunCommand.mtuRange.contains(mtu) else {
+                    throw Invocation.UsageError(message: "run: --mtu takes \(RunCommand.mtuRange.lowerBound)…\(RunCommand.mtuRange.upperBound), not \(text)")
+                }
+                request.mtu = mtu
             default:
                 guard !argument.hasPrefix("-") else { throw Invocation.UsageError(message: "run: unknown option \(argument)") }
                 request.command = Array(arguments[index...])
@@ -130,7 +141,7 @@ private struct Session {
         defer { namespace.delete() }
         let device = try TUNDevice()
         defer { device.close() }
-        try TunnelNamespacePlan.apply(device: device.name, namespace: namespace.name)
+        try TunnelNamespacePlan.apply(device: device.name, namespace: namespace.name, mtu: request.mtu)
         let announced = TunnelResolvers.announceable(from: NamespaceResolvConf.hostResolvers() ?? [])
         if announced.isEmpty { printError("tunnelvision: no resolver of this machine can be announced; names will not resolve inside") }
         let resolvConf = try NamespaceResolvConf(namespace: namespace.name, servers: announced)
@@ -140,7 +151,7 @@ private struct Session {
                                       config: .init(captureEnabled: captureEnabled, anchor: anchor))
         let runtime: TunnelRuntime
         do {
-            runtime = try TunnelRuntime(device: device, pipeline: pipeline)
+            runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: request.mtu)
             let reported = NamespaceResolvConf.hostResolvers()
             try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: dataDirectory).path, capture: capture,
                                      resolvers: ResolverStatus(announced: announced.map(\.description),

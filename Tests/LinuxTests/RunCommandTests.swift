@@ -88,4 +88,32 @@ struct RunCommandTests {
         #expect(second.err.contains("--data-dir"))
         #expect(first.terminationStatus == 0)
     }
+
+    @Test("with a large MTU the transfer still arrives intact; an MTU out of range is refused")
+    func largeMTU() throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        let work = TemporaryDirectory("run-mtu")
+        let www = work.url.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        let file = www.appendingPathComponent("file.bin")
+        try ExternalCommand.run(["sh", "-c", "head -c 20000000 /dev/urandom > '\(file.path)'"])
+        let server = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
+                                           "--directory", www.path], in: lab.server)
+        defer { LabScripts.stop(server) }
+        try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
+        let output = work.url.appendingPathComponent("out.bin")
+        let tunnelvision = try BuiltProduct.url("tunnelvision")
+        let ip = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")
+        let result = try BuiltProduct.run(ip, lab.host.command([tunnelvision.path, "run", "--mtu", "65520", "--data-dir",
+                                                                work.url.appendingPathComponent("data").path, "--",
+                                                                "curl", "-sS", "-o", output.path,
+                                                                "http://\(Lab.serverIPv4):8080/file.bin"]).dropFirst().map { $0 })
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try TunnelEndToEndTests.sha256(output) == TunnelEndToEndTests.sha256(file))
+
+        let refused = try BuiltProduct.run(tunnelvision, ["run", "--mtu", "70000", "--", "true"])
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("--mtu takes 1280…65520"))
+    }
 }

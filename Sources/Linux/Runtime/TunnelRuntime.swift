@@ -34,7 +34,10 @@ package final class TunnelRuntime: @unchecked Sendable {
         loop = try EventLoop()
         connector = SocketRelayConnector(loop: loop)
         buffer = [UInt8](repeating: 0, count: max(mtu, 1500) + 64)
-        relay = Relay(connector: connector) { [unowned self] datagram in self.deliver(datagram) }
+        // The MSS announced to the device fills the tunnel's MTU (IPv4 headers; an IPv6 device
+        // announces its own smaller MSS, and the smaller of the two is used).
+        let relayConfig = TCPRelayFlow.Config(maximumSegmentSize: TCPRelayFlow.Config.segmentSize(mtu: mtu, version: .v4))
+        relay = Relay(connector: connector, config: relayConfig) { [unowned self] datagram in self.deliver(datagram) }
         connector.relay = relay
     }
 
