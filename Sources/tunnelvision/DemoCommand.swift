@@ -4,7 +4,6 @@ import Glibc
 import App
 import Foundation
 import Linux
-import PacketTunnel
 import Shared
 
 /// `tunnelvision demo`: the tunnel in a lab of namespaces, needing nothing outside the machine.
@@ -73,17 +72,10 @@ enum DemoCommand {
         try TunnelNamespacePlan.apply(device: device.name, namespace: lab.monitored.name)
         let resolvConf = try NamespaceResolvConf(namespace: lab.monitored.name, servers: [IPAddress(parsing: Lab.serverIPv4)!])
         defer { resolvConf.remove() }
-        let anchor = MonotonicAnchor.now()
-        let store = try FlowStore(dataDirectory: data, anchor: anchor)
-        let ring = try RingBufferProducer(dataDirectory: data)
-        defer { ring.close() }
-        let capture = try PcapFileWriter(config: .init(directory: DataDirectoryLayout.captures(in: data),
-                                                       snaplen: CaptureDetail.metadataOnly.snaplen,
-                                                       highestReferencedSequence: try await store.highestCaptureFileSequence()))
-        let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: StoreWriterQueue(store: store),
-                                      config: .init(anchor: anchor))
-        let runtime = try TunnelRuntime(device: device, pipeline: pipeline)
-        try runtime.start(relayNamespace: lab.host.name)
+        var options = TunnelSession.Options()
+        options.captureDetail = .metadataOnly
+        let session = try await TunnelSession(dataDirectory: data, device: device, options: options,
+                                              relayNamespace: lab.host.name)
         let started = Date()
 
         var failures = 0
@@ -106,12 +98,11 @@ enum DemoCommand {
                [python, "-c", "import socket; print(socket.gethostbyname('\(demoName)'))"]) { $0 == "\(Lab.serverIPv4)\n" }
         client("a UDP exchange…", [python, "-c", LabScripts.udpAsk(Lab.serverIPv4, port: 7000, message: "ping")]) { $0 == "PING\n" }
 
-        await runtime.stop()
-        try? capture.close()
-        let flows = try await store.recentFlows(limit: 1_000, before: nil).filter { $0.lastSeen >= started.addingTimeInterval(-1) }
+        await session.stop()
+        let flows = try await session.store.recentFlows(limit: 1_000, before: nil).filter { $0.lastSeen >= started.addingTimeInterval(-1) }
         let summary = RunSummary(command: "tunnelvision demo", exitStatus: failures == 0 ? 0 : 1, signal: nil,
                                  connections: flows.reversed().map { RunSummary.Connection($0) },
-                                 captureFiles: capture.captureFiles().map {
+                                 captureFiles: (session.capture?.captureFiles() ?? []).map {
                                      RunSummary.CaptureFile(path: $0.path, bytes: UInt64((try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int) ?? 0))
                                  },
                                  databasePath: DataDirectoryLayout.database(in: data).path)

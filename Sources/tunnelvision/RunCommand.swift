@@ -4,7 +4,6 @@ import Glibc
 import App
 import Foundation
 import Linux
-import PacketTunnel
 import Shared
 
 /// `tunnelvision run [options] [--] CMD ARGS…`: CMD runs in a fresh network namespace whose only
@@ -116,26 +115,6 @@ private struct Session {
         let detail = request.captureDetail ?? reading.settings.captureDetail
         let captureEnabled = !request.captureOff && reading.settings.captureEnabled
 
-        let anchor = MonotonicAnchor.now()
-        let store: FlowStore
-        do { store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor) } catch { throw RunFailure("\(error)") }
-        let ring: RingBufferProducer
-        do { ring = try RingBufferProducer(dataDirectory: dataDirectory) } catch {
-            if case .ringInUse = error {
-                throw RunFailure("another tunnel is running on \(dataDirectory.path); give this one its own --data-dir")
-            }
-            throw RunFailure("\(error)")
-        }
-        defer { ring.close() }
-        var capture: PcapFileWriter?
-        if captureEnabled {
-            let highest = try? await store.highestCaptureFileSequence()
-            do {
-                capture = try PcapFileWriter(config: .init(directory: DataDirectoryLayout.captures(in: dataDirectory),
-                                                           snaplen: detail.snaplen, highestReferencedSequence: highest ?? nil))
-            } catch { throw RunFailure("\(error)") }
-        }
-
         NamespaceName.removeLeftovers(prefix: "tvrun")
         let namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun"))
         defer { namespace.delete() }
@@ -147,16 +126,16 @@ private struct Session {
         let resolvConf = try NamespaceResolvConf(namespace: namespace.name, servers: announced)
         defer { resolvConf.remove() }
 
-        let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: StoreWriterQueue(store: store),
-                                      config: .init(captureEnabled: captureEnabled, anchor: anchor))
-        let runtime: TunnelRuntime
+        var options = TunnelSession.Options()
+        options.captureEnabled = captureEnabled
+        options.captureDetail = detail
+        options.mtu = request.mtu
+        let reported = NamespaceResolvConf.hostResolvers()
+        let session: TunnelSession
         do {
-            runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: request.mtu)
-            let reported = NamespaceResolvConf.hostResolvers()
-            try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: dataDirectory).path, capture: capture,
-                                     resolvers: ResolverStatus(announced: announced.map(\.description),
-                                                               reportedAtStart: reported?.map(\.description)))
-            try runtime.start()
+            session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: options,
+                                              resolvers: ResolverStatus(announced: announced.map(\.description),
+                                                                        reportedAtStart: reported?.map(\.description)))
         } catch { throw RunFailure("\(error)") }
 
         // Ctrl-C reaches CMD (same process group); we stay to take the tunnel down and summarise.
@@ -170,19 +149,18 @@ private struct Session {
         do {
             ending = MonitoredCommand.wait(try command.start(namespace: namespace.name))
         } catch {
-            await runtime.stop()
+            await session.stop()
             throw RunFailure("\(error)")
         }
-        await runtime.stop()
-        try? capture?.close()
+        await session.stop()
 
-        let flows = (try? await sessionFlows(store, since: started.addingTimeInterval(-1))) ?? []
+        let flows = (try? await sessionFlows(session.store, since: started.addingTimeInterval(-1))) ?? []
         let summary = RunSummary(
             command: request.command.joined(separator: " "),
             exitStatus: { if case .exited(let status) = ending { status } else { nil } }(),
             signal: { if case .signalled(let signal) = ending { signal } else { nil } }(),
             connections: flows.map { RunSummary.Connection($0) },
-            captureFiles: (capture?.captureFiles() ?? []).map { file in
+            captureFiles: (session.capture?.captureFiles() ?? []).map { file in
                 RunSummary.CaptureFile(path: file.path, bytes: Self.size(of: file.path))
             },
             databasePath: DataDirectoryLayout.database(in: dataDirectory).path)

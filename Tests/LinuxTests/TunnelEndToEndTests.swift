@@ -14,32 +14,25 @@ struct TunnelEndToEndTests {
     final class Tunnel {
         let lab: Lab
         let data = TemporaryDirectory("tunnel-e2e")
-        let store: FlowStore
-        let ring: RingBufferProducer
-        let runtime: TunnelRuntime
         let device: TUNDevice
-        let capture: PcapFileWriter
+        let session: TunnelSession
+        var store: FlowStore { session.store }
+        var runtime: TunnelRuntime { session.runtime }
+        var capture: PcapFileWriter { session.capture! }
         var controlPath: String { DataDirectoryLayout.controlSocket(in: data.url).path }
 
-        init(lab: Lab) throws {
+        init(lab: Lab) async throws {
             self.lab = lab
             device = try TUNDevice()
             try TunnelNamespacePlan.apply(device: device.name, namespace: lab.monitored.name)
-            let anchor = MonotonicAnchor.now()
-            store = try FlowStore(dataDirectory: data.url, anchor: anchor)
-            ring = try RingBufferProducer(dataDirectory: data.url, slotCount: 1 << 16)
-            capture = try PcapFileWriter(config: .init(directory: DataDirectoryLayout.captures(in: data.url),
-                                                       snaplen: CaptureDetail.metadataOnly.snaplen))
-            let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: StoreWriterQueue(store: store),
-                                          config: .init(anchor: anchor))
-            runtime = try TunnelRuntime(device: device, pipeline: pipeline)
-            try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: data.url).path, capture: capture, resolvers: nil)
-            try runtime.start(relayNamespace: lab.host.name)
+            var options = TunnelSession.Options()
+            options.captureDetail = .metadataOnly
+            session = try await TunnelSession(dataDirectory: data.url, device: device, options: options,
+                                              relayNamespace: lab.host.name)
         }
 
         func stop() async {
-            await runtime.stop()
-            ring.close()
+            await session.stop()
             device.close()
         }
     }
@@ -62,7 +55,7 @@ struct TunnelEndToEndTests {
         defer { LabScripts.stop(server) }
         try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
 
-        let tunnel = try Tunnel(lab: lab)
+        let tunnel = try await Tunnel(lab: lab)
         let output = tunnel.data.url.appendingPathComponent("download.bin")
         let curl = try lab.monitored.run(["curl", "-sS", "--max-time", "300", "-o", output.path,
                                           "http://\(Lab.serverIPv4):8080/file.bin"])
@@ -85,7 +78,7 @@ struct TunnelEndToEndTests {
         let echo = LabScripts.udpEcho(bind: Lab.serverIPv4, port: 7000)
         let server = try LabScripts.start([LabScripts.python, "-c", echo], in: lab.server)
         defer { LabScripts.stop(server) }
-        let tunnel = try Tunnel(lab: lab)
+        let tunnel = try await Tunnel(lab: lab)
         let ask = LabScripts.udpAsk(Lab.serverIPv4, port: 7000, message: "hello")
         let answer = try lab.monitored.run([LabScripts.python, "-c", ask])
         // The control channel, asked while the tunnel runs: counters, and a rotation on demand.

@@ -23,7 +23,7 @@ struct TunnelTrafficTests {
                                             "--directory", www.url.path], in: lab.server)
         defer { LabScripts.stop(server) }
         try LabScripts.waitForListener(Lab.serverIPv6, 8080, from: lab.host)
-        let tunnel = try Tunnel(lab: lab)
+        let tunnel = try await Tunnel(lab: lab)
         let output = tunnel.data.url.appendingPathComponent("download.bin")
         let curl = try lab.monitored.run(["curl", "-sS", "-g", "--max-time", "60", "-o", output.path,
                                           "http://[\(Lab.serverIPv6)]:8080/file.bin"])
@@ -44,7 +44,7 @@ struct TunnelTrafficTests {
                                             "--directory", www.url.path], in: lab.server)
         defer { LabScripts.stop(server) }
         try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
-        let tunnel = try Tunnel(lab: lab)
+        let tunnel = try await Tunnel(lab: lab)
         let client = LabScripts.parallelFetch("http://\(Lab.serverIPv4):8080/small.txt", count: 200, expected: "hello")
         let answer = try lab.monitored.run([LabScripts.python, "-c", client])
         await tunnel.stop()
@@ -74,7 +74,7 @@ struct TunnelTrafficTests {
         let server = try LabScripts.start([LabScripts.python, "-c", serverScript], in: lab.server)
         defer { LabScripts.stop(server) }
         try LabScripts.waitForListener(Lab.serverIPv4, 9000, from: lab.host)   // the probe is the first connection
-        let tunnel = try Tunnel(lab: lab)
+        let tunnel = try await Tunnel(lab: lab)
         let clientScript = """
         import socket, struct
         c = socket.create_connection(('\(Lab.serverIPv4)', 9000), 10)
@@ -107,7 +107,7 @@ struct TunnelTrafficTests {
         defer { LabScripts.stop(server) }
         let resolvConf = try NamespaceResolvConf(namespace: lab.monitored.name, servers: [IPAddress(parsing: Lab.serverIPv4)!])
         defer { resolvConf.remove() }
-        let tunnel = try Tunnel(lab: lab)
+        let tunnel = try await Tunnel(lab: lab)
         let lookup = try lab.monitored.run([LabScripts.python, "-c",
                                             "import socket; print(socket.gethostbyname('lab.test'))"])
         await tunnel.stop()
