@@ -195,4 +195,20 @@ struct RelayTests {
         #expect(delivered.packets.count == 2)
         #expect(delivered.packets.last?.tcp?.flags == [.syn, .ack])
     }
+
+    @Test("a SYN whose options do not parse is refused and counted, and opens nothing")
+    func malformedOptions() throws {
+        var datagram = [UInt8](try PacketEmitter.tcp(source: Self.device, destination: Self.server, sequence: Self.deviceISN,
+                                                      acknowledgment: 0, flags: .syn, windowSize: 65_535,
+                                                      options: TCPOptions(maximumSegmentSize: 1460)))
+        // The MSS option's length byte claims more than the header holds.
+        let optionStart = 20 + 20
+        #expect(datagram[optionStart] == 2)
+        datagram[optionStart + 1] = 40
+        let data = Data(datagram)
+        relay.passthrough(try PacketParser.parse(data), datagram: data)
+        #expect(relay.stats.segmentsRefused == 1)
+        #expect(connector.tcp.isEmpty)
+        #expect(delivered.packets.isEmpty)
+    }
 }

@@ -87,7 +87,7 @@ import Testing
             + #""storeBatchesFailed":0,"storeBatchesWritten":0},"#
             + #""relay":{"bytesFromDevice":0,"bytesToDevice":0,"connectFailures":0,"dnsQueriesSent":0,"#
             + #""dnsRepliesReceived":0,"emitterFailures":0,"flowsInspected":0,"flowsPinned":0,"#
-            + #""inspectionCandidates":0,"inspectionsAbandoned":0,"pinnedHostSkips":0,"streamOpeningsHTTP":0,"#
+            + #""inspectionCandidates":0,"inspectionsAbandoned":0,"pinnedHostSkips":0,"segmentsRefused":0,"streamOpeningsHTTP":0,"#
             + #""streamOpeningsTLS":0,"streamOpeningsUnrecognised":0,"tcpFlowsClosed":0,"tcpFlowsOpened":0,"#
             + #""terminationsFailed":0,"terminationsOpened":0,"udpFlowsOpened":0},"#
             + #""resolvers":{"announced":["198.18.0.53"]}}}"#

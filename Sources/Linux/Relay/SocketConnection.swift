@@ -157,19 +157,3 @@ private func openSocket(_ family: Int32, _ type: __socket_type, remote: IPEndpoi
     guard descriptor >= 0 else { throw SocketError(.create, remote: remote, errno: errno) }
     return descriptor
 }
-
-extension IOResult {
-    /// The answer of a call that returns a count or -1 with errno, retried when a signal
-    /// interrupted it.
-    static func retryingInterrupts(_ call: () -> Int) -> IOResult {
-        while true {
-            let count = call()
-            if count >= 0 { return .processed(count) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return .wouldBlock
-            case let failure: return .failed(failure)
-            }
-        }
-    }
-}

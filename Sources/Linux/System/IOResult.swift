@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What a non-blocking read or write did: the shell's syscalls reach the cores as values, so the
 /// logic above them can be tested by scripting the kernel's answers (STYLE practice 9).
 public enum IOResult: Sendable, Equatable {
@@ -7,4 +11,20 @@ public enum IOResult: Sendable, Equatable {
     case wouldBlock
     /// The call failed with this errno.
     case failed(Int32)
+}
+
+extension IOResult {
+    /// The answer of a call that returns a count or -1 with errno, retried when a signal
+    /// interrupted it. Every descriptor the shell reads or writes (TUN, sockets) goes through it.
+    static func retryingInterrupts(_ call: () -> Int) -> IOResult {
+        while true {
+            let count = call()
+            if count >= 0 { return .processed(count) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN: return .wouldBlock
+            case let failure: return .failed(failure)
+            }
+        }
+    }
 }

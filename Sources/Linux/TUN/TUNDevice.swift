@@ -33,28 +33,12 @@ public final class TUNDevice: @unchecked Sendable {
 
     /// Reads one datagram into `buffer`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
-        while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return .processed(count) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return .wouldBlock
-            case let failure: return .failed(failure)
-            }
-        }
+        IOResult.retryingInterrupts { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
     }
 
     /// Writes one datagram. A datagram is written whole or not at all.
     public func write(_ packet: UnsafeRawBufferPointer) -> IOResult {
-        while true {
-            let count = Glibc.write(descriptor, packet.baseAddress, packet.count)
-            if count >= 0 { return .processed(count) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return .wouldBlock
-            case let failure: return .failed(failure)
-            }
-        }
+        IOResult.retryingInterrupts { Glibc.write(descriptor, packet.baseAddress, packet.count) }
     }
 
     /// Closes the descriptor, which removes the interface.

@@ -48,7 +48,10 @@ package final class Relay {
     package func passthrough(_ packet: ParsedPacket, datagram: Data) {
         let key = packet.flowKey
         if let tcp = packet.tcp {
-            guard let segment = try? InboundSegment(tcp, in: datagram) else { return }
+            guard let segment = try? InboundSegment(tcp, in: datagram) else {
+                stats.segmentsRefused += 1
+                return
+            }
             if tcpFlows[key] == nil {
                 let flow = TCPRelayFlow(key: key, device: packet.source, server: packet.destination,
                                         config: config, initialSequence: SequenceNumber(initialSequence()))

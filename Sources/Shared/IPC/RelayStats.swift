@@ -15,6 +15,9 @@ public struct RelayStats: Codable, Sendable, Equatable {
     public var bytesToDevice: UInt64
     /// Datagrams the relay could not build or write back into the tunnel.
     public var emitterFailures: UInt64
+    /// TCP segments from the device refused because their options do not parse (dropped; the
+    /// device's retransmission or the flow's timeout follows).
+    public var segmentsRefused: UInt64
     /// DNS queries forwarded to a resolver.
     public var dnsQueriesSent: UInt64
     /// DNS replies received from a resolver and written back.
@@ -42,7 +45,7 @@ public struct RelayStats: Codable, Sendable, Equatable {
 
     public init(tcpFlowsOpened: UInt64 = 0, tcpFlowsClosed: UInt64 = 0, udpFlowsOpened: UInt64 = 0,
                 connectFailures: UInt64 = 0, bytesFromDevice: UInt64 = 0, bytesToDevice: UInt64 = 0,
-                emitterFailures: UInt64 = 0, dnsQueriesSent: UInt64 = 0, dnsRepliesReceived: UInt64 = 0,
+                emitterFailures: UInt64 = 0, segmentsRefused: UInt64 = 0, dnsQueriesSent: UInt64 = 0, dnsRepliesReceived: UInt64 = 0,
                 streamOpeningsTLS: UInt64 = 0, streamOpeningsHTTP: UInt64 = 0, streamOpeningsUnrecognised: UInt64 = 0,
                 inspectionCandidates: UInt64 = 0, terminationsOpened: UInt64 = 0, inspectionsAbandoned: UInt64 = 0,
                 pinnedHostSkips: UInt64 = 0, flowsInspected: UInt64 = 0, flowsPinned: UInt64 = 0,
@@ -54,6 +57,7 @@ public struct RelayStats: Codable, Sendable, Equatable {
         self.bytesFromDevice = bytesFromDevice
         self.bytesToDevice = bytesToDevice
         self.emitterFailures = emitterFailures
+        self.segmentsRefused = segmentsRefused
         self.dnsQueriesSent = dnsQueriesSent
         self.dnsRepliesReceived = dnsRepliesReceived
         self.streamOpeningsTLS = streamOpeningsTLS
