@@ -86,10 +86,11 @@ package final class ControlServer {
         var line = ControlChannel.encode(response)
         line.append(UInt8(ascii: "\n"))
         // A response is small and the socket fresh: one write, retried on a full buffer briefly.
+        // MSG_NOSIGNAL: a client that hung up must not take the tunnel down with SIGPIPE.
         var offset = 0
         var attempts = 0
         while offset < line.count, attempts < 1000 {
-            let written = line[offset...].withUnsafeBytes { Glibc.write(client, $0.baseAddress, $0.count) }
+            let written = line[offset...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written > 0 { offset += written } else if errno == EAGAIN || errno == EINTR { attempts += 1; usleep(1000) } else { break }
         }
         finish(client)
