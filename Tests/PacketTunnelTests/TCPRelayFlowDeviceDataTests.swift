@@ -60,6 +60,22 @@ import Shared
                 == [.sendToServer(pattern(5, from: 10)), toDevice(5001, ack: 1016, window: 5)])
     }
 
+    @Test func aScaledWindowIsAdvertisedShiftedAndRoundedDown() {
+        // 1 MiB with shift 5: after 100 bytes, (1 048 576 − 100) >> 5 = 32 764 (rounded down).
+        var flow = F.established(config: .init(maxToServerBytes: 1 << 20), windowScale: 7)
+        #expect(flow.receiveFromDevice(fromDevice(1001, ack: 5001, .ack, pattern(100)))
+                == [.sendToServer(pattern(100)), toDevice(5001, ack: 1101, window: 32_764)])
+        // The device may fill the whole scaled window: 200 000 bytes, more than 16 bits could say.
+        #expect(flow.receiveFromDevice(fromDevice(1101, ack: 5001, .ack, pattern(200_000, from: 100)))
+                == [.sendToServer(pattern(200_000, from: 100)), toDevice(5001, ack: 201_101, window: 26_514)])
+    }
+
+    @Test func withoutTheDevicesScalingOurWindowStaysWithinSixteenBits() {
+        var flow = F.established(config: .init(maxToServerBytes: 1 << 20))
+        #expect(flow.receiveFromDevice(fromDevice(1001, ack: 5001, .ack, pattern(100)))
+                == [.sendToServer(pattern(100)), toDevice(5001, ack: 1101, window: .max)])
+    }
+
     @Test func bytesBeyondTheWindowAreDroppedForTheDeviceToResend() {
         var flow = F.established(config: .init(maxToServerBytes: 8))
         #expect(flow.receiveFromDevice(fromDevice(1001, ack: 5001, [.ack, .fin], pattern(12)))

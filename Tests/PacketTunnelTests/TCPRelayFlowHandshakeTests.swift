@@ -29,8 +29,18 @@ import Shared
         #expect(flow.retransmitTimer == nil)
     }
 
-    @Test func aDeviceThatOffersWindowScalingIsAnsweredWithShiftZero() {
-        var flow = F.fresh()
+    @Test func aDeviceThatOffersWindowScalingIsAnsweredWithTheShiftOurBufferNeeds() {
+        // 1 MiB does not fit 16 bits until shifted by 5 (1 MiB >> 5 = 32 768); the SYN-ACK's own
+        // window is never scaled.
+        var flow = F.fresh(config: .init(maxToServerBytes: 1 << 20))
+        _ = flow.receiveFromDevice(InboundSegment(sequence: 1000, flags: .syn, maximumSegmentSize: 1460, windowScale: 7))
+        let synAck = OutboundSegment(sequence: 5000, acknowledgment: 1001, flags: [.syn, .ack], window: .max,
+                                     maximumSegmentSize: 1460, windowScale: 5)
+        #expect(flow.serverDidConnect() == [.segmentToDevice(synAck)])
+    }
+
+    @Test func aBufferThatFitsSixteenBitsIsAnnouncedWithShiftZero() {
+        var flow = F.fresh(config: .init(maxToServerBytes: 65_535))
         _ = flow.receiveFromDevice(InboundSegment(sequence: 1000, flags: .syn, maximumSegmentSize: 1460, windowScale: 7))
         let synAck = OutboundSegment(sequence: 5000, acknowledgment: 1001, flags: [.syn, .ack], window: .max,
                                      maximumSegmentSize: 1460, windowScale: 0)

@@ -36,9 +36,10 @@ import Shared
 
     @Test func theDevicesWindowIsScaledByTheShiftOfItsSyn() {
         var flow = F.established(window: 100, windowScale: 4)          // 100 << 4 = 1600 bytes
+        // Scaling is mutual: our own window goes out shifted too (1 MiB >> 5).
         #expect(flow.receiveFromServer(pattern(2000)) == [
-            toDevice(5001, ack: 1001, .ack, pattern(1460)),
-            toDevice(6461, ack: 1001, .ack, pattern(140, from: 1460)),
+            toDevice(5001, ack: 1001, .ack, window: 32_768, pattern(1460)),
+            toDevice(6461, ack: 1001, .ack, window: 32_768, pattern(140, from: 1460)),
         ])
     }
 

@@ -46,9 +46,9 @@ import Shared
         _ = flow.serverDidConnect()
         _ = flow.receiveFromDevice(fromDevice(1001, ack: 5001, window: 10))            // 10 << 7 = 1280
         #expect(flow.receiveFromServer(pattern(250)) == [
-            toDevice(5001, ack: 1001, .ack, pattern(100)),
-            toDevice(5101, ack: 1001, .ack, pattern(100, from: 100)),
-            toDevice(5201, ack: 1001, [.ack, .psh], pattern(50, from: 200)),
+            toDevice(5001, ack: 1001, .ack, window: 32_768, pattern(100)),          // ours: 1 MiB >> 5
+            toDevice(5101, ack: 1001, .ack, window: 32_768, pattern(100, from: 100)),
+            toDevice(5201, ack: 1001, [.ack, .psh], window: 32_768, pattern(50, from: 200)),
         ])
     }
 }

@@ -49,4 +49,25 @@ import Testing
     @Test func anOddTrailingByteIsPaddedWithZero() {
         #expect(checksum([0x12, 0x34, 0x56]) == checksum([0x12, 0x34, 0x56, 0x00]))
     }
+
+    /// RFC 1071 §4.1's loop, word by word with the carries folded at the end: the wide fast path
+    /// must agree with it at every length and alignment, including carries out of 64 bits.
+    @Test func theWideSumAgreesWithTheWordByWordDefinition() {
+        var random = SystemRandomNumberGenerator()
+        for length in [0, 1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 1499, 1500, 65_535] {
+            for fill in ["random", "ones"] {
+                let bytes: [UInt8] = (0..<(length + 3)).map { _ in fill == "ones" ? 0xFF : UInt8.random(in: 0...255, using: &random) }
+                for start in 0..<3 {
+                    let piece = Array(bytes[start..<(start + length)])
+                    var sum: UInt64 = 0
+                    var index = 0
+                    while index + 1 < piece.count { sum += UInt64(piece[index]) << 8 | UInt64(piece[index + 1]); index += 2 }
+                    if index < piece.count { sum += UInt64(piece[index]) << 8 }
+                    while sum > 0xFFFF { sum = (sum & 0xFFFF) + (sum >> 16) }
+                    let expected = ~UInt16(sum)
+                    #expect(piece.withUnsafeBytes { InternetChecksum.checksum($0) } == expected, "length \(length) at \(start)")
+                }
+            }
+        }
+    }
 }

@@ -214,7 +214,8 @@ final class TCPRelaySocket: RelayConnection {
     // MARK: RelayConnection (called by the relay)
 
     func send(_ data: Data) {
-        pending.append(data)
+        // Usually nothing waits: take the bytes as they are instead of copying them in.
+        if pending.isEmpty { pending = data } else { pending.append(data) }
         if connected { flush(deferReport: true) }
     }
 

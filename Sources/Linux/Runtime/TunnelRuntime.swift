@@ -145,13 +145,12 @@ package final class TunnelRuntime: @unchecked Sendable {
     }
 
     /// The relay's answer to the device: written to the TUN, then recorded like any packet.
-    private func deliver(_ datagram: Data) {
-        let written = datagram.withUnsafeBytes { device.write($0) }
-        guard case .processed = written else {
+    private func deliver(_ datagram: UnsafeRawBufferPointer) {
+        guard case .processed = device.write(datagram) else {
             deviceWriteDrops += 1
             return
         }
-        _ = datagram.withUnsafeBytes { pipeline.record(reinjected: $0, now: MonotonicAnchor.uptimeNow()) }
+        _ = pipeline.record(reinjected: datagram, now: MonotonicAnchor.uptimeNow())
     }
 
     private func scheduleTick() {

@@ -10,8 +10,21 @@ extension TCPRelaySegment {
     package func emit(source: IPEndpoint, destination: IPEndpoint) throws(PacketEmitError) -> Data {
         try PacketEmitter.tcp(source: source, destination: destination,
                               sequence: sequence.rawValue, acknowledgment: acknowledgment.rawValue,
-                              flags: flags, windowSize: window,
-                              options: TCPOptions(maximumSegmentSize: maximumSegmentSize, windowScale: windowScale),
-                              payload: payload)
+                              flags: flags, windowSize: window, options: options, payload: payload)
     }
+
+    /// The size `emit(into:…)` writes; throws where `emit` would.
+    package func byteCount(source: IPEndpoint, destination: IPEndpoint) throws(PacketEmitError) -> Int {
+        try PacketEmitter.tcpByteCount(source: source, destination: destination, options: options,
+                                       payloadCount: payload.count)
+    }
+
+    /// The datagram written into a buffer of at least `byteCount(…)` bytes.
+    package func emit(into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint) {
+        PacketEmitter.tcp(into: buffer, source: source, destination: destination,
+                          sequence: sequence.rawValue, acknowledgment: acknowledgment.rawValue,
+                          flags: flags, windowSize: window, options: options, payload: payload)
+    }
+
+    private var options: TCPOptions { TCPOptions(maximumSegmentSize: maximumSegmentSize, windowScale: windowScale) }
 }

@@ -10,7 +10,10 @@ import Shared
 /// fast userspace relays avoid. Nothing here does I/O; the connector and `reinject` do.
 package final class Relay {
     private let connector: any RelayConnector
-    private let reinject: (Data) -> Void
+    private let reinject: (UnsafeRawBufferPointer) -> Void
+    /// Every answer is laid out here and handed to `reinject` before the next: no allocation per
+    /// segment. Sized for the largest datagram either family can carry.
+    private var scratch = [UInt8](repeating: 0, count: PacketEmitter.datagramLimit(.v6))
     private let initialSequence: () -> UInt32
     private let config: TCPRelayFlow.Config
     private var tcpFlows: [FlowKey: TCPFlowState] = [:]
@@ -23,7 +26,7 @@ package final class Relay {
 
     package init(connector: any RelayConnector, config: TCPRelayFlow.Config = TCPRelayFlow.Config(),
                  initialSequence: @escaping () -> UInt32 = { UInt32.random(in: .min ... .max) },
-                 reinject: @escaping (Data) -> Void) {
+                 reinject: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.connector = connector
         self.config = config
         self.initialSequence = initialSequence
@@ -148,7 +151,12 @@ package final class Relay {
                 state.connection?.shutdownWrite()
             case .segmentToDevice(let segment):
                 do {
-                    reinject(try segment.emit(source: state.flow.server, destination: state.flow.device))
+                    let byteCount = try segment.byteCount(source: state.flow.server, destination: state.flow.device)
+                    scratch.withUnsafeMutableBytes { buffer in
+                        let datagram = UnsafeMutableRawBufferPointer(rebasing: buffer[..<byteCount])
+                        segment.emit(into: datagram, source: state.flow.server, destination: state.flow.device)
+                        reinject(UnsafeRawBufferPointer(datagram))
+                    }
                     stats.bytesToDevice += UInt64(segment.payload.count)
                 } catch {
                     stats.emitterFailures += 1
@@ -178,7 +186,13 @@ package final class Relay {
         guard let udp = udpFlows[key] else { return }
         if udp.server.port == Self.dnsPort { stats.dnsRepliesReceived += 1 }
         do {
-            reinject(try PacketEmitter.udp(source: udp.server, destination: udp.device, payload: data))
+            let byteCount = try PacketEmitter.udpByteCount(source: udp.server, destination: udp.device,
+                                                           payloadCount: data.count)
+            scratch.withUnsafeMutableBytes { buffer in
+                let datagram = UnsafeMutableRawBufferPointer(rebasing: buffer[..<byteCount])
+                PacketEmitter.udp(into: datagram, source: udp.server, destination: udp.device, payload: data)
+                reinject(UnsafeRawBufferPointer(datagram))
+            }
             stats.bytesToDevice += UInt64(data.count)
         } catch {
             stats.emitterFailures += 1

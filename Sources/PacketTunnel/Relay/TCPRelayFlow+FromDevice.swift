@@ -10,8 +10,11 @@ extension TCPRelayFlow {
         var outOfOrder: OutOfOrderQueue
         /// Bytes handed over in `sendToServer` that the server socket has not taken yet.
         var unconfirmed = 0
-        /// The window on the last segment sent, to tell when a window update is worth sending.
+        /// The window on the last segment sent (scale applied), to tell when a window update is
+        /// worth sending.
         var advertised = 0
+        /// Our window's scale: `Config.receiveWindowShift` once the device offered scaling, else 0.
+        var windowShift = 0
 
         init(config: Config) {
             outOfOrder = OutOfOrderQueue(maxBytes: config.maxOutOfOrderBytes, maxPieces: config.maxOutOfOrderSegments)
@@ -33,11 +36,12 @@ extension TCPRelayFlow {
         }
     }
 
-    /// The largest window the flow advertises: its own window is not scaled.
-    var maxReceiveWindow: Int { min(Int(UInt16.max), config.maxToServerBytes) }
+    /// The largest window the flow can advertise with its scale.
+    var maxReceiveWindow: Int { min(Int(UInt16.max) << fromDevice.windowShift, config.maxToServerBytes) }
 
-    /// What is left of `maxToServerBytes`. The right edge never moves left: bytes accepted move
-    /// RCV.NXT forward by as much as they shrink the window.
+    /// What is left of `maxToServerBytes`. Bytes accepted move RCV.NXT forward by as much as they
+    /// shrink the window, so the limit's right edge never moves left; the advertised edge may
+    /// fall back by less than one scale unit, which RFC 7323 §2.4 lets a sender expect.
     var receiveWindow: Int { max(0, min(maxReceiveWindow, config.maxToServerBytes - fromDevice.unconfirmed)) }
 
     /// Ends the flow without a word to the device.
@@ -63,6 +67,7 @@ extension TCPRelayFlow {
         if let shift = syn.windowScale {
             toDevice.deviceOfferedScale = true
             toDevice.windowShift = min(Int(shift), 14)     // RFC 7323 §2.3
+            fromDevice.windowShift = config.receiveWindowShift
         }
         let deviceSegmentSize = syn.maximumSegmentSize ?? Config.defaultDeviceSegmentSize(device.address.version)
         toDevice.segmentSize = max(1, Int(min(deviceSegmentSize, config.maximumSegmentSize)))
@@ -134,7 +139,7 @@ extension TCPRelayFlow {
             if !payload.isEmpty { fromDevice.outOfOrder.insert(Data(payload), at: start) }
             return
         }
-        var delivered = Data(payload)
+        var delivered = payload                                       // a slice of the datagram, not a copy
         fromDevice.next += payload.count
         if finIsIn {
             fromDevice.next += 1

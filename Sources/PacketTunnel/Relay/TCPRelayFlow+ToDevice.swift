@@ -14,7 +14,7 @@ extension TCPRelayFlow {
         /// Sequence number of `pending`'s first byte.
         var pendingStart: SequenceNumber
         /// Sent-but-unacknowledged bytes, then not-yet-sent ones; at most `maxToDeviceBytes`.
-        var pending = Data()
+        var pending = ByteQueue()
         /// The device's window in bytes, scale applied.
         var window = 0
         var windowShift = 0
@@ -38,18 +38,20 @@ extension TCPRelayFlow {
         /// The device's window less what is in flight; negative when the device shrank it.
         var usableWindow: Int { window - (next - unacknowledged) }
 
+        /// A slice of what is held when the range lies in one chunk read from the server.
         func bytes(at sequence: SequenceNumber, count: Int) -> Data {
-            let offset = pending.startIndex + (sequence - pendingStart)
-            return Data(pending[offset..<(offset + count)])
+            pending.bytes(at: sequence - pendingStart, count: count)
         }
     }
 
-    /// A segment to the device carrying our current ACK and window.
+    /// A segment to the device carrying our current ACK and window: scaled down (rounding
+    /// down, so it never promises room there is not), except on a SYN (RFC 7323 §2.2).
     mutating func makeSegment(flags: TCPFlags, sequence: SequenceNumber, payload: Data = Data()) -> OutboundSegment {
-        let window = receiveWindow
-        fromDevice.advertised = window
+        let shift = flags.contains(.syn) ? 0 : fromDevice.windowShift
+        let field = min(receiveWindow >> shift, Int(UInt16.max))
+        fromDevice.advertised = field << shift
         return OutboundSegment(sequence: sequence, acknowledgment: fromDevice.next, flags: flags,
-                               window: UInt16(window), payload: payload)
+                               window: UInt16(field), payload: payload)
     }
 
     /// A bare ACK at SND.NXT.
@@ -57,12 +59,12 @@ extension TCPRelayFlow {
         .segmentToDevice(makeSegment(flags: .ack, sequence: toDevice.next))
     }
 
-    /// SYN-ACK at ISS, announcing our MSS, and a window scale of 0 when the device offered one:
-    /// answering lets the device's windows be scaled while ours stay as they are (RFC 7323 §2.2).
+    /// SYN-ACK at ISS, announcing our MSS, and our window's scale when the device offered one
+    /// (RFC 7323 §2.2: either side scales only if both sent the option).
     mutating func sendSynAck(into actions: inout [TCPRelayAction]) {
         var synAck = makeSegment(flags: [.syn, .ack], sequence: toDevice.initial)
         synAck.maximumSegmentSize = config.maximumSegmentSize
-        synAck.windowScale = toDevice.deviceOfferedScale ? 0 : nil
+        synAck.windowScale = toDevice.deviceOfferedScale ? UInt8(fromDevice.windowShift) : nil
         toDevice.next = toDevice.initial + 1
         actions.append(.segmentToDevice(synAck))
     }
@@ -77,9 +79,6 @@ extension TCPRelayFlow {
         guard ack > toDevice.unacknowledged else { return false }
         let freed = min(max(0, ack - toDevice.pendingStart), toDevice.pending.count)
         toDevice.pending.removeFirst(freed)
-        if toDevice.pending.startIndex > 64 * 1024 {
-            toDevice.pending = Data(toDevice.pending)                  // a slice: let go of its freed prefix
-        }
         toDevice.pendingStart += freed
         toDevice.unacknowledged = ack
         timeoutsInARow = 0

@@ -9,7 +9,8 @@ extension TCPRelayFlow {
         /// device: the tunnel's MTU less the IP and TCP headers (`segmentSize(mtu:version:)`).
         package var maximumSegmentSize: UInt16
         /// Device bytes handed to the server but not yet taken by its socket. The window the flow
-        /// advertises is what is left of it (at most 65 535: the flow does not scale its own).
+        /// advertises is what is left of it — scaled (RFC 7323) when the device offers scaling,
+        /// else at most 65 535.
         package var maxToServerBytes: Int
         /// Server bytes held for the device: sent and unacknowledged, plus not yet sent.
         package var maxToDeviceBytes: Int
@@ -25,7 +26,7 @@ extension TCPRelayFlow {
         package var maxRetransmits: Int
 
         package init(maximumSegmentSize: UInt16 = 1460,
-                     maxToServerBytes: Int = 256 * 1024, maxToDeviceBytes: Int = 256 * 1024,
+                     maxToServerBytes: Int = 1024 * 1024, maxToDeviceBytes: Int = 1024 * 1024,
                      maxOutOfOrderBytes: Int = 256 * 1024, maxOutOfOrderSegments: Int = 64,
                      initialRetransmitTimeout: Duration = .seconds(1), maxRetransmitTimeout: Duration = .seconds(60),
                      maxRetransmits: Int = 8) {
@@ -37,6 +38,14 @@ extension TCPRelayFlow {
             self.initialRetransmitTimeout = initialRetransmitTimeout
             self.maxRetransmitTimeout = maxRetransmitTimeout
             self.maxRetransmits = maxRetransmits
+        }
+
+        /// The shift the flow announces for its own window when the device offers scaling: the
+        /// smallest that lets the 16-bit field say `maxToServerBytes` (RFC 7323 §2.3 caps it at 14).
+        package var receiveWindowShift: Int {
+            var shift = 0
+            while shift < 14 && (maxToServerBytes >> shift) > Int(UInt16.max) { shift += 1 }
+            return shift
         }
 
         /// The MSS that fills an MTU: less 20 bytes of IPv4 or 40 of IPv6, and 20 of TCP

@@ -18,6 +18,19 @@ public struct InternetChecksum: Sendable {
             remaining -= 1
             pendingLowByte = false
         }
+        // The bulk in 64-bit native-order words with end-around carry: a one's complement sum is
+        // the same in either byte order up to a final swap (RFC 1071 §2(B)), so the words need
+        // no swapping one by one.
+        if remaining >= 8 {
+            var native: UInt64 = 0
+            while remaining >= 8 {
+                let (total, overflow) = native.addingReportingOverflow(pointer.loadUnaligned(as: UInt64.self))
+                native = total &+ (overflow ? 1 : 0)
+                pointer += 8
+                remaining -= 8
+            }
+            sum &+= UInt64(UInt16(bigEndian: Self.fold(native)))
+        }
         while remaining >= 4 {
             sum &+= UInt64(UInt32(bigEndian: pointer.loadUnaligned(as: UInt32.self)))
             pointer += 4

@@ -19,10 +19,41 @@ public enum PacketEmitter {
         sequence: UInt32, acknowledgment: UInt32,
         flags: TCPFlags, windowSize: UInt16, options: TCPOptions = TCPOptions(), payload: Data = Data()
     ) throws(PacketEmitError) -> Data {
+        datagram(byteCount: try tcpByteCount(source: source, destination: destination, options: options,
+                                            payloadCount: payload.count)) { buffer in
+            tcp(into: buffer, source: source, destination: destination, sequence: sequence,
+                acknowledgment: acknowledgment, flags: flags, windowSize: windowSize, options: options, payload: payload)
+        }
+    }
+
+    public static func udp(source: IPEndpoint, destination: IPEndpoint, payload: Data) throws(PacketEmitError) -> Data {
+        datagram(byteCount: try udpByteCount(source: source, destination: destination, payloadCount: payload.count)) {
+            udp(into: $0, source: source, destination: destination, payload: payload)
+        }
+    }
+
+    /// The size of the TCP datagram `tcp(into:…)` writes; throws when the families differ or the
+    /// datagram would not fit its length fields.
+    public static func tcpByteCount(source: IPEndpoint, destination: IPEndpoint, options: TCPOptions,
+                                    payloadCount: Int) throws(PacketEmitError) -> Int {
+        try byteCount(source: source, destination: destination, transportLength: 20 + options.encodedLength + payloadCount)
+    }
+
+    public static func udpByteCount(source: IPEndpoint, destination: IPEndpoint, payloadCount: Int) throws(PacketEmitError) -> Int {
+        try byteCount(source: source, destination: destination, transportLength: 8 + payloadCount)
+    }
+
+    /// Writes the TCP datagram into the first `tcpByteCount(…)` bytes of `buffer` (checked by
+    /// the caller), so a shell can reuse one buffer instead of allocating per segment.
+    public static func tcp(
+        into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
+        sequence: UInt32, acknowledgment: UInt32,
+        flags: TCPFlags, windowSize: UInt16, options: TCPOptions = TCPOptions(), payload: Data
+    ) {
         let optionBytes = options.encoded
         let headerLength = 20 + optionBytes.count
-        return try emit(source: source, destination: destination, proto: .tcp, transportHeaderLength: headerLength,
-                        payload: payload) { header in
+        emit(into: buffer, source: source, destination: destination, proto: .tcp, transportHeaderLength: headerLength,
+             payload: payload) { header in
             header.storeBytes(of: source.port.bigEndian, toByteOffset: 0, as: UInt16.self)
             header.storeBytes(of: destination.port.bigEndian, toByteOffset: 2, as: UInt16.self)
             header.storeBytes(of: sequence.bigEndian, toByteOffset: 4, as: UInt32.self)
@@ -30,75 +61,93 @@ public enum PacketEmitter {
             header[12] = UInt8(headerLength / 4) << 4             // data offset in 32-bit words
             header[13] = flags.intersection(.emittable).rawValue
             header.storeBytes(of: windowSize.bigEndian, toByteOffset: 14, as: UInt16.self)
+            header.storeBytes(of: UInt32(0), toByteOffset: 16, as: UInt32.self)   // checksum, urgent pointer
             for (offset, byte) in optionBytes.enumerated() { header[20 + offset] = byte }
-            return 16                                             // checksum offset; urgent pointer 0
+            return 16
         }
     }
 
-    public static func udp(source: IPEndpoint, destination: IPEndpoint, payload: Data) throws(PacketEmitError) -> Data {
-        try emit(source: source, destination: destination, proto: .udp, transportHeaderLength: 8,
-                 payload: payload) { header in
+    /// Writes the UDP datagram into the first `udpByteCount(…)` bytes of `buffer`.
+    public static func udp(into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
+                           payload: Data) {
+        emit(into: buffer, source: source, destination: destination, proto: .udp, transportHeaderLength: 8,
+             payload: payload) { header in
             header.storeBytes(of: source.port.bigEndian, toByteOffset: 0, as: UInt16.self)
             header.storeBytes(of: destination.port.bigEndian, toByteOffset: 2, as: UInt16.self)
             header.storeBytes(of: UInt16(8 + payload.count).bigEndian, toByteOffset: 4, as: UInt16.self)
+            header.storeBytes(of: UInt16(0), toByteOffset: 6, as: UInt16.self)
             return 6
         }
     }
 
-    /// Lays out IP header ‖ transport header ‖ payload, lets `writeTransport` fill the transport
-    /// header (returning its checksum field's offset), then computes the checksums.
-    private static func emit(
-        source: IPEndpoint, destination: IPEndpoint, proto: IPProtocolNumber, transportHeaderLength: Int,
-        payload: Data, writeTransport: (UnsafeMutableRawBufferPointer) -> Int
-    ) throws(PacketEmitError) -> Data {
+    private static func byteCount(source: IPEndpoint, destination: IPEndpoint,
+                                  transportLength: Int) throws(PacketEmitError) -> Int {
         let version = source.address.version
         guard version == destination.address.version else {
             throw .addressFamilyMismatch(source: version, destination: destination.address.version)
         }
-        let ipHeaderLength = version == .v4 ? 20 : 40
-        let transportLength = transportHeaderLength + payload.count
-        let byteCount = ipHeaderLength + transportLength
+        let byteCount = (version == .v4 ? 20 : 40) + transportLength
         // UDP's own 16-bit length field counts the same bytes as IPv6's payload length, and less
         // than IPv4's total length, so the family's limit binds both transports.
         let limit = datagramLimit(version)
         guard byteCount <= limit else { throw .datagramTooLarge(byteCount: byteCount, limit: limit) }
+        return byteCount
+    }
 
+    private static func datagram(byteCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) -> Data {
         var datagram = Data(count: byteCount)
-        datagram.withUnsafeMutableBytes { buffer in
-            let ip = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<ipHeaderLength])
-            if version == .v4 {
-                ip[0] = 0x45
-                ip.storeBytes(of: UInt16(byteCount).bigEndian, toByteOffset: 2, as: UInt16.self)
-                ip.storeBytes(of: UInt16(0x4000).bigEndian, toByteOffset: 6, as: UInt16.self)   // DF
-                ip[8] = hopLimit
-                ip[9] = proto.rawValue
-                source.address.store(to: ip.baseAddress! + 12)
-                destination.address.store(to: ip.baseAddress! + 16)
-                let headerChecksum = InternetChecksum.checksum(UnsafeRawBufferPointer(ip))
-                ip.storeBytes(of: headerChecksum.bigEndian, toByteOffset: 10, as: UInt16.self)
-            } else {
-                ip[0] = 0x60
-                ip.storeBytes(of: UInt16(transportLength).bigEndian, toByteOffset: 4, as: UInt16.self)
-                ip[6] = proto.rawValue
-                ip[7] = hopLimit
-                source.address.store(to: ip.baseAddress! + 8)
-                destination.address.store(to: ip.baseAddress! + 24)
-            }
-            let transport = UnsafeMutableRawBufferPointer(rebasing: buffer[ipHeaderLength...])
-            let checksumOffset = writeTransport(transport)
-            payload.withUnsafeBytes { bytes in
-                if let from = bytes.baseAddress, bytes.count > 0 {
-                    (transport.baseAddress! + transportHeaderLength).copyMemory(from: from, byteCount: bytes.count)
-                }
-            }
-            var checksum = pseudoHeaderChecksum(source: source.address, destination: destination.address,
-                                                proto: proto, transportLength: transportLength)
-            checksum.add(UnsafeRawBufferPointer(transport))
-            var value = checksum.value
-            if proto == .udp && value == 0 { value = 0xFFFF }
-            transport.storeBytes(of: value.bigEndian, toByteOffset: checksumOffset, as: UInt16.self)
-        }
+        datagram.withUnsafeMutableBytes { write($0) }
         return datagram
+    }
+
+    /// Lays out IP header ‖ transport header ‖ payload in `buffer` (sized by `byteCount`), lets
+    /// `writeTransport` fill the transport header (returning its checksum field's offset), then
+    /// computes the checksums. Every byte of the datagram is written: the buffer may be reused.
+    private static func emit(
+        into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
+        proto: IPProtocolNumber, transportHeaderLength: Int,
+        payload: Data, writeTransport: (UnsafeMutableRawBufferPointer) -> Int
+    ) {
+        let version = source.address.version
+        let ipHeaderLength = version == .v4 ? 20 : 40
+        let transportLength = transportHeaderLength + payload.count
+        let byteCount = ipHeaderLength + transportLength
+        precondition(buffer.count >= byteCount, "the buffer cannot hold the datagram")
+        let ip = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<ipHeaderLength])
+        if version == .v4 {
+            ip.storeBytes(of: UInt64(0), toByteOffset: 0, as: UInt64.self)
+            ip.storeBytes(of: UInt32(0), toByteOffset: 8, as: UInt32.self)
+            ip[0] = 0x45
+            ip.storeBytes(of: UInt16(byteCount).bigEndian, toByteOffset: 2, as: UInt16.self)
+            ip.storeBytes(of: UInt16(0x4000).bigEndian, toByteOffset: 6, as: UInt16.self)   // DF
+            ip[8] = hopLimit
+            ip[9] = proto.rawValue
+            source.address.store(to: ip.baseAddress! + 12)
+            destination.address.store(to: ip.baseAddress! + 16)
+            let headerChecksum = InternetChecksum.checksum(UnsafeRawBufferPointer(ip))
+            ip.storeBytes(of: headerChecksum.bigEndian, toByteOffset: 10, as: UInt16.self)
+        } else {
+            ip.storeBytes(of: UInt64(0), toByteOffset: 0, as: UInt64.self)
+            ip[0] = 0x60
+            ip.storeBytes(of: UInt16(transportLength).bigEndian, toByteOffset: 4, as: UInt16.self)
+            ip[6] = proto.rawValue
+            ip[7] = hopLimit
+            source.address.store(to: ip.baseAddress! + 8)
+            destination.address.store(to: ip.baseAddress! + 24)
+        }
+        let transport = UnsafeMutableRawBufferPointer(rebasing: buffer[ipHeaderLength..<byteCount])
+        let checksumOffset = writeTransport(transport)
+        payload.withUnsafeBytes { bytes in
+            if let from = bytes.baseAddress, bytes.count > 0 {
+                (transport.baseAddress! + transportHeaderLength).copyMemory(from: from, byteCount: bytes.count)
+            }
+        }
+        var checksum = pseudoHeaderChecksum(source: source.address, destination: destination.address,
+                                            proto: proto, transportLength: transportLength)
+        checksum.add(UnsafeRawBufferPointer(transport))
+        var value = checksum.value
+        if proto == .udp && value == 0 { value = 0xFFFF }
+        transport.storeBytes(of: value.bigEndian, toByteOffset: checksumOffset, as: UInt16.self)
     }
 
     /// The pseudo-header's contribution (RFC 9293 §3.1 for IPv4, RFC 8200 §8.1 for IPv6).
