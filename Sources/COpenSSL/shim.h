@@ -3,3 +3,5 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 #include <openssl/crypto.h>
+#include <openssl/kdf.h>
+#include <openssl/params.h>
