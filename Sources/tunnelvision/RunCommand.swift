@@ -115,6 +115,7 @@ private struct Session {
         let detail = request.captureDetail ?? reading.settings.captureDetail
         let captureEnabled = !request.captureOff && reading.settings.captureEnabled
 
+        let usualFileLimit = OpenFileLimit.raiseToHardLimit()
         NamespaceName.removeLeftovers(prefix: "tvrun")
         let namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun"))
         defer { namespace.delete() }
@@ -144,7 +145,8 @@ private struct Session {
         signal(SIGTERM) { _ in }
         let started = Date()
         let command = MonitoredCommand(arguments: request.command,
-                                       user: .invoking(environment: environment, effectiveUserID: geteuid()))
+                                       user: .invoking(environment: environment, effectiveUserID: geteuid()),
+                                       openFileLimit: usualFileLimit)
         let ending: MonitoredCommand.Ending
         do {
             ending = MonitoredCommand.wait(try command.start(namespace: namespace.name))

@@ -17,6 +17,18 @@ struct MonitoredCommandTests {
                                                  "--clear-groups", "--", "curl", "-s"])
     }
 
+    @Test("the tunnel's raised descriptor limit is put back for the command")
+    func openFileLimit() throws {
+        let limit = OpenFileLimit(soft: 1024, hard: 524_288)
+        let command = MonitoredCommand(arguments: ["curl"], user: nil, openFileLimit: limit)
+        #expect(command.argv(namespace: "ns") == ["ip", "netns", "exec", "ns", "prlimit", "--nofile=1024:524288", "--", "curl"])
+        // Raising is idempotent: after it, soft equals hard and nothing more changes.
+        OpenFileLimit.raiseToHardLimit()
+        let raised = try #require(OpenFileLimit.current)
+        #expect(raised.soft == raised.hard)
+        #expect(OpenFileLimit.raiseToHardLimit() == nil)
+    }
+
     @Test("a signal reads as 128 plus its number, as a shell reports it")
     func ending() {
         #expect(MonitoredCommand.Ending.exited(3).exitStatus == 3)

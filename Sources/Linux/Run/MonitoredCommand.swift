@@ -27,18 +27,25 @@ public struct MonitoredCommand: Sendable, Equatable {
 
     public let arguments: [String]
     public let user: User?
+    /// The descriptor limit the command gets back when the tunnel raised its own.
+    public let openFileLimit: OpenFileLimit?
 
-    public init(arguments: [String], user: User?) {
+    public init(arguments: [String], user: User?, openFileLimit: OpenFileLimit? = nil) {
         self.arguments = arguments
         self.user = user
+        self.openFileLimit = openFileLimit
     }
 
     /// The full argv: `ip netns exec` (which also bind-mounts /etc/netns/NAME/resolv.conf over
-    /// /etc/resolv.conf for the command), then `setpriv` to drop to the user, then the command.
+    /// /etc/resolv.conf for the command), then `setpriv` to drop to the user, then `prlimit` to
+    /// give back the usual descriptor limit, then the command.
     public func argv(namespace: String) -> [String] {
         var argv = ["ip", "netns", "exec", namespace]
         if let user {
             argv += ["setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", "--"]
+        }
+        if let openFileLimit {
+            argv += ["prlimit", openFileLimit.prlimitArgument, "--"]
         }
         return argv + arguments
     }

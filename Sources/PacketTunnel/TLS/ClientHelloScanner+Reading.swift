@@ -1,0 +1,139 @@
+import Shared
+
+extension ClientHelloScanner {
+    /// What one ClientHello body gave: the name's outcome and, when the hello was sound, the offer.
+    struct Reading {
+        var name: Outcome
+        var offer: ClientTLSOffer?
+    }
+
+    /// Reads a ClientHello body.
+    ///
+    /// Grammar (RFC 8446 §4.1.2; RFC 5246 §7.4.1.2, where the extensions block may be absent):
+    ///   legacy_version(2) · random(32) · legacy_session_id<0..32> · cipher_suites<2..2^16-2> ·
+    ///   legacy_compression_methods<1..2^8-1> · [extensions<0..2^16-1>]
+    ///   Extension: extension_type(2) · extension_data<0..2^16-1>
+    /// Inner lengths must end exactly where the outer ones do. A block that breaks after
+    /// server_name keeps the name and costs the offer; one that breaks before it costs both.
+    static func read(_ body: UnsafeRawBufferPointer, config: Config) -> Reading {
+        var reader = TLSByteReader(body)
+        guard let legacyVersion = reader.readUInt16(), reader.skip(32),
+              let sessionID = reader.readVector(lengthBytes: 1), sessionID.remaining <= 32,
+              let suites = reader.readVector(lengthBytes: 2), suites.remaining >= 2, suites.remaining % 2 == 0,
+              let compression = reader.readVector(lengthBytes: 1), compression.remaining >= 1
+        else { return Reading(name: .unavailable(.malformed), offer: nil) }
+        let ceiling = TLSProtocolVersion(rawValue: legacyVersion)
+        if reader.isAtEnd {
+            return Reading(name: .unavailable(.noServerName), offer: ClientTLSOffer(versions: .upTo(ceiling)))
+        }
+        guard var extensions = reader.readVector(lengthBytes: 2), reader.isAtEnd else {
+            return Reading(name: .unavailable(.malformed), offer: nil)
+        }
+        var walk = ExtensionWalk(config: config)
+        while !extensions.isAtEnd {
+            guard let type = extensions.readUInt16(), let data = extensions.readVector(lengthBytes: 2) else {
+                return Reading(name: walk.name ?? .unavailable(.malformed), offer: nil)
+            }
+            walk.read(type: type, data: data)
+        }
+        return Reading(name: walk.name ?? .unavailable(.noServerName), offer: walk.offer(ceiling: ceiling))
+    }
+
+    /// The four extensions read, gathered as the block is walked once.
+    private struct ExtensionWalk {
+        let config: Config
+        var name: Outcome?
+        var offerIsSound = true
+        var listedVersions: [TLSProtocolVersion]?
+        var applicationProtocols: [String] = []
+        var omittedApplicationProtocols = 0
+        var sawALPN = false
+        var hasEncryptedClientHello = false
+
+        init(config: Config) { self.config = config }
+
+        mutating func read(type: UInt16, data: TLSByteReader) {
+            switch type {
+            case TLSWire.serverNameExtension:
+                // RFC 8446 §4.2: one extension of a type per block. Two names: neither is trusted.
+                name = name == nil ? ClientHelloScanner.serverName(data) : .unavailable(.malformed)
+            case TLSWire.alpnExtension:
+                if sawALPN { offerIsSound = false }
+                sawALPN = true
+                if !readApplicationProtocols(data) { offerIsSound = false }
+            case TLSWire.supportedVersionsExtension:
+                if listedVersions != nil { offerIsSound = false }
+                listedVersions = ClientHelloScanner.supportedVersions(data)
+                if listedVersions == nil { offerIsSound = false }
+            case TLSWire.encryptedClientHelloExtension:
+                if hasEncryptedClientHello { offerIsSound = false }
+                hasEncryptedClientHello = true
+            default:
+                break
+            }
+        }
+
+        func offer(ceiling: TLSProtocolVersion) -> ClientTLSOffer? {
+            guard offerIsSound else { return nil }
+            return ClientTLSOffer(versions: listedVersions.map { .listed($0) } ?? .upTo(ceiling),
+                                  applicationProtocols: applicationProtocols,
+                                  omittedApplicationProtocols: omittedApplicationProtocols,
+                                  hasEncryptedClientHello: hasEncryptedClientHello)
+        }
+
+        /// RFC 7301 §3.1: ProtocolName protocol_name_list<2..2^16-1>; ProtocolName<1..2^8-1>.
+        /// GREASE names (RFC 8701 §3.3) are dropped silently; an unprintable, overlong or
+        /// over-the-cap name is counted as omitted. False when the list is unsound.
+        private mutating func readApplicationProtocols(_ data: TLSByteReader) -> Bool {
+            var data = data
+            guard var list = data.readVector(lengthBytes: 2), data.isAtEnd, !list.isAtEnd else { return false }
+            while !list.isAtEnd {
+                guard let entry = list.readVector(lengthBytes: 1), entry.remaining >= 1 else { return false }
+                let bytes = entry.rest
+                if bytes.count == 2, TLSWire.isGREASE(UInt16(bytes[0]) << 8 | UInt16(bytes[1])) { continue }
+                guard applicationProtocols.count < config.maxApplicationProtocols,
+                      bytes.count <= config.maxApplicationProtocolLength,
+                      bytes.allSatisfy({ (0x21...0x7E).contains($0) })
+                else {
+                    omittedApplicationProtocols += 1
+                    continue
+                }
+                // Printable ASCII: kept as the client wrote it, case included.
+                applicationProtocols.append(String(decoding: bytes, as: UTF8.self))
+            }
+            return true
+        }
+    }
+
+    /// RFC 8446 §4.2.1, the ClientHello form: ProtocolVersion versions<2..254>. GREASE removed;
+    /// a draft or unknown version kept raw. Nil when the list is unsound.
+    static func supportedVersions(_ data: TLSByteReader) -> [TLSProtocolVersion]? {
+        var data = data
+        guard var list = data.readVector(lengthBytes: 1), data.isAtEnd,
+              list.remaining >= 2, list.remaining % 2 == 0 else { return nil }
+        var versions: [TLSProtocolVersion] = []
+        versions.reserveCapacity(list.remaining / 2)
+        while let value = list.readUInt16() {
+            if !TLSWire.isGREASE(value) { versions.append(TLSProtocolVersion(rawValue: value)) }
+        }
+        return versions
+    }
+
+    /// RFC 6066 §3: ServerName server_name_list<1..2^16-1>; ServerName: name_type(1) ·
+    /// HostName<1..2^16-1> (for host_name, the only type defined). The first host_name is the
+    /// name; an extension with no data or an empty list names nothing.
+    static func serverName(_ data: TLSByteReader) -> Outcome {
+        var data = data
+        if data.isAtEnd { return .unavailable(.noServerName) }
+        guard var list = data.readVector(lengthBytes: 2), data.isAtEnd else { return .unavailable(.malformed) }
+        while !list.isAtEnd {
+            guard let type = list.readUInt8(), let name = list.readVector(lengthBytes: 2) else {
+                return .unavailable(.malformed)
+            }
+            if type == TLSWire.hostNameType {
+                return hostName(from: name.rest).map { .found($0) } ?? .unavailable(.malformed)
+            }
+        }
+        return .unavailable(.noServerName)
+    }
+}

@@ -1,0 +1,129 @@
+/// A bounds-checked reader of DER TLVs (ITU-T X.690 §8.1, §10.1) over a slice of a larger buffer:
+/// every element's content is a slice of the same storage, never a copy, and its indices are the
+/// buffer's own.
+///
+/// Grammar read:
+///   identifier: class(2 bits) · constructed(1 bit) · number(5 bits); number 31 means the number
+///               follows in base-128 bytes, the last without bit 8 (§8.1.2.4) — at most 4 here
+///   length:     < 0x80 short form; 0x81…0x84 then that many big-endian bytes (§8.1.3.5);
+///               0x80 is the indefinite form, which DER forbids (§10.1); longer forms are refused
+///   content:    length bytes, which must all be present
+public struct DERReader: Sendable {
+    public struct Tag: Sendable, Hashable {
+        /// 0 universal, 1 application, 2 context-specific, 3 private (§8.1.2.2).
+        public let tagClass: UInt8
+        public let isConstructed: Bool
+        public let number: UInt32
+
+        public init(tagClass: UInt8, isConstructed: Bool, number: UInt32) {
+            self.tagClass = tagClass
+            self.isConstructed = isConstructed
+            self.number = number
+        }
+
+        public static func universal(_ number: UInt32, constructed: Bool = false) -> Tag {
+            Tag(tagClass: 0, isConstructed: constructed, number: number)
+        }
+
+        public static func contextSpecific(_ number: UInt32, constructed: Bool) -> Tag {
+            Tag(tagClass: 2, isConstructed: constructed, number: number)
+        }
+
+        public static let integer = universal(2)
+        public static let bitString = universal(3)
+        public static let objectIdentifier = universal(6)
+        public static let sequence = universal(16, constructed: true)
+        public static let set = universal(17, constructed: true)
+        public static let utcTime = universal(23)
+        public static let generalizedTime = universal(24)
+    }
+
+    public struct Element: Sendable, Equatable {
+        public let tag: Tag
+        /// The content octets.
+        public let content: ArraySlice<UInt8>
+        /// The whole TLV as it was encoded: identifier, length and content.
+        public let encoded: ArraySlice<UInt8>
+    }
+
+    /// Why an element could not be read. The caller treats the enclosing structure as unreadable.
+    public enum Failure: Error, Sendable, Equatable {
+        /// The identifier or length octets end before they are complete.
+        case truncatedHeader
+        /// A high tag number longer than 4 bytes, or encoded with a leading zero group.
+        case unsupportedTagNumber
+        /// The indefinite length form (0x80).
+        case indefiniteLength
+        /// A long-form length of more than four bytes (or the reserved 0xFF).
+        case lengthTooLong(lengthBytes: Int)
+        /// The length declares more content than the buffer holds.
+        case lengthBeyondBuffer(declared: Int, available: Int)
+    }
+
+    private let bytes: ArraySlice<UInt8>
+    /// Where the next element starts, in the buffer's indices.
+    public private(set) var index: Int
+
+    public init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        index = bytes.startIndex
+    }
+
+    public var isAtEnd: Bool { index == bytes.endIndex }
+
+    /// Reads the next element and steps past it; on failure nothing is consumed.
+    public mutating func read() throws(Failure) -> Element {
+        var cursor = index
+        let end = bytes.endIndex
+        guard cursor < end else { throw .truncatedHeader }
+        let first = bytes[cursor]
+        cursor += 1
+        var number = UInt32(first & 0x1F)
+        if number == 0x1F {
+            number = 0
+            var groups = 0
+            while true {
+                guard cursor < end else { throw .truncatedHeader }
+                let byte = bytes[cursor]
+                cursor += 1
+                if groups == 0, byte == 0x80 { throw .unsupportedTagNumber }
+                groups += 1
+                guard groups <= 4 else { throw .unsupportedTagNumber }
+                number = number << 7 | UInt32(byte & 0x7F)
+                if byte & 0x80 == 0 { break }
+            }
+        }
+        guard cursor < end else { throw .truncatedHeader }
+        let lengthByte = bytes[cursor]
+        cursor += 1
+        var length = Int(lengthByte)
+        if lengthByte == 0x80 { throw .indefiniteLength }
+        if lengthByte > 0x80 {
+            let lengthBytes = Int(lengthByte & 0x7F)
+            guard lengthBytes <= 4 else { throw .lengthTooLong(lengthBytes: lengthBytes) }
+            guard end - cursor >= lengthBytes else { throw .truncatedHeader }
+            length = 0
+            for _ in 0..<lengthBytes {
+                length = length << 8 | Int(bytes[cursor])
+                cursor += 1
+            }
+        }
+        guard end - cursor >= length else { throw .lengthBeyondBuffer(declared: length, available: end - cursor) }
+        let element = Element(tag: Tag(tagClass: first >> 6, isConstructed: first & 0x20 != 0, number: number),
+                              content: bytes[cursor..<(cursor + length)],
+                              encoded: bytes[index..<(cursor + length)])
+        index = cursor + length
+        return element
+    }
+
+    /// Reads the next element and checks its tag; a tag mismatch consumes nothing and answers nil,
+    /// as does a failure.
+    public mutating func read(_ tag: Tag) -> Element? {
+        var probe = self
+        let element: Element
+        do { element = try probe.read() } catch { return nil }
+        guard element.tag == tag else { return nil }
+        self = probe
+        return element
+    }
+}
