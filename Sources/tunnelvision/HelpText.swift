@@ -10,11 +10,45 @@ enum HelpText {
       tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
       tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers)
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
+      tunnelvision analyze FILE.pcap [--data-dir D] [--json]
+                                                name each conversation of any capture and show its TLS
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
 
-    Run 'tunnelvision help packets' for the listing's format, 'tunnelvision help settings' for the settings.
+    Run 'tunnelvision help analyze' for what a capture's conversations show,
+    'tunnelvision help packets' for the listing's format, 'tunnelvision help settings' for the settings.
+    """
+
+    static let analyze = """
+    tunnelvision analyze FILE.pcap [--data-dir D] [--json]
+
+    Reads a capture — ours, or any classic .pcap of raw IP, Ethernet or Linux cooked frames (pcapng:
+    save it as pcap first) — through the tunnel's own pipeline, and prints each conversation:
+      - its name and where the name came from: the connection's server_name (sni), a QUIC Initial's
+        ClientHello (quic), or the DNS answer the capture holds for its server's address (dns);
+      - how the client's stream opened (a TLS handshake, an HTTP request, something else);
+      - what the client offered (TLS versions, ALPN, Encrypted ClientHello) and what the server
+        answered (version and cipher suite, or an alert);
+      - the certificate chain where it travelled in the clear (TLS 1.2 and older): each certificate's
+        subject, issuer and expiry; for TLS 1.3, that it was encrypted.
+    TCP streams are put back in order for this; nothing is decrypted. The client of a conversation
+    is the side that sent its first packet (for TCP, the SYN). Packets a capture cut at its snaplen
+    are counted whole, but a handshake cut short cannot be read.
+
+    --data-dir D   also write the conversations into D's history (created 0700 if missing).
+    --json         one JSON object: {"file", "linkType", "packets", "nonIPFrames" (ARP…),
+                   "unreadablePackets" (IP the parser refused), "damage",
+                   "conversations": [{"protocol", "client", "server", "packets", "bytesFromClient",
+                   "bytesFromServer" (IP bytes), "name", "nameSource" (sni|quic|dns|null),
+                   "otherNames", "sni", "streamOpening", "quicVersion", "clientOffer" {"versions"
+                   (supported_versions list) | "upTo" (legacy_version), "alpn", "omittedALPN", "ech"},
+                   "serverAnswer" {"version", "cipherSuite", "helloRetryRequest"} | {"alert"},
+                   "certificates" {"visibility", "complete", "chain": [{"subject", "issuer",
+                   "notAfter"}]}}]}. Versions and suites are their decimal code points.
+
+    Exit status 1 when the file cannot be read as a capture; a file damaged part-way is analyzed up
+    to the damage, which is reported.
     """
 
     static let run = """
@@ -118,6 +152,7 @@ enum HelpText {
         case nil: overview
         case "packets": packets
         case "run": run
+        case "analyze": analyze
         case "demo": demo
         case "stats": """
             tunnelvision stats [--data-dir D] [--json]

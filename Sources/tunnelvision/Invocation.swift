@@ -7,6 +7,7 @@ enum Invocation: Equatable {
     case run(RunCommand.Request)
     case demo(dataDirectory: String?, json: Bool)
     case stats(dataDirectory: String?, json: Bool)
+    case analyze(path: String, dataDirectory: String?, json: Bool)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -40,19 +41,31 @@ enum Invocation: Equatable {
             return .packets(path: rest[0], json: json)
         case "settings":
             return .settings(try SettingsCommand.parse(rest, json: json))
-        case "demo", "stats":
-            var dataDirectory: String?
-            if let index = rest.firstIndex(of: "--data-dir") {
-                guard index + 1 < rest.count else { throw UsageError(message: "\(command): --data-dir needs a value") }
-                dataDirectory = rest[index + 1]
-                rest.removeSubrange(index...index + 1)
+        case "analyze":
+            let dataDirectory = try takeDataDirectory(from: &rest, command: command)
+            if let unknown = rest.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
+                throw UsageError(message: "analyze: unknown option \(unknown)")
             }
+            guard rest.count == 1 else {
+                throw UsageError(message: rest.isEmpty ? "analyze: which capture file? (tunnelvision analyze FILE.pcap)"
+                                                       : "analyze: one capture file at a time")
+            }
+            return .analyze(path: rest[0], dataDirectory: dataDirectory, json: json)
+        case "demo", "stats":
+            let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             try expectNothing(rest, after: command)
             return command == "demo" ? .demo(dataDirectory: dataDirectory, json: json)
                                      : .stats(dataDirectory: dataDirectory, json: json)
         default:
             throw UsageError(message: "unknown command \(command)")
         }
+    }
+
+    private static func takeDataDirectory(from arguments: inout [String], command: String) throws(UsageError) -> String? {
+        guard let index = arguments.firstIndex(of: "--data-dir") else { return nil }
+        guard index + 1 < arguments.count else { throw UsageError(message: "\(command): --data-dir needs a value") }
+        defer { arguments.removeSubrange(index...index + 1) }
+        return arguments[index + 1]
     }
 
     private static func take(_ flag: String, from arguments: inout [String]) -> Bool {

@@ -15,7 +15,7 @@ import Testing
                                 lastCaptureError: "cannot write \"/var/lib/tunnelvision/captures\": No space left — ünïcødé ✓ 🚀",
                                 liveFeedDrops: 9, lastStoreError: "line one\nline two\t\\ back/slash",
                                 flowsEvicted: 2, retentionFailures: 1, lastRetentionError: "",
-                                dnsNames: DNSNameStats(repliesRecorded: 40, addressesLearned: 61, noAnswers: 2),
+                                dnsNames: DNSNameStats(repliesRecorded: 40, addressesLearned: 61, noAddresses: 2),
                                 quicNames: QUICNameStats(initialsSeen: 5, initialsOpened: 4, initialsUnopenable: 1)),
         relay: RelayStats(tcpFlowsOpened: 17, bytesFromDevice: 4_096, inspectionCandidates: 3, flowsPinned: 1),
         resolvers: ResolverStatus(announced: ["198.18.0.53", "fd00:18::53"], reportedAtStart: ["127.0.0.53"],
@@ -75,8 +75,9 @@ import Testing
             resolvers: ResolverStatus(announced: ["198.18.0.53"], reportedAtStart: nil)))
         let golden = #"{"response":"stats","stats":{"pipeline":{"bytesHandled":0,"captureDisabledByFailure":false,"#
             + #""captureFailures":0,"capturesReclaimed":0,"#
-            + #""dnsNames":{"addressesLearned":0,"answerLimitReached":0,"flowsNamed":0,"noAnswers":0,"#
-            + #""notAResponse":0,"repliesRecorded":0,"truncatedMessage":0,"unreadableDatagrams":0},"#
+            + #""dnsNames":{"addressesLearned":0,"errorResponse":0,"flowsNamed":0,"noAddresses":0,"#
+            + #""notAResponse":0,"repliesRecorded":0,"unreadableDatagrams":0,"unsupportedOpcode":0,"#
+            + #""unsupportedQuestion":0,"unusableName":0},"#
             + #""flowsClosed":0,"flowsEvicted":0,"flowsExpired":0,"flowsOpened":0,"lastCaptureError":"full","#
             + #""liveFeedDrops":0,"packetsCaptured":0,"packetsDroppedNoLocalAddress":0,"packetsDroppedUnparseable":0,"#
             + #""packetsHandled":7,"packetsLostToStoreFailures":0,"packetsPublished":0,"plaintextChunksExpired":0,"#

@@ -39,6 +39,7 @@ package final class TunnelRuntime: @unchecked Sendable {
         let relayConfig = TCPRelayFlow.Config(maximumSegmentSize: TCPRelayFlow.Config.segmentSize(mtu: mtu, version: .v4))
         relay = Relay(connector: connector, config: relayConfig) { [unowned self] datagram in self.deliver(datagram) }
         connector.relay = relay
+        relay.observer = { [unowned self] key, facts in self.pipeline.observe(facts, for: key) }
     }
 
     /// Serves the control channel at `path` (call before `start`): `stats`, `rotateCapture`,

@@ -32,14 +32,14 @@ package struct FlowTable: Sendable {
     package var count: Int { flows.count }
 
     /// Counts one packet into its flow, creating the flow when new (evicting the least recently
-    /// used one first when the table is full). `resolvedName` names a new flow and is ignored for
-    /// an existing one: a flow's name never changes. `quic` is the reading that travelled with the
+    /// used one first when the table is full). `resolvedName` names a new flow and is not even
+    /// evaluated for an existing one: a flow's name never changes. `quic` is the reading that travelled with the
     /// packet, if any.
     ///
     /// The snapshot includes this packet, also when the packet closed the flow.
     @discardableResult
     package mutating func observe(_ packet: ParsedPacket, direction: Direction, length: UInt32, now: UInt64,
-                                  resolvedName: ResolvedFlowName? = nil,
+                                  resolvedName: @autoclosure () -> ResolvedFlowName? = nil,
                                   quic: QUICVersionReading? = nil) -> LiveFlow {
         let key = packet.flowKey
         let slot: Int
@@ -47,7 +47,7 @@ package struct FlowTable: Sendable {
             flows.touch(existing)
             slot = existing
         } else {
-            slot = open(key, now: now, resolvedName: resolvedName)
+            slot = open(key, now: now, resolvedName: resolvedName())
         }
         flows[slot].count(direction: direction, length: length, now: now)
         if let quic { flows[slot].record.apply(quic) }

@@ -4,11 +4,12 @@ extension PacketPipeline {
     /// The per-packet path shared by device datagrams and reinjected replies: parse, direction,
     /// flow, capture, then publish (the meta carries the capture's location, spec "Orden"), then
     /// the batch.
-    func record(_ packet: UnsafeRawBufferPointer, now: UInt64, reinjected: Bool) -> PacketDisposition {
+    func record(_ packet: UnsafeRawBufferPointer, originalLength: Int? = nil, now: UInt64,
+                reinjected: Bool) -> PacketDisposition {
         lastNow = max(lastNow, now)
         let parsed: ParsedPacket
         do {
-            parsed = try PacketParser.parse(packet)
+            parsed = try PacketParser.parse(packet, originalLength: originalLength)
         } catch {
             counters.packetsDroppedUnparseable &+= 1
             return .dropped(.parseFailed(error))
@@ -19,9 +20,16 @@ extension PacketPipeline {
         }
         if reinjected { counters.reinjectedRecorded &+= 1 }
 
-        let length = UInt32(clamping: packet.count)
-        let flow = flowTable.observe(parsed, direction: direction, length: length, now: now)
-        if flow.record.packetCount == 1 { counters.flowsOpened &+= 1 }
+        let length = UInt32(clamping: parsed.originalLength)
+        let quic = readDatagram(parsed, packet, direction: direction, now: now)
+        let remote = direction == .outbound ? parsed.ip.destination : parsed.ip.source
+        let flow = flowTable.observe(parsed, direction: direction, length: length, now: now,
+                                     resolvedName: resolvedName(for: remote, now: now), quic: quic)
+        if flow.record.packetCount == 1 {
+            counters.flowsOpened &+= 1
+            if flow.record.resolvedName != nil { counters.dnsNames.flowsNamed &+= 1 }
+        }
+        if quic?.source == .client { readQUICHello(flow, parsed, packet) }
         let meta = PacketMeta(timestamp: now, flowKey: flow.key, direction: direction, length: length,
                               tcpFlags: parsed.tcp?.flags ?? [], capture: captureRecord(of: packet, now: now))
         if liveFeed.publish(meta) {
@@ -49,11 +57,21 @@ extension PacketPipeline {
     /// Outbound when the packet comes from the tunnel's address in its family, inbound when it goes
     /// to it; nil when the family has no local address or neither end is it (spec, "Sentido").
     func direction(of packet: ParsedPacket) -> Direction? {
+        if config.directionRule == .firstSender { return directionByFirstSender(packet) }
         let local = packet.ip.version == .v4 ? config.localIPv4 : config.localIPv6
         guard let local else { return nil }
         if packet.ip.source == local { return .outbound }
         if packet.ip.destination == local { return .inbound }
         return nil
+    }
+
+    private func directionByFirstSender(_ packet: ParsedPacket) -> Direction {
+        let key = packet.flowKey
+        if let local = firstSenders[key] { return packet.source == local ? .outbound : .inbound }
+        // A capture that begins at a SYN-ACK shows the server first; the client is its peer.
+        let answersAnOpening = packet.tcp.map { $0.flags.contains(.syn) && $0.flags.contains(.ack) } ?? false
+        firstSenders[key] = answersAnOpening ? packet.destination : packet.source
+        return answersAnOpening ? .inbound : .outbound
     }
 
     /// Writes the packet to the capture when it is on; a failure turns it off and is counted, and
@@ -94,6 +112,7 @@ extension PacketPipeline {
     func end(_ record: FlowRecord) {
         place(record)
         endedKeys.append(record.key)
+        if !quicReaders.isEmpty { forgetQUICReader(record.key) }
     }
 
     /// Puts a flow's latest record into the batch, replacing the one of the same lifetime. A new

@@ -17,6 +17,16 @@ import Shared
 /// anchor's clock. The owner's timer calls `tick(now:)`.
 package final class PacketPipeline {
     package struct Config: Sendable {
+        /// How a packet's direction is told.
+        package enum DirectionRule: Sendable, Equatable {
+            /// From the tunnel's own addresses (`localIPv4`, `localIPv6`): the live tunnel.
+            case tunnelAddresses
+            /// The side that sent a flow's first packet is the local one (for TCP, the side that
+            /// sent the SYN): a capture made elsewhere, read offline.
+            case firstSender
+        }
+
+        package var directionRule = DirectionRule.tunnelAddresses
         /// The tunnel's IPv4 address; decides each IPv4 packet's direction.
         package var localIPv4: IPAddress
         /// nil ⇒ IPv6 traffic is dropped (`.noLocalAddress`).
@@ -65,6 +75,12 @@ package final class PacketPipeline {
     var endedKeys: [FlowKey] = []
     /// Something was published since the reader was last woken.
     var unnotified = false
+    /// What DNS replies said about addresses, for naming flows as they begin.
+    var resolvedNames = ResolvedNameMap(limits: .tunnel)
+    /// QUIC flows whose ClientHello is still being read from their Initials.
+    var quicReaders: [FlowKey: QUICClientHelloReader] = [:]
+    /// Under `.firstSender`, each flow's local side.
+    var firstSenders: [FlowKey: IPEndpoint] = [:]
 
     package init(flowTable: FlowTable = FlowTable(), liveFeed: any LiveFeedSink, capture: (any CaptureSink)?,
                  store: any FlowPersisting, config: Config) {
@@ -76,6 +92,9 @@ package final class PacketPipeline {
         self.config = config
         batch.packets.reserveCapacity(config.batchSize)
     }
+
+    /// The local side of a flow under `.firstSender` (the client, as a capture tells it).
+    package func firstSender(of key: FlowKey) -> IPEndpoint? { firstSenders[key] }
 
     /// Counters for the diagnostics: this pipeline's, plus what the store queue made of its batches.
     package var stats: PipelineStats {
@@ -97,6 +116,15 @@ package final class PacketPipeline {
         counters.packetsHandled &+= 1
         counters.bytesHandled &+= UInt64(packet.count)
         return record(packet, now: now, reinjected: false)
+    }
+
+    /// A datagram of a capture made elsewhere, possibly cut at its snaplen: counted at its
+    /// original length. (Offline only: the live tunnel always has the whole datagram.)
+    @discardableResult
+    package func handle(captured packet: UnsafeRawBufferPointer, originalLength: Int, now: UInt64) -> PacketDisposition {
+        counters.packetsHandled &+= 1
+        counters.bytesHandled &+= UInt64(originalLength)
+        return record(packet, originalLength: originalLength, now: now, reinjected: false)
     }
 
     /// A datagram the relay already wrote back to the device, recorded like one read from it (its

@@ -19,6 +19,9 @@ package final class Relay {
     private var tcpFlows: [FlowKey: TCPFlowState] = [:]
     private var udpFlows: [FlowKey: UDPFlowState] = [:]
     package private(set) var stats = RelayStats()
+    /// Told what the TCP scanners learn about a flow from its two streams (the pipeline's
+    /// `observe(_:for:)` in the tunnel). Without one, nothing is scanned.
+    package var observer: ((FlowKey, [FlowFact]) -> Void)?
 
     /// DNS is counted apart: queries sent against replies received tells a resolver that does
     /// not answer from one that is not asked.
@@ -37,6 +40,8 @@ package final class Relay {
         var flow: TCPRelayFlow
         var connection: (any RelayConnection)?
         var timer: TCPRelayFlow.RetransmitTimer?
+        /// Until they settle: the bytes each way, each seen once, as they pass.
+        var scanners: TCPFlowScanners?
     }
 
     private struct UDPFlowState {
@@ -58,7 +63,7 @@ package final class Relay {
             if tcpFlows[key] == nil {
                 let flow = TCPRelayFlow(key: key, device: packet.source, server: packet.destination,
                                         config: config, initialSequence: SequenceNumber(initialSequence()))
-                tcpFlows[key] = TCPFlowState(flow: flow)
+                tcpFlows[key] = TCPFlowState(flow: flow, scanners: observer == nil ? nil : TCPFlowScanners())
             }
             let actions = tcpFlows[key]!.flow.receiveFromDevice(segment)
             execute(actions, for: key)
@@ -88,6 +93,7 @@ package final class Relay {
         if udpFlows[key] != nil {
             serverDidReceiveDatagram(key, data)
         } else {
+            scan(data, fromClient: false, key)
             event(key) { $0.receiveFromServer(data) }
         }
     }
@@ -147,6 +153,12 @@ package final class Relay {
             case .sendToServer(let data):
                 stats.bytesFromDevice += UInt64(data.count)
                 state.connection?.send(data)
+                if state.scanners != nil {
+                    tcpFlows[key] = state
+                    scan(data, fromClient: true, key)
+                    guard let scanned = tcpFlows[key] else { return }
+                    state = scanned
+                }
             case .closeServerSend:
                 state.connection?.shutdownWrite()
             case .segmentToDevice(let segment):
@@ -180,6 +192,23 @@ package final class Relay {
         state.timer = state.flow.retransmitTimer
         tcpFlows[key] = state
         connector.setRetransmitTimer(for: key, state.timer)
+    }
+
+    /// Feeds a stream's bytes to the flow's scanners and reports what they learned; settled
+    /// scanners are dropped, so the rest of the flow costs one check per chunk.
+    private func scan(_ data: Data, fromClient: Bool, _ key: FlowKey) {
+        guard var scanners = tcpFlows[key]?.scanners, let observer else { return }
+        let facts = data.withUnsafeBytes { fromClient ? scanners.client($0) : scanners.server($0) }
+        tcpFlows[key]?.scanners = scanners.isSettled ? nil : scanners
+        for fact in facts {
+            guard case .streamOpening(let opening) = fact else { continue }
+            switch opening {
+            case .tlsHandshake: stats.streamOpeningsTLS += 1
+            case .httpRequest: stats.streamOpeningsHTTP += 1
+            case .unrecognised: stats.streamOpeningsUnrecognised += 1
+            }
+        }
+        if !facts.isEmpty { observer(key, facts) }
     }
 
     private func serverDidReceiveDatagram(_ key: FlowKey, _ data: Data) {

@@ -22,7 +22,7 @@ public final class PcapFileReader {
         public let nanosecondsSince1970: Int64
     }
 
-    public init(path: String) throws(PcapReadError) {
+    public init(path: String, accepting acceptance: PcapFormat.Acceptance = .anyRawIP) throws(PcapReadError) {
         self.path = path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(path: path, errno: errno) }
@@ -41,7 +41,7 @@ public final class PcapFileReader {
         madvise(base, fileSize, MADV_SEQUENTIAL)
         mapping = UnsafeRawBufferPointer(start: base, count: fileSize)
         do {
-            header = try PcapFormat.GlobalHeader(parsing: mapping, accepting: .anyRawIP)
+            header = try PcapFormat.GlobalHeader(parsing: mapping, accepting: acceptance)
         } catch {
             munmap(base, fileSize)
             throw .format(error)

@@ -44,6 +44,8 @@ public enum PcapFormat {
         case ours
         /// Any classic capture of bare IP datagrams, in either byte order and either precision.
         case anyRawIP
+        /// As `anyRawIP`, and also the link layers `LinkLayer` unwraps (Ethernet, Linux cooked).
+        case anyLinkLayer
     }
 
     public struct GlobalHeader: Sendable, Hashable {
@@ -68,9 +70,12 @@ public enum PcapFormat {
             let magic = bytes.loadUnaligned(as: UInt32.self).littleEndianToHost
             switch (magic, acceptance) {
             case (magicMicroseconds, _): (isByteSwapped, hasNanosecondTimestamps) = (false, false)
-            case (magicNanoseconds, .anyRawIP): (isByteSwapped, hasNanosecondTimestamps) = (false, true)
-            case (magicMicroseconds.byteSwapped, .anyRawIP): (isByteSwapped, hasNanosecondTimestamps) = (true, false)
-            case (magicNanoseconds.byteSwapped, .anyRawIP): (isByteSwapped, hasNanosecondTimestamps) = (true, true)
+            case (magicNanoseconds, .anyRawIP), (magicNanoseconds, .anyLinkLayer):
+                (isByteSwapped, hasNanosecondTimestamps) = (false, true)
+            case (magicMicroseconds.byteSwapped, .anyRawIP), (magicMicroseconds.byteSwapped, .anyLinkLayer):
+                (isByteSwapped, hasNanosecondTimestamps) = (true, false)
+            case (magicNanoseconds.byteSwapped, .anyRawIP), (magicNanoseconds.byteSwapped, .anyLinkLayer):
+                (isByteSwapped, hasNanosecondTimestamps) = (true, true)
             default: throw .unknownMagic(magic)
             }
             let swapped = isByteSwapped
@@ -83,6 +88,7 @@ public enum PcapFormat {
             let accepted: Bool = switch acceptance {
             case .ours: linkType == linkTypeRaw
             case .anyRawIP: [linkTypeRaw, linkTypeIPv4, linkTypeIPv6].contains(linkType)
+            case .anyLinkLayer: LinkLayer(linkType: linkType) != nil
             }
             guard accepted else { throw .unsupportedLinkType(linkType) }
         }

@@ -13,3 +13,10 @@ public struct ResolvedName: Sendable, Hashable {
         self.otherNames = otherNames
     }
 }
+
+extension ResolvedFlowName {
+    /// What a flow keeps of the map's answer when it begins: the name and its competitors.
+    public init(_ resolved: ResolvedName) {
+        self.init(name: resolved.name, otherNames: resolved.otherNames)
+    }
+}

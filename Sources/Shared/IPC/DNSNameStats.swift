@@ -1,35 +1,58 @@
 /// What naming flows from the DNS answers that crossed the tunnel did, and why a reply taught
-/// nothing. The reasons are a small closed set on purpose: each one is a different thing to tell
-/// the person ("the network gave no answers" is not "we stopped reading").
+/// nothing: one counter per `DNSNameIngestion.Reason`, so each is a different thing to tell the
+/// person ("the network answered with an error" is not "the question was of another kind"). All
+/// zero while traffic flows means the machine's DNS is encrypted, or not asked through here.
 public struct DNSNameStats: Codable, Sendable, Equatable {
-    /// DNS responses whose answers were read.
+    /// DNS responses whose addresses were recorded.
     public var repliesRecorded: UInt64
     /// Address-to-name pairs learned from A and AAAA answers.
     public var addressesLearned: UInt64
-    /// Datagrams on the DNS port that did not parse as a DNS message.
+    /// Datagrams from the DNS port that did not parse as a DNS message.
     public var unreadableDatagrams: UInt64
-    /// Flows that took their name from a DNS answer.
+    /// Flows that took their name from a DNS answer when they began.
     public var flowsNamed: UInt64
-    /// Messages that were queries, not responses: nothing in them names an address.
+    /// Messages that were queries, not responses.
     public var notAResponse: UInt64
-    /// Responses flagged truncated (TC): the full answer went over TCP, where it is not read.
-    public var truncatedMessage: UInt64
-    /// Responses without a single A or AAAA record (NXDOMAIN, NODATA, other types only).
-    public var noAnswers: UInt64
-    /// Responses with more address records than the per-reply cap; those past it were skipped.
-    public var answerLimitReached: UInt64
+    /// Responses to an opcode other than a standard query.
+    public var unsupportedOpcode: UInt64
+    /// Responses carrying an error (NXDOMAIN, SERVFAIL, REFUSED…).
+    public var errorResponse: UInt64
+    /// Responses without exactly one question of class IN.
+    public var unsupportedQuestion: UInt64
+    /// Responses whose question name cannot name a flow (the root, an escaped or wildcard name).
+    public var unusableName: UInt64
+    /// Responses without an A or AAAA record reachable from the question.
+    public var noAddresses: UInt64
 
     public init(repliesRecorded: UInt64 = 0, addressesLearned: UInt64 = 0, unreadableDatagrams: UInt64 = 0,
-                flowsNamed: UInt64 = 0, notAResponse: UInt64 = 0, truncatedMessage: UInt64 = 0,
-                noAnswers: UInt64 = 0, answerLimitReached: UInt64 = 0) {
+                flowsNamed: UInt64 = 0, notAResponse: UInt64 = 0, unsupportedOpcode: UInt64 = 0,
+                errorResponse: UInt64 = 0, unsupportedQuestion: UInt64 = 0, unusableName: UInt64 = 0,
+                noAddresses: UInt64 = 0) {
         self.repliesRecorded = repliesRecorded
         self.addressesLearned = addressesLearned
         self.unreadableDatagrams = unreadableDatagrams
         self.flowsNamed = flowsNamed
         self.notAResponse = notAResponse
-        self.truncatedMessage = truncatedMessage
-        self.noAnswers = noAnswers
-        self.answerLimitReached = answerLimitReached
+        self.unsupportedOpcode = unsupportedOpcode
+        self.errorResponse = errorResponse
+        self.unsupportedQuestion = unsupportedQuestion
+        self.unusableName = unusableName
+        self.noAddresses = noAddresses
+    }
+
+    /// Counts what the name map made of one reply.
+    public mutating func count(_ ingestion: DNSNameIngestion) {
+        switch ingestion {
+        case .recorded(let addresses):
+            repliesRecorded &+= 1
+            addressesLearned &+= UInt64(addresses)
+        case .ignored(.notAResponse): notAResponse &+= 1
+        case .ignored(.unsupportedOpcode): unsupportedOpcode &+= 1
+        case .ignored(.errorResponse): errorResponse &+= 1
+        case .ignored(.unsupportedQuestion): unsupportedQuestion &+= 1
+        case .ignored(.unusableName): unusableName &+= 1
+        case .ignored(.noAddresses): noAddresses &+= 1
+        }
     }
 
     /// Nothing seen yet.

@@ -44,6 +44,17 @@ public final class RingBufferProducer: @unchecked Sendable {
         try self.init(fileURL: DataDirectoryLayout.ring(in: dataDirectory), slotCount: slotCount, slotSize: slotSize)
     }
 
+    /// Takes the previous session's liveness lock, retrying for a quarter of a second: a process
+    /// forking another program holds a copy of every descriptor between its fork and the exec
+    /// that closes them, so a lock can look held for an instant after its producer let go.
+    private static func lockSoon(_ descriptor: Int32) -> Bool {
+        for attempt in 0..<50 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            if attempt < 49 { usleep(5_000) }
+        }
+        return false
+    }
+
     public init(fileURL: URL, slotCount: Int, slotSize: Int = PackedPacketMeta.packedByteCount) throws(IPCError) {
         let geometry = try RingGeometry(slotCount: slotCount, slotSize: slotSize)
         let path = fileURL.path
@@ -53,7 +64,7 @@ public final class RingBufferProducer: @unchecked Sendable {
         // A readable previous ring gives the generation to continue from; an unreadable one is
         // just replaced (it is live data of a finished session, not history).
         let previous = try? RingMapping.open(path: path)
-        if let previous, flock(previous.descriptor, LOCK_EX | LOCK_NB) != 0 {
+        if let previous, !Self.lockSoon(previous.descriptor) {
             throw .ringInUse(path: path)
         }
         let generation = (previous?.generation ?? 0) &+ 1

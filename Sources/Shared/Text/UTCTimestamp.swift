@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes instants as `2026-11-30T02:18:50.123456Z` (ISO 8601, UTC) without Foundation formatters:
 /// a listing of a million packets formats a million stamps. The civil date comes from days since
 /// 1970 (H. Hinnant's `civil_from_days`), cached per second because packets share seconds.
@@ -27,6 +29,12 @@ public struct UTCTimestamp: Sendable {
             writer.appendDecimal(nanoseconds / divisor, width: fractionDigits)
         }
         writer.append(UInt8(ascii: "Z"))
+    }
+
+    /// `2027-11-30T12:00:00Z`: whole seconds, as certificates state their validity.
+    public static func iso8601(_ date: Date) -> String {
+        String(decoding: prefix(forSecond: Int64(date.timeIntervalSince1970.rounded(.down))) + [UInt8(ascii: "Z")],
+               as: UTF8.self)
     }
 
     /// `yyyy-MM-ddTHH:mm:ss` for a second since 1970.

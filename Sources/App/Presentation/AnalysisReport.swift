@@ -1,0 +1,127 @@
+import Foundation
+import Shared
+
+/// What `tunnelvision analyze` prints about a capture: each conversation with its name and where
+/// the name came from, the client's offer, the server's answer and the certificate chain where
+/// it travelled in the clear. Pure: given the analysis, it returns text or JSON.
+public struct AnalysisReport: Sendable {
+    public let analysis: AnalyzedCapture
+
+    public init(_ analysis: AnalyzedCapture) {
+        self.analysis = analysis
+    }
+
+    typealias Conversation = AnalyzedCapture.Conversation
+    var file: String { analysis.path }
+    var conversations: [Conversation] { analysis.conversations }
+
+    // MARK: - Text
+
+    public func text() -> String {
+        var lines = ["\(file): \(analysis.packets) packets, \(conversations.count) conversations"
+                     + (analysis.nonIPFrames > 0 ? ", \(analysis.nonIPFrames) frames not IP" : "")
+                     + (analysis.unreadablePackets > 0 ? ", \(analysis.unreadablePackets) unreadable" : "")]
+        for conversation in conversations {
+            let record = conversation.record
+            let name = record.name.map { "\($0.text) (\(conversation.nameSource ?? ""))" } ?? "unnamed"
+            lines.append("")
+            lines.append("\(record.key.proto.displayName) \(conversation.clientEndpoint) → \(conversation.serverEndpoint)  \(name)")
+            lines.append("    \(record.packetCount) packets, \(RunSummary.bytes(record.bytesOut)) from the client, "
+                         + "\(RunSummary.bytes(record.bytesIn)) from the server")
+            if let others = record.name?.otherCandidates, !others.isEmpty {
+                lines.append("    the address also answered for: \(others.joined(separator: ", "))")
+            }
+            if let opening = record.streamOpening { lines.append("    opened with: \(Self.text(opening))") }
+            if let quic = record.quic { lines.append("    QUIC version: \(Self.hex(quic.version.rawValue, digits: 8))") }
+            if let offer = record.clientTLS { lines.append("    client offered: \(Self.text(offer))") }
+            if let answer = record.serverTLS { lines.append("    server answered: \(Self.text(answer))") }
+            if let certificates = conversation.certificates { lines += Self.text(certificates) }
+        }
+        if let damage = analysis.damage { lines.append("\nthe file is damaged from \(damage); what came before it is shown") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func versionName(_ version: TLSProtocolVersion) -> String {
+        switch version {
+        case .ssl30: "SSL 3.0"
+        case .tls10: "TLS 1.0"
+        case .tls11: "TLS 1.1"
+        case .tls12: "TLS 1.2"
+        case .tls13: "TLS 1.3"
+        default: hex(UInt32(version.rawValue), digits: 4)
+        }
+    }
+
+    static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    private static func text(_ opening: StreamOpening) -> String {
+        switch opening {
+        case .tlsHandshake: "a TLS handshake"
+        case .httpRequest: "an HTTP request"
+        case .unrecognised: "something else"
+        }
+    }
+
+    private static func text(_ offer: ClientTLSOffer) -> String {
+        var parts: [String]
+        switch offer.versions {
+        case .listed(let versions): parts = [versions.map(versionName).joined(separator: ", ")]
+        case .upTo(let version): parts = ["up to \(versionName(version))"]
+        }
+        if !offer.applicationProtocols.isEmpty { parts.append("ALPN " + offer.applicationProtocols.joined(separator: ", ")) }
+        if offer.omittedApplicationProtocols > 0 { parts.append("\(offer.omittedApplicationProtocols) ALPN names not shown") }
+        if offer.hasEncryptedClientHello { parts.append("Encrypted ClientHello (this is the outer hello)") }
+        return parts.joined(separator: " · ")
+    }
+
+    private static func text(_ answer: ServerTLSAnswer) -> String {
+        switch answer {
+        case .negotiated(let negotiated):
+            versionName(negotiated.version) + " · cipher suite " + hex(UInt32(negotiated.cipherSuite.rawValue), digits: 4)
+                + (negotiated.fromHelloRetryRequest ? " (HelloRetryRequest)" : "")
+        case .refused(let alert): "refused with alert \(alert)"
+        }
+    }
+
+    private static func text(_ visibility: ServerCertificateVisibility) -> [String] {
+        switch visibility {
+        case .presented(let chain):
+            var lines = ["    certificates: \(chain.certificates.count) presented" + (chain.isComplete ? "" : " (only the first ones were read)")]
+            for certificate in chain.certificates {
+                lines.append("      \(certificate.subject.text)")
+                lines.append("        issued by \(certificate.issuer.text), valid until \(UTCTimestamp.iso8601(certificate.notAfter))")
+            }
+            return lines
+        case .notSent(let absence): return ["    certificates: none sent (\(absence.rawValue))"]
+        case .encryptedInHandshake: return ["    certificates: encrypted (TLS 1.3)"]
+        case .replacedByInspection: return ["    certificates: replaced by inspection"]
+        case .noNegotiation: return ["    certificates: no handshake completed"]
+        case .notRead: return ["    certificates: not read"]
+        }
+    }
+}
+
+extension AnalyzedCapture.Conversation {
+    var clientEndpoint: IPEndpoint { client ?? record.key.endpointA }
+    var serverEndpoint: IPEndpoint {
+        clientEndpoint == record.key.endpointA ? record.key.endpointB : record.key.endpointA
+    }
+
+    /// Where the shown name came from: the connection's own server_name ("sni", or "quic" when a
+    /// QUIC Initial carried it) or a DNS answer ("dns").
+    var nameSource: String? {
+        guard let name = record.name else { return nil }
+        switch name.origin {
+        case .sni: return record.key.proto == .udp ? "quic" : "sni"
+        case .dns: return "dns"
+        }
+    }
+
+    var certificates: ServerCertificateVisibility? {
+        guard record.serverTLS != nil || record.serverCertificates != nil else { return nil }
+        return ServerCertificateVisibility(answer: record.serverTLS, reading: record.serverCertificates)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Shared
+
+/// Naming on the per-packet path, for what no TCP stream carries: DNS replies teach the
+/// address-to-name map before any flow is touched, a new flow takes its name from that map, and
+/// a QUIC client's Initials are opened for the ClientHello inside (packet-parsing spec, "Names
+/// from DNS" and "QUIC long header").
+extension PacketPipeline {
+    /// The UDP port DNS replies come from; only those are read (no DNS over TCP, DoT or DoH).
+    static let dnsPort: UInt16 = 53
+    /// QUIC is read only toward the remote port 443 (a local 443 is a server here, not a client).
+    static let quicPort: UInt16 = 443
+    /// QUIC flows whose hello is being read at once; more wait their turn unread.
+    static let maxQUICReaders = 256
+
+    /// Reads what a UDP datagram says before its flow is counted: a DNS reply's addresses, a
+    /// QUIC long header's version. Returns the QUIC reading to travel with the packet.
+    func readDatagram(_ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer, direction: Direction,
+                      now: UInt64) -> QUICVersionReading? {
+        guard let udp = parsed.udp else { return nil }
+        let payload = UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange])
+        if direction == .inbound && udp.sourcePort == Self.dnsPort { learnNames(from: payload, now: now) }
+        let remotePort = direction == .outbound ? udp.destinationPort : udp.sourcePort
+        guard remotePort == Self.quicPort, let version = QUICLongHeader.version(in: payload) else { return nil }
+        counters.quicVersionsObserved &+= 1
+        return QUICVersionReading(version: version, source: direction == .outbound ? .client : .server)
+    }
+
+    private func learnNames(from payload: UnsafeRawBufferPointer, now: UInt64) {
+        guard let message = try? DNSMessageParser.parse(payload) else {
+            counters.dnsNames.unreadableDatagrams &+= 1
+            return
+        }
+        counters.dnsNames.count(resolvedNames.ingest(message, at: now))
+    }
+
+    /// The name a flow to `remote` begins with, if DNS gave that address one.
+    func resolvedName(for remote: IPAddress, now: UInt64) -> ResolvedFlowName? {
+        resolvedNames.name(for: remote, at: now).map(ResolvedFlowName.init)
+    }
+
+    /// Feeds a client's QUIC datagram to its flow's hello reader; a settled reading names the flow.
+    func readQUICHello(_ flow: LiveFlow, _ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer) {
+        guard let udp = parsed.udp, flow.record.sni == nil else { return }
+        var reader: QUICClientHelloReader
+        if let existing = quicReaders[flow.key] {
+            reader = existing
+        } else {
+            guard quicReaders.count < Self.maxQUICReaders else { return }
+            reader = QUICClientHelloReader()
+        }
+        let counts = reader.read(datagram: Data(UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange])))
+        counters.quicNames.initialsSeen &+= UInt64(counts.initialsSeen)
+        counters.quicNames.initialsOpened &+= UInt64(counts.initialsOpened)
+        counters.quicNames.initialsUnopenable &+= UInt64(counts.initialsUnopenable)
+        switch reader.outcome {
+        case .needMoreInitials:
+            quicReaders[flow.key] = reader
+            return
+        case .named(let name, let offer):
+            counters.quicNames.flowsNamed &+= 1
+            var facts: [FlowFact] = [.serverName(name)]
+            if let offer { facts.append(.clientOffer(offer)) }
+            observe(facts, for: flow.key)
+        case .unnamed(let offer):
+            counters.quicNames.flowsWithoutName &+= 1
+            if let offer { observe([.clientOffer(offer)], for: flow.key) }
+        case .incomplete:
+            counters.quicNames.helloIncomplete &+= 1
+        }
+        quicReaders[flow.key] = nil
+    }
+
+    /// A flow ended: a hello still being read never completed.
+    func forgetQUICReader(_ key: FlowKey) {
+        guard quicReaders.removeValue(forKey: key) != nil else { return }
+        counters.quicNames.helloIncomplete &+= 1
+    }
+
+    /// Facts a scanner learned about a live flow (the relay's TCP scanners, the QUIC reader): they
+    /// go into the flow table, and the flow's record into the batch at once, so the history has
+    /// them even if no other packet follows.
+    package func observe(_ facts: [FlowFact], for key: FlowKey) {
+        guard !facts.isEmpty else { return }
+        for fact in facts { flowTable.apply(fact, for: key) }
+        if let record = flowTable.record(for: key) { place(record) }
+    }
+}

@@ -1,0 +1,37 @@
+/// What reading a capture file through the pipeline found: its conversations, and what it could
+/// not read. Made by `CaptureAnalysis` (the shell), shown by `AnalysisReport`.
+public struct AnalyzedCapture: Sendable {
+    /// One conversation: its flow record (lifetimes of one 5-tuple folded) and which side began it.
+    public struct Conversation: Sendable {
+        public let record: FlowRecord
+        /// The side that spoke first (for TCP, the side that sent the SYN); nil if unknown.
+        public let client: IPEndpoint?
+
+        public init(record: FlowRecord, client: IPEndpoint?) {
+            self.record = record
+            self.client = client
+        }
+    }
+
+    public let path: String
+    public let linkType: UInt32
+    public let packets: Int
+    /// Frames that carry something other than IP (ARP, LLDP…).
+    public let nonIPFrames: Int
+    /// IP datagrams the parser refused (counted, not analyzed).
+    public let unreadablePackets: Int
+    public let conversations: [Conversation]
+    /// Where the file stopped being readable, if it did (what came before was analyzed).
+    public let damage: String?
+
+    public init(path: String, linkType: UInt32, packets: Int, nonIPFrames: Int, unreadablePackets: Int,
+                conversations: [Conversation], damage: String?) {
+        self.path = path
+        self.linkType = linkType
+        self.packets = packets
+        self.nonIPFrames = nonIPFrames
+        self.unreadablePackets = unreadablePackets
+        self.conversations = conversations
+        self.damage = damage
+    }
+}
