@@ -29,7 +29,6 @@ extension PacketPipeline {
             counters.flowsOpened &+= 1
             if flow.record.resolvedName != nil { counters.dnsNames.flowsNamed &+= 1 }
         }
-        if quic?.source == .client { readQUICHello(flow, parsed, packet) }
         let meta = PacketMeta(timestamp: now, flowKey: flow.key, direction: direction, length: length,
                               tcpFlags: parsed.tcp?.flags ?? [], capture: captureRecord(of: packet, now: now))
         if liveFeed.publish(meta) {
@@ -41,6 +40,8 @@ extension PacketPipeline {
 
         batch.packets.append(meta)
         place(flow.record)
+        // After the packet's own record is placed, so a name read from it replaces that record.
+        if quic?.source == .client { readQUICHello(flow, parsed, packet) }
         for ended in flowTable.drainClosed() {
             // The packet's own flow ends by FIN or RST; any other was evicted to make room for it.
             if ended.key == flow.key {
