@@ -8,7 +8,8 @@ import Shared
 extension PacketPipeline {
     /// The UDP port DNS replies come from; only those are read (no DNS over TCP, DoT or DoH).
     static let dnsPort: UInt16 = 53
-    /// QUIC is read only toward the remote port 443 (a local 443 is a server here, not a client).
+    /// QUIC's port: any long-header version toward it is recorded. (A local 443 is a server
+    /// here, not a client.)
     static let quicPort: UInt16 = 443
     /// QUIC flows whose hello is being read at once; more wait their turn unread.
     static let maxQUICReaders = 256
@@ -20,8 +21,11 @@ extension PacketPipeline {
         guard let udp = parsed.udp else { return nil }
         let payload = UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange])
         if direction == .inbound && udp.sourcePort == Self.dnsPort { learnNames(from: payload, now: now) }
+        // Port 443 is QUIC's own (any version is recorded there); elsewhere only the versions
+        // whose Initials open are taken, so a random datagram does not pass for QUIC.
         let remotePort = direction == .outbound ? udp.destinationPort : udp.sourcePort
-        guard remotePort == Self.quicPort, let version = QUICLongHeader.version(in: payload) else { return nil }
+        guard let version = QUICLongHeader.version(in: payload),
+              remotePort == Self.quicPort || version.hasKnownPacketProtection else { return nil }
         counters.quicVersionsObserved &+= 1
         return QUICVersionReading(version: version, source: direction == .outbound ? .client : .server)
     }
