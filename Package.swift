@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Linux", dependencies: ["PacketTunnel", "Shared", "CTunnelVision"], swiftSettings: strict),
         .executableTarget(name: "tunnelvision", dependencies: ["App", "Linux", "Shared"], swiftSettings: strict),
         // Developer tools: synthetic captures and the benchmarks.
-        .executableTarget(name: "tvlab", dependencies: ["App", "Shared", "CAllocationCounter"], swiftSettings: strict),
+        .executableTarget(name: "tvlab", dependencies: ["App", "Linux", "Shared", "CAllocationCounter"], swiftSettings: strict),
 
         // What several test targets share (temporary directories); never linked into a product.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),

@@ -8,6 +8,8 @@ enum Command: Equatable {
     case benchRing(records: UInt64, slots: Int, json: Bool)
     case benchStore(packets: Int, batchSize: Int, json: Bool)
     case ringProduce(RingProduceOptions)
+    case benchTunnel(TunnelBenchOptions)
+    case net(NetRequest)
 }
 
 struct CaptureOptions: Equatable {
@@ -58,7 +60,7 @@ enum Arguments {
             return .capture(capture)
         case "bench":
             guard let benchmark = rest.first, !benchmark.hasPrefix("-") else {
-                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store)")
+                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store | tunnel)")
             }
             rest.removeFirst()
             switch benchmark {
@@ -82,8 +84,10 @@ enum Arguments {
                 return .benchStore(packets: try options.integer("--packets", in: 1...Int.max) ?? 2_000_000,
                                    batchSize: try options.integer("--batch", in: 1...1_000_000) ?? 512,
                                    json: options.has("--json"))
+            case "tunnel":
+                return try parseBenchTunnel(rest)
             default:
-                throw UsageError(message: "bench: unknown benchmark \(benchmark) (packets, ring or store)")
+                throw UsageError(message: "bench: unknown benchmark \(benchmark) (packets, ring, store or tunnel)")
             }
         case "ring":
             guard rest.first == "produce" else { throw UsageError(message: "ring: the only subcommand is produce") }
@@ -100,6 +104,8 @@ enum Arguments {
             produce.waitForSpace = options.has("--wait-for-space")
             produce.abandon = options.has("--abandon")
             return .ringProduce(produce)
+        case "net":
+            return try parseNet(rest)
         default:
             throw UsageError(message: "unknown command \(command)")
         }

@@ -8,8 +8,11 @@ enum HelpText {
       tvlab bench packets [--packets N] [--tunnelvision PATH] [--json] [--keep]
       tvlab bench ring [--records N] [--slots N] [--json]
       tvlab bench store [--packets N] [--batch N] [--json]
+      tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
+      tvlab net echo-server --port P
+      tvlab net rr | crr | hold --host H --port P …
       tvlab ring produce --ring FILE --records N [--first I] [--slots N] [--wait-for-space] [--abandon]
-      tvlab help [capture | bench | ring]
+      tvlab help [capture | bench | tunnel | net | ring]
 
     Exit status: 0 done, 1 failed, 2 the command line was wrong.
     """
@@ -68,6 +71,62 @@ enum HelpText {
     second, timing only the writes. Target: at least 300 000 packets/s.
     """
 
+    static let benchTunnel = """
+    tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
+
+    Needs root. Builds a lab (namespaces host 198.19.0.1 and server 198.19.0.2 joined by veth,
+    a default route in host via the server, net.ipv4.tcp_tw_reuse=1 in host so the relays'
+    sockets in TIME_WAIT do not use up its ports), starts 'iperf3 -s' and 'tvlab net
+    echo-server' in server, and for each path measures, K times each, the median shown:
+      upload     iperf3 -c 198.19.0.2 -t S -i 0 -J: end.sum_received.bits_per_second (one stream)
+      download   the same with -R
+      rr         tvlab net rr: median of 20000 1-byte round trips on one connection
+      conn/s     tvlab net crr for S seconds: connect, 1 byte each way, close
+    The paths, all starting from host:
+      direct        the client in host itself
+      tunnel        tunnelvision run --capture-detail metadata --mtu M (the binary next to tvlab)
+      pasta         pasta --runas 0:0 --config-net --no-map-gw --mtu M
+      slirp4netns   slirp4netns --configure --mtu=M on a namespace made by unshare, entered by nsenter
+    Then, tunnel only: its resident memory (VmRSS, and the peak VmHWM, from /proc/PID/status)
+    while 'tvlab net hold' keeps 1000 connections open through it; and K times, the sequential
+    write rate of the disk under a fresh data directory (1 GiB of zeros, one fdatasync, removed)
+    followed by a download through the tunnel capturing whole packets into that directory
+    (--capture-detail full), reported as a ratio of the disk's rate.
+    Prints each path's figures and its ratio to direct (latency as microseconds added), and the
+    targets for the tunnel: upload and download at least 80 % of direct, at most 15 µs added to
+    the median round trip, connections/s at least 80 % of direct, resident memory at most 50 MB
+    (decimal) with 1000 open flows. Progress goes to standard error. A relay or iperf3 that is
+    not installed is reported and skipped; a measurement that fails is reported, the rest go
+    on, and the exit status is 1. The lab and every program started are removed at the end,
+    also on failure, Ctrl-C or SIGTERM (then the exit status is 128 + the signal).
+
+    --mtu M          MTU inside the tunnel, pasta and slirp4netns, 1280…65520 (default 65520)
+    --seconds S      length of each iperf3 test and each connections run (default 4)
+    --repeat K       runs per figure, the median shown (default 3)
+    --paths LIST     comma-separated, in the order to run (default direct,tunnel,pasta,slirp4netns)
+    --json           print the results as one JSON object instead of a table
+    """
+
+    static let net = """
+    tvlab net echo-server --port P
+    tvlab net rr --host H --port P [--count N] [--json]
+    tvlab net crr --host H --port P [--seconds S] [--json]
+    tvlab net hold --host H --port P --count N --ready-file F
+
+    Small TCP tools for 'bench tunnel'; H is an IPv4 or IPv6 address.
+      echo-server   listens on every IPv4 address at port P and sends back whatever it reads;
+                    one thread, epoll, its open-file limit raised to the hard limit; runs until
+                    killed
+      rr            one connection (TCP_NODELAY), 1000 warm-up round trips of 1 byte, then N
+                    timed ones (default 20000); prints the median and p99 in µs
+      crr           for S seconds (default 4), one after another: connect, 1 byte each way,
+                    close with a reset (so TIME_WAIT cannot exhaust the ports); prints connections/s
+      hold          opens N connections, each proven by a 1-byte round trip, creates F, and closes
+                    them all once F is removed (or after 120 s)
+    Each connect, send and receive gives up after 10 s (exit status 1, saying which).
+    --json prints one JSON object.
+    """
+
     static let ring = """
     tvlab ring produce --ring FILE --records N [--first I] [--slots N] [--wait-for-space] [--abandon]
 
@@ -86,7 +145,9 @@ enum HelpText {
         switch topic {
         case nil: overview
         case "capture": capture
-        case "bench", "packets": bench + "\n" + benchIPC
+        case "bench", "packets": bench + "\n" + benchIPC + "\n" + benchTunnel
+        case "tunnel": benchTunnel
+        case "net": net
         case "ring": ring
         default: nil
         }

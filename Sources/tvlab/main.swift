@@ -31,6 +31,10 @@ do throws(Failure) {
         try await IPCBenchCommand.runStore(packets: packets, batchSize: batchSize, json: json)
     case let .ringProduce(options):
         try RingCommand.produce(options)
+    case let .benchTunnel(options):
+        try TunnelBenchCommand.run(options)
+    case let .net(request):
+        try NetClients.run(request)
     }
 } catch {
     Console.error("\(error)")

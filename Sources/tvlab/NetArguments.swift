@@ -1,0 +1,96 @@
+import Linux
+import Shared
+
+/// `tvlab net …`: the small TCP tools `bench tunnel` runs inside its namespaces.
+enum NetRequest: Equatable {
+    case echoServer(port: UInt16)
+    case roundTrips(IPEndpoint, count: Int, json: Bool)
+    case connectionRate(IPEndpoint, seconds: Int, json: Bool)
+    case hold(IPEndpoint, count: Int, readyFile: String)
+}
+
+struct TunnelBenchOptions: Equatable {
+    /// The MTU of the monitored side of each relay (tunnel, pasta, slirp4netns); 65 520 is the
+    /// largest a TUN device takes and what pasta and slirp4netns default to or are run with.
+    var mtu = 65_520
+    /// The length of each iperf3 test and of each connection-rate run.
+    var seconds = 4
+    /// Runs per figure; the report shows their median.
+    var repeats = 3
+    var paths = TunnelBenchPath.allCases
+    var json = false
+
+    /// The range `tunnelvision run --mtu` accepts.
+    static let mtuRange = 1_280...65_520
+}
+
+extension Arguments {
+    static let defaultRoundTrips = 20_000
+    static let defaultRateSeconds = 4
+
+    static func parseNet(_ arguments: [String]) throws(UsageError) -> Command {
+        guard let tool = arguments.first, !tool.hasPrefix("-") else {
+            throw UsageError(message: "net: which tool? (tvlab net echo-server | rr | crr | hold)")
+        }
+        let rest = Array(arguments.dropFirst())
+        switch tool {
+        case "echo-server":
+            let options = try OptionList(rest, command: "net echo-server", valued: ["--port"], flags: [])
+            return .net(.echoServer(port: try port(options)))
+        case "rr":
+            let options = try OptionList(rest, command: "net rr", valued: ["--host", "--port", "--count"], flags: ["--json"])
+            return .net(.roundTrips(try endpoint(options), count: try options.integer("--count", in: 1...100_000_000) ?? defaultRoundTrips,
+                                    json: options.has("--json")))
+        case "crr":
+            let options = try OptionList(rest, command: "net crr", valued: ["--host", "--port", "--seconds"], flags: ["--json"])
+            return .net(.connectionRate(try endpoint(options), seconds: try options.integer("--seconds", in: 1...3_600) ?? defaultRateSeconds,
+                                        json: options.has("--json")))
+        case "hold":
+            let options = try OptionList(rest, command: "net hold", valued: ["--host", "--port", "--count", "--ready-file"], flags: [])
+            guard let count = try options.integer("--count", in: 1...1_000_000) else {
+                throw UsageError(message: "net hold: how many connections? (--count N)")
+            }
+            guard let readyFile = options.values["--ready-file"] else {
+                throw UsageError(message: "net hold: which file says they are open? (--ready-file F)")
+            }
+            return .net(.hold(try endpoint(options), count: count, readyFile: readyFile))
+        default:
+            throw UsageError(message: "net: unknown tool \(tool) (echo-server, rr, crr or hold)")
+        }
+    }
+
+    static func parseBenchTunnel(_ arguments: [String]) throws(UsageError) -> Command {
+        let options = try OptionList(arguments, command: "bench tunnel", valued: ["--mtu", "--seconds", "--repeat", "--paths"],
+                                     flags: ["--json"])
+        var bench = TunnelBenchOptions()
+        bench.mtu = try options.integer("--mtu", in: TunnelBenchOptions.mtuRange) ?? bench.mtu
+        bench.seconds = try options.integer("--seconds", in: 1...3_600) ?? bench.seconds
+        bench.repeats = try options.integer("--repeat", in: 1...100) ?? bench.repeats
+        if let list = options.values["--paths"] {
+            switch TunnelBenchPath.list(from: list) {
+            case .success(let paths): bench.paths = paths
+            case .failure(let problem): throw UsageError(message: "bench tunnel: --paths: \(problem)")
+            }
+        }
+        bench.json = options.has("--json")
+        return .benchTunnel(bench)
+    }
+
+    private static func port(_ options: OptionList) throws(UsageError) -> UInt16 {
+        // As Int, so the message names the upper bound (UInt16.max would read "1 or more").
+        guard let port = try options.integer("--port", in: 1...Int(UInt16.max)) else {
+            throw UsageError(message: "\(options.command): which port? (--port P)")
+        }
+        return UInt16(port)
+    }
+
+    private static func endpoint(_ options: OptionList) throws(UsageError) -> IPEndpoint {
+        guard let host = options.values["--host"] else {
+            throw UsageError(message: "\(options.command): which server? (--host ADDRESS)")
+        }
+        guard let address = IPAddress(parsing: host) else {
+            throw UsageError(message: "\(options.command): --host wants an IPv4 or IPv6 address; got '\(host)'")
+        }
+        return IPEndpoint(address: address, port: try port(options))
+    }
+}

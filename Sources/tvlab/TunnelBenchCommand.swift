@@ -1,0 +1,211 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Linux
+
+/// `tvlab bench tunnel`: single-stream TCP throughput both ways, 1-byte round-trip latency and
+/// connections per second, through the tunnel, over the same path without it, and through pasta
+/// and slirp4netns — all in one lab in one run, each figure the median of several runs; then the
+/// tunnel's resident memory with 1 000 flows open, and its download rate with whole packets
+/// captured against the disk's sequential write rate.
+enum TunnelBenchCommand {
+    static func run(_ options: TunnelBenchOptions) throws(Failure) {
+        guard geteuid() == 0 else {
+            throw Failure("bench tunnel must run as root: it builds network namespaces and runs tunnelvision run (sudo tvlab bench tunnel)")
+        }
+        let tools = try TunnelBenchTools.locate(needTunnelvision: options.paths.contains(.tunnel))
+        Interruption.install()
+        // Behind sudo, `tunnelvision run` would drop its command to the invoking user; the clients
+        // run as root on every path, and must write into the bench's private directory.
+        unsetenv("SUDO_UID")
+        unsetenv("SUDO_GID")
+        do throws(Failure) {
+            let results = try measure(options, tools: tools)
+            print(options.json ? results.json() : results.table())
+            if !results.failures.isEmpty {
+                throw Failure("\(results.failures.count) measurement(s) failed; see above")
+            }
+        } catch {
+            guard let signal = Interruption.receivedSignal else { throw error }
+            Console.error("interrupted by signal \(signal); the lab and every program started for it are gone")
+            exit(128 + signal)
+        }
+    }
+
+    /// Everything made here is taken down by the defers, in reverse order, on every way out.
+    private static func measure(_ options: TunnelBenchOptions, tools: TunnelBenchTools) throws(Failure) -> TunnelBenchResults {
+        let directory = try FileSystem.makeTemporaryDirectory(in: FileSystem.temporaryParent, prefix: "tvlab-tunnel-")
+        defer { FileSystem.removeTree(directory) }
+        Console.progress("building the lab: namespaces host (\(Lab.hostIPv4)) and server (\(Lab.serverIPv4)) joined by veth…")
+        let lab: Lab
+        do {
+            lab = try Lab()
+            // pasta copies host's routes into its namespace and needs a default one among them.
+            try lab.host.ip(["route", "add", "default", "via", Lab.serverIPv4])
+            // The relays' own sockets live in host and close first, so each relayed connection
+            // leaves one in TIME_WAIT there; the connection runs would fill host's ~28 000
+            // ephemeral ports within seconds and measure that. Reuse is safe with timestamps on.
+            try lab.host.run(["sysctl", "-q", "-w", "net.ipv4.tcp_tw_reuse=1"])
+        } catch { throw Failure("cannot build the lab: \(error)") }
+        defer { lab.remove() }
+
+        let echo = try startServer(lab, [tools.tvlab, "net", "echo-server", "--port", String(TunnelBenchClients.echoPort)],
+                                   name: "echo server", port: TunnelBenchClients.echoPort, errors: directory + "/echo-server.err")
+        defer { echo.kill() }
+        var iperfServer: BenchProcess?
+        defer { iperfServer?.kill() }
+        if let iperf3 = tools.iperf3 {
+            iperfServer = try startServer(lab, [iperf3, "-s", "-p", String(TunnelBenchClients.iperfPort)], name: "iperf3 server",
+                                          port: TunnelBenchClients.iperfPort, errors: directory + "/iperf3-server.err")
+        }
+
+        var results = TunnelBenchResults(options: options)
+        if tools.iperf3 == nil { results.notes.append("iperf3 not installed: no throughput figures (apt-get install iperf3)") }
+        let clients = TunnelBenchClients(tools: tools, directory: directory, seconds: options.seconds)
+        let dataDirectory = directory + "/data-metadata"
+        for path in options.paths {
+            guard tools.installed(path) else {
+                Console.progress("\(path.rawValue): not installed; skipped")
+                results.paths.append(PathResult(path: path, unavailable: "not installed"))
+                continue
+            }
+            let route: TunnelBenchRoute
+            do {
+                route = try openRoute(path, lab: lab, tools: tools, options: options, dataDirectory: dataDirectory,
+                                      directory: directory)
+            } catch {
+                try Interruption.check()
+                Console.error("\(path.rawValue): \(error)")
+                results.failures.append("\(path.rawValue): \(error)")
+                results.paths.append(PathResult(path: path, unavailable: "could not be set up"))
+                continue
+            }
+            defer { route.close() }
+            results.paths.append(PathResult(path: path, figures: try measureFigures(route, clients: clients, options: options,
+                                                                                   iperf: tools.iperf3 != nil,
+                                                                                   failures: &results.failures)))
+        }
+
+        if options.paths.contains(.tunnel), let tunnelvision = tools.tunnelvision {
+            let route = TunnelBenchRoute.tunnel(lab: lab, tunnelvision: tunnelvision, dataDirectory: dataDirectory,
+                                                detail: "metadata", mtu: options.mtu)
+            let flows = TunnelBenchTargets.openFlows
+            results.memory = try repeated("tunnel memory, \(flows) open flows", options.repeats, failures: &results.failures,
+                                          format: { "VmRSS " + megabytes($0.residentBytes) + ", VmHWM " + megabytes($0.peakResidentBytes) }) {
+                () throws(Failure) in try clients.memoryWithOpenFlows(route, flows: flows)
+            }
+            if tools.iperf3 != nil {
+                results.fullCapture = try measureFullCapture(lab: lab, tunnelvision: tunnelvision, clients: clients, options: options,
+                                                             directory: directory, failures: &results.failures)
+            }
+        }
+        Console.progress("taking the lab down…")
+        return results
+    }
+
+    private static func openRoute(_ path: TunnelBenchPath, lab: Lab, tools: TunnelBenchTools, options: TunnelBenchOptions,
+                                  dataDirectory: String, directory: String) throws(Failure) -> TunnelBenchRoute {
+        switch path {
+        case .direct: return .direct(lab: lab)
+        case .tunnel:
+            return .tunnel(lab: lab, tunnelvision: tools.tunnelvision ?? "tunnelvision", dataDirectory: dataDirectory,
+                           detail: "metadata", mtu: options.mtu)
+        case .pasta: return .pasta(lab: lab, pasta: tools.pasta ?? "pasta", mtu: options.mtu)
+        case .slirp4netns:
+            return try .slirp4netns(lab: lab, slirp4netns: tools.slirp4netns ?? "slirp4netns", mtu: options.mtu,
+                                    errors: directory + "/slirp4netns.err")
+        }
+    }
+
+    private static func measureFigures(_ route: TunnelBenchRoute, clients: TunnelBenchClients, options: TunnelBenchOptions,
+                                       iperf: Bool, failures: inout [String]) throws(Failure) -> PathFigures {
+        let name = route.path.rawValue
+        let runs = options.repeats
+        var figures = PathFigures()
+        if iperf {
+            figures.upload = try repeated("\(name) upload", runs, failures: &failures, format: gigabits) {
+                () throws(Failure) in try clients.throughput(route, reverse: false)
+            }
+            figures.download = try repeated("\(name) download", runs, failures: &failures, format: gigabits) {
+                () throws(Failure) in try clients.throughput(route, reverse: true)
+            }
+        }
+        figures.roundTrip = try repeated("\(name) round trip (median)", runs, failures: &failures,
+                                         format: { String(format: "%.1f µs", $0) }) {
+            () throws(Failure) in try clients.roundTrip(route)
+        }
+        figures.connectionRate = try repeated("\(name) connections", runs, failures: &failures,
+                                              format: { IPCBenchCommand.grouped(Int64($0.rounded())) + "/s" }) {
+            () throws(Failure) in try clients.connectionRate(route)
+        }
+        return figures
+    }
+
+    /// Each run: the disk's write rate in a fresh data directory, then a download through a
+    /// tunnel capturing whole packets into it; the capture is deleted and flushed before the next.
+    private static func measureFullCapture(lab: Lab, tunnelvision: String, clients: TunnelBenchClients, options: TunnelBenchOptions,
+                                           directory: String, failures: inout [String]) throws(Failure) -> FullCaptureFigures {
+        var figures = FullCaptureFigures()
+        for run in 1...options.repeats {
+            let dataDirectory = directory + "/data-full-\(run)"
+            guard mkdir(dataDirectory, 0o700) == 0 else { throw Failure("cannot create \(dataDirectory)", errno: errno) }
+            defer {
+                FileSystem.removeTree(dataDirectory)
+                sync()
+            }
+            figures.diskWrite += try repeated("disk sequential write (1 GiB, one fsync) \(run)/\(options.repeats)", 1,
+                                              failures: &failures,
+                                              format: { megabytes(UInt64($0)) + "/s" }) {
+                () throws(Failure) in try TunnelBenchClients.diskWriteRate(in: dataDirectory)
+            }
+            let route = TunnelBenchRoute.tunnel(lab: lab, tunnelvision: tunnelvision, dataDirectory: dataDirectory,
+                                                detail: "full", mtu: options.mtu)
+            figures.download += try repeated("tunnel download, full capture \(run)/\(options.repeats)", 1,
+                                             failures: &failures, format: gigabits) {
+                () throws(Failure) in try clients.throughput(route, reverse: true)
+            }
+        }
+        return figures
+    }
+
+    /// Runs `body` `count` times, with a progress line for each result. A failed run is recorded
+    /// and ends the series (the next would fail the same way); an interruption ends everything.
+    private static func repeated<Value>(_ label: String, _ count: Int, failures: inout [String], format: (Value) -> String,
+                                        _ body: () throws(Failure) -> Value) throws(Failure) -> [Value] {
+        var values: [Value] = []
+        for run in 1...count {
+            do {
+                let value = try body()
+                values.append(value)
+                Console.progress(count == 1 ? "\(label): \(format(value))" : "\(label) \(run)/\(count): \(format(value))")
+            } catch {
+                try Interruption.check()
+                Console.error("\(label) \(run)/\(count) failed: \(error)")
+                failures.append("\(label): \(error)")
+                break
+            }
+        }
+        return values
+    }
+
+    /// Starts a server in the server namespace and waits until it listens on `port`.
+    private static func startServer(_ lab: Lab, _ argv: [String], name: String, port: UInt16,
+                                    errors: String) throws(Failure) -> BenchProcess {
+        let server = try BenchProcess(lab.server.command(argv), name: name, errors: errors)
+        do {
+            try TunnelBenchRoute.waitUntil("\(name) to listen on port \(port)", seconds: 10, process: server) {
+                let listening = try? ExternalCommand.run(["ss", "-N", lab.server.name, "-Hltn", "sport = :\(port)"])
+                return !(listening?.standardOutput.isEmpty ?? true)
+            }
+        } catch {
+            server.kill()
+            throw Failure("\(error)\(TunnelBenchClients.tail(of: errors))")
+        }
+        return server
+    }
+
+    static func gigabits(_ bitsPerSecond: Double) -> String { String(format: "%.2f Gbit/s", bitsPerSecond / 1e9) }
+
+    static func megabytes(_ bytes: UInt64) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+}

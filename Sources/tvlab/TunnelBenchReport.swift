@@ -1,0 +1,210 @@
+import Foundation
+import Linux
+
+/// One path's row: its figures, or why it has none.
+struct PathResult {
+    let path: TunnelBenchPath
+    var unavailable: String?
+    var figures = PathFigures()
+
+    init(path: TunnelBenchPath, unavailable: String? = nil, figures: PathFigures = PathFigures()) {
+        self.path = path
+        self.unavailable = unavailable
+        self.figures = figures
+    }
+}
+
+/// Everything one `bench tunnel` run measured, judged against the targets, as a table or JSON.
+struct TunnelBenchResults {
+    let options: TunnelBenchOptions
+    var paths: [PathResult] = []
+    /// One sample per run of the open-flows test.
+    var memory: [ProcessMemory] = []
+    var fullCapture = FullCaptureFigures()
+    var notes: [String] = []
+    var failures: [String] = []
+
+    var direct: PathFigures {
+        paths.first { $0.path == .direct && $0.unavailable == nil }?.figures ?? PathFigures()
+    }
+
+    var medianMemory: ProcessMemory? {
+        guard let resident = BenchStatistics.median(memory.map { Double($0.residentBytes) }),
+              let peak = BenchStatistics.median(memory.map { Double($0.peakResidentBytes) }) else { return nil }
+        return ProcessMemory(residentBytes: UInt64(resident), peakResidentBytes: UInt64(peak))
+    }
+
+    /// The targets, judged when the tunnel was measured.
+    var verdicts: [TunnelBenchTargets.Verdict]? {
+        guard let tunnel = paths.first(where: { $0.path == .tunnel && $0.unavailable == nil }) else { return nil }
+        return TunnelBenchTargets.verdicts(tunnel: PathComparison(tunnel.figures, direct: direct), memory: medianMemory)
+    }
+
+    // MARK: Table
+
+    func table() -> String {
+        var lines = ["tvlab bench tunnel — single-stream TCP to \(Lab.serverIPv4) in the lab; MTU \(options.mtu) inside the relays; "
+                     + "median of \(options.repeats); iperf3 -t \(options.seconds), connections for \(options.seconds) s; "
+                     + "tunnel capture: metadata", ""]
+        var rows = [["path", "upload", "vs direct", "download", "vs direct", "rr median", "vs direct", "conn/s", "vs direct"]]
+        for result in paths {
+            guard result.unavailable == nil else {
+                rows.append([result.path.rawValue, result.unavailable ?? ""] + Array(repeating: "", count: 7))
+                continue
+            }
+            let figures = result.figures
+            let isDirect = result.path == .direct
+            let versus = PathComparison(figures, direct: direct)
+            rows.append([
+                result.path.rawValue,
+                figures.medianUpload.map(TunnelBenchCommand.gigabits) ?? "—", isDirect ? "" : percent(versus.uploadRatio),
+                figures.medianDownload.map(TunnelBenchCommand.gigabits) ?? "—", isDirect ? "" : percent(versus.downloadRatio),
+                figures.medianRoundTrip.map { String(format: "%.1f µs", $0) } ?? "—", isDirect ? "" : added(versus.addedRoundTripMicroseconds),
+                figures.medianConnectionRate.map { IPCBenchCommand.grouped(Int64($0.rounded())) } ?? "—",
+                isDirect ? "" : percent(versus.connectionRateRatio),
+            ])
+        }
+        lines += aligned(rows)
+        if let memory = medianMemory {
+            lines += ["", "tunnel with \(IPCBenchCommand.grouped(Int64(TunnelBenchTargets.openFlows))) open flows: resident "
+                      + TunnelBenchCommand.megabytes(memory.residentBytes) + " (VmRSS), peak "
+                      + TunnelBenchCommand.megabytes(memory.peakResidentBytes) + " (VmHWM)"]
+        }
+        if let download = fullCapture.medianDownload, let disk = fullCapture.medianDiskWrite {
+            lines += ["tunnel with full capture: download " + TunnelBenchCommand.gigabits(download)
+                      + " (" + TunnelBenchCommand.megabytes(UInt64(download / 8)) + "/s); the disk writes "
+                      + TunnelBenchCommand.megabytes(UInt64(disk)) + "/s sequentially (1 GiB, one fsync); "
+                      + String(format: "ratio %.2f of the disk's rate", fullCapture.ratioToDisk ?? .nan)]
+        }
+        if let verdicts {
+            lines += ["", "targets for the tunnel, capture at metadata detail:"]
+            lines += aligned(verdicts.map { ["  " + Self.label($0.measure), value($0), target($0), verdict($0.met)] })
+            let unmet = verdicts.filter { $0.met == false }.count
+            let unjudged = verdicts.filter { $0.met == nil }.count
+            lines.append("")
+            lines.append((unmet == 0 ? "all measured targets met" : "\(unmet) of \(verdicts.count) targets NOT met")
+                         + (unjudged == 0 ? "" : "; \(unjudged) not measured"))
+        }
+        if !notes.isEmpty { lines += [""] + notes }
+        if !failures.isEmpty { lines += ["", "failed:"] + failures.map { "  " + $0 } }
+        return lines.joined(separator: "\n")
+    }
+
+    static func label(_ measure: TunnelBenchTargets.Measure) -> String {
+        switch measure {
+        case .upload: "upload throughput vs direct"
+        case .download: "download throughput vs direct"
+        case .roundTrip: "round-trip latency added at the median"
+        case .connectionRate: "connections/s vs direct"
+        case .residentMemory: "resident memory, \(IPCBenchCommand.grouped(Int64(TunnelBenchTargets.openFlows))) open flows"
+        }
+    }
+
+    private func value(_ verdict: TunnelBenchTargets.Verdict) -> String {
+        guard let value = verdict.value else { return "not measured" }
+        return switch verdict.measure {
+        case .upload, .download, .connectionRate: percent(value)
+        case .roundTrip: added(value)
+        case .residentMemory: TunnelBenchCommand.megabytes(UInt64(value))
+        }
+    }
+
+    private func target(_ verdict: TunnelBenchTargets.Verdict) -> String {
+        switch verdict.measure {
+        case .upload, .download, .connectionRate: "≥ " + percent(verdict.target)
+        case .roundTrip: String(format: "≤ %.0f µs", verdict.target)
+        case .residentMemory: String(format: "≤ %.0f MB", verdict.target / 1e6)
+        }
+    }
+
+    private func verdict(_ met: Bool?) -> String {
+        switch met {
+        case true?: "met"
+        case false?: "NOT met"
+        case nil: "—"
+        }
+    }
+
+    private func percent(_ ratio: Double?) -> String {
+        ratio.map { String(format: "%.1f %%", $0 * 100) } ?? "—"
+    }
+
+    private func added(_ microseconds: Double?) -> String {
+        microseconds.map { String(format: "%+.1f µs", $0) } ?? "—"
+    }
+
+    /// Columns padded to their widest cell, two spaces apart, trailing blanks trimmed.
+    private func aligned(_ rows: [[String]]) -> [String] {
+        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            var line = zip(row, widths).map { cell, width in cell + String(repeating: " ", count: width - cell.count) }
+                .joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    // MARK: JSON
+
+    func json() -> String {
+        let direct = self.direct
+        let pathObjects: [[String: Any]] = paths.map { result in
+            guard result.unavailable == nil else { return ["path": result.path.rawValue, "status": result.unavailable ?? ""] }
+            let figures = result.figures
+            let versus = PathComparison(figures, direct: direct)
+            return [
+                "path": result.path.rawValue,
+                "status": "measured",
+                "uploadBitsPerSecond": series(figures.upload),
+                "downloadBitsPerSecond": series(figures.download),
+                "roundTripMedianMicroseconds": series(figures.roundTrip),
+                "connectionsPerSecond": series(figures.connectionRate),
+                "vsDirect": [
+                    "upload": nullable(versus.uploadRatio),
+                    "download": nullable(versus.downloadRatio),
+                    "addedRoundTripMicroseconds": nullable(versus.addedRoundTripMicroseconds),
+                    "connectionsPerSecond": nullable(versus.connectionRateRatio),
+                ] as [String: Any],
+            ]
+        }
+        var object: [String: Any] = [
+            "mtu": options.mtu,
+            "seconds": options.seconds,
+            "repeat": options.repeats,
+            "captureDetail": "metadata",
+            "paths": pathObjects,
+            "notes": notes,
+            "failures": failures,
+        ]
+        if options.paths.contains(.tunnel) {
+            object["tunnelMemory"] = [
+                "openFlows": TunnelBenchTargets.openFlows,
+                "residentBytes": series(memory.map { Double($0.residentBytes) }),
+                "peakResidentBytes": series(memory.map { Double($0.peakResidentBytes) }),
+            ] as [String: Any]
+            object["fullCapture"] = [
+                "downloadBitsPerSecond": series(fullCapture.download),
+                "diskWriteBytesPerSecond": series(fullCapture.diskWrite),
+                "ratioToDisk": nullable(fullCapture.ratioToDisk),
+            ] as [String: Any]
+        }
+        if let verdicts {
+            object["targets"] = verdicts.map { verdict -> [String: Any] in
+                ["measure": verdict.measure.rawValue, "value": nullable(verdict.value), "target": verdict.target,
+                 "met": verdict.met.map { $0 as Any } ?? NSNull()]
+            }
+            object["allTargetsMet"] = verdicts.allSatisfy { $0.met == true }
+        }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func series(_ runs: [Double]) -> [String: Any] {
+        ["runs": runs, "median": nullable(BenchStatistics.median(runs))]
+    }
+
+    private func nullable(_ value: Double?) -> Any {
+        guard let value, value.isFinite else { return NSNull() }
+        return value
+    }
+}

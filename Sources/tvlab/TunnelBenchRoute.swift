@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Linux
+
+/// How a client in the lab reaches the server on one path: the command line that puts it there,
+/// and what was started to make the path (slirp4netns and the namespace it serves), stopped by
+/// `close`. Every path starts from the lab's host namespace, where the relays' own sockets live.
+final class TunnelBenchRoute {
+    let path: TunnelBenchPath
+    private let prefix: [String]
+    private var helpers: [BenchProcess]
+
+    /// The slirp4netns namespace's addresses: outside the lab's 198.19.0.0/24 and the tunnel's
+    /// 198.18.0.0/24. slirp4netns gives its tap device .100.
+    static let slirpCIDR = "198.18.210.0/24"
+    static let slirpAddress = "198.18.210.100"
+    static let setupSeconds = 10.0
+
+    private init(path: TunnelBenchPath, prefix: [String], helpers: [BenchProcess] = []) {
+        self.path = path
+        self.prefix = prefix
+        self.helpers = helpers
+    }
+
+    /// `client` (an argv) run on this path.
+    func command(_ client: [String]) -> [String] { prefix + client }
+
+    /// Stops what the route started, newest first. Safe to call twice.
+    func close() {
+        helpers.reversed().forEach { $0.stop() }
+        helpers.removeAll()
+    }
+
+    deinit { close() }
+
+    static func direct(lab: Lab) -> TunnelBenchRoute {
+        TunnelBenchRoute(path: .direct, prefix: lab.host.command([]))
+    }
+
+    /// `tunnelvision run`: the client in the tunnel's namespace, the tunnel's sockets in host.
+    static func tunnel(lab: Lab, tunnelvision: String, dataDirectory: String, detail: String, mtu: Int) -> TunnelBenchRoute {
+        TunnelBenchRoute(path: .tunnel, prefix: lab.host.command([tunnelvision, "run", "--data-dir", dataDirectory,
+                                                                  "--capture-detail", detail, "--mtu", String(mtu), "--"]))
+    }
+
+    /// pasta starts the client in a namespace of its own and relays it. `--runas 0:0`: as plain
+    /// root it would drop to nobody and fail; `--no-map-gw`: the gateway (the server) is the
+    /// server, not an alias of the host's loopback.
+    static func pasta(lab: Lab, pasta: String, mtu: Int) -> TunnelBenchRoute {
+        TunnelBenchRoute(path: .pasta, prefix: lab.host.command([pasta, "--runas", "0:0", "--config-net", "-q", "--no-map-gw",
+                                                                 "--mtu", String(mtu), "--"]))
+    }
+
+    /// slirp4netns attaches to a namespace someone else holds: a `sleep` in a fresh namespace made
+    /// by `unshare` inside host; clients enter it with nsenter.
+    static func slirp4netns(lab: Lab, slirp4netns: String, mtu: Int, errors: String) throws(Failure) -> TunnelBenchRoute {
+        let holder = try BenchProcess(lab.host.command(["unshare", "--net", "sleep", "100000"]), name: "namespace holder")
+        let route = TunnelBenchRoute(path: .slirp4netns, prefix: ["nsenter", "-t", String(holder.pid), "-n", "--"],
+                                     helpers: [holder])
+        do throws(Failure) {
+            // unshare execs sleep only after the namespace is made; attaching before would put
+            // the tap device in host.
+            try waitUntil("the namespace for slirp4netns", seconds: setupSeconds, process: holder) {
+                BenchProcess.readText("/proc/\(holder.pid)/comm") == "sleep\n"
+            }
+            let relay = try BenchProcess(lab.host.command([slirp4netns, "--configure", "--mtu=\(mtu)", "--disable-host-loopback",
+                                                           "--cidr=\(slirpCIDR)", String(holder.pid), "tap0"]),
+                                         name: "slirp4netns", errors: errors)
+            route.helpers.append(relay)
+            try waitUntil("slirp4netns to configure tap0", seconds: setupSeconds, process: relay) {
+                let shown = try? ExternalCommand.run(["nsenter", "-t", String(holder.pid), "-n", "ip", "-4", "-o", "addr", "show", "dev", "tap0"])
+                return shown?.standardOutput.contains(" \(slirpAddress)/") ?? false
+            }
+        } catch {
+            route.close()
+            throw error
+        }
+        return route
+    }
+
+    /// Polls `condition` every 5 ms for up to `seconds`; fails sooner if `process` ends.
+    static func waitUntil(_ what: String, seconds: Double, process: BenchProcess,
+                          _ condition: () -> Bool) throws(Failure) {
+        let waited = Stopwatch()
+        while !condition() {
+            try Interruption.check()
+            if let outcome = process.poll() { throw Failure("waiting for \(what): \(process.name) ended (\(outcome.summary))") }
+            guard waited.elapsedSeconds < seconds else { throw Failure("gave up waiting for \(what) after \(Int(seconds)) s") }
+            usleep(5_000)
+        }
+    }
+}

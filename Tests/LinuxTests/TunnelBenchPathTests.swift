@@ -1,0 +1,22 @@
+import Linux
+import Testing
+
+/// `--paths` as a person types it.
+@Suite("TunnelBenchPath")
+struct TunnelBenchPathTests {
+    @Test("names are taken in the order given")
+    func order() {
+        #expect(TunnelBenchPath.list(from: "tunnel,direct") == .success([.tunnel, .direct]))
+        #expect(TunnelBenchPath.list(from: "slirp4netns") == .success([.slirp4netns]))
+        #expect(TunnelBenchPath.list(from: "direct,tunnel,pasta,slirp4netns") == .success(TunnelBenchPath.allCases))
+    }
+
+    @Test("an unknown name, an empty item or a repeated name is refused, naming it")
+    func refused() {
+        #expect(TunnelBenchPath.list(from: "direct,slirp") == .failure(.unknown("slirp")))
+        #expect(TunnelBenchPath.list(from: "direct,,tunnel") == .failure(.empty))
+        #expect(TunnelBenchPath.list(from: "direct,") == .failure(.empty))
+        #expect(TunnelBenchPath.list(from: "pasta,direct,pasta") == .failure(.repeated("pasta")))
+        #expect(TunnelBenchPath.list(from: "Tunnel") == .failure(.unknown("Tunnel")))
+    }
+}
