@@ -7,6 +7,7 @@ enum Command: Equatable {
     case benchPackets(BenchOptions)
     case benchRing(records: UInt64, slots: Int, json: Bool)
     case benchStore(packets: Int, batchSize: Int, json: Bool)
+    case benchAnalyze(packets: Int, tunnelvision: String?, json: Bool)
     case ringProduce(RingProduceOptions)
     case benchTunnel(TunnelBenchOptions)
     case net(NetRequest)
@@ -18,6 +19,8 @@ struct CaptureOptions: Equatable {
     var seed: UInt64 = 1
     var snaplen: UInt32 = CaptureDetail.fullPayload.snaplen
     var force = false
+    /// Named TLS conversations after DNS lookups (`HandshakeTraffic`) instead of mixed packets.
+    var handshakes = false
 }
 
 struct BenchOptions: Equatable {
@@ -46,7 +49,7 @@ enum Arguments {
         switch command {
         case "capture":
             let options = try OptionList(rest, command: "capture", valued: ["--packets", "--out", "--seed", "--snaplen"],
-                                         flags: ["--force"])
+                                         flags: ["--force", "--handshakes"])
             guard let packets = try options.integer("--packets", in: 1...Int.max) else {
                 throw UsageError(message: "capture: how many packets? (--packets N)")
             }
@@ -57,10 +60,11 @@ enum Arguments {
             capture.seed = try options.integer("--seed", in: 0...UInt64.max) ?? capture.seed
             capture.snaplen = try options.integer("--snaplen", in: 1...maximumSnaplen) ?? capture.snaplen
             capture.force = options.has("--force")
+            capture.handshakes = options.has("--handshakes")
             return .capture(capture)
         case "bench":
             guard let benchmark = rest.first, !benchmark.hasPrefix("-") else {
-                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store | tunnel)")
+                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store | analyze | tunnel)")
             }
             rest.removeFirst()
             switch benchmark {
@@ -86,6 +90,11 @@ enum Arguments {
                                    json: options.has("--json"))
             case "tunnel":
                 return try parseBenchTunnel(rest)
+            case "analyze":
+                let options = try OptionList(rest, command: "bench analyze", valued: ["--packets", "--tunnelvision"],
+                                             flags: ["--json"])
+                return .benchAnalyze(packets: try options.integer("--packets", in: 1...Int.max) ?? 210_000,
+                                     tunnelvision: options.values["--tunnelvision"], json: options.has("--json"))
             default:
                 throw UsageError(message: "bench: unknown benchmark \(benchmark) (packets, ring, store or tunnel)")
             }

@@ -60,7 +60,7 @@ enum BenchCommand {
     }
 
     /// `--tunnelvision PATH` (a bare name is looked up on $PATH), else the binary next to tvlab.
-    private static func locateTunnelvision(_ given: String?) throws(Failure) -> String {
+    static func locateTunnelvision(_ given: String?) throws(Failure) -> String {
         if let given {
             let path = given.contains("/") ? given : (FileSystem.findOnPath(given) ?? given)
             guard FileSystem.isExecutableFile(path) else { throw Failure("--tunnelvision \(given): not an executable file") }

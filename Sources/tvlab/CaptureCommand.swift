@@ -5,7 +5,7 @@ enum CaptureCommand {
         if !options.force && FileSystem.exists(options.output) { throw FileSystem.existing(options.output) }
         Console.progress("writing \(options.packets) packets (seed \(options.seed), snaplen \(options.snaplen)) to \(options.output)…")
         try await SyntheticCapture.write(count: options.packets, seed: options.seed, snaplen: options.snaplen,
-                                         to: options.output, replace: options.force)
+                                         handshakes: options.handshakes, to: options.output, replace: options.force)
         print("wrote \(options.packets) packets to \(options.output)")
     }
 }

@@ -4,10 +4,11 @@ enum HelpText {
     tvlab — TunnelVision's developer tool: synthetic captures and benchmarks
 
     Usage:
-      tvlab capture --packets N --out FILE [--seed S] [--snaplen BYTES] [--force]
+      tvlab capture --packets N --out FILE [--seed S] [--snaplen BYTES] [--handshakes] [--force]
       tvlab bench packets [--packets N] [--tunnelvision PATH] [--json] [--keep]
       tvlab bench ring [--records N] [--slots N] [--json]
       tvlab bench store [--packets N] [--batch N] [--json]
+      tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
       tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
       tvlab net echo-server --port P
       tvlab net rr | crr | hold --host H --port P …
@@ -18,7 +19,7 @@ enum HelpText {
     """
 
     static let capture = """
-    tvlab capture --packets N --out FILE [--seed S] [--snaplen BYTES] [--force]
+    tvlab capture --packets N --out FILE [--seed S] [--snaplen BYTES] [--handshakes] [--force]
 
     Writes a classic pcap (LINKTYPE_RAW, microsecond stamps) of N synthetic datagrams — TCP and UDP
     over IPv4 and IPv6, ICMP and ICMPv6 echo, well-formed with correct checksums — through the same
@@ -29,6 +30,9 @@ enum HelpText {
     --out FILE         where to write it; an existing FILE is refused
     --seed S           the SyntheticTraffic seed (default 1)
     --snaplen BYTES    bytes kept of each packet, 1…262144 (default 262144: whole packets)
+    --handshakes       named conversations instead: each a DNS lookup, then a TLS 1.2 connection to
+                       the answer (ClientHello with SNI and ALPN, a certificate) with 12 records
+                       each way and both FINs — 35 packets per conversation (HandshakeTraffic)
     --force            replace FILE if it exists
     """
 
@@ -69,6 +73,14 @@ enum HelpText {
     FlowStore (SQLite, WAL) in a temporary directory, in batches of N (default 512), one
     transaction per batch with the batch's flows upserted in it. Prints packets written per
     second, timing only the writes. Target: at least 300 000 packets/s.
+
+    tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
+
+    Writes N packets (default 210000) of 'tvlab capture --handshakes' traffic — DNS lookups, then
+    TLS 1.2 conversations with SNI, ALPN and a certificate, 35 packets each — then times
+    'tunnelvision analyze FILE --json' three times (output to /dev/null, best kept) and
+    'tshark -r FILE -Y tls.handshake -T fields -e tls.handshake.extensions_server_name' once, and
+    prints packets per second for each and their ratio. Target: analyze at least 20× tshark.
     """
 
     static let benchTunnel = """

@@ -3,76 +3,190 @@ import Shared
 
 extension AnalysisReport {
     /// One JSON object: `{"file", "linkType", "packets", "nonIPFrames", "unreadablePackets", "damage",
-    /// "conversations": [...]}`; `tunnelvision help analyze` describes each field.
+    /// "conversations": [...]}`; `tunnelvision help analyze` describes each field. Written straight
+    /// into an `ASCIIWriter`: a capture can hold a million conversations.
     public func json() -> String {
-        let document: [String: Any] = [
-            "file": file,
-            "linkType": Int(analysis.linkType),
-            "packets": analysis.packets,
-            "nonIPFrames": analysis.nonIPFrames,
-            "unreadablePackets": analysis.unreadablePackets,
-            "damage": analysis.damage ?? NSNull(),
-            "conversations": conversations.map(Self.json),
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        var out = JSONOut()
+        out.beginObject()
+        out.string("file", file)
+        out.number("linkType", Int(analysis.linkType))
+        out.number("packets", analysis.packets)
+        out.number("nonIPFrames", analysis.nonIPFrames)
+        out.number("unreadablePackets", analysis.unreadablePackets)
+        out.string("damage", analysis.damage)
+        out.beginArray("conversations")
+        for conversation in conversations { Self.write(conversation, to: &out) }
+        out.endArray()
+        out.endObject()
+        return out.writer.string
     }
 
-    private static func json(_ conversation: Conversation) -> [String: Any] {
+    private static func write(_ conversation: Conversation, to out: inout JSONOut) {
         let record = conversation.record
-        return [
-            "protocol": "\(record.key.proto.displayName)".lowercased(),
-            "client": conversation.clientEndpoint.description,
-            "server": conversation.serverEndpoint.description,
-            "packets": Int(record.packetCount),
-            "bytesFromClient": Int(record.bytesOut),
-            "bytesFromServer": Int(record.bytesIn),
-            "name": record.name?.text ?? NSNull(),
-            "nameSource": conversation.nameSource ?? NSNull(),
-            "otherNames": record.name?.otherCandidates ?? [],
-            "sni": record.sni ?? NSNull(),
-            "streamOpening": record.streamOpening?.rawValue ?? NSNull(),
-            "quicVersion": record.quic.map { Int($0.version.rawValue) } ?? NSNull(),
-            "clientOffer": record.clientTLS.map(json) ?? NSNull(),
-            "serverAnswer": record.serverTLS.map(json) ?? NSNull(),
-            "certificates": conversation.certificates.map(json) ?? NSNull(),
-        ]
+        out.beginObject()
+        out.string("protocol", "\(record.key.proto.displayName)".lowercased())
+        out.string("client", conversation.clientEndpoint.description)
+        out.string("server", conversation.serverEndpoint.description)
+        out.number("packets", Int(record.packetCount))
+        out.number("bytesFromClient", Int(record.bytesOut))
+        out.number("bytesFromServer", Int(record.bytesIn))
+        out.string("name", record.name?.text)
+        out.string("nameSource", conversation.nameSource)
+        out.strings("otherNames", record.name?.otherCandidates ?? [])
+        out.string("sni", record.sni)
+        out.string("streamOpening", record.streamOpening?.rawValue)
+        out.number("quicVersion", record.quic.map { Int($0.version.rawValue) })
+        out.key("clientOffer")
+        if let offer = record.clientTLS { write(offer, to: &out) } else { out.null() }
+        out.key("serverAnswer")
+        if let answer = record.serverTLS { write(answer, to: &out) } else { out.null() }
+        out.key("certificates")
+        if let certificates = conversation.certificates { write(certificates, to: &out) } else { out.null() }
+        out.endObject()
     }
 
-    private static func json(_ offer: ClientTLSOffer) -> [String: Any] {
-        var listed: Any = NSNull()
-        var upTo: Any = NSNull()
+    private static func write(_ offer: ClientTLSOffer, to out: inout JSONOut) {
+        out.beginObject()
         switch offer.versions {
-        case .listed(let versions): listed = versions.map { Int($0.rawValue) }
-        case .upTo(let version): upTo = Int(version.rawValue)
+        case .listed(let versions):
+            out.numbers("versions", versions.map { Int($0.rawValue) })
+            out.number("upTo", nil)
+        case .upTo(let version):
+            out.key("versions")
+            out.null()
+            out.number("upTo", Int(version.rawValue))
         }
-        return ["versions": listed, "upTo": upTo, "alpn": offer.applicationProtocols,
-                "omittedALPN": offer.omittedApplicationProtocols, "ech": offer.hasEncryptedClientHello]
+        out.strings("alpn", offer.applicationProtocols)
+        out.number("omittedALPN", offer.omittedApplicationProtocols)
+        out.bool("ech", offer.hasEncryptedClientHello)
+        out.endObject()
     }
 
-    private static func json(_ answer: ServerTLSAnswer) -> [String: Any] {
+    private static func write(_ answer: ServerTLSAnswer, to out: inout JSONOut) {
+        out.beginObject()
         switch answer {
         case .negotiated(let negotiated):
-            ["version": Int(negotiated.version.rawValue), "cipherSuite": Int(negotiated.cipherSuite.rawValue),
-             "helloRetryRequest": negotiated.fromHelloRetryRequest]
+            out.number("version", Int(negotiated.version.rawValue))
+            out.number("cipherSuite", Int(negotiated.cipherSuite.rawValue))
+            out.bool("helloRetryRequest", negotiated.fromHelloRetryRequest)
         case .refused(let alert):
-            ["alert": Int(alert)]
+            out.number("alert", Int(alert))
         }
+        out.endObject()
     }
 
-    private static func json(_ visibility: ServerCertificateVisibility) -> [String: Any] {
-        switch visibility {
-        case .presented(let chain):
-            ["visibility": "presented", "complete": chain.isComplete,
-             "chain": chain.certificates.map { certificate in
-                 ["subject": certificate.subject.text, "issuer": certificate.issuer.text,
-                  "notAfter": UTCTimestamp.iso8601(certificate.notAfter)]
-             }]
-        case .notSent(let absence): ["visibility": "notSent", "reason": absence.rawValue, "complete": true, "chain": []]
-        case .encryptedInHandshake: ["visibility": "encryptedInHandshake", "complete": false, "chain": []]
-        case .replacedByInspection: ["visibility": "replacedByInspection", "complete": false, "chain": []]
-        case .noNegotiation: ["visibility": "noNegotiation", "complete": false, "chain": []]
-        case .notRead: ["visibility": "notRead", "complete": false, "chain": []]
+    private static func write(_ visibility: ServerCertificateVisibility, to out: inout JSONOut) {
+        let (name, complete, chain): (String, Bool, [ServerCertificate]) = switch visibility {
+        case .presented(let chain): ("presented", chain.isComplete, chain.certificates)
+        case .notSent: ("notSent", true, [])
+        case .encryptedInHandshake: ("encryptedInHandshake", false, [])
+        case .replacedByInspection: ("replacedByInspection", false, [])
+        case .noNegotiation: ("noNegotiation", false, [])
+        case .notRead: ("notRead", false, [])
         }
+        out.beginObject()
+        out.string("visibility", name)
+        if case .notSent(let absence) = visibility { out.string("reason", absence.rawValue) }
+        out.bool("complete", complete)
+        out.beginArray("chain")
+        for certificate in chain {
+            out.beginObject()
+            out.string("subject", certificate.subject.text)
+            out.string("issuer", certificate.issuer.text)
+            out.string("notAfter", UTCTimestamp.iso8601(certificate.notAfter))
+            out.endObject()
+        }
+        out.endArray()
+        out.endObject()
+    }
+}
+
+/// A small JSON writer over `ASCIIWriter` that places the commas: members and elements are
+/// written in order, and a separator goes before any value that follows another.
+struct JSONOut {
+    var writer = ASCIIWriter()
+    private var needsComma = false
+
+    mutating func beginObject() { open(UInt8(ascii: "{")) }
+    mutating func endObject() { close(UInt8(ascii: "}")) }
+
+    mutating func beginArray(_ name: String) {
+        key(name)
+        open(UInt8(ascii: "["))
+    }
+
+    mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    mutating func key(_ name: String) {
+        separate()
+        writer.append(UInt8(ascii: "\""))
+        writer.append(name)
+        writer.append("\":")
+    }
+
+    mutating func string(_ name: String, _ value: String?) {
+        key(name)
+        element(value)
+    }
+
+    mutating func strings(_ name: String, _ values: [String]) {
+        beginArray(name)
+        for value in values { element(value) }
+        endArray()
+    }
+
+    mutating func number(_ name: String, _ value: Int?) {
+        key(name)
+        if let value { element(value) } else { null() }
+    }
+
+    mutating func numbers(_ name: String, _ values: [Int]) {
+        beginArray(name)
+        for value in values { element(value) }
+        endArray()
+    }
+
+    mutating func bool(_ name: String, _ value: Bool) {
+        key(name)
+        writer.append(value ? "true" : "false")
+        needsComma = true
+    }
+
+    mutating func element(_ value: String?) {
+        guard let value else { return null() }
+        separate()
+        writer.append(UInt8(ascii: "\""))
+        writer.appendJSONEscaped(value)
+        writer.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    mutating func element(_ value: Int) {
+        separate()
+        if value < 0 { writer.append(UInt8(ascii: "-")) }
+        writer.appendDecimal(value.magnitude)
+        needsComma = true
+    }
+
+    mutating func null() {
+        separate()
+        writer.append("null")
+        needsComma = true
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        writer.append(bracket)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        writer.append(bracket)
+        needsComma = true
+    }
+
+    /// A comma before a value that follows another; after a key's colon or an opening bracket, none.
+    private mutating func separate() {
+        if needsComma { writer.append(UInt8(ascii: ",")) }
+        needsComma = false
     }
 }

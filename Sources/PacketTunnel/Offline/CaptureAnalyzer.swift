@@ -16,9 +16,14 @@ package final class CaptureAnalyzer {
 
     let pipeline: PacketPipeline
     private let collected = CollectedBatches()
-    private var streams: [FlowKey: TCPStreams] = [:]
-    /// Flows whose scanners have settled: their later segments are not reassembled.
-    private var settled: Set<FlowKey> = []
+    /// Each TCP flow's streams until its scanners settle; then only that it settled, so its
+    /// later segments are not reassembled.
+    private var streams: [FlowKey: StreamState] = [:]
+
+    private enum StreamState {
+        case scanning(TCPStreams)
+        case settled
+    }
     private var lastTick: UInt64 = 0
     package private(set) var datagramsRead = 0
     package private(set) var unreadable = 0
@@ -35,6 +40,7 @@ package final class CaptureAnalyzer {
         var config = PacketPipeline.Config(captureEnabled: false, batchSize: 4096, flushInterval: .max,
                                            anchor: MonotonicAnchor(uptimeNanoseconds: 0, wallClockNanosecondsSince1970: 0))
         config.directionRule = .firstSender
+        config.recordsEachPacket = false
         pipeline = PacketPipeline(liveFeed: DiscardedLiveFeed(), capture: nil, store: collected, config: config)
     }
 
@@ -51,26 +57,31 @@ package final class CaptureAnalyzer {
         if let tcp = parsed.tcp { scan(tcp, parsed, datagram) }
         if now >= lastTick &+ 1_000_000_000 {
             lastTick = now
-            for key in pipeline.tick(now: now) {
-                streams[key] = nil
-                settled.remove(key)
-            }
+            for key in pipeline.tick(now: now) { streams[key] = nil }
         }
     }
 
     /// The end of the capture: every flow still open is reported as it stands.
     package func conversations() -> [Conversation] {
-        pipeline.flush(now: pipeline.lastNow)
-        return collected.order.compactMap { key in
+        pipeline.flushActiveFlows()
+        let conversations = collected.order.compactMap { key in
             collected.record(for: key).map { Conversation(record: $0, client: pipeline.firstSender(of: key)) }
         }
+        // In the order the conversations began (records arrive as flows end).
+        return conversations.enumerated().sorted {
+            ($0.element.record.firstSeen, $0.offset) < ($1.element.record.firstSeen, $1.offset)
+        }.map(\.element)
     }
 
     private func scan(_ tcp: TCPHeader, _ parsed: ParsedPacket, _ datagram: UnsafeRawBufferPointer) {
         let key = parsed.flowKey
-        guard !settled.contains(key), let client = pipeline.firstSender(of: key) else { return }
-        var state = streams[key] ?? TCPStreams()
-        let fromClient = parsed.source == client
+        var state: TCPStreams
+        switch streams[key] {
+        case .settled?: return
+        case .scanning(let scanning)?: state = scanning
+        case nil: state = TCPStreams()
+        }
+        let fromClient = pipeline.lastDirection == .outbound
         let payload = UnsafeRawBufferPointer(rebasing: datagram[tcp.payloadRange])
         let isSyn = tcp.flags.contains(.syn)
         let chunks = fromClient
@@ -85,12 +96,8 @@ package final class CaptureAnalyzer {
             if fromClient { state.fromClient = TCPStreamReassembler(limit: 0) } else { state.fromServer = TCPStreamReassembler(limit: 0) }
         }
         pipeline.observe(facts, for: key)
-        if state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone) {
-            streams[key] = nil
-            settled.insert(key)
-        } else {
-            streams[key] = state
-        }
+        let done = state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone)
+        streams[key] = done ? .settled : .scanning(state)
     }
 }
 

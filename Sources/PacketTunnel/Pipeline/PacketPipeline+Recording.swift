@@ -29,17 +29,19 @@ extension PacketPipeline {
             counters.flowsOpened &+= 1
             if flow.record.resolvedName != nil { counters.dnsNames.flowsNamed &+= 1 }
         }
-        let meta = PacketMeta(timestamp: now, flowKey: flow.key, direction: direction, length: length,
-                              tcpFlags: parsed.tcp?.flags ?? [], capture: captureRecord(of: packet, now: now))
-        if liveFeed.publish(meta) {
-            counters.packetsPublished &+= 1
-        } else {
-            counters.liveFeedDrops &+= 1
+        lastDirection = direction
+        if config.recordsEachPacket {
+            let meta = PacketMeta(timestamp: now, flowKey: flow.key, direction: direction, length: length,
+                                  tcpFlags: parsed.tcp?.flags ?? [], capture: captureRecord(of: packet, now: now))
+            if liveFeed.publish(meta) {
+                counters.packetsPublished &+= 1
+            } else {
+                counters.liveFeedDrops &+= 1
+            }
+            unnotified = true
+            batch.packets.append(meta)
+            place(flow.record)
         }
-        unnotified = true
-
-        batch.packets.append(meta)
-        place(flow.record)
         // After the packet's own record is placed, so a name read from it replaces that record.
         if quic?.source == .client { readQUICHello(flow, parsed, packet) }
         for ended in flowTable.drainClosed() {

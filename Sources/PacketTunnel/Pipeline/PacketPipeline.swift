@@ -27,6 +27,10 @@ package final class PacketPipeline {
         }
 
         package var directionRule = DirectionRule.tunnelAddresses
+        /// Each packet is published, captured and batched with its flow's record (the tunnel).
+        /// Off, only flows are recorded — when they end and at `flushActiveFlows` — which is all
+        /// an offline reading needs.
+        package var recordsEachPacket = true
         /// The tunnel's IPv4 address; decides each IPv4 packet's direction.
         package var localIPv4: IPAddress
         /// nil ⇒ IPv6 traffic is dropped (`.noLocalAddress`).
@@ -81,6 +85,8 @@ package final class PacketPipeline {
     var quicReaders: [FlowKey: QUICClientHelloReader] = [:]
     /// Under `.firstSender`, each flow's local side.
     var firstSenders: [FlowKey: IPEndpoint] = [:]
+    /// The direction of the packet `handle` or `record(reinjected:)` last passed through.
+    package internal(set) var lastDirection = Direction.outbound
 
     package init(flowTable: FlowTable = FlowTable(), liveFeed: any LiveFeedSink, capture: (any CaptureSink)?,
                  store: any FlowPersisting, config: Config) {
@@ -179,6 +185,12 @@ package final class PacketPipeline {
         guard unnotified else { return }
         unnotified = false
         liveFeed.notifyConsumer()
+    }
+
+    /// Puts every live flow's record into the batch and sends it: the end of an offline reading.
+    package func flushActiveFlows() {
+        for record in flowTable.activeRecords() { place(record) }
+        flush(now: lastNow)
     }
 
     /// Stopping: sends what is gathered, syncs the capture and waits until the store queue has
