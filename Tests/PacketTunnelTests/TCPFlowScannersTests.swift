@@ -64,8 +64,13 @@ import Shared
     func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     func receive(_ stream: inout TCPStreamReassembler, _ sequence: UInt32, _ text: String, syn: Bool = false) -> String {
-        let chunks = bytes(text).withUnsafeBytes { stream.receive(sequence: SequenceNumber(sequence), isSyn: syn, payload: $0) }
-        return chunks.map { String(decoding: $0, as: UTF8.self) }.joined()
+        var out = ""
+        bytes(text).withUnsafeBytes { payload in
+            stream.receive(sequence: SequenceNumber(sequence), isSyn: syn, payload: payload) {
+                out += String(decoding: $0, as: UTF8.self)
+            }
+        }
+        return out
     }
 
     @Test func segmentsInOrderAfterTheSynComeOutAsTheyArrive() {

@@ -84,13 +84,18 @@ package final class CaptureAnalyzer {
         let fromClient = pipeline.lastDirection == .outbound
         let payload = UnsafeRawBufferPointer(rebasing: datagram[tcp.payloadRange])
         let isSyn = tcp.flags.contains(.syn)
-        let chunks = fromClient
-            ? state.fromClient.receive(sequence: SequenceNumber(tcp.sequence), isSyn: isSyn, payload: payload)
-            : state.fromServer.receive(sequence: SequenceNumber(tcp.sequence), isSyn: isSyn, payload: payload)
         var facts: [FlowFact] = []
-        for chunk in chunks {
-            facts += chunk.withUnsafeBytes { fromClient ? state.scanners.client($0) : state.scanners.server($0) }
+        var scanners = state.scanners
+        if fromClient {
+            state.fromClient.receive(sequence: SequenceNumber(tcp.sequence), isSyn: isSyn, payload: payload) {
+                facts += scanners.client($0)
+            }
+        } else {
+            state.fromServer.receive(sequence: SequenceNumber(tcp.sequence), isSyn: isSyn, payload: payload) {
+                facts += scanners.server($0)
+            }
         }
+        state.scanners = scanners
         // A segment the capture cut leaves a hole no later segment fills: that stream ends here.
         if parsed.capturedLength < parsed.originalLength {
             if fromClient { state.fromClient = TCPStreamReassembler(limit: 0) } else { state.fromServer = TCPStreamReassembler(limit: 0) }

@@ -23,31 +23,30 @@ package struct TCPStreamReassembler: Sendable {
     /// The stream reached its limit: nothing more will be handed out.
     package var isDone: Bool { delivered >= limit }
 
-    /// Takes one segment; returns the bytes it makes contiguous, in order (often just its own).
-    package mutating func receive(sequence: SequenceNumber, isSyn: Bool, payload: UnsafeRawBufferPointer) -> [Data] {
-        guard !isDone else { return [] }
+    /// Takes one segment and hands `deliver` the bytes it makes contiguous, in order: the
+    /// segment's own bytes straight from the capture (no copy) when it is the next in sequence,
+    /// then any held segments it reached.
+    package mutating func receive(sequence: SequenceNumber, isSyn: Bool, payload: UnsafeRawBufferPointer,
+                                  deliver: (UnsafeRawBufferPointer) -> Void) {
+        guard !isDone else { return }
         if next == nil {
             // The SYN takes one sequence number; a capture that starts mid-stream starts here.
             next = isSyn ? sequence + 1 : sequence
         }
-        guard payload.count > 0, var expected = next else { return [] }
+        guard payload.count > 0, var expected = next else { return }
         let start = isSyn ? sequence + 1 : sequence
-        var out: [Data] = []
         let overlap = expected - start
-        if overlap >= payload.count { return [] }                       // all of it already handed out
-        if overlap >= 0 {
-            let fresh = UnsafeRawBufferPointer(rebasing: payload[overlap...])
-            out.append(Data(fresh.prefix(limit - delivered)))
-            expected = expected + fresh.count
-        } else if held.count < Self.maxHeldSegments {
-            held.append((start, Data(payload)))
-            return []
-        } else {
-            return []
+        if overlap >= payload.count { return }                          // all of it already handed out
+        guard overlap >= 0 else {
+            if held.count < Self.maxHeldSegments { held.append((start, Data(payload))) }
+            return
         }
+        let fresh = UnsafeRawBufferPointer(rebasing: payload[overlap...])
+        take(fresh, deliver)
+        expected = expected + fresh.count
         // Held segments the new bytes reached.
         var progressed = true
-        while progressed && !held.isEmpty {
+        while progressed && !held.isEmpty && !isDone {
             progressed = false
             for index in held.indices.reversed() {
                 let piece = held[index]
@@ -56,19 +55,20 @@ package struct TCPStreamReassembler: Sendable {
                 held.remove(at: index)
                 progressed = true
                 if pieceOverlap < piece.payload.count {
-                    out.append(piece.payload.dropFirst(pieceOverlap))
+                    piece.payload.dropFirst(pieceOverlap).withUnsafeBytes { take($0, deliver) }
                     expected = expected + (piece.payload.count - pieceOverlap)
                 }
             }
         }
         next = expected
-        var taken: [Data] = []
-        for chunk in out where delivered < limit {
-            let cut = chunk.prefix(limit - delivered)
-            delivered += cut.count
-            taken.append(cut)
-        }
         if isDone { held.removeAll() }
-        return taken
+    }
+
+    /// Hands out `bytes` up to the limit.
+    private mutating func take(_ bytes: UnsafeRawBufferPointer, _ deliver: (UnsafeRawBufferPointer) -> Void) {
+        let count = min(bytes.count, limit - delivered)
+        guard count > 0 else { return }
+        delivered += count
+        deliver(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
     }
 }

@@ -14,7 +14,11 @@ public enum TunnelAddressing {
     public static let ipv6Address = IPAddress(bytes: [0xfd, 0x00, 0x00, 0x07, 0, 0, 0, 0,
                                                       0, 0, 0, 0, 0, 0, 0, 0x02] as [UInt8])!
     public static let ipv6PrefixLength = 64
-    public static let mtu = 1500
+    /// The tunnel's default MTU: the largest a TUN link carries, as pasta and slirp4netns use.
+    /// Measured in the lab with metadata capture: 174 MB/s at 1 500 against 609 MB/s at 65 520
+    /// (the relay's cost is per packet, and a large MTU cuts the packet rate by 40×). `run --mtu
+    /// 1500` gives a real link's segmentation when that is what is being studied.
+    public static let mtu = 65_520
 
     /// The device's own addresses: what tells the local end of a canonical `FlowKey`.
     public static let localAddresses: Set<IPAddress> = [ipv4Address, ipv6Address]
