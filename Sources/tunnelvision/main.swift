@@ -1,10 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Linux
 import Shared
 
 // A closed pipe is an ordinary end of output, not a reason to die by signal.
 signal(SIGPIPE, SIG_IGN)
+HeapPolicy.keepGrowth()
 
 let invocation: Invocation
 do {

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include "CTVRing.h"
 #include "CTVEventLoop.h"
+#include "CTVHeap.h"
 
 // Kernel constants that reach Swift as macros (which do not import) are re-exported here as
 // functions, so there is exactly one place that spells them.

@@ -1,0 +1,9 @@
+#include <malloc.h>
+#include "CTVHeap.h"
+
+// mallopt's parameters are macros, which Swift does not import.
+void ctv_keep_heap_growth(void) {
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+    mallopt(M_TOP_PAD, 16 << 20);
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
+}

@@ -1,0 +1,8 @@
+#ifndef CTV_HEAP_H
+#define CTV_HEAP_H
+
+/// Keeps the heap at the size it grew to (trim above 64 MiB, grow by 16 MiB, mmap only blocks of
+/// 4 MiB and more), instead of glibc's 128 KiB thresholds.
+void ctv_keep_heap_growth(void);
+
+#endif
