@@ -167,12 +167,16 @@ final class TCPRelaySocket: RelayConnection {
         let key = key
         let allowance = min(connector.relay?.serverReadAllowance(key) ?? 0, connector.readBuffer.count)
         guard allowance > 0 else { return }
-        let result = connector.readBuffer.withUnsafeMutableBytes { buffer in
-            socket.receive(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<allowance]))
-        }
+        // The bytes are read straight into the buffer the relay keeps until the device
+        // acknowledges them (`ByteQueue` holds chunks as read): no copy, and no zero-filling.
+        guard let storage = malloc(allowance) else { return }
+        let result = socket.receive(into: UnsafeMutableRawBufferPointer(start: storage, count: allowance))
+        if case .received = result {} else { free(storage) }
         switch result {
         case .received(let count):
-            let data = Data(connector.readBuffer[..<count])
+            // A short read gives back what it did not use.
+            let kept = count < allowance / 2 ? (realloc(storage, count) ?? storage) : storage
+            let data = Data(bytesNoCopy: kept, count: count, deallocator: .free)
             connector.now { $0.serverDidReceive(key, data) }
         case .endOfStream:
             endOfStream = true
