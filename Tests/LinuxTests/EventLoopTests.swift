@@ -77,6 +77,33 @@ struct EventLoopTests {
         #expect(fired.values == ["a", "b", "c"])
     }
 
+    @Test("a busy-polling loop still serves readiness, queued work and timers, then sleeps and wakes")
+    func busyPoll() throws {
+        let running = try RunningLoop(busyPoll: .microseconds(200))
+        defer { running.finish() }
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { _ = close($0) } }
+        let (reader, writer) = (ends[0], ends[1])
+        #expect(fcntl(reader, F_SETFL, O_NONBLOCK) == 0)
+        let seen = Recorder<String>()
+        let loop = running.loop
+        try running.sync { () throws(EventLoopError) in
+            try loop.register(reader, interest: .read) { _ in
+                var buffer = [UInt8](repeating: 0, count: 16)
+                let count = read(reader, &buffer, buffer.count)
+                seen.append(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self))
+            }
+            loop.schedule(after: .milliseconds(20)) { seen.append("timer") }
+        }
+        #expect(write(writer, "one", 3) == 3)                 // inside the polling window
+        #expect(seen.wait(for: 1) == ["one"])
+        #expect(seen.wait(for: 2) == ["one", "timer"])
+        Thread.sleep(forTimeInterval: 0.05)                  // long past the window: asleep
+        #expect(write(writer, "two", 3) == 3)
+        #expect(seen.wait(for: 3) == ["one", "timer", "two"])
+    }
+
     @Test("stop ends run, and a stop before run ends the next run after one turn")
     func stop() throws {
         let running = try RunningLoop()
@@ -111,8 +138,8 @@ final class RunningLoop: @unchecked Sendable {
     private var error: EventLoopError?
     private var finished = false
 
-    init() throws {
-        loop = try EventLoop()
+    init(busyPoll: Duration = .zero) throws {
+        loop = try EventLoop(busyPoll: busyPoll)
         Thread.detachNewThread { [self] in
             do throws(EventLoopError) {
                 try loop.run()

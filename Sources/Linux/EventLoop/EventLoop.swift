@@ -80,7 +80,13 @@ package final class EventLoop: @unchecked Sendable {
     private var stopRequested = false
     private var loopThread: pthread_t?
 
-    package init() throws(EventLoopError) {
+    /// After events, how long the loop keeps polling before it sleeps: a thread woken by the
+    /// kernel costs tens of microseconds in a VM, and a request/response exchange crosses the loop
+    /// twice. Zero (the default) sleeps at once.
+    let busyPoll: Duration
+
+    package init(busyPoll: Duration = .zero) throws(EventLoopError) {
+        self.busyPoll = busyPoll
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { throw .setupFailed(call: "epoll_create1", errno: errno) }
         wakeup = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
@@ -207,10 +213,22 @@ package final class EventLoop: @unchecked Sendable {
             lock.unlock()
         }
         var events = [epoll_event](repeating: epoll_event(), count: Self.batchSize)
+        var pollUntil = Duration.zero
         while true {
             armTimer()
-            let count = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epoll, $0.baseAddress, Int32($0.count), -1)
+            var count = events.withUnsafeMutableBufferPointer {
+                epoll_wait(epoll, $0.baseAddress, Int32($0.count), busyPoll > .zero ? 0 : -1)
+            }
+            if busyPoll > .zero {
+                if count > 0 {
+                    pollUntil = Self.now() + busyPoll
+                } else if count == 0 {
+                    if Self.now() < pollUntil { continue }
+                    count = events.withUnsafeMutableBufferPointer {
+                        epoll_wait(epoll, $0.baseAddress, Int32($0.count), -1)
+                    }
+                    if count > 0 { pollUntil = Self.now() + busyPoll }
+                }
             }
             if count < 0 {
                 if errno == EINTR { continue }

@@ -15,6 +15,8 @@ package final class TunnelRuntime: @unchecked Sendable {
     /// Datagrams read per readiness before the loop serves the sockets again.
     static let readBatch = 64
     static let tickInterval: Duration = .seconds(1)
+    /// How long the loop polls after traffic before sleeping (see `EventLoop.busyPoll`).
+    static let busyPoll: Duration = .microseconds(50)
 
     let device: TUNDevice
     let loop: EventLoop
@@ -31,7 +33,7 @@ package final class TunnelRuntime: @unchecked Sendable {
     package init(device: TUNDevice, pipeline: PacketPipeline, mtu: Int = TunnelAddressing.mtu) throws(EventLoopError) {
         self.device = device
         self.pipeline = pipeline
-        loop = try EventLoop()
+        loop = try EventLoop(busyPoll: Self.busyPoll)
         connector = SocketRelayConnector(loop: loop)
         buffer = [UInt8](repeating: 0, count: max(mtu, 1500) + 64)
         // The MSS announced to the device fills the tunnel's MTU (IPv4 headers; an IPv6 device
