@@ -12,11 +12,8 @@ struct EventLoopTests {
     func pipeReadable() throws {
         let running = try RunningLoop()
         defer { running.finish() }
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        defer { ends.forEach { _ = close($0) } }
-        let (reader, writer) = (ends[0], ends[1])
-        #expect(fcntl(reader, F_SETFL, O_NONBLOCK) == 0)
+        let (reader, writer) = try Self.nonBlockingPipe()
+        defer { [reader, writer].forEach { _ = close($0) } }
         let seen = Recorder<String>()
         let loop = running.loop
         try running.sync { () throws(EventLoopError) in
@@ -77,15 +74,20 @@ struct EventLoopTests {
         #expect(fired.values == ["a", "b", "c"])
     }
 
+    /// A pipe whose read end does not block.
+    static func nonBlockingPipe() throws -> (reader: Int32, writer: Int32) {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        try #require(fcntl(ends[0], F_SETFL, O_NONBLOCK) == 0)
+        return (ends[0], ends[1])
+    }
+
     @Test("a busy-polling loop still serves readiness, queued work and timers, then sleeps and wakes")
     func busyPoll() throws {
         let running = try RunningLoop(busyPoll: .microseconds(200))
         defer { running.finish() }
-        var ends: [Int32] = [0, 0]
-        #expect(pipe(&ends) == 0)
-        defer { ends.forEach { _ = close($0) } }
-        let (reader, writer) = (ends[0], ends[1])
-        #expect(fcntl(reader, F_SETFL, O_NONBLOCK) == 0)
+        let (reader, writer) = try Self.nonBlockingPipe()
+        defer { [reader, writer].forEach { _ = close($0) } }
         let seen = Recorder<String>()
         let loop = running.loop
         try running.sync { () throws(EventLoopError) in
