@@ -18,9 +18,7 @@ struct EventLoopTests {
         let loop = running.loop
         try running.sync { () throws(EventLoopError) in
             try loop.register(reader, interest: .read) { readiness in
-                var buffer = [UInt8](repeating: 0, count: 16)
-                let count = read(reader, &buffer, buffer.count)
-                seen.append("\(readiness.contains(.readable)) \(loop.inEventLoop) \(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self))")
+                seen.append("\(readiness.contains(.readable)) \(loop.inEventLoop) \(Self.readText(reader))")
             }
         }
         #expect(write(writer, "ping", 4) == 4)
@@ -74,6 +72,13 @@ struct EventLoopTests {
         #expect(fired.values == ["a", "b", "c"])
     }
 
+    /// Up to 16 bytes read from `descriptor`, as text.
+    static func readText(_ descriptor: Int32) -> String {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = read(descriptor, &buffer, buffer.count)
+        return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+    }
+
     /// A pipe whose read end does not block.
     static func nonBlockingPipe() throws -> (reader: Int32, writer: Int32) {
         var ends: [Int32] = [0, 0]
@@ -91,11 +96,7 @@ struct EventLoopTests {
         let seen = Recorder<String>()
         let loop = running.loop
         try running.sync { () throws(EventLoopError) in
-            try loop.register(reader, interest: .read) { _ in
-                var buffer = [UInt8](repeating: 0, count: 16)
-                let count = read(reader, &buffer, buffer.count)
-                seen.append(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self))
-            }
+            try loop.register(reader, interest: .read) { _ in seen.append(Self.readText(reader)) }
             loop.schedule(after: .milliseconds(20)) { seen.append("timer") }
         }
         #expect(write(writer, "one", 3) == 3)                 // inside the polling window
