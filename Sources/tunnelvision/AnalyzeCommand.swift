@@ -20,19 +20,18 @@ enum AnalyzeCommand {
             return 1
         }
         progress.clear()
-        if let dataDirectory {
-            let directory = URL(fileURLWithPath: dataDirectory)
-            do {
-                try DataDirectory.prepare(directory)
-                let store = try FlowStore(dataDirectory: directory)
-                try await CaptureAnalysis.save(analysis, to: store)
-            } catch {
-                printError("tunnelvision: cannot write the history in \(dataDirectory): \(error)")
-                return 1
-            }
+        // The report first: a history that cannot be written must not cost the reading.
+        print(json ? AnalysisReport(analysis).json() : AnalysisReport(analysis).text())
+        guard let dataDirectory else { return 0 }
+        let directory = URL(fileURLWithPath: dataDirectory)
+        do {
+            try DataDirectory.prepare(directory)
+            let store = try FlowStore(dataDirectory: directory)
+            try await CaptureAnalysis.save(analysis, to: store)
+        } catch {
+            printError("tunnelvision: the conversations above were not added to the history in \(dataDirectory): \(error)")
+            return 1
         }
-        let report = AnalysisReport(analysis)
-        print(json ? report.json() : report.text())
         return 0
     }
 }

@@ -159,11 +159,7 @@ package final class TunnelRuntime: @unchecked Sendable {
     private func scheduleTick() {
         _ = loop.schedule(after: Self.tickInterval) { [weak self] in
             guard let self else { return }
-            // A 5-tuple that ended and was opened again since (a port reused right after a reset)
-            // is live again in the table: its new relay flow must not be closed with the old one.
-            for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) where pipeline.flowTable.record(for: key) == nil {
-                relay.close(key)
-            }
+            for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) { relay.close(key) }
             connector.deliverDeferred()
             pipeline.wakeLiveFeed()
             scheduleTick()

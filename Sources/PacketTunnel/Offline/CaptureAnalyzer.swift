@@ -25,7 +25,6 @@ package final class CaptureAnalyzer {
         case settled
     }
     private var lastTick: UInt64 = 0
-    package private(set) var datagramsRead = 0
     package private(set) var unreadable = 0
 
     /// Both directions of one TCP flow, until the scanners settle.
@@ -47,7 +46,6 @@ package final class CaptureAnalyzer {
     /// One IP datagram of the capture (its first bytes, when the capture cut it at `originalLength`),
     /// stamped with its capture time.
     package func read(datagram: UnsafeRawBufferPointer, originalLength: Int, nanosecondsSince1970: Int64) {
-        datagramsRead += 1
         let now = UInt64(max(0, nanosecondsSince1970))
         let disposition = pipeline.handle(captured: datagram, originalLength: originalLength, now: now)
         guard case .passthrough(let parsed) = disposition else {

@@ -148,7 +148,7 @@ package final class PacketPipeline {
 
     /// The timer: expires idle flows into the batch, sends the batch when the interval has passed,
     /// and returns the key of every flow that ended since the last tick — closed, expired or
-    /// evicted — so the owner closes their relay connections.
+    /// evicted — and is not live again, so the owner closes their relay connections.
     package func tick(now: UInt64) -> [FlowKey] {
         lastNow = max(lastNow, now)
         let expired = flowTable.expireIdle(now: now)
@@ -156,7 +156,9 @@ package final class PacketPipeline {
         for record in expired { end(record) }
         if intervalPassed(now) { flush(now: now) }
         defer { endedKeys = [] }
-        return endedKeys
+        // A 5-tuple that ended and was opened again since (a port reused right after a reset, a
+        // late ACK after both FINs) is live again: its new connection must not be closed.
+        return endedKeys.filter { flowTable.record(for: $0) == nil }
     }
 
     /// Sends the batch being gathered, after writing out the capture it points into, and wakes the
