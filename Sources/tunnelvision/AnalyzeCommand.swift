@@ -21,7 +21,10 @@ enum AnalyzeCommand {
         }
         progress.clear()
         // The report first: a history that cannot be written must not cost the reading.
-        print(json ? AnalysisReport(analysis).json() : AnalysisReport(analysis).text())
+        if let failure = printReport(analysis, json: json) {
+            printError("tunnelvision: \(failure)")
+            return 1
+        }
         guard let dataDirectory else { return 0 }
         let directory = URL(fileURLWithPath: dataDirectory)
         do {
@@ -33,5 +36,24 @@ enum AnalyzeCommand {
             return 1
         }
         return 0
+    }
+
+    /// Writes the report to standard output (the JSON piece by piece as it is made); a closed
+    /// pipe ends it quietly.
+    private static func printReport(_ analysis: AnalyzedCapture, json: Bool) -> StandardOutput.OutputError? {
+        var output = StandardOutput()
+        var failure: StandardOutput.OutputError?
+        let report = AnalysisReport(analysis)
+        if json {
+            report.writeJSON { piece in
+                guard failure == nil, !output.pipeClosed else { return }
+                do throws(StandardOutput.OutputError) { try output.write(piece) } catch { failure = error }
+            }
+        } else {
+            output.writer.append(report.text())
+        }
+        output.writer.append(UInt8(ascii: "\n"))
+        do { try output.flush() } catch { failure = failure ?? error }
+        return failure
     }
 }

@@ -21,10 +21,21 @@ struct StandardOutput {
         if writer.count >= Self.flushThreshold { try flush() }
     }
 
+    /// Writes `bytes` after what is buffered, without copying them into the buffer.
+    mutating func write(_ bytes: ArraySlice<UInt8>) throws(OutputError) {
+        try flush()
+        guard !pipeClosed else { return }
+        try check(bytes.withUnsafeBytes { FileDescriptor.writeAll(descriptor, $0) })
+    }
+
     mutating func flush() throws(OutputError) {
         defer { writer.removeAll() }
         guard !pipeClosed, writer.count > 0 else { return }
-        let failure = writer.bytes.withUnsafeBytes { FileDescriptor.writeAll(descriptor, $0) }
+        try check(writer.bytes.withUnsafeBytes { FileDescriptor.writeAll(descriptor, $0) })
+    }
+
+    /// A closed pipe is remembered, any other failure thrown.
+    private mutating func check(_ failure: Int32?) throws(OutputError) {
         switch failure {
         case nil: return
         case EPIPE?: pipeClosed = true

@@ -6,6 +6,14 @@ extension AnalysisReport {
     /// "conversations": [...]}`; `tunnelvision help analyze` describes each field. Written straight
     /// into an `ASCIIWriter`: a capture can hold a million conversations.
     public func json() -> String {
+        var whole: [UInt8] = []
+        writeJSON { whole += $0 }
+        return String(decoding: whole, as: UTF8.self)
+    }
+
+    /// `json()` handed to `emit` in pieces of about `pieceSize` bytes as they are written, so the
+    /// report of a large capture never sits in memory whole.
+    public func writeJSON(pieceSize: Int = 1 << 16, _ emit: (ArraySlice<UInt8>) -> Void) {
         var out = JSONOut()
         out.beginObject()
         out.string("file", file)
@@ -15,10 +23,16 @@ extension AnalysisReport {
         out.number("unreadablePackets", analysis.unreadablePackets)
         out.string("damage", analysis.damage)
         out.beginArray("conversations")
-        for conversation in conversations { Self.write(conversation, to: &out) }
+        for conversation in conversations {
+            Self.write(conversation, to: &out)
+            if out.writer.count >= pieceSize {
+                emit(out.writer.bytes)
+                out.writer.removeAll()
+            }
+        }
         out.endArray()
         out.endObject()
-        return out.writer.string
+        emit(out.writer.bytes)
     }
 
     private static func write(_ conversation: Conversation, to out: inout JSONOut) {

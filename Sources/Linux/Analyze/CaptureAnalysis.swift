@@ -36,7 +36,7 @@ public enum CaptureAnalysis {
         }
         return AnalyzedCapture(path: path, linkType: reader.header.linkType, packets: count,
                                nonIPFrames: notIP, unreadablePackets: analyzer.unreadable,
-                               conversations: analyzer.conversations().map { .init(record: $0.record, client: $0.client) },
+                               conversations: analyzer.conversations(),
                                damage: damage)
     }
 

@@ -9,9 +9,24 @@ extension FlowTable {
         var packetsIn: UInt64 = 0
         var finOutbound = false
         var finInbound = false
+        /// An RST, or a FIN from each side: the flow closes after this packet is counted.
+        var hasEnded = false
+        /// Under the offline first-sender rule, the side that spoke first (the owner's to set).
+        var localSide: IPEndpoint?
 
         init(record: FlowRecord) {
             self.record = record
+        }
+
+        /// Counts one packet (`count`, `apply(quic)`, `seeEnd`) and says what the per-packet path
+        /// needs to know, all in one in-place access: reading an entry through the table copies it.
+        mutating func count(tcpFlags: TCPFlags?, direction: Direction, length: UInt32, now: UInt64,
+                            quic: QUICVersionReading?, opened: Bool, wantsRecord: Bool) -> Counted {
+            count(direction: direction, length: length, now: now)
+            if let quic { record.apply(quic) }
+            if let tcpFlags { seeEnd(of: tcpFlags, direction: direction) }
+            return Counted(opened: opened, isNamedByDNS: record.resolvedName != nil, hasServerName: record.sni != nil,
+                           record: wantsRecord ? record : nil, closesFlow: hasEnded)
         }
 
         /// Adds one packet of `length` IP bytes. Counters wrap rather than trap: a flow that
@@ -29,18 +44,18 @@ extension FlowTable {
             record.lastSeen = now
         }
 
-        /// Notes a TCP segment's flags; true when the connection has ended: an RST (RFC 9293
+        /// Notes a TCP segment's flags; `hasEnded` once the connection has ended: an RST (RFC 9293
         /// §3.10.7.4, the connection is gone at once) or a FIN from each side (both have said
         /// they send no more, §3.6).
-        mutating func seeEnd(of flags: TCPFlags, direction: Direction) -> Bool {
-            if flags.contains(.rst) { return true }
+        mutating func seeEnd(of flags: TCPFlags, direction: Direction) {
+            if flags.contains(.rst) { hasEnded = true }
             if flags.contains(.fin) {
                 switch direction {
                 case .outbound: finOutbound = true
                 case .inbound: finInbound = true
                 }
             }
-            return finOutbound && finInbound
+            if finOutbound && finInbound { hasEnded = true }
         }
 
         var snapshot: LiveFlow {

@@ -20,6 +20,8 @@ package struct FlowTable: Sendable {
     /// One lane per `IdleClass`.
     private var flows: LRUList<Entry>
     private var closed: [FlowRecord] = []
+    /// Each slot's `localSide`, beside the flows: reading it must not copy a flow out.
+    private var localSides: [IPEndpoint?] = []
 
     package init(config: Config = Config()) {
         precondition(config.maxFlows > 0, "a flow table holds at least one flow")
@@ -30,6 +32,38 @@ package struct FlowTable: Sendable {
 
     /// Flows alive now; never more than `config.maxFlows`.
     package var count: Int { flows.count }
+
+    /// A live flow a packet belongs to, as `find` returns it.
+    package struct Found: Sendable {
+        fileprivate let slot: Int
+        /// The side the owner called local when the flow opened (`count(localSide:)`).
+        package let localSide: IPEndpoint?
+    }
+
+    /// What counting one packet did to its flow: the few facts the per-packet path needs, read
+    /// without copying the flow's record out.
+    package struct Counted: Sendable {
+        /// This packet began the flow.
+        package let opened: Bool
+        /// The flow began with a name from DNS.
+        package let isNamedByDNS: Bool
+        /// The flow has its SNI.
+        package let hasServerName: Bool
+        /// The flow's record after this packet, when asked for.
+        package let record: FlowRecord?
+        /// An RST, or the second side's FIN: the flow leaves the table for the closed list.
+        package let closesFlow: Bool
+    }
+
+    /// Finds the live flow of `key` and makes it the most recently used: the first half of
+    /// counting a packet, which needs the flow's local side to tell the packet's direction.
+    /// Mutating for that, and also because the table's owner is a class: a non-mutating call
+    /// through its property copied the whole table per packet (measured).
+    package mutating func find(_ key: FlowKey) -> Found? {
+        guard let slot = slotByKey[key] else { return nil }
+        flows.touch(slot)
+        return Found(slot: slot, localSide: localSides[slot])
+    }
 
     /// Counts one packet into its flow, creating the flow when new (evicting the least recently
     /// used one first when the table is full). `resolvedName` names a new flow and is not even
@@ -42,20 +76,36 @@ package struct FlowTable: Sendable {
                                   resolvedName: @autoclosure () -> ResolvedFlowName? = nil,
                                   quic: QUICVersionReading? = nil) -> LiveFlow {
         let key = packet.flowKey
-        let slot: Int
-        if let existing = slotByKey[key] {
-            flows.touch(existing)
-            slot = existing
-        } else {
-            slot = open(key, now: now, resolvedName: resolvedName())
-        }
-        flows[slot].count(direction: direction, length: length, now: now)
-        if let quic { flows[slot].record.apply(quic) }
+        let found = find(key)
+        let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: nil)
+        let counted = flows[slot].count(tcpFlags: packet.tcp?.flags, direction: direction, length: length, now: now,
+                                        quic: quic, opened: found == nil, wantsRecord: false)
         let snapshot = flows[slot].snapshot
-        if let tcp = packet.tcp, flows[slot].seeEnd(of: tcp.flags, direction: direction) {
-            close(slot)
-        }
+        if counted.closesFlow { close(slot) }
         return snapshot
+    }
+
+    /// `observe` for the per-packet path, after `find(key)` returned `found`: the flow is looked up
+    /// once, and its record copied out only when `wantsRecord`. `localSide` is kept with a flow
+    /// this packet opens.
+    package mutating func count(_ packet: ParsedPacket, key: FlowKey, found: Found?, direction: Direction,
+                                length: UInt32, now: UInt64, resolvedName: @autoclosure () -> ResolvedFlowName? = nil,
+                                quic: QUICVersionReading? = nil, localSide: IPEndpoint? = nil,
+                                wantsRecord: Bool = false) -> Counted {
+        let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: localSide)
+        let counted = flows[slot].count(tcpFlags: packet.tcp?.flags, direction: direction, length: length, now: now,
+                                        quic: quic, opened: found == nil, wantsRecord: wantsRecord)
+        if counted.closesFlow { close(slot) }
+        return counted
+    }
+
+    /// The slot of the flow `find` found, or of a new one for `key`.
+    private mutating func open(_ key: FlowKey, found: Found?, now: UInt64,
+                               resolvedName: @autoclosure () -> ResolvedFlowName?, localSide: IPEndpoint?) -> Int {
+        if let found { return found.slot }
+        let slot = open(key, now: now, resolvedName: resolvedName())
+        if slot == localSides.count { localSides.append(localSide) } else { localSides[slot] = localSide }
+        return slot
     }
 
     /// The flow's record as it stands, or nil when it is not alive. Read-only: neither its recency

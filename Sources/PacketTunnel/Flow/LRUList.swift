@@ -10,23 +10,25 @@
 /// A slot index stays valid until its element is removed; using it afterwards is a programming
 /// error and traps.
 struct LRUList<Element> {
-    fileprivate struct Slot {
-        /// nil while the slot is free.
-        var element: Element?
+    /// A slot's place in its lane. Kept apart from the elements and trivial, so following and
+    /// relinking slots never copies an element: reading a field of a slot that also held the
+    /// element copied the whole element out (a flow record, with a retain per string and array).
+    fileprivate struct Link {
         /// Neighbours towards the lane's head and tail; `none` at the ends. A free slot chains the
         /// free list through `lessRecent`.
         var moreRecent: Int
         var lessRecent: Int
         var lane: Int
         var stamp: UInt64
-        /// `element != nil`, kept apart: testing the optional itself copied the element out on
-        /// every access (a whole flow record, measured in the offline analyzer's profile).
+        /// The slot holds an element; tested here rather than on the optional, which copies it out.
         var isOccupied = true
     }
 
     private static var none: Int { -1 }
 
-    private var slots: [Slot] = []
+    private var links: [Link] = []
+    /// nil while the slot is free.
+    private var elements: [Element?] = []
     private var mostRecent: [Int]
     private var leastRecent: [Int]
     private var firstFree = LRUList.none
@@ -41,32 +43,36 @@ struct LRUList<Element> {
 
     var laneCount: Int { mostRecent.count }
     /// Slots ever allocated, free ones included: the arena's high-water mark.
-    var slotCapacity: Int { slots.count }
+    var slotCapacity: Int { links.count }
 
+    /// Reading copies the element out; the per-packet path reaches elements through `_modify`,
+    /// which works in place.
     subscript(slot: Int) -> Element {
         _read {
-            precondition(slots[slot].isOccupied, "slot \(slot) is free")
-            yield slots[slot].element!
+            precondition(links[slot].isOccupied, "slot \(slot) is free")
+            yield elements[slot]!
         }
         _modify {
-            precondition(slots[slot].isOccupied, "slot \(slot) is free")
-            yield &slots[slot].element!
+            precondition(links[slot].isOccupied, "slot \(slot) is free")
+            yield &elements[slot]!
         }
     }
 
-    func lane(of slot: Int) -> Int { slots[slot].lane }
+    func lane(of slot: Int) -> Int { links[slot].lane }
 
     /// Adds `element` as the most recent of `lane`, reusing a freed slot when there is one.
     mutating func pushMostRecent(_ element: Element, lane: Int) -> Int {
         let slot: Int
-        let fresh = Slot(element: element, moreRecent: Self.none, lessRecent: Self.none, lane: lane, stamp: 0)
+        let fresh = Link(moreRecent: Self.none, lessRecent: Self.none, lane: lane, stamp: 0)
         if firstFree != Self.none {
             slot = firstFree
-            firstFree = slots[slot].lessRecent
-            slots[slot] = fresh
+            firstFree = links[slot].lessRecent
+            links[slot] = fresh
+            elements[slot] = element
         } else {
-            slot = slots.count
-            slots.append(fresh)
+            slot = links.count
+            links.append(fresh)
+            elements.append(element)
         }
         count += 1
         linkAsMostRecent(slot)
@@ -75,9 +81,9 @@ struct LRUList<Element> {
 
     /// Makes the element at `slot` the most recent of its lane.
     mutating func touch(_ slot: Int) {
-        precondition(slots[slot].isOccupied, "slot \(slot) is free")
-        if mostRecent[slots[slot].lane] == slot {
-            slots[slot].stamp = takeStamp()
+        precondition(links[slot].isOccupied, "slot \(slot) is free")
+        if mostRecent[links[slot].lane] == slot {
+            links[slot].stamp = takeStamp()
             return
         }
         unlink(slot)
@@ -87,11 +93,11 @@ struct LRUList<Element> {
     /// Takes the element out and frees its slot for the next push.
     @discardableResult
     mutating func remove(_ slot: Int) -> Element {
-        precondition(slots[slot].isOccupied, "slot \(slot) is free")
+        precondition(links[slot].isOccupied, "slot \(slot) is free")
         unlink(slot)
-        let element = slots[slot].element.take()!
-        slots[slot].isOccupied = false
-        slots[slot].lessRecent = firstFree
+        let element = elements[slot].take()!
+        links[slot].isOccupied = false
+        links[slot].lessRecent = firstFree
         firstFree = slot
         count -= 1
         return element
@@ -107,7 +113,7 @@ struct LRUList<Element> {
     var leastRecentOverall: Int? {
         var oldest: Int?
         for slot in leastRecent where slot != Self.none {
-            if oldest.map({ slots[slot].stamp < slots[$0].stamp }) ?? true { oldest = slot }
+            if oldest.map({ links[slot].stamp < links[$0].stamp }) ?? true { oldest = slot }
         }
         return oldest
     }
@@ -121,8 +127,8 @@ struct LRUList<Element> {
         var elements: [Element] = []
         var slot = leastRecent[lane]
         while slot != Self.none {
-            elements.append(slots[slot].element!)
-            slot = slots[slot].moreRecent
+            elements.append(self.elements[slot]!)
+            slot = links[slot].moreRecent
         }
         return elements
     }
@@ -133,26 +139,26 @@ struct LRUList<Element> {
     }
 
     private mutating func linkAsMostRecent(_ slot: Int) {
-        let lane = slots[slot].lane
+        let lane = links[slot].lane
         let head = mostRecent[lane]
-        slots[slot].moreRecent = Self.none
-        slots[slot].lessRecent = head
-        slots[slot].stamp = takeStamp()
+        links[slot].moreRecent = Self.none
+        links[slot].lessRecent = head
+        links[slot].stamp = takeStamp()
         if head == Self.none {
             leastRecent[lane] = slot
         } else {
-            slots[head].moreRecent = slot
+            links[head].moreRecent = slot
         }
         mostRecent[lane] = slot
     }
 
     private mutating func unlink(_ slot: Int) {
-        let lane = slots[slot].lane
-        let (newer, older) = (slots[slot].moreRecent, slots[slot].lessRecent)
-        if newer == Self.none { mostRecent[lane] = older } else { slots[newer].lessRecent = older }
-        if older == Self.none { leastRecent[lane] = newer } else { slots[older].moreRecent = newer }
+        let lane = links[slot].lane
+        let (newer, older) = (links[slot].moreRecent, links[slot].lessRecent)
+        if newer == Self.none { mostRecent[lane] = older } else { links[newer].lessRecent = older }
+        if older == Self.none { leastRecent[lane] = newer } else { links[older].moreRecent = newer }
     }
 }
 
 extension LRUList: Sendable where Element: Sendable {}
-extension LRUList.Slot: Sendable where Element: Sendable {}
+extension LRUList.Link: Sendable {}

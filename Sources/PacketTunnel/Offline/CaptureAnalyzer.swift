@@ -8,11 +8,7 @@ import Shared
 /// Pure: it is handed datagrams with their capture time and keeps every flow record the pipeline
 /// writes. The shell reads the file and, when asked, writes `takeBatches()` into a store.
 package final class CaptureAnalyzer {
-    /// A flow as the capture ended it: its last record, and which side began it.
-    package struct Conversation: Sendable {
-        package var record: FlowRecord
-        package var client: IPEndpoint?
-    }
+    package typealias Conversation = AnalyzedCapture.Conversation
 
     let pipeline: PacketPipeline
     private let collected = CollectedBatches()
@@ -20,6 +16,8 @@ package final class CaptureAnalyzer {
     /// later segments are not reassembled.
     private var streams: [FlowKey: StreamState] = [:]
 
+    /// A reference, so a lookup hands out the streams to advance in place: as a value, several
+    /// hundred bytes of scanner state were copied out of the dictionary and back per segment.
     private enum StreamState {
         case scanning(TCPStreams)
         case settled
@@ -28,10 +26,12 @@ package final class CaptureAnalyzer {
     package private(set) var unreadable = 0
 
     /// Both directions of one TCP flow, until the scanners settle.
-    private struct TCPStreams {
+    private final class TCPStreams {
         var scanners = TCPFlowScanners()
         var fromClient = TCPStreamReassembler()
         var fromServer = TCPStreamReassembler()
+        /// What the segment being read taught, in order.
+        var facts: [FlowFact] = []
     }
 
     package init() {
@@ -48,59 +48,61 @@ package final class CaptureAnalyzer {
     package func read(datagram: UnsafeRawBufferPointer, originalLength: Int, nanosecondsSince1970: Int64) {
         let now = UInt64(max(0, nanosecondsSince1970))
         let disposition = pipeline.handle(captured: datagram, originalLength: originalLength, now: now)
-        guard case .passthrough(let parsed) = disposition else {
+        guard case .passthrough(let parsed) = disposition, let key = pipeline.lastFlowKey else {
             unreadable += 1
             return
         }
-        if let tcp = parsed.tcp { scan(tcp, parsed, datagram) }
+        if let tcp = parsed.tcp { scan(tcp, key, parsed, datagram) }
         if now >= lastTick &+ 1_000_000_000 {
             lastTick = now
             for key in pipeline.tick(now: now) { streams[key] = nil }
         }
     }
 
-    /// The end of the capture: every flow still open is reported as it stands.
+    /// The end of the capture: every flow still open is reported as it stands. In the order the
+    /// conversations began (records arrive as flows end).
     package func conversations() -> [Conversation] {
         pipeline.flushActiveFlows()
-        let conversations = collected.order.compactMap { key in
-            collected.record(for: key).map { Conversation(record: $0, client: pipeline.firstSender(of: key)) }
+        let firstSeen = collected.firstSeen
+        let order = firstSeen.indices.sorted { (firstSeen[$0], $0) < (firstSeen[$1], $1) }
+        return order.map { index in
+            let record = collected.record(at: index)
+            return Conversation(record: record, client: pipeline.firstSender(of: record.key))
         }
-        // In the order the conversations began (records arrive as flows end).
-        return conversations.enumerated().sorted {
-            ($0.element.record.firstSeen, $0.offset) < ($1.element.record.firstSeen, $1.offset)
-        }.map(\.element)
     }
 
-    private func scan(_ tcp: TCPHeader, _ parsed: ParsedPacket, _ datagram: UnsafeRawBufferPointer) {
-        let key = parsed.flowKey
-        var state: TCPStreams
+    private func scan(_ tcp: TCPHeader, _ key: FlowKey, _ parsed: ParsedPacket, _ datagram: UnsafeRawBufferPointer) {
+        let state: TCPStreams
         switch streams[key] {
         case .settled?: return
         case .scanning(let scanning)?: state = scanning
-        case nil: state = TCPStreams()
+        case nil:
+            state = TCPStreams()
+            streams[key] = .scanning(state)
         }
         let fromClient = pipeline.lastDirection == .outbound
         let payload = UnsafeRawBufferPointer(rebasing: datagram[tcp.payloadRange])
         let isSyn = tcp.flags.contains(.syn)
-        var facts: [FlowFact] = []
-        var scanners = state.scanners
         if fromClient {
             state.fromClient.receive(sequence: SequenceNumber(tcp.sequence), isSyn: isSyn, payload: payload) {
-                facts += scanners.client($0)
+                state.facts += state.scanners.client($0)
             }
         } else {
             state.fromServer.receive(sequence: SequenceNumber(tcp.sequence), isSyn: isSyn, payload: payload) {
-                facts += scanners.server($0)
+                state.facts += state.scanners.server($0)
             }
         }
-        state.scanners = scanners
         // A segment the capture cut leaves a hole no later segment fills: that stream ends here.
         if parsed.capturedLength < parsed.originalLength {
             if fromClient { state.fromClient = TCPStreamReassembler(limit: 0) } else { state.fromServer = TCPStreamReassembler(limit: 0) }
         }
-        pipeline.observe(facts, for: key)
-        let done = state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone)
-        streams[key] = done ? .settled : .scanning(state)
+        if !state.facts.isEmpty {
+            pipeline.observe(state.facts, for: key)
+            state.facts.removeAll(keepingCapacity: true)
+        }
+        if state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone) {
+            streams[key] = .settled
+        }
     }
 }
 
@@ -108,29 +110,38 @@ package final class CaptureAnalyzer {
 /// into one conversation (a late ACK after both FINs starts a new lifetime in the flow table, as
 /// it does live, where the store folds them the same way). Nothing is refused.
 private final class CollectedBatches: FlowPersisting {
-    private var earlier: [FlowKey: FlowRecord] = [:]
-    private var current: [FlowKey: FlowRecord] = [:]
-    private(set) var order: [FlowKey] = []
+    /// Each 5-tuple's latest lifetime, in the order the 5-tuples first ended (or were flushed)…
+    private(set) var current: [FlowRecord] = []
+    /// …its earlier lifetimes folded into one, if it had any…
+    private var earlier: [FlowRecord?] = []
+    /// …when its first lifetime began…
+    private(set) var firstSeen: [UInt64] = []
+    /// …and where it sits in these.
+    private var indexByKey: [FlowKey: Int] = [:]
     var outcomes = PersistenceOutcomes()
 
     func persist(_ batch: FlowStoreBatch) -> Bool {
         for record in batch.flows {
-            if let previous = current.updateValue(record, forKey: record.key) {
-                if previous.firstSeen != record.firstSeen {
-                    earlier[record.key] = earlier[record.key].map { $0.followed(by: previous) } ?? previous
-                }
-            } else {
-                order.append(record.key)
+            guard let index = indexByKey[record.key] else {
+                indexByKey[record.key] = current.count
+                current.append(record)
+                earlier.append(nil)
+                firstSeen.append(record.firstSeen)
+                continue
             }
+            let previous = current[index]
+            if previous.firstSeen != record.firstSeen {
+                earlier[index] = earlier[index].map { $0.followed(by: previous) } ?? previous
+            }
+            current[index] = record
         }
         outcomes.batchesWritten += 1
         return true
     }
 
-    /// Every lifetime of `key` seen so far, as one record.
-    func record(for key: FlowKey) -> FlowRecord? {
-        guard let last = current[key] else { return nil }
-        return earlier[key].map { $0.followed(by: last) } ?? last
+    /// Every lifetime of the 5-tuple at `index` so far, as one record.
+    func record(at index: Int) -> FlowRecord {
+        earlier[index].map { $0.followed(by: current[index]) } ?? current[index]
     }
 
     nonisolated(nonsending) func drain() async {}

@@ -44,10 +44,10 @@ extension PacketPipeline {
     }
 
     /// Feeds a client's QUIC datagram to its flow's hello reader; a settled reading names the flow.
-    func readQUICHello(_ flow: LiveFlow, _ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer) {
-        guard let udp = parsed.udp, flow.record.sni == nil else { return }
+    func readQUICHello(_ key: FlowKey, _ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer) {
+        guard let udp = parsed.udp else { return }
         var reader: QUICClientHelloReader
-        if let existing = quicReaders[flow.key] {
+        if let existing = quicReaders[key] {
             reader = existing
         } else {
             guard quicReaders.count < Self.maxQUICReaders else { return }
@@ -59,20 +59,20 @@ extension PacketPipeline {
         counters.quicNames.initialsUnopenable &+= UInt64(counts.initialsUnopenable)
         switch reader.outcome {
         case .needMoreInitials:
-            quicReaders[flow.key] = reader
+            quicReaders[key] = reader
             return
         case .named(let name, let offer):
             counters.quicNames.flowsNamed &+= 1
             var facts: [FlowFact] = [.serverName(name)]
             if let offer { facts.append(.clientOffer(offer)) }
-            observe(facts, for: flow.key)
+            observe(facts, for: key)
         case .unnamed(let offer):
             counters.quicNames.flowsWithoutName &+= 1
-            if let offer { observe([.clientOffer(offer)], for: flow.key) }
+            if let offer { observe([.clientOffer(offer)], for: key) }
         case .incomplete:
             counters.quicNames.helloIncomplete &+= 1
         }
-        quicReaders[flow.key] = nil
+        quicReaders[key] = nil
     }
 
     /// A flow ended: a hello still being read never completed.
@@ -82,11 +82,12 @@ extension PacketPipeline {
     }
 
     /// Facts a scanner learned about a live flow (the relay's TCP scanners, the QUIC reader): they
-    /// go into the flow table, and the flow's record into the batch at once, so the history has
-    /// them even if no other packet follows.
+    /// go into the flow table, and — when each packet is recorded — the flow's record into the
+    /// batch at once, so the history has them even if no other packet follows. (Offline, the
+    /// record goes out when the flow ends or the capture does, facts and all.)
     package func observe(_ facts: [FlowFact], for key: FlowKey) {
         guard !facts.isEmpty else { return }
         for fact in facts { flowTable.apply(fact, for: key) }
-        if let record = flowTable.record(for: key) { place(record) }
+        if config.recordsEachPacket, let record = flowTable.record(for: key) { place(record) }
     }
 }

@@ -14,7 +14,8 @@ extension PacketPipeline {
             counters.packetsDroppedUnparseable &+= 1
             return .dropped(.parseFailed(error))
         }
-        guard let direction = direction(of: parsed) else {
+        let key = parsed.flowKey
+        guard let (found, direction) = findFlow(of: parsed, key: key) else {
             counters.packetsDroppedNoLocalAddress &+= 1
             return .dropped(.noLocalAddress)
         }
@@ -23,15 +24,18 @@ extension PacketPipeline {
         let length = UInt32(clamping: parsed.originalLength)
         let quic = readDatagram(parsed, packet, direction: direction, now: now)
         let remote = direction == .outbound ? parsed.ip.destination : parsed.ip.source
-        let flow = flowTable.observe(parsed, direction: direction, length: length, now: now,
-                                     resolvedName: resolvedName(for: remote, now: now), quic: quic)
-        if flow.record.packetCount == 1 {
+        let local = config.directionRule == .firstSender ? (direction == .outbound ? parsed.source : parsed.destination) : nil
+        let flow = flowTable.count(parsed, key: key, found: found, direction: direction, length: length, now: now,
+                                   resolvedName: resolvedName(for: remote, now: now), quic: quic, localSide: local,
+                                   wantsRecord: config.recordsEachPacket)
+        if flow.opened {
             counters.flowsOpened &+= 1
-            if flow.record.resolvedName != nil { counters.dnsNames.flowsNamed &+= 1 }
+            if flow.isNamedByDNS { counters.dnsNames.flowsNamed &+= 1 }
         }
         lastDirection = direction
+        lastFlowKey = key
         if config.recordsEachPacket {
-            let meta = PacketMeta(timestamp: now, flowKey: flow.key, direction: direction, length: length,
+            let meta = PacketMeta(timestamp: now, flowKey: key, direction: direction, length: length,
                                   tcpFlags: parsed.tcp?.flags ?? [], capture: captureRecord(of: packet, now: now))
             if liveFeed.publish(meta) {
                 counters.packetsPublished &+= 1
@@ -40,13 +44,13 @@ extension PacketPipeline {
             }
             unnotified = true
             batch.packets.append(meta)
-            place(flow.record)
+            if let record = flow.record { place(record) }
         }
         // After the packet's own record is placed, so a name read from it replaces that record.
-        if quic?.source == .client { readQUICHello(flow, parsed, packet) }
+        if quic?.source == .client && !flow.hasServerName { readQUICHello(key, parsed, packet) }
         for ended in flowTable.drainClosed() {
             // The packet's own flow ends by FIN or RST; any other was evicted to make room for it.
-            if ended.key == flow.key {
+            if ended.key == key {
                 counters.flowsClosed &+= 1
             } else {
                 counters.flowsEvicted &+= 1
@@ -57,10 +61,23 @@ extension PacketPipeline {
         return .passthrough(parsed)
     }
 
+    /// The packet's flow (nil when new, `FlowTable.find`) and direction; nil when the direction
+    /// cannot be told, and then no flow is touched.
+    private func findFlow(of packet: ParsedPacket, key: FlowKey) -> (FlowTable.Found?, Direction)? {
+        guard config.directionRule == .firstSender else {
+            guard let direction = direction(of: packet) else { return nil }
+            return (flowTable.find(key), direction)
+        }
+        // The side that spoke first: kept with the live flow, and for a 5-tuple seen before, from
+        // its first lifetime.
+        let found = flowTable.find(key)
+        let local = found?.localSide ?? firstSender(of: packet, key: key)
+        return (found, packet.source == local ? .outbound : .inbound)
+    }
+
     /// Outbound when the packet comes from the tunnel's address in its family, inbound when it goes
     /// to it; nil when the family has no local address or neither end is it (spec, "Sentido").
     func direction(of packet: ParsedPacket) -> Direction? {
-        if config.directionRule == .firstSender { return directionByFirstSender(packet) }
         let local = packet.ip.version == .v4 ? config.localIPv4 : config.localIPv6
         guard let local else { return nil }
         if packet.ip.source == local { return .outbound }
@@ -68,13 +85,13 @@ extension PacketPipeline {
         return nil
     }
 
-    private func directionByFirstSender(_ packet: ParsedPacket) -> Direction {
-        let key = packet.flowKey
-        if let local = firstSenders[key] { return packet.source == local ? .outbound : .inbound }
+    private func firstSender(of packet: ParsedPacket, key: FlowKey) -> IPEndpoint {
+        if let local = firstSenders[key] { return local }
         // A capture that begins at a SYN-ACK shows the server first; the client is its peer.
         let answersAnOpening = packet.tcp.map { $0.flags.contains(.syn) && $0.flags.contains(.ack) } ?? false
-        firstSenders[key] = answersAnOpening ? packet.destination : packet.source
-        return answersAnOpening ? .inbound : .outbound
+        let local = answersAnOpening ? packet.destination : packet.source
+        firstSenders[key] = local
+        return local
     }
 
     /// Writes the packet to the capture when it is on; a failure turns it off and is counted, and
@@ -122,6 +139,8 @@ extension PacketPipeline {
     /// lifetime of the same 5-tuple (a late ACK after both FINs) is appended after the old one's
     /// final record, so the store folds both, in order.
     func place(_ record: FlowRecord) {
+        // Recording flows only, each lifetime is placed once, as it ends (or the reading does).
+        guard config.recordsEachPacket else { return batch.flows.append(record) }
         if let slot = batchSlot[record.key], batch.flows[slot].firstSeen == record.firstSeen {
             batch.flows[slot] = record
         } else {

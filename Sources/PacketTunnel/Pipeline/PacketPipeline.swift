@@ -85,8 +85,9 @@ package final class PacketPipeline {
     var quicReaders: [FlowKey: QUICClientHelloReader] = [:]
     /// Under `.firstSender`, each flow's local side.
     var firstSenders: [FlowKey: IPEndpoint] = [:]
-    /// The direction of the packet `handle` or `record(reinjected:)` last passed through.
+    /// The direction and flow of the packet `handle` or `record(reinjected:)` last passed through.
     package internal(set) var lastDirection = Direction.outbound
+    package internal(set) var lastFlowKey: FlowKey?
 
     package init(flowTable: FlowTable = FlowTable(), liveFeed: any LiveFeedSink, capture: (any CaptureSink)?,
                  store: any FlowPersisting, config: Config) {

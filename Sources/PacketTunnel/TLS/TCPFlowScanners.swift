@@ -25,25 +25,22 @@ package struct TCPFlowScanners: Sendable {
     package mutating func client(_ bytes: UnsafeRawBufferPointer) -> [FlowFact] {
         guard !isClientSettled, bytes.count > 0 else { return [] }
         var facts: [FlowFact] = []
-        if var scanner = opening {
-            if case .decided(let decided) = scanner.scan(bytes) {
-                facts.append(.streamOpening(decided))
-                opening = nil
-            } else {
-                opening = scanner
-            }
+        // Each scanner is driven in place (`scanner!.scan`): copying one out and back costs a
+        // memmove of its whole state per chunk.
+        if opening != nil, case .decided(let decided) = opening!.scan(bytes) {
+            facts.append(.streamOpening(decided))
+            opening = nil
         }
-        if var scanner = clientHello {
-            let outcome = scanner.scan(bytes)
-            switch outcome {
+        if clientHello != nil {
+            switch clientHello!.scan(bytes) {
             case .needMoreBytes:
-                clientHello = scanner
+                break
             case .found(let name):
                 facts.append(.serverName(name))
-                if let offer = scanner.offer { facts.append(.clientOffer(offer)) }
+                if let offer = clientHello!.offer { facts.append(.clientOffer(offer)) }
                 clientHello = nil
             case .unavailable:
-                if let offer = scanner.offer { facts.append(.clientOffer(offer)) }
+                if let offer = clientHello!.offer { facts.append(.clientOffer(offer)) }
                 clientHello = nil
             }
         }
@@ -55,17 +52,16 @@ package struct TCPFlowScanners: Sendable {
         guard !isServerSettled, bytes.count > 0 else { return [] }
         var facts: [FlowFact] = []
         var rest = bytes
-        if var scanner = serverHello {
-            switch scanner.scan(rest) {
+        if serverHello != nil {
+            switch serverHello!.scan(rest) {
             case .needMoreBytes:
-                serverHello = scanner
                 return facts
             case .found(let negotiated):
                 facts.append(.serverAnswer(.negotiated(negotiated)))
-                serverHello = nil
-                if let remainder = scanner.remainder, !remainder.choseTLS13 {
+                if let remainder = serverHello!.remainder, !remainder.choseTLS13 {
                     certificates = ServerCertificateScanner(resuming: remainder)
                 }
+                serverHello = nil
                 // The certificate scanner starts from what followed the hello in this chunk.
                 rest = UnsafeRawBufferPointer(start: nil, count: 0)
             case .unavailable(let reason):
@@ -74,10 +70,10 @@ package struct TCPFlowScanners: Sendable {
                 return facts
             }
         }
-        if var scanner = certificates {
-            switch scanner.scan(rest) {
+        if certificates != nil {
+            switch certificates!.scan(rest) {
             case .needMoreBytes:
-                certificates = scanner
+                break
             case .found(let reading):
                 facts.append(.serverCertificates(reading))
                 certificates = nil

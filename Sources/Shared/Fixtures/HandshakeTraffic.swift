@@ -4,7 +4,9 @@ import Foundation
 /// begins with a DNS lookup of its server's name, then a TLS 1.2 connection to that address — SYN,
 /// SYN-ACK, ACK, a ClientHello with SNI and ALPN, the server's hello, certificate and hello-done,
 /// then application data both ways and the two FINs — all built with `PacketEmitter`, so every
-/// datagram is well formed and checksum-correct. Several conversations run interleaved.
+/// datagram is well formed and checksum-correct. `concurrentConversations` run at once, their
+/// packets interleaved in a seeded random order (each conversation's own order kept), as a busy
+/// machine's capture would hold them.
 public struct HandshakeTraffic: Sendable {
     public struct Packet: Sendable {
         public let bytes: Data
@@ -22,10 +24,13 @@ public struct HandshakeTraffic: Sendable {
     static let resolver = IPEndpoint(address: IPAddress(ipv4: 0xC613_0035), port: 53)   // 198.19.0.53
     /// Application-data records each way per conversation.
     static let dataRecords = 12
+    /// Conversations in progress at any time.
+    static let concurrentConversations = 16
 
     private var random: SeededRandom
     private var clock: UInt64 = 0
-    private var queue: [Packet] = []
+    /// Each running conversation's packets still to come, last first.
+    private var running: [[Data]] = []
     private var conversation = 0
 
     public init(seed: UInt64) {
@@ -33,11 +38,15 @@ public struct HandshakeTraffic: Sendable {
     }
 
     public mutating func next() -> Packet {
-        if queue.isEmpty { queue = makeConversation().reversed() }
-        return queue.removeLast()
+        while running.count < Self.concurrentConversations { running.append(makeConversation().reversed()) }
+        let pick = Int(random.next() % UInt64(running.count))
+        let bytes = running[pick].removeLast()
+        if running[pick].isEmpty { running.remove(at: pick) }
+        clock += 1_000 + random.next() % 20_000
+        return Packet(bytes: bytes, offsetNanoseconds: clock)
     }
 
-    private mutating func makeConversation() -> [Packet] {
+    private mutating func makeConversation() -> [Data] {
         conversation += 1
         let name = "host-\(conversation).example.test"
         // Servers in 198.18.128.0/17, apart from the client and the resolver.
@@ -77,9 +86,6 @@ public struct HandshakeTraffic: Sendable {
         segment(true, [.fin, .ack])
         segment(false, [.fin, .ack])
         segment(true, .ack)
-        return packets.map { bytes in
-            clock += 1_000 + random.next() % 20_000
-            return Packet(bytes: bytes, offsetNanoseconds: clock)
-        }
+        return packets
     }
 }

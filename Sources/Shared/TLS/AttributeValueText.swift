@@ -17,11 +17,13 @@ enum AttributeValueText {
     private enum Encoding { case utf8, latin1, utf16, utf32 }
 
     static func append(_ value: DERReader.Element, to text: inout BoundedText) {
-        guard let encoding = encoding(of: value.tag), decodes(value.content, encoding) else {
-            text.unit { $0.append(UInt8(ascii: "#")) }
-            for byte in value.encoded { text.unit { BoundedText.appendHex(byte, to: &$0) } }
+        guard let encoding = encoding(of: value.tag) else { return appendAsHex(value, to: &text) }
+        if encoding == .utf8 || encoding == .latin1, isPlainASCII(value.content), value.content.count <= text.room {
+            // The usual value: printable ASCII that needs no escape, its own text in both encodings.
+            text.unit { $0.append(contentsOf: value.content) }
             return
         }
+        guard decodes(value.content, encoding) else { return appendAsHex(value, to: &text) }
         var position = 0
         var pendingSpaces = 0
         forEachScalar(value.content, encoding) { scalar in
@@ -39,6 +41,30 @@ enum AttributeValueText {
             for _ in 1..<pendingSpaces { text.unit { $0.append(UInt8(ascii: " ")) } }
             text.unit { $0.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: " ")]) }
         }
+    }
+
+    private static func appendAsHex(_ value: DERReader.Element, to text: inout BoundedText) {
+        text.unit { $0.append(UInt8(ascii: "#")) }
+        for byte in value.encoded { text.unit { BoundedText.appendHex(byte, to: &$0) } }
+    }
+
+    /// Printable ASCII with nothing to escape: no special character anywhere, no `#` or space
+    /// first, no space last.
+    private static func isPlainASCII(_ content: ArraySlice<UInt8>) -> Bool {
+        guard let first = content.first, let last = content.last,
+              first != UInt8(ascii: "#"), first != UInt8(ascii: " "), last != UInt8(ascii: " ") else { return false }
+        for byte in content {
+            switch byte {
+            case 0x20...0x7E:
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+                     UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"): return false
+                default: continue
+                }
+            default: return false
+            }
+        }
+        return true
     }
 
     private static func encoding(of tag: DERReader.Tag) -> Encoding? {

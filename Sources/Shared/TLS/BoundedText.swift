@@ -11,6 +11,9 @@ struct BoundedText {
         bytes.reserveCapacity(min(self.limit, 256))
     }
 
+    /// Bytes that can still be appended.
+    var room: Int { isTruncated ? 0 : limit - bytes.count }
+
     /// Appends what `write` writes, if it fits under the limit.
     mutating func unit(_ write: (inout [UInt8]) -> Void) {
         guard !isTruncated else { return }
