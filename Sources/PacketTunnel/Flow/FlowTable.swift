@@ -43,6 +43,10 @@ package struct FlowTable: Sendable {
     /// What counting one packet did to its flow: the few facts the per-packet path needs, read
     /// without copying the flow's record out.
     package struct Counted: Sendable {
+        /// The flow's place in the table: the same for every packet of one lifetime, and taken
+        /// by another flow once this one leaves — whose first packet then says `opened`. An
+        /// owner can keep per-flow state in an array by it, without a lookup of its own.
+        package let slot: Int
         /// This packet began the flow.
         package let opened: Bool
         /// The flow began with a name from DNS.
@@ -79,7 +83,7 @@ package struct FlowTable: Sendable {
         let found = find(key)
         let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: nil)
         let counted = flows[slot].count(tcpFlags: packet.tcp?.flags, direction: direction, length: length, now: now,
-                                        quic: quic, opened: found == nil, wantsRecord: false)
+                                        quic: quic, slot: slot, opened: found == nil, wantsRecord: false)
         let snapshot = flows[slot].snapshot
         if counted.closesFlow { close(slot) }
         return snapshot
@@ -94,7 +98,7 @@ package struct FlowTable: Sendable {
                                 wantsRecord: Bool = false) -> Counted {
         let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: localSide)
         let counted = flows[slot].count(tcpFlags: packet.tcp?.flags, direction: direction, length: length, now: now,
-                                        quic: quic, opened: found == nil, wantsRecord: wantsRecord)
+                                        quic: quic, slot: slot, opened: found == nil, wantsRecord: wantsRecord)
         if counted.closesFlow { close(slot) }
         return counted
     }

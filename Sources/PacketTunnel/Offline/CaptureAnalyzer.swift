@@ -13,12 +13,14 @@ package final class CaptureAnalyzer {
     let pipeline: PacketPipeline
     private let collected = CollectedBatches()
     /// Each TCP flow's streams until its scanners settle; then only that it settled, so its
-    /// later segments are not reassembled.
-    private var streams: [FlowKey: StreamState] = [:]
+    /// later segments are not reassembled. Kept by the flow's slot in the flow table: no lookup
+    /// of its own per segment, and a slot's next flow starts afresh.
+    private var streams: [StreamState] = []
 
-    /// A reference, so a lookup hands out the streams to advance in place: as a value, several
-    /// hundred bytes of scanner state were copied out of the dictionary and back per segment.
+    /// The streams are a reference, so the array hands them out to advance in place: as a value,
+    /// several hundred bytes of scanner state were copied out and back per segment.
     private enum StreamState {
+        case none
         case scanning(TCPStreams)
         case settled
     }
@@ -47,15 +49,13 @@ package final class CaptureAnalyzer {
     /// stamped with its capture time.
     package func read(datagram: UnsafeRawBufferPointer, originalLength: Int, nanosecondsSince1970: Int64) {
         let now = UInt64(max(0, nanosecondsSince1970))
-        let disposition = pipeline.handle(captured: datagram, originalLength: originalLength, now: now)
-        guard case .passthrough(let parsed) = disposition, let key = pipeline.lastFlowKey else {
-            unreadable += 1
-            return
+        let recorded = pipeline.handle(captured: datagram, originalLength: originalLength, now: now) { parsed, flow in
+            if let tcp = parsed.tcp { scan(tcp, parsed, flow, datagram) }
         }
-        if let tcp = parsed.tcp { scan(tcp, key, parsed, datagram) }
+        if !recorded { unreadable += 1 }
         if now >= lastTick &+ 1_000_000_000 {
             lastTick = now
-            for key in pipeline.tick(now: now) { streams[key] = nil }
+            _ = pipeline.tick(now: now)
         }
     }
 
@@ -71,16 +71,20 @@ package final class CaptureAnalyzer {
         }
     }
 
-    private func scan(_ tcp: TCPHeader, _ key: FlowKey, _ parsed: ParsedPacket, _ datagram: UnsafeRawBufferPointer) {
+    private func scan(_ tcp: TCPHeader, _ parsed: ParsedPacket, _ flow: PacketPipeline.RecordedFlow,
+                      _ datagram: UnsafeRawBufferPointer) {
+        let slot = flow.counted.slot
+        if slot >= streams.count { streams.append(contentsOf: repeatElement(.none, count: slot + 1 - streams.count)) }
+        if flow.counted.opened { streams[slot] = .none }
         let state: TCPStreams
-        switch streams[key] {
-        case .settled?: return
-        case .scanning(let scanning)?: state = scanning
-        case nil:
+        switch streams[slot] {
+        case .settled: return
+        case .scanning(let scanning): state = scanning
+        case .none:
             state = TCPStreams()
-            streams[key] = .scanning(state)
+            streams[slot] = .scanning(state)
         }
-        let fromClient = pipeline.lastDirection == .outbound
+        let fromClient = flow.direction == .outbound
         let payload = UnsafeRawBufferPointer(rebasing: datagram[tcp.payloadRange])
         let isSyn = tcp.flags.contains(.syn)
         if fromClient {
@@ -97,11 +101,11 @@ package final class CaptureAnalyzer {
             if fromClient { state.fromClient = TCPStreamReassembler(limit: 0) } else { state.fromServer = TCPStreamReassembler(limit: 0) }
         }
         if !state.facts.isEmpty {
-            pipeline.observe(state.facts, for: key)
+            pipeline.observe(state.facts, for: flow.key)
             state.facts.removeAll(keepingCapacity: true)
         }
         if state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone) {
-            streams[key] = .settled
+            streams[slot] = .settled
         }
     }
 }

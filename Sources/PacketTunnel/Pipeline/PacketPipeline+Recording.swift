@@ -14,10 +14,18 @@ extension PacketPipeline {
             counters.packetsDroppedUnparseable &+= 1
             return .dropped(.parseFailed(error))
         }
+        guard record(parsed, packet, now: now, reinjected: reinjected) != nil else { return .dropped(.noLocalAddress) }
+        return .passthrough(parsed)
+    }
+
+    /// `record` after the parse: the flow the packet was counted into, or nil when its direction
+    /// cannot be told (counted).
+    func record(_ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer, now: UInt64,
+                reinjected: Bool) -> RecordedFlow? {
         let key = parsed.flowKey
         guard let (found, direction) = findFlow(of: parsed, key: key) else {
             counters.packetsDroppedNoLocalAddress &+= 1
-            return .dropped(.noLocalAddress)
+            return nil
         }
         if reinjected { counters.reinjectedRecorded &+= 1 }
 
@@ -32,8 +40,6 @@ extension PacketPipeline {
             counters.flowsOpened &+= 1
             if flow.isNamedByDNS { counters.dnsNames.flowsNamed &+= 1 }
         }
-        lastDirection = direction
-        lastFlowKey = key
         if config.recordsEachPacket {
             let meta = PacketMeta(timestamp: now, flowKey: key, direction: direction, length: length,
                                   tcpFlags: parsed.tcp?.flags ?? [], capture: captureRecord(of: packet, now: now))
@@ -58,7 +64,7 @@ extension PacketPipeline {
             end(ended)
         }
         if batch.packets.count >= config.batchSize || intervalPassed(now) { flush(now: now) }
-        return .passthrough(parsed)
+        return RecordedFlow(key: key, direction: direction, counted: flow)
     }
 
     /// The packet's flow (nil when new, `FlowTable.find`) and direction; nil when the direction

@@ -85,9 +85,6 @@ package final class PacketPipeline {
     var quicReaders: [FlowKey: QUICClientHelloReader] = [:]
     /// Under `.firstSender`, each flow's local side.
     var firstSenders: [FlowKey: IPEndpoint] = [:]
-    /// The direction and flow of the packet `handle` or `record(reinjected:)` last passed through.
-    package internal(set) var lastDirection = Direction.outbound
-    package internal(set) var lastFlowKey: FlowKey?
 
     package init(flowTable: FlowTable = FlowTable(), liveFeed: any LiveFeedSink, capture: (any CaptureSink)?,
                  store: any FlowPersisting, config: Config) {
@@ -125,13 +122,34 @@ package final class PacketPipeline {
         return record(packet, now: now, reinjected: false)
     }
 
+    /// The flow a recorded packet was counted into, and the packet's direction in it.
+    package struct RecordedFlow {
+        package let key: FlowKey
+        package let direction: Direction
+        package let counted: FlowTable.Counted
+    }
+
     /// A datagram of a capture made elsewhere, possibly cut at its snaplen: counted at its
-    /// original length. (Offline only: the live tunnel always has the whole datagram.)
-    @discardableResult
-    package func handle(captured packet: UnsafeRawBufferPointer, originalLength: Int, now: UInt64) -> PacketDisposition {
+    /// original length. (Offline only: the live tunnel always has the whole datagram.) A packet
+    /// recorded is handed to `passed` with its flow; false when it was dropped (counted).
+    ///
+    /// The parse is lent to `passed` rather than returned: copying it out of a result was a
+    /// measurable share of reading a capture.
+    package func handle(captured packet: UnsafeRawBufferPointer, originalLength: Int, now: UInt64,
+                        passed: (ParsedPacket, RecordedFlow) -> Void) -> Bool {
         counters.packetsHandled &+= 1
         counters.bytesHandled &+= UInt64(originalLength)
-        return record(packet, originalLength: originalLength, now: now, reinjected: false)
+        lastNow = max(lastNow, now)
+        let parsed: ParsedPacket
+        do {
+            parsed = try PacketParser.parse(packet, originalLength: originalLength)
+        } catch {
+            counters.packetsDroppedUnparseable &+= 1
+            return false
+        }
+        guard let flow = record(parsed, packet, now: now, reinjected: false) else { return false }
+        passed(parsed, flow)
+        return true
     }
 
     /// A datagram the relay already wrote back to the device, recorded like one read from it (its

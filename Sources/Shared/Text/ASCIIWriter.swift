@@ -138,18 +138,27 @@ public struct ASCIIWriter: Sendable {
 
     /// `text` as the inside of a JSON string (RFC 8259 §7): quotes, backslash and controls escaped.
     public mutating func appendJSONEscaped(_ text: String) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case UInt8(ascii: "\n"): append("\\n")
-            case UInt8(ascii: "\r"): append("\\r")
-            case UInt8(ascii: "\t"): append("\\t")
-            case 0..<0x20:
-                append("\\u00")
-                appendHexByte(byte)
-            default: append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs that need no escape are copied whole; a byte at a time cost a capacity check each.
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                append(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart..<index])))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case UInt8(ascii: "\n"): append("\\n")
+                case UInt8(ascii: "\r"): append("\\r")
+                case UInt8(ascii: "\t"): append("\\t")
+                default:
+                    append("\\u00")
+                    appendHexByte(byte)
+                }
             }
+            append(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[runStart...])))
         }
     }
 }
