@@ -6,14 +6,16 @@ import Foundation
 import Linux
 import Shared
 
-/// `tunnelvision analyze FILE [--data-dir D] [--json]`: the shell around `CaptureAnalysis` and
-/// `AnalysisReport`. Returns the exit status.
+/// `tunnelvision analyze FILE [--data-dir D] [--json] [--workers N]`: the shell around
+/// `CaptureAnalysis` and `AnalysisReport`. Returns the exit status.
 enum AnalyzeCommand {
-    static func run(path: String, dataDirectory: String?, json: Bool) async -> Int32 {
+    static func run(path: String, dataDirectory: String?, json: Bool, workers: Int? = nil) async -> Int32 {
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
         let analysis: AnalyzedCapture
         do {
-            analysis = try CaptureAnalysis.run(path: path) { progress.show(records: $0) }
+            analysis = try CaptureAnalysis.run(path: path, workers: workers ?? CaptureAnalysis.defaultWorkers) {
+                progress.show(records: $0)
+            }
         } catch {
             progress.clear()
             printError("tunnelvision: \(path): \(error)")

@@ -10,7 +10,7 @@ enum HelpText {
       tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
       tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers)
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
-      tunnelvision analyze FILE.pcap [--data-dir D] [--json]
+      tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
@@ -21,7 +21,7 @@ enum HelpText {
     """
 
     static let analyze = """
-    tunnelvision analyze FILE.pcap [--data-dir D] [--json]
+    tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
 
     Reads a capture — ours, or any classic .pcap of raw IP, Ethernet or Linux cooked frames (pcapng:
     save it as pcap first) — through the tunnel's own pipeline, and prints each conversation:
@@ -37,6 +37,9 @@ enum HelpText {
     are counted whole, but a handshake cut short cannot be read.
 
     --data-dir D   also write the conversations into D's history (created 0700 if missing).
+    --workers N    read with N workers at once, each counting its share of the conversations
+                   (default: one per processor, at most 4; 1 reads the file in one pass). The
+                   result is the same with any N.
     --json         one JSON object: {"file", "linkType", "packets", "nonIPFrames" (ARP…),
                    "unreadablePackets" (IP the parser refused), "damage",
                    "conversations": [{"protocol", "client", "server", "packets", "bytesFromClient",

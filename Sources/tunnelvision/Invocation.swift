@@ -7,7 +7,7 @@ enum Invocation: Equatable {
     case run(RunCommand.Request)
     case demo(dataDirectory: String?, json: Bool)
     case stats(dataDirectory: String?, json: Bool)
-    case analyze(path: String, dataDirectory: String?, json: Bool)
+    case analyze(path: String, dataDirectory: String?, json: Bool, workers: Int?)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -43,6 +43,7 @@ enum Invocation: Equatable {
             return .settings(try SettingsCommand.parse(rest, json: json))
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
+            let workers = try takeWorkers(from: &rest)
             if let unknown = rest.first(where: { $0.hasPrefix("-") && $0 != "-" }) {
                 throw UsageError(message: "analyze: unknown option \(unknown)")
             }
@@ -50,7 +51,7 @@ enum Invocation: Equatable {
                 throw UsageError(message: rest.isEmpty ? "analyze: which capture file? (tunnelvision analyze FILE.pcap)"
                                                        : "analyze: one capture file at a time")
             }
-            return .analyze(path: rest[0], dataDirectory: dataDirectory, json: json)
+            return .analyze(path: rest[0], dataDirectory: dataDirectory, json: json, workers: workers)
         case "demo", "stats":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             try expectNothing(rest, after: command)
@@ -66,6 +67,18 @@ enum Invocation: Equatable {
         guard index + 1 < arguments.count else { throw UsageError(message: "\(command): --data-dir needs a value") }
         defer { arguments.removeSubrange(index...index + 1) }
         return arguments[index + 1]
+    }
+
+    /// Workers that read a capture at once: far more than any machine's processors is a typo.
+    static let workerRange = 1...64
+
+    private static func takeWorkers(from arguments: inout [String]) throws(UsageError) -> Int? {
+        guard let index = arguments.firstIndex(of: "--workers") else { return nil }
+        guard index + 1 < arguments.count, let workers = Int(arguments[index + 1]), workerRange.contains(workers) else {
+            throw UsageError(message: "analyze: --workers needs a number from \(workerRange.lowerBound) to \(workerRange.upperBound)")
+        }
+        arguments.removeSubrange(index...index + 1)
+        return workers
     }
 
     private static func take(_ flag: String, from arguments: inout [String]) -> Bool {

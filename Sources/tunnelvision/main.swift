@@ -33,8 +33,8 @@ case let .run(request):
     exit(await RunCommand.run(request))
 case let .stats(dataDirectory, json):
     exit(StatsCommand.run(dataDirectory: dataDirectory, json: json))
-case let .analyze(path, dataDirectory, json):
-    exit(await AnalyzeCommand.run(path: path, dataDirectory: dataDirectory, json: json))
+case let .analyze(path, dataDirectory, json, workers):
+    exit(await AnalyzeCommand.run(path: path, dataDirectory: dataDirectory, json: json, workers: workers))
 case let .demo(dataDirectory, json):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }

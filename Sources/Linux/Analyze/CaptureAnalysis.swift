@@ -1,29 +1,68 @@
+import Dispatch
 import Foundation
 import PacketTunnel
 import Shared
+import Synchronization
 
-/// `analyze`'s shell: maps a capture file, unwraps its link layer, runs every datagram through
+/// `analyze`'s shell: maps a capture, unwraps its link layer, runs every datagram through
 /// `CaptureAnalyzer` straight from the mapping, and — with a store — writes the conversations
 /// into the history afterwards (flow records only: the packets stay in the file they came from).
+///
+/// Several workers read one capture at once, each counting its `CaptureShard` of the flows over
+/// the same mapping; their conversations are merged in the order they began.
 public enum CaptureAnalysis {
     /// Records between progress reports.
     static let progressStride = 1 << 16
     /// Flow records per store transaction.
     static let storeBatch = 1024
+    /// Workers beyond this add more rereading of the file than they save.
+    public static let maxDefaultWorkers = 4
 
-    public static func run(path: String, progress: (_ recordsRead: Int) -> Void = { _ in }) throws(PcapReadError) -> AnalyzedCapture {
+    /// One worker per processor, up to `maxDefaultWorkers`.
+    public static var defaultWorkers: Int {
+        min(maxDefaultWorkers, max(1, ProcessInfo.processInfo.activeProcessorCount))
+    }
+
+    /// Reads the capture at `path` with `workers` workers (1 reads it in one pass); `progress`
+    /// hears how many records the first worker has read, now and then.
+    public static func run(path: String, workers: Int = defaultWorkers,
+                           progress: @escaping @Sendable (_ recordsRead: Int) -> Void = { _ in })
+        throws(PcapReadError) -> AnalyzedCapture {
+        precondition(workers > 0, "at least one worker reads the capture")
         let reader = try PcapFileReader(path: path, accepting: .anyLinkLayer)
         let linkLayer = LinkLayer(linkType: reader.header.linkType) ?? .rawIP
-        let analyzer = CaptureAnalyzer()
-        var notIP = 0
-        var count = 0
+        let parts = Mutex<[Part?]>(Array(repeating: nil, count: workers))
+        DispatchQueue.concurrentPerform(iterations: workers) { index in
+            let shard = CaptureShard(index: index, count: workers)
+            let part = read(reader, linkLayer, shard: shard, progress: shard.keepsTallies ? progress : { _ in })
+            parts.withLock { $0[index] = part }
+        }
+        let found = parts.withLock { $0.map { $0! } }
+        let tallies = found[0]
+        return AnalyzedCapture(path: path, linkType: reader.header.linkType, packets: tallies.records,
+                               nonIPFrames: tallies.nonIPFrames, unreadablePackets: tallies.unreadable,
+                               conversations: merged(found.map(\.conversations)), damage: tallies.damage)
+    }
+
+    /// What one worker found: its part's conversations and, from the first, the tallies.
+    private struct Part: Sendable {
+        var records = 0
+        var nonIPFrames = 0
+        var unreadable = 0
+        var conversations: [AnalyzedCapture.Conversation] = []
         var damage: String?
+    }
+
+    private static func read(_ reader: PcapFileReader, _ linkLayer: LinkLayer, shard: CaptureShard,
+                             progress: (Int) -> Void) -> Part {
+        let analyzer = CaptureAnalyzer(shard: shard)
+        var part = Part()
         do throws(PcapFileReadError<Never>) {
             try reader.forEachRecord { record in
-                count += 1
-                if count % progressStride == 0 { progress(count) }
+                part.records += 1
+                if part.records % progressStride == 0 { progress(part.records) }
                 guard let datagram = linkLayer.datagram(in: record.bytes) else {
-                    notIP += 1
+                    part.nonIPFrames += 1
                     return
                 }
                 let linkHeader = record.bytes.count - datagram.count
@@ -32,12 +71,30 @@ public enum CaptureAnalysis {
                               nanosecondsSince1970: record.nanosecondsSince1970)
             }
         } catch {
-            if case .corrupt(let readError, let index) = error { damage = "record \(index): \(readError)" }
+            if case .corrupt(let readError, let index) = error { part.damage = "record \(index): \(readError)" }
         }
-        return AnalyzedCapture(path: path, linkType: reader.header.linkType, packets: count,
-                               nonIPFrames: notIP, unreadablePackets: analyzer.unreadable,
-                               conversations: analyzer.conversations(),
-                               damage: damage)
+        part.unreadable = analyzer.unreadable
+        part.conversations = analyzer.conversations()
+        return part
+    }
+
+    /// The workers' conversations, each list in the order its conversations began, as one list
+    /// in that order; at equal times, the earlier worker's first.
+    static func merged(_ lists: [[AnalyzedCapture.Conversation]]) -> [AnalyzedCapture.Conversation] {
+        guard lists.count > 1 else { return lists.first ?? [] }
+        var merged: [AnalyzedCapture.Conversation] = []
+        merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+        var next = Array(repeating: 0, count: lists.count)
+        while true {
+            var earliest: Int?
+            for list in lists.indices where next[list] < lists[list].count {
+                let candidate = lists[list][next[list]].record.firstSeen
+                if earliest.map({ candidate < lists[$0][next[$0]].record.firstSeen }) ?? true { earliest = list }
+            }
+            guard let list = earliest else { return merged }
+            merged.append(lists[list][next[list]])
+            next[list] += 1
+        }
     }
 
     /// Writes every conversation of `analysis` into `store`'s history.

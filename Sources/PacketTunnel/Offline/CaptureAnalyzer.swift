@@ -36,7 +36,11 @@ package final class CaptureAnalyzer {
         var facts: [FlowFact] = []
     }
 
-    package init() {
+    /// The part of the capture's flows this analyzer counts and reports.
+    package let shard: CaptureShard
+
+    package init(shard: CaptureShard = .whole) {
+        self.shard = shard
         // Capture time is the clock: an anchor at the epoch makes "uptime" wall-clock nanoseconds.
         var config = PacketPipeline.Config(captureEnabled: false, batchSize: 4096, flushInterval: .max,
                                            anchor: MonotonicAnchor(uptimeNanoseconds: 0, wallClockNanosecondsSince1970: 0))
@@ -49,10 +53,13 @@ package final class CaptureAnalyzer {
     /// stamped with its capture time.
     package func read(datagram: UnsafeRawBufferPointer, originalLength: Int, nanosecondsSince1970: Int64) {
         let now = UInt64(max(0, nanosecondsSince1970))
-        let recorded = pipeline.handle(captured: datagram, originalLength: originalLength, now: now) { parsed, flow in
+        let shard = shard
+        let outcome = pipeline.handle(captured: datagram, originalLength: originalLength, now: now,
+                                      admit: { shard.admission(of: $0, key: $1) }) { parsed, flow in
             if let tcp = parsed.tcp { scan(tcp, parsed, flow, datagram) }
         }
-        if !recorded { unreadable += 1 }
+        // The first part counts what no part could read, so it is counted once.
+        if outcome == .dropped && shard.keepsTallies { unreadable += 1 }
         if now >= lastTick &+ 1_000_000_000 {
             lastTick = now
             _ = pipeline.tick(now: now)

@@ -30,6 +30,14 @@ extension PacketPipeline {
         return QUICVersionReading(version: version, source: direction == .outbound ? .client : .server)
     }
 
+    /// A datagram of a flow another reader of the capture counts: a DNS reply's answers are
+    /// learned as if its flow were counted here (the same direction rule), and nothing is counted.
+    func learnNames(fromUncounted parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer, key: FlowKey, now: UInt64) {
+        guard let udp = parsed.udp, config.directionRule == .firstSender,
+              parsed.source != firstSender(of: parsed, key: key), udp.sourcePort == Self.dnsPort else { return }
+        learnNames(from: UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange]), now: now)
+    }
+
     private func learnNames(from payload: UnsafeRawBufferPointer, now: UInt64) {
         guard let message = try? DNSMessageParser.parse(payload) else {
             counters.dnsNames.unreadableDatagrams &+= 1

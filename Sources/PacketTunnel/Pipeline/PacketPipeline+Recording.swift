@@ -91,7 +91,9 @@ extension PacketPipeline {
         return nil
     }
 
-    private func firstSender(of packet: ParsedPacket, key: FlowKey) -> IPEndpoint {
+    /// The side that sent the first packet of `key` ever seen (or, for a capture that begins at a
+    /// SYN-ACK, its peer); decided at that first packet.
+    func firstSender(of packet: ParsedPacket, key: FlowKey) -> IPEndpoint {
         if let local = firstSenders[key] { return local }
         // A capture that begins at a SYN-ACK shows the server first; the client is its peer.
         let answersAnOpening = packet.tcp.map { $0.flags.contains(.syn) && $0.flags.contains(.ack) } ?? false

@@ -129,27 +129,60 @@ package final class PacketPipeline {
         package let counted: FlowTable.Counted
     }
 
+    /// Whether a parsed datagram of a capture is this pipeline's to count.
+    package enum CaptureAdmission: Sendable, Equatable {
+        /// Counted into its flow.
+        case count
+        /// Another reader counts its flow; only the names a DNS reply teaches are learned here.
+        case learnNamesOnly
+        /// Another reader's entirely.
+        case skip
+    }
+
+    /// What became of a datagram of a capture made elsewhere.
+    package enum CapturedOutcome: Sendable, Equatable {
+        /// Counted into its flow.
+        case recorded
+        /// Parsed, but left to another reader (its names learned, if it was admitted for those).
+        case notCounted
+        /// Dropped for a counted reason (the parser refused it).
+        case dropped
+    }
+
     /// A datagram of a capture made elsewhere, possibly cut at its snaplen: counted at its
-    /// original length. (Offline only: the live tunnel always has the whole datagram.) A packet
-    /// recorded is handed to `passed` with its flow; false when it was dropped (counted).
+    /// original length. (Offline only: the live tunnel always has the whole datagram.) Once
+    /// parsed, `admit` decides whether it is this pipeline's to count; a packet recorded is handed
+    /// to `passed` with its flow.
     ///
-    /// The parse is lent to `passed` rather than returned: copying it out of a result was a
+    /// The parse is lent to the closures rather than returned: copying it out of a result was a
     /// measurable share of reading a capture.
     package func handle(captured packet: UnsafeRawBufferPointer, originalLength: Int, now: UInt64,
-                        passed: (ParsedPacket, RecordedFlow) -> Void) -> Bool {
-        counters.packetsHandled &+= 1
-        counters.bytesHandled &+= UInt64(originalLength)
-        lastNow = max(lastNow, now)
+                        admit: (ParsedPacket, FlowKey) -> CaptureAdmission = { _, _ in .count },
+                        passed: (ParsedPacket, RecordedFlow) -> Void) -> CapturedOutcome {
         let parsed: ParsedPacket
         do {
             parsed = try PacketParser.parse(packet, originalLength: originalLength)
         } catch {
+            counters.packetsHandled &+= 1
+            counters.bytesHandled &+= UInt64(originalLength)
             counters.packetsDroppedUnparseable &+= 1
-            return false
+            return .dropped
         }
-        guard let flow = record(parsed, packet, now: now, reinjected: false) else { return false }
+        let key = parsed.flowKey
+        switch admit(parsed, key) {
+        case .count: break
+        case .learnNamesOnly:
+            learnNames(fromUncounted: parsed, packet, key: key, now: now)
+            return .notCounted
+        case .skip: return .notCounted
+        }
+        counters.packetsHandled &+= 1
+        counters.bytesHandled &+= UInt64(originalLength)
+        lastNow = max(lastNow, now)
+        // Under the first-sender rule every packet has a direction, so none is dropped here.
+        guard let flow = record(parsed, packet, now: now, reinjected: false) else { return .dropped }
         passed(parsed, flow)
-        return true
+        return .recorded
     }
 
     /// A datagram the relay already wrote back to the device, recorded like one read from it (its

@@ -5,7 +5,10 @@ import Glibc
 /// Reads a whole classic capture of bare IP datagrams front to back, in either byte order and
 /// either timestamp precision — captures made elsewhere included. The file is mapped, so records
 /// are handed out as views with no copy.
-public final class PcapFileReader {
+///
+/// Sendable by hand: nothing in it changes after `init`, and the mapping is read-only
+/// (`PROT_READ`) until `deinit`, so several threads may read one file through it at once.
+public final class PcapFileReader: @unchecked Sendable {
     public let path: String
     public let header: PcapFormat.GlobalHeader
     public let fileSize: Int

@@ -41,6 +41,25 @@ extension FlowKey {
     }
 }
 
+extension FlowKey {
+    /// A mix of every field that is the same in every process and run (unlike `hashValue`, which
+    /// `Hasher` seeds per process): for splitting flows among workers. Not for hash tables that
+    /// face untrusted keys.
+    public var stableMix: UInt64 {
+        var mixed = UInt64(proto.rawValue)
+        func mix(_ word: UInt64) {
+            mixed = (mixed ^ word) &* 0x9E37_79B9_7F4A_7C15
+            mixed ^= mixed >> 29
+        }
+        mix(endpointA.address.high)
+        mix(endpointA.address.low)
+        mix(endpointB.address.high)
+        mix(endpointB.address.low)
+        mix(UInt64(endpointA.port) << 16 | UInt64(endpointB.port))
+        return mixed
+    }
+}
+
 extension FlowKey: CustomStringConvertible {
     public var description: String { "\(proto.displayName) \(endpointA) ↔ \(endpointB)" }
 }

@@ -1,0 +1,39 @@
+import Shared
+
+/// One of `count` parts of a capture's flows, for reading it with several workers at once: each
+/// worker reads every record but counts and reports only the flows of its part — and learns the
+/// answers of every DNS reply, since one may name a flow of any part. A flow's part comes from
+/// its 5-tuple alone (`FlowKey.stableMix`: both directions, every lifetime, every run), so each
+/// flow is read whole by one worker, with the names every worker learned alike.
+package struct CaptureShard: Sendable, Equatable {
+    package let index: Int
+    package let count: Int
+
+    /// The whole capture, read by one worker.
+    package static let whole = CaptureShard(index: 0, count: 1)
+
+    package init(index: Int, count: Int) {
+        precondition(count > 0 && (0..<count).contains(index), "shard \(index) of \(count)")
+        self.index = index
+        self.count = count
+    }
+
+    /// The worker that reports the capture-wide tallies (records, frames that are not IP,
+    /// datagrams the parser refused), so they are counted once.
+    package var keepsTallies: Bool { index == 0 }
+
+    /// The flow's part is this one.
+    package func owns(_ key: FlowKey) -> Bool {
+        count == 1 || Int(key.stableMix % UInt64(count)) == index
+    }
+
+    /// A flow of this part is counted; another part's DNS datagrams are read for their names
+    /// only, so that every worker learns every name in capture order.
+    package func admission(of packet: ParsedPacket, key: FlowKey) -> PacketPipeline.CaptureAdmission {
+        if owns(key) { return .count }
+        // Queries too: a reply is read only if the other side spoke first, as in its own part.
+        guard let udp = packet.udp,
+              udp.sourcePort == PacketPipeline.dnsPort || udp.destinationPort == PacketPipeline.dnsPort else { return .skip }
+        return .learnNamesOnly
+    }
+}
