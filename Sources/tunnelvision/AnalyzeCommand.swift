@@ -23,7 +23,7 @@ enum AnalyzeCommand {
         }
         progress.clear()
         // The report first: a history that cannot be written must not cost the reading.
-        if let failure = printReport(analysis, json: json) {
+        if let failure = printReport(analysis, json: json, renderers: workers ?? CaptureAnalysis.defaultWorkers) {
             printError("tunnelvision: \(failure)")
             return 1
         }
@@ -42,12 +42,12 @@ enum AnalyzeCommand {
 
     /// Writes the report to standard output (the JSON piece by piece as it is made); a closed
     /// pipe ends it quietly.
-    private static func printReport(_ analysis: AnalyzedCapture, json: Bool) -> StandardOutput.OutputError? {
+    private static func printReport(_ analysis: AnalyzedCapture, json: Bool, renderers: Int) -> StandardOutput.OutputError? {
         var output = StandardOutput()
         var failure: StandardOutput.OutputError?
         let report = AnalysisReport(analysis)
         if json {
-            report.writeJSON { piece in
+            report.writeJSON(renderers: renderers) { piece in
                 guard failure == nil, !output.pipeClosed else { return }
                 do throws(StandardOutput.OutputError) { try output.write(piece) } catch { failure = error }
             }

@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import Shared
+import Synchronization
 
 extension AnalysisReport {
     /// One JSON object: `{"file", "linkType", "packets", "nonIPFrames", "unreadablePackets", "damage",
@@ -11,9 +13,13 @@ extension AnalysisReport {
         return String(decoding: whole, as: UTF8.self)
     }
 
-    /// `json()` handed to `emit` in pieces of about `pieceSize` bytes as they are written, so the
-    /// report of a large capture never sits in memory whole.
-    public func writeJSON(pieceSize: Int = 1 << 16, _ emit: (ArraySlice<UInt8>) -> Void) {
+    /// Conversations one renderer writes into one piece.
+    static let conversationsPerPiece = 512
+
+    /// `json()` handed to `emit` in pieces as they are written, so the report of a large capture
+    /// never sits in memory whole. `renderers` threads write the conversations' pieces at once,
+    /// a few at a time, and the pieces go to `emit` in order.
+    public func writeJSON(renderers: Int = 1, _ emit: (ArraySlice<UInt8>) -> Void) {
         var out = JSONOut()
         out.beginObject()
         out.string("file", file)
@@ -23,12 +29,30 @@ extension AnalysisReport {
         out.number("unreadablePackets", analysis.unreadablePackets)
         out.string("damage", analysis.damage)
         out.beginArray("conversations")
-        for conversation in conversations {
-            Self.write(conversation, to: &out)
-            if out.writer.count >= pieceSize {
-                emit(out.writer.bytes)
-                out.writer.removeAll()
+        emit(out.writer.bytes)
+        out.writer.removeAll()
+        let conversations = conversations
+        let pieceSize = Self.conversationsPerPiece
+        let pieceCount = (conversations.count + pieceSize - 1) / pieceSize
+        let batch = max(1, renderers)
+        var firstPiece = 0
+        while firstPiece < pieceCount {
+            let pieces = min(batch, pieceCount - firstPiece)
+            let first = firstPiece
+            let written = Mutex<[[UInt8]]>(Array(repeating: [], count: pieces))
+            DispatchQueue.concurrentPerform(iterations: pieces) { offset in
+                let start = (first + offset) * pieceSize
+                var piece = JSONOut()
+                // Every piece but the very first continues the array.
+                if start > 0 { piece.writer.append(UInt8(ascii: ",")) }
+                for conversation in conversations[start..<min(start + pieceSize, conversations.count)] {
+                    Self.write(conversation, to: &piece)
+                }
+                let bytes = Array(piece.writer.bytes)
+                written.withLock { $0[offset] = bytes }
             }
+            for piece in written.withLock({ $0 }) { emit(piece[...]) }
+            firstPiece += pieces
         }
         out.endArray()
         out.endObject()
@@ -124,43 +148,43 @@ struct JSONOut {
     mutating func beginObject() { open(UInt8(ascii: "{")) }
     mutating func endObject() { close(UInt8(ascii: "}")) }
 
-    mutating func beginArray(_ name: String) {
+    mutating func beginArray(_ name: StaticString) {
         key(name)
         open(UInt8(ascii: "["))
     }
 
     mutating func endArray() { close(UInt8(ascii: "]")) }
 
-    mutating func key(_ name: String) {
+    mutating func key(_ name: StaticString) {
         separate()
         writer.append(UInt8(ascii: "\""))
         writer.append(name)
         writer.append("\":")
     }
 
-    mutating func string(_ name: String, _ value: String?) {
+    mutating func string(_ name: StaticString, _ value: String?) {
         key(name)
         element(value)
     }
 
-    mutating func strings(_ name: String, _ values: [String]) {
+    mutating func strings(_ name: StaticString, _ values: [String]) {
         beginArray(name)
         for value in values { element(value) }
         endArray()
     }
 
-    mutating func number(_ name: String, _ value: Int?) {
+    mutating func number(_ name: StaticString, _ value: Int?) {
         key(name)
         if let value { element(value) } else { null() }
     }
 
-    mutating func numbers(_ name: String, _ values: [Int]) {
+    mutating func numbers(_ name: StaticString, _ values: [Int]) {
         beginArray(name)
         for value in values { element(value) }
         endArray()
     }
 
-    mutating func bool(_ name: String, _ value: Bool) {
+    mutating func bool(_ name: StaticString, _ value: Bool) {
         key(name)
         writer.append(value ? "true" : "false")
         needsComma = true

@@ -21,12 +21,12 @@ extension FlowTable {
         /// Counts one packet (`count`, `apply(quic)`, `seeEnd`) and says what the per-packet path
         /// needs to know, all in one in-place access: reading an entry through the table copies it.
         mutating func count(tcpFlags: TCPFlags?, direction: Direction, length: UInt32, now: UInt64,
-                            quic: QUICVersionReading?, slot: Int, opened: Bool, wantsRecord: Bool) -> Counted {
+                            quic: QUICVersionReading?, slot: Int, opened: Bool) -> Counted {
             count(direction: direction, length: length, now: now)
             if let quic { record.apply(quic) }
             if let tcpFlags { seeEnd(of: tcpFlags, direction: direction) }
             return Counted(slot: slot, opened: opened, isNamedByDNS: record.resolvedName != nil, hasServerName: record.sni != nil,
-                           record: wantsRecord ? record : nil, closesFlow: hasEnded)
+                           closesFlow: hasEnded)
         }
 
         /// Adds one packet of `length` IP bytes. Counters wrap rather than trap: a flow that

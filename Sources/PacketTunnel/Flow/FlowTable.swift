@@ -53,8 +53,6 @@ package struct FlowTable: Sendable {
         package let isNamedByDNS: Bool
         /// The flow has its SNI.
         package let hasServerName: Bool
-        /// The flow's record after this packet, when asked for.
-        package let record: FlowRecord?
         /// An RST, or the second side's FIN: the flow leaves the table for the closed list.
         package let closesFlow: Bool
     }
@@ -83,27 +81,31 @@ package struct FlowTable: Sendable {
         let found = find(key)
         let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: nil)
         let counted = flows[slot].count(tcpFlags: packet.tcp?.flags, direction: direction, length: length, now: now,
-                                        quic: quic, slot: slot, opened: found == nil, wantsRecord: false)
+                                        quic: quic, slot: slot, opened: found == nil)
         let snapshot = flows[slot].snapshot
         if counted.closesFlow { close(slot) }
         return snapshot
     }
 
     /// `observe` for the per-packet path, after `find(key)` returned `found`: the flow is looked up
-    /// once, and its record copied out only when `wantsRecord`. `localSide` is kept with a flow
-    /// this packet opens.
+    /// once, and nothing of its record is copied out (`record(inSlot:)` does, when wanted).
+    /// `localSide` is kept with a flow this packet opens.
     package mutating func count(_ packet: ParsedPacket, key: FlowKey, found: Found?, direction: Direction,
                                 length: UInt32, now: UInt64, resolvedName: @autoclosure () -> ResolvedFlowName? = nil,
-                                quic: QUICVersionReading? = nil, localSide: IPEndpoint? = nil,
-                                wantsRecord: Bool = false) -> Counted {
+                                quic: QUICVersionReading? = nil, localSide: IPEndpoint? = nil) -> Counted {
         let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: localSide)
         let counted = flows[slot].count(tcpFlags: packet.tcp?.flags, direction: direction, length: length, now: now,
-                                        quic: quic, slot: slot, opened: found == nil, wantsRecord: wantsRecord)
+                                        quic: quic, slot: slot, opened: found == nil)
         if counted.closesFlow { close(slot) }
         return counted
     }
 
     /// The slot of the flow `find` found, or of a new one for `key`.
+    /// The record of the live flow in `slot` (`Counted.slot`, while the flow is open). Mutating
+    /// only so that its owner's call works in place: a non-mutating call through a class's
+    /// property copied the whole table (measured).
+    package mutating func record(inSlot slot: Int) -> FlowRecord { flows[slot].record }
+
     private mutating func open(_ key: FlowKey, found: Found?, now: UInt64,
                                resolvedName: @autoclosure () -> ResolvedFlowName?, localSide: IPEndpoint?) -> Int {
         if let found { return found.slot }
@@ -122,6 +124,17 @@ package struct FlowTable: Sendable {
     /// recently used first within each.
     package func activeRecords() -> [FlowRecord] {
         IdleClass.allCases.flatMap { flows.elementsFromLeastRecent(inLane: $0.rawValue).map(\.record) }
+    }
+
+    /// Takes every live flow out of the table, in `activeRecords()` order: the end of an offline
+    /// reading, where the records are moved out rather than copied.
+    package mutating func removeAll() -> [FlowRecord] {
+        var records: [FlowRecord] = []
+        records.reserveCapacity(count)
+        for idleClass in IdleClass.allCases {
+            while let slot = flows.leastRecent(inLane: idleClass.rawValue) { records.append(remove(slot)) }
+        }
+        return records
     }
 
     /// The status a flow starts with (flow-and-reassembly, initialTLSStatus): TCP to or from port

@@ -11,7 +11,7 @@ package final class CaptureAnalyzer {
     package typealias Conversation = AnalyzedCapture.Conversation
 
     let pipeline: PacketPipeline
-    private let collected = CollectedBatches()
+    private let collected = CollectedConversations()
     /// Each TCP flow's streams until its scanners settle; then only that it settled, so its
     /// later segments are not reassembled. Kept by the flow's slot in the flow table: no lookup
     /// of its own per segment, and a slot's next flow starts afresh.
@@ -114,67 +114,6 @@ package final class CaptureAnalyzer {
         if state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone) {
             streams[slot] = .settled
         }
-    }
-}
-
-/// Keeps each flow's record, in the order flows appeared, folding the lifetimes of one 5-tuple
-/// into one conversation (a late ACK after both FINs starts a new lifetime in the flow table, as
-/// it does live, where the store folds them the same way). Nothing is refused.
-private final class CollectedBatches: FlowPersisting {
-    /// Each 5-tuple's latest lifetime, in the order the 5-tuples first ended (or were flushed)…
-    private(set) var current: [FlowRecord] = []
-    /// …its earlier lifetimes folded into one, if it had any…
-    private var earlier: [FlowRecord?] = []
-    /// …when its first lifetime began…
-    private(set) var firstSeen: [UInt64] = []
-    /// …and where it sits in these.
-    private var indexByKey: [FlowKey: Int] = [:]
-    var outcomes = PersistenceOutcomes()
-
-    func persist(_ batch: FlowStoreBatch) -> Bool {
-        for record in batch.flows {
-            guard let index = indexByKey[record.key] else {
-                indexByKey[record.key] = current.count
-                current.append(record)
-                earlier.append(nil)
-                firstSeen.append(record.firstSeen)
-                continue
-            }
-            let previous = current[index]
-            if previous.firstSeen != record.firstSeen {
-                earlier[index] = earlier[index].map { $0.followed(by: previous) } ?? previous
-            }
-            current[index] = record
-        }
-        outcomes.batchesWritten += 1
-        return true
-    }
-
-    /// Every lifetime of the 5-tuple at `index` so far, as one record.
-    func record(at index: Int) -> FlowRecord {
-        earlier[index].map { $0.followed(by: current[index]) } ?? current[index]
-    }
-
-    nonisolated(nonsending) func drain() async {}
-}
-
-extension FlowRecord {
-    /// This lifetime and a later one of the same 5-tuple as one record: totals added, the span
-    /// from the first to the last, and each fact as first learned.
-    func followed(by later: FlowRecord) -> FlowRecord {
-        var merged = FlowRecord(key: key, firstSeen: firstSeen, tlsStatus: tlsStatus)
-        merged.lastSeen = max(lastSeen, later.lastSeen)
-        merged.bytesOut = bytesOut + later.bytesOut
-        merged.bytesIn = bytesIn + later.bytesIn
-        merged.packetCount = packetCount + later.packetCount
-        merged.sni = sni ?? later.sni
-        merged.resolvedName = resolvedName ?? later.resolvedName
-        merged.serverTLS = serverTLS ?? later.serverTLS
-        merged.clientTLS = clientTLS ?? later.clientTLS
-        merged.quic = quic ?? later.quic
-        merged.serverCertificates = serverCertificates ?? later.serverCertificates
-        merged.streamOpening = streamOpening ?? later.streamOpening
-        return merged
     }
 }
 

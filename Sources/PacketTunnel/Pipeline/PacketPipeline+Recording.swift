@@ -34,8 +34,7 @@ extension PacketPipeline {
         let remote = direction == .outbound ? parsed.ip.destination : parsed.ip.source
         let local = config.directionRule == .firstSender ? (direction == .outbound ? parsed.source : parsed.destination) : nil
         let flow = flowTable.count(parsed, key: key, found: found, direction: direction, length: length, now: now,
-                                   resolvedName: resolvedName(for: remote, now: now), quic: quic, localSide: local,
-                                   wantsRecord: config.recordsEachPacket)
+                                   resolvedName: resolvedName(for: remote, now: now), quic: quic, localSide: local)
         if flow.opened {
             counters.flowsOpened &+= 1
             if flow.isNamedByDNS { counters.dnsNames.flowsNamed &+= 1 }
@@ -50,7 +49,8 @@ extension PacketPipeline {
             }
             unnotified = true
             batch.packets.append(meta)
-            if let record = flow.record { place(record) }
+            // A flow this packet closed is placed below, with its final record.
+            if !flow.closesFlow { place(flowTable.record(inSlot: flow.slot)) }
         }
         // After the packet's own record is placed, so a name read from it replaces that record.
         if quic?.source == .client && !flow.hasServerName { readQUICHello(key, parsed, packet) }

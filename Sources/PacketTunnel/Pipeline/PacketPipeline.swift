@@ -241,9 +241,10 @@ package final class PacketPipeline {
         liveFeed.notifyConsumer()
     }
 
-    /// Puts every live flow's record into the batch and sends it: the end of an offline reading.
+    /// Ends every live flow, its record into the batch, and sends the batch: the end of an offline
+    /// reading. The table is empty afterwards.
     package func flushActiveFlows() {
-        for record in flowTable.activeRecords() { place(record) }
+        for record in flowTable.removeAll() { place(record) }
         flush(now: lastNow)
     }
 

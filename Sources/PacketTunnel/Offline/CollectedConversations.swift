@@ -1,0 +1,91 @@
+import Shared
+
+/// What the offline pipeline's store is: it keeps every flow record the pipeline hands it, by
+/// 5-tuple, in the order the 5-tuples first ended, and folds the lifetimes of one 5-tuple into one
+/// conversation (a late ACK after both FINs starts a new lifetime in the flow table, as it does
+/// live, where the store folds them the same way). Nothing is refused.
+///
+/// The batches are kept whole and indexed, not copied record by record: a record is copied once,
+/// when its conversation is asked for.
+final class CollectedConversations: FlowPersisting {
+    /// Where one lifetime's record is, and the lifetime of the same 5-tuple before it.
+    private struct Lifetime {
+        let batch: Int
+        let position: Int
+        let firstSeen: UInt64
+        /// Index in `lifetimes`, or -1 for a 5-tuple's first.
+        let earlier: Int
+    }
+
+    private var batches: [[FlowRecord]] = []
+    private var lifetimes: [Lifetime] = []
+    /// Per conversation: its latest lifetime…
+    private var latest: [Int] = []
+    /// …when its first lifetime began…
+    private(set) var firstSeen: [UInt64] = []
+    /// …and which one a 5-tuple is.
+    private var conversationByKey: [FlowKey: Int] = [:]
+    var outcomes = PersistenceOutcomes()
+
+    func persist(_ batch: FlowStoreBatch) -> Bool {
+        let batchIndex = batches.count
+        batches.append(batch.flows)
+        batch.flows.withUnsafeBufferPointer { records in
+            for position in records.indices {
+                // Read field by field through the pointer: the record itself stays where it is.
+                let key = records[position].key
+                let began = records[position].firstSeen
+                guard let conversation = conversationByKey[key] else {
+                    conversationByKey[key] = latest.count
+                    latest.append(lifetimes.count)
+                    firstSeen.append(began)
+                    lifetimes.append(Lifetime(batch: batchIndex, position: position, firstSeen: began, earlier: -1))
+                    continue
+                }
+                // The same lifetime again replaces its record; a new one follows it.
+                let previous = lifetimes[latest[conversation]]
+                let earlier = previous.firstSeen == began ? previous.earlier : latest[conversation]
+                latest[conversation] = lifetimes.count
+                lifetimes.append(Lifetime(batch: batchIndex, position: position, firstSeen: began, earlier: earlier))
+            }
+        }
+        outcomes.batchesWritten += 1
+        return true
+    }
+
+    /// Every lifetime of conversation `index` so far, as one record.
+    func record(at index: Int) -> FlowRecord {
+        var chain = [latest[index]]
+        while lifetimes[chain[chain.count - 1]].earlier >= 0 { chain.append(lifetimes[chain[chain.count - 1]].earlier) }
+        var merged = record(of: lifetimes[chain[chain.count - 1]])
+        for lifetime in chain.dropLast().reversed() { merged = merged.followed(by: record(of: lifetimes[lifetime])) }
+        return merged
+    }
+
+    private func record(of lifetime: Lifetime) -> FlowRecord {
+        batches[lifetime.batch][lifetime.position]
+    }
+
+    nonisolated(nonsending) func drain() async {}
+}
+
+extension FlowRecord {
+    /// This lifetime and a later one of the same 5-tuple as one record: totals added, the span
+    /// from the first to the last, and each fact as first learned.
+    func followed(by later: FlowRecord) -> FlowRecord {
+        var merged = FlowRecord(key: key, firstSeen: firstSeen, tlsStatus: tlsStatus)
+        merged.lastSeen = max(lastSeen, later.lastSeen)
+        merged.bytesOut = bytesOut + later.bytesOut
+        merged.bytesIn = bytesIn + later.bytesIn
+        merged.packetCount = packetCount + later.packetCount
+        merged.sni = sni ?? later.sni
+        merged.resolvedName = resolvedName ?? later.resolvedName
+        merged.serverTLS = serverTLS ?? later.serverTLS
+        merged.clientTLS = clientTLS ?? later.clientTLS
+        merged.quic = quic ?? later.quic
+        merged.serverCertificates = serverCertificates ?? later.serverCertificates
+        merged.streamOpening = streamOpening ?? later.streamOpening
+        return merged
+    }
+}
+
