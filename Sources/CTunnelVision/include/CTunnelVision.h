@@ -5,6 +5,7 @@
 #include "CTVRing.h"
 #include "CTVEventLoop.h"
 #include "CTVHeap.h"
+#include "CTVTouch.h"
 
 // Kernel constants that reach Swift as macros (which do not import) are re-exported here as
 // functions, so there is exactly one place that spells them.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CTunnelVision
 
 /// Reads a whole classic capture of bare IP datagrams front to back, in either byte order and
 /// either timestamp precision — captures made elsewhere included. The file is mapped, so records
@@ -55,6 +56,11 @@ public final class PcapFileReader: @unchecked Sendable {
         munmap(UnsafeMutableRawPointer(mutating: mapping.baseAddress), fileSize)
     }
 
+    /// Bytes of the file touched ahead of the record being handed out. A record's header is a
+    /// cache miss of its own, and the next one's address is known only once it is read: touching
+    /// every line a window ahead sends those misses out together (about a tenth of `analyze`).
+    static let readAhead = 64 << 10
+
     /// Calls `body` with each record in order. Stops at the first corrupt record and throws its
     /// error after the good records before it were handed out; `body` may throw to stop early.
     public func forEachRecord<E: Error>(_ body: (Record) throws(E) -> Void) throws(PcapFileReadError<E>) {
@@ -63,7 +69,13 @@ public final class PcapFileReader: @unchecked Sendable {
         let headerLength = PcapFormat.recordHeaderLength
         let swapped = header.isByteSwapped
         let nanoseconds = header.hasNanosecondTimestamps
+        var touchedTo = offset
         while offset < fileSize {
+            if offset + Self.readAhead > touchedTo, touchedTo < fileSize {
+                let end = min(fileSize, touchedTo + Self.readAhead)
+                ctv_touch_lines(mapping.baseAddress! + touchedTo, end - touchedTo)
+                touchedTo = end
+            }
             guard fileSize - offset >= headerLength else {
                 throw .corrupt(.recordCutShort(offset: UInt64(offset), expected: UInt64(headerLength),
                                                available: UInt64(fileSize - offset)), recordIndex: index)
