@@ -32,7 +32,8 @@ enum HelpText {
     --snaplen BYTES    bytes kept of each packet, 1…262144 (default 262144: whole packets)
     --handshakes       named conversations instead: each a DNS lookup, then a TLS 1.2 connection to
                        the answer (ClientHello with SNI and ALPN, a certificate) with 12 records
-                       each way and both FINs — 35 packets per conversation (HandshakeTraffic)
+                       each way and both FINs — 35 packets per conversation, 16 at a time with
+                       their packets interleaved (HandshakeTraffic)
     --force            replace FILE if it exists
     """
 
@@ -78,9 +79,11 @@ enum HelpText {
 
     Writes N packets (default 210000) of 'tvlab capture --handshakes' traffic — DNS lookups, then
     TLS 1.2 conversations with SNI, ALPN and a certificate, 35 packets each — then times
-    'tunnelvision analyze FILE --json' three times (output to /dev/null, best kept) and
+    'tunnelvision analyze FILE --json' three times with its default workers (one per processor,
+    at most 4) and three times with '--workers 1' (output to /dev/null, best kept), and
     'tshark -r FILE -Y tls.handshake -T fields -e tls.handshake.extensions_server_name' once, and
-    prints packets per second for each and their ratio. Target: analyze at least 20× tshark.
+    prints packets per second for each and the ratios to tshark. Target: analyze, with its default
+    workers, at least 20× tshark.
     """
 
     static let benchTunnel = """
