@@ -39,7 +39,9 @@ enum HelpText {
     --data-dir D   also write the conversations into D's history (created 0700 if missing).
     --workers N    read with N workers at once, each counting its share of the conversations
                    (default: one per processor, at most 4; 1 reads the file in one pass). The
-                   result is the same with any N.
+                   report is the same with any N, unless more than 65 536 conversations are open
+                   at once: then the least recently active is ended early, and which one that is
+                   depends on the shares.
     --json         one JSON object: {"file", "linkType", "packets", "nonIPFrames" (ARP…),
                    "unreadablePackets" (IP the parser refused), "damage",
                    "conversations": [{"protocol", "client", "server", "packets", "bytesFromClient",

@@ -27,8 +27,12 @@ package struct FlowTable: Sendable {
         precondition(config.maxFlows > 0, "a flow table holds at least one flow")
         self.config = config
         flows = LRUList(lanes: IdleClass.allCases.count)
-        slotByKey.reserveCapacity(config.maxFlows)
+        // Room for the live tunnel's whole table up front; a larger cap (offline) grows as it fills,
+        // since a sparse table far larger than its flows costs a cache miss per lookup.
+        slotByKey.reserveCapacity(min(config.maxFlows, Self.reservedFlows))
     }
+
+    static let reservedFlows = 4096
 
     /// Flows alive now; never more than `config.maxFlows`.
     package var count: Int { flows.count }

@@ -36,6 +36,11 @@ package final class CaptureAnalyzer {
         var facts: [FlowFact] = []
     }
 
+    /// Flows open at once before the least recently used is ended early: far more than the live
+    /// tunnel's 4 096, since a capture may come from a busy server and memory is not a running
+    /// tunnel's here (about half a kilobyte a flow).
+    package static let maxOpenFlows = 1 << 16
+
     /// The part of the capture's flows this analyzer counts and reports.
     package let shard: CaptureShard
 
@@ -46,7 +51,8 @@ package final class CaptureAnalyzer {
                                            anchor: MonotonicAnchor(uptimeNanoseconds: 0, wallClockNanosecondsSince1970: 0))
         config.directionRule = .firstSender
         config.recordsEachPacket = false
-        pipeline = PacketPipeline(liveFeed: DiscardedLiveFeed(), capture: nil, store: collected, config: config)
+        pipeline = PacketPipeline(flowTable: FlowTable(config: .init(maxFlows: Self.maxOpenFlows)), liveFeed: DiscardedLiveFeed(),
+                                  capture: nil, store: collected, config: config)
     }
 
     /// One IP datagram of the capture (its first bytes, when the capture cut it at `originalLength`),
