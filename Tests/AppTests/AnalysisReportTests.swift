@@ -61,4 +61,25 @@ import Shared
         #expect(text.contains("certificates: encrypted (TLS 1.3)"))
         #expect(text.contains("the file is damaged from record 7: cut short"))
     }
+
+    /// Pieces rendered by several threads at once must join into exactly the one-thread report:
+    /// every piece boundary, the commas between pieces, an empty capture and a single piece.
+    @Test(arguments: [0, 1, 511, 512, 513, 1_500])
+    func theJSONIsTheSameRenderedByOneThreadOrSeveral(conversations count: Int) throws {
+        let conversations = (0..<count).map { index in
+            AnalyzedCapture.Conversation(record: Self.record(index % 2 == 0 ? .tcp : .udp, sni: "host-\(index).test"),
+                                         client: Self.client)
+        }
+        let analysis = AnalyzedCapture(path: "x.pcap", linkType: 101, packets: count, nonIPFrames: 0,
+                                       unreadablePackets: 0, conversations: conversations, damage: nil)
+        let report = AnalysisReport(analysis)
+        let whole = report.json()
+        for renderers in [2, 3, 8] {
+            var joined: [UInt8] = []
+            report.writeJSON(renderers: renderers) { joined += $0 }
+            #expect(String(decoding: joined, as: UTF8.self) == whole, "\(renderers) renderers")
+        }
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(whole.utf8)) as? [String: Any])
+        #expect((decoded["conversations"] as? [[String: Any]])?.count == count)
+    }
 }

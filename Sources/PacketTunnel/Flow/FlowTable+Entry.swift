@@ -11,8 +11,6 @@ extension FlowTable {
         var finInbound = false
         /// An RST, or a FIN from each side: the flow closes after this packet is counted.
         var hasEnded = false
-        /// Under the offline first-sender rule, the side that spoke first (the owner's to set).
-        var localSide: IPEndpoint?
 
         init(record: FlowRecord) {
             self.record = record

@@ -104,12 +104,12 @@ package struct FlowTable: Sendable {
         return counted
     }
 
-    /// The slot of the flow `find` found, or of a new one for `key`.
     /// The record of the live flow in `slot` (`Counted.slot`, while the flow is open). Mutating
     /// only so that its owner's call works in place: a non-mutating call through a class's
     /// property copied the whole table (measured).
     package mutating func record(inSlot slot: Int) -> FlowRecord { flows[slot].record }
 
+    /// The slot of the flow `find` found, or of a new one for `key`.
     private mutating func open(_ key: FlowKey, found: Found?, now: UInt64,
                                resolvedName: @autoclosure () -> ResolvedFlowName?, localSide: IPEndpoint?) -> Int {
         if let found { return found.slot }

@@ -6,7 +6,8 @@ import Shared
 /// from the segments for the same scanners. Directions come from who spoke first.
 ///
 /// Pure: it is handed datagrams with their capture time and keeps every flow record the pipeline
-/// writes. The shell reads the file and, when asked, writes `takeBatches()` into a store.
+/// writes; the shell reads the file, and writes the conversations into a store when asked. One
+/// analyzer may count only a `CaptureShard` of the flows, so that several read one capture at once.
 package final class CaptureAnalyzer {
     package typealias Conversation = AnalyzedCapture.Conversation
 
@@ -117,7 +118,9 @@ package final class CaptureAnalyzer {
             pipeline.observe(state.facts, for: flow.key)
             state.facts.removeAll(keepingCapacity: true)
         }
-        if state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone) {
+        if flow.counted.closesFlow {
+            streams[slot] = .none                   // the slot's next flow starts afresh anyway
+        } else if state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone) {
             streams[slot] = .settled
         }
     }

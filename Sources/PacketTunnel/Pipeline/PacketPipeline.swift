@@ -145,7 +145,8 @@ package final class PacketPipeline {
         case recorded
         /// Parsed, but left to another reader (its names learned, if it was admitted for those).
         case notCounted
-        /// Dropped for a counted reason (the parser refused it).
+        /// Dropped for a counted reason: the parser refused it (or, were the tunnel's own
+        /// addresses the direction rule, it was neither's).
         case dropped
     }
 
