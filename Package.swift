@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "tvlab", dependencies: ["App", "Linux", "Shared", "CAllocationCounter"], swiftSettings: strict),
 
         // What several test targets share (temporary directories); never linked into a product.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Shared"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SharedTests", dependencies: ["Shared", "CSQLite", "COpenSSL", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Shared", "TestSupport"], swiftSettings: strict),

@@ -28,26 +28,11 @@ import Shared
         #expect(written.status == 0 && written.out.contains("conversations"))
     }
 
-    /// Named TLS conversations after DNS lookups, interleaved, then mixed traffic and a record
-    /// the parser refuses: every worker count must tell the same story, names learned across parts
-    /// included.
+    /// Every worker count must tell the same story, names learned across shares included.
     @Test func anyNumberOfWorkersGivesTheSameReport() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tv-workers-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try PcapWriter(config: .init(directory: directory))
-        var conversations = HandshakeTraffic(seed: 9)
-        var mixed = SyntheticTraffic(seed: 9)
-        for index in 0..<3_000 {
-            let packet = index < 2_400 ? conversations.next().bytes : mixed.next().bytes
-            // Half the TLS conversations lose their handshakes, so only the DNS answer names them.
-            if let parsed = try? PacketParser.parse(packet), let tcp = parsed.tcp, !tcp.payloadRange.isEmpty,
-               max(tcp.sourcePort, tcp.destinationPort) % 2 == 1 { continue }     // the client's port, above 443
-            try await writer.write(packet: packet, originalLength: packet.count,
-                                   timestamp: 1_796_005_130_000_000_000 + Int64(index) * 1_000)
-        }
-        try await writer.write(packet: Data([0x45, 0x00, 0x00]), originalLength: 3, timestamp: 1_796_005_131_000_000_000)
-        try await writer.close()
-        let file = await writer.captureFiles()[0]
+        let file = try await NamedTrafficCapture.write(in: directory, seed: 9, packets: 3_000)
 
         let single = try PacketsCommandTests.run(["analyze", file.path, "--json", "--workers", "1"])
         #expect(single.status == 0)
