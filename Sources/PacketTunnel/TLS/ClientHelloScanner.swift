@@ -36,11 +36,7 @@ package struct ClientHelloScanner: Sendable {
         }
     }
 
-    package enum Outcome: Sendable, Equatable {
-        case needMoreBytes
-        case found(String)
-        case unavailable(Reason)
-    }
+    package typealias Outcome = ScanOutcome<String, Reason>
 
     package enum Reason: Sendable, Equatable {
         case notTLSHandshake, notClientHello, malformed, noServerName, tooLarge

@@ -32,11 +32,7 @@ package struct ServerCertificateScanner: Sendable {
         }
     }
 
-    package enum Outcome: Sendable, Equatable {
-        case needMoreBytes
-        case found(ServerCertificateReading)
-        case unavailable(Reason)
-    }
+    package typealias Outcome = ScanOutcome<ServerCertificateReading, Reason>
 
     package enum Reason: Sendable, Equatable {
         case notTLSHandshake, alert(description: UInt8), unexpectedMessage(type: UInt8), malformed

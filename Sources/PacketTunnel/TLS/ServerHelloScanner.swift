@@ -19,11 +19,7 @@ package struct ServerHelloScanner: Sendable {
     /// a cookie, a few hundred).
     package static let maxHelloBytes = 16384
 
-    package enum Outcome: Sendable, Equatable {
-        case needMoreBytes
-        case found(NegotiatedTLS)
-        case unavailable(Reason)
-    }
+    package typealias Outcome = ScanOutcome<NegotiatedTLS, Reason>
 
     package enum Reason: Sendable, Equatable {
         case notTLSHandshake, alert(description: UInt8), notServerHello, malformed, tooLarge
