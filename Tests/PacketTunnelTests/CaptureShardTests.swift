@@ -48,4 +48,19 @@ import Shared
         }
         #expect(CaptureShard.whole.admission(of: http, key: http.flowKey) == .count)
     }
+
+    @Test("the shares' conversations merge in the order they began, the lower share first at equal times")
+    func sharesMergeByStartThenShare() {
+        func conversation(_ port: UInt16, began: UInt64) -> AnalyzedCapture.Conversation {
+            let key = FlowKey(proto: .udp, source: Self.endpoint("198.18.0.2", port), destination: Self.endpoint("198.19.0.1", 53))
+            return AnalyzedCapture.Conversation(record: FlowRecord(key: key, firstSeen: began, tlsStatus: .plaintext), client: nil)
+        }
+        let first = [conversation(1, began: 10), conversation(2, began: 30), conversation(3, began: 30)]
+        let second = [conversation(4, began: 5), conversation(5, began: 30), conversation(6, began: 40)]
+        let third: [AnalyzedCapture.Conversation] = []
+        let merged = CaptureShard.merged([first, second, third])
+        #expect(merged.map(\.record.key.endpointA.port) == [4, 1, 2, 3, 5, 6])
+        #expect(CaptureShard.merged([second]).map(\.record.key.endpointA.port) == [4, 5, 6])
+        #expect(CaptureShard.merged([]).isEmpty)
+    }
 }

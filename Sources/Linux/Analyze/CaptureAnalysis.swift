@@ -41,7 +41,7 @@ public enum CaptureAnalysis {
         let tallies = found[0]
         return AnalyzedCapture(path: path, linkType: reader.header.linkType, packets: tallies.records,
                                nonIPFrames: tallies.nonIPFrames, unreadablePackets: tallies.unreadable,
-                               conversations: merged(found.map(\.conversations)), damage: tallies.damage)
+                               conversations: CaptureShard.merged(found.map(\.conversations)), damage: tallies.damage)
     }
 
     /// What one worker found: its part's conversations and, from the first, the tallies.
@@ -76,25 +76,6 @@ public enum CaptureAnalysis {
         part.unreadable = analyzer.unreadable
         part.conversations = analyzer.conversations()
         return part
-    }
-
-    /// The workers' conversations, each list in the order its conversations began, as one list
-    /// in that order; at equal times, the earlier worker's first.
-    static func merged(_ lists: [[AnalyzedCapture.Conversation]]) -> [AnalyzedCapture.Conversation] {
-        guard lists.count > 1 else { return lists.first ?? [] }
-        var merged: [AnalyzedCapture.Conversation] = []
-        merged.reserveCapacity(lists.reduce(0) { $0 + $1.count })
-        var next = Array(repeating: 0, count: lists.count)
-        while true {
-            var earliest: Int?
-            for list in lists.indices where next[list] < lists[list].count {
-                let candidate = lists[list][next[list]].record.firstSeen
-                if earliest.map({ candidate < lists[$0][next[$0]].record.firstSeen }) ?? true { earliest = list }
-            }
-            guard let list = earliest else { return merged }
-            merged.append(lists[list][next[list]])
-            next[list] += 1
-        }
     }
 
     /// Writes every conversation of `analysis` into `store`'s history.

@@ -36,4 +36,24 @@ package struct CaptureShard: Sendable, Equatable {
               udp.sourcePort == PacketPipeline.dnsPort || udp.destinationPort == PacketPipeline.dnsPort else { return .skip }
         return .learnNamesOnly
     }
+
+    /// Each share's conversations, each list in the order its conversations began (as
+    /// `CaptureAnalyzer.conversations()` gives them), as one list in that order; at equal times,
+    /// the lower share's first, so the order is the same in every run.
+    package static func merged(_ shares: [[AnalyzedCapture.Conversation]]) -> [AnalyzedCapture.Conversation] {
+        guard shares.count > 1 else { return shares.first ?? [] }
+        var merged: [AnalyzedCapture.Conversation] = []
+        merged.reserveCapacity(shares.reduce(0) { $0 + $1.count })
+        var next = Array(repeating: 0, count: shares.count)
+        while true {
+            var earliest: Int?
+            for share in shares.indices where next[share] < shares[share].count {
+                let candidate = shares[share][next[share]].record.firstSeen
+                if earliest.map({ candidate < shares[$0][next[$0]].record.firstSeen }) ?? true { earliest = share }
+            }
+            guard let share = earliest else { return merged }
+            merged.append(shares[share][next[share]])
+            next[share] += 1
+        }
+    }
 }
