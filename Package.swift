@@ -2,9 +2,12 @@
 import PackageDescription
 
 // Dependency direction (DESIGN.md § Layout), never the other way:
-//   Shared ← PacketTunnel ← Linux;  Shared ← App;  tunnelvision → App + Linux.
-// App never imports PacketTunnel: the two halves meet only in the data directory and the
-// control socket. C libraries are reached only through their system-library targets.
+//   Shared ← PacketTunnel ← Linux;  Shared ← Posix ← Linux, AppLinux;  Shared ← App ← AppLinux;
+//   tunnelvision → App, AppLinux, Linux.
+// App and AppLinux never import PacketTunnel or Linux: the two halves meet only in the data
+// directory and the control socket. C libraries are reached only through their system-library
+// targets. Fixtures, TestSupport, Bench and CAllocationCounter are never linked by the product.
+// `scripts/check-layout` (run by scripts/test) fails when any of this is broken.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
@@ -14,6 +17,7 @@ let package = Package(
         .executable(name: "tvlab", targets: ["tvlab"]),
         // For the fuzzing package in Fuzz/, which builds apart so plain `swift build` stays linkable.
         .library(name: "Shared", targets: ["Shared"]),
+        .library(name: "PacketTunnel", targets: ["PacketTunnel"]),
     ],
     targets: [
         // C shims: atomics over shared memory, TUN ioctl constants, wakeup (macros do not import).
@@ -27,18 +31,34 @@ let package = Package(
         // The per-packet path: its classes' properties are checked for exclusive access statically
         // and in debug builds (every test); release drops the run-time check, 5 % of `analyze`.
         .target(name: "PacketTunnel", dependencies: ["Shared"],
+                exclude: ["TLS/Inspection/README.md"],
                 swiftSettings: strict + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "App", dependencies: ["Shared"], swiftSettings: strict),
-        .target(name: "Linux", dependencies: ["PacketTunnel", "Shared", "CTunnelVision"], swiftSettings: strict),
-        .executableTarget(name: "tunnelvision", dependencies: ["App", "Linux", "Shared"], swiftSettings: strict),
-        // Developer tools: synthetic captures and the benchmarks.
-        .executableTarget(name: "tvlab", dependencies: ["App", "Linux", "Shared", "CAllocationCounter"], swiftSettings: strict),
+        // Event loop, timers, non-blocking and Unix sockets: the syscalls both shells stand on.
+        .target(name: "Posix", dependencies: ["Shared", "CTunnelVision"], swiftSettings: strict),
+        // The tunnel's shell.
+        .target(name: "Linux", dependencies: ["PacketTunnel", "Posix", "Shared", "CTunnelVision"],
+                resources: [.copy("Lab/Scripts")], swiftSettings: strict),
+        // The app's shell.
+        .target(name: "AppLinux", dependencies: ["App", "Posix", "Shared"], swiftSettings: strict),
+        .executableTarget(name: "tunnelvision", dependencies: ["App", "AppLinux", "Linux", "Shared"], swiftSettings: strict),
 
-        // What several test targets share (temporary directories); never linked into a product.
-        .target(name: "TestSupport", dependencies: ["Shared"], path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "SharedTests", dependencies: ["Shared", "CSQLite", "COpenSSL", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared"], swiftSettings: strict),
-        .testTarget(name: "AppTests", dependencies: ["App", "Shared", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "LinuxTests", dependencies: ["Linux", "PacketTunnel", "Shared", "CTunnelVision", "TestSupport"], swiftSettings: strict),
+        // Developer tools: synthetic captures and the benchmarks.
+        .target(name: "Bench", dependencies: ["Linux", "Posix", "Shared"], swiftSettings: strict),
+        .executableTarget(name: "tvlab", dependencies: ["App", "Bench", "Fixtures", "Linux", "Posix", "Shared",
+                                                        "CAllocationCounter"], swiftSettings: strict),
+
+        // Synthetic traffic, seeded randoms, DNS and TLS fixtures: for the tests and tvlab only.
+        .target(name: "Fixtures", dependencies: ["Shared"], path: "Tests/Fixtures", swiftSettings: strict),
+        // What several test targets share (temporary directories, tshark); never linked into a product.
+        .target(name: "TestSupport", dependencies: ["Shared", "Fixtures"], path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "SharedTests", dependencies: ["Shared", "CSQLite", "COpenSSL", "CTunnelVision", "Fixtures",
+                                                        "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared", "Fixtures"], swiftSettings: strict),
+        .testTarget(name: "AppTests", dependencies: ["App", "Shared", "Fixtures", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "Shared"], swiftSettings: strict),
+        .testTarget(name: "LinuxTests", dependencies: ["Linux", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
+                                                       "Fixtures", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "BenchTests", dependencies: ["Bench", "Linux", "Shared"], swiftSettings: strict),
     ]
 )

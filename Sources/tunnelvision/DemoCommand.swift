@@ -59,8 +59,8 @@ enum DemoCommand {
         let python = LabScripts.python
         let servers = [
             try LabScripts.start([python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4, "--directory", www.path], in: lab.server),
-            try LabScripts.start([python, "-c", LabScripts.dnsResponder(bind: Lab.serverIPv4, answer: Lab.serverIPv4)], in: lab.server),
-            try LabScripts.start([python, "-c", LabScripts.udpEcho(bind: Lab.serverIPv4, port: 7000)], in: lab.server),
+            try LabScripts.start(LabScripts.dnsResponder(bind: Lab.serverIPv4, answer: Lab.serverIPv4), in: lab.server),
+            try LabScripts.start(LabScripts.udpEcho(bind: Lab.serverIPv4, port: 7000), in: lab.server),
         ]
         defer { servers.forEach(LabScripts.stop) }
         try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
@@ -92,11 +92,11 @@ enum DemoCommand {
                ["curl", "-sS", "--max-time", "120", "-o", download.path, "-w", "%{size_download}",
                 "http://\(Lab.serverIPv4):8080/large.bin"]) { $0 == "\(fileBytes)" }
         client("\(parallelRequests) requests in parallel…",
-               [python, "-c", LabScripts.parallelFetch("http://\(Lab.serverIPv4):8080/index.txt", count: parallelRequests,
-                                                        expected: "hello from the lab\\n")]) { $0 == "\(parallelRequests)\n" }
+               LabScripts.parallelFetch("http://\(Lab.serverIPv4):8080/index.txt", count: parallelRequests,
+                                                        expected: "hello from the lab\\n")) { $0 == "\(parallelRequests)\n" }
         client("looking up \(demoName) through the namespace's resolver…",
                [python, "-c", "import socket; print(socket.gethostbyname('\(demoName)'))"]) { $0 == "\(Lab.serverIPv4)\n" }
-        client("a UDP exchange…", [python, "-c", LabScripts.udpAsk(Lab.serverIPv4, port: 7000, message: "ping")]) { $0 == "PING\n" }
+        client("a UDP exchange…", LabScripts.udpAsk(Lab.serverIPv4, port: 7000, message: "ping")) { $0 == "PING\n" }
 
         await session.stop()
         let flows = try await session.store.recentFlows(limit: 1_000, before: nil).filter { $0.lastSeen >= started.addingTimeInterval(-1) }

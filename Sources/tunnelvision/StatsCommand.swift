@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Linux
+import AppLinux
 import Shared
 
 /// `tunnelvision stats [--data-dir D] [--json]`: asks the running tunnel for its counters over

@@ -1,3 +1,4 @@
+import Fixtures
 import Shared
 
 /// The command line, parsed in this one place; the commands receive typed values.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Linux
+import Posix
 import Shared
 
 /// A blocking TCP client socket for `tvlab net rr | crr | hold`: one byte out, one byte back, each

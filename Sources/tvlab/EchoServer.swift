@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Linux
+import Posix
 import Shared
 
 /// `tvlab net echo-server --port P`: a TCP server on every IPv4 address that sends back whatever

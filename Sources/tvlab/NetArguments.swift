@@ -1,3 +1,4 @@
+import Bench
 import Linux
 import Shared
 

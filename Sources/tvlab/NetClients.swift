@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bench
 import Foundation
 import Linux
 import Shared

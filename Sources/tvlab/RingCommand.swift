@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Fixtures
 import Shared
 
 /// `tvlab ring produce`: the producer half of the live feed in a process of its own, so tests and

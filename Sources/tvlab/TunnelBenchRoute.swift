@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Bench
 import Linux
 
 /// How a client in the lab reaches the server on one path: the command line that puts it there,

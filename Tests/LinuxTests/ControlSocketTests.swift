@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AppLinux
 import Foundation
 import Linux
+import Posix
 import Shared
 import TestSupport
 import Testing

@@ -1,6 +1,8 @@
+import AppLinux
 import Foundation
 import Linux
 import PacketTunnel
+import Posix
 import Shared
 import TestSupport
 import Testing
@@ -76,11 +78,11 @@ struct TunnelEndToEndTests {
         let lab = try Lab()
         defer { lab.remove() }
         let echo = LabScripts.udpEcho(bind: Lab.serverIPv4, port: 7000)
-        let server = try LabScripts.start([LabScripts.python, "-c", echo], in: lab.server)
+        let server = try LabScripts.start(echo, in: lab.server)
         defer { LabScripts.stop(server) }
         let tunnel = try await Tunnel(lab: lab)
         let ask = LabScripts.udpAsk(Lab.serverIPv4, port: 7000, message: "hello")
-        let answer = try lab.monitored.run([LabScripts.python, "-c", ask])
+        let answer = try lab.monitored.run(ask)
         // The control channel, asked while the tunnel runs: counters, and a rotation on demand.
         guard case .stats(let stats) = try ControlClient.send(.stats, to: tunnel.controlPath) else {
             Issue.record("no stats from the running tunnel")

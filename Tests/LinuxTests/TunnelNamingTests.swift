@@ -46,8 +46,8 @@ struct TunnelNamingTests {
         let web = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
                                         "--directory", www.url.path], in: lab.server)
         defer { LabScripts.stop(web) }
-        let dns = try LabScripts.start([LabScripts.python, "-c",
-                                        LabScripts.dnsResponder(bind: Lab.serverIPv4, answer: Lab.serverIPv4)], in: lab.server)
+        let dns = try LabScripts.start(LabScripts.dnsResponder(bind: Lab.serverIPv4, answer: Lab.serverIPv4),
+                                       in: lab.server)
         defer { LabScripts.stop(dns) }
         try LabScripts.waitForListener(Lab.serverIPv4, 4433, from: lab.host)
         try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)

@@ -46,7 +46,7 @@ struct TunnelTrafficTests {
         try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
         let tunnel = try await Tunnel(lab: lab)
         let client = LabScripts.parallelFetch("http://\(Lab.serverIPv4):8080/small.txt", count: 200, expected: "hello")
-        let answer = try lab.monitored.run([LabScripts.python, "-c", client])
+        let answer = try lab.monitored.run(client)
         await tunnel.stop()
         #expect(answer.standardOutput == "200\n")
         let flows = try await tunnel.store.recentFlows(limit: 500, before: nil)
@@ -103,7 +103,7 @@ struct TunnelTrafficTests {
         let lab = try Lab()
         defer { lab.remove() }
         let responder = LabScripts.dnsResponder(bind: Lab.serverIPv4, answer: Lab.serverIPv4)
-        let server = try LabScripts.start([LabScripts.python, "-c", responder], in: lab.server)
+        let server = try LabScripts.start(responder, in: lab.server)
         defer { LabScripts.stop(server) }
         let resolvConf = try NamespaceResolvConf(namespace: lab.monitored.name, servers: [IPAddress(parsing: Lab.serverIPv4)!])
         defer { resolvConf.remove() }

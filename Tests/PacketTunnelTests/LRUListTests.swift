@@ -1,3 +1,4 @@
+import Fixtures
 import Testing
 import Shared
 @testable import PacketTunnel

@@ -1,3 +1,4 @@
+import Fixtures
 import Testing
 @testable import Shared
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PacketTunnel
+import Posix
 import Shared
 
 /// The relay's outbound legs as real non-blocking sockets in the host's namespace, driven by the

@@ -4,6 +4,7 @@ import Glibc
 import CTunnelVision
 import Foundation
 import PacketTunnel
+import Posix
 import Shared
 
 /// The running tunnel: one event-loop thread owns the TUN device, the pipeline, the relay and its

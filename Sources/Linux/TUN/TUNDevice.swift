@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CTunnelVision
+import Posix
 import Shared
 
 /// A layer-3 TUN interface: one descriptor that reads and writes whole IP datagrams (no

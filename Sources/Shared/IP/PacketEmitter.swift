@@ -151,7 +151,7 @@ public enum PacketEmitter {
     }
 
     /// The pseudo-header's contribution (RFC 9293 §3.1 for IPv4, RFC 8200 §8.1 for IPv6).
-    static func pseudoHeaderChecksum(source: IPAddress, destination: IPAddress, proto: IPProtocolNumber,
+    package static func pseudoHeaderChecksum(source: IPAddress, destination: IPAddress, proto: IPProtocolNumber,
                                      transportLength: Int) -> InternetChecksum {
         var checksum = InternetChecksum()
         var addresses = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))

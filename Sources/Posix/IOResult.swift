@@ -16,7 +16,7 @@ public enum IOResult: Sendable, Equatable {
 extension IOResult {
     /// The answer of a call that returns a count or -1 with errno, retried when a signal
     /// interrupted it. Every descriptor the shell reads or writes (TUN, sockets) goes through it.
-    static func retryingInterrupts(_ call: () -> Int) -> IOResult {
+    package static func retryingInterrupts(_ call: () -> Int) -> IOResult {
         while true {
             let count = call()
             if count >= 0 { return .processed(count) }

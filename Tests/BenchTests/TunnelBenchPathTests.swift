@@ -1,4 +1,4 @@
-import Linux
+import Bench
 import Testing
 
 /// `--paths` as a person types it.

@@ -1,4 +1,4 @@
-import Linux
+import Bench
 import Testing
 
 /// VmRSS and VmHWM from the text of /proc/PID/status (lines as the kernel writes them: name,

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Linux
+import Posix
 import Shared
 import Testing
 

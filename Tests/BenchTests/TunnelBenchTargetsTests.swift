@@ -1,4 +1,4 @@
-import Linux
+import Bench
 import Testing
 
 /// The targets, judged on both sides of each bound.

@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// A deterministic capture's worth of named conversations, for the `analyze` benchmark: each
 /// begins with a DNS lookup of its server's name, then a TLS 1.2 connection to that address — SYN,

@@ -1,4 +1,4 @@
-import Linux
+import Posix
 import Testing
 
 /// The loop's deadline bookkeeping, with no clock: `now` is whatever the test says.

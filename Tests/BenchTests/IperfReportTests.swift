@@ -1,5 +1,5 @@
 import Foundation
-import Linux
+import Bench
 import Testing
 
 /// Reading iperf3's `-J` report: hand-written documents in iperf3 3.12's shape, cut to the fields

@@ -1,4 +1,4 @@
-import Linux
+import Bench
 import Testing
 
 /// Medians of repeated runs and latency percentiles, worked by hand.

@@ -1,4 +1,4 @@
-import Linux
+import Bench
 import Testing
 
 /// A path against the direct path, and full capture against the disk, worked by hand.

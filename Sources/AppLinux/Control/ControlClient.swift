@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Posix
 import Shared
 
 /// The control channel's command end: connects to the tunnel's socket, sends one command, reads

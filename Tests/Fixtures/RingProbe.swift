@@ -1,3 +1,5 @@
+import Shared
+
 /// Records whose every field is derived from one index, so a reader can tell a whole record from
 /// a torn one (fields from two different writes) and check order without keeping a copy. Used by
 /// the ring's stress tests, its two-process test and its benchmark.

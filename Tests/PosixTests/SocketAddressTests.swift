@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Linux
+import Posix
 import Shared
 import Testing
 

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import Linux
+import Posix
 import Testing
 
 /// The event loop for real: epoll on its own thread, pipes, the eventfd wakeup and the timerfd.

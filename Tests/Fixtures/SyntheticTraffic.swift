@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// A deterministic stream of well-formed, checksum-correct datagrams of every kind the parser
 /// dissects — TCP and UDP over both families, ICMP echo and ICMPv6 echo — between the tunnel's

@@ -1,4 +1,5 @@
 import Foundation
+import Shared
 
 /// TLS records for fixtures and benchmarks, laid out by RFC 8446 §4 / RFC 5246 §7.4: a ClientHello
 /// with server_name, ALPN and supported_versions; a TLS 1.2 server flight (ServerHello,

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import Shared
 import CTunnelVision
-@testable import Linux
 
 @Suite struct DataDirectoryTests {
     @Test func theFlagWinsThenTheEnvironmentThenTheUsersDefault() {

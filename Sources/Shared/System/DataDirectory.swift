@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import Shared
 
 /// Where TunnelVision keeps its history, ring, captures and settings, and making it exist.
 ///

@@ -1,3 +1,5 @@
+import Shared
+
 /// Builds ordinary DNS messages for tests: `DNSMessage` values from short descriptions, and their
 /// wire form as a server writes it — each name compressed against the longest suffix already
 /// written (so an answer owned by the name asked is a pointer to the question, and a chain's next

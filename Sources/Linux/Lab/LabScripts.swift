@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The real programs the lab runs — the demo's and the end-to-end tests' servers and clients.
+/// Each is a Python 3 file in `Scripts/` (Debian's python3 is the one interpreter they need),
+/// shipped beside the build as a resource; these helpers return the command line that runs one.
+public enum LabScripts {
+    /// Answers every A question with `address` and every other question with no answer.
+    public static func dnsResponder(bind: String, port: Int = 53, answer address: String) -> [String] {
+        script("dns_responder", bind, "\(port)", address)
+    }
+
+    /// Sends every datagram back upper-cased.
+    public static func udpEcho(bind: String, port: Int) -> [String] {
+        script("udp_echo", bind, "\(port)")
+    }
+
+    /// `count` parallel GETs of `url`; prints how many returned `expected` (a Python bytes escape,
+    /// `\\n` for a newline).
+    public static func parallelFetch(_ url: String, count: Int, expected: String) -> [String] {
+        script("parallel_fetch", url, "\(count)", expected)
+    }
+
+    /// Sends `message` to a UDP echo, retrying, and prints the answer.
+    public static func udpAsk(_ host: String, port: Int, message: String) -> [String] {
+        script("udp_ask", host, "\(port)", message)
+    }
+
+    /// The command line that runs `Scripts/NAME.py` with `arguments`.
+    public static func script(_ name: String, _ arguments: String...) -> [String] {
+        [python, scriptPath(name)] + arguments
+    }
+
+    /// Where `Scripts/NAME.py` is, in the resources shipped beside the build.
+    public static func scriptPath(_ name: String) -> String {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "py", subdirectory: "Scripts") else {
+            preconditionFailure("the lab script \(name).py is missing from the build's resources")
+        }
+        return url.path
+    }
+
+    /// The Python interpreter itself, not a wrapper script (pyenv's shim would survive a kill of
+    /// itself and leave a server running).
+    public static let python: String = {
+        let output = try? ExternalCommand.run(["python3", "-c", "import sys; print(sys.executable)"])
+        return output?.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) ?? "python3"
+    }()
+
+    /// Starts `arguments` in `namespace` with its output discarded.
+    public static func start(_ arguments: [String], in namespace: NetworkNamespace) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")
+        process.arguments = Array(namespace.command(arguments).dropFirst())
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Ends a started program. SIGKILL, because a child can inherit a blocked SIGTERM and
+    /// outlive a polite request.
+    public static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits until something accepts TCP connections at `host`:`port`, asked from `namespace`.
+    public static func waitForListener(_ host: String, _ port: Int, from namespace: NetworkNamespace) throws(CommandError) {
+        try namespace.run(script("wait_for_listener", host, "\(port)"))
+    }
+}
