@@ -66,8 +66,9 @@ struct PipelineBench {
     init(localIPv6: IPAddress? = TunnelAddressing.ipv6Address, captureEnabled: Bool = true, batchSize: Int = 512,
          flowTable: FlowTable = FlowTable()) {
         pipeline = PacketPipeline(
-            flowTable: flowTable, liveFeed: feed, capture: capture, store: store,
-            config: .init(localIPv6: localIPv6, captureEnabled: captureEnabled, batchSize: batchSize, anchor: Self.anchor))
+            flowTable: flowTable, direction: TunnelAddressDirection(localIPv6: localIPv6), liveFeed: feed,
+            capture: capture, store: store,
+            config: .init(captureEnabled: captureEnabled, batchSize: batchSize, anchor: Self.anchor))
     }
 
     static func tcp(_ direction: Direction, v6: Bool = false, remote: IPEndpoint? = nil, flags: TCPFlags = [.ack],

@@ -2,13 +2,14 @@
 import Glibc
 #endif
 import Foundation
+import Shared
 
 /// The real programs the lab runs — the demo's and the end-to-end tests' servers and clients.
 /// Each is a Python 3 file in `Scripts/` (Debian's python3 is the one interpreter they need),
 /// shipped beside the build as a resource; these helpers return the command line that runs one.
 public enum LabScripts {
     /// Answers every A question with `address` and every other question with no answer.
-    public static func dnsResponder(bind: String, port: Int = 53, answer address: String) -> [String] {
+    public static func dnsResponder(bind: String, port: Int = Int(WellKnownPort.dns), answer address: String) -> [String] {
         script("dns_responder", bind, "\(port)", address)
     }
 

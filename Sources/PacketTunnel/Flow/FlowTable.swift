@@ -144,11 +144,9 @@ package struct FlowTable: Sendable {
     /// The status a flow starts with (flow-and-reassembly, initialTLSStatus): TCP to or from port
     /// 443 is taken to be TLS; everything else plaintext until a reading raises it.
     static func initialTLSStatus(for key: FlowKey) -> TLSInspectionStatus {
-        let https = key.endpointA.port == httpsPort || key.endpointB.port == httpsPort
+        let https = key.endpointA.port == WellKnownPort.https || key.endpointB.port == WellKnownPort.https
         return key.proto == .tcp && https ? .encrypted : .plaintext
     }
-
-    static let httpsPort: UInt16 = 443
 
     private mutating func open(_ key: FlowKey, now: UInt64, resolvedName: ResolvedFlowName?) -> Int {
         if flows.count >= config.maxFlows, let leastRecent = flows.leastRecentOverall {

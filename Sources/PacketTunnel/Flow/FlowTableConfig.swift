@@ -61,14 +61,11 @@ extension FlowTable {
     package enum IdleClass: Int, Sendable, CaseIterable {
         case tcp, udp, dns, other
 
-        /// The port DNS is spoken on (RFC 1035 §4.2.1).
-        static let dnsPort: UInt16 = 53
-
         /// Decided by the key alone, so a flow never changes class in its lifetime.
         package init(_ key: FlowKey) {
             switch key.proto {
             case .tcp: self = .tcp
-            case .udp where key.endpointA.port == Self.dnsPort || key.endpointB.port == Self.dnsPort: self = .dns
+            case .udp where key.endpointA.port == WellKnownPort.dns || key.endpointB.port == WellKnownPort.dns: self = .dns
             case .udp: self = .udp
             case .icmp, .icmpv6, .other: self = .other
             }

@@ -12,6 +12,8 @@ package final class CaptureAnalyzer {
     package typealias Conversation = AnalyzedCapture.Conversation
 
     let pipeline: PacketPipeline
+    /// Who spoke first in each flow: the pipeline's direction rule, and each conversation's client.
+    private let clients = FirstSenderDirection()
     private let collected = CollectedConversations()
     /// Each TCP flow's streams until its scanners settle; then only that it settled, so its
     /// later segments are not reassembled. Kept by the flow's slot in the flow table: no lookup
@@ -50,9 +52,9 @@ package final class CaptureAnalyzer {
         // Capture time is the clock: an anchor at the epoch makes "uptime" wall-clock nanoseconds.
         var config = PacketPipeline.Config(captureEnabled: false, batchSize: 4096, flushInterval: .max,
                                            anchor: MonotonicAnchor(uptimeNanoseconds: 0, wallClockNanosecondsSince1970: 0))
-        config.directionRule = .firstSender
         config.recordsEachPacket = false
-        pipeline = PacketPipeline(flowTable: FlowTable(config: .init(maxFlows: Self.maxOpenFlows)), liveFeed: DiscardedLiveFeed(),
+        pipeline = PacketPipeline(flowTable: FlowTable(config: .init(maxFlows: Self.maxOpenFlows)), direction: clients,
+                                  liveFeed: DiscardedLiveFeed(),
                                   capture: nil, store: collected, config: config)
     }
 
@@ -81,7 +83,7 @@ package final class CaptureAnalyzer {
         let order = firstSeen.indices.sorted { (firstSeen[$0], $0) < (firstSeen[$1], $1) }
         return order.map { index in
             let record = collected.record(at: index)
-            return Conversation(record: record, client: pipeline.firstSender(of: record.key))
+            return Conversation(record: record, client: clients.firstSender(of: record.key))
         }
     }
 

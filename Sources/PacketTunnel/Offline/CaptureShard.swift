@@ -33,7 +33,7 @@ package struct CaptureShard: Sendable, Equatable {
         if owns(key) { return .count }
         // Queries too: a reply is read only if the other side spoke first, as in its own part.
         guard let udp = packet.udp,
-              udp.sourcePort == PacketPipeline.dnsPort || udp.destinationPort == PacketPipeline.dnsPort else { return .skip }
+              udp.sourcePort == WellKnownPort.dns || udp.destinationPort == WellKnownPort.dns else { return .skip }
         return .learnNamesOnly
     }
 

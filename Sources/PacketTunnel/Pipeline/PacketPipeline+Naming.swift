@@ -6,11 +6,6 @@ import Shared
 /// a QUIC client's Initials are opened for the ClientHello inside (packet-parsing spec, "Names
 /// from DNS" and "QUIC long header").
 extension PacketPipeline {
-    /// The UDP port DNS replies come from; only those are read (no DNS over TCP, DoT or DoH).
-    static let dnsPort: UInt16 = 53
-    /// QUIC's port: any long-header version toward it is recorded. (A local 443 is a server
-    /// here, not a client.)
-    static let quicPort: UInt16 = 443
     /// QUIC flows whose hello is being read at once; more wait their turn unread.
     static let maxQUICReaders = 256
 
@@ -20,25 +15,19 @@ extension PacketPipeline {
                       now: UInt64) -> QUICVersionReading? {
         guard let udp = parsed.udp else { return nil }
         let payload = UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange])
-        if direction == .inbound && udp.sourcePort == Self.dnsPort { learnNames(from: payload, now: now) }
-        // Port 443 is QUIC's own (any version is recorded there); elsewhere only the versions
-        // whose Initials open are taken, so a random datagram does not pass for QUIC.
+        if direction == .inbound && udp.sourcePort == WellKnownPort.dns { learnNames(from: payload, now: now) }
+        // DNS replies are read only from UDP port 53 (no DNS over TCP, DoT or DoH). Port 443 is
+        // QUIC's own (any version is recorded toward it; a local 443 is a server here, not a
+        // client); elsewhere only the versions whose Initials open are taken, so a random datagram
+        // does not pass for QUIC.
         let remotePort = direction == .outbound ? udp.destinationPort : udp.sourcePort
         guard let version = QUICLongHeader.version(in: payload),
-              remotePort == Self.quicPort || version.hasKnownPacketProtection else { return nil }
+              remotePort == WellKnownPort.https || version.hasKnownPacketProtection else { return nil }
         counters.quicVersionsObserved &+= 1
         return QUICVersionReading(version: version, source: direction == .outbound ? .client : .server)
     }
 
-    /// A datagram of a flow another reader of the capture counts: a DNS reply's answers are
-    /// learned as if its flow were counted here (the same direction rule), and nothing is counted.
-    func learnNames(fromUncounted parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer, key: FlowKey, now: UInt64) {
-        guard let udp = parsed.udp, config.directionRule == .firstSender,
-              parsed.source != firstSender(of: parsed, key: key), udp.sourcePort == Self.dnsPort else { return }
-        learnNames(from: UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange]), now: now)
-    }
-
-    private func learnNames(from payload: UnsafeRawBufferPointer, now: UInt64) {
+    func learnNames(from payload: UnsafeRawBufferPointer, now: UInt64) {
         guard let message = try? DNSMessageParser.parse(payload) else {
             counters.dnsNames.unreadableDatagrams &+= 1
             return

@@ -23,7 +23,8 @@ extension PacketPipeline {
     func record(_ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer, now: UInt64,
                 reinjected: Bool) -> RecordedFlow? {
         let key = parsed.flowKey
-        guard let (found, direction) = findFlow(of: parsed, key: key) else {
+        let found = flowTable.find(key)
+        guard let (direction, local) = directionRule.direction(of: parsed, key: key, found: found) else {
             counters.packetsDroppedNoLocalAddress &+= 1
             return nil
         }
@@ -32,7 +33,6 @@ extension PacketPipeline {
         let length = UInt32(clamping: parsed.originalLength)
         let quic = readDatagram(parsed, packet, direction: direction, now: now)
         let remote = direction == .outbound ? parsed.ip.destination : parsed.ip.source
-        let local = config.directionRule == .firstSender ? (direction == .outbound ? parsed.source : parsed.destination) : nil
         let flow = flowTable.count(parsed, key: key, found: found, direction: direction, length: length, now: now,
                                    resolvedName: resolvedName(for: remote, now: now), quic: quic, localSide: local)
         if flow.opened {
@@ -65,41 +65,6 @@ extension PacketPipeline {
         }
         if batch.packets.count >= config.batchSize || intervalPassed(now) { flush(now: now) }
         return RecordedFlow(key: key, direction: direction, counted: flow)
-    }
-
-    /// The packet's flow (nil when new, `FlowTable.find`) and direction; nil when the direction
-    /// cannot be told, and then no flow is touched.
-    private func findFlow(of packet: ParsedPacket, key: FlowKey) -> (FlowTable.Found?, Direction)? {
-        guard config.directionRule == .firstSender else {
-            guard let direction = direction(of: packet) else { return nil }
-            return (flowTable.find(key), direction)
-        }
-        // The side that spoke first: kept with the live flow, and for a 5-tuple seen before, from
-        // its first lifetime.
-        let found = flowTable.find(key)
-        let local = found?.localSide ?? firstSender(of: packet, key: key)
-        return (found, packet.source == local ? .outbound : .inbound)
-    }
-
-    /// Outbound when the packet comes from the tunnel's address in its family, inbound when it goes
-    /// to it; nil when the family has no local address or neither end is it (spec, "Sentido").
-    func direction(of packet: ParsedPacket) -> Direction? {
-        let local = packet.ip.version == .v4 ? config.localIPv4 : config.localIPv6
-        guard let local else { return nil }
-        if packet.ip.source == local { return .outbound }
-        if packet.ip.destination == local { return .inbound }
-        return nil
-    }
-
-    /// The side that sent the first packet of `key` ever seen (or, for a capture that begins at a
-    /// SYN-ACK, its peer); decided at that first packet.
-    func firstSender(of packet: ParsedPacket, key: FlowKey) -> IPEndpoint {
-        if let local = firstSenders[key] { return local }
-        // A capture that begins at a SYN-ACK shows the server first; the client is its peer.
-        let answersAnOpening = packet.tcp.map { $0.flags.contains(.syn) && $0.flags.contains(.ack) } ?? false
-        let local = answersAnOpening ? packet.destination : packet.source
-        firstSenders[key] = local
-        return local
     }
 
     /// Writes the packet to the capture when it is on; a failure turns it off and is counted, and

@@ -17,24 +17,10 @@ import Shared
 /// anchor's clock. The owner's timer calls `tick(now:)`.
 package final class PacketPipeline {
     package struct Config: Sendable {
-        /// How a packet's direction is told.
-        package enum DirectionRule: Sendable, Equatable {
-            /// From the tunnel's own addresses (`localIPv4`, `localIPv6`): the live tunnel.
-            case tunnelAddresses
-            /// The side that sent a flow's first packet is the local one (for TCP, the side that
-            /// sent the SYN): a capture made elsewhere, read offline.
-            case firstSender
-        }
-
-        package var directionRule = DirectionRule.tunnelAddresses
         /// Each packet is published, captured and batched with its flow's record (the tunnel).
         /// Off, only flows are recorded — when they end and at `flushActiveFlows` — which is all
         /// an offline reading needs.
         package var recordsEachPacket = true
-        /// The tunnel's IPv4 address; decides each IPv4 packet's direction.
-        package var localIPv4: IPAddress
-        /// nil ⇒ IPv6 traffic is dropped (`.noLocalAddress`).
-        package var localIPv6: IPAddress?
         package var captureEnabled: Bool
         /// Packets that force a store batch out.
         package var batchSize: Int
@@ -43,12 +29,8 @@ package final class PacketPipeline {
         /// The store's anchor: dates the capture records.
         package var anchor: MonotonicAnchor
 
-        package init(localIPv4: IPAddress = TunnelAddressing.ipv4Address,
-                     localIPv6: IPAddress? = TunnelAddressing.ipv6Address,
-                     captureEnabled: Bool = true, batchSize: Int = 512,
+        package init(captureEnabled: Bool = true, batchSize: Int = 512,
                      flushInterval: UInt64 = 250_000_000, anchor: MonotonicAnchor) {
-            self.localIPv4 = localIPv4
-            self.localIPv6 = localIPv6
             self.captureEnabled = captureEnabled
             self.batchSize = batchSize
             self.flushInterval = flushInterval
@@ -58,6 +40,8 @@ package final class PacketPipeline {
 
     package internal(set) var config: Config
     package internal(set) var flowTable: FlowTable
+    /// Which way each packet goes: the tunnel's addresses live, the first sender offline.
+    let directionRule: any PacketDirectionRule
     let liveFeed: any LiveFeedSink
     let capture: (any CaptureSink)?
     let store: any FlowPersisting
@@ -83,22 +67,18 @@ package final class PacketPipeline {
     var resolvedNames = ResolvedNameMap(limits: .tunnel)
     /// QUIC flows whose ClientHello is still being read from their Initials.
     var quicReaders: [FlowKey: QUICClientHelloReader] = [:]
-    /// Under `.firstSender`, each flow's local side.
-    var firstSenders: [FlowKey: IPEndpoint] = [:]
 
-    package init(flowTable: FlowTable = FlowTable(), liveFeed: any LiveFeedSink, capture: (any CaptureSink)?,
-                 store: any FlowPersisting, config: Config) {
+    package init(flowTable: FlowTable = FlowTable(), direction: any PacketDirectionRule = TunnelAddressDirection(),
+                 liveFeed: any LiveFeedSink, capture: (any CaptureSink)?, store: any FlowPersisting, config: Config) {
         precondition(config.batchSize > 0, "a store batch holds at least one packet")
         self.flowTable = flowTable
+        directionRule = direction
         self.liveFeed = liveFeed
         self.capture = capture
         self.store = store
         self.config = config
         batch.packets.reserveCapacity(config.batchSize)
     }
-
-    /// The local side of a flow under `.firstSender` (the client, as a capture tells it).
-    package func firstSender(of key: FlowKey) -> IPEndpoint? { firstSenders[key] }
 
     /// Counters for the diagnostics: this pipeline's, plus what the store queue made of its batches.
     package var stats: PipelineStats {
@@ -127,63 +107,6 @@ package final class PacketPipeline {
         package let key: FlowKey
         package let direction: Direction
         package let counted: FlowTable.Counted
-    }
-
-    /// Whether a parsed datagram of a capture is this pipeline's to count.
-    package enum CaptureAdmission: Sendable, Equatable {
-        /// Counted into its flow.
-        case count
-        /// Another reader counts its flow; only the names a DNS reply teaches are learned here.
-        case learnNamesOnly
-        /// Another reader's entirely.
-        case skip
-    }
-
-    /// What became of a datagram of a capture made elsewhere.
-    package enum CapturedOutcome: Sendable, Equatable {
-        /// Counted into its flow.
-        case recorded
-        /// Parsed, but left to another reader (its names learned, if it was admitted for those).
-        case notCounted
-        /// Dropped for a counted reason: the parser refused it (or, were the tunnel's own
-        /// addresses the direction rule, it was neither's).
-        case dropped
-    }
-
-    /// A datagram of a capture made elsewhere, possibly cut at its snaplen: counted at its
-    /// original length. (Offline only: the live tunnel always has the whole datagram.) Once
-    /// parsed, `admit` decides whether it is this pipeline's to count; a packet recorded is handed
-    /// to `passed` with its flow.
-    ///
-    /// The parse is lent to the closures rather than returned: copying it out of a result was a
-    /// measurable share of reading a capture.
-    package func handle(captured packet: UnsafeRawBufferPointer, originalLength: Int, now: UInt64,
-                        admit: (ParsedPacket, FlowKey) -> CaptureAdmission = { _, _ in .count },
-                        passed: (ParsedPacket, RecordedFlow) -> Void) -> CapturedOutcome {
-        let parsed: ParsedPacket
-        do {
-            parsed = try PacketParser.parse(packet, originalLength: originalLength)
-        } catch {
-            counters.packetsHandled &+= 1
-            counters.bytesHandled &+= UInt64(originalLength)
-            counters.packetsDroppedUnparseable &+= 1
-            return .dropped
-        }
-        let key = parsed.flowKey
-        switch admit(parsed, key) {
-        case .count: break
-        case .learnNamesOnly:
-            learnNames(fromUncounted: parsed, packet, key: key, now: now)
-            return .notCounted
-        case .skip: return .notCounted
-        }
-        counters.packetsHandled &+= 1
-        counters.bytesHandled &+= UInt64(originalLength)
-        lastNow = max(lastNow, now)
-        // Under the first-sender rule every packet has a direction, so none is dropped here.
-        guard let flow = record(parsed, packet, now: now, reinjected: false) else { return .dropped }
-        passed(parsed, flow)
-        return .recorded
     }
 
     /// A datagram the relay already wrote back to the device, recorded like one read from it (its

@@ -23,10 +23,6 @@ package final class Relay {
     /// `observe(_:for:)` in the tunnel). Without one, nothing is scanned.
     package var observer: ((FlowKey, [FlowFact]) -> Void)?
 
-    /// DNS is counted apart: queries sent against replies received tells a resolver that does
-    /// not answer from one that is not asked.
-    static let dnsPort: UInt16 = 53
-
     package init(connector: any RelayConnector, config: TCPRelayFlow.Config = TCPRelayFlow.Config(),
                  initialSequence: @escaping () -> UInt32 = { UInt32.random(in: .min ... .max) },
                  reinject: @escaping (UnsafeRawBufferPointer) -> Void) {
@@ -77,7 +73,9 @@ package final class Relay {
                 udpFlows[key] = UDPFlowState(device: packet.source, server: packet.destination, connection: connection)
                 stats.udpFlowsOpened += 1
             }
-            if udp.destinationPort == Self.dnsPort { stats.dnsQueriesSent += 1 }
+            // DNS is counted apart: queries sent against replies received tells a resolver that does
+            // not answer from one that is not asked.
+            if udp.destinationPort == WellKnownPort.dns { stats.dnsQueriesSent += 1 }
             stats.bytesFromDevice += UInt64(payload.count)
             udpFlows[key]!.connection.send(Data(payload))
         }
@@ -213,7 +211,7 @@ package final class Relay {
 
     private func serverDidReceiveDatagram(_ key: FlowKey, _ data: Data) {
         guard let udp = udpFlows[key] else { return }
-        if udp.server.port == Self.dnsPort { stats.dnsRepliesReceived += 1 }
+        if udp.server.port == WellKnownPort.dns { stats.dnsRepliesReceived += 1 }
         do {
             let byteCount = try PacketEmitter.udpByteCount(source: udp.server, destination: udp.device,
                                                            payloadCount: data.count)
