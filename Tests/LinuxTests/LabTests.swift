@@ -56,7 +56,7 @@ struct LabTests {
 
     @Test("the wiring plan joins host and server by a veth pair with both families")
     func plan() {
-        let commands = Lab.commandsForTesting(host: "h", server: "s", monitored: "m")
+        let commands = Lab.commands(host: "h", server: "s", monitored: "m")
         #expect(commands.first == ["ip", "link", "add", "veth-host", "netns", "h", "type", "veth", "peer", "name", "veth-server", "netns", "s"])
         #expect(commands.contains(["ip", "-n", "s", "addr", "add", "198.19.0.2/24", "dev", "veth-server"]))
         #expect(commands.contains(["ip", "-n", "h", "-6", "addr", "add", "fd00:19::1/64", "dev", "veth-host", "nodad"]))

@@ -70,7 +70,6 @@ import Testing
         #expect(TunnelAddressing.ipv4Address.bytes == [198, 18, 0, 2])
         #expect(TunnelAddressing.ipv4CIDR == "198.18.0.2/24")
         #expect(TunnelAddressing.ipv6CIDR == "fd00:7::2/64")
-        #expect(TunnelAddressing.ipv4SubnetMask == "255.255.255.0")
         #expect(TunnelAddressing.localAddresses == [IPAddress(parsing: "198.18.0.2")!, IPAddress(parsing: "fd00:7::2")!])
     }
 

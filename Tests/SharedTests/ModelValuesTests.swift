@@ -24,15 +24,15 @@ import Testing
         #expect(published.map(\.rawValue) == [0x0300, 0x0301, 0x0302, 0x0303, 0x0304])
         #expect(published.allSatisfy { $0.isPublished })
         for (older, newer) in zip(published, published.dropFirst()) {
-            #expect(older.isOlder(than: newer) && newer.isNewer(than: older))
-            #expect(!newer.isOlder(than: older) && !older.isNewer(than: newer))
+            #expect(older.isOlder(than: newer))
+            #expect(!newer.isOlder(than: older))
         }
-        #expect(!TLSProtocolVersion.tls13.isOlder(than: .tls13) && !TLSProtocolVersion.tls13.isNewer(than: .tls13))
+        #expect(!TLSProtocolVersion.tls13.isOlder(than: .tls13))
         let draft = TLSProtocolVersion(rawValue: 0x7F1C), grease = TLSProtocolVersion(rawValue: 0x0A0A)
         for unpublished in [draft, grease, TLSProtocolVersion(rawValue: 0x0200), TLSProtocolVersion(rawValue: 0x0305)] {
             #expect(!unpublished.isPublished)
-            #expect(!unpublished.isNewer(than: .tls13) && !unpublished.isOlder(than: .tls13))
-            #expect(!TLSProtocolVersion.tls10.isNewer(than: unpublished) && !TLSProtocolVersion.tls10.isOlder(than: unpublished))
+            #expect(!TLSProtocolVersion.tls13.isOlder(than: unpublished) && !unpublished.isOlder(than: .tls13))
+            #expect(!unpublished.isOlder(than: TLSProtocolVersion.tls10) && !TLSProtocolVersion.tls10.isOlder(than: unpublished))
         }
     }
 

@@ -57,7 +57,7 @@ import Testing
         try await capture.close()
         let files = await capture.captureFiles()
         #expect(files.count > 5)
-        #expect(try CaptureDirectory.sortedFiles(in: directory.url) == files)
+        #expect(try CaptureDirectory.files(in: directory.url).sorted { $0.key < $1.key }.map(\.value) == files)
         for file in files {
             let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
             #expect(size <= 4_096)
@@ -106,7 +106,7 @@ import Testing
         let third = try writer(directory.url, referenced: 9)
         #expect(await third.currentFileSequence == 10)
         try await third.close()
-        for file in try CaptureDirectory.sortedFiles(in: directory.url) { try FileManager.default.removeItem(at: file) }
+        for file in try CaptureDirectory.files(in: directory.url).values { try FileManager.default.removeItem(at: file) }
         let fourth = try writer(directory.url, referenced: 10)
         #expect(await fourth.currentFileSequence == 11)
         try await fourth.close()

@@ -44,7 +44,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// The wiring, in order. Pure, so the plan is tested without a lab.
-    static func commands(host: String, server: String, monitored: String) -> [[String]] {
+    package static func commands(host: String, server: String, monitored: String) -> [[String]] {
         [
             ["ip", "link", "add", "veth-host", "netns", host, "type", "veth", "peer", "name", "veth-server", "netns", server],
             ["ip", "-n", host, "link", "set", "lo", "up"],
@@ -57,11 +57,6 @@ public final class Lab: @unchecked Sendable {
             ["ip", "-n", host, "link", "set", "veth-host", "up"],
             ["ip", "-n", server, "link", "set", "veth-server", "up"],
         ]
-    }
-
-    /// The plan, for tests outside the module.
-    public static func commandsForTesting(host: String, server: String, monitored: String) -> [[String]] {
-        commands(host: host, server: server, monitored: monitored)
     }
 
     /// Removes every namespace of the lab (their interfaces go with them). Safe to call twice.

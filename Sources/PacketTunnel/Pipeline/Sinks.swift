@@ -23,9 +23,6 @@ package protocol CaptureSink: AnyObject {
     func flush() throws(PcapError)
 }
 
-/// Decrypted content (ADR 0007). Declared for the wiring to come; the pipeline does not use it yet.
-package protocol PlaintextSink: AnyObject {}
-
 /// The history. `StoreWriterQueue` conforms.
 package protocol FlowPersisting: AnyObject {
     /// Takes the batch for writing later; false when it cannot (its queue is full): the batch is

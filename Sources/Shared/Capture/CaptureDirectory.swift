@@ -24,9 +24,4 @@ public enum CaptureDirectory {
         }
         return files
     }
-
-    /// The capture files in sequence order (oldest first).
-    public static func sortedFiles(in directory: URL) throws(DirectoryError) -> [URL] {
-        try files(in: directory).sorted { $0.key < $1.key }.map(\.value)
-    }
 }

@@ -21,7 +21,4 @@ public struct TLSProtocolVersion: RawRepresentable, Sendable, Hashable, Codable 
     public func isOlder(than other: TLSProtocolVersion) -> Bool {
         isPublished && other.isPublished && rawValue < other.rawValue
     }
-
-    /// True when both are published and this one came after `other`.
-    public func isNewer(than other: TLSProtocolVersion) -> Bool { other.isOlder(than: self) }
 }

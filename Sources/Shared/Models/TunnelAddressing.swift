@@ -27,8 +27,4 @@ public enum TunnelAddressing {
     public static var ipv4CIDR: String { "\(ipv4Address)/\(ipv4PrefixLength)" }
     /// `fd00:7::2/64`, for `ip addr add`.
     public static var ipv6CIDR: String { "\(ipv6Address)/\(ipv6PrefixLength)" }
-    /// `255.255.255.0`: the IPv4 prefix as a mask.
-    public static var ipv4SubnetMask: String {
-        IPAddress(ipv4: ipv4PrefixLength == 0 ? 0 : UInt32.max << UInt32(32 - ipv4PrefixLength)).description
-    }
 }
