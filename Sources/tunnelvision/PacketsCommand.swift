@@ -19,7 +19,8 @@ enum PacketsCommand {
         var listing = PacketListing(nanosecondTimestamps: reader.header.hasNanosecondTimestamps)
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.isTerminal)
         var damage: (error: PcapReadError, index: Int)?
-        if json { listing.appendJSONOpening(file: path, header: reader.header, to: &output.writer) }
+        var document = JSONWriter(capacity: 1 << 17)
+        if json { listing.appendJSONOpening(file: path, header: reader.header, to: &document) }
         do throws(PcapFileReadError<StandardOutput.OutputError>) {
             try reader.forEachRecord { (record) throws(StandardOutput.OutputError) in
                 let result = Result { () throws(PacketParseError) in
@@ -29,7 +30,8 @@ enum PacketsCommand {
                                                 capturedLength: Int(record.header.inclLen),
                                                 originalLength: Int(record.header.origLen), result: result)
                 if json {
-                    listing.appendJSONElement(entry, to: &output.writer)
+                    listing.appendJSONElement(entry, to: &document)
+                    try output.take(&document)
                 } else {
                     listing.appendText(entry, to: &output.writer)
                 }
@@ -50,7 +52,11 @@ enum PacketsCommand {
         progress.clear()
         if json {
             listing.appendJSONClosing(damage: damage.map { (recordIndex: $0.index, message: $0.error.description) },
-                                      to: &output.writer)
+                                      to: &document)
+            do { try output.take(&document, whole: true) } catch {
+                printError("tunnelvision: \(error)")
+                return 1
+            }
         }
         do { try output.flush() } catch {
             printError("tunnelvision: \(error)")

@@ -28,6 +28,15 @@ struct StandardOutput {
         try check(bytes.withUnsafeBytes { FileDescriptor.writeAll(descriptor, $0) })
     }
 
+    /// Moves what `document` has written into the buffer once it has grown past the threshold
+    /// (or at once, `whole`), emptying it, and writes the buffer out when it is full.
+    mutating func take(_ document: inout JSONWriter, whole: Bool = false) throws(OutputError) {
+        guard whole || document.writer.count >= Self.flushThreshold else { return }
+        document.writer.bytes.withUnsafeBytes { writer.append(bytes: $0) }
+        document.writer.removeAll()
+        try flushIfFull()
+    }
+
     mutating func flush() throws(OutputError) {
         defer { writer.removeAll() }
         guard !pipeClosed, writer.count > 0 else { return }

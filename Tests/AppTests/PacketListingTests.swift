@@ -45,18 +45,16 @@ import Shared
 
     @Test func jsonRecordsDecodeWithTheFieldsByName() throws {
         var listing = PacketListing()
-        var out = ASCIIWriter()
-        out.append("[")
+        var out = JSONWriter()
+        out.beginArray()
         listing.appendJSON(entry(Self.synAck), to: &out)
-        out.append(",")
         let udp = [UInt8](try PacketEmitter.udp(source: IPEndpoint(address: TunnelAddressing.ipv6Address, port: 5353),
                                                 destination: IPEndpoint(address: IPAddress(parsing: "fd00::35")!, port: 53),
                                                 payload: Data(count: 5)))
         listing.appendJSON(entry(udp, index: 1), to: &out)
-        out.append(",")
         listing.appendJSON(entry([0x70], index: 2), to: &out)
-        out.append("]")
-        let records = try #require(try JSONSerialization.jsonObject(with: Data(out.bytes)) as? [[String: Any]])
+        out.endArray()
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(out.writer.bytes)) as? [[String: Any]])
         #expect(records[0]["protocol"] as? String == "TCP" && records[0]["sourcePort"] as? Int == 443)
         #expect(records[0]["time"] as? String == "2026-11-30T02:18:50.123456Z")
         let tcp = try #require(records[0]["tcp"] as? [String: Any])
@@ -70,12 +68,12 @@ import Shared
 
     @Test func theJSONDocumentFramesRecordsWithTheSummaryAndTheDamage() throws {
         var listing = PacketListing()
-        var out = ASCIIWriter()
+        var out = JSONWriter()
         listing.appendJSONOpening(file: "a \"quoted\" name.pcap", header: PcapFormat.GlobalHeader(snaplen: 128), to: &out)
         listing.appendJSONElement(entry(Self.synAck), to: &out)
         listing.appendJSONElement(entry([0x45], index: 1), to: &out)
         listing.appendJSONClosing(damage: (recordIndex: 2, message: "record cut short"), to: &out)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(out.bytes)) as? [String: Any])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(out.writer.bytes)) as? [String: Any])
         #expect(document["file"] as? String == "a \"quoted\" name.pcap" && document["snaplen"] as? Int == 128)
         #expect((document["records"] as? [Any])?.count == 2)
         #expect(document["summary"] as? [String: Int] == ["records": 2, "malformed": 1, "truncated": 0])

@@ -20,7 +20,7 @@ extension AnalysisReport {
     /// never sits in memory whole. `renderers` threads write the conversations' pieces at once,
     /// a few at a time, and the pieces go to `emit` in order.
     public func writeJSON(renderers: Int = 1, _ emit: (ArraySlice<UInt8>) -> Void) {
-        var out = JSONOut()
+        var out = JSONWriter()
         out.beginObject()
         out.string("file", file)
         out.number("linkType", Int(analysis.linkType))
@@ -42,7 +42,7 @@ extension AnalysisReport {
             let written = Mutex<[[UInt8]]>(Array(repeating: [], count: pieces))
             DispatchQueue.concurrentPerform(iterations: pieces) { offset in
                 let start = (first + offset) * pieceSize
-                var piece = JSONOut()
+                var piece = JSONWriter()
                 // Every piece but the very first continues the array.
                 if start > 0 { piece.writer.append(UInt8(ascii: ",")) }
                 for conversation in conversations[start..<min(start + pieceSize, conversations.count)] {
@@ -59,7 +59,7 @@ extension AnalysisReport {
         emit(out.writer.bytes)
     }
 
-    private static func write(_ conversation: Conversation, to out: inout JSONOut) {
+    private static func write(_ conversation: Conversation, to out: inout JSONWriter) {
         let record = conversation.record
         out.beginObject()
         out.string("protocol", "\(record.key.proto.displayName)".lowercased())
@@ -83,7 +83,7 @@ extension AnalysisReport {
         out.endObject()
     }
 
-    private static func write(_ offer: ClientTLSOffer, to out: inout JSONOut) {
+    private static func write(_ offer: ClientTLSOffer, to out: inout JSONWriter) {
         out.beginObject()
         switch offer.versions {
         case .listed(let versions):
@@ -100,7 +100,7 @@ extension AnalysisReport {
         out.endObject()
     }
 
-    private static func write(_ answer: ServerTLSAnswer, to out: inout JSONOut) {
+    private static func write(_ answer: ServerTLSAnswer, to out: inout JSONWriter) {
         out.beginObject()
         switch answer {
         case .negotiated(let negotiated):
@@ -113,7 +113,7 @@ extension AnalysisReport {
         out.endObject()
     }
 
-    private static func write(_ visibility: ServerCertificateVisibility, to out: inout JSONOut) {
+    private static func write(_ visibility: ServerCertificateVisibility, to out: inout JSONWriter) {
         let (name, complete, chain): (String, Bool, [ServerCertificate]) = switch visibility {
         case .presented(let chain): ("presented", chain.isComplete, chain.certificates)
         case .notSent: ("notSent", true, [])
@@ -136,95 +136,5 @@ extension AnalysisReport {
         }
         out.endArray()
         out.endObject()
-    }
-}
-
-/// A small JSON writer over `ASCIIWriter` that places the commas: members and elements are
-/// written in order, and a separator goes before any value that follows another.
-struct JSONOut {
-    var writer = ASCIIWriter()
-    private var needsComma = false
-
-    mutating func beginObject() { open(UInt8(ascii: "{")) }
-    mutating func endObject() { close(UInt8(ascii: "}")) }
-
-    mutating func beginArray(_ name: StaticString) {
-        key(name)
-        open(UInt8(ascii: "["))
-    }
-
-    mutating func endArray() { close(UInt8(ascii: "]")) }
-
-    mutating func key(_ name: StaticString) {
-        separate()
-        writer.append(UInt8(ascii: "\""))
-        writer.append(name)
-        writer.append("\":")
-    }
-
-    mutating func string(_ name: StaticString, _ value: String?) {
-        key(name)
-        element(value)
-    }
-
-    mutating func strings(_ name: StaticString, _ values: [String]) {
-        beginArray(name)
-        for value in values { element(value) }
-        endArray()
-    }
-
-    mutating func number(_ name: StaticString, _ value: Int?) {
-        key(name)
-        if let value { element(value) } else { null() }
-    }
-
-    mutating func numbers(_ name: StaticString, _ values: [Int]) {
-        beginArray(name)
-        for value in values { element(value) }
-        endArray()
-    }
-
-    mutating func bool(_ name: StaticString, _ value: Bool) {
-        key(name)
-        writer.append(value ? "true" : "false")
-        needsComma = true
-    }
-
-    mutating func element(_ value: String?) {
-        guard let value else { return null() }
-        separate()
-        writer.append(UInt8(ascii: "\""))
-        writer.appendJSONEscaped(value)
-        writer.append(UInt8(ascii: "\""))
-        needsComma = true
-    }
-
-    mutating func element(_ value: Int) {
-        separate()
-        if value < 0 { writer.append(UInt8(ascii: "-")) }
-        writer.appendDecimal(value.magnitude)
-        needsComma = true
-    }
-
-    mutating func null() {
-        separate()
-        writer.append("null")
-        needsComma = true
-    }
-
-    private mutating func open(_ bracket: UInt8) {
-        separate()
-        writer.append(bracket)
-    }
-
-    private mutating func close(_ bracket: UInt8) {
-        writer.append(bracket)
-        needsComma = true
-    }
-
-    /// A comma before a value that follows another; after a key's colon or an opening bracket, none.
-    private mutating func separate() {
-        if needsComma { writer.append(UInt8(ascii: ",")) }
-        needsComma = false
     }
 }

@@ -97,124 +97,108 @@ public struct PacketListing: Sendable {
 
     // MARK: JSON
 
-    /// One record as a JSON object (no trailing separator):
+    /// One record as a JSON object:
     /// `{"index":1,"time":"…Z","timestampNanoseconds":…,"capturedLength":60,"originalLength":60,
     ///   "truncated":false,"version":4,"protocol":"TCP","rawProtocol":6,"source":"10.7.0.2",
     ///   "destination":"198.18.0.1","hopLimit":64,"sourcePort":51234,"destinationPort":443,
     ///   "tcp":{"sequence":…,"acknowledgment":…,"flags":["SYN"],"window":…,"headerLength":20,"payloadLength":0}}`
     /// and, for a record the parser refused, `"error":{"kind":"truncatedL4","message":"…"}` in place
     /// of the packet fields.
-    public mutating func appendJSON(_ entry: Entry, to out: inout ASCIIWriter) {
+    public mutating func appendJSON(_ entry: Entry, to out: inout JSONWriter) {
         count(entry)
-        out.append("{\"index\":")
-        out.appendDecimal(entry.index + 1)
-        out.append(",\"time\":\"")
-        clock.write(nanosecondsSince1970: entry.nanosecondsSince1970, to: &out)
-        out.append("\",\"timestampNanoseconds\":")
-        out.appendDecimal(entry.nanosecondsSince1970)
-        out.append(",\"capturedLength\":")
-        out.appendDecimal(entry.capturedLength)
-        out.append(",\"originalLength\":")
-        out.appendDecimal(entry.originalLength)
-        out.append(entry.capturedLength < entry.originalLength ? ",\"truncated\":true" : ",\"truncated\":false")
+        out.beginObject()
+        out.number("index", entry.index + 1)
+        var clock = clock   // it caches the last second's text: carried back below
+        out.string("time") { clock.write(nanosecondsSince1970: entry.nanosecondsSince1970, to: &$0) }
+        self.clock = clock
+        out.number("timestampNanoseconds", Int(entry.nanosecondsSince1970))
+        out.number("capturedLength", entry.capturedLength)
+        out.number("originalLength", entry.originalLength)
+        out.bool("truncated", entry.capturedLength < entry.originalLength)
         switch entry.result {
         case let .success(packet):
-            out.append(",\"version\":")
-            out.appendDecimal(packet.ip.version.rawValue)
-            out.append(",\"protocol\":\"")
-            Self.appendProtocolName(packet, to: &out)
-            out.append("\",\"rawProtocol\":")
-            out.appendDecimal(packet.ip.rawProtocol)
-            out.append(",\"source\":\"")
-            packet.ip.source.write(to: &out)
-            out.append("\",\"destination\":\"")
-            packet.ip.destination.write(to: &out)
-            out.append("\",\"hopLimit\":")
-            out.appendDecimal(packet.ip.hopLimit)
+            out.number("version", Int(packet.ip.version.rawValue))
+            out.string("protocol") { Self.appendProtocolName(packet, to: &$0) }
+            out.number("rawProtocol", Int(packet.ip.rawProtocol))
+            out.string("source") { packet.ip.source.write(to: &$0) }
+            out.string("destination") { packet.ip.destination.write(to: &$0) }
+            out.number("hopLimit", Int(packet.ip.hopLimit))
             if let tcp = packet.tcp {
-                Self.appendPorts(tcp.sourcePort, tcp.destinationPort, to: &out)
-                out.append(",\"tcp\":{\"sequence\":")
-                out.appendDecimal(tcp.sequence)
-                out.append(",\"acknowledgment\":")
-                out.appendDecimal(tcp.acknowledgment)
-                out.append(",\"flags\":[")
-                Self.appendFlagNames(tcp.flags, separator: UInt8(ascii: ","), quoted: true, to: &out)
-                out.append("],\"window\":")
-                out.appendDecimal(tcp.windowSize)
-                out.append(",\"headerLength\":")
-                out.appendDecimal(tcp.dataOffsetBytes)
-                out.append(",\"payloadLength\":")
-                out.appendDecimal(packet.transportPayloadLength ?? 0)
-                out.append(UInt8(ascii: "}"))
+                out.number("sourcePort", Int(tcp.sourcePort))
+                out.number("destinationPort", Int(tcp.destinationPort))
+                out.beginObject("tcp")
+                out.number("sequence", Int(tcp.sequence))
+                out.number("acknowledgment", Int(tcp.acknowledgment))
+                out.beginArray("flags")
+                for (flag, name) in TCPFlags.named where tcp.flags.contains(flag) { out.element(unescaped: { $0.append(name) }) }
+                out.endArray()
+                out.number("window", Int(tcp.windowSize))
+                out.number("headerLength", tcp.dataOffsetBytes)
+                out.number("payloadLength", packet.transportPayloadLength ?? 0)
+                out.endObject()
             } else if let udp = packet.udp {
-                Self.appendPorts(udp.sourcePort, udp.destinationPort, to: &out)
-                out.append(",\"udp\":{\"length\":")
-                out.appendDecimal(udp.length)
-                out.append(",\"payloadLength\":")
-                out.appendDecimal(packet.transportPayloadLength ?? 0)
-                out.append(UInt8(ascii: "}"))
+                out.number("sourcePort", Int(udp.sourcePort))
+                out.number("destinationPort", Int(udp.destinationPort))
+                out.beginObject("udp")
+                out.number("length", Int(udp.length))
+                out.number("payloadLength", packet.transportPayloadLength ?? 0)
+                out.endObject()
             } else if let icmp = packet.icmp {
-                out.append(",\"icmp\":{\"type\":")
-                out.appendDecimal(icmp.type)
-                out.append(",\"code\":")
-                out.appendDecimal(icmp.code)
-                out.append(UInt8(ascii: "}"))
+                out.beginObject("icmp")
+                out.number("type", Int(icmp.type))
+                out.number("code", Int(icmp.code))
+                out.endObject()
             }
             if let fragment = packet.ip.fragment {
-                out.append(",\"fragment\":{\"offset\":")
-                out.appendDecimal(fragment.offset)
-                out.append(fragment.moreFragments ? ",\"moreFragments\":true" : ",\"moreFragments\":false")
-                out.append(",\"identification\":")
-                out.appendDecimal(fragment.identification)
-                out.append(UInt8(ascii: "}"))
+                out.beginObject("fragment")
+                out.number("offset", Int(fragment.offset))
+                out.bool("moreFragments", fragment.moreFragments)
+                out.number("identification", Int(fragment.identification))
+                out.endObject()
             }
         case let .failure(error):
-            out.append(",\"error\":{\"kind\":\"")
-            out.append(error.kind)
-            out.append("\",\"message\":\"")
-            out.appendJSONEscaped(error.description)
-            out.append("\"}")
+            out.beginObject("error")
+            out.string("kind") { $0.append(error.kind) }
+            out.string("message", error.description)
+            out.endObject()
         }
-        out.append(UInt8(ascii: "}"))
+        out.endObject()
     }
 
     // MARK: the JSON document
 
     /// `{"file":…,"linkType":…,"snaplen":…,"records":[` — the document `appendJSONElement` fills.
-    public func appendJSONOpening(file: String, header: PcapFormat.GlobalHeader, to out: inout ASCIIWriter) {
-        out.append("{\"file\":\"")
-        out.appendJSONEscaped(file)
-        out.append("\",\"linkType\":")
-        out.appendDecimal(header.linkType)
-        out.append(",\"snaplen\":")
-        out.appendDecimal(header.snaplen)
-        out.append(",\"records\":[")
+    public func appendJSONOpening(file: String, header: PcapFormat.GlobalHeader, to out: inout JSONWriter) {
+        out.beginObject()
+        out.string("file", file)
+        out.number("linkType", Int(header.linkType))
+        out.number("snaplen", Int(header.snaplen))
+        out.beginArray("records")
     }
 
-    /// One record inside the `records` array, with its separator.
-    public mutating func appendJSONElement(_ entry: Entry, to out: inout ASCIIWriter) {
-        if records > 0 { out.append(UInt8(ascii: ",")) }
-        out.append(UInt8(ascii: "\n"))
+    /// One record inside the `records` array, on a line of its own.
+    public mutating func appendJSONElement(_ entry: Entry, to out: inout JSONWriter) {
+        out.newline()
         appendJSON(entry, to: &out)
     }
 
     /// `],"summary":{…}` plus `"damage":{…}` when the file broke off, closing the document.
-    public func appendJSONClosing(damage: (recordIndex: Int, message: String)?, to out: inout ASCIIWriter) {
-        out.append("\n],\"summary\":{\"records\":")
-        out.appendDecimal(records)
-        out.append(",\"malformed\":")
-        out.appendDecimal(malformed)
-        out.append(",\"truncated\":")
-        out.appendDecimal(truncated)
-        out.append(UInt8(ascii: "}"))
+    public func appendJSONClosing(damage: (recordIndex: Int, message: String)?, to out: inout JSONWriter) {
+        out.lineBreak()
+        out.endArray()
+        out.beginObject("summary")
+        out.number("records", records)
+        out.number("malformed", malformed)
+        out.number("truncated", truncated)
+        out.endObject()
         if let damage {
-            out.append(",\"damage\":{\"recordIndex\":")
-            out.appendDecimal(damage.recordIndex + 1)
-            out.append(",\"message\":\"")
-            out.appendJSONEscaped(damage.message)
-            out.append("\"}")
+            out.beginObject("damage")
+            out.number("recordIndex", damage.recordIndex + 1)
+            out.string("message", damage.message)
+            out.endObject()
         }
-        out.append("}\n")
+        out.endObject()
+        out.lineBreak()
     }
 
     /// The text listing's closing line.
@@ -236,13 +220,6 @@ public struct PacketListing: Sendable {
     private static func appendEndpoint(_ address: IPAddress, port: UInt16?, to out: inout ASCIIWriter) {
         guard let port else { return address.write(to: &out) }
         IPEndpoint(address: address, port: port).write(to: &out)
-    }
-
-    private static func appendPorts(_ source: UInt16, _ destination: UInt16, to out: inout ASCIIWriter) {
-        out.append(",\"sourcePort\":")
-        out.appendDecimal(source)
-        out.append(",\"destinationPort\":")
-        out.appendDecimal(destination)
     }
 
     private static func appendFlagNames(_ flags: TCPFlags, separator: UInt8, quoted: Bool, to out: inout ASCIIWriter) {

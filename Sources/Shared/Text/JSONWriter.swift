@@ -1,0 +1,151 @@
+import Foundation
+
+/// The one JSON writer of every document the product prints (`analyze --json`, `packets --json`,
+/// `run --json-summary`, the demo's `--json`): values appended in order into an `ASCIIWriter`,
+/// the commas placed by the writer, keys static, strings escaped by `appendJSONEscaped`. Large
+/// documents stream: the owner takes `writer`'s bytes out whenever it likes and empties it, and
+/// the next value carries on where the last one stopped.
+///
+/// It checks nothing about nesting: a key outside an object writes a malformed document. The
+/// tests read every document the product prints back with Foundation's and Python's parsers.
+public struct JSONWriter: Sendable {
+    public var writer: ASCIIWriter
+    private var needsComma = false
+
+    public init(capacity: Int = 4096) {
+        writer = ASCIIWriter(capacity: capacity)
+    }
+
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func beginObject(_ name: StaticString) {
+        key(name)
+        open(UInt8(ascii: "{"))
+    }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func beginArray(_ name: StaticString) {
+        key(name)
+        open(UInt8(ascii: "["))
+    }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    public mutating func key(_ name: StaticString) {
+        separate()
+        writer.append(UInt8(ascii: "\""))
+        writer.append(name)
+        writer.append("\":")
+    }
+
+    public mutating func string(_ name: StaticString, _ value: String?) {
+        key(name)
+        element(value)
+    }
+
+    public mutating func strings(_ name: StaticString, _ values: [String]) {
+        beginArray(name)
+        for value in values { element(value) }
+        endArray()
+    }
+
+    public mutating func number(_ name: StaticString, _ value: Int?) {
+        key(name)
+        if let value { element(value) } else { null() }
+    }
+
+    public mutating func number(_ name: StaticString, _ value: UInt64) {
+        key(name)
+        element(value)
+    }
+
+    public mutating func numbers(_ name: StaticString, _ values: [Int]) {
+        beginArray(name)
+        for value in values { element(value) }
+        endArray()
+    }
+
+    /// A number with a fixed count of decimals (durations in seconds): JSON has no NaN or
+    /// infinity, so a non-finite value is written as null.
+    public mutating func number(_ name: StaticString, _ value: Double, decimals: Int) {
+        key(name)
+        guard value.isFinite else { return null() }
+        separate()
+        writer.append(String(format: "%.\(decimals)f", value))
+        needsComma = true
+    }
+
+    public mutating func bool(_ name: StaticString, _ value: Bool) {
+        key(name)
+        writer.append(value ? "true" : "false")
+        needsComma = true
+    }
+
+    public mutating func element(_ value: String?) {
+        guard let value else { return null() }
+        separate()
+        writer.append(UInt8(ascii: "\""))
+        writer.appendJSONEscaped(value)
+        writer.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A string value written by `body` straight into the buffer (an address, a timestamp): the
+    /// caller writes only characters that need no escaping.
+    public mutating func element(unescaped body: (inout ASCIIWriter) -> Void) {
+        separate()
+        writer.append(UInt8(ascii: "\""))
+        body(&writer)
+        writer.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    public mutating func string(_ name: StaticString, unescaped body: (inout ASCIIWriter) -> Void) {
+        key(name)
+        element(unescaped: body)
+    }
+
+    public mutating func element(_ value: Int) {
+        separate()
+        if value < 0 { writer.append(UInt8(ascii: "-")) }
+        writer.appendDecimal(value.magnitude)
+        needsComma = true
+    }
+
+    public mutating func element(_ value: UInt64) {
+        separate()
+        writer.appendDecimal(value)
+        needsComma = true
+    }
+
+    public mutating func null() {
+        separate()
+        writer.append("null")
+        needsComma = true
+    }
+
+    /// A line break before the next value (after its comma), for a reader who scrolls; JSON
+    /// ignores it.
+    public mutating func newline() {
+        separate()
+        writer.append(UInt8(ascii: "\n"))
+    }
+
+    /// A line break where JSON allows white space (before a closing bracket, at the end).
+    public mutating func lineBreak() { writer.append(UInt8(ascii: "\n")) }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        writer.append(bracket)
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        writer.append(bracket)
+        needsComma = true
+    }
+
+    /// A comma before a value that follows another; after a key's colon or an opening bracket, none.
+    private mutating func separate() {
+        if needsComma { writer.append(UInt8(ascii: ",")) }
+        needsComma = false
+    }
+}
