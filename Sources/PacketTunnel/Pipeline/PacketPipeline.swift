@@ -166,7 +166,7 @@ package final class PacketPipeline {
         } catch {
             counters.packetsHandled &+= 1
             counters.bytesHandled &+= UInt64(originalLength)
-            counters.packetsDroppedUnparseable &+= 1
+            counters.parseDrops.count(error)
             return .dropped
         }
         let key = parsed.flowKey
