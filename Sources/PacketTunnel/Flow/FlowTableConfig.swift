@@ -70,7 +70,7 @@ extension FlowTable {
             case .tcp: self = .tcp
             case .udp where key.endpointA.port == Self.dnsPort || key.endpointB.port == Self.dnsPort: self = .dns
             case .udp: self = .udp
-            case .icmp, .icmpv6, .other: self = .other
+            default: self = .other
             }
         }
     }
