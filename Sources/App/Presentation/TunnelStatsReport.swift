@@ -43,118 +43,120 @@ public struct TunnelStatsReport: Sendable, Equatable {
     }
 
     private static func pipelineGroups(_ pipeline: PipelineStats) -> [Group] {
-        var main = Lines()
-        main.add("packetsHandled", pipeline.packetsHandled)
-        main.add("bytesHandled", pipeline.bytesHandled)
-        main.add("packetsDroppedNoLocalAddress", pipeline.packetsDroppedNoLocalAddress)
-        main.add("packetsCaptured", pipeline.packetsCaptured)
-        main.add("captureFailures", pipeline.captureFailures)
-        main.add("captureDisabledByFailure", pipeline.captureDisabledByFailure)
-        main.add("lastCaptureError", pipeline.lastCaptureError)
-        main.add("packetsPublished", pipeline.packetsPublished)
-        main.add("liveFeedDrops", pipeline.liveFeedDrops)
-        main.add("storeBatchesWritten", pipeline.storeBatchesWritten)
-        main.add("storeBatchesFailed", pipeline.storeBatchesFailed)
-        main.add("packetsLostToStoreFailures", pipeline.packetsLostToStoreFailures)
-        main.add("lastStoreError", pipeline.lastStoreError)
-        main.add("flowsOpened", pipeline.flowsOpened)
-        main.add("flowsClosed", pipeline.flowsClosed)
-        main.add("flowsExpired", pipeline.flowsExpired)
-        main.add("flowsEvicted", pipeline.flowsEvicted)
-        main.add("reinjectedRecorded", pipeline.reinjectedRecorded)
-        main.add("quicVersionsObserved", pipeline.quicVersionsObserved)
-        var groups = [Group(path: "pipeline", title: "what was recorded", lines: main.lines)]
-
+        var groups = [group("pipeline", "what was recorded") { lines in
+            lines.add("packetsHandled", pipeline.packetsHandled)
+            lines.add("bytesHandled", pipeline.bytesHandled)
+            lines.add("packetsDroppedNoLocalAddress", pipeline.packetsDroppedNoLocalAddress)
+            lines.add("packetsCaptured", pipeline.packetsCaptured)
+            lines.add("captureFailures", pipeline.captureFailures)
+            lines.add("captureDisabledByFailure", pipeline.captureDisabledByFailure)
+            lines.add("lastCaptureError", pipeline.lastCaptureError)
+            lines.add("packetsPublished", pipeline.packetsPublished)
+            lines.add("liveFeedDrops", pipeline.liveFeedDrops)
+            lines.add("storeBatchesWritten", pipeline.storeBatchesWritten)
+            lines.add("storeBatchesFailed", pipeline.storeBatchesFailed)
+            lines.add("packetsLostToStoreFailures", pipeline.packetsLostToStoreFailures)
+            lines.add("lastStoreError", pipeline.lastStoreError)
+            lines.add("flowsOpened", pipeline.flowsOpened)
+            lines.add("flowsClosed", pipeline.flowsClosed)
+            lines.add("flowsExpired", pipeline.flowsExpired)
+            lines.add("flowsEvicted", pipeline.flowsEvicted)
+            lines.add("reinjectedRecorded", pipeline.reinjectedRecorded)
+            lines.add("quicVersionsObserved", pipeline.quicVersionsObserved)
+        }]
         let drops = pipeline.parseDrops
-        var parse = Lines()
-        parse.add("tooShort", drops.tooShort)
-        parse.add("unsupportedVersion", drops.unsupportedVersion)
-        parse.add("badHeaderLength", drops.badHeaderLength)
-        parse.add("totalLengthBeyondBuffer", drops.totalLengthBeyondBuffer)
-        parse.add("extensionHeaderTruncated", drops.extensionHeaderTruncated)
-        parse.add("extensionChainTooLong", drops.extensionChainTooLong)
-        parse.add("badDataOffset", drops.badDataOffset)
-        parse.add("truncatedL4", drops.truncatedL4)
-        parse.add("badUDPLength", drops.badUDPLength)
-        groups.append(Group(path: "pipeline.parseDrops",
-                            title: "datagrams dropped unparseable, by reason (\(drops.total) in all)", lines: parse.lines))
-
+        groups.append(group("pipeline.parseDrops", "datagrams dropped unparseable, by reason (\(drops.total) in all)") { lines in
+            lines.add("tooShort", drops.tooShort)
+            lines.add("unsupportedVersion", drops.unsupportedVersion)
+            lines.add("badHeaderLength", drops.badHeaderLength)
+            lines.add("totalLengthBeyondBuffer", drops.totalLengthBeyondBuffer)
+            lines.add("extensionHeaderTruncated", drops.extensionHeaderTruncated)
+            lines.add("extensionChainTooLong", drops.extensionChainTooLong)
+            lines.add("badDataOffset", drops.badDataOffset)
+            lines.add("truncatedL4", drops.truncatedL4)
+            lines.add("badUDPLength", drops.badUDPLength)
+        })
         let dns = pipeline.dnsNames
-        var dnsLines = Lines()
-        dnsLines.add("repliesRecorded", dns.repliesRecorded)
-        dnsLines.add("addressesLearned", dns.addressesLearned)
-        dnsLines.add("unreadableDatagrams", dns.unreadableDatagrams)
-        dnsLines.add("flowsNamed", dns.flowsNamed)
-        dnsLines.add("notAResponse", dns.notAResponse)
-        dnsLines.add("unsupportedOpcode", dns.unsupportedOpcode)
-        dnsLines.add("errorResponse", dns.errorResponse)
-        dnsLines.add("unsupportedQuestion", dns.unsupportedQuestion)
-        dnsLines.add("unusableName", dns.unusableName)
-        dnsLines.add("noAddresses", dns.noAddresses)
-        groups.append(Group(path: "pipeline.dnsNames", title: "naming flows from DNS answers", lines: dnsLines.lines))
-
+        groups.append(group("pipeline.dnsNames", "naming flows from DNS answers") { lines in
+            lines.add("repliesRecorded", dns.repliesRecorded)
+            lines.add("addressesLearned", dns.addressesLearned)
+            lines.add("unreadableDatagrams", dns.unreadableDatagrams)
+            lines.add("flowsNamed", dns.flowsNamed)
+            lines.add("notAResponse", dns.notAResponse)
+            lines.add("unsupportedOpcode", dns.unsupportedOpcode)
+            lines.add("errorResponse", dns.errorResponse)
+            lines.add("unsupportedQuestion", dns.unsupportedQuestion)
+            lines.add("unusableName", dns.unusableName)
+            lines.add("noAddresses", dns.noAddresses)
+        })
         let quic = pipeline.quicNames
-        var quicLines = Lines()
-        quicLines.add("initialsSeen", quic.initialsSeen)
-        quicLines.add("initialsOpened", quic.initialsOpened)
-        quicLines.add("initialsUnopenable", quic.initialsUnopenable)
-        quicLines.add("helloIncomplete", quic.helloIncomplete)
-        quicLines.add("flowsNamed", quic.flowsNamed)
-        quicLines.add("flowsWithoutName", quic.flowsWithoutName)
-        groups.append(Group(path: "pipeline.quicNames", title: "naming QUIC flows from their Initials", lines: quicLines.lines))
-
+        groups.append(group("pipeline.quicNames", "naming QUIC flows from their Initials") { lines in
+            lines.add("initialsSeen", quic.initialsSeen)
+            lines.add("initialsOpened", quic.initialsOpened)
+            lines.add("initialsUnopenable", quic.initialsUnopenable)
+            lines.add("helloIncomplete", quic.helloIncomplete)
+            lines.add("flowsNamed", quic.flowsNamed)
+            lines.add("flowsWithoutName", quic.flowsWithoutName)
+        })
         if let plaintext = pipeline.plaintext {
-            var lines = Lines()
-            lines.add("plaintextChunksWritten", plaintext.plaintextChunksWritten)
-            lines.add("plaintextChunksExpired", plaintext.plaintextChunksExpired)
-            groups.append(Group(path: "pipeline.plaintext", title: "decrypted content kept", lines: lines.lines))
+            groups.append(group("pipeline.plaintext", "decrypted content kept") { lines in
+                lines.add("plaintextChunksWritten", plaintext.plaintextChunksWritten)
+                lines.add("plaintextChunksExpired", plaintext.plaintextChunksExpired)
+            })
         }
         if let retention = pipeline.retention {
-            var lines = Lines()
-            lines.add("capturesReclaimed", retention.capturesReclaimed)
-            lines.add("retentionFailures", retention.retentionFailures)
-            lines.add("lastRetentionError", retention.lastRetentionError)
-            groups.append(Group(path: "pipeline.retention", title: "retention when the capture rotates", lines: lines.lines))
+            groups.append(group("pipeline.retention", "retention when the capture rotates") { lines in
+                lines.add("capturesReclaimed", retention.capturesReclaimed)
+                lines.add("retentionFailures", retention.retentionFailures)
+                lines.add("lastRetentionError", retention.lastRetentionError)
+            })
         }
         return groups
     }
 
     private static func relayGroups(_ relay: RelayStats) -> [Group] {
-        var main = Lines()
-        main.add("tcpFlowsOpened", relay.tcpFlowsOpened)
-        main.add("tcpFlowsClosed", relay.tcpFlowsClosed)
-        main.add("udpFlowsOpened", relay.udpFlowsOpened)
-        main.add("connectFailures", relay.connectFailures)
-        main.add("bytesFromDevice", relay.bytesFromDevice)
-        main.add("bytesToDevice", relay.bytesToDevice)
-        main.add("emitterFailures", relay.emitterFailures)
-        main.add("segmentsRefused", relay.segmentsRefused)
-        main.add("dnsQueriesSent", relay.dnsQueriesSent)
-        main.add("dnsRepliesReceived", relay.dnsRepliesReceived)
-        main.add("streamOpeningsTLS", relay.streamOpeningsTLS)
-        main.add("streamOpeningsHTTP", relay.streamOpeningsHTTP)
-        main.add("streamOpeningsUnrecognised", relay.streamOpeningsUnrecognised)
-        var groups = [Group(path: "relay", title: "what was forwarded", lines: main.lines)]
+        var groups = [group("relay", "what was forwarded") { lines in
+            lines.add("tcpFlowsOpened", relay.tcpFlowsOpened)
+            lines.add("tcpFlowsClosed", relay.tcpFlowsClosed)
+            lines.add("udpFlowsOpened", relay.udpFlowsOpened)
+            lines.add("connectFailures", relay.connectFailures)
+            lines.add("bytesFromDevice", relay.bytesFromDevice)
+            lines.add("bytesToDevice", relay.bytesToDevice)
+            lines.add("emitterFailures", relay.emitterFailures)
+            lines.add("segmentsRefused", relay.segmentsRefused)
+            lines.add("dnsQueriesSent", relay.dnsQueriesSent)
+            lines.add("dnsRepliesReceived", relay.dnsRepliesReceived)
+            lines.add("streamOpeningsTLS", relay.streamOpeningsTLS)
+            lines.add("streamOpeningsHTTP", relay.streamOpeningsHTTP)
+            lines.add("streamOpeningsUnrecognised", relay.streamOpeningsUnrecognised)
+        }]
         if let inspection = relay.inspection {
-            var lines = Lines()
-            lines.add("inspectionCandidates", inspection.inspectionCandidates)
-            lines.add("terminationsOpened", inspection.terminationsOpened)
-            lines.add("inspectionsAbandoned", inspection.inspectionsAbandoned)
-            lines.add("pinnedHostSkips", inspection.pinnedHostSkips)
-            lines.add("flowsInspected", inspection.flowsInspected)
-            lines.add("flowsPinned", inspection.flowsPinned)
-            lines.add("terminationsFailed", inspection.terminationsFailed)
-            groups.append(Group(path: "relay.inspection", title: "what was inspected", lines: lines.lines))
+            groups.append(group("relay.inspection", "what was inspected") { lines in
+                lines.add("inspectionCandidates", inspection.inspectionCandidates)
+                lines.add("terminationsOpened", inspection.terminationsOpened)
+                lines.add("inspectionsAbandoned", inspection.inspectionsAbandoned)
+                lines.add("pinnedHostSkips", inspection.pinnedHostSkips)
+                lines.add("flowsInspected", inspection.flowsInspected)
+                lines.add("flowsPinned", inspection.flowsPinned)
+                lines.add("terminationsFailed", inspection.terminationsFailed)
+            })
         }
         return groups
     }
 
     private static func resolverGroup(_ resolvers: ResolverStatus) -> Group {
+        group("resolvers", "name resolution given to the namespace") { lines in
+            lines.add("announced", resolvers.announced)
+            lines.add("reportedAtStart", resolvers.reportedAtStart)
+            lines.add("reportedNow", resolvers.reportedNow)
+        }
+    }
+
+    /// The group at `path` with the lines `fill` adds, in its order.
+    private static func group(_ path: String, _ title: String, _ fill: (inout Lines) -> Void) -> Group {
         var lines = Lines()
-        lines.add("announced", resolvers.announced)
-        lines.add("reportedAtStart", resolvers.reportedAtStart)
-        lines.add("reportedNow", resolvers.reportedNow)
-        return Group(path: "resolvers", title: "name resolution given to the namespace", lines: lines.lines)
+        fill(&lines)
+        return Group(path: path, title: title, lines: lines.lines)
     }
 
     /// A group's lines as they are added; an optional without a value adds none.
