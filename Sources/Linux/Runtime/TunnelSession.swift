@@ -74,7 +74,7 @@ package final class TunnelSession: @unchecked Sendable {
 }
 
 /// Why a tunnel session could not be opened. Each case carries its component's typed error, whose
-/// own comment says what the person can do; nothing of the session is left running.
+/// own comment says what the person can do.
 package enum TunnelSessionError: Error, CustomStringConvertible {
     /// The history could not be opened (a full disk, a lock, another program's file…): act on
     /// the store error, or give the session another `--data-dir`.
@@ -88,8 +88,9 @@ package enum TunnelSessionError: Error, CustomStringConvertible {
     case capture(PcapError)
     /// The event loop could not be made: almost always the open-file limit (raise `ulimit -n`).
     case eventLoop(EventLoopError)
-    /// The control socket could not be served (a path too long, a directory not writable):
-    /// choose a shorter or writable `--data-dir`.
+    /// The control socket could not be served: a path too long for a socket name (choose a
+    /// shorter `--data-dir`), or a bind or listen the system refused (the error names the call
+    /// and errno: a directory not writable, a socket file another tunnel still serves).
     case controlSocket(ControlSocketError)
     /// The loop could not start (the device could not be watched, the relay's namespace could
     /// not be joined): act on the runtime error.
@@ -102,7 +103,7 @@ package enum TunnelSessionError: Error, CustomStringConvertible {
         case .busy(let path): "another tunnel is running on \(path); give this one its own --data-dir"
         case .capture(let error): "\(error)"
         case .eventLoop(let error): "\(error)"
-        case .controlSocket(let error): "cannot serve the control socket (\(error)); give the session a writable, short --data-dir"
+        case .controlSocket(let error): "cannot serve the control socket: \(error)"
         case .start(let error): "\(error)"
         }
     }
