@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import App
 import AppLinux
 import Shared
 
@@ -26,37 +27,8 @@ enum StatsCommand {
         if json {
             print(String(decoding: ControlChannel.encode(response), as: UTF8.self))
         } else {
-            print(text(stats))
+            print(TunnelStatsReport(stats).text)
         }
         return 0
     }
-
-    /// Every counter as `name value`, grouped: the pipeline (what was recorded), then the relay
-    /// (what was forwarded). Read off the JSON so no counter is ever left out of the listing.
-    static func text(_ stats: TunnelStats) -> String {
-        var lines: [String] = []
-        for (title, value) in [("pipeline", AnyEncodable(stats.pipeline)), ("relay", stats.relay.map(AnyEncodable.init)),
-                               ("resolvers", stats.resolvers.map(AnyEncodable.init))] {
-            guard let value, let data = try? JSONEncoder().encode(value),
-                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                lines.append("\(title): not available")
-                continue
-            }
-            lines.append("\(title):")
-            for key in object.keys.sorted() {
-                if let nested = object[key] as? [String: Any] {
-                    for inner in nested.keys.sorted() { lines.append("  \(key).\(inner)  \(nested[inner]!)") }
-                } else {
-                    lines.append("  \(key)  \(object[key]!)")
-                }
-            }
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
-private struct AnyEncodable: Encodable {
-    let value: any Encodable
-    init(_ value: any Encodable) { self.value = value }
-    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }

@@ -131,6 +131,21 @@ extension PacketPipeline {
         #expect(bench.pipeline.flowTable.count == 0 && bench.feed.published.isEmpty)
     }
 
+    @Test("GRE and ESP between the same two hosts are two flows, each keeping its protocol number")
+    func unnamedProtocolsBetweenTheSameHostsAreTwoFlows() {
+        let bench = PipelineBench()
+        var gre = PipelineBench.udp(.outbound)
+        gre[9] = 47
+        var esp = PipelineBench.udp(.outbound)
+        esp[9] = 50
+        for (index, datagram) in [gre, esp, gre].enumerated() {
+            #expect(bench.pipeline.handle(datagram, now: UInt64(index + 1)).packetToRelay != nil)
+        }
+        #expect(bench.pipeline.flowTable.count == 2 && bench.pipeline.stats.flowsOpened == 2)
+        #expect(Set(bench.feed.published.map(\.flowKey.proto.rawValue)) == [47, 50])
+        #expect(bench.feed.published.map(\.flowKey.proto.rawValue) == [47, 50, 47])
+    }
+
     @Test func anUnparseableDatagramIsDroppedAndCounted() {
         let bench = PipelineBench()
         let disposition = bench.pipeline.handle(Data([0x00, 1, 2, 3]), now: 1)

@@ -10,14 +10,17 @@ import Testing
     ]
 
     static let busySession = TunnelStats(
-        pipeline: PipelineStats(packetsHandled: 1_234_567, bytesHandled: UInt64.max, packetsDroppedUnparseable: 3,
+        pipeline: PipelineStats(packetsHandled: 1_234_567, bytesHandled: UInt64.max,
+                                parseDrops: ParseDropStats(tooShort: 2, badUDPLength: 1),
                                 captureFailures: 1, captureDisabledByFailure: true,
                                 lastCaptureError: "cannot write \"/var/lib/tunnelvision/captures\": No space left — ünïcødé ✓ 🚀",
                                 liveFeedDrops: 9, lastStoreError: "line one\nline two\t\\ back/slash",
-                                flowsEvicted: 2, retentionFailures: 1, lastRetentionError: "",
+                                flowsEvicted: 2, plaintext: PlaintextStats(plaintextChunksWritten: 8),
+                                retention: RetentionStats(retentionFailures: 1, lastRetentionError: ""),
                                 dnsNames: DNSNameStats(repliesRecorded: 40, addressesLearned: 61, noAddresses: 2),
                                 quicNames: QUICNameStats(initialsSeen: 5, initialsOpened: 4, initialsUnopenable: 1)),
-        relay: RelayStats(tcpFlowsOpened: 17, bytesFromDevice: 4_096, inspectionCandidates: 3, flowsPinned: 1),
+        relay: RelayStats(tcpFlowsOpened: 17, bytesFromDevice: 4_096,
+                          inspection: InspectionStats(inspectionCandidates: 3, flowsPinned: 1)),
         resolvers: ResolverStatus(announced: ["198.18.0.53", "fd00:18::53"], reportedAtStart: ["127.0.0.53"],
                                   reportedNow: ["198.18.0.53"]))
 
@@ -74,23 +77,24 @@ import Testing
             pipeline: PipelineStats(packetsHandled: 7, lastCaptureError: "full"), relay: .zero,
             resolvers: ResolverStatus(announced: ["198.18.0.53"], reportedAtStart: nil)))
         let golden = #"{"response":"stats","stats":{"pipeline":{"bytesHandled":0,"captureDisabledByFailure":false,"#
-            + #""captureFailures":0,"capturesReclaimed":0,"#
+            + #""captureFailures":0,"#
             + #""dnsNames":{"addressesLearned":0,"errorResponse":0,"flowsNamed":0,"noAddresses":0,"#
             + #""notAResponse":0,"repliesRecorded":0,"unreadableDatagrams":0,"unsupportedOpcode":0,"#
             + #""unsupportedQuestion":0,"unusableName":0},"#
             + #""flowsClosed":0,"flowsEvicted":0,"flowsExpired":0,"flowsOpened":0,"lastCaptureError":"full","#
-            + #""liveFeedDrops":0,"packetsCaptured":0,"packetsDroppedNoLocalAddress":0,"packetsDroppedUnparseable":0,"#
-            + #""packetsHandled":7,"packetsLostToStoreFailures":0,"packetsPublished":0,"plaintextChunksExpired":0,"#
-            + #""plaintextChunksWritten":0,"#
+            + #""liveFeedDrops":0,"packetsCaptured":0,"packetsDroppedNoLocalAddress":0,"#
+            + #""packetsHandled":7,"packetsLostToStoreFailures":0,"packetsPublished":0,"#
+            + #""parseDrops":{"badDataOffset":0,"badHeaderLength":0,"badUDPLength":0,"extensionChainTooLong":0,"#
+            + #""extensionHeaderTruncated":0,"tooShort":0,"totalLengthBeyondBuffer":0,"truncatedL4":0,"#
+            + #""unsupportedVersion":0},"#
             + #""quicNames":{"flowsNamed":0,"flowsWithoutName":0,"helloIncomplete":0,"initialsOpened":0,"#
             + #""initialsSeen":0,"initialsUnopenable":0},"#
-            + #""quicVersionsObserved":0,"reinjectedRecorded":0,"reinjectedRecordsDropped":0,"retentionFailures":0,"#
+            + #""quicVersionsObserved":0,"reinjectedRecorded":0,"#
             + #""storeBatchesFailed":0,"storeBatchesWritten":0},"#
             + #""relay":{"bytesFromDevice":0,"bytesToDevice":0,"connectFailures":0,"dnsQueriesSent":0,"#
-            + #""dnsRepliesReceived":0,"emitterFailures":0,"flowsInspected":0,"flowsPinned":0,"#
-            + #""inspectionCandidates":0,"inspectionsAbandoned":0,"pinnedHostSkips":0,"segmentsRefused":0,"streamOpeningsHTTP":0,"#
+            + #""dnsRepliesReceived":0,"emitterFailures":0,"segmentsRefused":0,"streamOpeningsHTTP":0,"#
             + #""streamOpeningsTLS":0,"streamOpeningsUnrecognised":0,"tcpFlowsClosed":0,"tcpFlowsOpened":0,"#
-            + #""terminationsFailed":0,"terminationsOpened":0,"udpFlowsOpened":0},"#
+            + #""udpFlowsOpened":0},"#
             + #""resolvers":{"announced":["198.18.0.53"]}}}"#
         #expect(text(ControlChannel.encode(stats)) == golden)
     }
@@ -167,9 +171,22 @@ import Testing
         }
     }
 
+    @Test("a group the build does not fill yet is absent from the JSON, not zeros, and comes back absent")
+    func anAbsentGroupIsAbsentNotZeros() throws {
+        let bare = TunnelStats(pipeline: .zero, relay: .zero)
+        let text = String(decoding: ControlChannel.encode(ControlResponse.stats(bare)), as: UTF8.self)
+        for group in ["inspection", "plaintext", "retention", "resolvers"] {
+            #expect(!text.contains("\"\(group)\""), "\(group) is in \(text)")
+        }
+        #expect(try ControlChannel.decodeResponse(Data(text.utf8)) == .stats(bare))
+        // Present, the group is whole: one of its counters missing is malformed, never zero.
+        let partial = Self.editedStats { $0["relay", "inspection"] = ["inspectionCandidates": 3] }
+        #expect(Self.responseFailure(partial)?.hasPrefix("missing field stats.relay.inspection.") == true)
+    }
+
     @Test func aMissingCounterIsMalformedRatherThanZero() {
-        let missing = Self.editedStats { $0["relay", "flowsInspected"] = nil }
-        #expect(Self.responseFailure(missing) == "missing field stats.relay.flowsInspected")
+        let missing = Self.editedStats { $0["relay", "tcpFlowsOpened"] = nil }
+        #expect(Self.responseFailure(missing) == "missing field stats.relay.tcpFlowsOpened")
         let nested = Self.editedStats { $0["pipeline", "dnsNames"] = [String: Any]() }
         #expect(Self.responseFailure(nested)?.hasPrefix("missing field stats.pipeline.dnsNames.") == true)
         #expect(Self.responseFailure(Data(#"{"response":"stats"}"#.utf8)) == "missing field stats")

@@ -154,7 +154,7 @@ import Testing
 
     @Test(arguments: [
         ("UPDATE flows SET addr_a = x'0102030405'", "addr_a has 5 bytes"),
-        ("UPDATE flows SET proto = 99", "proto 99"),
+        ("UPDATE flows SET proto = 256", "proto 256"),
         ("UPDATE flows SET port_b = 70000", "port_b 70000"),
         ("UPDATE flows SET tls_status = 9", "tls_status 9"),
         ("UPDATE flows SET bytes_in = -1", "bytes_in -1"),

@@ -1,3 +1,4 @@
+import CSQLite
 import Fixtures
 import Foundation
 import TestSupport
@@ -233,7 +234,12 @@ import Testing
         let errors: [StoreError] = [
             .notADatabase(path: "/x"), .foreignDatabase(path: "/x"), .newerSchema(found: 9, supported: 3),
             .openFailed(path: "/x", message: "m"), .migrationFailed(version: 2, message: "m"),
-            .queryFailed("m"), .corruptRow("flow 1: m"), .closed,
+            .queryFailed(SQLiteError(code: SQLITE_ERROR, message: "m")), .corruptRow("flow 1: m"), .closed,
+            .diskFull(path: "/x", SQLiteError(code: SQLITE_FULL, message: "m")),
+            .locked(path: "/x", SQLiteError(code: SQLITE_BUSY, message: "m")),
+            .corrupt(path: "/x", SQLiteError(code: SQLITE_CORRUPT, message: "m")),
+            .notWritable(path: "/x", SQLiteError(code: SQLITE_READONLY, message: "m")),
+            .ioFailed(path: "/x", SQLiteError(code: SQLITE_IOERR, message: "m")),
         ]
         #expect(Set(errors.map(\.description)).count == errors.count)
         #expect(StoreError.newerSchema(found: 9, supported: 3).description.contains("schema 9"))

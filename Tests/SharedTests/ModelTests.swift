@@ -33,12 +33,22 @@ import Testing
         #expect(FlowKey(proto: .tcp, source: device, destination: server)
                 != FlowKey(proto: .udp, source: device, destination: server))
     }
+
+    @Test("a protocol without a name keeps its number: GRE and ESP between two hosts are two keys")
+    func anUnnamedProtocolKeepsItsNumberInTheKey() {
+        let gre = FlowKey(proto: IPProtocolNumber(wire: 47), source: device, destination: server)
+        let esp = FlowKey(proto: IPProtocolNumber(wire: 50), source: device, destination: server)
+        #expect(gre != esp && gre.stableMix != esp.stableMix)
+        #expect(Set([gre, esp]).count == 2)
+        #expect(gre.proto.knownName == nil && gre.proto.displayName == "proto-47")
+        #expect("\(esp)".hasPrefix("proto-50 ") && "\(FlowKey(proto: .tcp, source: device, destination: server))".hasPrefix("TCP "))
+    }
 }
 
 @Suite struct ModelTests {
     @Test func rawValuesAreTheSpecifiedWireFormat() {
-        #expect(IPProtocolNumber.allCases.map(\.rawValue) == [1, 6, 17, 58, 255])
-        #expect(IPProtocolNumber(wire: 47) == .other)
+        #expect(IPProtocolNumber.named.map(\.rawValue) == [1, 6, 17, 58] && IPProtocolNumber.other.rawValue == 255)
+        #expect(IPProtocolNumber(wire: 47).rawValue == 47 && IPProtocolNumber(wire: 47) != .other)
         #expect(IPProtocolNumber(wire: 58) == .icmpv6)
         #expect(Direction.outbound.rawValue == 0 && Direction.inbound.rawValue == 1)
         #expect(TLSInspectionStatus.allCases.map(\.rawValue) == [0, 1, 2, 3])

@@ -97,7 +97,8 @@ import Testing
                                               reply: true, identifier: 1, sequence: 2, payload: Data())
         #expect(try PacketParser.parse(echo6).icmp == ICMPHeader(type: 129, code: 0))
         let other = try parse(G.ipv4TCP.setting([9: 47]))              // GRE
-        #expect(other.ip.proto == .other && other.ip.rawProtocol == 47 && other.tcp == nil && other.udp == nil)
+        #expect(other.ip.proto.rawValue == 47 && other.ip.rawProtocol == 47 && other.tcp == nil && other.udp == nil)
+        #expect(other.flowKey.proto == IPProtocolNumber(wire: 47))
         #expect(try parse(G.ipv6UDP.setting([6: 59])).ip.rawProtocol == 59)   // no next header
     }
 

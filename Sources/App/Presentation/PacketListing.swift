@@ -209,11 +209,11 @@ public struct PacketListing: Sendable {
     // MARK: pieces
 
     private static func appendProtocolName(_ packet: ParsedPacket, to out: inout ASCIIWriter) {
-        if packet.ip.proto == .other {
+        if let name = packet.ip.proto.knownName {
+            out.append(name)
+        } else {
             out.append("proto-")
             out.appendDecimal(packet.ip.rawProtocol)
-        } else {
-            out.append(packet.ip.proto.displayName)
         }
     }
 

@@ -174,15 +174,29 @@ struct UncheckedBox<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// Why the tunnel could not start.
-package enum TunnelRuntimeError: Error, CustomStringConvertible {
+/// Why the tunnel could not start. Each case says what the person can do.
+package enum TunnelRuntimeError: Error, Equatable, CustomStringConvertible {
+    /// The TUN device could not be watched by the event loop: the device was closed before the
+    /// start (open a new one), or the loop refused it (the event-loop error says why).
     case loop(EventLoopError)
+    /// The loop thread could not join the relay's network namespace `name` (under
+    /// /var/run/netns). ENOENT: no such namespace (`ip netns list`, or create it); EPERM: joining
+    /// needs CAP_SYS_ADMIN (run as root).
     case namespace(String, errno: Int32)
 
     package var description: String {
         switch self {
-        case .loop(let error): "\(error)"
-        case .namespace(let name, let code): "cannot join network namespace \(name): \(SystemError.text(code))"
+        case .loop(let error): "cannot watch the TUN device: \(error)"
+        case .namespace(let name, let code):
+            "cannot join network namespace \(name): \(SystemError.text(code))" + Self.namespaceHint(code)
+        }
+    }
+
+    private static func namespaceHint(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: " (no such namespace: see ip netns list)"
+        case EPERM: " (joining a namespace needs root)"
+        default: ""
         }
     }
 }

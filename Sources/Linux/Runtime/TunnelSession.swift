@@ -1,5 +1,6 @@
 import Foundation
 import PacketTunnel
+import Posix
 import Shared
 
 /// One tunnel session over a data directory: the history, the live-feed ring, the capture and the
@@ -46,14 +47,20 @@ package final class TunnelSession: @unchecked Sendable {
         }
         let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: StoreWriterQueue(store: store),
                                       config: .init(captureEnabled: options.captureEnabled, anchor: anchor))
+        do { runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: options.mtu) } catch {
+            ring.close()
+            throw .eventLoop(error)
+        }
         do {
-            runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: options.mtu)
             try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: dataDirectory).path, capture: capture,
                                      resolvers: resolvers)
-            try runtime.start(relayNamespace: relayNamespace)
         } catch {
             ring.close()
-            throw .runtime("\(error)")
+            throw .controlSocket(error)
+        }
+        do { try runtime.start(relayNamespace: relayNamespace) } catch {
+            ring.close()
+            throw .start(error)
         }
     }
 
@@ -66,14 +73,28 @@ package final class TunnelSession: @unchecked Sendable {
     }
 }
 
-/// Why a tunnel session could not be opened.
+/// Why a tunnel session could not be opened. Each case carries its component's typed error, whose
+/// own comment says what the person can do.
 package enum TunnelSessionError: Error, CustomStringConvertible {
+    /// The history could not be opened (a full disk, a lock, another program's file…): act on
+    /// the store error, or give the session another `--data-dir`.
     case store(StoreError)
+    /// The live-feed ring could not be made in the data directory: act on the IPC error.
     case ring(IPCError)
-    /// Another tunnel feeds this data directory's ring.
+    /// Another tunnel feeds this data directory's ring: stop it, or give this one its own `--data-dir`.
     case busy(String)
+    /// The capture file could not be opened (a full disk, permissions): act on the capture
+    /// error, or start with capture off.
     case capture(PcapError)
-    case runtime(String)
+    /// The event loop could not be made: almost always the open-file limit (raise `ulimit -n`).
+    case eventLoop(EventLoopError)
+    /// The control socket could not be served: a path too long for a socket name (choose a
+    /// shorter `--data-dir`), or a bind or listen the system refused (the error names the call
+    /// and errno: a directory not writable, a socket file another tunnel still serves).
+    case controlSocket(ControlSocketError)
+    /// The loop could not start (the device could not be watched, the relay's namespace could
+    /// not be joined): act on the runtime error.
+    case start(TunnelRuntimeError)
 
     package var description: String {
         switch self {
@@ -81,7 +102,9 @@ package enum TunnelSessionError: Error, CustomStringConvertible {
         case .ring(let error): "\(error)"
         case .busy(let path): "another tunnel is running on \(path); give this one its own --data-dir"
         case .capture(let error): "\(error)"
-        case .runtime(let reason): reason
+        case .eventLoop(let error): "\(error)"
+        case .controlSocket(let error): "cannot serve the control socket: \(error)"
+        case .start(let error): "\(error)"
         }
     }
 }

@@ -67,7 +67,7 @@ extension FlowTable {
             case .tcp: self = .tcp
             case .udp where key.endpointA.port == WellKnownPort.dns || key.endpointB.port == WellKnownPort.dns: self = .dns
             case .udp: self = .udp
-            case .icmp, .icmpv6, .other: self = .other
+            default: self = .other
             }
         }
     }

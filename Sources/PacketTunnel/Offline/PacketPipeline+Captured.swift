@@ -41,7 +41,7 @@ extension PacketPipeline {
         } catch {
             counters.packetsHandled &+= 1
             counters.bytesHandled &+= UInt64(originalLength)
-            counters.packetsDroppedUnparseable &+= 1
+            counters.parseDrops.count(error)
             return .dropped
         }
         let key = parsed.flowKey

@@ -11,7 +11,7 @@ extension PacketPipeline {
         do {
             parsed = try PacketParser.parse(packet, originalLength: originalLength)
         } catch {
-            counters.packetsDroppedUnparseable &+= 1
+            counters.parseDrops.count(error)
             return .dropped(.parseFailed(error))
         }
         guard record(parsed, packet, now: now, reinjected: reinjected) != nil else { return .dropped(.noLocalAddress) }

@@ -191,7 +191,7 @@ public enum PacketParser {
             case .icmp, .icmpv6:
                 guard present >= 4 else { throw .truncatedL4(expected: 4, got: present) }
                 icmp = ICMPHeader(type: datagram.u8(l4), code: datagram.u8(l4 + 1))
-            case .other:
+            default:
                 break
             }
         }

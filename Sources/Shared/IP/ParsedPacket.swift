@@ -15,7 +15,7 @@ public struct IPHeader: Sendable, Hashable {
     public let source: IPAddress
     public let destination: IPAddress
     public let proto: IPProtocolNumber
-    /// The wire protocol number (IPv6: the last next-header of the chain), even when `proto` is `.other`.
+    /// The wire protocol number (IPv6: the last next-header of the chain): `proto.rawValue`.
     public let rawProtocol: UInt8
     /// Bytes of IP header, IPv6 extension headers included.
     public let headerLength: Int

@@ -21,7 +21,8 @@ import Foundation
 ///     {"response":"notRunning"}
 ///
 /// Inside `stats` every field is named as the Swift property; an optional that has no value is
-/// left out (or may be sent as null).
+/// left out (or may be sent as null). So is a group of counters this build does not fill yet
+/// (`relay.inspection`, `pipeline.plaintext`, `pipeline.retention`): absent, never zeros.
 ///
 /// Decoding is strict on purpose, unlike the settings file: both ends are the same binary, so a
 /// message that does not decode exactly — an unknown case, a missing or unknown field, a wrong

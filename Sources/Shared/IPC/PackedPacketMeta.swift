@@ -139,7 +139,7 @@ public enum PacketProtocolCode: UInt8, Sendable, CaseIterable {
         case .udp: self = .udp
         case .icmp: self = .icmp
         case .icmpv6: self = .icmpv6
-        case .other: self = .other
+        default: self = .other
         }
     }
 

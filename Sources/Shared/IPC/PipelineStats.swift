@@ -1,13 +1,13 @@
-/// What the packet pipeline recorded this session, plus the three retention counters the runtime
-/// lays over it when answering `.stats` (a sweep that fails with nobody watching has nowhere else
-/// to be counted). Every drop has a counter, so the diagnostics can explain it.
+/// What the packet pipeline recorded this session. Every drop has a counter, so the diagnostics
+/// can explain it. Only what this build measures is here: the groups a feature fills that does
+/// not exist yet (`plaintext`, `retention`) are nil until it does, and then absent from the JSON.
 public struct PipelineStats: Codable, Sendable, Equatable {
     /// Datagrams read from the TUN device and handled.
     public var packetsHandled: UInt64
     /// Bytes of those datagrams, as read.
     public var bytesHandled: UInt64
-    /// Datagrams dropped because they did not parse as IPv4 or IPv6.
-    public var packetsDroppedUnparseable: UInt64
+    /// Datagrams dropped because they did not parse as IPv4 or IPv6, by reason.
+    public var parseDrops: ParseDropStats
     /// Datagrams dropped because neither address was the tunnel's, so their direction is unknown.
     public var packetsDroppedNoLocalAddress: UInt64
     /// Datagrams written to the capture.
@@ -40,38 +40,28 @@ public struct PipelineStats: Codable, Sendable, Equatable {
     public var flowsEvicted: UInt64
     /// Datagrams the relay wrote back into the tunnel that were recorded.
     public var reinjectedRecorded: UInt64
-    /// Records of written-back datagrams dropped from their full queue (the datagram itself was sent).
-    public var reinjectedRecordsDropped: UInt64
     /// QUIC long headers whose version was noted.
     public var quicVersionsObserved: UInt64
-    /// Chunks of decrypted content written to disk.
-    public var plaintextChunksWritten: UInt64
-    /// Chunks of decrypted content deleted for their age.
-    public var plaintextChunksExpired: UInt64
-    /// Capture files deleted by retention when the capture rotated.
-    public var capturesReclaimed: UInt64
-    /// Retention sweeps, or deletions within one, that failed.
-    public var retentionFailures: UInt64
-    /// The last retention failure, as the person should read it.
-    public var lastRetentionError: String?
+    /// Keeping decrypted content; nil while this build keeps none.
+    public var plaintext: PlaintextStats?
+    /// Retention's sweeps when the capture rotates; nil while this build sweeps nothing.
+    public var retention: RetentionStats?
     /// Naming flows from DNS answers.
     public var dnsNames: DNSNameStats
     /// Naming QUIC flows from their Initial packets.
     public var quicNames: QUICNameStats
 
-    public init(packetsHandled: UInt64 = 0, bytesHandled: UInt64 = 0, packetsDroppedUnparseable: UInt64 = 0,
+    public init(packetsHandled: UInt64 = 0, bytesHandled: UInt64 = 0, parseDrops: ParseDropStats = .zero,
                 packetsDroppedNoLocalAddress: UInt64 = 0, packetsCaptured: UInt64 = 0, captureFailures: UInt64 = 0,
                 captureDisabledByFailure: Bool = false, lastCaptureError: String? = nil, packetsPublished: UInt64 = 0,
                 liveFeedDrops: UInt64 = 0, storeBatchesWritten: UInt64 = 0, storeBatchesFailed: UInt64 = 0,
                 packetsLostToStoreFailures: UInt64 = 0, lastStoreError: String? = nil, flowsOpened: UInt64 = 0,
                 flowsClosed: UInt64 = 0, flowsExpired: UInt64 = 0, flowsEvicted: UInt64 = 0,
-                reinjectedRecorded: UInt64 = 0, reinjectedRecordsDropped: UInt64 = 0, quicVersionsObserved: UInt64 = 0,
-                plaintextChunksWritten: UInt64 = 0, plaintextChunksExpired: UInt64 = 0, capturesReclaimed: UInt64 = 0,
-                retentionFailures: UInt64 = 0, lastRetentionError: String? = nil, dnsNames: DNSNameStats = .zero,
-                quicNames: QUICNameStats = .zero) {
+                reinjectedRecorded: UInt64 = 0, quicVersionsObserved: UInt64 = 0, plaintext: PlaintextStats? = nil,
+                retention: RetentionStats? = nil, dnsNames: DNSNameStats = .zero, quicNames: QUICNameStats = .zero) {
         self.packetsHandled = packetsHandled
         self.bytesHandled = bytesHandled
-        self.packetsDroppedUnparseable = packetsDroppedUnparseable
+        self.parseDrops = parseDrops
         self.packetsDroppedNoLocalAddress = packetsDroppedNoLocalAddress
         self.packetsCaptured = packetsCaptured
         self.captureFailures = captureFailures
@@ -88,16 +78,15 @@ public struct PipelineStats: Codable, Sendable, Equatable {
         self.flowsExpired = flowsExpired
         self.flowsEvicted = flowsEvicted
         self.reinjectedRecorded = reinjectedRecorded
-        self.reinjectedRecordsDropped = reinjectedRecordsDropped
         self.quicVersionsObserved = quicVersionsObserved
-        self.plaintextChunksWritten = plaintextChunksWritten
-        self.plaintextChunksExpired = plaintextChunksExpired
-        self.capturesReclaimed = capturesReclaimed
-        self.retentionFailures = retentionFailures
-        self.lastRetentionError = lastRetentionError
+        self.plaintext = plaintext
+        self.retention = retention
         self.dnsNames = dnsNames
         self.quicNames = quicNames
     }
+
+    /// Datagrams dropped because they did not parse, whatever the reason.
+    public var packetsDroppedUnparseable: UInt64 { parseDrops.total }
 
     /// Nothing handled yet.
     public static let zero = PipelineStats()

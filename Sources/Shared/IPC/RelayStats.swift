@@ -1,5 +1,5 @@
-/// What the relay forwarded and what it inspected. The last seven answer "why is nothing being
-/// inspected?" — from a candidate to a termination, and every way off that path.
+/// What the relay forwarded and, once a build inspects, what it inspected (`inspection`: nil until
+/// then, and absent from the JSON, so no zero claims nothing was inspected).
 public struct RelayStats: Codable, Sendable, Equatable {
     /// TCP flows for which an outbound connection was opened.
     public var tcpFlowsOpened: UInt64
@@ -28,28 +28,14 @@ public struct RelayStats: Codable, Sendable, Equatable {
     public var streamOpeningsHTTP: UInt64
     /// TCP streams whose first bytes were neither.
     public var streamOpeningsUnrecognised: UInt64
-    /// TLS streams that met every condition to be inspected.
-    public var inspectionCandidates: UInt64
-    /// Candidates for which a local TLS termination was opened.
-    public var terminationsOpened: UInt64
-    /// Candidates given up on before their termination was opened, and left passing through.
-    public var inspectionsAbandoned: UInt64
-    /// TLS streams left alone because their host is known to pin its certificates.
-    public var pinnedHostSkips: UInt64
-    /// Flows whose content was decrypted.
-    public var flowsInspected: UInt64
-    /// Flows whose client refused our certificate (pinning) and were recorded as pinned.
-    public var flowsPinned: UInt64
-    /// Terminations that failed for another reason (upstream TLS, certificate issuance).
-    public var terminationsFailed: UInt64
+    /// What TLS inspection did; nil while this build does not inspect.
+    public var inspection: InspectionStats?
 
     public init(tcpFlowsOpened: UInt64 = 0, tcpFlowsClosed: UInt64 = 0, udpFlowsOpened: UInt64 = 0,
                 connectFailures: UInt64 = 0, bytesFromDevice: UInt64 = 0, bytesToDevice: UInt64 = 0,
                 emitterFailures: UInt64 = 0, segmentsRefused: UInt64 = 0, dnsQueriesSent: UInt64 = 0, dnsRepliesReceived: UInt64 = 0,
                 streamOpeningsTLS: UInt64 = 0, streamOpeningsHTTP: UInt64 = 0, streamOpeningsUnrecognised: UInt64 = 0,
-                inspectionCandidates: UInt64 = 0, terminationsOpened: UInt64 = 0, inspectionsAbandoned: UInt64 = 0,
-                pinnedHostSkips: UInt64 = 0, flowsInspected: UInt64 = 0, flowsPinned: UInt64 = 0,
-                terminationsFailed: UInt64 = 0) {
+                inspection: InspectionStats? = nil) {
         self.tcpFlowsOpened = tcpFlowsOpened
         self.tcpFlowsClosed = tcpFlowsClosed
         self.udpFlowsOpened = udpFlowsOpened
@@ -63,13 +49,7 @@ public struct RelayStats: Codable, Sendable, Equatable {
         self.streamOpeningsTLS = streamOpeningsTLS
         self.streamOpeningsHTTP = streamOpeningsHTTP
         self.streamOpeningsUnrecognised = streamOpeningsUnrecognised
-        self.inspectionCandidates = inspectionCandidates
-        self.terminationsOpened = terminationsOpened
-        self.inspectionsAbandoned = inspectionsAbandoned
-        self.pinnedHostSkips = pinnedHostSkips
-        self.flowsInspected = flowsInspected
-        self.flowsPinned = flowsPinned
-        self.terminationsFailed = terminationsFailed
+        self.inspection = inspection
     }
 
     /// Nothing relayed yet.

@@ -1,33 +1,41 @@
-/// The transport protocol of a datagram, as the specs bucket it. Raw values are disk/wire format.
-///
-/// `other` is a bucket: the real protocol number travels beside it (`IPHeader.rawProtocol`).
-public enum IPProtocolNumber: UInt8, Sendable, Hashable, Codable, CaseIterable {
-    case icmp = 1
-    case tcp = 6
-    case udp = 17
-    case icmpv6 = 58
-    case other = 255
+/// The protocol number of a datagram (IPv4 protocol, IPv6 last next header; IANA "Assigned
+/// Internet Protocol Numbers"). An open code point (STYLE.md §3): a number this build does not
+/// dissect — GRE 47, ESP 50 — is kept as it is, so two such flows between the same hosts are two
+/// flows. The raw value is the disk and wire format.
+public struct IPProtocolNumber: RawRepresentable, Sendable, Hashable, Codable {
+    public let rawValue: UInt8
 
-    /// The bucket for a protocol number read off the wire.
     @inline(__always)
-    public init(wire value: UInt8) {
-        switch value {
-        case 1: self = .icmp
-        case 6: self = .tcp
-        case 17: self = .udp
-        case 58: self = .icmpv6
-        default: self = .other
-        }
-    }
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    /// The name a person reads (`TCP`, `ICMPv6`); `other` has no name of its own.
-    public var displayName: StaticString {
+    /// The number read off the wire, kept whatever it is.
+    @inline(__always)
+    public init(wire value: UInt8) { self.init(rawValue: value) }
+
+    public static let icmp = IPProtocolNumber(rawValue: 1)
+    public static let tcp = IPProtocolNumber(rawValue: 6)
+    public static let udp = IPProtocolNumber(rawValue: 17)
+    public static let icmpv6 = IPProtocolNumber(rawValue: 58)
+    /// IANA's reserved 255: stands for a number that was not kept — the live feed's 4-bit code
+    /// (`PacketProtocolCode.other`) and history rows written before the number was kept.
+    public static let other = IPProtocolNumber(rawValue: 255)
+
+    /// The protocols the parser dissects or names, in number order.
+    public static let named: [IPProtocolNumber] = [.icmp, .tcp, .udp, .icmpv6]
+
+    /// The name a person reads (`TCP`, `ICMPv6`); nil for a number this build has no name for.
+    public var knownName: StaticString? {
         switch self {
         case .icmp: "ICMP"
         case .tcp: "TCP"
         case .udp: "UDP"
         case .icmpv6: "ICMPv6"
-        case .other: "other"
+        default: nil
         }
+    }
+
+    /// `knownName`, or `proto-47` for a number without one (the packet listing's spelling).
+    public var displayName: String {
+        knownName.map { "\($0)" } ?? "proto-\(rawValue)"
     }
 }

@@ -44,7 +44,7 @@ struct FlowKeyColumns {
 
     /// The key these columns hold; `row` names the row in the error when they hold no key.
     func key(row: String) throws(StoreError) -> FlowKey {
-        guard let proto = UInt8(exactly: proto).flatMap(IPProtocolNumber.init(rawValue:)) else {
+        guard let proto = UInt8(exactly: proto).map(IPProtocolNumber.init(rawValue:)) else {
             throw .corruptRow("\(row): proto \(proto)")
         }
         return FlowKey(proto: proto, source: try endpoint(addressA, portA, "a", row: row),

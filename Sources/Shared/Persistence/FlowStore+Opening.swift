@@ -29,7 +29,7 @@ extension FlowStore {
                 PRAGMA wal_autocheckpoint = \(walCheckpointPages)
                 """)
         } catch {
-            throw error.isNotADatabase ? .notADatabase(path: path) : .openFailed(path: path, message: error.description)
+            throw error.isNotADatabase ? .notADatabase(path: path) : StoreError(error, path: path)
         }
         try Schema.migrate(connection, upTo: target)
         return connection
@@ -46,7 +46,7 @@ extension FlowStore {
             userVersion = try connection.integer("PRAGMA user_version") ?? 0
             schemaObjects = try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0
         } catch {
-            throw error.isNotADatabase ? .notADatabase(path: path) : .openFailed(path: path, message: error.description)
+            throw error.isNotADatabase ? .notADatabase(path: path) : StoreError(error, path: path)
         }
         if let refusal = refusal(path: path, applicationID: applicationID, userVersion: userVersion,
                                  schemaObjects: schemaObjects) {

@@ -52,13 +52,13 @@ public actor FlowStore {
         connection = nil
     }
 
-    /// Runs `body` on the open connection; what SQLite reports becomes `queryFailed`.
+    /// Runs `body` on the open connection; what SQLite reports becomes the `StoreError` its code names.
     func sqlite<Result>(_ body: (SQLiteConnection) throws(SQLiteError) -> Result) throws(StoreError) -> Result {
         guard let connection else { throw .closed }
         do {
             return try body(connection)
         } catch {
-            throw .queryFailed(error.description)
+            throw StoreError(error, path: databaseURL.path)
         }
     }
 }

@@ -1,10 +1,12 @@
 import CSQLite
 
 /// A failure SQLite reported: its result code (extended codes are on) and its own words for it.
-struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, say); `primaryCode` drops the detail.
-    let code: Int32
-    let message: String
+/// `StoreError` carries it whole, so the person's diagnosis can quote both codes.
+public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_FSYNC`, say);
+    /// `primaryCode` drops the detail.
+    public let code: Int32
+    public let message: String
 
     init(code: Int32, message: String) {
         self.code = code
@@ -12,16 +14,23 @@ struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The code and the connection's last message (`sqlite3_errmsg`), or SQLite's generic text for
-    /// the code when there is no connection.
+    /// the code when there is no connection. The connection's extended code replaces a primary
+    /// one of the same kind: an open fails before extended codes can be turned on.
     init(code: Int32, database: OpaquePointer?) {
+        let extended = database.map { sqlite3_extended_errcode($0) } ?? code
         let text = database.flatMap { sqlite3_errmsg($0) } ?? sqlite3_errstr(code)
-        self.init(code: code, message: text.map { String(cString: $0) } ?? "unknown error")
+        self.init(code: extended & 0xff == code & 0xff ? extended : code,
+                  message: text.map { String(cString: $0) } ?? "unknown error")
     }
 
-    var primaryCode: Int32 { code & 0xff }
+    /// The primary result code (`SQLITE_IOERR` for `SQLITE_IOERR_FSYNC`).
+    public var primaryCode: Int32 { code & 0xff }
 
     /// The file is not a SQLite database (or is encrypted): `SQLITE_NOTADB`.
     var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
 
-    var description: String { "\(message) (SQLite result code \(code))" }
+    public var description: String {
+        code == primaryCode ? "\(message) (SQLite result code \(code))"
+            : "\(message) (SQLite result code \(primaryCode), extended \(code))"
+    }
 }

@@ -1,0 +1,182 @@
+import Shared
+
+/// What `tunnelvision stats` prints: every counter the running tunnel reported, under the name
+/// `stats --json` gives it, grouped by what it answers. Built from the values, field by field, so
+/// a group the tunnel did not report (no relay while it stops, no inspection in this build) is
+/// absent — never a row of zeros claiming nothing happened.
+public struct TunnelStatsReport: Sendable, Equatable {
+    /// One counter: its JSON name and its value as a person reads it.
+    public struct Line: Sendable, Equatable {
+        public let name: String
+        public let value: String
+    }
+
+    /// The counters of one value, under the dotted path of that value in the JSON.
+    public struct Group: Sendable, Equatable {
+        /// `pipeline`, `pipeline.parseDrops`, `relay.inspection`…
+        public let path: String
+        /// What the group answers, for the heading.
+        public let title: String
+        public let lines: [Line]
+    }
+
+    public let groups: [Group]
+
+    public init(_ stats: TunnelStats) {
+        var groups = Self.pipelineGroups(stats.pipeline)
+        if let relay = stats.relay { groups += Self.relayGroups(relay) }
+        if let resolvers = stats.resolvers { groups.append(Self.resolverGroup(resolvers)) }
+        self.groups = groups
+    }
+
+    /// Each group's heading, then its counters, names padded so the values line up.
+    public var text: String {
+        var out: [String] = []
+        for group in groups {
+            out.append("\(group.path) — \(group.title)")
+            let width = group.lines.map(\.name.count).max() ?? 0
+            for line in group.lines {
+                out.append("  " + line.name + String(repeating: " ", count: width - line.name.count + 2) + line.value)
+            }
+        }
+        return out.joined(separator: "\n")
+    }
+
+    private static func pipelineGroups(_ pipeline: PipelineStats) -> [Group] {
+        var groups = [group("pipeline", "what was recorded") { lines in
+            lines.add("packetsHandled", pipeline.packetsHandled)
+            lines.add("bytesHandled", pipeline.bytesHandled)
+            lines.add("packetsDroppedNoLocalAddress", pipeline.packetsDroppedNoLocalAddress)
+            lines.add("packetsCaptured", pipeline.packetsCaptured)
+            lines.add("captureFailures", pipeline.captureFailures)
+            lines.add("captureDisabledByFailure", pipeline.captureDisabledByFailure)
+            lines.add("lastCaptureError", pipeline.lastCaptureError)
+            lines.add("packetsPublished", pipeline.packetsPublished)
+            lines.add("liveFeedDrops", pipeline.liveFeedDrops)
+            lines.add("storeBatchesWritten", pipeline.storeBatchesWritten)
+            lines.add("storeBatchesFailed", pipeline.storeBatchesFailed)
+            lines.add("packetsLostToStoreFailures", pipeline.packetsLostToStoreFailures)
+            lines.add("lastStoreError", pipeline.lastStoreError)
+            lines.add("flowsOpened", pipeline.flowsOpened)
+            lines.add("flowsClosed", pipeline.flowsClosed)
+            lines.add("flowsExpired", pipeline.flowsExpired)
+            lines.add("flowsEvicted", pipeline.flowsEvicted)
+            lines.add("reinjectedRecorded", pipeline.reinjectedRecorded)
+            lines.add("quicVersionsObserved", pipeline.quicVersionsObserved)
+        }]
+        let drops = pipeline.parseDrops
+        groups.append(group("pipeline.parseDrops", "datagrams dropped unparseable, by reason (\(drops.total) in all)") { lines in
+            lines.add("tooShort", drops.tooShort)
+            lines.add("unsupportedVersion", drops.unsupportedVersion)
+            lines.add("badHeaderLength", drops.badHeaderLength)
+            lines.add("totalLengthBeyondBuffer", drops.totalLengthBeyondBuffer)
+            lines.add("extensionHeaderTruncated", drops.extensionHeaderTruncated)
+            lines.add("extensionChainTooLong", drops.extensionChainTooLong)
+            lines.add("badDataOffset", drops.badDataOffset)
+            lines.add("truncatedL4", drops.truncatedL4)
+            lines.add("badUDPLength", drops.badUDPLength)
+        })
+        let dns = pipeline.dnsNames
+        groups.append(group("pipeline.dnsNames", "naming flows from DNS answers") { lines in
+            lines.add("repliesRecorded", dns.repliesRecorded)
+            lines.add("addressesLearned", dns.addressesLearned)
+            lines.add("unreadableDatagrams", dns.unreadableDatagrams)
+            lines.add("flowsNamed", dns.flowsNamed)
+            lines.add("notAResponse", dns.notAResponse)
+            lines.add("unsupportedOpcode", dns.unsupportedOpcode)
+            lines.add("errorResponse", dns.errorResponse)
+            lines.add("unsupportedQuestion", dns.unsupportedQuestion)
+            lines.add("unusableName", dns.unusableName)
+            lines.add("noAddresses", dns.noAddresses)
+        })
+        let quic = pipeline.quicNames
+        groups.append(group("pipeline.quicNames", "naming QUIC flows from their Initials") { lines in
+            lines.add("initialsSeen", quic.initialsSeen)
+            lines.add("initialsOpened", quic.initialsOpened)
+            lines.add("initialsUnopenable", quic.initialsUnopenable)
+            lines.add("helloIncomplete", quic.helloIncomplete)
+            lines.add("flowsNamed", quic.flowsNamed)
+            lines.add("flowsWithoutName", quic.flowsWithoutName)
+        })
+        if let plaintext = pipeline.plaintext {
+            groups.append(group("pipeline.plaintext", "decrypted content kept") { lines in
+                lines.add("plaintextChunksWritten", plaintext.plaintextChunksWritten)
+                lines.add("plaintextChunksExpired", plaintext.plaintextChunksExpired)
+            })
+        }
+        if let retention = pipeline.retention {
+            groups.append(group("pipeline.retention", "retention when the capture rotates") { lines in
+                lines.add("capturesReclaimed", retention.capturesReclaimed)
+                lines.add("retentionFailures", retention.retentionFailures)
+                lines.add("lastRetentionError", retention.lastRetentionError)
+            })
+        }
+        return groups
+    }
+
+    private static func relayGroups(_ relay: RelayStats) -> [Group] {
+        var groups = [group("relay", "what was forwarded") { lines in
+            lines.add("tcpFlowsOpened", relay.tcpFlowsOpened)
+            lines.add("tcpFlowsClosed", relay.tcpFlowsClosed)
+            lines.add("udpFlowsOpened", relay.udpFlowsOpened)
+            lines.add("connectFailures", relay.connectFailures)
+            lines.add("bytesFromDevice", relay.bytesFromDevice)
+            lines.add("bytesToDevice", relay.bytesToDevice)
+            lines.add("emitterFailures", relay.emitterFailures)
+            lines.add("segmentsRefused", relay.segmentsRefused)
+            lines.add("dnsQueriesSent", relay.dnsQueriesSent)
+            lines.add("dnsRepliesReceived", relay.dnsRepliesReceived)
+            lines.add("streamOpeningsTLS", relay.streamOpeningsTLS)
+            lines.add("streamOpeningsHTTP", relay.streamOpeningsHTTP)
+            lines.add("streamOpeningsUnrecognised", relay.streamOpeningsUnrecognised)
+        }]
+        if let inspection = relay.inspection {
+            groups.append(group("relay.inspection", "what was inspected") { lines in
+                lines.add("inspectionCandidates", inspection.inspectionCandidates)
+                lines.add("terminationsOpened", inspection.terminationsOpened)
+                lines.add("inspectionsAbandoned", inspection.inspectionsAbandoned)
+                lines.add("pinnedHostSkips", inspection.pinnedHostSkips)
+                lines.add("flowsInspected", inspection.flowsInspected)
+                lines.add("flowsPinned", inspection.flowsPinned)
+                lines.add("terminationsFailed", inspection.terminationsFailed)
+            })
+        }
+        return groups
+    }
+
+    private static func resolverGroup(_ resolvers: ResolverStatus) -> Group {
+        group("resolvers", "name resolution given to the namespace") { lines in
+            lines.add("announced", resolvers.announced)
+            lines.add("reportedAtStart", resolvers.reportedAtStart)
+            lines.add("reportedNow", resolvers.reportedNow)
+        }
+    }
+
+    /// The group at `path` with the lines `fill` adds, in its order.
+    private static func group(_ path: String, _ title: String, _ fill: (inout Lines) -> Void) -> Group {
+        var lines = Lines()
+        fill(&lines)
+        return Group(path: path, title: title, lines: lines.lines)
+    }
+
+    /// A group's lines as they are added; an optional without a value adds none.
+    private struct Lines {
+        var lines: [Line] = []
+
+        mutating func add(_ name: String, _ value: UInt64) { lines.append(Line(name: name, value: String(value))) }
+
+        mutating func add(_ name: String, _ value: Bool) { lines.append(Line(name: name, value: value ? "yes" : "no")) }
+
+        /// Quoted and escaped, so a message with a newline stays on its line.
+        mutating func add(_ name: String, _ value: String?) {
+            guard let value else { return }
+            lines.append(Line(name: name, value: value.debugDescription))
+        }
+
+        /// An empty list is a claim ("none"), unlike an absent one.
+        mutating func add(_ name: String, _ value: [String]?) {
+            guard let value else { return }
+            lines.append(Line(name: name, value: value.isEmpty ? "none" : value.joined(separator: ", ")))
+        }
+    }
+}

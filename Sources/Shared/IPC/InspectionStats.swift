@@ -1,0 +1,35 @@
+/// What TLS inspection did: from a candidate to a termination, and every way off that path. They
+/// answer "why is nothing being inspected?" (seeds/000 § Session diagnostics). `RelayStats`
+/// carries them only once a build inspects: until then the group is absent, never zeros that
+/// would claim nothing was inspected.
+public struct InspectionStats: Codable, Sendable, Equatable {
+    /// TLS streams that met every condition to be inspected.
+    public var inspectionCandidates: UInt64
+    /// Candidates for which a local TLS termination was opened.
+    public var terminationsOpened: UInt64
+    /// Candidates given up on before their termination was opened, and left passing through.
+    public var inspectionsAbandoned: UInt64
+    /// TLS streams left alone because their host is known to pin its certificates.
+    public var pinnedHostSkips: UInt64
+    /// Flows whose content was decrypted.
+    public var flowsInspected: UInt64
+    /// Flows whose client refused our certificate (pinning) and were recorded as pinned.
+    public var flowsPinned: UInt64
+    /// Terminations that failed for another reason (upstream TLS, certificate issuance).
+    public var terminationsFailed: UInt64
+
+    public init(inspectionCandidates: UInt64 = 0, terminationsOpened: UInt64 = 0, inspectionsAbandoned: UInt64 = 0,
+                pinnedHostSkips: UInt64 = 0, flowsInspected: UInt64 = 0, flowsPinned: UInt64 = 0,
+                terminationsFailed: UInt64 = 0) {
+        self.inspectionCandidates = inspectionCandidates
+        self.terminationsOpened = terminationsOpened
+        self.inspectionsAbandoned = inspectionsAbandoned
+        self.pinnedHostSkips = pinnedHostSkips
+        self.flowsInspected = flowsInspected
+        self.flowsPinned = flowsPinned
+        self.terminationsFailed = terminationsFailed
+    }
+
+    /// Inspection on, nothing inspected yet.
+    public static let zero = InspectionStats()
+}

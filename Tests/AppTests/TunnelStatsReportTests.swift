@@ -1,0 +1,115 @@
+import App
+import Foundation
+import Shared
+import Testing
+
+@Suite struct TunnelStatsReportTests {
+    /// Every group present and every counter different from every other, so a line showing the
+    /// wrong field cannot pass.
+    static let everything: TunnelStats = {
+        var counter: UInt64 = 100
+        func next() -> UInt64 { counter += 1; return counter }
+        let pipeline = PipelineStats(
+            packetsHandled: next(), bytesHandled: next(),
+            parseDrops: ParseDropStats(tooShort: next(), unsupportedVersion: next(), badHeaderLength: next(),
+                                       totalLengthBeyondBuffer: next(), extensionHeaderTruncated: next(),
+                                       extensionChainTooLong: next(), badDataOffset: next(), truncatedL4: next(),
+                                       badUDPLength: next()),
+            packetsDroppedNoLocalAddress: next(), packetsCaptured: next(), captureFailures: next(),
+            captureDisabledByFailure: true, lastCaptureError: "No space left\non device", packetsPublished: next(),
+            liveFeedDrops: next(), storeBatchesWritten: next(), storeBatchesFailed: next(),
+            packetsLostToStoreFailures: next(), lastStoreError: "database is locked", flowsOpened: next(),
+            flowsClosed: next(), flowsExpired: next(), flowsEvicted: next(), reinjectedRecorded: next(),
+            quicVersionsObserved: next(),
+            plaintext: PlaintextStats(plaintextChunksWritten: next(), plaintextChunksExpired: next()),
+            retention: RetentionStats(capturesReclaimed: next(), retentionFailures: next(), lastRetentionError: "EACCES"),
+            dnsNames: DNSNameStats(repliesRecorded: next(), addressesLearned: next(), unreadableDatagrams: next(),
+                                   flowsNamed: next(), notAResponse: next(), unsupportedOpcode: next(),
+                                   errorResponse: next(), unsupportedQuestion: next(), unusableName: next(),
+                                   noAddresses: next()),
+            quicNames: QUICNameStats(initialsSeen: next(), initialsOpened: next(), initialsUnopenable: next(),
+                                     helloIncomplete: next(), flowsNamed: next(), flowsWithoutName: next()))
+        let relay = RelayStats(
+            tcpFlowsOpened: next(), tcpFlowsClosed: next(), udpFlowsOpened: next(), connectFailures: next(),
+            bytesFromDevice: next(), bytesToDevice: next(), emitterFailures: next(), segmentsRefused: next(),
+            dnsQueriesSent: next(), dnsRepliesReceived: next(), streamOpeningsTLS: next(), streamOpeningsHTTP: next(),
+            streamOpeningsUnrecognised: next(),
+            inspection: InspectionStats(inspectionCandidates: next(), terminationsOpened: next(),
+                                        inspectionsAbandoned: next(), pinnedHostSkips: next(), flowsInspected: next(),
+                                        flowsPinned: next(), terminationsFailed: next()))
+        return TunnelStats(pipeline: pipeline, relay: relay,
+                           resolvers: ResolverStatus(announced: ["198.18.0.53", "fd00:18::53"], reportedAtStart: [],
+                                                     reportedNow: ["198.18.0.53"]))
+    }()
+
+    /// The leaves of the JSON `stats --json` prints, by dotted path, as text: the one place that
+    /// walks the encoding, so the report cannot forget a counter the wire carries.
+    static func jsonLeaves(_ stats: TunnelStats) throws -> [String: String] {
+        let data = ControlChannel.encode(ControlResponse.stats(stats))
+        let message = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var leaves: [String: String] = [:]
+        func walk(_ value: Any, _ path: String) {
+            if let object = value as? [String: Any] {
+                for (key, inner) in object { walk(inner, path.isEmpty ? key : "\(path).\(key)") }
+            } else {
+                leaves[path] = "\(value)"
+            }
+        }
+        walk(try #require(message["stats"]), "")
+        return leaves
+    }
+
+    /// The report's lines, by dotted path; a path listed twice is recorded as an issue.
+    static func reportPaths(_ report: TunnelStatsReport) -> [String: String] {
+        var paths: [String: String] = [:]
+        for group in report.groups {
+            for line in group.lines {
+                let path = "\(group.path).\(line.name)"
+                #expect(paths[path] == nil, "\(path) is listed twice")
+                paths[path] = line.value
+            }
+        }
+        return paths
+    }
+
+    @Test("every counter the JSON carries is in the report exactly once, under its JSON name, with its value")
+    func everyCounterAppearsOnceWithItsValue() throws {
+        let leaves = try Self.jsonLeaves(Self.everything)
+        let lines = Self.reportPaths(TunnelStatsReport(Self.everything))
+        #expect(Set(lines.keys) == Set(leaves.keys))
+        for (path, value) in lines where !path.hasPrefix("resolvers.") {
+            guard let leaf = leaves[path] else { continue }
+            // Numbers as decimals, true as "yes", strings quoted.
+            let expected = leaf == "1" && path.hasSuffix("ByFailure") ? "yes" : leaf
+            #expect(value == expected || value == expected.debugDescription, "\(path): \(value) vs \(leaf)")
+        }
+        #expect(lines["pipeline.lastCaptureError"] == #""No space left\non device""#)
+        #expect(lines["resolvers.announced"] == "198.18.0.53, fd00:18::53")
+        #expect(lines["resolvers.reportedAtStart"] == "none")
+    }
+
+    @Test("a group the tunnel did not report is absent, never zeros; so is a message it does not have")
+    func absentGroupsAreAbsent() throws {
+        let bare = TunnelStats(pipeline: .zero, relay: .zero, resolvers: nil)
+        let report = TunnelStatsReport(bare)
+        #expect(report.groups.map(\.path) == ["pipeline", "pipeline.parseDrops", "pipeline.dnsNames", "pipeline.quicNames",
+                                              "relay"])
+        #expect(Set(Self.reportPaths(report).keys) == Set(try Self.jsonLeaves(bare).keys))
+        #expect(!report.text.contains("inspection") && !report.text.contains("lastStoreError"))
+        let stopping = TunnelStatsReport(TunnelStats(pipeline: .zero, relay: nil))
+        #expect(!stopping.groups.contains { $0.path.hasPrefix("relay") })
+    }
+
+    @Test("the text heads each group and lines its values up, one counter a line")
+    func theTextIsGroupedAndAligned() {
+        var stats = TunnelStats(pipeline: PipelineStats(packetsHandled: 7, parseDrops: ParseDropStats(tooShort: 2, badUDPLength: 1)))
+        stats.resolvers = ResolverStatus(announced: [], reportedAtStart: nil)
+        let text = TunnelStatsReport(stats).text
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "pipeline — what was recorded")
+        #expect(lines.contains("  packetsHandled                7"))
+        #expect(lines.contains("pipeline.parseDrops — datagrams dropped unparseable, by reason (3 in all)"))
+        #expect(lines.contains("  tooShort                  2"))
+        #expect(lines.suffix(2) == ["resolvers — name resolution given to the namespace", "  announced  none"])
+    }
+}

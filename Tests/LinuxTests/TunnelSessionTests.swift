@@ -1,0 +1,59 @@
+import Foundation
+import Linux
+import Shared
+import TestSupport
+import Testing
+
+/// The session's failures arrive typed, each with what the person can do. Needs root (a TUN
+/// device, moved at once into a namespace of our own).
+@Suite("A tunnel session that cannot open", .serialized)
+struct TunnelSessionTests {
+    static let prefix = "tvsess"
+
+    /// Runs `body` with a fresh TUN device moved into a namespace of our own, both removed after.
+    static func withDevice(_ body: (TUNDevice) async throws -> Void) async throws {
+        NamespaceName.removeLeftovers(prefix: prefix)
+        let namespace = try NetworkNamespace.create(NamespaceName.make(prefix: prefix))
+        defer { namespace.delete() }
+        let device = try TUNDevice()
+        defer { device.close() }
+        try TunnelNamespacePlan.apply(device: device.name, namespace: namespace.name)
+        try await body(device)
+    }
+
+    @Test("a relay namespace that does not exist is a typed start error naming it and how to find one")
+    func aMissingRelayNamespaceIsATypedStartError() async throws {
+        let data = TemporaryDirectory("session-errors")
+        let missing = "\(Self.prefix)-missing-\(getpid())"
+        try await Self.withDevice { device in
+            do {
+                let session = try await TunnelSession(dataDirectory: data.url, device: device, options: .init(),
+                                                      relayNamespace: missing)
+                await session.stop()
+                Issue.record("a session started relaying from \(missing)")
+            } catch let error as TunnelSessionError {
+                guard case let .start(.namespace(name, code)) = error else { Issue.record("\(error)"); return }
+                #expect(name == missing && code == ENOENT)
+                #expect(error.description.contains("cannot join network namespace \(missing)"))
+                #expect(error.description.contains("ip netns list"))
+            }
+        }
+    }
+
+    @Test("a data directory that is a file is the store's typed error, not a string")
+    func aDataDirectoryThatIsAFileIsTheStoresError() async throws {
+        let parent = TemporaryDirectory("session-errors")
+        let file = parent.url.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: file)
+        try await Self.withDevice { device in
+            do {
+                let session = try await TunnelSession(dataDirectory: file, device: device, options: .init())
+                await session.stop()
+                Issue.record("a session opened over a file")
+            } catch let error as TunnelSessionError {
+                guard case let .store(.openFailed(path, _)) = error else { Issue.record("\(error)"); return }
+                #expect(path == file.path)
+            }
+        }
+    }
+}
