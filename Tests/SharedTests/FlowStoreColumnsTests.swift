@@ -46,11 +46,7 @@ import Testing
         switch column {
         case .id: .integer(row.id)
         case .session: .integer(row.session)
-        case .key(.proto): .integer(row.key.proto)
-        case .key(.addressA): .blob(row.key.addressA)
-        case .key(.portA): .integer(row.key.portA)
-        case .key(.addressB): .blob(row.key.addressB)
-        case .key(.portB): .integer(row.key.portB)
+        case let .key(column): field(column, of: row.key)
         case .firstSeen: .integer(row.firstSeen)
         case .lastSeen: .integer(row.lastSeen)
         case .bytesOut: .integer(row.bytesOut)
@@ -70,11 +66,17 @@ import Testing
         case .tcpFlags: .integer(row.tcpFlags)
         case .captureFile: .integer(row.captureFile)
         case .captureOffset: .integer(row.captureOffset)
-        case .flowKey(.proto): .integer(row.key.proto)
-        case .flowKey(.addressA): .blob(row.key.addressA)
-        case .flowKey(.portA): .integer(row.key.portA)
-        case .flowKey(.addressB): .blob(row.key.addressB)
-        case .flowKey(.portB): .integer(row.key.portB)
+        case let .flowKey(column): field(column, of: row.key)
+        }
+    }
+
+    private func field(_ column: FlowKeyColumns.Column, of key: FlowKeyColumns) -> SQLiteValue {
+        switch column {
+        case .proto: .integer(key.proto)
+        case .addressA: .blob(key.addressA)
+        case .portA: .integer(key.portA)
+        case .addressB: .blob(key.addressB)
+        case .portB: .integer(key.portB)
         }
     }
 

@@ -61,13 +61,14 @@ import Testing
         #expect(all.count == 1_234 && Set(all.map(\.id)) == Set(ids))
         let paged = try await store.allFlows(inSession: session, pageSize: 100)
         #expect(paged.map(\.id) == all.map(\.id))
-        // Most recently seen first, ties by the higher id: `recentFlows`' order.
-        let order = all.map { ($0.lastSeen, $0.id) }
-        #expect(zip(order, order.dropFirst()).allSatisfy { $0.0 > $1.0 || ($0.0 == $1.0 && $0.1 > $1.1) })
-        // One page of a session stops at its limit; the next starts after its cursor.
+        // In the order they were first written: by id.
+        #expect(all.map(\.id) == ids.sorted())
+        // One page of a session stops at its limit; the next starts after its last flow.
         let page = try await store.flows(inSession: session, limit: 7)
-        let next = try await store.flows(inSession: session, limit: 7, before: FlowCursor(after: try #require(page.last)))
+        let next = try await store.flows(inSession: session, limit: 7, after: try #require(page.last).id)
         #expect((page + next).map(\.id) == Array(all.prefix(14)).map(\.id))
+        // A session that ends exactly on a page boundary still ends.
+        #expect(try await store.allFlows(inSession: session, pageSize: 617).count == 1_234)
         #expect(try await store.flows(inSession: session + 99, limit: 10).isEmpty)
         await store.close()
         await other.close()

@@ -27,7 +27,12 @@ package struct SessionRecording: Sendable {
         var flows: [StoredFlow] = []
         var problem: StoreError?
         if let id = await session.store.sessionID {
-            do { flows = try await session.store.allFlows(inSession: id).reversed() } catch { problem = error }
+            do {
+                flows = try await session.store.allFlows(inSession: id)
+                    .sorted { ($0.lastSeen, $0.id) < ($1.lastSeen, $1.id) }
+            } catch {
+                problem = error
+            }
         }
         return SessionRecording(flows: flows,
                                 captureFiles: (session.capture?.captureFiles() ?? []).map {

@@ -130,8 +130,9 @@ extension FlowStore {
                 UPDATE flows SET session = -session;
                 UPDATE flows SET session = (SELECT id FROM sessions WHERE started = -flows.session);
                 DROP INDEX sessions_started;
-                -- A session's flows, newest first, paged like flows_last_seen.
-                CREATE INDEX flows_session_last_seen ON flows(session, last_seen);
+                -- A session's flows in id order: (session, rowid), which an upsert's new last_seen
+                -- leaves alone, unlike an index on last_seen.
+                CREATE INDEX flows_session ON flows(session);
                 """),
         ]
 

@@ -57,22 +57,17 @@ extension FlowStore {
         }
     }
 
-    /// Up to `limit` flows of session `id`, most recently seen first, starting after `cursor` —
-    /// `recentFlows`'s order and cursor, within one session.
-    public func flows(inSession id: Int64, limit: Int, before cursor: FlowCursor? = nil) throws(StoreError) -> [StoredFlow] {
-        // flows_session_last_seen is (session, last_seen, rowid): the row value compares in its order.
-        let after = cursor == nil ? "" : "AND (last_seen, id) < (?3, ?4)"
+    /// Up to `limit` flows of session `id` in the order they were first written (by id), starting
+    /// after the flow `after` (from the first when nil). Ids are unique and never reused, so
+    /// consecutive pages neither skip nor repeat.
+    public func flows(inSession id: Int64, limit: Int, after flowID: Int64? = nil) throws(StoreError) -> [StoredFlow] {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached("""
-                SELECT \(FlowRow.selected.sql) FROM flows WHERE session = ?1 \(after)
-                ORDER BY last_seen DESC, id DESC LIMIT ?2
+                SELECT \(FlowRow.selected.sql) FROM flows WHERE session = ?1 AND id > ?3 ORDER BY id LIMIT ?2
                 """) { statement throws(SQLiteError) in
                 statement.bind(id, at: 1)
                 statement.bind(Int64(clamping: max(0, limit)), at: 2)
-                if let cursor {
-                    statement.bind(cursor.lastSeenNanoseconds, at: 3)
-                    statement.bind(cursor.id, at: 4)
-                }
+                statement.bind(flowID ?? Int64.min, at: 3)
                 var rows: [FlowRow] = []
                 while try statement.step() { rows.append(FlowRow(reading: statement)) }
                 return rows
@@ -81,17 +76,15 @@ extension FlowStore {
         return try rows.map { row throws(StoreError) in try StoredFlow(row: row) }
     }
 
-    /// Every flow of session `id`, however many, most recently seen first: page after page of
-    /// `pageSize` until a page comes back short.
+    /// Every flow of session `id`, however many, in id order: page after page of `pageSize` until
+    /// a page comes back short.
     public func allFlows(inSession id: Int64, pageSize: Int = 500) throws(StoreError) -> [StoredFlow] {
         precondition(pageSize > 0, "a page holds at least one flow")
         var flows: [StoredFlow] = []
-        var cursor: FlowCursor?
         while true {
-            let page = try self.flows(inSession: id, limit: pageSize, before: cursor)
+            let page = try self.flows(inSession: id, limit: pageSize, after: flows.last?.id)
             flows += page
-            guard page.count == pageSize, let last = page.last else { return flows }
-            cursor = FlowCursor(after: last)
+            if page.count < pageSize { return flows }
         }
     }
 }
