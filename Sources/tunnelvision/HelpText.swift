@@ -128,22 +128,16 @@ enum HelpText {
     reads them once, when it starts. A change replaces the file atomically and keeps the other
     settings.
 
-      tls-inspection         on | off                           default off
-                             decrypt TLS to inspect it
-      plaintext-persistence  on | off                           default off
-                             keep decrypted content on disk
-      capture                on | off                           default on
-                             write the packets to .pcap files
-      capture-detail         metadata | full                    default full
-                             keep the first 128 bytes of each packet, or all of it
-      retention-age          1d | 1w | 30d | unlimited          default 1w
-                             how long history and captures are kept
-      retention-size         256MiB | 1GiB | 4GiB | unlimited   default 1GiB
-                             how much disk the captures may take
+      \(settingsTable)
 
     Other obvious spellings are accepted (true/false, yes/no, 7d, 1GB, none…); anything else is refused
     with the valid values, exit status 2. Showing prints one 'SETTING VALUE' line each, in the spellings
-    above.
+    above, and on standard error a note for each value this build does not honour.
+
+    What this build does not do is said, not pretended. A value that would start decrypting, or keeping
+    decrypted content, is refused (exit status 1, nothing changed) rather than stored: a later build
+    able to do it must never start on a choice made before it could. A retention limit is stored, with a
+    warning that nothing enforces it yet, so that settings scripted ahead of an upgrade take effect with it.
 
     A settings file that cannot be read is reported on standard error with its path, the factory
     settings a tunnel would use instead are shown, the exit status is 1 and the file is left as it is.
@@ -152,6 +146,55 @@ enum HelpText {
 
     --json   the settings as one JSON object, in the file's own format.
     """
+
+    /// Each setting: its values and factory default, what it decides, and what this build does not
+    /// do of it — all from `SettingName`.
+    static var settingsTable: String {
+        let names = SettingName.allCases
+        let nameWidth = (names.map(\.rawValue.count).max() ?? 0) + 2
+        let values = names.map { $0.choices.map(\.spelling).joined(separator: " | ") }
+        let valueWidth = (values.map(\.count).max() ?? 0) + 3
+        let indent = String(repeating: " ", count: nameWidth)
+        var lines: [String] = []
+        for (setting, listed) in zip(names, values) {
+            lines.append(setting.rawValue.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                         + listed.padding(toLength: valueWidth, withPad: " ", startingAt: 0)
+                         + "default " + setting.value(in: .default))
+            lines.append(indent + setting.summary)
+            // Values that share a reason share a line: "1d, 1w, 30d: stored, not enforced — …".
+            var groups: [(spellings: [String], support: SettingSupport)] = []
+            for choice in setting.choices where choice.change.support != .enforced {
+                if let last = groups.indices.last, groups[last].support == choice.change.support {
+                    groups[last].spellings.append(choice.spelling)
+                } else {
+                    groups.append(([choice.spelling], choice.change.support))
+                }
+            }
+            for (spellings, support) in groups {
+                let verdict = switch support {
+                case .enforced: ""
+                case let .storedOnly(reason): "stored, not enforced — \(reason)"
+                case let .refused(reason): "refused — \(reason)"
+                }
+                lines += wrapped(spellings.joined(separator: ", ") + ": " + verdict, width: 96 - nameWidth).map { indent + $0 }
+            }
+        }
+        return lines.joined(separator: "\n  ")
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters (a longer word stands alone).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return line.isEmpty ? lines : lines + [line]
+    }
 
     static func text(for topic: String?) -> String? {
         switch topic {

@@ -6,7 +6,8 @@ import Linux
 import Shared
 
 /// `tunnelvision settings [set KEY VALUE]`: the shell around `SettingsStore` — resolve the data
-/// directory, read, show, change one setting, save.
+/// directory, read, show, change one setting, save. The settings' names, values and what this
+/// build does with them are `SettingName`'s (Shared/Settings), which the web app shares.
 enum SettingsCommand {
     /// What was asked.
     enum Request: Equatable {
@@ -31,9 +32,13 @@ enum SettingsCommand {
             if json { throw usage("settings set: --json is for showing the settings") }
             guard rest.count == 3 else {
                 throw usage("settings set: which setting, and what value? (tunnelvision settings set KEY VALUE)\n"
-                            + "The settings are \(Setting.allCases.map(\.rawValue).joined(separator: ", ")).")
+                            + "The settings are \(SettingName.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
-            return .set(try SettingChange.parse(key: rest[1], value: rest[2]), dataDirectory: dataDirectory, force: force)
+            do {
+                return .set(try SettingChange.parse(key: rest[1], value: rest[2]), dataDirectory: dataDirectory, force: force)
+            } catch {
+                throw usage("settings set: \(error)")
+            }
         case let other?:
             throw usage("settings: unexpected \(other) (to change one: tunnelvision settings set KEY VALUE)")
         }
@@ -60,10 +65,13 @@ enum SettingsCommand {
         if json {
             print(String(decoding: SettingsStore.encode(reading.settings), as: UTF8.self), terminator: "")
         } else {
-            let width = Setting.allCases.map(\.rawValue.count).max() ?? 0
-            for setting in Setting.allCases {
+            let width = SettingName.allCases.map(\.rawValue.count).max() ?? 0
+            for setting in SettingName.allCases {
                 let name = setting.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0)
                 print(name + setting.value(in: reading.settings))
+            }
+            for (value, support) in SettingName.unhonoured(in: reading.settings) {
+                printError("tunnelvision: \(note(value, support, stored: false))")
             }
         }
         guard let problem = reading.problem else { return 0 }
@@ -80,6 +88,10 @@ enum SettingsCommand {
     /// Changes one setting and keeps the others. Over a file that cannot be decoded it refuses
     /// unless forced, so that a slip never silently wipes the person's other choices.
     private static func set(_ change: SettingChange, in store: SettingsStore, force: Bool) -> Int32 {
+        if case let .refused(reason) = change.support {
+            printError("tunnelvision: \(change.setting.rawValue) \(change.spelling) is refused: \(reason). Nothing was changed.")
+            return 1
+        }
         var settings: AppSettings
         do {
             settings = try store.load()
@@ -104,7 +116,19 @@ enum SettingsCommand {
             return 1
         }
         print("\(change.setting.rawValue) \(change.setting.value(in: settings))")
+        if change.support != .enforced { printError("tunnelvision: \(note(change, change.support, stored: true))") }
         return 0
+    }
+
+    /// "retention-age 1w is not enforced: …", for a value this build does not honour; `stored`
+    /// when it was just saved.
+    static func note(_ value: SettingChange, _ support: SettingSupport, stored: Bool) -> String {
+        let named = "\(value.setting.rawValue) \(value.spelling)"
+        return switch support {
+        case .enforced: "\(named) is enforced"
+        case let .storedOnly(reason): "\(named) is \(stored ? "stored, but " : "")not enforced: \(reason)"
+        case let .refused(reason): "\(named) is not honoured: \(reason); a tunnel runs as without it"
+        }
     }
 
     private static func takeValue(of option: String, from arguments: inout [String]) throws(Invocation.UsageError) -> String? {
@@ -118,114 +142,4 @@ enum SettingsCommand {
     }
 
     private static func usage(_ message: String) -> Invocation.UsageError { Invocation.UsageError(message: message) }
-}
-
-/// The settings as the command line names them, in the order they are listed.
-enum Setting: String, CaseIterable {
-    case tlsInspection = "tls-inspection"
-    case plaintextPersistence = "plaintext-persistence"
-    case capture
-    case captureDetail = "capture-detail"
-    case retentionAge = "retention-age"
-    case retentionSize = "retention-size"
-
-    /// The values it takes, as they are listed and printed.
-    var choices: [String] {
-        switch self {
-        case .tlsInspection, .plaintextPersistence, .capture: ["on", "off"]
-        case .captureDetail: ["metadata", "full"]
-        case .retentionAge: ["1d", "1w", "30d", "unlimited"]
-        case .retentionSize: ["256MiB", "1GiB", "4GiB", "unlimited"]
-        }
-    }
-
-    /// Other spellings of each choice, in the same order, as `normalized` leaves them.
-    private var aliases: [[String]] {
-        switch self {
-        case .tlsInspection, .plaintextPersistence, .capture:
-            [["true", "yes", "1", "enabled", "enable"], ["false", "no", "0", "disabled", "disable"]]
-        case .captureDetail: [["metadataonly", "headers", "headersonly"], ["fullpayload", "payload"]]
-        case .retentionAge:
-            [["oneday", "1day", "day", "24h"], ["oneweek", "1week", "week", "7d"], ["onemonth", "1month", "month"],
-             ["none", "never", "forever", "nolimit"]]
-        case .retentionSize:
-            [["megabytes256", "256mb", "256m"], ["gigabytes1", "1gb", "1g", "1024mib", "1024mb"], ["gigabytes4", "4gb", "4g"],
-             ["none", "nolimit"]]
-        }
-    }
-
-    /// The index in `choices` that `text` names, ignoring case, spaces, "-" and "_".
-    func choice(named text: String) -> Int? {
-        let word = Self.normalized(text)
-        return choices.indices.first { Self.normalized(choices[$0]) == word || aliases[$0].contains(word) }
-    }
-
-    /// Its value in `settings`, spelled as in `choices`.
-    func value(in settings: AppSettings) -> String {
-        let index = switch self {
-        case .tlsInspection: settings.tlsInspectionEnabled ? 0 : 1
-        case .plaintextPersistence: settings.plaintextPersistenceEnabled ? 0 : 1
-        case .capture: settings.captureEnabled ? 0 : 1
-        case .captureDetail: settings.captureDetail == .metadataOnly ? 0 : 1
-        case .retentionAge: RetentionAge.allCases.firstIndex(of: settings.retention.maxAge) ?? 0
-        case .retentionSize: RetentionSize.allCases.firstIndex(of: settings.retention.maxCaptureSize) ?? 0
-        }
-        return choices[index]
-    }
-
-    private static func normalized(_ text: String) -> String {
-        String(text.lowercased().filter { !" -_".contains($0) })
-    }
-}
-
-/// One setting and its new value, as typed values.
-enum SettingChange: Equatable {
-    case tlsInspection(Bool)
-    case plaintextPersistence(Bool)
-    case capture(Bool)
-    case captureDetail(CaptureDetail)
-    case retentionAge(RetentionAge)
-    case retentionSize(RetentionSize)
-
-    /// Reads `KEY VALUE`; anything else is a usage error that lists what is valid.
-    static func parse(key: String, value: String) throws(Invocation.UsageError) -> SettingChange {
-        guard let setting = Setting(rawValue: key.lowercased()) else {
-            throw Invocation.UsageError(message: "settings set: no setting \(key); the settings are "
-                                        + Setting.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        guard let index = setting.choice(named: value) else {
-            throw Invocation.UsageError(message: "settings set: \(setting.rawValue) cannot be \(value); it takes "
-                                        + setting.choices.joined(separator: ", "))
-        }
-        return switch setting {
-        case .tlsInspection: .tlsInspection(index == 0)
-        case .plaintextPersistence: .plaintextPersistence(index == 0)
-        case .capture: .capture(index == 0)
-        case .captureDetail: .captureDetail(index == 0 ? .metadataOnly : .fullPayload)
-        case .retentionAge: .retentionAge(RetentionAge.allCases[index])
-        case .retentionSize: .retentionSize(RetentionSize.allCases[index])
-        }
-    }
-
-    var setting: Setting {
-        switch self {
-        case .tlsInspection: .tlsInspection
-        case .plaintextPersistence: .plaintextPersistence
-        case .capture: .capture
-        case .captureDetail: .captureDetail
-        case .retentionAge: .retentionAge
-        case .retentionSize: .retentionSize
-        }
-    }
-
-    func apply(to settings: inout AppSettings) {
-        switch self {
-        case let .tlsInspection(on): settings.tlsInspectionEnabled = on
-        case let .plaintextPersistence(on): settings.plaintextPersistenceEnabled = on
-        case let .capture(on): settings.captureEnabled = on
-        case let .captureDetail(detail): settings.captureDetail = detail
-        case let .retentionAge(age): settings.retention.maxAge = age
-        case let .retentionSize(size): settings.retention.maxCaptureSize = size
-        }
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Linux
+import Shared
 import TestSupport
 import Testing
 
@@ -56,6 +57,50 @@ struct RunCommandTests {
         #expect(!toServer.isEmpty && !toDevice.isEmpty)
         #expect(frames.allSatisfy { $0["tcp.checksum.status"] == ["1"] && $0["ip.checksum.status"] == ["1"] })
         #expect(toServer.count + toDevice.count == frames.count)
+    }
+
+    @Test("each run's summary lists only its own connections, however many runs share the history")
+    func runsOnOneHistoryKeepTheirOwnConnections() async throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        let work = TemporaryDirectory("run-sessions")
+        let www = work.url.appendingPathComponent("www")
+        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
+        try Data("hello\n".utf8).write(to: www.appendingPathComponent("index.txt"))
+        let servers = try [8080, 8081].map { port in
+            try LabScripts.start([LabScripts.python, "-m", "http.server", "\(port)", "--bind", Lab.serverIPv4,
+                                  "--directory", www.path], in: lab.server)
+        }
+        defer { servers.forEach(LabScripts.stop) }
+        for port in [8080, 8081] { try LabScripts.waitForListener(Lab.serverIPv4, port, from: lab.host) }
+
+        let data = work.url.appendingPathComponent("data")
+        // A stored opt-in this build does not honour is reported at the start, not silently ignored.
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try SettingsStore.encode(AppSettings(tlsInspectionEnabled: true)).write(to: DataDirectoryLayout.settings(in: data))
+        let tunnelvision = try BuiltProduct.url("tunnelvision")
+        let ip = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")
+        var remotePorts: [[Int]] = []
+        for (run, port) in [8080, 8081, 8081].enumerated() {
+            let summaryFile = work.url.appendingPathComponent("summary-\(run).json")
+            let result = try BuiltProduct.run(ip, lab.host.command([tunnelvision.path, "run", "--data-dir", data.path,
+                                                                    "--json-summary", summaryFile.path, "--",
+                                                                    "curl", "-sS", "-o", "/dev/null",
+                                                                    "http://\(Lab.serverIPv4):\(port)/index.txt"]).dropFirst().map { $0 })
+            #expect(result.status == 0, "\(result.err)")
+            #expect(result.err.contains("the settings ask for tls-inspection on, which this build does not do"))
+            let summary = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: summaryFile)) as? [String: Any])
+            let connections = try #require(summary["connections"] as? [[String: Any]])
+            remotePorts.append(connections.filter { $0["protocol"] as? String == "TCP" }
+                .compactMap { ($0["remote"] as? [String: Any])?["port"] as? Int })
+        }
+        #expect(remotePorts == [[8080], [8081], [8081]])
+
+        let store = try FlowStore(dataDirectory: data)
+        let sessions = try await store.sessions()
+        #expect(sessions.count == 3 && sessions.allSatisfy { $0.ended != nil })
+        #expect(sessions.map(\.origin).first == "run curl -sS -o /dev/null http://\(Lab.serverIPv4):8080/index.txt")
+        await store.close()
     }
 
     @Test("a command that is not there is reported with status 127, and nothing is left behind")

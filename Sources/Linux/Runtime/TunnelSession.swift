@@ -18,6 +18,8 @@ package final class TunnelSession: @unchecked Sendable {
         package var captureEnabled = true
         package var captureDetail = CaptureDetail.fullPayload
         package var mtu = TunnelAddressing.mtu
+        /// What started the session, as the history's `sessions` row records it.
+        package var origin = FlowStore.unnamedOrigin
         package init() {}
     }
 
@@ -27,7 +29,7 @@ package final class TunnelSession: @unchecked Sendable {
                  relayNamespace: String? = nil) async throws(TunnelSessionError) {
         self.dataDirectory = dataDirectory
         let anchor = MonotonicAnchor.now()
-        do { store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor) } catch { throw .store(error) }
+        do { store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor, origin: options.origin) } catch { throw .store(error) }
         do { ring = try RingBufferProducer(dataDirectory: dataDirectory) } catch {
             if case .ringInUse = error { throw .busy(dataDirectory.path) }
             throw .ring(error)
@@ -65,9 +67,11 @@ package final class TunnelSession: @unchecked Sendable {
     }
 
     /// The stop order: relay flows closed and the loop stopped (the runtime), the pipeline
-    /// flushed, then the capture closed and the ring unmapped.
+    /// flushed and the history's session ended, then the capture closed and the ring unmapped.
+    /// The store stays open for reading the session back.
     package func stop() async {
         await runtime.stop()
+        try? await store.endSession()
         try? capture?.close()
         ring.close()
     }

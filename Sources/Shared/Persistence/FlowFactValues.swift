@@ -17,10 +17,10 @@ struct FlowFactValues {
         }
     }
 
-    /// Reads every fact column in `FlowFactColumn` order, starting at result column `first`.
-    init(reading statement: SQLiteStatement, from first: Int32) {
-        for (offset, column) in FlowFactColumn.allCases.enumerated() {
-            self[column] = statement.value(at: first + Int32(offset))
+    /// Reads every fact column from `row`, whose select list names each as `column(fact)`.
+    init<RowColumn: Sendable>(reading row: ResultRow<RowColumn>, _ column: (FlowFactColumn) -> RowColumn) {
+        for fact in FlowFactColumn.allCases {
+            self[fact] = row.value(column(fact))
         }
     }
 

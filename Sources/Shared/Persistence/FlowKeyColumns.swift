@@ -7,11 +7,17 @@ struct FlowKeyColumns {
     var addressB: [UInt8]
     var portB: Int64
 
-    /// The columns in the order `init(reading:from:)` and `bind(to:from:)` use, for a `SELECT`
-    /// (`prefix` names the table: "f.") or a `WHERE`.
-    static func names(prefix: String = "") -> [String] {
-        ["proto", "addr_a", "port_a", "addr_b", "port_b"].map { prefix + $0 }
+    /// The five columns, in the order `bind(to:from:)` binds them.
+    enum Column: String, CaseIterable {
+        case proto
+        case addressA = "addr_a"
+        case portA = "port_a"
+        case addressB = "addr_b"
+        case portB = "port_b"
     }
+
+    /// The columns in bind order, for a `WHERE` or an `INSERT`.
+    static func names() -> [String] { Column.allCases.map(\.rawValue) }
 
     /// `proto = ?N AND addr_a = ?N+1 …`, to bind with `bind(to:from: N)`.
     static func matching(from first: Int32) -> String {
@@ -26,12 +32,13 @@ struct FlowKeyColumns {
         portB = Int64(key.endpointB.port)
     }
 
-    init(reading statement: SQLiteStatement, from first: Int32) {
-        proto = statement.int64(at: first)
-        addressA = statement.blob(at: first + 1)
-        portA = statement.int64(at: first + 2)
-        addressB = statement.blob(at: first + 3)
-        portB = statement.int64(at: first + 4)
+    /// Reads the key from `row`, whose select list names each key column as `column(keyColumn)`.
+    init<RowColumn: Sendable>(reading row: ResultRow<RowColumn>, _ column: (Column) -> RowColumn) {
+        proto = row.int64(column(.proto))
+        addressA = row.blob(column(.addressA))
+        portA = row.int64(column(.portA))
+        addressB = row.blob(column(.addressB))
+        portB = row.int64(column(.portB))
     }
 
     func bind(to statement: SQLiteStatement, from first: Int32) {

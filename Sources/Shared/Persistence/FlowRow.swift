@@ -2,6 +2,8 @@
 /// the checked value made from it; `FlowRow(record:…)` is what an upsert writes.
 struct FlowRow {
     var id: Int64 = 0
+    /// The `sessions` row it belongs to.
+    var session: Int64 = 0
     var key: FlowKeyColumns
     /// Nanoseconds since 1970.
     var firstSeen: Int64
@@ -12,21 +14,49 @@ struct FlowRow {
     var tlsStatus: Int64
     var facts = FlowFactValues()
 
-    /// The columns `init(reading:)` expects, in order: `SELECT \(FlowRow.columns) FROM flows`.
-    static let columns = (["id"] + FlowKeyColumns.names()
-                          + ["first_seen", "last_seen", "bytes_out", "bytes_in", "packet_count", "tls_status"]
-                          + FlowFactColumn.allCases.map(\.rawValue)).joined(separator: ", ")
+    /// The `flows` columns a read selects. The `base_*` counters and `lifetime_first_seen` are the
+    /// upsert's own bookkeeping and are never read out.
+    enum Column: Hashable {
+        case id, session
+        case key(FlowKeyColumns.Column)
+        case firstSeen, lastSeen, bytesOut, bytesIn, packetCount, tlsStatus
+        case fact(FlowFactColumn)
+
+        var name: String {
+            switch self {
+            case .id: "id"
+            case .session: "session"
+            case let .key(column): column.rawValue
+            case .firstSeen: "first_seen"
+            case .lastSeen: "last_seen"
+            case .bytesOut: "bytes_out"
+            case .bytesIn: "bytes_in"
+            case .packetCount: "packet_count"
+            case .tlsStatus: "tls_status"
+            case let .fact(column): column.rawValue
+            }
+        }
+    }
+
+    /// What `init(reading:)` reads: `SELECT \(FlowRow.selected.sql) FROM flows`.
+    static let selected = ResultColumns<Column>(
+        [.id, .session] + FlowKeyColumns.Column.allCases.map(Column.key)
+            + [.firstSeen, .lastSeen, .bytesOut, .bytesIn, .packetCount, .tlsStatus]
+            + FlowFactColumn.allCases.map(Column.fact),
+        expression: \.name)
 
     init(reading statement: SQLiteStatement) {
-        id = statement.int64(at: 0)
-        key = FlowKeyColumns(reading: statement, from: 1)
-        firstSeen = statement.int64(at: 6)
-        lastSeen = statement.int64(at: 7)
-        bytesOut = statement.int64(at: 8)
-        bytesIn = statement.int64(at: 9)
-        packetCount = statement.int64(at: 10)
-        tlsStatus = statement.int64(at: 11)
-        facts = FlowFactValues(reading: statement, from: 12)
+        let row = ResultRow(statement: statement, columns: Self.selected)
+        id = row.int64(.id)
+        session = row.int64(.session)
+        key = FlowKeyColumns(reading: row, Column.key)
+        firstSeen = row.int64(.firstSeen)
+        lastSeen = row.int64(.lastSeen)
+        bytesOut = row.int64(.bytesOut)
+        bytesIn = row.int64(.bytesIn)
+        packetCount = row.int64(.packetCount)
+        tlsStatus = row.int64(.tlsStatus)
+        facts = FlowFactValues(reading: row, Column.fact)
     }
 
     /// What an upsert writes for `record`, its stamps dated with `anchor`.

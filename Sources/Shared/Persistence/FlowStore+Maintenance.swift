@@ -2,8 +2,9 @@ import Foundation
 
 extension FlowStore {
     /// Deletes the flows last seen before `cutoff` (a real age: the instants are absolute); their
-    /// packets go with them. Returns how many flows were deleted. Capture files are not touched:
-    /// deleting them is storage management's job.
+    /// packets go with them, and so does a session that ended before `cutoff` and has no flow
+    /// left. Returns how many flows were deleted. Capture files are not touched: deleting them is
+    /// storage management's job.
     @discardableResult
     public func prune(before cutoff: Date) throws(StoreError) -> Int {
         let limit = EpochNanoseconds.first(notBefore: cutoff)
@@ -13,19 +14,32 @@ extension FlowStore {
                     statement.bind(limit, at: 1)
                     try statement.step()
                 }
-                return connection.changes
+                let deleted = connection.changes
+                try connection.cached("""
+                    DELETE FROM sessions WHERE ended < ?1
+                    AND NOT EXISTS (SELECT 1 FROM flows WHERE flows.session = sessions.id)
+                    """) { statement throws(SQLiteError) in
+                    statement.bind(limit, at: 1)
+                    try statement.step()
+                }
+                return deleted
             }
         }
     }
 
-    /// Deletes every flow, packet and plaintext record. Ids keep counting up (AUTOINCREMENT), so a
-    /// cursor or id held from before never names a new row.
+    /// Deletes every flow, packet and plaintext record, and every session but this store's own
+    /// (whose origin, a command line, is history too). Ids keep counting up (AUTOINCREMENT), so
+    /// a cursor or id held from before never names a new row.
     public func clearAll() throws(StoreError) {
+        let kept = session ?? 0
         try sqlite { connection throws(SQLiteError) in
             // Children first: a table with no trigger and no foreign key pointing at it is emptied
             // whole, not row by row; the runs' trigger then finds nothing left to delete.
             try connection.transaction { () throws(SQLiteError) in
-                try connection.execute("DELETE FROM packets; DELETE FROM packet_runs; DELETE FROM plaintext; DELETE FROM flows")
+                try connection.execute("""
+                    DELETE FROM packets; DELETE FROM packet_runs; DELETE FROM plaintext; DELETE FROM flows;
+                    DELETE FROM sessions WHERE id <> \(kept)
+                    """)
             }
         }
     }

@@ -7,7 +7,7 @@ extension FlowStore {
         // The row value compares in index order: flows_last_seen is (last_seen, rowid).
         let after = cursor == nil ? "" : "WHERE (last_seen, id) < (?2, ?3)"
         let rows = try sqlite { connection throws(SQLiteError) in
-            try connection.cached("SELECT \(FlowRow.columns) FROM flows \(after) ORDER BY last_seen DESC, id DESC LIMIT ?1") {
+            try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows \(after) ORDER BY last_seen DESC, id DESC LIMIT ?1") {
                 statement throws(SQLiteError) in
                 statement.bind(Int64(clamping: max(0, limit)), at: 1)
                 if let cursor {
@@ -24,7 +24,7 @@ extension FlowStore {
     public func flow(matching key: FlowKey) throws(StoreError) -> StoredFlow? {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached("""
-                SELECT \(FlowRow.columns) FROM flows WHERE \(FlowKeyColumns.matching(from: 1))
+                SELECT \(FlowRow.selected.sql) FROM flows WHERE \(FlowKeyColumns.matching(from: 1))
                 ORDER BY session DESC, id DESC LIMIT 1
                 """) { statement throws(SQLiteError) in
                 FlowKeyColumns(key).bind(to: statement, from: 1)
@@ -38,7 +38,7 @@ extension FlowStore {
     public func packets(forFlow flowID: Int64, limit: Int) throws(StoreError) -> [StoredPacket] {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached("""
-                SELECT \(PacketRow.columns) FROM packet_runs r
+                SELECT \(PacketRow.selected.sql) FROM packet_runs r
                 JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
                 JOIN flows f ON f.id = r.flow_id
                 WHERE r.flow_id = ?1 ORDER BY p.ts, p.id LIMIT ?2

@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 3
+        public static let latestVersion = 4
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -110,7 +110,34 @@ extension FlowStore {
                 CREATE INDEX plaintext_flow_id ON plaintext(flow_id, ts);
                 CREATE INDEX plaintext_ts ON plaintext(ts);
                 """),
+            // The history's sessions: one row per store that wrote (a `run`, a `demo`, an analysed
+            // capture), and `flows.session` becomes its id, so "the flows of this run" is asked of
+            // the store, not guessed from instants. Until now `flows.session` held the writing
+            // store's open instant: each distinct one becomes a session that started then and
+            // ended at its last flow's last sighting. The detour through negative values keeps a
+            // tuple seen in two sessions from colliding in the unique index half-way.
+            Migration(version: 4, sql: """
+                CREATE TABLE sessions (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    started INTEGER NOT NULL,
+                    -- NULL while the session writes, and for good when its process died first.
+                    ended INTEGER,
+                    origin TEXT NOT NULL
+                );
+                INSERT INTO sessions (started, ended, origin)
+                    SELECT session, max(last_seen), '\(legacyOrigin)' FROM flows GROUP BY session ORDER BY session;
+                CREATE INDEX sessions_started ON sessions(started);
+                UPDATE flows SET session = -session;
+                UPDATE flows SET session = (SELECT id FROM sessions WHERE started = -flows.session);
+                DROP INDEX sessions_started;
+                -- A session's flows in id order: (session, rowid), which an upsert's new last_seen
+                -- leaves alone, unlike an index on last_seen.
+                CREATE INDEX flows_session ON flows(session);
+                """),
         ]
+
+        /// What started a session recorded before sessions were kept (migration 4).
+        public static let legacyOrigin = "recorded before sessions were kept"
 
         /// Brings the file up to `target`, one migration a transaction. Re-reads `user_version`
         /// inside each transaction, so two processes opening a new file at once migrate it once.

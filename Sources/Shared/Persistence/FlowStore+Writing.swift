@@ -15,7 +15,9 @@ extension FlowStore {
     @discardableResult
     public func upsertFlow(_ record: FlowRecord) throws(StoreError) -> Int64 {
         let row = FlowRow(record: record, anchor: anchor)
-        return try sqlite { connection throws(SQLiteError) in try upsert(row, key: record.key, on: connection) }
+        return try sqlite { connection throws(SQLiteError) in
+            try upsert(row, key: record.key, session: try recordingSession(on: connection), on: connection)
+        }
     }
 
     /// Appends `packets` to flow `flowID` in one transaction, dating their stamps with the anchor.
@@ -34,12 +36,13 @@ extension FlowStore {
     public func write(_ batch: FlowStoreBatch) throws(StoreError) -> FlowStoreBatch.Outcome {
         let rows = batch.flows.map { FlowRow(record: $0, anchor: anchor) }
         return try sqlite { connection throws(SQLiteError) in
-            try connection.transaction { () throws(SQLiteError) in
+            let session = try recordingSession(on: connection)
+            return try connection.transaction { () throws(SQLiteError) in
                 var flowIDs: [Int64] = []
                 flowIDs.reserveCapacity(rows.count)
                 var known: [FlowKey: Int64?] = Dictionary(minimumCapacity: rows.count)
                 for (record, row) in zip(batch.flows, rows) {
-                    let id = try upsert(row, key: record.key, on: connection)
+                    let id = try upsert(row, key: record.key, session: session, on: connection)
                     flowIDs.append(id)
                     known[record.key] = id
                 }
@@ -57,7 +60,7 @@ extension FlowStore {
                     if let match = known[key] {
                         id = match
                     } else {
-                        id = try sessionFlowID(key, on: connection)
+                        id = try sessionFlowID(key, session: session, on: connection)
                         known[key] = id
                     }
                     packetFlows.append(id)
@@ -71,7 +74,7 @@ extension FlowStore {
         }
     }
 
-    private func upsert(_ row: FlowRow, key: FlowKey, on connection: SQLiteConnection) throws(SQLiteError) -> Int64 {
+    private func upsert(_ row: FlowRow, key: FlowKey, session: Int64, on connection: SQLiteConnection) throws(SQLiteError) -> Int64 {
         if let id = sessionFlowIDs[key] {
             let sql = row.facts.isEmpty ? FlowRow.updateCountersSQL : FlowRow.updateSQL
             let updated = try connection.cached(sql) { update throws(SQLiteError) in
@@ -91,7 +94,7 @@ extension FlowStore {
         return id
     }
 
-    private func sessionFlowID(_ key: FlowKey, on connection: SQLiteConnection) throws(SQLiteError) -> Int64? {
+    private func sessionFlowID(_ key: FlowKey, session: Int64, on connection: SQLiteConnection) throws(SQLiteError) -> Int64? {
         try connection.cached(Self.sessionFlowIDSQL) { lookup throws(SQLiteError) in
             FlowKeyColumns(key).bind(to: lookup, from: 1)
             lookup.bind(session, at: 6)

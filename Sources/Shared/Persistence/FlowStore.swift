@@ -8,14 +8,22 @@ import Foundation
 /// its `MonotonicAnchor` as it writes, so everything on disk is an absolute instant and everything
 /// read out is a `Date`.
 ///
-/// Each store is a *session* (its open instant): a flow row is keyed by its 5-tuple and session,
-/// so a 5-tuple recycled by a later session is a new row.
+/// Each store that writes is a *session* of the history (a `sessions` row: when it opened, when
+/// it ended, what started it), begun by its first write so a store that only reads leaves no
+/// trace. A flow row is keyed by its 5-tuple and session, so a 5-tuple recycled by a later session
+/// is a new row, and "the flows of this run" is a query (`flows(inSession:…)`), not a guess.
 public actor FlowStore {
     public nonisolated let databaseURL: URL
     /// Dates the records' monotonic stamps.
     nonisolated let anchor: MonotonicAnchor
-    /// This store's open instant in nanoseconds since 1970: part of each of its flow rows' identity.
-    nonisolated let session: Int64
+    /// This store's open instant in nanoseconds since 1970: its session's start.
+    nonisolated let opened: Int64
+    /// What opened it, as its session records (`HistorySession.origin`).
+    public nonisolated let origin: String
+    /// This store's `sessions` row; nil until its first write.
+    var session: Int64?
+    /// Whether `endSession()` (or `close()`) already dated the session's end.
+    var sessionEnded = false
     /// nil once closed.
     var connection: SQLiteConnection?
     /// The rows this session upserted, by key: a known flow is folded in by id. Only a hint — the
@@ -24,30 +32,38 @@ public actor FlowStore {
     var sessionFlowIDs: [FlowKey: Int64] = [:]
     static let flowIDCacheLimit = 65_536
 
-    /// Opens (creating if needed) the history at `databaseURL`. Refuses, leaving the file exactly
-    /// as it was, a file that is not SQLite (`notADatabase`), another program's database
-    /// (`foreignDatabase`) or a newer TunnelVision's (`newerSchema`).
-    public init(databaseURL: URL, anchor: MonotonicAnchor = .now()) throws(StoreError) {
+    /// Opens (creating if needed) the history at `databaseURL`; `origin` says what its session, if
+    /// it writes, is for ("run curl …", "demo"). Refuses, leaving the file exactly as it was, a
+    /// file that is not SQLite (`notADatabase`), another program's database (`foreignDatabase`) or
+    /// a newer TunnelVision's (`newerSchema`); an older TunnelVision's is migrated.
+    public init(databaseURL: URL, anchor: MonotonicAnchor = .now(), origin: String = FlowStore.unnamedOrigin) throws(StoreError) {
         self.databaseURL = databaseURL
         self.anchor = anchor
-        session = MonotonicAnchor.now().wallClockNanosecondsSince1970
+        self.origin = origin
+        opened = MonotonicAnchor.now().wallClockNanosecondsSince1970
         connection = try Self.openDatabase(at: databaseURL)
     }
 
+    /// What a session records as its origin when its opener named none.
+    public static let unnamedOrigin = "unnamed"
+
     /// Opens the history in the data directory (`DataDirectoryLayout.database(in:)`), creating the
     /// directory owner-only first.
-    public init(dataDirectory: URL, anchor: MonotonicAnchor = .now()) throws(StoreError) {
+    public init(dataDirectory: URL, anchor: MonotonicAnchor = .now(), origin: String = FlowStore.unnamedOrigin) throws(StoreError) {
         do {
             try PrivateDirectory.create(dataDirectory)
         } catch {
             throw .openFailed(path: error.path, message: error.description)
         }
-        try self.init(databaseURL: DataDirectoryLayout.database(in: dataDirectory), anchor: anchor)
+        try self.init(databaseURL: DataDirectoryLayout.database(in: dataDirectory), anchor: anchor, origin: origin)
     }
 
-    /// Finalizes the statements and closes the file; later calls throw `closed`. The last
-    /// connection to close folds the WAL back into the main file.
+    /// Dates the session's end unless that was done already (best effort: a store that cannot
+    /// write any more leaves it open-ended, as a crash does), finalizes the statements and closes
+    /// the file; later calls throw `closed`. The last connection to close folds the WAL back into
+    /// the main file.
     public func close() {
+        try? endSession()
         connection?.close()
         connection = nil
     }

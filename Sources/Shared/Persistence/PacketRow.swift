@@ -12,18 +12,40 @@ struct PacketRow {
     var captureOffset: Int64
     var key: FlowKeyColumns
 
-    /// The columns `init(reading:)` expects, from `packets p` joined with `flows f`.
-    static let columns = (["p.id", "p.ts", "p.direction", "p.length", "p.tcp_flags", "p.pcap_file", "p.pcap_offset"]
-                          + FlowKeyColumns.names(prefix: "f.")).joined(separator: ", ")
+    /// The columns a read selects, from `packets p` joined with `flows f`.
+    enum Column: Hashable {
+        case id, timestamp, direction, length, tcpFlags, captureFile, captureOffset
+        case flowKey(FlowKeyColumns.Column)
+
+        var expression: String {
+            switch self {
+            case .id: "p.id"
+            case .timestamp: "p.ts"
+            case .direction: "p.direction"
+            case .length: "p.length"
+            case .tcpFlags: "p.tcp_flags"
+            case .captureFile: "p.pcap_file"
+            case .captureOffset: "p.pcap_offset"
+            case let .flowKey(column): "f." + column.rawValue
+            }
+        }
+    }
+
+    /// What `init(reading:)` reads.
+    static let selected = ResultColumns<Column>(
+        [.id, .timestamp, .direction, .length, .tcpFlags, .captureFile, .captureOffset]
+            + FlowKeyColumns.Column.allCases.map(Column.flowKey),
+        expression: \.expression)
 
     init(reading statement: SQLiteStatement) {
-        id = statement.int64(at: 0)
-        timestamp = statement.int64(at: 1)
-        direction = statement.int64(at: 2)
-        length = statement.int64(at: 3)
-        tcpFlags = statement.int64(at: 4)
-        captureFile = statement.int64(at: 5)
-        captureOffset = statement.int64(at: 6)
-        key = FlowKeyColumns(reading: statement, from: 7)
+        let row = ResultRow(statement: statement, columns: Self.selected)
+        id = row.int64(.id)
+        timestamp = row.int64(.timestamp)
+        direction = row.int64(.direction)
+        length = row.int64(.length)
+        tcpFlags = row.int64(.tcpFlags)
+        captureFile = row.int64(.captureFile)
+        captureOffset = row.int64(.captureOffset)
+        key = FlowKeyColumns(reading: row, Column.flowKey)
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 /// its session; facts are what was learnt, each nil when unknown.
 public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let id: Int64
+    /// The history session that recorded it (`HistorySession.id`).
+    public let session: Int64
     public let key: FlowKey
     /// Exact instants (ns since 1970), kept so a cursor pages exactly; read out as dates.
     let firstSeenNanoseconds: Int64
@@ -49,6 +51,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         }
         let facts = FlowFactReader(values: row.facts, row: label)
         id = row.id
+        session = row.session
         key = try row.key.key(row: label)
         firstSeenNanoseconds = row.firstSeen
         lastSeenNanoseconds = row.lastSeen

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shared
+
+/// `tunnelvision run`'s set-up and tear-down: CMD in a fresh network namespace whose only way out
+/// is the tunnel, for exactly CMD's life, and everything made for it taken down in order at the
+/// end — also when CMD fails. The command parses, calls `init` then `run()`, and renders.
+package struct MonitoredRun: Sendable {
+    /// What the person asked for.
+    package struct Options: Sendable, Equatable {
+        package var command: [String]
+        package var dataDirectory: String?
+        /// nil: the settings'.
+        package var captureDetail: CaptureDetail?
+        package var captureOff = false
+        package var mtu = TunnelAddressing.mtu
+
+        package init(command: [String]) { self.command = command }
+    }
+
+    /// How CMD ended and what the tunnel recorded of it.
+    package struct Outcome: Sendable {
+        package let ending: MonitoredCommand.Ending
+        package let recording: SessionRecording
+    }
+
+    package let options: Options
+    let environment: [String: String]
+    let dataDirectory: URL
+    let captureEnabled: Bool
+    let captureDetail: CaptureDetail
+    let announced: [IPAddress]
+    /// What the person should know before CMD starts (the settings, the resolvers).
+    package let warnings: [RunWarning]
+
+    /// Checks what a person can act on before anything is made (root, the TUN device, CMD), then
+    /// prepares the data directory and reads the settings and this machine's resolvers.
+    package init(options: Options, environment: [String: String]) throws(RunFailure) {
+        guard geteuid() == 0 else {
+            throw .notRoot(command: "run", makes: "a network namespace and a TUN device",
+                           retry: "tunnelvision run -- \(options.command.joined(separator: " "))")
+        }
+        guard access("/dev/net/tun", F_OK) == 0 else { throw .noTUNDevice }
+        guard let program = options.command.first, MonitoredCommand.canFind(program, environment: environment) else {
+            throw .commandNotFound(options.command.first ?? "")
+        }
+        self.options = options
+        self.environment = environment
+        dataDirectory = DataDirectory.location(override: options.dataDirectory, environment: environment,
+                                               effectiveUserID: geteuid())
+        do { try DataDirectory.prepare(dataDirectory) } catch { throw .setUp("\(error)") }
+        let reading = SettingsStore(dataDirectory: dataDirectory).loadForSession()
+        captureDetail = options.captureDetail ?? reading.settings.captureDetail
+        captureEnabled = !options.captureOff && reading.settings.captureEnabled
+        announced = TunnelResolvers.announceable(from: NamespaceResolvConf.hostResolvers() ?? [])
+        warnings = Self.warnings(reading: reading, announced: announced)
+    }
+
+    /// The warnings of a run with these settings and resolvers, in the order they concern it.
+    static func warnings(reading: SettingsReading, announced: [IPAddress]) -> [RunWarning] {
+        var warnings: [RunWarning] = reading.problem.map { [.settingsUnreadable($0)] } ?? []
+        for (value, support) in SettingName.unhonoured(in: reading.settings) {
+            if case let .refused(reason) = support { warnings.append(.settingNotHonoured(value, reason: reason)) }
+        }
+        if announced.isEmpty { warnings.append(.noResolver) }
+        return warnings
+    }
+
+    /// Makes the namespace, the TUN device, the namespace's resolv.conf and the tunnel session;
+    /// runs CMD inside until it ends; stops the tunnel and reads back what this run recorded; then
+    /// takes everything down.
+    package func run() async throws(RunFailure) -> Outcome {
+        let usualFileLimit = OpenFileLimit.raiseToHardLimit()
+        NamespaceName.removeLeftovers(prefix: "tvrun")
+        let namespace: NetworkNamespace
+        do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .setUp("\(error)") }
+        defer { namespace.delete() }
+        let device: TUNDevice
+        do { device = try TUNDevice() } catch { throw .setUp("\(error)") }
+        defer { device.close() }
+        do { try TunnelNamespacePlan.apply(device: device.name, namespace: namespace.name, mtu: options.mtu) } catch {
+            throw .setUp("\(error)")
+        }
+        let resolvConf: NamespaceResolvConf
+        do { resolvConf = try NamespaceResolvConf(namespace: namespace.name, servers: announced) } catch { throw .setUp("\(error)") }
+        defer { resolvConf.remove() }
+
+        var sessionOptions = TunnelSession.Options()
+        sessionOptions.captureEnabled = captureEnabled
+        sessionOptions.captureDetail = captureDetail
+        sessionOptions.mtu = options.mtu
+        sessionOptions.origin = "run " + options.command.joined(separator: " ")
+        let reported = NamespaceResolvConf.hostResolvers()
+        let session: TunnelSession
+        do {
+            session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: sessionOptions,
+                                              resolvers: ResolverStatus(announced: announced.map(\.description),
+                                                                        reportedAtStart: reported?.map(\.description)))
+        } catch { throw .setUp("\(error)") }
+
+        // Ctrl-C reaches CMD (same process group); we stay to take the tunnel down and summarise.
+        // A handler, unlike SIG_IGN, is reset to the default in CMD when it starts.
+        signal(SIGINT) { _ in }
+        signal(SIGTERM) { _ in }
+        let command = MonitoredCommand(arguments: options.command,
+                                       user: .invoking(environment: environment, effectiveUserID: geteuid()),
+                                       openFileLimit: usualFileLimit)
+        let ending: MonitoredCommand.Ending
+        do {
+            ending = MonitoredCommand.wait(try command.start(namespace: namespace.name))
+        } catch {
+            await session.stop()
+            throw .setUp("\(error)")
+        }
+        await session.stop()
+        return Outcome(ending: ending, recording: await SessionRecording.read(session))
+    }
+}

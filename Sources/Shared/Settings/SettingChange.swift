@@ -1,0 +1,59 @@
+/// One setting and its new value, as typed values.
+public enum SettingChange: Sendable, Equatable {
+    case tlsInspection(Bool)
+    case plaintextPersistence(Bool)
+    case capture(Bool)
+    case captureDetail(CaptureDetail)
+    case retentionAge(RetentionAge)
+    case retentionSize(RetentionSize)
+
+    /// Reads `KEY VALUE` as a person types them; anything else is refused with what is valid.
+    public static func parse(key: String, value: String) throws(SettingParseError) -> SettingChange {
+        guard let setting = SettingName(named: key) else { throw .unknownSetting(key) }
+        guard let choice = setting.choice(named: value) else { throw .unknownValue(setting, value) }
+        return choice.change
+    }
+
+    public var setting: SettingName {
+        switch self {
+        case .tlsInspection: .tlsInspection
+        case .plaintextPersistence: .plaintextPersistence
+        case .capture: .capture
+        case .captureDetail: .captureDetail
+        case .retentionAge: .retentionAge
+        case .retentionSize: .retentionSize
+        }
+    }
+
+    /// How the value is printed (`SettingName.choices`).
+    public var spelling: String { setting.choices.first { $0.change == self }?.spelling ?? "?" }
+
+    public func apply(to settings: inout AppSettings) {
+        switch self {
+        case let .tlsInspection(on): settings.tlsInspectionEnabled = on
+        case let .plaintextPersistence(on): settings.plaintextPersistenceEnabled = on
+        case let .capture(on): settings.captureEnabled = on
+        case let .captureDetail(detail): settings.captureDetail = detail
+        case let .retentionAge(age): settings.retention.maxAge = age
+        case let .retentionSize(size): settings.retention.maxCaptureSize = size
+        }
+    }
+
+    /// Whether this build does what the value asks (grep the sources: nothing decrypts, nothing
+    /// keeps plaintext, nothing deletes for age or size yet). A value that asks for nothing more
+    /// than this build does anyway — inspection off, no limit — is enforced by construction.
+    public var support: SettingSupport {
+        switch self {
+        case .tlsInspection(true):
+            .refused("this build relays TLS without decrypting it")
+        case .plaintextPersistence(true):
+            .refused("this build decrypts nothing, so it has no decrypted content to keep")
+        case .retentionAge(let age) where age != .unlimited:
+            .storedOnly("this build deletes nothing for age yet; the history and captures grow until removed by hand")
+        case .retentionSize(let size) where size != .unlimited:
+            .storedOnly("this build deletes no capture for size yet; the captures grow until removed by hand")
+        case .tlsInspection, .plaintextPersistence, .capture, .captureDetail, .retentionAge, .retentionSize:
+            .enforced
+        }
+    }
+}

@@ -1,0 +1,107 @@
+/// The settings as a person names them — on the command line, and in the web app — in the order
+/// they are listed: each one's values and their spellings, its help line, and what this build does
+/// with it. The one place this vocabulary is written down.
+public enum SettingName: String, CaseIterable, Sendable {
+    case tlsInspection = "tls-inspection"
+    case plaintextPersistence = "plaintext-persistence"
+    case capture
+    case captureDetail = "capture-detail"
+    case retentionAge = "retention-age"
+    case retentionSize = "retention-size"
+
+    /// What it decides, in one line of help.
+    public var summary: String {
+        switch self {
+        case .tlsInspection: "decrypt TLS to inspect it"
+        case .plaintextPersistence: "keep decrypted content on disk"
+        case .capture: "write the packets to .pcap files"
+        case .captureDetail: "keep the first 128 bytes of each packet, or all of it"
+        case .retentionAge: "how long history and captures are kept"
+        case .retentionSize: "how much disk the captures may take"
+        }
+    }
+
+    /// The values it takes, as they are listed and printed, each with its other spellings (which
+    /// `choice(named:)` compares as `normalized` leaves them).
+    public var choices: [SettingChoice] {
+        func toggle(_ change: (Bool) -> SettingChange) -> [SettingChoice] {
+            [SettingChoice("on", ["true", "yes", "1", "enabled", "enable"], change(true)),
+             SettingChoice("off", ["false", "no", "0", "disabled", "disable"], change(false))]
+        }
+        return switch self {
+        case .tlsInspection: toggle(SettingChange.tlsInspection)
+        case .plaintextPersistence: toggle(SettingChange.plaintextPersistence)
+        case .capture: toggle(SettingChange.capture)
+        case .captureDetail:
+            [SettingChoice("metadata", ["metadataonly", "headers", "headersonly"], .captureDetail(.metadataOnly)),
+             SettingChoice("full", ["fullpayload", "payload"], .captureDetail(.fullPayload))]
+        case .retentionAge:
+            [SettingChoice("1d", ["oneday", "1day", "day", "24h"], .retentionAge(.oneDay)),
+             SettingChoice("1w", ["oneweek", "1week", "week", "7d"], .retentionAge(.oneWeek)),
+             SettingChoice("30d", ["onemonth", "1month", "month"], .retentionAge(.oneMonth)),
+             SettingChoice("unlimited", ["none", "never", "forever", "nolimit"], .retentionAge(.unlimited))]
+        case .retentionSize:
+            [SettingChoice("256MiB", ["megabytes256", "256mb", "256m"], .retentionSize(.megabytes256)),
+             SettingChoice("1GiB", ["gigabytes1", "1gb", "1g", "1024mib", "1024mb"], .retentionSize(.gigabytes1)),
+             SettingChoice("4GiB", ["gigabytes4", "4gb", "4g"], .retentionSize(.gigabytes4)),
+             SettingChoice("unlimited", ["none", "nolimit"], .retentionSize(.unlimited))]
+        }
+    }
+
+    /// The setting a person typed: its name, ignoring case.
+    public init?(named text: String) {
+        self.init(rawValue: text.lowercased())
+    }
+
+    /// The choice `text` names, ignoring case, spaces, "-" and "_".
+    public func choice(named text: String) -> SettingChoice? {
+        let word = Self.normalized(text)
+        return choices.first { Self.normalized($0.spelling) == word || $0.aliases.contains(word) }
+    }
+
+    /// Its value in `settings`, as a change that would set it.
+    public func current(in settings: AppSettings) -> SettingChange {
+        switch self {
+        case .tlsInspection: .tlsInspection(settings.tlsInspectionEnabled)
+        case .plaintextPersistence: .plaintextPersistence(settings.plaintextPersistenceEnabled)
+        case .capture: .capture(settings.captureEnabled)
+        case .captureDetail: .captureDetail(settings.captureDetail)
+        case .retentionAge: .retentionAge(settings.retention.maxAge)
+        case .retentionSize: .retentionSize(settings.retention.maxCaptureSize)
+        }
+    }
+
+    /// Its value in `settings`, spelled as in `choices`.
+    public func value(in settings: AppSettings) -> String {
+        let current = current(in: settings)
+        // Every value a setting can hold is one of its choices (SettingNameTests checks each).
+        return choices.first { $0.change == current }?.spelling ?? "?"
+    }
+
+    /// The values in `settings` this build does not honour as they ask, in listing order, each
+    /// with what the build does instead.
+    public static func unhonoured(in settings: AppSettings) -> [(value: SettingChange, support: SettingSupport)] {
+        allCases.map { $0.current(in: settings) }.compactMap { value in
+            value.support == .enforced ? nil : (value, value.support)
+        }
+    }
+
+    static func normalized(_ text: String) -> String {
+        String(text.lowercased().filter { !" -_".contains($0) })
+    }
+}
+
+/// One value of a setting: how it is printed, the other spellings accepted for it, and the typed
+/// change it makes.
+public struct SettingChoice: Sendable, Equatable {
+    public let spelling: String
+    /// Lower case, without spaces, "-" or "_".
+    public let aliases: [String]
+    public let change: SettingChange
+
+    init(_ spelling: String, _ aliases: [String], _ change: SettingChange) {
+        self.spelling = spelling
+        self.aliases = aliases
+        self.change = change
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Shared
+import Testing
+@testable import Linux
+
+/// What `run` tells the person before CMD starts, decided without making anything.
+@Suite struct MonitoredRunTests {
+    @Test("unreadable settings, an opt-in this build does not honour and a missing resolver are each reported, in that order")
+    func warningsBeforeTheCommandStarts() {
+        let problem = SettingsError.corruptData(path: "/d/settings.json", reason: "not JSON")
+        let opted = AppSettings(tlsInspectionEnabled: true, plaintextPersistenceEnabled: true)
+        let warnings = MonitoredRun.warnings(reading: SettingsReading(settings: opted, problem: problem), announced: [])
+        #expect(warnings.count == 4)
+        #expect(warnings.first == .settingsUnreadable(problem))
+        let unhonoured = warnings.compactMap { warning -> SettingChange? in
+            if case let .settingNotHonoured(value, _) = warning { return value }
+            return nil
+        }
+        #expect(unhonoured == [.tlsInspection(true), .plaintextPersistence(true)])
+        #expect(warnings.last == .noResolver)
+        #expect(warnings[1].description.hasPrefix("the settings ask for tls-inspection on, which this build does not do"))
+    }
+
+    @Test("the factory settings with a resolver to announce warn of nothing: retention is for 'settings' to mention")
+    func noWarningsForTheFactorySettings() throws {
+        let resolver = try #require(IPAddress(parsing: "198.19.0.2"))
+        #expect(MonitoredRun.warnings(reading: SettingsReading(settings: .default, problem: nil), announced: [resolver]).isEmpty)
+    }
+
+    @Test("each failure says what to do and exits as a shell would")
+    func failures() {
+        let notRoot = RunFailure.notRoot(command: "run", makes: "a network namespace and a TUN device", retry: "tunnelvision run -- curl x")
+        #expect(notRoot.description == "run needs root (it makes a network namespace and a TUN device): sudo tunnelvision run -- curl x")
+        #expect(RunFailure.commandNotFound("nope").exitStatus == 127 && RunFailure.commandNotFound("nope").description == "nope: command not found")
+        #expect(notRoot.exitStatus == 1 && RunFailure.setUp("x").exitStatus == 1 && RunFailure.noTUNDevice.exitStatus == 1)
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+@testable import Shared
+
+/// The settings' vocabulary: names, values and their spellings, and what this build does with each.
+@Suite struct SettingNameTests {
+    /// Every value each setting can hold.
+    static let everyValue: [SettingChange] = [true, false].flatMap { on in
+        [SettingChange.tlsInspection(on), .plaintextPersistence(on), .capture(on)]
+    } + CaptureDetail.allCases.map(SettingChange.captureDetail) + RetentionAge.allCases.map(SettingChange.retentionAge)
+        + RetentionSize.allCases.map(SettingChange.retentionSize)
+
+    @Test("every value a setting can hold is one of its choices, printed as it is parsed")
+    func everyValueHasASpelling() throws {
+        for value in Self.everyValue {
+            var settings = AppSettings.default
+            value.apply(to: &settings)
+            #expect(value.setting.current(in: settings) == value)
+            let spelling = value.setting.value(in: settings)
+            #expect(spelling == value.spelling && spelling != "?", "\(value)")
+            #expect(try SettingChange.parse(key: value.setting.rawValue, value: spelling) == value)
+        }
+        #expect(SettingName.allCases.map { $0.choices.count }.reduce(0, +) == Self.everyValue.count)
+    }
+
+    @Test("every spelling and alias names one choice of its setting, whatever the case, spaces, dashes or underscores")
+    func spellingsAreUnambiguous() throws {
+        for setting in SettingName.allCases {
+            var seen: Set<String> = []
+            for choice in setting.choices {
+                for word in [choice.spelling] + choice.aliases {
+                    #expect(seen.insert(SettingName.normalized(word)).inserted, "\(setting.rawValue): \(word) twice")
+                    #expect(setting.choice(named: word) == choice)
+                    #expect(setting.choice(named: "  " + word.uppercased()) == choice)
+                }
+                #expect(choice.aliases.allSatisfy { $0 == SettingName.normalized($0) }, "\(choice.aliases)")
+            }
+        }
+        #expect(try SettingChange.parse(key: "Retention-Age", value: "1 week") == .retentionAge(.oneWeek))
+        #expect(try SettingChange.parse(key: "capture-detail", value: "full_payload") == .captureDetail(.fullPayload))
+    }
+
+    @Test("a name or value that is not in the vocabulary is refused with the valid ones")
+    func unknownWordsAreRefused() {
+        #expect(throws: SettingParseError.unknownSetting("colour")) { try SettingChange.parse(key: "colour", value: "blue") }
+        #expect(throws: SettingParseError.unknownValue(.retentionSize, "2GiB")) {
+            try SettingChange.parse(key: "retention-size", value: "2GiB")
+        }
+        #expect(SettingParseError.unknownValue(.retentionSize, "2GiB").description
+                == "retention-size cannot be 2GiB; it takes 256MiB, 1GiB, 4GiB, unlimited")
+        #expect(SettingParseError.unknownSetting("colour").description
+                == "no setting colour; the settings are tls-inspection, plaintext-persistence, capture, capture-detail, retention-age, retention-size")
+    }
+
+    @Test("decrypting and keeping plaintext are refused, retention limits stored only, and the rest enforced")
+    func whatThisBuildHonours() {
+        for value in Self.everyValue {
+            switch value {
+            case .tlsInspection(true), .plaintextPersistence(true):
+                guard case .refused = value.support else { Issue.record("\(value) should be refused"); continue }
+            case .retentionAge(let age) where age != .unlimited:
+                guard case .storedOnly = value.support else { Issue.record("\(value) should be stored only"); continue }
+            case .retentionSize(let size) where size != .unlimited:
+                guard case .storedOnly = value.support else { Issue.record("\(value) should be stored only"); continue }
+            default:
+                #expect(value.support == .enforced, "\(value)")
+            }
+        }
+    }
+
+    @Test("the factory settings' unhonoured values are the retention limits; stored opt-ins are reported too")
+    func unhonouredValues() {
+        #expect(SettingName.unhonoured(in: .default).map(\.value) == [.retentionAge(.oneWeek), .retentionSize(.gigabytes1)])
+        let opted = AppSettings(tlsInspectionEnabled: true, plaintextPersistenceEnabled: true,
+                                retention: RetentionSettings(maxAge: .unlimited, maxCaptureSize: .unlimited))
+        #expect(SettingName.unhonoured(in: opted).map(\.value) == [.tlsInspection(true), .plaintextPersistence(true)])
+        #expect(SettingName.unhonoured(in: opted).allSatisfy { if case .refused = $0.support { true } else { false } })
+    }
+}
