@@ -15,9 +15,8 @@ enum DemoCommand {
             if case .setUp = error { printError("tunnelvision: demo: \(error)") } else { printError("tunnelvision: \(error)") }
             return error.exitStatus
         }
-        for warning in outcome.recording.warnings { printError("tunnelvision: \(warning)") }
-        let summary = RunSummary(command: "tunnelvision demo", exitStatus: outcome.clientsStatus, signal: nil,
-                                 recording: outcome.recording)
+        let summary = await RunSummary.of(command: "tunnelvision demo", exitStatus: outcome.clientsStatus, signal: nil,
+                                          recording: outcome.recording)
         print(json ? summary.json() : summary.text())
         if outcome.interrupted {
             step("interrupted")

@@ -75,9 +75,8 @@ enum RunCommand {
             printError("tunnelvision: \(error)")
             return error.exitStatus
         }
-        for warning in outcome.recording.warnings { printError("tunnelvision: \(warning)") }
-        let summary = RunSummary(command: request.options.command.joined(separator: " "),
-                                 ending: outcome.ending, recording: outcome.recording)
+        let summary = await RunSummary.of(command: request.options.command.joined(separator: " "),
+                                          ending: outcome.ending, recording: outcome.recording)
         printError(summary.text())
         if let path = request.jsonSummary {
             try? Data((summary.json() + "\n").utf8).write(to: URL(fileURLWithPath: path))
@@ -87,20 +86,21 @@ enum RunCommand {
 }
 
 extension RunSummary {
-    /// The summary of what `recording` holds: its connections and capture files, and the history.
-    init(command: String, exitStatus: Int32?, signal: Int32?, recording: SessionRecording) {
-        self.init(command: command, exitStatus: exitStatus, signal: signal,
-                  connections: recording.flows.map { RunSummary.Connection($0) },
-                  captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
-                  databasePath: recording.databasePath)
+    /// The summary of what `recording` holds: the session's connections, as the history answers
+    /// for them, its capture files, and the history.
+    static func of(command: String, exitStatus: Int32?, signal: Int32?, recording: SessionRecording) async -> RunSummary {
+        RunSummary(command: command, exitStatus: exitStatus, signal: signal,
+                   connections: await SessionHistory(store: recording.store).connections(ofSession: recording.sessionID),
+                   captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
+                   databasePath: recording.databasePath)
     }
 
     /// The summary of a monitored command that ended as `ending`.
-    init(command: String, ending: MonitoredCommand.Ending, recording: SessionRecording) {
+    static func of(command: String, ending: MonitoredCommand.Ending, recording: SessionRecording) async -> RunSummary {
         let (status, signal): (Int32?, Int32?) = switch ending {
         case let .exited(status): (status, nil)
         case let .signalled(signal): (nil, signal)
         }
-        self.init(command: command, exitStatus: status, signal: signal, recording: recording)
+        return await of(command: command, exitStatus: status, signal: signal, recording: recording)
     }
 }

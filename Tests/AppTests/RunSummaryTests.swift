@@ -14,7 +14,7 @@ struct RunSummaryTests {
 
     @Test("the table names each far end with its bytes both ways, packets and duration")
     func table() {
-        let summary = RunSummary(command: "curl", exitStatus: 0, signal: nil, connections: [Self.web, Self.dns],
+        let summary = RunSummary(command: "curl", exitStatus: 0, signal: nil, connections: .known([Self.web, Self.dns]),
                                  captureFiles: [.init(path: "/d/captures/a.pcap", bytes: 2048)], databasePath: "/d/TunnelVision.sqlite")
         #expect(summary.text() == """
         curl exited with status 0
@@ -29,14 +29,14 @@ struct RunSummaryTests {
 
     @Test("a command killed by a signal, with nothing captured and no connection, says so")
     func killedAndEmpty() {
-        let summary = RunSummary(command: "sleep", exitStatus: nil, signal: 9, connections: [], captureFiles: [],
+        let summary = RunSummary(command: "sleep", exitStatus: nil, signal: 9, connections: .known([]), captureFiles: [],
                                  databasePath: "/d/db")
         #expect(summary.text() == "sleep was killed by signal 9\n0 connections:\ncaptures: none\nhistory:  /d/db")
     }
 
     @Test("the JSON form carries the same facts, escaped")
     func json() throws {
-        let summary = RunSummary(command: "say \"hi\"", exitStatus: 3, signal: nil, connections: [Self.dns],
+        let summary = RunSummary(command: "say \"hi\"", exitStatus: 3, signal: nil, connections: .known([Self.dns]),
                                  captureFiles: [], databasePath: "/d/db")
         let object = try #require(JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
         #expect(object["command"] as? String == "say \"hi\"")

@@ -3,7 +3,8 @@ import Shared
 
 /// What `tunnelvision run` prints when the monitored command ends: every connection it made, the
 /// capture files and the history's path. Pure: the command hands in what the store and the
-/// capture directory hold.
+/// capture directory hold — or why the store could not say, which is never shown as
+/// "0 connections".
 public struct RunSummary: Sendable, Equatable {
     /// One connection as a person reads it: the far end, never the tunnel's own address.
     public struct Connection: Sendable, Equatable {
@@ -46,15 +47,22 @@ public struct RunSummary: Sendable, Equatable {
         }
     }
 
+    /// The run's connections as the history holds them, or why they are not known.
+    public enum Connections: Sendable, Equatable {
+        case known([Connection])
+        /// The history could not be read; the sentence says why.
+        case unreadable(String)
+    }
+
     public let command: String
     /// The command's exit status, or nil when a signal ended it.
     public let exitStatus: Int32?
     public let signal: Int32?
-    public let connections: [Connection]
+    public let connections: Connections
     public let captureFiles: [CaptureFile]
     public let databasePath: String
 
-    public init(command: String, exitStatus: Int32?, signal: Int32?, connections: [Connection],
+    public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
                 captureFiles: [CaptureFile], databasePath: String) {
         self.command = command
         self.exitStatus = exitStatus
@@ -69,9 +77,12 @@ public struct RunSummary: Sendable, Equatable {
         var lines: [String] = []
         let ending = exitStatus.map { "exited with status \($0)" } ?? "was killed by signal \(signal ?? 0)"
         lines.append("\(command) \(ending)")
-        let count = connections.count
-        lines.append(count == 1 ? "1 connection:" : "\(count) connections:")
-        if count > 0 {
+        switch connections {
+        case let .unreadable(reason):
+            lines.append("connections: not known — the history could not be read: \(reason)")
+        case let .known(connections):
+            lines.append(connections.count == 1 ? "1 connection:" : "\(connections.count) connections:")
+            guard !connections.isEmpty else { break }
             var rows = [["PROTO", "REMOTE", "NAME", "OUT", "IN", "PACKETS", "DURATION"]]
             for connection in connections {
                 rows.append([String(describing: connection.proto.displayName),
@@ -93,55 +104,56 @@ public struct RunSummary: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    /// One JSON object, for scripts.
+    /// One JSON object, for scripts: `connections` is null and `historyProblem` says why when the
+    /// history could not be read.
     public func json() -> String {
-        var out = ASCIIWriter()
-        out.append("{\"command\":\"")
-        out.appendJSONEscaped(command)
-        out.append("\",\"exitStatus\":")
-        if let exitStatus { out.appendDecimal(exitStatus) } else { out.append("null") }
-        out.append(",\"signal\":")
-        if let signal { out.appendDecimal(signal) } else { out.append("null") }
-        out.append(",\"connections\":[")
-        for (index, connection) in connections.enumerated() {
-            if index > 0 { out.append(",") }
-            out.append("{\"protocol\":\"\(connection.proto.displayName)\",\"remote\":")
-            if let remote = connection.remote {
-                out.append("{\"address\":\"\(remote.address)\",\"port\":")
-                out.appendDecimal(remote.port)
-                out.append("}")
-            } else {
-                out.append("null")
-            }
-            out.append(",\"name\":")
-            if let name = connection.name {
-                out.append("\"")
-                out.appendJSONEscaped(name)
-                out.append("\"")
-            } else {
-                out.append("null")
-            }
-            out.append(",\"bytesOut\":")
-            out.appendDecimal(connection.bytesOut)
-            out.append(",\"bytesIn\":")
-            out.appendDecimal(connection.bytesIn)
-            out.append(",\"packets\":")
-            out.appendDecimal(connection.packets)
-            out.append(",\"durationSeconds\":" + String(format: "%.6f", connection.duration) + "}")
+        var out = JSONWriter()
+        out.beginObject()
+        out.string("command", command)
+        out.number("exitStatus", exitStatus.map(Int.init))
+        out.number("signal", signal.map(Int.init))
+        switch connections {
+        case let .known(connections):
+            out.beginArray("connections")
+            for connection in connections { Self.write(connection, to: &out) }
+            out.endArray()
+            out.string("historyProblem", nil)
+        case let .unreadable(reason):
+            out.key("connections")
+            out.null()
+            out.string("historyProblem", reason)
         }
-        out.append("],\"captureFiles\":[")
-        for (index, file) in captureFiles.enumerated() {
-            if index > 0 { out.append(",") }
-            out.append("{\"path\":\"")
-            out.appendJSONEscaped(file.path)
-            out.append("\",\"bytes\":")
-            out.appendDecimal(file.bytes)
-            out.append("}")
+        out.beginArray("captureFiles")
+        for file in captureFiles {
+            out.beginObject()
+            out.string("path", file.path)
+            out.number("bytes", file.bytes)
+            out.endObject()
         }
-        out.append("],\"database\":\"")
-        out.appendJSONEscaped(databasePath)
-        out.append("\"}")
-        return out.string
+        out.endArray()
+        out.string("database", databasePath)
+        out.endObject()
+        return out.writer.string
+    }
+
+    private static func write(_ connection: Connection, to out: inout JSONWriter) {
+        out.beginObject()
+        out.string("protocol", connection.proto.displayName)
+        if let remote = connection.remote {
+            out.beginObject("remote")
+            out.string("address", remote.address.description)
+            out.number("port", Int(remote.port))
+            out.endObject()
+        } else {
+            out.key("remote")
+            out.null()
+        }
+        out.string("name", connection.name)
+        out.number("bytesOut", connection.bytesOut)
+        out.number("bytesIn", connection.bytesIn)
+        out.number("packets", connection.packets)
+        out.number("durationSeconds", connection.duration, decimals: 6)
+        out.endObject()
     }
 
     /// 1 536 → "1.5 KiB": binary units, one decimal from KiB up.

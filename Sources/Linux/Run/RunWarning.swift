@@ -8,8 +8,6 @@ package enum RunWarning: Sendable, Equatable, CustomStringConvertible {
     case settingNotHonoured(SettingChange, reason: String)
     /// No resolver of this machine can be announced to the monitored namespace.
     case noResolver
-    /// The run's flows could not be read back from the history for the summary.
-    case historyUnreadable(StoreError)
 
     package var description: String {
         switch self {
@@ -17,7 +15,6 @@ package enum RunWarning: Sendable, Equatable, CustomStringConvertible {
         case let .settingNotHonoured(value, reason):
             "the settings ask for \(value.setting.rawValue) \(value.spelling), which this build does not do (\(reason)); running without it"
         case .noResolver: "no resolver of this machine can be announced; names will not resolve inside"
-        case let .historyUnreadable(error): "the run's connections could not be read back from the history: \(error)"
         }
     }
 }

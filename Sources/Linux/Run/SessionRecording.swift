@@ -4,42 +4,29 @@ import Glibc
 import Foundation
 import Shared
 
-/// What a tunnel session recorded, read back once it stopped: its own flows — every one, asked of
-/// the history by the session's id, however many — and its capture files with their sizes.
+/// Where a tunnel session's recording is, once it stopped: its history session (whose flows the
+/// app side asks the store for — `App/Services/SessionHistory`), its capture files with their
+/// sizes, and the history's path.
 package struct SessionRecording: Sendable {
     package struct CaptureFile: Sendable, Equatable {
         package let path: String
         package let bytes: UInt64
     }
 
-    /// The session's flows, least recently seen first (the order a summary lists them).
-    package let flows: [StoredFlow]
+    /// The history the session wrote into, still open for reading.
+    package let store: FlowStore
+    /// The session's id in it; nil when nothing was written (no packet crossed the tunnel).
+    package let sessionID: Int64?
     package let captureFiles: [CaptureFile]
     package let databasePath: String
-    /// Set when the flows could not be read: `flows` is then empty, not a guess.
-    package let historyProblem: StoreError?
 
-    /// What the person should know about the reading.
-    package var warnings: [RunWarning] { historyProblem.map { [.historyUnreadable($0)] } ?? [] }
-
-    /// Reads `session`'s recording; call it after `session.stop()`.
+    /// Reads where `session` recorded; call it after `session.stop()`.
     package static func read(_ session: TunnelSession) async -> SessionRecording {
-        var flows: [StoredFlow] = []
-        var problem: StoreError?
-        if let id = await session.store.sessionID {
-            do {
-                flows = try await session.store.allFlows(inSession: id)
-                    .sorted { ($0.lastSeen, $0.id) < ($1.lastSeen, $1.id) }
-            } catch {
-                problem = error
-            }
-        }
-        return SessionRecording(flows: flows,
-                                captureFiles: (session.capture?.captureFiles() ?? []).map {
-                                    CaptureFile(path: $0.path, bytes: size(of: $0.path))
-                                },
-                                databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path,
-                                historyProblem: problem)
+        SessionRecording(store: session.store, sessionID: await session.store.sessionID,
+                         captureFiles: (session.capture?.captureFiles() ?? []).map {
+                             CaptureFile(path: $0.path, bytes: size(of: $0.path))
+                         },
+                         databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path)
     }
 
     private static func size(of path: String) -> UInt64 {
