@@ -33,6 +33,9 @@ public func fuzzDNSMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 
     }
 
     let again = Result { () throws(DNSParseError) in try DNSMessageParser.parse(Data(DNSMessageFixture.encode(message))) }
+    // The fixture compresses each name against the last one written, so names that each add a
+    // label to the one before chain one pointer more each: past the parser's limit, legitimately.
+    if case .failure(.tooManyPointers) = again { return 0 }
     guard case let .success(reparsed) = again else { fatalError("re-encoded message does not parse: \(again)") }
     invariant(reparsed.header.id == message.header.id && reparsed.header.flags == message.header.flags, "header changed")
     invariant(reparsed.questions == message.questions, "questions changed through re-encoding")
