@@ -15,9 +15,6 @@ let package = Package(
     products: [
         .executable(name: "tunnelvision", targets: ["tunnelvision"]),
         .executable(name: "tvlab", targets: ["tvlab"]),
-        // For the fuzzing package in Fuzz/, which builds apart so plain `swift build` stays linkable.
-        .library(name: "Shared", targets: ["Shared"]),
-        .library(name: "PacketTunnel", targets: ["PacketTunnel"]),
     ],
     targets: [
         // C shims: atomics over shared memory, TUN ioctl constants, wakeup (macros do not import).

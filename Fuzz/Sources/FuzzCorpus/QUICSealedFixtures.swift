@@ -1,0 +1,1 @@
+../../../Tests/SharedTests/QUICSealedFixtures.swift

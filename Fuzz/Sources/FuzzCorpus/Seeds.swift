@@ -1,0 +1,193 @@
+import Fixtures
+import Foundation
+import Shared
+
+/// Each harness's seeds, with the control bytes its doc comment describes in front.
+enum Seeds {
+    static var all: [(String, [Data])] {
+        [
+            ("FuzzPacketParser", packets.map { Data([0x00]) + $0 }),
+            ("FuzzDNSMessage", dnsMessages),
+            ("FuzzClientHello", clientHellos),
+            ("FuzzServerHello", serverHellos),
+            ("FuzzServerCertificate", serverFlights),
+            ("FuzzDER", certificates.map { Data([0x40]) + $0 }),
+            ("FuzzQUICInitial", quicDatagrams),
+            ("FuzzQUICCryptoFrames", cryptoPayloads),
+            ("FuzzPcapFile", captures),
+            ("FuzzSettings", settingsFiles),
+            ("FuzzControlChannel", controlMessages),
+        ]
+    }
+
+    /// Synthetic datagrams of every kind, and the DNS and TLS conversations of `HandshakeTraffic`.
+    static var packets: [Data] {
+        var synthetic = SyntheticTraffic(seed: 11)
+        var handshakes = HandshakeTraffic(seed: 11)
+        return (0..<48).map { _ in synthetic.next().bytes } + (0..<48).map { _ in handshakes.next().bytes }
+    }
+
+    static var dnsMessages: [Data] {
+        let fixture = DNSMessageFixture.self
+        let messages: [DNSMessage] = [
+            fixture.query(for: "example.com"),
+            fixture.query(for: "www.example.com", type: .aaaa),
+            fixture.reply(to: "example.com", answers: [fixture.a("example.com", "198.18.0.10"),
+                                                        fixture.a("example.com", "198.18.0.11", ttl: 60)]),
+            fixture.reply(to: "v6.example.com", type: .aaaa, answers: [fixture.aaaa("v6.example.com", "fd00::1")]),
+            fixture.reply(to: "www.example.com", answers: [fixture.cname("www.example.com", "edge.cdn.example.net"),
+                                                            fixture.cname("edge.cdn.example.net", "a1.cdn.example.net"),
+                                                            fixture.a("a1.cdn.example.net", "198.18.7.7")]),
+            fixture.reply(to: "missing.example.com", responseCode: .nameError, answers: []),
+        ]
+        return messages.map { Data(DNSMessageFixture.encode($0)) }
+    }
+
+    /// Control byte, caps, chunking, then the stream (`FuzzClientHello`).
+    static var clientHellos: [Data] {
+        let record = TLSVectors.clientHelloRecord, message = TLSVectors.clientHelloMessage
+        let quic = [UInt8](QUICSealedFixtures.aioquicClientHello)
+        let streams: [(UInt8, UInt8, [UInt8])] = [
+            (0, 0, record),
+            (0, 1, record),
+            (0, 7, TLSVectors.records(message, size: 20)),
+            (1, 0, message),
+            (1, 9, quic),
+            (0, 0, [UInt8](TLSHandshakeFixture.clientHelloRecord(serverName: "api.example.org",
+                                                                 applicationProtocols: ["h2", "http/1.1"]))),
+            (2, 3, record),
+            (0, 0, TLSVectors.clientHello(extensions: [TLSVectors.serverName("example.net"), TLSVectors.alpn("h2")])),
+        ]
+        return streams.map { Data([$0.0, 0x20, $0.1] + $0.2) }
+    }
+
+    /// Chunking, then the server's stream (`FuzzServerHello`).
+    static var serverHellos: [Data] {
+        let streams: [[UInt8]] = [
+            TLSVectors.serverHello13Record,
+            TLSVectors.record(TLSVectors.serverHello12Message),
+            TLSVectors.record(TLSVectors.handshake(2, TLSVectors.serverHelloBody(
+                random: TLSVectors.helloRetryRequestRandom, cipherSuite: 0x1301,
+                extensions: [TLSVectors.ext(43, [0x03, 0x04])]))),
+            TLSVectors.handshakeFailureAlert,
+            TLSVectors.records(TLSVectors.serverHello12Message, size: 7),
+        ]
+        return streams.map { Data([0x00]) + $0 } + [Data([0x05]) + TLSVectors.serverHello13Record]
+    }
+
+    /// Control byte, caps, chunking, then the stream (`FuzzServerCertificate`): whole flights, and
+    /// what follows the fixed ServerHello the harness puts in front.
+    static var serverFlights: [Data] {
+        let leaf = TestCertificates.der(subject: "www.example.com", issuer: "Example CA")
+        let intermediate = TestCertificates.der(subject: "Example CA", issuer: "Example Root", padding: 40)
+        let chain = TLSVectors.certificateMessage([leaf, intermediate])
+        let flights: [(UInt8, [UInt8])] = [
+            (1, [UInt8](TLSHandshakeFixture.serverFlight12(cipherSuite: 0xC02F, certificates: [Data(leaf), Data(intermediate)]))),
+            (0, TLSVectors.record(chain + TLSVectors.serverHelloDone)),
+            (0, TLSVectors.records(chain, size: 50)),
+            (0, TLSVectors.changeCipherSpec),
+            (0, TLSVectors.record(TLSVectors.handshake(12, [0x03, 0x00, 0x17]))),
+            (2, TLSVectors.record(TLSVectors.certificateMessage([leaf, leaf, leaf]))),
+        ]
+        return flights.map { Data([$0.0, 0x11, 0x00] + $0.1) } + [Data([0x00, 0x00, 0x03] + TLSVectors.record(chain))]
+    }
+
+    static var certificates: [[UInt8]] {
+        [
+            TestCertificates.der(subject: "www.example.com", issuer: "Example CA"),
+            TestCertificates.der(subject: "a", issuer: "b", notAfter: "20501231235959Z"),
+            TestCertificates.der(subject: "padded.example", issuer: "Example CA", padding: 200),
+        ]
+    }
+
+    static var quicDatagrams: [Data] {
+        let sealed = QUICSealedFixtures.self
+        return [QUICRFCVectors.V1.protectedPacket, QUICRFCVectors.V2.protectedPacket,
+                sealed.v1PacketNumberLength1, sealed.v1PacketNumberLength4, sealed.v2PacketNumberLength2,
+                sealed.v1Shortest, sealed.v1TokenAndSourceCID, sealed.v2ServerChosenCID, sealed.v1Coalesced,
+                sealed.v1PacketNumber261, sealed.aioquicDatagram, sealed.splitHelloFirst + sealed.splitHelloSecond]
+    }
+
+    /// Budget bytes, then 2-byte-length-prefixed payloads (`FuzzQUICCryptoFrames`).
+    static var cryptoPayloads: [Data] {
+        let hello = [UInt8](QUICSealedFixtures.aioquicClientHello)
+        let payloads: [[[UInt8]]] = [
+            [[UInt8](QUICRFCVectors.cryptoFrame) + [UInt8](repeating: 0, count: 16)],
+            [[UInt8](QUICSealedFixtures.fixtureFrames)],
+            // The aioquic split of its own hello: out of order, overlapping, with a PING between.
+            [crypto(150, hello[150...]) + [0x01] + crypto(0, hello[..<40]) + [0, 0, 0, 0, 0],
+             crypto(30, hello[30..<160]) + [0, 0, 0]],
+            [crypto(10, Array("second half".utf8)) + [0x02, 0x05, 0x00, 0x00, 0x00], crypto(0, Array("first half".utf8))],
+            [[0x03, 0x01, 0x00, 0x01, 0x00, 0x02, 0x00, 0x01, 0x00, 0x00] + crypto(0, Array("ack with ecn".utf8))],
+        ]
+        return payloads.map { packets in
+            Data([0xFF, 0xFF] + packets.flatMap { [UInt8($0.count >> 8), UInt8($0.count & 0xFF)] + $0 })
+        }
+    }
+
+    /// A CRYPTO frame (RFC 9000 §19.6) with 2-byte varints.
+    static func crypto(_ offset: Int, _ data: some Collection<UInt8>) -> [UInt8] {
+        [0x06] + varint2(offset) + varint2(data.count) + data
+    }
+
+    static func varint2(_ value: Int) -> [UInt8] {
+        [0x40 | UInt8(value >> 8), UInt8(value & 0xFF)]
+    }
+
+    /// Small captures of synthetic traffic: ours, nanosecond and byte-swapped ones of other tools,
+    /// and one cut inside its last record.
+    static var captures: [Data] {
+        var traffic = SyntheticTraffic(seed: 5)
+        let records = (0..<40).map { _ in traffic.next() }.filter { $0.bytes.count < 200 }.prefix(8).map(\.bytes)
+        let ours = capture(records, magic: PcapFormat.magicMicroseconds, swapped: false)
+        return [
+            ours,
+            capture(records, magic: PcapFormat.magicNanoseconds, swapped: false),
+            capture(records, magic: PcapFormat.magicMicroseconds, swapped: true),
+            capture(Array(records.prefix(2)), magic: PcapFormat.magicNanoseconds, swapped: true),
+            ours.prefix(ours.count - 5),
+            capture([], magic: PcapFormat.magicMicroseconds, swapped: false),
+        ]
+    }
+
+    static func capture(_ records: [Data], magic: UInt32, swapped: Bool) -> Data {
+        func field32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: swapped ? value.byteSwapped : value) { Array($0) } }
+        func field16(_ value: UInt16) -> [UInt8] { withUnsafeBytes(of: swapped ? value.byteSwapped : value) { Array($0) } }
+        var file = field32(magic) + field16(PcapFormat.versionMajor) + field16(PcapFormat.versionMinor)
+        file += field32(0) + field32(0) + field32(65_535) + field32(PcapFormat.linkTypeRaw)
+        for (index, record) in records.enumerated() {
+            file += field32(1_700_000_000 + UInt32(index)) + field32(UInt32(index) * 1_000)
+            file += field32(UInt32(record.count)) + field32(UInt32(record.count)) + record
+        }
+        return Data(file)
+    }
+
+    static var settingsFiles: [Data] {
+        [
+            SettingsStore.encode(.default),
+            SettingsStore.encode(AppSettings(tlsInspectionEnabled: true, plaintextPersistenceEnabled: true,
+                                             captureEnabled: false, captureDetail: .metadataOnly)),
+            Data(#"{"captureDetail":"headersOnly","retention":{"maxAgeDays":"seven"},"futureField":[1,2]}"#.utf8),
+            Data("[]".utf8),
+        ]
+    }
+
+    static var controlMessages: [Data] {
+        let commands: [ControlCommand] = [.setTLSInspectionEnabled(true), .setCaptureEnabled(false),
+                                          .setCaptureDetail(.metadataOnly), .setPlaintextPersistenceEnabled(true),
+                                          .rotateCapture, .stats]
+        let busy = TunnelStats(
+            pipeline: PipelineStats(packetsHandled: 1_234_567, bytesHandled: UInt64.max, packetsDroppedUnparseable: 3,
+                                    captureFailures: 1, captureDisabledByFailure: true, lastCaptureError: "disk full",
+                                    liveFeedDrops: 9, lastStoreError: "line one\nline two", flowsEvicted: 2,
+                                    retentionFailures: 1, lastRetentionError: "",
+                                    dnsNames: DNSNameStats(repliesRecorded: 40, addressesLearned: 61, noAddresses: 2),
+                                    quicNames: QUICNameStats(initialsSeen: 5, initialsOpened: 4, initialsUnopenable: 1)),
+            relay: RelayStats(tcpFlowsOpened: 17, bytesFromDevice: 4_096, inspectionCandidates: 3, flowsPinned: 1),
+            resolvers: ResolverStatus(announced: ["198.18.0.53"], reportedAtStart: ["127.0.0.53"], reportedNow: nil))
+        let responses: [ControlResponse] = [.ok, .notRunning, .failed("No space left on device"), .stats(TunnelStats()),
+                                            .stats(busy)]
+        return commands.map { Data([0x00]) + ControlChannel.encode($0) }
+            + responses.map { Data([0x01]) + ControlChannel.encode($0) }
+    }
+}
