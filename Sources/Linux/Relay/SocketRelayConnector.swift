@@ -143,7 +143,9 @@ final class TCPRelaySocket: RelayConnection {
         }
     }
 
+    /// The loop's call, never inside one of the relay's: what it caused is reported when it ends.
     private func ready(_ readiness: EventLoop.Readiness) {
+        defer { connector.deliverDeferred() }
         guard let socket else { return }
         let key = key
         if !connected {
@@ -209,11 +211,11 @@ final class TCPRelaySocket: RelayConnection {
         }
     }
 
+    /// Reported later, never at once: inside a relay call (a `send`), the relay is mid-update.
     private func fail() {
         let key = key
         cancel()
         connector.later { $0.serverDidFail(key) }
-        connector.deliverDeferred()
     }
 
     // MARK: RelayConnection (called by the relay)
