@@ -111,7 +111,6 @@ package final class TunnelRuntime: @unchecked Sendable {
         loop.execute { [unowned self] in
             control?.close()
             relay.closeAll()
-            connector.deliverDeferred()
             loop.stop()
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -142,7 +141,6 @@ package final class TunnelRuntime: @unchecked Sendable {
             let disposition = buffer.withUnsafeBytes { pipeline.handle(packet: UnsafeRawBufferPointer(rebasing: $0[..<count]), now: now) }
             if let packet = disposition.packetToRelay {
                 relay.passthrough(packet, datagram: Data(buffer[..<count]))
-                connector.deliverDeferred()
             }
         }
         pipeline.wakeLiveFeed()
@@ -161,7 +159,6 @@ package final class TunnelRuntime: @unchecked Sendable {
         _ = loop.schedule(after: Self.tickInterval) { [weak self] in
             guard let self else { return }
             for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) { relay.close(key) }
-            connector.deliverDeferred()
             pipeline.wakeLiveFeed()
             scheduleTick()
         }
