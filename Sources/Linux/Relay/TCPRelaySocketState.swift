@@ -107,9 +107,7 @@ struct TCPRelaySocketState {
         guard phase == .connecting else { return .none }
         switch result {
         case .inProgress:
-            var actions = Actions.none
-            rewatch(&actions)
-            return actions
+            return rewatched(.none)
         case .failed:
             return fail()
         case .connected:
@@ -149,9 +147,7 @@ struct TCPRelaySocketState {
     mutating func setReading(_ enabled: Bool) -> Actions {
         guard phase != .closed, reading != enabled else { return .none }
         reading = enabled
-        var actions = Actions.none
-        if phase == .connected { rewatch(&actions) }
-        return actions
+        return phase == .connected ? rewatched(.none) : .none
     }
 
     /// `cancel`: closed without a report.
@@ -195,9 +191,7 @@ struct TCPRelaySocketState {
             rewatch(&actions)
             return actions
         case .wouldBlock:
-            var actions = Actions.none
-            rewatch(&actions)
-            return actions
+            return rewatched(.none)
         case .failed:
             return fail()
         }
@@ -211,9 +205,7 @@ struct TCPRelaySocketState {
             return Actions(report: .received(count))
         case .endOfStream:
             endOfStream = true
-            var actions = Actions(report: .endOfStream)
-            rewatch(&actions)
-            return actions
+            return rewatched(Actions(report: .endOfStream))
         case .wouldBlock:
             return .none
         case .failed:
@@ -240,6 +232,12 @@ struct TCPRelaySocketState {
         guard shutdownRequested, !shutdownSent else { return }
         shutdownSent = true
         actions.shutdownWrite = true
+    }
+
+    private mutating func rewatched(_ actions: Actions) -> Actions {
+        var actions = actions
+        rewatch(&actions)
+        return actions
     }
 
     /// Tells the loop what is wanted now, only when that changed.
