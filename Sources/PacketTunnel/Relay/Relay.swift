@@ -8,6 +8,9 @@ import Shared
 /// The spec's contract, not its actor: the tunnel's event loop owns the relay and calls it
 /// synchronously for every packet and socket event — an actor hop per packet is the cost the
 /// fast userspace relays avoid. Nothing here does I/O; the connector and `reinject` do.
+///
+/// The shell may report from inside one of the relay's own calls (a socket whose write fails
+/// during `send`): the report waits and runs once that call is done, one event at a time.
 package final class Relay {
     private let connector: any RelayConnector
     private let reinject: (UnsafeRawBufferPointer) -> Void
