@@ -19,7 +19,7 @@ struct TunnelEndToEndTests {
         let device: TUNDevice
         let session: TunnelSession
         var store: FlowStore { session.store }
-        var runtime: TunnelRuntime { session.runtime }
+        var runtime: TunnelRuntime<TUNDevice> { session.runtime }
         var capture: PcapFileWriter { session.capture! }
         var controlPath: String { DataDirectoryLayout.controlSocket(in: data.url).path }
 

@@ -13,13 +13,19 @@ struct RelayTests {
     static let resolver = IPEndpoint(address: IPAddress(parsing: "198.19.0.2")!, port: 53)
     static let deviceISN: UInt32 = 1_000
     static let ourISN: UInt32 = 70_000
+    static let window = 60_000
 
     final class ScriptedConnection: RelayConnection {
         var sent: [Data] = []
         var shutDown = false
         var reading = true
         var cancelled = false
-        func send(_ data: Data) { sent.append(data) }
+        /// What the shell does inside the relay's call, as a socket that fails mid-write would.
+        var onSend: (() -> Void)?
+        func send(_ data: Data) {
+            sent.append(data)
+            onSend?()
+        }
         func shutdownWrite() { shutDown = true }
         func setReading(_ enabled: Bool) { reading = enabled }
         func cancel() { cancelled = true }
@@ -30,9 +36,12 @@ struct RelayTests {
         var udp: [FlowKey: ScriptedConnection] = [:]
         var timers: [FlowKey: TCPRelayFlow.RetransmitTimer?] = [:]
         var refuseUDP = false
+        /// What the shell does inside `openTCP`, before the relay holds the connection.
+        var onOpen: ((FlowKey) -> Void)?
         func openTCP(for key: FlowKey, to server: IPEndpoint) -> any RelayConnection {
             let connection = ScriptedConnection()
             tcp[key] = connection
+            onOpen?(key)
             return connection
         }
         func openUDP(for key: FlowKey, to server: IPEndpoint) -> (any RelayConnection)? {
@@ -52,7 +61,9 @@ struct RelayTests {
 
     init() {
         let delivered = self.delivered
-        relay = Relay(connector: connector, initialSequence: { Self.ourISN }) { buffer in
+        // A window below 65 535, so every byte not yet drained shows in the window field.
+        relay = Relay(connector: connector, config: TCPRelayFlow.Config(maxToServerBytes: Self.window),
+                      initialSequence: { Self.ourISN }) { buffer in
             let datagram = Data(buffer)                               // the relay reuses its buffer
             delivered.raw.append(datagram)
             delivered.packets.append(try! PacketParser.parse(datagram))
@@ -211,5 +222,64 @@ struct RelayTests {
         #expect(relay.stats.segmentsRefused == 1)
         #expect(connector.tcp.isEmpty)
         #expect(delivered.packets.isEmpty)
+    }
+
+    // MARK: A shell that reports from inside the relay's own call
+
+    var resets: [ParsedPacket] { delivered.packets.filter { $0.tcp?.flags.contains(.rst) == true } }
+
+    @Test("a server failure reported from inside the relay's own send ends the flow once: one RST, nothing after it, no timer, one close")
+    func failureDuringSend() throws {
+        established()
+        relay.serverDidReceive(key, Data("hello".utf8))           // in flight: the timer is armed
+        #expect((connector.timers[key] ?? nil) != nil)
+        let relay = relay, key = key
+        connector.tcp[key]?.onSend = { relay.serverDidFail(key) }
+        send([.ack, .psh], seq: Self.deviceISN + 1, ack: Self.ourISN + 1, "GET /")
+
+        #expect(resets.count == 1)
+        #expect(delivered.packets.last?.tcp?.flags == .rst, "nothing reaches the device after its RST")
+        #expect(relay.openFlowCount == 0)
+        #expect(relay.stats.tcpFlowsClosed == 1)
+        #expect((connector.timers[key] ?? nil) == nil, "no timer stays armed for a flow that is gone")
+        #expect(connector.tcp[key]?.cancelled == true)
+
+        let count = delivered.packets.count
+        relay.retransmitTimeout(for: key, generation: 1)
+        relay.retransmitTimeout(for: key, generation: 2)
+        relay.closeAll()
+        #expect(delivered.packets.count == count)
+        #expect(relay.stats.tcpFlowsClosed == 1)
+    }
+
+    @Test("a refusal reported while the connection is being opened answers the SYN once and leaves no flow behind")
+    func failureDuringOpen() throws {
+        let relay = relay
+        connector.onOpen = { key in relay.serverDidFail(key) }
+        send(.syn, seq: Self.deviceISN)
+
+        #expect(resets.count == 1)
+        #expect(resets.first?.tcp?.flags == [.rst, .ack])
+        #expect(relay.openFlowCount == 0)
+        #expect(relay.stats.connectFailures == 1)
+        #expect(relay.stats.tcpFlowsClosed == 1)
+        #expect(connector.tcp[key]?.cancelled == true)
+        relay.closeAll()
+        #expect(relay.stats.tcpFlowsClosed == 1)
+    }
+
+    @Test("a drain reported from inside the relay's send is handled after it, and not lost")
+    func drainDuringSend() throws {
+        established()
+        let relay = relay, key = key
+        connector.tcp[key]?.onSend = { relay.serverDidDrain(key, byteCount: 5) }
+        send([.ack, .psh], seq: Self.deviceISN + 1, ack: Self.ourISN + 1, "GET /")
+        #expect(connector.tcp[key]?.sent == [Data("GET /".utf8)])
+        #expect(relay.openFlowCount == 1)
+        #expect(resets.isEmpty)
+        #expect(delivered.packets.last?.tcp?.acknowledgment == Self.deviceISN + 1 + 5)
+        // The drain counted: the next segment offers the whole window again.
+        relay.serverDidReceive(key, Data("x".utf8))
+        #expect(delivered.packets.last?.tcp?.windowSize == UInt16(Self.window))
     }
 }

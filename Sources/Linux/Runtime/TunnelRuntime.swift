@@ -12,31 +12,40 @@ import Shared
 /// relays use: no actor hop per packet). It reads the device in batches, records each datagram,
 /// hands what is not dropped to the relay, writes the relay's answers back to the device and
 /// records them too, and ticks once a second to expire flows and close their connections.
-package final class TunnelRuntime: @unchecked Sendable {
+///
+/// Generic over its device — a TUN in the product, an in-memory device in tests — so each read
+/// and write is a direct call, not one dispatched per packet.
+package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// Datagrams read per readiness before the loop serves the sockets again.
-    static let readBatch = 64
-    static let tickInterval: Duration = .seconds(1)
+    static var readBatch: Int { 64 }
+    /// The read batch's memory, at most (see `PacketBatch`): 64 datagrams of a 1500-byte MTU, or a
+    /// few of the tunnel's 64 KiB one.
+    static var readBatchBytes: Int { 256 * 1024 }
+    static var tickInterval: Duration { .seconds(1) }
     /// How long the loop polls after traffic before sleeping (see `EventLoop.busyPoll`).
-    static let busyPoll: Duration = .microseconds(50)
+    static var busyPoll: Duration { .microseconds(50) }
 
-    let device: TUNDevice
+    let device: Device
     let loop: EventLoop
-    let pipeline: PacketPipeline
+    /// Touched on the loop thread only (`onLoop`).
+    package let pipeline: PacketPipeline
     let connector: SocketRelayConnector
     private(set) var relay: Relay!
-    private var buffer: [UInt8]
+    private let batch: PacketBatch
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
     private var control: ControlServer?
     /// Answers the device could not take (its queue full): lost, as on a wire, and counted.
     package private(set) var deviceWriteDrops: UInt64 = 0
 
-    package init(device: TUNDevice, pipeline: PacketPipeline, mtu: Int = TunnelAddressing.mtu) throws(EventLoopError) {
+    package init(device: Device, pipeline: PacketPipeline, mtu: Int = TunnelAddressing.mtu) throws(EventLoopError) {
         self.device = device
         self.pipeline = pipeline
         loop = try EventLoop(busyPoll: Self.busyPoll)
         connector = SocketRelayConnector(loop: loop)
-        buffer = [UInt8](repeating: 0, count: max(mtu, 1500) + 64)
+        let datagramLimit = max(mtu, 1500) + 64
+        let slots = min(Self.readBatch, max(4, Self.readBatchBytes / datagramLimit))
+        batch = PacketBatch(capacity: Self.readBatch, datagramLimit: datagramLimit, arenaBytes: slots * datagramLimit)
         // The MSS announced to the device fills the tunnel's MTU (IPv4 headers; an IPv6 device
         // announces its own smaller MSS, and the smaller of the two is used).
         let relayConfig = TCPRelayFlow.Config(maximumSegmentSize: TCPRelayFlow.Config.segmentSize(mtu: mtu, version: .v4))
@@ -111,7 +120,6 @@ package final class TunnelRuntime: @unchecked Sendable {
         loop.execute { [unowned self] in
             control?.close()
             relay.closeAll()
-            connector.deliverDeferred()
             loop.stop()
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -135,22 +143,21 @@ package final class TunnelRuntime: @unchecked Sendable {
     package var relayStats: RelayStats { relay.stats }
 
     private func readDevice() {
+        guard case .processed = device.read(into: batch) else { return }
         let now = MonotonicAnchor.uptimeNow()
-        for _ in 0..<Self.readBatch {
-            let result = buffer.withUnsafeMutableBytes { device.read(into: $0) }
-            guard case .processed(let count) = result, count > 0 else { break }
-            let disposition = buffer.withUnsafeBytes { pipeline.handle(packet: UnsafeRawBufferPointer(rebasing: $0[..<count]), now: now) }
-            if let packet = disposition.packetToRelay {
-                relay.passthrough(packet, datagram: Data(buffer[..<count]))
-                connector.deliverDeferred()
+        for index in 0..<batch.count {
+            let datagram = batch[index]
+            if let packet = pipeline.handle(packet: datagram, now: now).packetToRelay {
+                relay.passthrough(packet, datagram: Data(datagram))
             }
         }
         pipeline.wakeLiveFeed()
     }
 
-    /// The relay's answer to the device: written to the TUN, then recorded like any packet.
+    /// The relay's answer to the device: written to it (a batch of one, no copy), then recorded
+    /// like any packet.
     private func deliver(_ datagram: UnsafeRawBufferPointer) {
-        guard case .processed = device.write(datagram) else {
+        guard device.write(CollectionOfOne(datagram)) == 1 else {
             deviceWriteDrops += 1
             return
         }
@@ -161,7 +168,6 @@ package final class TunnelRuntime: @unchecked Sendable {
         _ = loop.schedule(after: Self.tickInterval) { [weak self] in
             guard let self else { return }
             for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) { relay.close(key) }
-            connector.deliverDeferred()
             pipeline.wakeLiveFeed()
             scheduleTick()
         }

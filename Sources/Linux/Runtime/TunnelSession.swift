@@ -12,7 +12,7 @@ package final class TunnelSession: @unchecked Sendable {
     package let ring: RingBufferProducer
     /// nil when capture is off for the session.
     package let capture: PcapFileWriter?
-    package let runtime: TunnelRuntime
+    package let runtime: TunnelRuntime<TUNDevice>
 
     package struct Options: Sendable {
         package var captureEnabled = true

@@ -52,6 +52,30 @@ public final class TUNDevice: @unchecked Sendable {
     deinit { close() }
 }
 
+extension TUNDevice: PacketDevice {
+    /// One read(2) per datagram: a TUN without offloads has no call that reads several.
+    package func read(into batch: PacketBatch) -> IOResult {
+        batch.removeAll()
+        while let space = batch.freeSpace {
+            switch read(into: space) {
+            case .processed(let count) where count > 0: batch.append(length: count)
+            case .processed, .wouldBlock: return batch.isEmpty ? .wouldBlock : .processed(batch.count)
+            case .failed(let failure): return batch.isEmpty ? .failed(failure) : .processed(batch.count)
+            }
+        }
+        return .processed(batch.count)
+    }
+
+    package func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> Int {
+        var written = 0
+        for datagram in datagrams {
+            guard case .processed = write(datagram) else { break }
+            written += 1
+        }
+        return written
+    }
+}
+
 /// Why a TUN device could not be made; each says what a person can do.
 public enum TUNError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No /dev/net/tun: load the module (`modprobe tun`) or, in a container, pass the device in.

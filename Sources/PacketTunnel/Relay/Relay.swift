@@ -8,6 +8,9 @@ import Shared
 /// The spec's contract, not its actor: the tunnel's event loop owns the relay and calls it
 /// synchronously for every packet and socket event — an actor hop per packet is the cost the
 /// fast userspace relays avoid. Nothing here does I/O; the connector and `reinject` do.
+///
+/// The shell may report from inside one of the relay's own calls (a socket whose write fails
+/// during `send`): the report waits and runs once that call is done, one event at a time.
 package final class Relay {
     private let connector: any RelayConnector
     private let reinject: (UnsafeRawBufferPointer) -> Void
@@ -48,8 +51,89 @@ package final class Relay {
 
     package var openFlowCount: Int { tcpFlows.count + udpFlows.count }
 
+    // MARK: One event at a time
+
+    /// Everything that changes the relay, as a value: an event that arrives while another is
+    /// being carried out — a shell reporting from inside the relay's own call, a socket failing
+    /// in the middle of `send` — waits in `queued` and runs after it, so no event ever sees a
+    /// flow half-updated, whatever the shell does.
+    private enum Event {
+        case passthrough(ParsedPacket, Data)
+        case connected(FlowKey)
+        case received(FlowKey, Data)
+        case closedSend(FlowKey)
+        case failed(FlowKey)
+        case drained(FlowKey, Int)
+        case timeout(FlowKey, generation: UInt32)
+        case close(FlowKey)
+        case closeAll
+    }
+
+    private var inEvent = false
+    /// Kept with its capacity: re-entry is rare, and then costs no allocation after the first.
+    private var queued: [Event] = []
+
+    private func handle(_ event: Event) {
+        guard !inEvent else {
+            queued.append(event)
+            return
+        }
+        inEvent = true
+        run(event)
+        var next = 0
+        while next < queued.count {        // an event run here may queue more
+            let waiting = queued[next]
+            next += 1
+            run(waiting)
+        }
+        if next > 0 { queued.removeAll(keepingCapacity: true) }
+        inEvent = false
+    }
+
+    private func run(_ event: Event) {
+        switch event {
+        case .passthrough(let packet, let datagram): relay(packet, datagram: datagram)
+        case .connected(let key): tcpEvent(key) { $0.serverDidConnect() }
+        case .received(let key, let data): received(data, for: key)
+        case .closedSend(let key): tcpEvent(key) { $0.serverDidCloseSend() }
+        case .failed(let key): failed(key)
+        case .drained(let key, let count): tcpEvent(key) { $0.serverDidDrain(byteCount: count) }
+        case .timeout(let key, let generation): tcpEvent(key) { $0.retransmitTimeout(generation: generation) }
+        case .close(let key): forget(key)
+        case .closeAll: for key in Array(tcpFlows.keys) + Array(udpFlows.keys) { forget(key) }
+        }
+    }
+
     /// Relays one datagram the device sent. `datagram` is the bytes `packet` was parsed from.
-    package func passthrough(_ packet: ParsedPacket, datagram: Data) {
+    package func passthrough(_ packet: ParsedPacket, datagram: Data) { handle(.passthrough(packet, datagram)) }
+
+    // MARK: Events from the shell
+
+    package func serverDidConnect(_ key: FlowKey) { handle(.connected(key)) }
+    package func serverDidReceive(_ key: FlowKey, _ data: Data) { handle(.received(key, data)) }
+    package func serverDidCloseSend(_ key: FlowKey) { handle(.closedSend(key)) }
+    package func serverDidFail(_ key: FlowKey) { handle(.failed(key)) }
+    package func serverDidDrain(_ key: FlowKey, byteCount: Int) { handle(.drained(key, byteCount)) }
+
+    package func retransmitTimeout(for key: FlowKey, generation: UInt32) {
+        handle(.timeout(key, generation: generation))
+    }
+
+    /// How many bytes the shell may read from `key`'s socket now.
+    package func serverReadAllowance(_ key: FlowKey) -> Int {
+        if udpFlows[key] != nil { return Int.max }
+        return tcpFlows[key]?.flow.serverReadAllowance ?? 0
+    }
+
+    /// Forgets a flow the flow table ended, closing its socket.
+    package func close(_ key: FlowKey) { handle(.close(key)) }
+
+    /// Closes every flow: the tunnel is stopping.
+    package func closeAll() { handle(.closeAll) }
+
+    // MARK: Carrying out
+
+    private func relay(_ packet: ParsedPacket, datagram: Data) {
         let key = packet.flowKey
         if let tcp = packet.tcp {
             guard let segment = try? InboundSegment(tcp, in: datagram) else {
@@ -61,8 +145,7 @@ package final class Relay {
                                         config: config, initialSequence: SequenceNumber(initialSequence()))
                 tcpFlows[key] = TCPFlowState(flow: flow, scanners: observer == nil ? nil : TCPFlowScanners())
             }
-            let actions = tcpFlows[key]!.flow.receiveFromDevice(segment)
-            execute(actions, for: key)
+            tcpEvent(key) { $0.receiveFromDevice(segment) }
         } else if let udp = packet.udp {
             let payload = datagram[udp.payloadRange]
             if udpFlows[key] == nil {
@@ -77,119 +160,104 @@ package final class Relay {
             // not answer from one that is not asked.
             if udp.destinationPort == WellKnownPort.dns { stats.dnsQueriesSent += 1 }
             stats.bytesFromDevice += UInt64(payload.count)
-            udpFlows[key]!.connection.send(Data(payload))
+            let connection = udpFlows[key]?.connection
+            connection?.send(Data(payload))
         }
         // ICMP and other protocols are recorded by the pipeline but not relayed: answering them
         // would need raw sockets in the host's namespace.
     }
 
-    // MARK: Events from the shell
-
-    package func serverDidConnect(_ key: FlowKey) { event(key) { $0.serverDidConnect() } }
-
-    package func serverDidReceive(_ key: FlowKey, _ data: Data) {
+    private func received(_ data: Data, for key: FlowKey) {
         if udpFlows[key] != nil {
             serverDidReceiveDatagram(key, data)
         } else {
             scan(data, fromClient: false, key)
-            event(key) { $0.receiveFromServer(data) }
+            tcpEvent(key) { $0.receiveFromServer(data) }
         }
     }
 
-    package func serverDidCloseSend(_ key: FlowKey) { event(key) { $0.serverDidCloseSend() } }
-
-    package func serverDidFail(_ key: FlowKey) {
+    private func failed(_ key: FlowKey) {
         if let udp = udpFlows.removeValue(forKey: key) {
             udp.connection.cancel()
             return
         }
-        event(key) { $0.serverDidFail() }
+        tcpEvent(key) { $0.serverDidFail() }
     }
 
-    package func serverDidDrain(_ key: FlowKey, byteCount: Int) { event(key) { $0.serverDidDrain(byteCount: byteCount) } }
-
-    package func retransmitTimeout(for key: FlowKey, generation: UInt32) {
-        event(key) { $0.retransmitTimeout(generation: generation) }
-    }
-
-    /// How many bytes the shell may read from `key`'s socket now.
-    package func serverReadAllowance(_ key: FlowKey) -> Int {
-        if udpFlows[key] != nil { return Int.max }
-        return tcpFlows[key]?.flow.serverReadAllowance ?? 0
-    }
-
-    /// Forgets a flow the flow table ended, closing its socket.
-    package func close(_ key: FlowKey) {
+    private func forget(_ key: FlowKey) {
         if let udp = udpFlows.removeValue(forKey: key) { udp.connection.cancel() }
         if let tcp = tcpFlows.removeValue(forKey: key) {
+            stats.tcpFlowsClosed += 1
             tcp.connection?.cancel()
             if tcp.timer != nil { connector.setRetransmitTimer(for: key, nil) }
-            stats.tcpFlowsClosed += 1
         }
     }
 
-    /// Closes every flow: the tunnel is stopping.
-    package func closeAll() {
-        for key in Array(tcpFlows.keys) + Array(udpFlows.keys) { close(key) }
-    }
-
-    // MARK: Carrying out
-
-    private func event(_ key: FlowKey, _ body: (inout TCPRelayFlow) -> [TCPRelayAction]) {
+    private func tcpEvent(_ key: FlowKey, _ body: (inout TCPRelayFlow) -> [TCPRelayAction]) {
         guard tcpFlows[key] != nil else { return }
         let actions = body(&tcpFlows[key]!.flow)
         execute(actions, for: key)
     }
 
+    /// Carries out a flow's actions. The flow's state is read where it is needed and never held
+    /// across a call into the shell (a connection, `reinject`, the observer): a copy kept over
+    /// such a call and written back would undo whatever happened meanwhile — the flow a failing
+    /// socket tore down would come back to life.
     private func execute(_ actions: [TCPRelayAction], for key: FlowKey) {
+        // Fixed for the flow's life, so safe to keep.
+        guard let (server, device) = tcpFlows[key].map({ ($0.flow.server, $0.flow.device) }) else { return }
         for action in actions {
-            guard var state = tcpFlows[key] else { return }
+            guard tcpFlows.index(forKey: key) != nil else { return }
             switch action {
             case .connectToServer:
-                state.connection = connector.openTCP(for: key, to: state.flow.server)
                 stats.tcpFlowsOpened += 1
+                let connection = connector.openTCP(for: key, to: server)
+                tcpFlows[key]?.connection = connection
             case .sendToServer(let data):
                 stats.bytesFromDevice += UInt64(data.count)
-                state.connection?.send(data)
-                if state.scanners != nil {
-                    tcpFlows[key] = state
-                    scan(data, fromClient: true, key)
-                    guard let scanned = tcpFlows[key] else { return }
-                    state = scanned
-                }
+                let connection = tcpFlows[key]?.connection
+                connection?.send(data)
+                if tcpFlows[key]?.scanners != nil { scan(data, fromClient: true, key) }
             case .closeServerSend:
-                state.connection?.shutdownWrite()
+                let connection = tcpFlows[key]?.connection
+                connection?.shutdownWrite()
             case .segmentToDevice(let segment):
-                do {
-                    let byteCount = try segment.byteCount(source: state.flow.server, destination: state.flow.device)
-                    scratch.withUnsafeMutableBytes { buffer in
-                        let datagram = UnsafeMutableRawBufferPointer(rebasing: buffer[..<byteCount])
-                        segment.emit(into: datagram, source: state.flow.server, destination: state.flow.device)
-                        reinject(UnsafeRawBufferPointer(datagram))
-                    }
-                    stats.bytesToDevice += UInt64(segment.payload.count)
-                } catch {
-                    stats.emitterFailures += 1
-                }
+                emit(segment, from: server, to: device)
             case .pauseServerReads:
-                state.connection?.setReading(false)
+                let connection = tcpFlows[key]?.connection
+                connection?.setReading(false)
             case .resumeServerReads:
-                state.connection?.setReading(true)
+                let connection = tcpFlows[key]?.connection
+                connection?.setReading(true)
             case .teardown(let ending):
-                state.connection?.cancel()
-                if state.timer != nil { connector.setRetransmitTimer(for: key, nil) }
-                tcpFlows[key] = nil
+                guard let state = tcpFlows.removeValue(forKey: key) else { return }
                 if ending == .serverRefused { stats.connectFailures += 1 }
                 if ending != .notASyn { stats.tcpFlowsClosed += 1 }
+                state.connection?.cancel()
+                if state.timer != nil { connector.setRetransmitTimer(for: key, nil) }
                 return
             }
-            tcpFlows[key] = state
         }
         // The flow says when it wants its timer; tell the shell only when that changed.
-        guard var state = tcpFlows[key], state.timer != state.flow.retransmitTimer else { return }
-        state.timer = state.flow.retransmitTimer
-        tcpFlows[key] = state
-        connector.setRetransmitTimer(for: key, state.timer)
+        guard let state = tcpFlows[key], state.timer != state.flow.retransmitTimer else { return }
+        let timer = state.flow.retransmitTimer
+        tcpFlows[key]?.timer = timer
+        connector.setRetransmitTimer(for: key, timer)
+    }
+
+    /// Lays a segment out in `scratch` and hands it to `reinject`.
+    private func emit(_ segment: OutboundSegment, from server: IPEndpoint, to device: IPEndpoint) {
+        do {
+            let byteCount = try segment.byteCount(source: server, destination: device)
+            scratch.withUnsafeMutableBytes { buffer in
+                let datagram = UnsafeMutableRawBufferPointer(rebasing: buffer[..<byteCount])
+                segment.emit(into: datagram, source: server, destination: device)
+                reinject(UnsafeRawBufferPointer(datagram))
+            }
+            stats.bytesToDevice += UInt64(segment.payload.count)
+        } catch {
+            stats.emitterFailures += 1
+        }
     }
 
     /// Feeds a stream's bytes to the flow's scanners and reports what they learned; settled

@@ -2,7 +2,8 @@ import Foundation
 import Shared
 
 /// One outbound leg of a relayed flow, as the shell provides it (a non-blocking socket in the
-/// host's namespace). What happens on it comes back through the `Relay`'s `server…` methods.
+/// host's namespace). What happens on it comes back through the `Relay`'s `server…` methods —
+/// at once, even from inside one of these calls: the relay runs such a report after the call.
 package protocol RelayConnection: AnyObject {
     /// TCP: bytes for the server; the shell writes what the socket takes, keeps the rest, and
     /// reports each write with `Relay.serverDidDrain`. UDP: one datagram.

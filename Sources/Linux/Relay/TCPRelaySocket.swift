@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import PacketTunnel
+import Posix
+import Shared
+
+/// One TCP leg's shell: carries out what `TCPRelaySocketState` decides, through the kernel seam,
+/// and tells the relay. Reports go straight to the relay even from inside the relay's own call
+/// (a `send` that fails): the relay runs an event that arrives mid-call after the call.
+final class TCPRelaySocket: RelayConnection {
+    let key: FlowKey
+    unowned let connector: SocketRelayConnector
+    private var socket: (any RelayStreamSocket)?
+    private(set) var state = TCPRelaySocketState()
+
+    init(key: FlowKey, connector: SocketRelayConnector) {
+        self.key = key
+        self.connector = connector
+    }
+
+    func start(_ server: IPEndpoint) {
+        let started = connector.kernel.connect(server)
+        socket = started?.0
+        perform(state.started(started?.1))
+    }
+
+    // MARK: RelayConnection (called by the relay)
+
+    func send(_ data: Data) { perform(state.enqueue(data)) }
+    func shutdownWrite() { perform(state.requestShutdown()) }
+    func setReading(_ enabled: Bool) { perform(state.setReading(enabled)) }
+    func cancel() { perform(state.cancel()) }
+
+    // MARK: Carrying out
+
+    /// The loop's call.
+    private func ready(_ readiness: EventLoop.Readiness) { perform(state.ready(readiness)) }
+
+    /// Each step reads `state` and `socket` afresh: a report may have reached the relay, and the
+    /// relay this leg, in between. Nothing is reported after `failed`.
+    private func perform(_ actions: TCPRelaySocketState.Actions, received: Data? = nil) {
+        if let watch = actions.watch { self.watch(watch) }
+        if actions.close { closeSocket() }
+        if actions.shutdownWrite, let socket { try? socket.shutdownWrite() }   // a peer gone by now fails the next call
+        if actions.finishConnect, let socket { perform(state.connectFinished(socket.finishConnect())) }
+        if actions.write, let socket, !state.pending.isEmpty {
+            let result = state.pending.withUnsafeBytes { socket.send($0) }
+            perform(state.wrote(result))
+        }
+        if actions.read, let socket { read(socket) }
+        if let report = actions.report, report == .failed || state.phase != .closed { tell(report, received) }
+    }
+
+    private func watch(_ watch: TCPRelaySocketState.Watch) {
+        guard let descriptor = socket?.descriptor else { return }
+        let kernel = connector.kernel
+        let accepted: Bool
+        switch watch {
+        case .register(let interest):
+            accepted = kernel.register(descriptor, interest) { [weak self] readiness in self?.ready(readiness) }
+        case .modify(let interest):
+            accepted = kernel.modify(descriptor, interest)
+        case .unregister:
+            kernel.unregister(descriptor)
+            accepted = true
+        }
+        if !accepted { perform(state.watchFailed()) }
+    }
+
+    private func closeSocket() {
+        guard let socket else { return }
+        connector.kernel.unregister(socket.descriptor)   // refused, harmlessly, when not registered
+        socket.close()
+        self.socket = nil
+    }
+
+    private func read(_ socket: any RelayStreamSocket) {
+        guard state.mayRead, let relay = connector.relay else { return }
+        let allowance = min(relay.serverReadAllowance(key), SocketRelayConnector.readLimit)
+        guard allowance > 0 else { return }
+        // The bytes are read straight into the buffer the relay keeps until the device
+        // acknowledges them (`ByteQueue` holds chunks as read): no copy, and no zero-filling.
+        guard let storage = malloc(allowance) else { return }
+        let result = socket.receive(into: UnsafeMutableRawBufferPointer(start: storage, count: allowance))
+        guard case .received(let count) = result else {
+            free(storage)
+            perform(state.received(result))
+            return
+        }
+        // A short read gives back what it did not use.
+        let kept = count < allowance / 2 ? (realloc(storage, count) ?? storage) : storage
+        perform(state.received(result), received: Data(bytesNoCopy: kept, count: count, deallocator: .free))
+    }
+
+    private func tell(_ report: TCPRelaySocketState.Report, _ received: Data?) {
+        guard let relay = connector.relay else { return }
+        switch report {
+        case .connected: relay.serverDidConnect(key)
+        case .drained(let count): relay.serverDidDrain(key, byteCount: count)
+        case .received: if let received { relay.serverDidReceive(key, received) }
+        case .endOfStream: relay.serverDidCloseSend(key)
+        case .failed: relay.serverDidFail(key)
+        }
+    }
+}

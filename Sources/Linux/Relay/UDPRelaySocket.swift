@@ -1,0 +1,45 @@
+import Foundation
+import PacketTunnel
+import Posix
+import Shared
+
+/// One UDP leg: datagrams out as they come, datagrams back as the socket delivers them.
+final class UDPRelaySocket: RelayConnection {
+    let key: FlowKey
+    var socket: UDPSocket?
+    unowned let connector: SocketRelayConnector
+
+    init(key: FlowKey, socket: UDPSocket, connector: SocketRelayConnector) {
+        self.key = key
+        self.socket = socket
+        self.connector = connector
+    }
+
+    func readable() {
+        guard let socket else { return }
+        let key = key
+        // Up to a few datagrams per turn; the loop comes back for the rest (level-triggered).
+        for _ in 0..<16 {
+            let result = connector.readBuffer.withUnsafeMutableBytes { socket.receive(into: $0) }
+            guard case .processed(let count) = result else { return }
+            let data = Data(connector.readBuffer[..<count])
+            connector.relay?.serverDidReceive(key, data)
+            guard self.socket != nil else { return }
+        }
+    }
+
+    func send(_ data: Data) {
+        guard let socket else { return }
+        _ = data.withUnsafeBytes { socket.send($0) }   // a datagram that cannot go is lost, as on the wire
+    }
+
+    func shutdownWrite() {}
+    func setReading(_ enabled: Bool) {}
+
+    func cancel() {
+        guard let socket else { return }
+        try? connector.loop.unregister(socket.descriptor)
+        socket.close()
+        self.socket = nil
+    }
+}
