@@ -177,13 +177,15 @@ enum Seeds {
                                           .setCaptureDetail(.metadataOnly), .setPlaintextPersistenceEnabled(true),
                                           .rotateCapture, .stats]
         let busy = TunnelStats(
-            pipeline: PipelineStats(packetsHandled: 1_234_567, bytesHandled: UInt64.max, packetsDroppedUnparseable: 3,
+            pipeline: PipelineStats(packetsHandled: 1_234_567, bytesHandled: UInt64.max,
+                                    parseDrops: ParseDropStats(tooShort: 2, unsupportedVersion: 1),
                                     captureFailures: 1, captureDisabledByFailure: true, lastCaptureError: "disk full",
                                     liveFeedDrops: 9, lastStoreError: "line one\nline two", flowsEvicted: 2,
-                                    retentionFailures: 1, lastRetentionError: "",
+                                    retention: RetentionStats(retentionFailures: 1, lastRetentionError: ""),
                                     dnsNames: DNSNameStats(repliesRecorded: 40, addressesLearned: 61, noAddresses: 2),
                                     quicNames: QUICNameStats(initialsSeen: 5, initialsOpened: 4, initialsUnopenable: 1)),
-            relay: RelayStats(tcpFlowsOpened: 17, bytesFromDevice: 4_096, inspectionCandidates: 3, flowsPinned: 1),
+            relay: RelayStats(tcpFlowsOpened: 17, bytesFromDevice: 4_096,
+                              inspection: InspectionStats(inspectionCandidates: 3, flowsPinned: 1)),
             resolvers: ResolverStatus(announced: ["198.18.0.53"], reportedAtStart: ["127.0.0.53"], reportedNow: nil))
         let responses: [ControlResponse] = [.ok, .notRunning, .failed("No space left on device"), .stats(TunnelStats()),
                                             .stats(busy)]
