@@ -16,9 +16,4 @@ public struct TLSProtocolVersion: RawRepresentable, Sendable, Hashable, Codable 
 
     /// SSL 3.0 through TLS 1.3: the versions that were ever published.
     public var isPublished: Bool { (Self.ssl30.rawValue...Self.tls13.rawValue).contains(rawValue) }
-
-    /// True when both are published and this one came before `other`.
-    public func isOlder(than other: TLSProtocolVersion) -> Bool {
-        isPublished && other.isPublished && rawValue < other.rawValue
-    }
 }

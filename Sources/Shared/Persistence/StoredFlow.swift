@@ -31,11 +31,6 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         return overflow ? 0 : Double(max(0, span)) / 1e9
     }
 
-    public var totalBytes: UInt64 {
-        let (sum, overflow) = bytesOut.addingReportingOverflow(bytesIn)
-        return overflow ? .max : sum
-    }
-
     /// The name the flow is shown by (`FlowName(sni:resolved:)`).
     public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName) }
 
