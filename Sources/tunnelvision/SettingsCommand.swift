@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import Foundation
-import Linux
 import Shared
 
 /// `tunnelvision settings [set KEY VALUE]`: the shell around `SettingsStore` — resolve the data

@@ -1,5 +1,6 @@
 import Foundation
 import Linux
+import TestSupport
 import Testing
 
 /// The lab itself: three namespaces, host and server joined over both families, gone afterwards.
@@ -60,5 +61,22 @@ struct LabTests {
         #expect(commands.first == ["ip", "link", "add", "veth-host", "netns", "h", "type", "veth", "peer", "name", "veth-server", "netns", "s"])
         #expect(commands.contains(["ip", "-n", "s", "addr", "add", "198.19.0.2/24", "dev", "veth-server"]))
         #expect(commands.contains(["ip", "-n", "h", "-6", "addr", "add", "fd00:19::1/64", "dev", "veth-host", "nodad"]))
+    }
+
+    @Test("the built binary finds the lab's scripts beside it")
+    func scriptsAreBesideTheBuild() {
+        #expect(LabScripts.missingScripts == nil)
+    }
+
+    @Test("a binary copied away from its build's resources refuses the demo with where it looked, and makes nothing")
+    func demoWithoutScriptsRefusesClearly() throws {
+        let elsewhere = TemporaryDirectory("moved")
+        let copy = elsewhere.url.appendingPathComponent("tunnelvision")
+        try FileManager.default.copyItem(at: try BuiltProduct.url("tunnelvision"), to: copy)
+        let before = Set(NetworkNamespace.names())
+        let result = try BuiltProduct.run(copy, ["demo"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("dns_responder.py") && result.err.contains(elsewhere.url.path + "/TunnelVision_Linux.resources"))
+        #expect(Set(NetworkNamespace.names()) == before)
     }
 }

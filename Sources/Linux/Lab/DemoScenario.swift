@@ -56,6 +56,7 @@ package struct DemoScenario: Sendable {
         guard ExternalCommand.locate("python3") != nil, ExternalCommand.locate("curl") != nil else {
             throw .missingPrograms("the demo's servers and clients need python3 and curl (apt-get install -y python3 curl)")
         }
+        if let missing = LabScripts.missingScripts { throw .missingPrograms(missing) }
         self.dataDirectory = dataDirectory
     }
 

@@ -34,12 +34,26 @@ public enum LabScripts {
         [python, scriptPath(name)] + arguments
     }
 
-    /// Where `Scripts/NAME.py` is, in the resources shipped beside the build.
+    /// Where the scripts are: `TunnelVision_Linux.resources/Scripts`, which the build places
+    /// beside the binary. Looked up by hand rather than through `Bundle.module`, which stops the
+    /// process when its bundle is missing (a binary copied away from its build).
+    public static var scriptsDirectory: URL {
+        Bundle.main.bundleURL.appendingPathComponent("TunnelVision_Linux.resources/Scripts")
+    }
+
+    /// Nil when every script is in place; else the sentence that says which is missing and where
+    /// it was looked for, for the demo to refuse with before it builds anything.
+    public static var missingScripts: String? {
+        let missing = ["dns_responder", "udp_echo", "parallel_fetch", "udp_ask", "wait_for_listener"]
+            .filter { !FileManager.default.isReadableFile(atPath: scriptPath($0)) }
+        guard !missing.isEmpty else { return nil }
+        return "the lab's scripts (\(missing.map { $0 + ".py" }.joined(separator: ", "))) are not in "
+            + "\(scriptsDirectory.path); keep the TunnelVision_Linux.resources folder of the build beside the binary"
+    }
+
+    /// Where `Scripts/NAME.py` is.
     public static func scriptPath(_ name: String) -> String {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "py", subdirectory: "Scripts") else {
-            preconditionFailure("the lab script \(name).py is missing from the build's resources")
-        }
-        return url.path
+        scriptsDirectory.appendingPathComponent(name + ".py").path
     }
 
     /// The Python interpreter itself, not a wrapper script (pyenv's shim would survive a kill of
