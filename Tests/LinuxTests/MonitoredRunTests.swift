@@ -1,5 +1,6 @@
 import Foundation
 import Shared
+import TestSupport
 import Testing
 @testable import Linux
 
@@ -33,5 +34,25 @@ import Testing
         #expect(notRoot.description == "run needs root (it makes a network namespace and a TUN device): sudo tunnelvision run -- curl x")
         #expect(RunFailure.commandNotFound("nope").exitStatus == 127 && RunFailure.commandNotFound("nope").description == "nope: command not found")
         #expect(notRoot.exitStatus == 1 && RunFailure.setUp("x").exitStatus == 1 && RunFailure.noTUNDevice.exitStatus == 1)
+    }
+
+    @Test("a data directory that is a file is refused as a data-directory failure naming it, before anything is made (root)")
+    func aFileForADataDirectoryIsATypedFailure() throws {
+        let directory = TemporaryDirectory("run-data")
+        let file = directory.url.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: file)
+        var options = MonitoredRun.Options(command: ["true"])
+        options.dataDirectory = file.path
+        do {
+            _ = try MonitoredRun(options: options, environment: ProcessInfo.processInfo.environment)
+            Issue.record("a file was taken for a data directory")
+        } catch {
+            guard case .dataDirectory(let problem) = error else {
+                Issue.record("refused as \(error), not as a data-directory failure")
+                return
+            }
+            #expect(problem.path == file.path && error.exitStatus == 1)
+            #expect(error.description.contains(file.path))
+        }
     }
 }

@@ -50,7 +50,7 @@ package struct MonitoredRun: Sendable {
         self.environment = environment
         dataDirectory = DataDirectory.location(override: options.dataDirectory, environment: environment,
                                                effectiveUserID: geteuid())
-        do { try DataDirectory.prepare(dataDirectory) } catch { throw .setUp("\(error)") }
+        do { try DataDirectory.prepare(dataDirectory) } catch { throw .dataDirectory(error) }
         let reading = SettingsStore(dataDirectory: dataDirectory).loadForSession()
         captureDetail = options.captureDetail ?? reading.settings.captureDetail
         captureEnabled = !options.captureOff && reading.settings.captureEnabled
@@ -75,16 +75,16 @@ package struct MonitoredRun: Sendable {
         let usualFileLimit = OpenFileLimit.raiseToHardLimit()
         NamespaceName.removeLeftovers(prefix: "tvrun")
         let namespace: NetworkNamespace
-        do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .setUp("\(error)") }
+        do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .system(error) }
         defer { namespace.delete() }
         let device: TUNDevice
-        do { device = try TUNDevice() } catch { throw .setUp("\(error)") }
+        do { device = try TUNDevice() } catch { throw .device(error) }
         defer { device.close() }
         do { try TunnelNamespacePlan.apply(device: device.name, namespace: namespace.name, mtu: options.mtu) } catch {
-            throw .setUp("\(error)")
+            throw .system(error)
         }
         let resolvConf: NamespaceResolvConf
-        do { resolvConf = try NamespaceResolvConf(namespace: namespace.name, servers: announced) } catch { throw .setUp("\(error)") }
+        do { resolvConf = try NamespaceResolvConf(namespace: namespace.name, servers: announced) } catch { throw .system(error) }
         defer { resolvConf.remove() }
 
         var sessionOptions = TunnelSession.Options()
@@ -98,7 +98,7 @@ package struct MonitoredRun: Sendable {
             session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: sessionOptions,
                                               resolvers: ResolverStatus(announced: announced.map(\.description),
                                                                         reportedAtStart: reported?.map(\.description)))
-        } catch { throw .setUp("\(error)") }
+        } catch { throw .session(error) }
 
         // Ctrl-C reaches CMD (same process group); we stay to take the tunnel down and summarise.
         // A handler, unlike SIG_IGN, is reset to the default in CMD when it starts.
@@ -112,7 +112,7 @@ package struct MonitoredRun: Sendable {
             ending = MonitoredCommand.wait(try command.start(namespace: namespace.name))
         } catch {
             await session.stop()
-            throw .setUp("\(error)")
+            throw .system(error)
         }
         await session.stop()
         return Outcome(ending: ending, recording: await SessionRecording.read(session))

@@ -1,6 +1,8 @@
+import Shared
+
 /// Why `run` (or `demo`) could not monitor anything. Each is shown to the person as it reads, and
 /// the command exits with `exitStatus`; nothing of the tunnel is left behind.
-package enum RunFailure: Error, Equatable, CustomStringConvertible {
+package enum RunFailure: Error, CustomStringConvertible {
     /// Not root: `command` (`run`) needs it to make `makes`; `retry` is the command line to run
     /// again through sudo. Exit status 1.
     case notRoot(command: String, makes: String, retry: String)
@@ -10,7 +12,18 @@ package enum RunFailure: Error, Equatable, CustomStringConvertible {
     case commandNotFound(String)
     /// Programs the demo's servers and clients need. Exit status 1.
     case missingPrograms(String)
-    /// Setting the tunnel up failed, in the words of the part that failed. Exit status 1.
+    /// The data directory could not be made or is not a private directory: its path and why.
+    /// Exit status 1.
+    case dataDirectory(DirectoryError)
+    /// A system program (`ip`, for the namespace, its routes and resolv.conf, or CMD's start)
+    /// could not run or said no, in its own words. Exit status 1.
+    case system(CommandError)
+    /// The TUN device could not be made (no module, no CAP_NET_ADMIN). Exit status 1.
+    case device(TUNError)
+    /// The tunnel session could not open its history, ring, capture or loop; the error says
+    /// which, and what to do. Exit status 1.
+    case session(TunnelSessionError)
+    /// The demo's lab could not be built or run, in the words of the part that failed. Exit status 1.
     case setUp(String)
 
     package var exitStatus: Int32 {
@@ -24,6 +37,10 @@ package enum RunFailure: Error, Equatable, CustomStringConvertible {
         case .noTUNDevice: "\(TUNError.deviceMissing)"
         case let .commandNotFound(program): "\(program): command not found"
         case let .missingPrograms(advice): advice
+        case let .dataDirectory(error): "\(error)"
+        case let .system(error): "\(error)"
+        case let .device(error): "\(error)"
+        case let .session(error): "\(error)"
         case let .setUp(reason): reason
         }
     }
