@@ -7,7 +7,8 @@ import Linux
 
 /// `tvlab soak`: one `tunnelvision run` carrying mixed traffic (`tvlab net mix`) for S seconds,
 /// its resident memory sampled every `sampleSeconds`; prints a line a minute and, at the end,
-/// memory at the start and the end (medians of their first and last fifths), its peak, and what
+/// memory at the start and the end (medians of the second and the last fifth of the samples: the
+/// first is warm-up), its peak, and what
 /// the traffic did and failed to do. Memory is flat when the end is within `flatTolerance` of the start.
 enum SoakCommand {
     static let sampleSeconds = 10.0
@@ -41,7 +42,9 @@ enum SoakCommand {
         let clock = Stopwatch()
         while run.poll() == nil {
             try Interruption.check()
-            if let memory = ProcessMemory.read(status: FaultLab.readText("/proc/\(run.pid)/status")) {
+            // Not while the process is still becoming the tunnel (exec) or already leaving (exit).
+            if clock.elapsedSeconds >= sampleSeconds, let memory = ProcessMemory.read(status: FaultLab.readText("/proc/\(run.pid)/status")),
+               memory.residentBytes > 0 {
                 samples.append(memory.residentBytes)
                 if samples.count % Int(60 / sampleSeconds) == 0 {
                     Console.progress("soak: \(Int(clock.elapsedSeconds / 60)) min, tunnel \(FaultSuiteReport.mebibytes(memory.residentBytes))")
@@ -51,9 +54,11 @@ enum SoakCommand {
         }
         let outcome = try run.wait(seconds: 60)
         let tally = FaultLab.readText(output).split(separator: "\n").last.map(String.init) ?? "{}"
+        // The first fifth is warm-up (the history's cache, the allocator's arenas filling); the
+        // start is the second fifth.
         let fifth = max(1, samples.count / 5)
-        let start = BenchStatistics.median(samples.prefix(fifth).map(Double.init)) ?? 0
-        let end = BenchStatistics.median(samples.suffix(fifth).map(Double.init)) ?? 0
+        let start = BenchStatistics.median(samples.dropFirst(samples.count >= 10 ? fifth : 0).prefix(fifth).map { Double($0) }) ?? 0
+        let end = BenchStatistics.median(samples.suffix(fifth).map { Double($0) }) ?? 0
         let peak = samples.max() ?? 0
         let flat = start > 0 && end <= start * (1 + flatTolerance)
         let summary = "soak of \(seconds) s: run \(outcome.summary); tunnel memory start \(FaultSuiteReport.mebibytes(UInt64(start))), "
