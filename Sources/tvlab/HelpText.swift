@@ -183,9 +183,9 @@ enum HelpText {
     (default 3600, at least 60): each second, a round trip on each of 100 long-lived connections,
     20 short connections (connect, 1 byte each way, close), a 1 MiB HTTP/1.0 download and a UDP
     exchange. The tunnel's resident memory is sampled every 10 s; prints memory at the start and
-    the end (medians of the second and the last fifth of the samples; the first is warm-up) and the peak, flat when the end
-    is within 10 % of the start, and what the traffic did and failed. Exit status 1 unless flat
-    and the run succeeded.
+    the end (medians of the second and the last fifth of the samples; the first is warm-up) and
+    the peak — flat when the end is within 10 % of the start — and what the traffic did and
+    failed. Exit status 1 unless flat and the run succeeded.
     """
 
     static let ring = """
