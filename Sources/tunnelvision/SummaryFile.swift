@@ -20,9 +20,10 @@ enum SummaryFile {
         guard stat(parent, &status) == 0 else { return "\(parent): \(SystemError.text(errno))" }
         guard status.st_mode & S_IFMT == S_IFDIR else { return "\(parent) is not a directory" }
         guard access(parent, W_OK) == 0 else {
+            let code = errno
             // An existing file may still be writable in a directory that is not (a device, say).
             if access(path, W_OK) == 0 { return nil }
-            return "\(parent): \(SystemError.text(errno))"
+            return "\(parent): \(SystemError.text(code))"
         }
         return nil
     }
