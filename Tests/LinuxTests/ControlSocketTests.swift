@@ -99,12 +99,13 @@ struct ControlSocketTests {
         let big = String(repeating: "x", count: 1_000_000)
         let served = try Served(path: path) { command in command == .rotateCapture ? .failed(big) : .ok }
         defer { served.stop() }
-        // The deaf client asks, sleeps 0.8 s without reading, then reads everything.
+        // The deaf client asks, says so, sleeps 0.8 s without reading, then reads everything.
         let deaf = Process()
         deaf.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         deaf.arguments = ["python3", "-c", """
             import socket, time
             s = socket.socket(socket.AF_UNIX); s.connect('\(path)'); s.sendall(b'{"command":"rotateCapture"}\\n')
+            print('sent', flush=True)
             time.sleep(0.8)
             data = b''
             while True:
@@ -116,7 +117,9 @@ struct ControlSocketTests {
         let output = Pipe()
         deaf.standardOutput = output
         try deaf.run()
-        usleep(300_000)   // the deaf client's reply has filled its socket by now
+        let sent = output.fileHandleForReading.availableData   // "sent"
+        #expect(String(decoding: sent, as: UTF8.self).hasPrefix("sent"))
+        usleep(100_000)   // the server has read the command and filled the deaf client's socket
         let clock = ContinuousClock()
         let start = clock.now
         #expect(try ControlClient.send(.stats, to: path) == .ok)
