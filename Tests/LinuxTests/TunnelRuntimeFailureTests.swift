@@ -76,9 +76,12 @@ struct TunnelRuntimeFailureTests {
         }
         #expect(await tunnel.eventually { $0.shellStats.device.writeDrops == ["EAGAIN": 3] })
         tunnel.device.refuseWrites(with: nil)
-        tunnel.inject(try PacketEmitter.udp(source: device, destination: server.endpoint, payload: Data("kept".utf8)))
-        // Generous: under a full parallel suite the echo's thread may wait seconds for a core.
-        let answer = try #require(tunnel.device.next(timeout: 30))
+        // A server of its own for the datagram that must come back: the loopback echo ends after
+        // 10 s without a datagram, which a loaded parallel suite can take to get here.
+        let second = try LoopbackEcho.udp()
+        defer { second.stop() }
+        tunnel.inject(try PacketEmitter.udp(source: device, destination: second.endpoint, payload: Data("kept".utf8)))
+        let answer = try #require(tunnel.device.next(timeout: 10))
         #expect(answer.suffix(4) == Data("kept".utf8))
         #expect(failures.wait(0) == nil && tunnel.runtime.failure == nil)
         await tunnel.runtime.stop()
