@@ -8,7 +8,7 @@ enum HelpText {
     Usage:
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
       tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
-      tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers)
+      tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers, shell)
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
@@ -218,8 +218,9 @@ enum HelpText {
 
             Asks the tunnel running on the data directory (over its control socket,
             DATA/control.sock) for its counters: what the pipeline recorded, what the relay
-            forwarded, and the resolvers announced to the monitored namespace. --json prints the
-            control channel's own answer. Exit status 1 when no tunnel runs there.
+            forwarded, the resolvers announced to the monitored namespace, and what the TUN device
+            and the relay's sockets refused (counts by errno, e.g. connectFailuresByErrno.ECONNREFUSED).
+            --json prints the control channel's own answer. Exit status 1 when no tunnel runs there.
             """
         case "settings": settings
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."

@@ -37,9 +37,16 @@ import Testing
             inspection: InspectionStats(inspectionCandidates: next(), terminationsOpened: next(),
                                         inspectionsAbandoned: next(), pinnedHostSkips: next(), flowsInspected: next(),
                                         flowsPinned: next(), terminationsFailed: next()))
+        let shell = ShellStats(
+            device: ShellStats.Device(readFailures: [:], writeDrops: ["EAGAIN": next(), "EIO": next()]),
+            sockets: ShellStats.Sockets(socketFailures: next(), connectFailures: next(), sendFailures: next(),
+                                        receiveFailures: next(), shutdownFailures: next(), watchFailures: next(),
+                                        udpSendsLost: next(), connectFailuresByErrno: ["ECONNREFUSED": next(),
+                                                                                       "ENETUNREACH": next()]))
         var stats = TunnelStats(pipeline: pipeline, relay: relay,
                                 resolvers: ResolverStatus(announced: ["198.18.0.53", "fd00:18::53"], reportedAtStart: [],
-                                                          reportedNow: ["198.18.0.53"]))
+                                                          reportedNow: ["198.18.0.53"]),
+                                shell: shell)
         stats.control = ControlStats(commandsAnswered: next(), refusedOverLong: next(), closedIdle: next(),
                                      refusedOverCap: next(), clientsGone: next(), acceptFailures: next())
         return stats
@@ -52,7 +59,10 @@ import Testing
         let message = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         var leaves: [String: String] = [:]
         func walk(_ value: Any, _ path: String) {
-            if let object = value as? [String: Any] {
+            // An empty count by errno is a leaf, a claim of none, as the report shows it.
+            if let object = value as? [String: Any], object.isEmpty {
+                leaves[path] = "none"
+            } else if let object = value as? [String: Any] {
                 for (key, inner) in object { walk(inner, path.isEmpty ? key : "\(path).\(key)") }
             } else {
                 leaves[path] = "\(value)"
@@ -101,6 +111,22 @@ import Testing
         #expect(!report.text.contains("inspection") && !report.text.contains("lastStoreError"))
         let stopping = TunnelStatsReport(TunnelStats(pipeline: .zero, relay: nil))
         #expect(!stopping.groups.contains { $0.path.hasPrefix("relay") })
+    }
+
+    @Test("the shell's counts by errno show one line per errno, in order, and none when there are none")
+    func countsByErrnoAreLinesOfTheirOwn() {
+        let shell = ShellStats(device: ShellStats.Device(writeDrops: ["EIO": 2, "EAGAIN": 5]),
+                               sockets: ShellStats.Sockets(connectFailures: 3,
+                                                           connectFailuresByErrno: ["ETIMEDOUT": 1, "ECONNREFUSED": 2]))
+        let report = TunnelStatsReport(TunnelStats(pipeline: .zero, shell: shell))
+        let device = report.groups.first { $0.path == "shell.device" }
+        #expect(device?.title == "what the TUN device refused (0 reads failed, 7 datagrams lost)")
+        #expect(device?.lines.map(\.name) == ["readFailures", "writeDrops.EAGAIN", "writeDrops.EIO"])
+        #expect(device?.lines.first?.value == "none")
+        let sockets = report.groups.first { $0.path == "shell.sockets" }
+        #expect(sockets?.lines.suffix(2).map { "\($0.name)=\($0.value)" }
+            == ["connectFailuresByErrno.ECONNREFUSED=2", "connectFailuresByErrno.ETIMEDOUT=1"])
+        #expect(report.text.contains("  connectFailures                      3"))
     }
 
     @Test("the text heads each group and lines its values up, one counter a line")

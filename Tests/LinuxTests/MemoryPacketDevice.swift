@@ -19,6 +19,8 @@ final class MemoryPacketDevice: PacketDevice {
     private var inbound: [Data] = []
     private var outbound: [Data] = []
     private var writtenCount = 0
+    private var readFailure: Int32?
+    private var writeRefusal: IOResult?
 
     init() throws {
         descriptor = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
@@ -28,12 +30,32 @@ final class MemoryPacketDevice: PacketDevice {
     deinit { close(descriptor) }
 
     /// Queues a datagram as if the monitored side had sent it.
-    func inject(_ datagram: Data) {
+    func inject(_ datagram: Data) { inject(contentsOf: [datagram]) }
+
+    /// Queues datagrams at once, so the tunnel reads them in one batch.
+    func inject(contentsOf datagrams: [Data]) {
         condition.lock()
         defer { condition.unlock() }
-        inbound.append(datagram)
+        inbound.append(contentsOf: datagrams)
         var one: UInt64 = 1
         _ = Glibc.write(descriptor, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// From now on every read fails with `code` (nil: reads work again), and the descriptor stays
+    /// readable meanwhile — a device whose reads fail as a broken TUN's do.
+    func failReads(with code: Int32?) {
+        condition.lock()
+        defer { condition.unlock() }
+        readFailure = code
+        var one: UInt64 = 1
+        if code != nil { _ = Glibc.write(descriptor, &one, MemoryLayout<UInt64>.size) }
+    }
+
+    /// From now on every write is refused with `refusal` (`.wouldBlock`: the queue full), nil: taken.
+    func refuseWrites(with refusal: IOResult?) {
+        condition.lock()
+        defer { condition.unlock() }
+        writeRefusal = refusal
     }
 
     /// The next datagram the tunnel wrote, waiting up to `timeout` for it.
@@ -66,6 +88,7 @@ final class MemoryPacketDevice: PacketDevice {
         batch.removeAll()
         condition.lock()
         defer { condition.unlock() }
+        if let readFailure { return .failed(readFailure) }
         while !inbound.isEmpty, let space = batch.freeSpace {
             let datagram = inbound.removeFirst()
             precondition(datagram.count <= space.count, "a datagram larger than the tunnel's MTU")
@@ -80,12 +103,13 @@ final class MemoryPacketDevice: PacketDevice {
         return batch.isEmpty ? .wouldBlock : .processed(batch.count)
     }
 
-    func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> Int {
+    func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> PacketWriteResult {
         condition.lock()
         defer { condition.unlock() }
+        if let writeRefusal { return PacketWriteResult(written: 0, refusal: writeRefusal) }
         for datagram in datagrams { outbound.append(Data(datagram)) }
         writtenCount += datagrams.count
         condition.broadcast()
-        return datagrams.count
+        return PacketWriteResult(written: datagrams.count)
     }
 }

@@ -50,12 +50,12 @@ struct TunnelRuntimeTests {
         private(set) var injectedBytes = 0
         private(set) var takenBytes = 0
 
-        init() throws {
+        init(onFailure: (@Sendable (TunnelFailure) -> Void)? = nil) throws {
             device = try MemoryPacketDevice()
             let pipeline = PacketPipeline(liveFeed: QuietLiveFeed(), capture: nil, store: store,
                                           config: .init(captureEnabled: false, anchor: MonotonicAnchor.now()))
             runtime = try TunnelRuntime(device: device, pipeline: pipeline)
-            try runtime.start()
+            try runtime.start(onFailure: onFailure)
         }
 
         func inject(_ datagram: Data) {

@@ -186,7 +186,10 @@ enum Seeds {
                                     quicNames: QUICNameStats(initialsSeen: 5, initialsOpened: 4, initialsUnopenable: 1)),
             relay: RelayStats(tcpFlowsOpened: 17, bytesFromDevice: 4_096,
                               inspection: InspectionStats(inspectionCandidates: 3, flowsPinned: 1)),
-            resolvers: ResolverStatus(announced: ["198.18.0.53"], reportedAtStart: ["127.0.0.53"], reportedNow: nil))
+            resolvers: ResolverStatus(announced: ["198.18.0.53"], reportedAtStart: ["127.0.0.53"], reportedNow: nil),
+            shell: ShellStats(device: ShellStats.Device(readFailures: ["EIO": 3], writeDrops: ["EAGAIN": 12]),
+                              sockets: ShellStats.Sockets(connectFailures: 2, udpSendsLost: 1,
+                                                          connectFailuresByErrno: ["ECONNREFUSED": 2])))
         let responses: [ControlResponse] = [.ok, .notRunning, .failed("No space left on device"), .stats(TunnelStats()),
                                             .stats(busy)]
         return commands.map { Data([0x00]) + ControlChannel.encode($0) }

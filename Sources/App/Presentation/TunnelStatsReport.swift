@@ -1,9 +1,10 @@
 import Shared
 
 /// What `tunnelvision stats` prints: every counter the running tunnel reported, under the name
-/// `stats --json` gives it, grouped by what it answers. Built from the values, field by field, so
-/// a group the tunnel did not report (no relay while it stops, no inspection in this build) is
-/// absent — never a row of zeros claiming nothing happened.
+/// `stats --json` gives it (a count by errno as `name.ERRNO`, its path there), grouped by what it
+/// answers. Built from the values, field by field, so a group the tunnel did not report (no relay
+/// while it stops, no inspection in this build) is absent — never a row of zeros claiming nothing
+/// happened.
 public struct TunnelStatsReport: Sendable, Equatable {
     /// One counter: its JSON name and its value as a person reads it.
     public struct Line: Sendable, Equatable {
@@ -26,6 +27,7 @@ public struct TunnelStatsReport: Sendable, Equatable {
         var groups = Self.pipelineGroups(stats.pipeline)
         if let relay = stats.relay { groups += Self.relayGroups(relay) }
         if let resolvers = stats.resolvers { groups.append(Self.resolverGroup(resolvers)) }
+        if let shell = stats.shell { groups += Self.shellGroups(shell) }
         if let control = stats.control { groups.append(Self.controlGroup(control)) }
         self.groups = groups
     }
@@ -153,6 +155,28 @@ public struct TunnelStatsReport: Sendable, Equatable {
         }
     }
 
+    private static func shellGroups(_ shell: ShellStats) -> [Group] {
+        let device = shell.device
+        let sockets = shell.sockets
+        return [
+            group("shell.device", "what the TUN device refused (\(device.readFailureCount) reads failed, "
+                  + "\(device.writeDropCount) datagrams lost)") { lines in
+                lines.add("readFailures", device.readFailures)
+                lines.add("writeDrops", device.writeDrops)
+            },
+            group("shell.sockets", "what the relay's sockets refused") { lines in
+                lines.add("socketFailures", sockets.socketFailures)
+                lines.add("connectFailures", sockets.connectFailures)
+                lines.add("sendFailures", sockets.sendFailures)
+                lines.add("receiveFailures", sockets.receiveFailures)
+                lines.add("shutdownFailures", sockets.shutdownFailures)
+                lines.add("watchFailures", sockets.watchFailures)
+                lines.add("udpSendsLost", sockets.udpSendsLost)
+                lines.add("connectFailuresByErrno", sockets.connectFailuresByErrno)
+            },
+        ]
+    }
+
     /// The group at `path` with the lines `fill` adds, in its order.
     static func group(_ path: String, _ title: String, _ fill: (inout Lines) -> Void) -> Group {
         var lines = Lines()
@@ -172,6 +196,16 @@ public struct TunnelStatsReport: Sendable, Equatable {
         mutating func add(_ name: String, _ value: String?) {
             guard let value else { return }
             lines.append(Line(name: name, value: value.debugDescription))
+        }
+
+        /// Counts by key (an errno's name), one line each as `name.KEY` — the key's path in the
+        /// JSON — in key order; none yet is a claim, "none".
+        mutating func add(_ name: String, _ counts: [String: UInt64]) {
+            guard !counts.isEmpty else {
+                lines.append(Line(name: name, value: "none"))
+                return
+            }
+            for (key, count) in counts.sorted(by: { $0.key < $1.key }) { add("\(name).\(key)", count) }
         }
 
         /// An empty list is a claim ("none"), unlike an absent one.

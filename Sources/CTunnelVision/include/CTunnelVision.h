@@ -31,4 +31,8 @@ int ctv_join_network_namespace(int fd);
 /// a connection that can never block the event loop nor leak into a child. -1 and errno on failure.
 int ctv_accept_nonblocking(int fd);
 
+/// The errno's symbolic name ("ECONNREFUSED"), or NULL for a number the C library does not know
+/// (strerrorname_np, declared only under _GNU_SOURCE).
+const char *ctv_errno_name(int code);
+
 #endif

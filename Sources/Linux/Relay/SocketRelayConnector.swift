@@ -21,7 +21,8 @@ package final class SocketRelayConnector: RelayConnector {
     private var timers: [FlowKey: TimerID] = [:]
     /// One buffer for every UDP read: the loop is one thread.
     var readBuffer = [UInt8](repeating: 0, count: 65_536)
-    package private(set) var socketFailures: UInt64 = 0
+    /// What the sockets refused; its legs count into it (loop thread).
+    package internal(set) var stats = ShellStats.Sockets()
 
     /// `kernel` defaults to the system's sockets on `loop`; tests script it.
     package init(loop: EventLoop, kernel: RelaySocketKernel? = nil) {
@@ -39,8 +40,9 @@ package final class SocketRelayConnector: RelayConnector {
     }
 
     package func openUDP(for key: FlowKey, to server: IPEndpoint) -> (any RelayConnection)? {
-        guard let socket = try? UDPSocket(connectingTo: server) else {
-            socketFailures += 1
+        let socket: UDPSocket
+        do { socket = try UDPSocket(connectingTo: server) } catch {
+            stats.count(error)
             return nil
         }
         let connection = UDPRelaySocket(key: key, socket: socket, connector: self)
@@ -48,7 +50,7 @@ package final class SocketRelayConnector: RelayConnector {
             try loop.register(socket.descriptor, interest: .read) { [weak connection] _ in connection?.readable() }
         } catch {
             socket.close()
-            socketFailures += 1
+            stats.watchFailures += 1
             return nil
         }
         return connection

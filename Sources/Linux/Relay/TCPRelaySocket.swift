@@ -23,6 +23,7 @@ final class TCPRelaySocket: RelayConnection {
     func start(_ server: IPEndpoint) {
         let started = connector.kernel.connect(server)
         socket = started?.0
+        if started == nil { connector.stats.socketFailures += 1 } else { connector.stats.count(started?.1) }
         perform(state.started(started?.1))
     }
 
@@ -43,10 +44,18 @@ final class TCPRelaySocket: RelayConnection {
     private func perform(_ actions: TCPRelaySocketState.Actions, received: Data? = nil) {
         if let watch = actions.watch { self.watch(watch) }
         if actions.close { closeSocket() }
-        if actions.shutdownWrite, let socket { try? socket.shutdownWrite() }   // a peer gone by now fails the next call
-        if actions.finishConnect, let socket { perform(state.connectFinished(socket.finishConnect())) }
+        if actions.shutdownWrite, let socket {
+            // Counted only: a peer gone by now fails the next call, which closes the leg.
+            do { try socket.shutdownWrite() } catch { connector.stats.count(error) }
+        }
+        if actions.finishConnect, let socket {
+            let result = socket.finishConnect()
+            connector.stats.count(result)
+            perform(state.connectFinished(result))
+        }
         if actions.write, let socket, !state.pending.isEmpty {
             let result = state.pending.withUnsafeBytes { socket.send($0) }
+            if case .failed(let code) = result { connector.stats.count(SocketError(.send, errno: code)) }
             perform(state.wrote(result))
         }
         if actions.read, let socket { read(socket) }
@@ -66,7 +75,10 @@ final class TCPRelaySocket: RelayConnection {
             kernel.unregister(descriptor)
             accepted = true
         }
-        if !accepted { perform(state.watchFailed()) }
+        if !accepted {
+            connector.stats.watchFailures += 1
+            perform(state.watchFailed())
+        }
     }
 
     private func closeSocket() {
@@ -85,6 +97,7 @@ final class TCPRelaySocket: RelayConnection {
         guard let storage = malloc(allowance) else { return }
         let result = socket.receive(into: UnsafeMutableRawBufferPointer(start: storage, count: allowance))
         guard case .received(let count) = result else {
+            if case .failed(let code) = result { connector.stats.count(SocketError(.receive, errno: code)) }
             free(storage)
             perform(state.received(result))
             return

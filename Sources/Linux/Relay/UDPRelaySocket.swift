@@ -21,6 +21,7 @@ final class UDPRelaySocket: RelayConnection {
         // Up to a few datagrams per turn; the loop comes back for the rest (level-triggered).
         for _ in 0..<16 {
             let result = connector.readBuffer.withUnsafeMutableBytes { socket.receive(into: $0) }
+            if case .failed(let code) = result { connector.stats.count(SocketError(.receive, remote: socket.remote, errno: code)) }
             guard case .processed(let count) = result else { return }
             let data = Data(connector.readBuffer[..<count])
             connector.relay?.serverDidReceive(key, data)
@@ -30,7 +31,12 @@ final class UDPRelaySocket: RelayConnection {
 
     func send(_ data: Data) {
         guard let socket else { return }
-        _ = data.withUnsafeBytes { socket.send($0) }   // a datagram that cannot go is lost, as on the wire
+        // A datagram that cannot go (the buffer full, an ICMP error for an earlier one) is lost, as
+        // on the wire, and counted.
+        guard case .processed = data.withUnsafeBytes({ socket.send($0) }) else {
+            connector.stats.udpSendsLost += 1
+            return
+        }
     }
 
     func shutdownWrite() {}

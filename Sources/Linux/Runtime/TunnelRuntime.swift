@@ -13,6 +13,11 @@ import Shared
 /// hands what is not dropped to the relay, writes the relay's answers back to the device and
 /// records them too, and ticks once a second to expire flows and close their connections.
 ///
+/// A failure of its shell never goes silent: what the device and the sockets refuse is counted
+/// (`shellStats`), and a failure that ends the loop — epoll_wait failing, the TUN device gone or
+/// failing persistently (`DeviceHealth`) — closes the relay, stops the loop and is kept as
+/// `failure`, and the owner hears it once through `onFailure`.
+///
 /// Generic over its device — a TUN in the product, an in-memory device in tests — so each read
 /// and write is a direct call, not one dispatched per packet.
 package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
@@ -33,10 +38,15 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     private(set) var relay: Relay!
     private let batch: PacketBatch
     private var thread: Thread?
+    /// Signalled when the loop thread ends; every waiter signals it again, so `stop` may be called
+    /// after a failure, or twice.
     private let finished = DispatchSemaphore(value: 0)
     private var control: ControlServer?
-    /// Answers the device could not take (its queue full): lost, as on a wire, and counted.
-    package private(set) var deviceWriteDrops: UInt64 = 0
+    /// The device's answers, counted and judged (loop thread).
+    private var deviceHealth = DeviceHealth()
+    /// Set on the loop thread when the tunnel fails; read from any thread through `failure`.
+    private var recordedFailure: TunnelFailure?
+    private let failureLock = NSLock()
 
     package init(device: Device, pipeline: PacketPipeline, mtu: Int = TunnelAddressing.mtu) throws(EventLoopError) {
         self.device = device
@@ -61,7 +71,8 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         control = try ControlServer(path: path, loop: loop) { [unowned self] command in
             switch command {
             case .stats:
-                return .stats(TunnelStats(pipeline: pipeline.stats, relay: relay.stats, resolvers: resolvers))
+                return .stats(TunnelStats(pipeline: pipeline.stats, relay: relay.stats, resolvers: resolvers,
+                                          shell: shellStats))
             case .setCaptureEnabled(let enabled):
                 pipeline.setCaptureEnabled(enabled)
                 return .ok
@@ -83,9 +94,13 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// Starts the loop on its own thread. With `relayNamespace` (a name under /var/run/netns)
     /// the loop thread joins that network namespace first, so the relay's sockets live there —
     /// how the lab runs a tunnel as if in its "host" namespace without moving the whole process.
-    package func start(relayNamespace: String? = nil) throws(TunnelRuntimeError) {
+    ///
+    /// `onFailure` is called once, on the loop thread just before it ends, when the tunnel stops
+    /// by itself (not after `stop`): the owner ends what depends on the tunnel and reports why.
+    package func start(relayNamespace: String? = nil,
+                       onFailure: (@Sendable (TunnelFailure) -> Void)? = nil) throws(TunnelRuntimeError) {
         do {
-            try loop.register(device.descriptor, interest: .read) { [unowned self] _ in self.readDevice() }
+            try loop.register(device.descriptor, interest: .read) { [unowned self] readiness in self.readDevice(readiness) }
         } catch {
             throw .loop(error)
         }
@@ -103,7 +118,10 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
                 finished.signal()
                 return
             }
-            try? loop.run()
+            do throws(EventLoopError) { try loop.run() } catch {
+                fail(.loopFailed(error))
+            }
+            if let failure { onFailure?(failure) }
             finished.signal()
         }
         thread.name = "tunnel"
@@ -122,9 +140,12 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             relay.closeAll()
             loop.stop()
         }
+        // After a failure the loop has ended and this closure never runs: the failure closed the
+        // relay and the control socket already.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async { [finished] in
                 finished.wait()
+                finished.signal()
                 continuation.resume()
             }
         }
@@ -142,8 +163,38 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
 
     package var relayStats: RelayStats { relay.stats }
 
-    private func readDevice() {
-        guard case .processed = device.read(into: batch) else { return }
+    /// What the device and the relay's sockets refused (loop thread).
+    package var shellStats: ShellStats { ShellStats(device: deviceHealth.counts, sockets: connector.stats) }
+
+    /// Why the tunnel stopped by itself; nil while it runs, and after a `stop` it did not fail before.
+    package var failure: TunnelFailure? {
+        failureLock.lock()
+        defer { failureLock.unlock() }
+        return recordedFailure
+    }
+
+    /// Ends the tunnel for `failure` on the loop thread: the device unwatched (a gone device is
+    /// reported on every turn), the control socket and every relay flow closed, the loop stopped.
+    /// Only the first failure is kept.
+    private func fail(_ failure: TunnelFailure) {
+        failureLock.lock()
+        let first = recordedFailure == nil
+        if first { recordedFailure = failure }
+        failureLock.unlock()
+        guard first else { return }
+        try? loop.unregister(device.descriptor)
+        control?.close()
+        relay.closeAll()
+        loop.stop()
+    }
+
+    private func readDevice(_ readiness: EventLoop.Readiness) {
+        let result = device.read(into: batch)
+        if case .stop(let failure) = deviceHealth.read(result, readiness: readiness) {
+            fail(failure)
+            return
+        }
+        guard case .processed = result else { return }
         let now = MonotonicAnchor.uptimeNow()
         for index in 0..<batch.count {
             let datagram = batch[index]
@@ -157,10 +208,11 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// The relay's answer to the device: written to it (a batch of one, no copy), then recorded
     /// like any packet.
     private func deliver(_ datagram: UnsafeRawBufferPointer) {
-        guard device.write(CollectionOfOne(datagram)) == 1 else {
-            deviceWriteDrops += 1
-            return
-        }
+        // A failed tunnel's last answers (the resets of closing flows) have no device to go to.
+        guard failure == nil else { return }
+        let written = device.write(CollectionOfOne(datagram))
+        if case .stop(let failure) = deviceHealth.wrote(refusal: written.refusal) { fail(failure) }
+        guard written.written == 1 else { return }
         _ = pipeline.record(reinjected: datagram, now: MonotonicAnchor.uptimeNow())
     }
 

@@ -25,8 +25,11 @@ package final class TunnelSession: @unchecked Sendable {
 
     /// Opens every sink and the runtime over `device` (already placed in its namespace), serves
     /// the control socket, and starts the loop — relaying from `relayNamespace` when given.
+    /// `onFailure` hears, once and from the loop thread, why the tunnel stopped by itself (see
+    /// `TunnelRuntime.start`); `failure` keeps it. Call `stop` afterwards all the same.
     package init(dataDirectory: URL, device: TUNDevice, options: Options, resolvers: ResolverStatus? = nil,
-                 relayNamespace: String? = nil) async throws(TunnelSessionError) {
+                 relayNamespace: String? = nil,
+                 onFailure: (@Sendable (TunnelFailure) -> Void)? = nil) async throws(TunnelSessionError) {
         self.dataDirectory = dataDirectory
         let anchor = MonotonicAnchor.now()
         do { store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor, origin: options.origin) } catch { throw .store(error) }
@@ -60,11 +63,14 @@ package final class TunnelSession: @unchecked Sendable {
             ring.close()
             throw .controlSocket(error)
         }
-        do { try runtime.start(relayNamespace: relayNamespace) } catch {
+        do { try runtime.start(relayNamespace: relayNamespace, onFailure: onFailure) } catch {
             ring.close()
             throw .start(error)
         }
     }
+
+    /// Why the tunnel stopped by itself, if it did: `run` reads it after its command ends.
+    package var failure: TunnelFailure? { runtime.failure }
 
     /// The stop order: relay flows closed and the loop stopped (the runtime), the pipeline
     /// flushed and the history's session ended, then the capture closed and the ring unmapped.

@@ -18,7 +18,7 @@ package protocol PacketDevice: AnyObject, SendableMetatype {
     func read(into batch: PacketBatch) -> IOResult
 
     /// Writes `datagrams` in order, each whole or not at all, and says how many went; it stops at
-    /// the first the device refuses (its queue full, or an error): the rest are the caller's to
-    /// count as lost.
-    func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> Int
+    /// the first the device refuses (its queue full, or an error) and says why: the rest are the
+    /// caller's to count as lost.
+    func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> PacketWriteResult
 }

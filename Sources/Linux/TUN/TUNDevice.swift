@@ -66,13 +66,14 @@ extension TUNDevice: PacketDevice {
         return .processed(batch.count)
     }
 
-    package func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> Int {
+    package func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> PacketWriteResult {
         var written = 0
         for datagram in datagrams {
-            guard case .processed = write(datagram) else { break }
+            let result = write(datagram)
+            guard case .processed = result else { return PacketWriteResult(written: written, refusal: result) }
             written += 1
         }
-        return written
+        return PacketWriteResult(written: written)
     }
 }
 

@@ -1,5 +1,6 @@
 /// The answer to `ControlCommand.stats`: each half of the tunnel reports on what it is
-/// responsible for — the pipeline what it recorded, the relay what it forwarded and inspected.
+/// responsible for — the pipeline what it recorded, the relay what it forwarded and inspected, the
+/// shell what its device and sockets refused.
 public struct TunnelStats: Codable, Sendable, Equatable {
     /// What the pipeline recorded.
     public var pipeline: PipelineStats
@@ -12,10 +13,15 @@ public struct TunnelStats: Codable, Sendable, Equatable {
     /// What the control server refused and answered; filled by the server itself as it answers
     /// (`ControlServer`), nil from anything else.
     public var control: ControlStats? = nil
+    /// What the TUN device and the relay's sockets refused; nil when the tunnel did not say (one
+    /// from before these counters): zeros would claim nothing was dropped.
+    public var shell: ShellStats?
 
-    public init(pipeline: PipelineStats = .zero, relay: RelayStats? = nil, resolvers: ResolverStatus? = nil) {
+    public init(pipeline: PipelineStats = .zero, relay: RelayStats? = nil, resolvers: ResolverStatus? = nil,
+                shell: ShellStats? = nil) {
         self.pipeline = pipeline
         self.relay = relay
         self.resolvers = resolvers
+        self.shell = shell
     }
 }

@@ -1,8 +1,17 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CTunnelVision
 
 /// The system's words for an errno, in one place.
 public enum SystemError {
     public static func text(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The errno's symbolic name ("ECONNREFUSED"), as counters keyed by errno show it: the same on
+    /// every locale and greppable in the kernel's headers. A number the C library does not know
+    /// is shown as "errno N".
+    public static func name(_ code: Int32) -> String {
+        guard let name = ctv_errno_name(code) else { return "errno \(code)" }
+        return String(cString: name)
+    }
 }

@@ -1,0 +1,71 @@
+/// What the tunnel's shell — the TUN device and the relay's sockets — could not do, so no drop
+/// goes silent. Each part has one owner on the loop thread: the runtime counts the device's, the
+/// relay's socket connector the sockets'. Errors are keyed by the errno's name ("ECONNREFUSED",
+/// `SystemError.name`), which reads the same on every machine; a key appears once it happened.
+public struct ShellStats: Codable, Sendable, Equatable {
+    /// What the TUN device refused.
+    public var device: Device
+    /// What the relay's outbound sockets refused.
+    public var sockets: Sockets
+
+    public init(device: Device = Device(), sockets: Sockets = Sockets()) {
+        self.device = device
+        self.sockets = sockets
+    }
+
+    /// Nothing dropped yet.
+    public static let zero = ShellStats()
+
+    /// The device's failed calls. A read that fails loses nothing (the datagram stays queued, or
+    /// the device is gone); a write that fails loses the datagram, as on a wire.
+    public struct Device: Codable, Sendable, Equatable {
+        /// Reads that failed, by errno (EAGAIN, "nothing waits", is not one).
+        public var readFailures: [String: UInt64]
+        /// Datagrams the device did not take, by errno: "EAGAIN" is its queue full (the monitored
+        /// side reads too slowly), anything else an error.
+        public var writeDrops: [String: UInt64]
+
+        public init(readFailures: [String: UInt64] = [:], writeDrops: [String: UInt64] = [:]) {
+            self.readFailures = readFailures
+            self.writeDrops = writeDrops
+        }
+
+        public var readFailureCount: UInt64 { readFailures.values.reduce(0, +) }
+        public var writeDropCount: UInt64 { writeDrops.values.reduce(0, +) }
+    }
+
+    /// The relay sockets' failed calls, by the call. A failed connect is the remote's answer
+    /// (refused, unreachable) as much as a fault: the monitored client hears it as a reset or an
+    /// ICMP error; `connectFailuresByErrno` says which.
+    public struct Sockets: Codable, Sendable, Equatable {
+        /// socket(2) or its options refused: no socket was made (often the descriptor limit).
+        public var socketFailures: UInt64
+        /// TCP and UDP connects that failed.
+        public var connectFailures: UInt64
+        /// TCP sends that failed (the leg is closed, its flow reset).
+        public var sendFailures: UInt64
+        /// Receives that failed (a reset, an ICMP error for an earlier UDP datagram).
+        public var receiveFailures: UInt64
+        /// shutdown(SHUT_WR) refused (the peer already gone).
+        public var shutdownFailures: UInt64
+        /// Descriptors the event loop refused to watch (the leg is closed).
+        public var watchFailures: UInt64
+        /// UDP datagrams the socket did not take (its buffer full, or an error): lost.
+        public var udpSendsLost: UInt64
+        /// `connectFailures`, by errno.
+        public var connectFailuresByErrno: [String: UInt64]
+
+        public init(socketFailures: UInt64 = 0, connectFailures: UInt64 = 0, sendFailures: UInt64 = 0,
+                    receiveFailures: UInt64 = 0, shutdownFailures: UInt64 = 0, watchFailures: UInt64 = 0,
+                    udpSendsLost: UInt64 = 0, connectFailuresByErrno: [String: UInt64] = [:]) {
+            self.socketFailures = socketFailures
+            self.connectFailures = connectFailures
+            self.sendFailures = sendFailures
+            self.receiveFailures = receiveFailures
+            self.shutdownFailures = shutdownFailures
+            self.watchFailures = watchFailures
+            self.udpSendsLost = udpSendsLost
+            self.connectFailuresByErrno = connectFailuresByErrno
+        }
+    }
+}
