@@ -66,11 +66,14 @@ enum RunCommand {
 
     /// Runs the request and returns the exit status: CMD's, or the failure's.
     static func run(_ request: Request) async -> Int32 {
+        let notices = DispatchQueue(label: "run.notices")
         let outcome: MonitoredRun.Outcome
         do {
             let run = try MonitoredRun(options: request.options, environment: ProcessInfo.processInfo.environment)
             for warning in run.warnings { printError("tunnelvision: \(warning)") }
-            outcome = try await run.run()
+            // Told from the tunnel's threads, which must not wait for a terminal: queued, in order.
+            outcome = try await run.run(notice: { line in notices.async { printError("tunnelvision: \(line)") } })
+            notices.sync {}
         } catch {
             printError("tunnelvision: \(error)")
             return error.exitStatus
@@ -92,7 +95,7 @@ extension RunSummary {
         RunSummary(command: command, exitStatus: exitStatus, signal: signal,
                    connections: await SessionHistory(store: recording.store).connections(ofSession: recording.sessionID),
                    captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
-                   databasePath: recording.databasePath)
+                   databasePath: recording.databasePath, recordingStops: recording.recordingStops)
     }
 
     /// The summary of a monitored command that ended as `ending`.

@@ -61,15 +61,18 @@ public struct RunSummary: Sendable, Equatable {
     public let connections: Connections
     public let captureFiles: [CaptureFile]
     public let databasePath: String
+    /// Capture or history stopping on a failure (a full disk) while the tunnel went on.
+    public let recordingStops: [RecordingStop]
 
     public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
-                captureFiles: [CaptureFile], databasePath: String) {
+                captureFiles: [CaptureFile], databasePath: String, recordingStops: [RecordingStop] = []) {
         self.command = command
         self.exitStatus = exitStatus
         self.signal = signal
         self.connections = connections
         self.captureFiles = captureFiles
         self.databasePath = databasePath
+        self.recordingStops = recordingStops
     }
 
     /// The table a person reads.
@@ -101,6 +104,7 @@ public struct RunSummary: Sendable, Equatable {
             }
         }
         lines.append("history:  \(databasePath)")
+        if !recordingStops.isEmpty { lines.append("recording: " + recordingStops.map(\.summary).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
     }
 
@@ -132,6 +136,16 @@ public struct RunSummary: Sendable, Equatable {
         }
         out.endArray()
         out.string("database", databasePath)
+        out.beginArray("recordingStopped")
+        for stop in recordingStops {
+            out.beginObject()
+            out.string("part", stop.part.rawValue)
+            out.number("packetsRecorded", stop.packetsRecorded)
+            out.bool("diskFull", stop.diskFull)
+            out.string("reason", stop.reason)
+            out.endObject()
+        }
+        out.endArray()
         out.endObject()
         return out.writer.string
     }

@@ -19,6 +19,8 @@ package struct SessionRecording: Sendable {
     package let sessionID: Int64?
     package let captureFiles: [CaptureFile]
     package let databasePath: String
+    /// Capture or history stopping on a failure (a full disk) while the tunnel went on.
+    package let recordingStops: [RecordingStop]
 
     /// Reads where `session` recorded; call it after `session.stop()`.
     package static func read(_ session: TunnelSession) async -> SessionRecording {
@@ -26,7 +28,8 @@ package struct SessionRecording: Sendable {
                          captureFiles: (session.capture?.captureFiles() ?? []).map {
                              CaptureFile(path: $0.path, bytes: size(of: $0.path))
                          },
-                         databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path)
+                         databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path,
+                         recordingStops: session.recordingStops.all)
     }
 
     private static func size(of path: String) -> UInt64 {
