@@ -81,7 +81,8 @@ import Testing
         for (path, value) in lines where !path.hasPrefix("resolvers.") {
             guard let leaf = leaves[path] else { continue }
             // Numbers as decimals, true as "yes", strings quoted.
-            let expected = leaf == "1" && path.hasSuffix("ByFailure") ? "yes" : leaf
+            let flags = ["ByFailure", "diskFull"]
+            let expected = leaf == "1" && flags.contains(where: path.hasSuffix) ? "yes" : leaf
             #expect(value == expected || value == expected.debugDescription, "\(path): \(value) vs \(leaf)")
         }
         #expect(lines["pipeline.lastCaptureError"] == #""No space left\non device""#)

@@ -82,7 +82,7 @@ struct RunDiskFullTests {
         #expect(firstErr.contains(notice + "\(captured) packets"), "\(firstErr)")
 
         // The capture the disk cut off ends at its last whole record: tshark reads every file.
-        #expect(!FileManager.default.fileExists(atPath: "\(w)/tshark.bad"), read("tshark.bad") + read("tshark.err"))
+        #expect(!FileManager.default.fileExists(atPath: "\(w)/tshark.bad"), "\(read("tshark.bad"))\(read("tshark.err"))")
 
         // A second run on the same full directory starts, or refuses with the reason — no crash.
         let second = read("second.status").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -92,7 +92,7 @@ struct RunDiskFullTests {
             #expect(secondErr.contains("cannot reserve the live-feed ring's 4 MiB in \(data): No space left on device"),
                     "\(secondErr)")
         }
-        #expect(!read("listing").contains("live-feed.ring.new-"), read("listing"))
+        #expect(!read("listing").contains("live-feed.ring.new-"), "\(read("listing"))")
         #expect(try FileManager.default.contentsOfDirectory(atPath: child.mountPoint).isEmpty)
     }
 
