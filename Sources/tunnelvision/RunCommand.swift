@@ -71,6 +71,7 @@ enum RunCommand {
             printError("tunnelvision: cannot write the JSON summary to \(path): \(problem); nothing was started")
             return 1
         }
+        let notices = DispatchQueue(label: "run.notices")
         let outcome: MonitoredRun.Outcome
         do {
             let run = try MonitoredRun(options: request.options, environment: ProcessInfo.processInfo.environment)
@@ -80,7 +81,9 @@ enum RunCommand {
                 return 1
             }
             for warning in run.warnings { printError("tunnelvision: \(warning)") }
-            outcome = try await run.run()
+            // Told from the tunnel's threads, which must not wait for a terminal: queued, in order.
+            outcome = try await run.run(notice: { line in notices.async { printError("tunnelvision: \(line)") } })
+            notices.sync {}
         } catch {
             printError("tunnelvision: \(error)")
             return error.exitStatus
@@ -123,7 +126,7 @@ extension RunSummary {
                        .recorded(with: RecordingLosses(recording.pipelineStats)),
                    captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
                    captureProblem: RecordingLosses(recording.pipelineStats).captureProblem,
-                   databasePath: recording.databasePath)
+                   databasePath: recording.databasePath, recordingStops: recording.recordingStops)
     }
 
     /// The summary of a monitored command that ended as `ending`.

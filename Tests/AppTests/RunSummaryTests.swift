@@ -48,6 +48,26 @@ struct RunSummaryTests {
         #expect(connection["name"] is NSNull)
     }
 
+    @Test("recording that stopped on a full disk is one line of the text and an entry of the JSON each")
+    func recordingStopped() throws {
+        let stops = [RecordingStop(part: .capture, packetsRecorded: 2_731, diskFull: true, reason: "cannot write capture file"),
+                     RecordingStop(part: .history, packetsRecorded: 1, diskFull: false, reason: "the disk failed")]
+        let summary = RunSummary(command: "curl", exitStatus: 0, signal: nil, connections: .known([]), captureFiles: [],
+                                 databasePath: "/d/db", recordingStops: stops)
+        #expect(summary.text().hasSuffix("""
+            history:  /d/db
+            recording: capture stopped after 2731 packets: the disk was full; history stopped after 1 packet: the disk failed
+            """))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        let entries = try #require(object["recordingStopped"] as? [[String: Any]])
+        #expect(entries.map { $0["part"] as? String } == ["capture", "history"])
+        #expect(entries.map { $0["diskFull"] as? Bool } == [true, false])
+        #expect(entries.first?["packetsRecorded"] as? Int == 2_731)
+        let quiet = RunSummary(command: "true", exitStatus: 0, signal: nil, connections: .known([]), captureFiles: [],
+                               databasePath: "/d/db")
+        #expect(!quiet.text().contains("recording"))
+    }
+
     @Test("a stored flow becomes a connection to its far end, whichever side the device is on")
     func fromTheStore() async throws {
         let directory = TemporaryDirectory()

@@ -18,7 +18,8 @@ import Testing
             packetsDroppedNoLocalAddress: next(), packetsCaptured: next(), captureFailures: next(),
             captureDisabledByFailure: true, lastCaptureError: "No space left\non device", packetsPublished: next(),
             liveFeedDrops: next(), storeBatchesWritten: next(), storeBatchesFailed: next(),
-            packetsLostToStoreFailures: next(), lastStoreError: "database is locked", flowsOpened: next(),
+            packetsLostToStoreFailures: next(), lastStoreError: "database is locked", diskFull: true,
+            flowsOpened: next(),
             flowsClosed: next(), flowsExpired: next(), flowsEvicted: next(), reinjectedRecorded: next(),
             quicVersionsObserved: next(),
             plaintext: PlaintextStats(plaintextChunksWritten: next(), plaintextChunksExpired: next()),
@@ -93,7 +94,8 @@ import Testing
         for (path, value) in lines where !path.hasPrefix("resolvers.") {
             guard let leaf = leaves[path] else { continue }
             // Numbers as decimals, true as "yes", strings quoted.
-            let expected = leaf == "1" && path.hasSuffix("ByFailure") ? "yes" : leaf
+            let flags = ["ByFailure", "diskFull"]
+            let expected = leaf == "1" && flags.contains(where: path.hasSuffix) ? "yes" : leaf
             #expect(value == expected || value == expected.debugDescription, "\(path): \(value) vs \(leaf)")
         }
         #expect(lines["pipeline.lastCaptureError"] == #""No space left\non device""#)

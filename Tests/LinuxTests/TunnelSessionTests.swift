@@ -40,8 +40,8 @@ struct TunnelSessionTests {
         }
     }
 
-    @Test("a data directory that is a file is the store's typed error, not a string")
-    func aDataDirectoryThatIsAFileIsTheStoresError() async throws {
+    @Test("a data directory that is a file is a typed error naming it (the ring's, made first), not a string")
+    func aDataDirectoryThatIsAFileIsATypedError() async throws {
         let parent = TemporaryDirectory("session-errors")
         let file = parent.url.appendingPathComponent("not-a-directory")
         try Data("x".utf8).write(to: file)
@@ -51,7 +51,7 @@ struct TunnelSessionTests {
                 await session.stop()
                 Issue.record("a session opened over a file")
             } catch let error as TunnelSessionError {
-                guard case let .store(.openFailed(path, _)) = error else { Issue.record("\(error)"); return }
+                guard case let .ring(.dataDirectoryUnavailable(path, _)) = error else { Issue.record("\(error)"); return }
                 #expect(path == file.path)
             }
         }

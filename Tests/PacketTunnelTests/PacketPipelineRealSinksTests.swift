@@ -21,7 +21,7 @@ import Shared
         let captures = scratch.url.appendingPathComponent("captures")
         let capture = try PcapFileWriter(config: .init(directory: captures, maxFileBytes: 32 << 10))
         let store = try FlowStore(databaseURL: scratch.url.appendingPathComponent("history.sqlite"), anchor: anchor)
-        let queue = StoreWriterQueue(store: store)
+        let queue = StoreWriterQueue(store: store, path: scratch.url.appendingPathComponent("history.sqlite").path)
         let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: queue,
                                       config: .init(batchSize: 64, anchor: anchor))
 

@@ -34,6 +34,10 @@ final class CaptureDouble: CaptureSink {
 
     func writeOut() throws(PcapError) { writeOuts += 1 }
     func flush() throws(PcapError) { flushes += 1 }
+    /// Records a real writer would have handed the kernel; set lower to model records still
+    /// buffered when the disk filled.
+    var recordsOnDisk: UInt64?
+    var recordsWritten: UInt64 { recordsOnDisk ?? UInt64(records.count) }
 }
 
 final class StoreDouble: FlowPersisting {

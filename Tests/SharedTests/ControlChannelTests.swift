@@ -86,7 +86,7 @@ import Testing
             pipeline: PipelineStats(packetsHandled: 7, lastCaptureError: "full"), relay: .zero,
             resolvers: ResolverStatus(announced: ["198.18.0.53"], reportedAtStart: nil)))
         let golden = #"{"response":"stats","stats":{"pipeline":{"bytesHandled":0,"captureDisabledByFailure":false,"#
-            + #""captureFailures":0,"#
+            + #""captureFailures":0,"diskFull":false,"#
             + #""dnsNames":{"addressesLearned":0,"errorResponse":0,"flowsNamed":0,"noAddresses":0,"#
             + #""notAResponse":0,"repliesRecorded":0,"unreadableDatagrams":0,"unsupportedOpcode":0,"#
             + #""unsupportedQuestion":0,"unusableName":0},"#

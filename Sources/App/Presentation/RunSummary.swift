@@ -85,9 +85,12 @@ public struct RunSummary: Sendable, Equatable {
     /// Why the capture files miss packets; nil when every capture write succeeded.
     public let captureProblem: String?
     public let databasePath: String
+    /// Capture or history stopping on a failure (a full disk) while the tunnel went on.
+    public let recordingStops: [RecordingStop]
 
     public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
-                captureFiles: [CaptureFile], captureProblem: String? = nil, databasePath: String) {
+                captureFiles: [CaptureFile], captureProblem: String? = nil, databasePath: String,
+                recordingStops: [RecordingStop] = []) {
         self.command = command
         self.exitStatus = exitStatus
         self.signal = signal
@@ -95,6 +98,7 @@ public struct RunSummary: Sendable, Equatable {
         self.captureFiles = captureFiles
         self.captureProblem = captureProblem
         self.databasePath = databasePath
+        self.recordingStops = recordingStops
     }
 
     /// How the command ended, as a sentence's predicate: "exited with status 3".
@@ -137,6 +141,7 @@ public struct RunSummary: Sendable, Equatable {
             }
         }
         lines.append("history:  \(databasePath)")
+        if !recordingStops.isEmpty { lines.append("recording: " + recordingStops.map(\.summary).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
     }
 
@@ -171,6 +176,16 @@ public struct RunSummary: Sendable, Equatable {
         out.bool("captureComplete", captureProblem == nil)
         out.string("captureProblem", captureProblem)
         out.string("database", databasePath)
+        out.beginArray("recordingStopped")
+        for stop in recordingStops {
+            out.beginObject()
+            out.string("part", stop.part.rawValue)
+            out.number("packetsRecorded", stop.packetsRecorded)
+            out.bool("diskFull", stop.diskFull)
+            out.string("reason", stop.reason)
+            out.endObject()
+        }
+        out.endArray()
         out.endObject()
         return out.writer.string
     }

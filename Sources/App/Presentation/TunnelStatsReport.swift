@@ -60,6 +60,7 @@ public struct TunnelStatsReport: Sendable, Equatable {
             lines.add("storeBatchesFailed", pipeline.storeBatchesFailed)
             lines.add("packetsLostToStoreFailures", pipeline.packetsLostToStoreFailures)
             lines.add("lastStoreError", pipeline.lastStoreError)
+            lines.add("diskFull", pipeline.diskFull)
             lines.add("flowsOpened", pipeline.flowsOpened)
             lines.add("flowsClosed", pipeline.flowsClosed)
             lines.add("flowsExpired", pipeline.flowsExpired)

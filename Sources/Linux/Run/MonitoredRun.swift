@@ -70,8 +70,10 @@ package struct MonitoredRun: Sendable {
 
     /// Makes the namespace, the TUN device, the namespace's resolv.conf and the tunnel session;
     /// runs CMD inside until it ends; stops the tunnel and reads back what this run recorded; then
-    /// takes everything down.
-    package func run() async throws(RunFailure) -> Outcome {
+    /// takes everything down. `notice` gets a sentence the moment capture or history stops on a
+    /// failure (a full disk) while the tunnel goes on; it is called from the tunnel's threads and
+    /// must not wait.
+    package func run(notice: @escaping @Sendable (String) -> Void = { _ in }) async throws(RunFailure) -> Outcome {
         let usualFileLimit = OpenFileLimit.raiseToHardLimit()
         NamespaceName.removeLeftovers(prefix: "tvrun")
         let namespace: NetworkNamespace
@@ -97,7 +99,10 @@ package struct MonitoredRun: Sendable {
         do {
             session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: sessionOptions,
                                               resolvers: ResolverStatus(announced: announced.map(\.description),
-                                                                        reportedAtStart: reported?.map(\.description)))
+                                                                        reportedAtStart: reported?.map(\.description)),
+                                              recordingStopped: { [dataDirectory] stop in
+                                                  notice(stop.sentence(dataDirectory: dataDirectory.path))
+                                              })
         } catch { throw .session(error) }
 
         // Ctrl-C reaches CMD (same process group); we stay to take the tunnel down and summarise.

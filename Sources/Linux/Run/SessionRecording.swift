@@ -22,6 +22,8 @@ package struct SessionRecording: Sendable {
     package let databasePath: String
     /// The pipeline's counters at the stop: its history batches and capture writes that failed.
     package let pipelineStats: PipelineStats
+    /// Capture or history stopping on a failure (a full disk) while the tunnel went on.
+    package let recordingStops: [RecordingStop]
 
     /// Reads where `session` recorded; call it after `session.stop()`.
     package static func read(_ session: TunnelSession) async -> SessionRecording {
@@ -31,7 +33,8 @@ package struct SessionRecording: Sendable {
                          },
                          databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path,
                          // The loop has stopped and the pipeline is flushed: nothing else touches it now.
-                         pipelineStats: session.runtime.pipeline.stats)
+                         pipelineStats: session.runtime.pipeline.stats,
+                         recordingStops: session.recordingStops.all)
     }
 
     private static func size(of path: String) -> UInt64 {

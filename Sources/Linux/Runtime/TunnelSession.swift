@@ -13,6 +13,8 @@ package final class TunnelSession: @unchecked Sendable {
     /// nil when capture is off for the session.
     package let capture: PcapFileWriter?
     package let runtime: TunnelRuntime<TUNDevice>
+    /// Where capture or history stopped on a failure (a full disk) while the tunnel went on.
+    package let recordingStops: RecordingStopLog
 
     package struct Options: Sendable {
         package var captureEnabled = true
@@ -27,15 +29,25 @@ package final class TunnelSession: @unchecked Sendable {
     /// the control socket, and starts the loop — relaying from `relayNamespace` when given.
     /// `onFailure` hears, once and from the loop thread, why the tunnel stopped by itself (see
     /// `TunnelRuntime.start`); `failure` keeps it. Call `stop` afterwards all the same.
+    /// `recordingStopped` is told the moment capture or history stops on a failure; it is called
+    /// from the loop's thread or the history writer's, and must hand the news on without waiting.
     package init(dataDirectory: URL, device: TUNDevice, options: Options, resolvers: ResolverStatus? = nil,
                  relayNamespace: String? = nil,
-                 onFailure: (@Sendable (TunnelFailure) -> Void)? = nil) async throws(TunnelSessionError) {
+                 onFailure: (@Sendable (TunnelFailure) -> Void)? = nil,
+                 recordingStopped: (@Sendable (RecordingStop) -> Void)? = nil) async throws(TunnelSessionError) {
         self.dataDirectory = dataDirectory
+        let recordingStops = RecordingStopLog(tell: recordingStopped)
+        self.recordingStops = recordingStops
         let anchor = MonotonicAnchor.now()
-        do { store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor, origin: options.origin) } catch { throw .store(error) }
+        // The ring first: its space is reserved whole or refused, and a refusal (a full disk)
+        // leaves no history file behind.
         do { ring = try RingBufferProducer(dataDirectory: dataDirectory) } catch {
             if case .ringInUse = error { throw .busy(dataDirectory.path) }
             throw .ring(error)
+        }
+        do { store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor, origin: options.origin) } catch {
+            ring.close()
+            throw .store(error)
         }
         if options.captureEnabled {
             let highest = try? await store.highestCaptureFileSequence()
@@ -50,8 +62,11 @@ package final class TunnelSession: @unchecked Sendable {
         } else {
             capture = nil
         }
-        let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: StoreWriterQueue(store: store),
+        let history = StoreWriterQueue(store: store, path: DataDirectoryLayout.database(in: dataDirectory).path,
+                                       recordingStopped: recordingStops.record)
+        let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: history,
                                       config: .init(captureEnabled: options.captureEnabled, anchor: anchor))
+        pipeline.recordingStopped = recordingStops.record
         do { runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: options.mtu) } catch {
             ring.close()
             throw .eventLoop(error)

@@ -94,11 +94,17 @@ extension PacketPipeline {
         }
     }
 
+    /// Turns capture off and counts the failure; the first failure since capture was (re-)armed
+    /// is told once, as it happens. Records buffered but never written are not counted captured.
     private func captureFailed(_ error: PcapError) {
+        let wasRecording = !counters.captureDisabledByFailure
         config.captureEnabled = false
         counters.captureFailures &+= 1
         counters.captureDisabledByFailure = true
         counters.lastCaptureError = error.description
+        if error.meansDiskFull { counters.diskFull = true }
+        if let capture { counters.packetsCaptured = capture.recordsWritten }
+        if wasRecording { recordingStopped?(RecordingStop(capture: error, packetsCaptured: counters.packetsCaptured)) }
     }
 
     /// A flow that ended: its final record goes into the batch and its key to the next tick.

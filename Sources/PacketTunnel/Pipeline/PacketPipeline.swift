@@ -46,6 +46,10 @@ package final class PacketPipeline {
     let capture: (any CaptureSink)?
     let store: any FlowPersisting
 
+    /// Told, on the loop's thread, when capture stops on a failure: it must hand the news on
+    /// without waiting (the tunnel's `run` queues a line for standard error).
+    package var recordingStopped: (@Sendable (RecordingStop) -> Void)?
+
     /// The pipeline's own counters; `stats` adds the store queue's.
     var counters = PipelineStats()
     /// Batches and packets `store` refused, and its failure count when it last refused, to tell
@@ -90,6 +94,7 @@ package final class PacketPipeline {
         if let error = outcomes.lastError, outcomes.batchesFailed > storeFailuresAtLastRefusal || refusedBatches == 0 {
             stats.lastStoreError = error
         }
+        if outcomes.diskFull { stats.diskFull = true }
         return stats
     }
 

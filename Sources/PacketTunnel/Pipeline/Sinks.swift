@@ -21,6 +21,8 @@ package protocol CaptureSink: AnyObject {
     func writeOut() throws(PcapError)
     /// `writeOut()` plus a sync to disk.
     func flush() throws(PcapError)
+    /// Records the kernel took whole: after a failure, the ones still buffered are not among them.
+    var recordsWritten: UInt64 { get }
 }
 
 /// The history. `StoreWriterQueue` conforms.
@@ -38,9 +40,13 @@ package protocol FlowPersisting: AnyObject {
 package struct PersistenceOutcomes: Sendable, Equatable {
     package var batchesWritten: UInt64 = 0
     package var batchesFailed: UInt64 = 0
+    /// Packets in the written batches.
+    package var packetsWritten: UInt64 = 0
     /// Packets in the failed batches.
     package var packetsLost: UInt64 = 0
     package var lastError: String?
+    /// A batch failed because the disk was full.
+    package var diskFull = false
 
     package init() {}
 }

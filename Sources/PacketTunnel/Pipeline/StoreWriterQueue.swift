@@ -7,7 +7,9 @@ import Shared
 /// `persist` never blocks and never waits for SQLite: when `capacity` batches already wait, the
 /// new one is refused (the pipeline counts it lost). A batch the store fails to write is lost and
 /// counted too, never queued again (spec, "Fallos acotados"): retrying against a broken store
-/// would grow the tunnel's memory until the system kills it.
+/// would grow the tunnel's memory until the system kills it. After a failure of the disk (full,
+/// failing) later batches are lost unwritten for a while (`StoreFailurePause`), and the moment
+/// the history stops is told once through `recordingStopped`.
 ///
 /// The queue and its counters sit behind one `NSLock`, held only to move a batch or a number.
 package final class StoreWriterQueue: FlowPersisting, Sendable {
@@ -18,20 +20,39 @@ package final class StoreWriterQueue: FlowPersisting, Sendable {
     private let input: AsyncStream<FlowStoreBatch>.Continuation
     private let worker: Task<Void, Never>
 
+    fileprivate enum BatchResult {
+        case written
+        case failed(StoreError)
+        /// Not tried: the disk failed the history a moment ago (`StoreFailurePause`).
+        case skippedWhilePaused
+    }
+
     fileprivate struct State {
         var accepted: UInt64 = 0
         var settled: UInt64 = 0
         var outcomes = PersistenceOutcomes()
+        var pause = StoreFailurePause()
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// Writes into `store`.
-    package convenience init(store: FlowStore, capacity: Int = StoreWriterQueue.defaultCapacity) {
-        self.init(capacity: capacity) { batch throws(StoreError) in _ = try await store.write(batch) }
+    /// Writes into `store`, whose file lives at `path`; a batch that would eat into
+    /// `DiskReserve.historyBytes` fails as a full disk without being tried.
+    package convenience init(store: FlowStore, path: String, capacity: Int = StoreWriterQueue.defaultCapacity,
+                             recordingStopped: (@Sendable (RecordingStop) -> Void)? = nil) {
+        self.init(capacity: capacity, recordingStopped: recordingStopped) { batch throws(StoreError) in
+            guard DiskReserve.leaves(DiskReserve.historyBytes, needed: 0, path: path) else {
+                throw .reserveReached(path: path)
+            }
+            _ = try await store.write(batch)
+        }
     }
 
-    /// Writes with `write`, one batch at a time, in the order accepted.
+    /// Writes with `write`, one batch at a time, in the order accepted. `recordingStopped` is told
+    /// on the writer's task when a failure of the disk stops the history; `clock` (monotonic ns)
+    /// times the pause after it.
     package init(capacity: Int = StoreWriterQueue.defaultCapacity,
+                 recordingStopped: (@Sendable (RecordingStop) -> Void)? = nil,
+                 clock: @escaping @Sendable () -> UInt64 = MonotonicAnchor.uptimeNow,
                  write: @escaping @Sendable (FlowStoreBatch) async throws(StoreError) -> Void) {
         precondition(capacity > 0, "a store queue holds at least one batch")
         let (stream, input) = AsyncStream.makeStream(of: FlowStoreBatch.self, bufferingPolicy: .bufferingOldest(capacity))
@@ -40,24 +61,20 @@ package final class StoreWriterQueue: FlowPersisting, Sendable {
         self.input = input
         worker = Task {
             for await batch in stream {
-                let failure: StoreError?
-                do throws(StoreError) {
-                    try await write(batch)
-                    failure = nil
-                } catch {
-                    failure = error
-                }
-                let waiters = state.withLock { state in
-                    if let failure {
-                        state.outcomes.batchesFailed += 1
-                        state.outcomes.packetsLost += UInt64(batch.packets.count)
-                        state.outcomes.lastError = failure.description
-                    } else {
-                        state.outcomes.batchesWritten += 1
+                let now = clock()
+                let result: BatchResult
+                if state.withLock({ $0.pause.admits(now: now) }) {
+                    do throws(StoreError) {
+                        try await write(batch)
+                        result = .written
+                    } catch {
+                        result = .failed(error)
                     }
-                    state.settled += 1
-                    return state.accepted == state.settled ? state.takeWaiters() : []
+                } else {
+                    result = .skippedWhilePaused
                 }
+                let (waiters, stop) = state.withLock { $0.settle(batch, result, now: now) }
+                if let stop { recordingStopped?(stop) }
                 for waiter in waiters { waiter.resume() }
             }
         }
@@ -98,6 +115,32 @@ package final class StoreWriterQueue: FlowPersisting, Sendable {
 }
 
 extension StoreWriterQueue.State {
+    /// Counts what became of `batch`. Returns the drain's waiters to wake, and the stop to tell
+    /// when this failure stopped the history.
+    fileprivate mutating func settle(_ batch: FlowStoreBatch, _ result: StoreWriterQueue.BatchResult,
+                                     now: UInt64) -> ([CheckedContinuation<Void, Never>], RecordingStop?) {
+        var stop: RecordingStop?
+        switch result {
+        case .written:
+            pause.succeeded()
+            outcomes.batchesWritten += 1
+            outcomes.packetsWritten += UInt64(batch.packets.count)
+        case .failed(let failure):
+            outcomes.batchesFailed += 1
+            outcomes.packetsLost += UInt64(batch.packets.count)
+            outcomes.lastError = failure.description
+            if failure.meansDiskFull { outcomes.diskFull = true }
+            if pause.failed(failure, now: now) {
+                stop = RecordingStop(history: failure, packetsWritten: outcomes.packetsWritten)
+            }
+        case .skippedWhilePaused:
+            outcomes.batchesFailed += 1
+            outcomes.packetsLost += UInt64(batch.packets.count)
+        }
+        settled += 1
+        return (accepted == settled ? takeWaiters() : [], stop)
+    }
+
     fileprivate mutating func takeWaiters() -> [CheckedContinuation<Void, Never>] {
         defer { waiters = [] }
         return waiters

@@ -43,6 +43,9 @@ public final class PcapFileWriter: @unchecked Sendable {
     private var buffer: [UInt8] = []
     private var written: [URL] = []
     private var broken = false
+    /// Records in `buffer`, and records the kernel took whole.
+    private var bufferedRecords: UInt64 = 0
+    public private(set) var recordsWritten: UInt64 = 0
 
     private struct OpenFile {
         let descriptor: Int32
@@ -113,6 +116,7 @@ public final class PcapFileWriter: @unchecked Sendable {
         let location = CaptureLocation(fileSequence: current.sequence, recordOffset: current.size)
         current.size += recordLength
         file = current
+        bufferedRecords += 1
         if buffer.count >= Self.bufferCapacity { try writeOut() }
         return location
     }
@@ -145,14 +149,29 @@ public final class PcapFileWriter: @unchecked Sendable {
 
     /// Hands what is buffered to the kernel (one write(2), no sync), so every location returned so
     /// far reads back from another process. Cheap enough for every store batch.
+    ///
+    /// A write the disk cannot take (a full disk) is cut back to the file as it was before it, so
+    /// the file stays whole records that Wireshark reads, and the buffered records are lost. A
+    /// write into `DiskReserve.captureBytes` fails as a full disk without being tried.
     public func writeOut() throws(PcapError) {
         guard let current = file, !buffer.isEmpty else { return }
-        let failure: Int32? = buffer.withUnsafeBytes { FileDescriptor.writeAll(current.descriptor, $0) }
+        let failure: Int32? = if DiskReserve.leaves(DiskReserve.captureBytes, needed: buffer.count,
+                                                   descriptor: current.descriptor) {
+            buffer.withUnsafeBytes { FileDescriptor.writeAll(current.descriptor, $0) }
+        } else {
+            ENOSPC
+        }
+        let sizeBefore = current.size - UInt64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
         if let failure {
             broken = true
+            bufferedRecords = 0
+            // Shrinking needs no space; if it fails too, the reader meets a cut record (its error).
+            _ = ftruncate(current.descriptor, off_t(sizeBefore))
             throw .writeFailed(path: current.url.path, errno: failure)
         }
+        recordsWritten += bufferedRecords
+        bufferedRecords = 0
     }
 
     /// Writes out what is buffered and syncs it to disk, without closing.

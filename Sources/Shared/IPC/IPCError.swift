@@ -1,11 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Why the live feed could not be opened. Each case says what the caller can do about it.
 public enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The data directory could not be created or reached: check `--data-dir` and permissions.
     case dataDirectoryUnavailable(path: String, errno: Int32)
     /// The ring file (or its lock file) could not be opened or created.
     case openFailed(path: String, errno: Int32)
-    /// Sizing or mapping the file failed (`ftruncate`/`mmap`), e.g. no space or memory.
+    /// Mapping the file failed (`mmap`), e.g. no address space or memory.
     case mapFailed(path: String, errno: Int32)
+    /// The ring's `bytes` could not be allocated in `directory` (`posix_fallocate`; ENOSPC is a
+    /// full disk). Nothing is left behind: free space there or choose another `--data-dir`.
+    case cannotReserve(directory: String, bytes: Int, errno: Int32)
+    /// The ring or its lock at `path` is a symbolic link. Nothing was opened or created through
+    /// it: remove it (the tunnel makes its own files) and look into who planted it.
+    case symbolicLink(path: String)
     /// The file is not a ring this build understands (magic, version or geometry); the consumer
     /// should wait for the tunnel to start a session, which writes a fresh one.
     case badHeader(path: String, reason: String)
@@ -20,9 +30,18 @@ public enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
         case .dataDirectoryUnavailable(let path, let code): "\(path): \(SystemError.text(code))"
         case .openFailed(let path, let code): "cannot open the live-feed ring \(path): \(SystemError.text(code))"
         case .mapFailed(let path, let code): "cannot map the live-feed ring \(path): \(SystemError.text(code))"
+        case .cannotReserve(let directory, let bytes, let code):
+            "cannot reserve the live-feed ring's \(Self.mebibytes(bytes)) in \(directory): \(SystemError.text(code)) "
+                + (code == ENOSPC || code == EDQUOT ? "(free some space or choose another --data-dir)" : "(choose another --data-dir)")
+        case .symbolicLink(let path): "\(path) is a symbolic link; refusing to follow it (remove it: the tunnel makes its own)"
         case .badHeader(let path, let reason): "\(path) is not a live-feed ring this build reads: \(reason)"
         case .badGeometry(let reason): "invalid ring geometry: \(reason)"
         case .ringInUse(let path): "another tunnel is feeding \(path)"
         }
+    }
+
+    /// 4 194 368 → "4 MiB": the ring's sizes are whole mebibytes plus a 64-byte header.
+    private static func mebibytes(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 }

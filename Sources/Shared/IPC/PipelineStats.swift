@@ -30,6 +30,9 @@ public struct PipelineStats: Codable, Sendable, Equatable {
     public var packetsLostToStoreFailures: UInt64
     /// The last history failure, as the person should read it.
     public var lastStoreError: String?
+    /// A capture or history write found the data directory's disk full: that recording stopped,
+    /// the tunnel did not.
+    public var diskFull: Bool
     /// Flows that began.
     public var flowsOpened: UInt64
     /// Flows that ended (FIN, RST).
@@ -55,7 +58,8 @@ public struct PipelineStats: Codable, Sendable, Equatable {
                 packetsDroppedNoLocalAddress: UInt64 = 0, packetsCaptured: UInt64 = 0, captureFailures: UInt64 = 0,
                 captureDisabledByFailure: Bool = false, lastCaptureError: String? = nil, packetsPublished: UInt64 = 0,
                 liveFeedDrops: UInt64 = 0, storeBatchesWritten: UInt64 = 0, storeBatchesFailed: UInt64 = 0,
-                packetsLostToStoreFailures: UInt64 = 0, lastStoreError: String? = nil, flowsOpened: UInt64 = 0,
+                packetsLostToStoreFailures: UInt64 = 0, lastStoreError: String? = nil, diskFull: Bool = false,
+                flowsOpened: UInt64 = 0,
                 flowsClosed: UInt64 = 0, flowsExpired: UInt64 = 0, flowsEvicted: UInt64 = 0,
                 reinjectedRecorded: UInt64 = 0, quicVersionsObserved: UInt64 = 0, plaintext: PlaintextStats? = nil,
                 retention: RetentionStats? = nil, dnsNames: DNSNameStats = .zero, quicNames: QUICNameStats = .zero) {
@@ -73,6 +77,7 @@ public struct PipelineStats: Codable, Sendable, Equatable {
         self.storeBatchesFailed = storeBatchesFailed
         self.packetsLostToStoreFailures = packetsLostToStoreFailures
         self.lastStoreError = lastStoreError
+        self.diskFull = diskFull
         self.flowsOpened = flowsOpened
         self.flowsClosed = flowsClosed
         self.flowsExpired = flowsExpired

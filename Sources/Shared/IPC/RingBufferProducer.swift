@@ -32,6 +32,9 @@ public final class RingBufferProducer: @unchecked Sendable {
 
     public let generation: UInt64
     public let path: String
+    /// The temporary rings an unclean stop left beside this one, removed as this session began
+    /// (file names, in name order): what `run` reports as recovered.
+    public let sweptLeftovers: [String]
 
     /// The tunnel's ring in its data directory (created 0700 if missing).
     public convenience init(dataDirectory: URL, slotCount: Int = RingGeometry.defaultSlotCount,
@@ -62,29 +65,51 @@ public final class RingBufferProducer: @unchecked Sendable {
         defer { lock.release() }
 
         // A readable previous ring gives the generation to continue from; an unreadable one is
-        // just replaced (it is live data of a finished session, not history).
-        let previous = try? RingMapping.open(path: path)
+        // just replaced (it is live data of a finished session, not history) — but a symbolic
+        // link is refused, not replaced: someone planted it.
+        let previous: RingMapping?
+        do {
+            previous = try RingMapping.open(path: path)
+        } catch {
+            if case .symbolicLink = error { throw error }
+            previous = nil
+        }
         if let previous, !Self.lockSoon(previous.descriptor) {
             throw .ringInUse(path: path)
         }
         let generation = (previous?.generation ?? 0) &+ 1
 
-        let temporary = "\(path).new-\(getpid())"
-        unlink(temporary)   // left by a producer of this pid that crashed mid-creation
-        let mapping = try RingMapping.create(path: temporary, geometry: geometry, generation: generation)
+        // No producer is live, and the lock keeps any other from starting: every temporary ring
+        // here is a killed producer's.
+        sweptLeftovers = Self.sweepLeftovers(beside: fileURL)
+        let temporary = RingLeftovers.temporaryPath(forRing: path, pid: getpid())
+        var previousRing = previous
+        let mapping: RingMapping
+        do {
+            mapping = try RingMapping.create(path: temporary, geometry: geometry, generation: generation)
+        } catch {
+            // On a full disk the finished session's ring is given up for this one's: it is live
+            // data nobody can still be sent, and its reader is told to move on.
+            guard case let .cannotReserve(_, _, code) = error, code == ENOSPC || code == EDQUOT,
+                  let previous else {
+                previous?.unmap()
+                throw error
+            }
+            Self.supersede(previous)
+            previousRing = nil
+            unlink(path)
+            mapping = try RingMapping.create(path: temporary, geometry: geometry, generation: generation)
+        }
         // Held for the whole session: it is how the next producer knows this one is alive.
         flock(mapping.descriptor, LOCK_EX)
         guard rename(temporary, path) == 0 else {
             let failure = errno
             mapping.unmap()
+            previousRing?.unmap()
             unlink(temporary)
             throw .openFailed(path: path, errno: failure)
         }
-        if let previous {
-            ctv_ring_store_state_release(previous.header, RingFileState.superseded.rawValue)
-            ctv_ring_notify(previous.header)
-            previous.unmap()
-        }
+        if let previousRing { Self.supersede(previousRing) }
 
         self.mapping = mapping
         header = mapping.header
@@ -94,6 +119,23 @@ public final class RingBufferProducer: @unchecked Sendable {
         self.slotCount = UInt64(geometry.slotCount)
         slotMask = UInt64(geometry.slotCount - 1)
         self.slotSize = geometry.slotSize
+    }
+
+    /// Tells a reader still mapped to `previous` that a newer session replaced it, and unmaps it.
+    private static func supersede(_ previous: RingMapping) {
+        ctv_ring_store_state_release(previous.header, RingFileState.superseded.rawValue)
+        ctv_ring_notify(previous.header)
+        previous.unmap()
+    }
+
+    /// Removes the temporary rings beside `ring` and returns their names. Unlinking removes a
+    /// link itself, never what it points to.
+    private static func sweepLeftovers(beside ring: URL) -> [String] {
+        let directory = ring.deletingLastPathComponent()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return RingLeftovers.leftovers(among: names, ringName: ring.lastPathComponent).filter { name in
+            unlink(directory.appendingPathComponent(name).path) == 0
+        }
     }
 
     /// Writes one record, or counts it in `dropped` when the consumer has not freed a slot.

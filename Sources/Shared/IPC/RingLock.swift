@@ -11,18 +11,22 @@ struct RingLock {
 
     static func path(forRing ringPath: String) -> String { ringPath + ".lock" }
 
-    /// The producer's lock: created if missing.
+    /// The producer's lock: created if missing. A symbolic link in its place is refused, never
+    /// followed: root would otherwise create or open a file wherever it points.
     static func exclusive(forRing ringPath: String) throws(IPCError) -> RingLock {
         let path = path(forRing: ringPath)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .openFailed(path: path, errno: errno) }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let failure = errno
+            throw failure == ELOOP ? .symbolicLink(path: path) : .openFailed(path: path, errno: failure)
+        }
         return RingLock(descriptor: descriptor, operation: LOCK_EX)
     }
 
     /// The consumer's lock, or nil when no producer ever made one (then there is nothing to wait
     /// for: a ring appears only by rename, already whole). A reader never creates files.
     static func shared(forRing ringPath: String) -> RingLock? {
-        let descriptor = open(path(forRing: ringPath), O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path(forRing: ringPath), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         return RingLock(descriptor: descriptor, operation: LOCK_SH)
     }

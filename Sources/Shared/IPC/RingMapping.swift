@@ -30,14 +30,18 @@ final class RingMapping {
     var state: RingFileState { RingFileState(rawValue: ctv_ring_load_state_acquire(base)) ?? .live }
 
     /// Creates a fresh, fully initialised ring at `path` (a new file, mode 0600) for `generation`.
+    /// Every byte is allocated before the file is mapped: a store into a page the file system
+    /// cannot back is SIGBUS, so a full disk must be met here, as an error, not mid-session.
     static func create(path: String, geometry: RingGeometry, generation: UInt64) throws(IPCError) -> RingMapping {
-        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // O_EXCL already refuses any existing name, a symbolic link included; O_NOFOLLOW says so.
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .openFailed(path: path, errno: errno) }
-        guard ftruncate(descriptor, off_t(geometry.fileByteCount)) == 0 else {
-            let failure = errno
+        let reserved = posix_fallocate(descriptor, 0, off_t(geometry.fileByteCount))
+        guard reserved == 0 else {
             Glibc.close(descriptor)
             unlink(path)
-            throw .mapFailed(path: path, errno: failure)
+            throw .cannotReserve(directory: (path as NSString).deletingLastPathComponent,
+                                 bytes: geometry.fileByteCount, errno: reserved)
         }
         let mapping: RingMapping
         do {
@@ -51,15 +55,23 @@ final class RingMapping {
         return mapping
     }
 
-    /// Maps an existing ring and validates its header (the consumer's open).
+    /// Maps an existing ring and validates its header (the consumer's open). Never follows a
+    /// symbolic link, and never waits on a FIFO planted at the path: only a regular file is mapped.
     static func open(path: String) throws(IPCError) -> RingMapping {
-        let descriptor = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .openFailed(path: path, errno: errno) }
+        let descriptor = Glibc.open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let failure = errno
+            throw failure == ELOOP ? .symbolicLink(path: path) : .openFailed(path: path, errno: failure)
+        }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let failure = errno
             Glibc.close(descriptor)
             throw .openFailed(path: path, errno: failure)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            Glibc.close(descriptor)
+            throw .badHeader(path: path, reason: "it is not a regular file")
         }
         let size = Int(status.st_size)
         var prefix = [UInt8](repeating: 0, count: RingGeometry.headerByteCount)
