@@ -18,6 +18,17 @@ public enum CaptureAnalysis {
     /// Workers beyond this add more rereading of the file than they save.
     public static let maxDefaultWorkers = 4
 
+    /// What `analyze` may hold at its peak for a capture of `conversations` conversations: a base
+    /// (the program, a worker's bytes held ahead of gaps, the capture's pages mapped in near the
+    /// reading) and a figure per conversation (its record, kept until the report, plus the
+    /// first sender, the table entry and the report's own copy). Measured with the test
+    /// `AnalyzeMemoryTests` and `scripts/analyze-memory`; the figures are the bound they check.
+    public static func memoryBudget(conversations: Int) -> Int {
+        memoryBase + memoryPerConversation * conversations
+    }
+    public static let memoryBase = 96 << 20
+    public static let memoryPerConversation = 2048
+
     /// One worker per processor, up to `maxDefaultWorkers`.
     public static var defaultWorkers: Int {
         min(maxDefaultWorkers, max(1, ProcessInfo.processInfo.activeProcessorCount))
@@ -41,7 +52,8 @@ public enum CaptureAnalysis {
         let tallies = found[0]
         return AnalyzedCapture(path: path, linkType: reader.header.linkType, packets: tallies.records,
                                nonIPFrames: tallies.nonIPFrames, unreadablePackets: tallies.unreadable,
-                               conversations: CaptureShard.merged(found.map(\.conversations)), damage: tallies.damage)
+                               conversations: CaptureShard.merged(found.map(\.conversations)), damage: tallies.damage,
+                               outOfOrderDrops: found.map(\.outOfOrderDrops).reduce(.none, +))
     }
 
     /// What one worker found: its part's conversations and, from the first, the tallies.
@@ -51,6 +63,8 @@ public enum CaptureAnalysis {
         var unreadable = 0
         var conversations: [AnalyzedCapture.Conversation] = []
         var damage: String?
+        /// Of this worker's own flows.
+        var outOfOrderDrops = OutOfOrderDrops.none
     }
 
     private static func read(_ reader: PcapFileReader, _ linkLayer: LinkLayer, shard: CaptureShard,
@@ -74,6 +88,7 @@ public enum CaptureAnalysis {
             if case .corrupt(let readError, let index) = error { part.damage = "record \(index): \(readError)" }
         }
         part.unreadable = analyzer.unreadable
+        part.outOfOrderDrops = analyzer.outOfOrderDrops
         part.conversations = analyzer.conversations()
         return part
     }
