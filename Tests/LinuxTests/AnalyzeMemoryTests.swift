@@ -70,9 +70,15 @@ struct AnalyzeMemoryTests {
                                  + "\(total - (reach - Self.clientHelloBytes)) bytes not held"))
     }
 
+    /// Flows in the budget test: `TUNNELVISION_ANALYZE_FLOWS` (scripts/analyze-memory sets
+    /// 1 000 000), else a count that keeps the test short.
+    static var budgetFlows: Int {
+        ProcessInfo.processInfo.environment["TUNNELVISION_ANALYZE_FLOWS"].flatMap { Int($0) } ?? 100_000
+    }
+
     @Test("a capture of many one-packet flows stays within the stated budget per conversation")
     func manyFlowsStayWithinTheBudget() throws {
-        let flows = 100_000
+        let flows = Self.budgetFlows
         let directory = TemporaryDirectory("analyze-flows")
         let capture = directory.url.appendingPathComponent("flows.pcap")
         try Self.python(AnalyzeMemoryScripts.synFlows, [capture.path, "\(flows)"])

@@ -58,4 +58,37 @@ import Shared
         #expect(facts == [.streamOpening(.httpRequest)])
         #expect(scanners.isClientSettled)
     }
+
+    /// A handshake message of exactly `bodyBytes`, padded by an extension of its own (RFC 7685's
+    /// padding, 21) after `extensions`.
+    static func padded(_ body: ([[UInt8]]) -> [UInt8], to bodyBytes: Int, after extensions: [[UInt8]]) -> [UInt8] {
+        let unpadded = body(extensions + [V.ext(21, [])]).count
+        return body(extensions + [V.ext(21, [UInt8](repeating: 0, count: bodyBytes - unpadded))])
+    }
+
+    @Test("the scanners settle within their reach even when the largest messages come one byte per record")
+    func theScannersSettleWithinTheirReach() {
+        let hello = Self.padded({ V.clientHelloBody(extensions: $0) }, to: ClientHelloScanner.Config().maxHelloBytes,
+                                after: [V.serverName("reach.test")])
+        let clientStream = V.records(V.handshake(1, hello), size: 1)
+        var client = TCPFlowScanners()
+        _ = feed(&client, client: [Data(clientStream[..<(clientStream.count - 1)])])
+        #expect(!client.isClientSettled)                                   // the hello's last byte is still due
+        _ = feed(&client, client: [Data(clientStream[(clientStream.count - 1)...])])
+        #expect(client.isClientSettled)
+        #expect(clientStream.count <= TCPFlowScanners.clientStreamReach)
+
+        // A ServerHello of the largest size, then a Certificate message longer than the chain read.
+        let serverHello = Self.padded({ V.serverHelloBody(extensions: $0) }, to: ServerHelloScanner.maxHelloBytes,
+                                      after: [V.ext(0xFF01, [0x00])])
+        let certificate = V.certificateMessage([[UInt8](repeating: 0x30, count: 40_000)])
+        let serverStream = V.records(V.handshake(2, serverHello) + certificate, size: 1)
+        let chainRead = 6 * (4 + serverHello.count + 4 + ServerCertificateScanner.Config().maxChainBytes)
+        var server = TCPFlowScanners()
+        _ = feed(&server, server: [Data(serverStream[..<(chainRead - 1)])])
+        #expect(!server.isServerSettled)
+        _ = feed(&server, server: [Data(serverStream[(chainRead - 1)..<chainRead])])
+        #expect(server.isServerSettled)
+        #expect(chainRead <= TCPFlowScanners.serverStreamReach)
+    }
 }
