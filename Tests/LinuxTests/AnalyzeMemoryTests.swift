@@ -73,7 +73,7 @@ struct AnalyzeMemoryTests {
     /// Flows in the budget test: `TUNNELVISION_ANALYZE_FLOWS` (scripts/analyze-memory sets
     /// 1 000 000), else a count that keeps the test short.
     static var budgetFlows: Int {
-        ProcessInfo.processInfo.environment["TUNNELVISION_ANALYZE_FLOWS"].flatMap { Int($0) } ?? 100_000
+        ProcessInfo.processInfo.environment["TUNNELVISION_ANALYZE_FLOWS"].flatMap { Int($0) } ?? 50_000
     }
 
     @Test("a capture of many one-packet flows stays within the stated budget per conversation")
@@ -83,9 +83,11 @@ struct AnalyzeMemoryTests {
         let capture = directory.url.appendingPathComponent("flows.pcap")
         try Self.python(AnalyzeMemoryScripts.synFlows, [capture.path, "\(flows)"])
         let report = directory.url.appendingPathComponent("report.json")
-        let run = try Self.peakMemory(of: ["analyze", capture.path, "--json"], output: report)
-        let budget = CaptureAnalysis.memoryBudget(conversations: flows)
-        print("analyze of \(flows) flows: peak resident \(run.peakBytes >> 20) MiB, budget \(budget >> 20) MiB")
+        let workers = 2
+        let run = try Self.peakMemory(of: ["analyze", capture.path, "--json", "--workers", "\(workers)"], output: report)
+        let budget = CaptureAnalysis.memoryBudget(conversations: flows, workers: workers)
+        print("analyze of \(flows) flows with \(workers) workers: peak resident \(run.peakBytes >> 20) MiB, "
+              + "\(run.peakBytes / flows) bytes a flow; budget \(budget >> 20) MiB")
         try #require(run.status == 0)
         #expect(run.peakBytes <= budget)
         let counted = try Self.python(#"""

@@ -18,16 +18,19 @@ public enum CaptureAnalysis {
     /// Workers beyond this add more rereading of the file than they save.
     public static let maxDefaultWorkers = 4
 
-    /// What `analyze` may hold at its peak for a capture of `conversations` conversations: a base
-    /// (the program, a worker's bytes held ahead of gaps, the capture's pages mapped in near the
-    /// reading) and a figure per conversation (its record, kept until the report, plus the
-    /// first sender, the table entry and the report's own copy). Measured with the test
-    /// `AnalyzeMemoryTests` and `scripts/analyze-memory`; the figures are the bound they check.
-    public static func memoryBudget(conversations: Int) -> Int {
-        memoryBase + memoryPerConversation * conversations
+    /// What `analyze` may hold at its peak for a capture of `conversations` conversations read by
+    /// `workers` workers: the program itself; per worker, its flow table full (`CaptureAnalyzer.
+    /// maxOpenFlows` open flows), its bytes held ahead of gaps and the capture's pages near its
+    /// reading; per conversation, its record (kept for the report: in the worker, then in the
+    /// merged list), its first sender and its place in the indexes. Measured (debug build, SYN-only
+    /// flows, by `AnalyzeMemoryTests` and `scripts/analyze-memory`): 100 000 flows with 2 workers
+    /// peak at 247 MiB.
+    public static func memoryBudget(conversations: Int, workers: Int) -> Int {
+        memoryBase + memoryPerWorker * workers + memoryPerConversation * conversations
     }
-    public static let memoryBase = 96 << 20
-    public static let memoryPerConversation = 2048
+    public static let memoryBase = 32 << 20
+    public static let memoryPerWorker = 80 << 20
+    public static let memoryPerConversation = 1280
 
     /// One worker per processor, up to `maxDefaultWorkers`.
     public static var defaultWorkers: Int {
