@@ -23,8 +23,8 @@ public enum CaptureAnalysis {
     /// maxOpenFlows` open flows), its bytes held ahead of gaps and the capture's pages near its
     /// reading; per conversation, its record (kept for the report: in the worker, then in the
     /// merged list), its first sender and its place in the indexes. Measured (debug build, SYN-only
-    /// flows, by `AnalyzeMemoryTests` and `scripts/analyze-memory`): 100 000 flows with 2 workers
-    /// peak at 247 MiB.
+    /// flows, 2 workers, by `AnalyzeMemoryTests` and `scripts/analyze-memory`): 50 000 flows peak
+    /// at 122 MiB (budget 253), 1 000 000 at 1 064 MiB (budget 1 412).
     public static func memoryBudget(conversations: Int, workers: Int) -> Int {
         memoryBase + memoryPerWorker * workers + memoryPerConversation * conversations
     }
