@@ -44,6 +44,7 @@ enum HelpText {
                    depends on the shares.
     --json         one JSON object: {"file", "linkType", "packets", "nonIPFrames" (ARP…),
                    "unreadablePackets" (IP the parser refused), "damage",
+                   "outOfOrderNotHeld" {"segments", "bytes"} (see below),
                    "conversations": [{"protocol", "client", "server", "packets", "bytesFromClient",
                    "bytesFromServer" (IP bytes), "name", "nameSource" (sni|quic|dns|null),
                    "otherNames", "sni", "streamOpening", "quicVersion", "clientOffer" {"versions"
@@ -51,6 +52,11 @@ enum HelpText {
                    "serverAnswer" {"version", "cipherSuite", "helloRetryRequest"} | {"alert"},
                    "certificates" {"visibility", "complete", "chain": [{"subject", "issuer",
                    "notAfter"}]}}]}. Versions and suites are their decimal code points.
+
+    Out-of-order TCP data is held behind a gap only as far into the stream as the scanners read
+    (about 96 KiB of the client's, 288 KiB of the server's) and at most 16 MiB per worker over all
+    conversations; what is not held is counted and reported ("out-of-order data beyond what the
+    scanners read"), and a handshake behind it is not read.
 
     Exit status 1 when the file cannot be read as a capture; a file damaged part-way is analyzed up
     to the damage, which is reported.

@@ -82,4 +82,22 @@ import Shared
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(whole.utf8)) as? [String: Any])
         #expect((decoded["conversations"] as? [[String: Any]])?.count == count)
     }
+
+    @Test("the out-of-order data not held is said in the text and carried in the JSON, and is silent when there was none")
+    func theOutOfOrderDataNotHeldIsReported() throws {
+        let drops = OutOfOrderDrops(segments: 3, bytes: 4_000)
+        let analysis = AnalyzedCapture(path: "x.pcap", linkType: 101, packets: 5, nonIPFrames: 0, unreadablePackets: 0,
+                                       conversations: [], damage: nil, outOfOrderDrops: drops)
+        #expect(AnalysisReport(analysis).text().contains(
+            "out-of-order data beyond what the scanners read: 3 segments, 4000 bytes not held"))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(AnalysisReport(analysis).json().utf8)) as? [String: Any])
+        let notHeld = try #require(document["outOfOrderNotHeld"] as? [String: Any])
+        #expect(notHeld["segments"] as? Int == 3 && notHeld["bytes"] as? Int == 4_000)
+
+        let clean = AnalyzedCapture(path: "x.pcap", linkType: 101, packets: 5, nonIPFrames: 0, unreadablePackets: 0,
+                                    conversations: [], damage: nil)
+        #expect(!AnalysisReport(clean).text().contains("out-of-order"))
+        let cleanDocument = try #require(try JSONSerialization.jsonObject(with: Data(AnalysisReport(clean).json().utf8)) as? [String: Any])
+        #expect((cleanDocument["outOfOrderNotHeld"] as? [String: Any])?["segments"] as? Int == 0)
+    }
 }

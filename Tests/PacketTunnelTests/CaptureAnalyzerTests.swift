@@ -97,4 +97,21 @@ import Shared
         #expect(capture.analyzer.unreadable == 1)
         #expect(capture.analyzer.conversations().isEmpty)
     }
+
+    @Test("out-of-order data beyond the client's reach is counted by the analyzer, and the hello that fills the gap is still read")
+    func outOfOrderDataBeyondTheReachIsCounted() throws {
+        let capture = Capture()
+        let (c, s) = (Self.client, Self.server)
+        let hello = TLSVectors.clientHelloRecord
+        capture.tcp(c, s, seq: 999, [.syn])
+        capture.tcp(s, c, seq: 4999, ack: 1000, [.syn, .ack])
+        let beyond = UInt32(1000 + TCPFlowScanners.clientStreamReach)
+        capture.tcp(c, s, seq: beyond, ack: 5000, [.ack], [UInt8](repeating: 0x41, count: 1000))   // wholly past the reach
+        capture.tcp(c, s, seq: beyond - 10, ack: 5000, [.ack], [UInt8](repeating: 0x42, count: 30))  // 10 bytes within
+        #expect(capture.analyzer.outOfOrderDrops == OutOfOrderDrops(segments: 2, bytes: 1020))
+        #expect(capture.analyzer.heldByteCount == 10)
+        capture.tcp(c, s, seq: 1000, ack: 5000, [.ack], hello)
+        #expect(capture.analyzer.heldByteCount == 0)                         // the client side settled: nothing held
+        #expect(try #require(capture.analyzer.conversations().first).record.sni == "example.com")
+    }
 }

@@ -58,50 +58,37 @@ import Shared
         #expect(facts == [.streamOpening(.httpRequest)])
         #expect(scanners.isClientSettled)
     }
-}
 
-@Suite struct TCPStreamReassemblerTests {
-    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
-
-    func receive(_ stream: inout TCPStreamReassembler, _ sequence: UInt32, _ text: String, syn: Bool = false) -> String {
-        var out = ""
-        bytes(text).withUnsafeBytes { payload in
-            stream.receive(sequence: SequenceNumber(sequence), isSyn: syn, payload: payload) {
-                out += String(decoding: $0, as: UTF8.self)
-            }
-        }
-        return out
+    /// A handshake message of exactly `bodyBytes`, padded by an extension of its own (RFC 7685's
+    /// padding, 21) after `extensions`.
+    static func padded(_ body: ([[UInt8]]) -> [UInt8], to bodyBytes: Int, after extensions: [[UInt8]]) -> [UInt8] {
+        let unpadded = body(extensions + [V.ext(21, [])]).count
+        return body(extensions + [V.ext(21, [UInt8](repeating: 0, count: bodyBytes - unpadded))])
     }
 
-    @Test func segmentsInOrderAfterTheSynComeOutAsTheyArrive() {
-        var stream = TCPStreamReassembler()
-        #expect(receive(&stream, 100, "", syn: true) == "")
-        #expect(receive(&stream, 101, "hello ") == "hello ")
-        #expect(receive(&stream, 107, "world") == "world")
-    }
+    @Test("the scanners settle within their reach even when the largest messages come one byte per record")
+    func theScannersSettleWithinTheirReach() {
+        let hello = Self.padded({ V.clientHelloBody(extensions: $0) }, to: ClientHelloScanner.Config().maxHelloBytes,
+                                after: [V.serverName("reach.test")])
+        let clientStream = V.records(V.handshake(1, hello), size: 1)
+        var client = TCPFlowScanners()
+        _ = feed(&client, client: [Data(clientStream[..<(clientStream.count - 1)])])
+        #expect(!client.isClientSettled)                                   // the hello's last byte is still due
+        _ = feed(&client, client: [Data(clientStream[(clientStream.count - 1)...])])
+        #expect(client.isClientSettled)
+        #expect(clientStream.count <= TCPFlowScanners.clientStreamReach)
 
-    @Test func outOfOrderAndOverlappingSegmentsComeOutOnceInOrder() {
-        var stream = TCPStreamReassembler()
-        _ = receive(&stream, 0, "", syn: true)
-        #expect(receive(&stream, 7, "GHI") == "")
-        #expect(receive(&stream, 4, "DEFG") == "")
-        #expect(receive(&stream, 1, "ABCDE") == "ABCDEFGHI")
-        #expect(receive(&stream, 1, "ABCDEFGHI") == "")                    // a retransmission
-        #expect(receive(&stream, 9, "IJK") == "JK")                          // a partial overlap
-    }
-
-    @Test func aCaptureStartingMidStreamStartsAtItsFirstSegment() {
-        var stream = TCPStreamReassembler()
-        #expect(receive(&stream, 4_294_967_290, "wrap") == "wrap")
-        #expect(receive(&stream, 4_294_967_294, "around") == "around")      // across 2^32
-    }
-
-    @Test func nothingPastTheLimitIsHandedOut() {
-        var stream = TCPStreamReassembler(limit: 5)
-        _ = receive(&stream, 0, "", syn: true)
-        #expect(receive(&stream, 1, "abc") == "abc")
-        #expect(receive(&stream, 4, "defg") == "de")
-        #expect(stream.isDone)
-        #expect(receive(&stream, 8, "h") == "")
+        // A ServerHello of the largest size, then a Certificate message longer than the chain read.
+        let serverHello = Self.padded({ V.serverHelloBody(extensions: $0) }, to: ServerHelloScanner.maxHelloBytes,
+                                      after: [V.ext(0xFF01, [0x00])])
+        let certificate = V.certificateMessage([[UInt8](repeating: 0x30, count: 40_000)])
+        let serverStream = V.records(V.handshake(2, serverHello) + certificate, size: 1)
+        let chainRead = 6 * (4 + serverHello.count + 4 + ServerCertificateScanner.Config().maxChainBytes)
+        var server = TCPFlowScanners()
+        _ = feed(&server, server: [Data(serverStream[..<(chainRead - 1)])])
+        #expect(!server.isServerSettled)
+        _ = feed(&server, server: [Data(serverStream[(chainRead - 1)..<chainRead])])
+        #expect(server.isServerSettled)
+        #expect(chainRead <= TCPFlowScanners.serverStreamReach)
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 
 extension AnalysisReport {
     /// One JSON object: `{"file", "linkType", "packets", "nonIPFrames", "unreadablePackets", "damage",
-    /// "conversations": [...]}`; `tunnelvision help analyze` describes each field. Written straight
+    /// "outOfOrderNotHeld": {"segments", "bytes"}, "conversations": [...]}`; `tunnelvision help analyze` describes each field. Written straight
     /// into an `ASCIIWriter`: a capture can hold a million conversations.
     public func json() -> String {
         var whole: [UInt8] = []
@@ -28,6 +28,10 @@ extension AnalysisReport {
         out.number("nonIPFrames", analysis.nonIPFrames)
         out.number("unreadablePackets", analysis.unreadablePackets)
         out.string("damage", analysis.damage)
+        out.beginObject("outOfOrderNotHeld")
+        out.number("segments", analysis.outOfOrderDrops.segments)
+        out.number("bytes", analysis.outOfOrderDrops.bytes)
+        out.endObject()
         out.beginArray("conversations")
         emit(out.writer.bytes)
         out.writer.removeAll()

@@ -38,7 +38,15 @@ public struct AnalysisReport: Sendable {
             if let certificates = conversation.certificates { lines += Self.text(certificates) }
         }
         if let damage = analysis.damage { lines.append("\nthe file is damaged from \(damage); what came before it is shown") }
+        if let drops = Self.text(analysis.outOfOrderDrops) { lines.append("\n" + drops) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The out-of-order data not held, when there was some.
+    static func text(_ drops: OutOfOrderDrops) -> String? {
+        guard drops.segments > 0 else { return nil }
+        return "out-of-order data beyond what the scanners read: \(drops.segments) segments, \(drops.bytes) bytes not held"
+            + " (a handshake behind them is not read)"
     }
 
     static func versionName(_ version: TLSProtocolVersion) -> String {

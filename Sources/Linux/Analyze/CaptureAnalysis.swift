@@ -18,6 +18,20 @@ public enum CaptureAnalysis {
     /// Workers beyond this add more rereading of the file than they save.
     public static let maxDefaultWorkers = 4
 
+    /// What `analyze` may hold at its peak for a capture of `conversations` conversations read by
+    /// `workers` workers: the program itself; per worker, its flow table full (`CaptureAnalyzer.
+    /// maxOpenFlows` open flows), its bytes held ahead of gaps and the capture's pages near its
+    /// reading; per conversation, its record (kept for the report: in the worker, then in the
+    /// merged list), its first sender and its place in the indexes. Measured (debug build, SYN-only
+    /// flows, 2 workers, by `AnalyzeMemoryTests` and `scripts/analyze-memory`): 50 000 flows peak
+    /// at 122 MiB (budget 253), 1 000 000 at 1 064 MiB (budget 1 412).
+    public static func memoryBudget(conversations: Int, workers: Int) -> Int {
+        memoryBase + memoryPerWorker * workers + memoryPerConversation * conversations
+    }
+    public static let memoryBase = 32 << 20
+    public static let memoryPerWorker = 80 << 20
+    public static let memoryPerConversation = 1280
+
     /// One worker per processor, up to `maxDefaultWorkers`.
     public static var defaultWorkers: Int {
         min(maxDefaultWorkers, max(1, ProcessInfo.processInfo.activeProcessorCount))
@@ -41,7 +55,8 @@ public enum CaptureAnalysis {
         let tallies = found[0]
         return AnalyzedCapture(path: path, linkType: reader.header.linkType, packets: tallies.records,
                                nonIPFrames: tallies.nonIPFrames, unreadablePackets: tallies.unreadable,
-                               conversations: CaptureShard.merged(found.map(\.conversations)), damage: tallies.damage)
+                               conversations: CaptureShard.merged(found.map(\.conversations)), damage: tallies.damage,
+                               outOfOrderDrops: found.map(\.outOfOrderDrops).reduce(.none, +))
     }
 
     /// What one worker found: its part's conversations and, from the first, the tallies.
@@ -51,6 +66,8 @@ public enum CaptureAnalysis {
         var unreadable = 0
         var conversations: [AnalyzedCapture.Conversation] = []
         var damage: String?
+        /// Of this worker's own flows.
+        var outOfOrderDrops = OutOfOrderDrops.none
     }
 
     private static func read(_ reader: PcapFileReader, _ linkLayer: LinkLayer, shard: CaptureShard,
@@ -74,6 +91,7 @@ public enum CaptureAnalysis {
             if case .corrupt(let readError, let index) = error { part.damage = "record \(index): \(readError)" }
         }
         part.unreadable = analyzer.unreadable
+        part.outOfOrderDrops = analyzer.outOfOrderDrops
         part.conversations = analyzer.conversations()
         return part
     }

@@ -29,12 +29,21 @@ package final class CaptureAnalyzer {
     }
     private var lastTick: UInt64 = 0
     package private(set) var unreadable = 0
+    /// Out-of-order data this analyzer's flows did not hold for their scanners.
+    package private(set) var outOfOrderDrops = OutOfOrderDrops.none
+    /// Bytes held ahead of gaps, over all flows.
+    package private(set) var heldByteCount = 0
+
+    /// Bytes held ahead of gaps over all of one analyzer's flows, so that a capture with gaps in
+    /// many flows at once stays within memory too: 2 048 flows at once could each hold the whole
+    /// 12 KB handshake flight a real server sends behind a lost segment.
+    package static let maxHeldBytes = 16 << 20
 
     /// Both directions of one TCP flow, until the scanners settle.
     private final class TCPStreams {
         var scanners = TCPFlowScanners()
-        var fromClient = TCPStreamReassembler()
-        var fromServer = TCPStreamReassembler()
+        var fromClient = TCPStreamReassembler(limit: TCPFlowScanners.clientStreamReach)
+        var fromServer = TCPStreamReassembler(limit: TCPFlowScanners.serverStreamReach)
         /// What the segment being read taught, in order.
         var facts: [FlowFact] = []
     }
@@ -91,7 +100,7 @@ package final class CaptureAnalyzer {
                       _ datagram: UnsafeRawBufferPointer) {
         let slot = flow.counted.slot
         if slot >= streams.count { streams.append(contentsOf: repeatElement(.none, count: slot + 1 - streams.count)) }
-        if flow.counted.opened { streams[slot] = .none }
+        if flow.counted.opened { end(slot) }
         let state: TCPStreams
         switch streams[slot] {
         case .settled: return
@@ -102,29 +111,57 @@ package final class CaptureAnalyzer {
         }
         let fromClient = flow.direction == .outbound
         let payload = UnsafeRawBufferPointer(rebasing: datagram[tcp.payloadRange])
+        let sequence = SequenceNumber(tcp.sequence)
         let isSyn = tcp.flags.contains(.syn)
+        let room = Self.maxHeldBytes - heldByteCount
         if fromClient {
-            state.fromClient.receive(sequence: SequenceNumber(tcp.sequence), isSyn: isSyn, payload: payload) {
-                state.facts += state.scanners.client($0)
+            account(&state.fromClient) { stream in
+                stream.receive(sequence: sequence, isSyn: isSyn, payload: payload, room: room) { state.facts += state.scanners.client($0) }
             }
         } else {
-            state.fromServer.receive(sequence: SequenceNumber(tcp.sequence), isSyn: isSyn, payload: payload) {
-                state.facts += state.scanners.server($0)
+            account(&state.fromServer) { stream in
+                stream.receive(sequence: sequence, isSyn: isSyn, payload: payload, room: room) { state.facts += state.scanners.server($0) }
             }
         }
         // A segment the capture cut leaves a hole no later segment fills: that stream ends here.
-        if parsed.capturedLength < parsed.originalLength {
-            if fromClient { state.fromClient = TCPStreamReassembler(limit: 0) } else { state.fromServer = TCPStreamReassembler(limit: 0) }
+        // So does one whose scanners settled: nothing behind a gap in it is wanted any more.
+        if parsed.capturedLength < parsed.originalLength || (fromClient ? state.scanners.isClientSettled : state.scanners.isServerSettled) {
+            if fromClient { retire(&state.fromClient) } else { retire(&state.fromServer) }
         }
         if !state.facts.isEmpty {
             pipeline.observe(state.facts, for: flow.key)
             state.facts.removeAll(keepingCapacity: true)
         }
         if flow.counted.closesFlow {
-            streams[slot] = .none                   // the slot's next flow starts afresh anyway
+            end(slot)                               // the slot's next flow starts afresh anyway
         } else if state.scanners.isSettled || (state.fromClient.isDone && state.fromServer.isDone) {
-            streams[slot] = .settled
+            end(slot, settled: true)
         }
+    }
+
+    /// Runs `change` on one direction's reassembler and keeps the analyzer's totals of what it
+    /// holds and what it did not hold.
+    private func account(_ stream: inout TCPStreamReassembler, _ change: (inout TCPStreamReassembler) -> Void) {
+        let (held, dropped) = (stream.heldByteCount, stream.notHeld)
+        change(&stream)
+        heldByteCount += stream.heldByteCount - held
+        outOfOrderDrops.segments += stream.notHeld.segments - dropped.segments
+        outOfOrderDrops.bytes += stream.notHeld.bytes - dropped.bytes
+    }
+
+    /// Ends one direction's reading: what it held is freed, and nothing more is held.
+    private func retire(_ stream: inout TCPStreamReassembler) {
+        guard !stream.isDone else { return }
+        heldByteCount -= stream.release()
+        stream = TCPStreamReassembler(limit: 0)
+    }
+
+    /// Ends the reading of the flow in `slot`, freeing what it held.
+    private func end(_ slot: Int, settled: Bool = false) {
+        if case .scanning(let state) = streams[slot] {
+            heldByteCount -= state.fromClient.heldByteCount + state.fromServer.heldByteCount
+        }
+        streams[slot] = settled ? .settled : .none
     }
 }
 

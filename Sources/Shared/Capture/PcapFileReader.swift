@@ -61,6 +61,13 @@ public final class PcapFileReader: @unchecked Sendable {
     /// every line a window ahead sends those misses out together (about a tenth of `analyze`).
     static let readAhead = 64 << 10
 
+    /// How far behind the record being handed out the file's pages stay mapped in, and the step
+    /// in which they are let go. Pages read stay resident otherwise, so a capture's whole size
+    /// would count in the reader's memory; several readers of one mapping keep within this of
+    /// each other (one further behind maps its pages in again from the page cache).
+    static let keptBehind = 4 << 20
+    static let releaseStep = 1 << 20
+
     /// Calls `body` with each record in order. Stops at the first corrupt record and throws its
     /// error after the good records before it were handed out; `body` may throw to stop early.
     public func forEachRecord<E: Error>(_ body: (Record) throws(E) -> Void) throws(PcapFileReadError<E>) {
@@ -70,7 +77,14 @@ public final class PcapFileReader: @unchecked Sendable {
         let swapped = header.isByteSwapped
         let nanoseconds = header.hasNanosecondTimestamps
         var touchedTo = offset
+        var releasedTo = 0
         while offset < fileSize {
+            if offset - releasedTo >= Self.keptBehind + Self.releaseStep {
+                // Read-only and never written, so the pages come back from the file if touched again.
+                let end = (offset - Self.keptBehind) & ~(Int(getpagesize()) - 1)
+                madvise(UnsafeMutableRawPointer(mutating: mapping.baseAddress! + releasedTo), end - releasedTo, MADV_DONTNEED)
+                releasedTo = end
+            }
             if offset + Self.readAhead > touchedTo, touchedTo < fileSize {
                 let end = min(fileSize, touchedTo + Self.readAhead)
                 ctv_touch_lines(mapping.baseAddress! + touchedTo, end - touchedTo)

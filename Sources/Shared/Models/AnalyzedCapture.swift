@@ -23,9 +23,11 @@ public struct AnalyzedCapture: Sendable {
     public let conversations: [Conversation]
     /// Where the file stopped being readable, if it did (what came before was analyzed).
     public let damage: String?
+    /// Out-of-order TCP data not held for the scanners, over every conversation.
+    public let outOfOrderDrops: OutOfOrderDrops
 
     public init(path: String, linkType: UInt32, packets: Int, nonIPFrames: Int, unreadablePackets: Int,
-                conversations: [Conversation], damage: String?) {
+                conversations: [Conversation], damage: String?, outOfOrderDrops: OutOfOrderDrops = .none) {
         self.path = path
         self.linkType = linkType
         self.packets = packets
@@ -33,5 +35,6 @@ public struct AnalyzedCapture: Sendable {
         self.unreadablePackets = unreadablePackets
         self.conversations = conversations
         self.damage = damage
+        self.outOfOrderDrops = outOfOrderDrops
     }
 }
