@@ -69,9 +69,14 @@ enum HelpText {
 
     When CMD ends, a summary goes to standard error: its connections (protocol, remote address and
     port, bytes out and in, packets, duration), the capture files and the history database.
-    Standard output stays CMD's. The exit status is CMD's (128 + N when signal N ended it); 127
-    when CMD is not found; 1 when the tunnel could not be set up (not root, no /dev/net/tun,
-    another tunnel on the same data directory).
+    Standard output stays CMD's. The summary says so when it is not the whole story: a history
+    that cannot be read, or whose writes failed during the run (a full disk, a lock), and capture
+    writes that failed — never "0 connections" or a short list shown as complete.
+    The exit status is CMD's (128 + N when signal N ended it); 127 when CMD is not found; 1 when
+    the tunnel could not be set up (not root, no /dev/net/tun, another tunnel on the same data
+    directory, a damaged history, settings that cannot be read) or when the --json-summary FILE
+    cannot be written (its directory is checked before CMD starts; a write that fails at the end,
+    a full disk say, is reported with CMD's own status in the message).
 
     --data-dir D                where the history, captures, ring and settings live
                                 (default /var/lib/tunnelvision for root; or TUNNELVISION_DATA)
@@ -82,6 +87,8 @@ enum HelpText {
                                 slirp4netns use; measured 3.5× the throughput of 1500, whose
                                 real link's segmentation --mtu 1500 gives back)
     --json-summary FILE         also write the summary as one JSON object to FILE
+                                ("historyComplete"/"historyProblem", "captureComplete"/
+                                "captureProblem" say what is missing from it)
     """
 
     static let demo = """
@@ -139,10 +146,13 @@ enum HelpText {
     able to do it must never start on a choice made before it could. A retention limit is stored, with a
     warning that nothing enforces it yet, so that settings scripted ahead of an upgrade take effect with it.
 
-    A settings file that cannot be read is reported on standard error with its path, the factory
-    settings a tunnel would use instead are shown, the exit status is 1 and the file is left as it is.
-    'set' refuses to replace such a file unless --force is given: then it writes the factory settings
-    plus the one change, discarding whatever else the file held.
+    A settings file that cannot be read — not JSON, a value of the wrong type or unknown, a key this
+    build does not know (a newer build's, a typo) — is reported on standard error with its path and
+    the field at fault, the factory settings are shown, the exit status is 1 and the file is left
+    exactly as it is; 'run' refuses to start over it (unless given --no-capture), since the factory
+    settings capture in full what the file may have turned off. 'set' refuses to replace such a file
+    unless --force is given: then the file is first set aside, whole, beside itself
+    (settings.json.unreadable-DATE), and the factory settings plus the one change are written.
 
     --json   the settings as one JSON object, in the file's own format.
     """

@@ -64,11 +64,21 @@ enum RunCommand {
         return request
     }
 
-    /// Runs the request and returns the exit status: CMD's, or the failure's.
+    /// Runs the request and returns the exit status: CMD's, or the failure's — 1 also when the
+    /// JSON summary cannot be written (the message then says CMD's own).
     static func run(_ request: Request) async -> Int32 {
+        if let path = request.jsonSummary, let problem = SummaryFile.unwritableDirectory(of: path) {
+            printError("tunnelvision: cannot write the JSON summary to \(path): \(problem); nothing was started")
+            return 1
+        }
         let outcome: MonitoredRun.Outcome
         do {
             let run = try MonitoredRun(options: request.options, environment: ProcessInfo.processInfo.environment)
+            // Before the warnings, one of which would say the run goes ahead on the factory settings.
+            if let refusal = settingsRefusal(run.warnings, options: request.options) {
+                printError("tunnelvision: \(refusal)")
+                return 1
+            }
             for warning in run.warnings { printError("tunnelvision: \(warning)") }
             outcome = try await run.run()
         } catch {
@@ -79,9 +89,28 @@ enum RunCommand {
                                           ending: outcome.ending, recording: outcome.recording)
         printError(summary.text())
         if let path = request.jsonSummary {
-            try? Data((summary.json() + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            do {
+                try SummaryFile.write(summary.json() + "\n", to: path)
+            } catch {
+                printError("tunnelvision: cannot write the JSON summary to \(path): \(error) "
+                           + "(\(summary.command) \(summary.ending); the summary above is complete)")
+                return 1
+            }
         }
         return outcome.ending.exitStatus
+    }
+
+    /// Why `run` does not start over settings it could not read: the factory settings capture
+    /// every packet in full, and the file may well say capture off. The safe side is to start only
+    /// once the person has decided capture for this run (`--no-capture`) or fixed the file.
+    static func settingsRefusal(_ warnings: [RunWarning], options: MonitoredRun.Options) -> String? {
+        guard !options.captureOff else { return nil }
+        for case let .settingsUnreadable(problem) in warnings {
+            return "run refuses to start on the factory settings (full capture) in place of settings it cannot read: "
+                + "\(problem). Fix the file ('tunnelvision settings' shows what is wrong; 'tunnelvision settings set "
+                + "capture on --force' sets it aside), or give --no-capture for this run. Nothing was started."
+        }
+        return nil
     }
 }
 
@@ -90,8 +119,10 @@ extension RunSummary {
     /// for them, its capture files, and the history.
     static func of(command: String, exitStatus: Int32?, signal: Int32?, recording: SessionRecording) async -> RunSummary {
         RunSummary(command: command, exitStatus: exitStatus, signal: signal,
-                   connections: await SessionHistory(store: recording.store).connections(ofSession: recording.sessionID),
+                   connections: await SessionHistory(store: recording.store).connections(ofSession: recording.sessionID)
+                       .recorded(with: RecordingLosses(recording.pipelineStats)),
                    captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
+                   captureProblem: RecordingLosses(recording.pipelineStats).captureProblem,
                    databasePath: recording.databasePath)
     }
 

@@ -74,18 +74,20 @@ enum SettingsCommand {
             }
         }
         guard let problem = reading.problem else { return 0 }
-        let consequence = "A tunnel started now uses the factory settings shown."
+        let consequence = "A tunnel started now would use the factory settings shown, so 'run' refuses to start "
+            + "until the file is fixed or --no-capture is given."
         if case .corruptData = problem {
-            printError("tunnelvision: \(problem)\nThe file was left as it is. \(consequence) "
-                       + "'tunnelvision settings set KEY VALUE --force' replaces it.")
+            printError("tunnelvision: \(problem)\nThe file was left as it is. \(consequence) Edit it, or "
+                       + "'tunnelvision settings set KEY VALUE --force' sets it aside and starts from the factory settings.")
         } else {
             printError("tunnelvision: \(problem)\n\(consequence)")
         }
         return 1
     }
 
-    /// Changes one setting and keeps the others. Over a file that cannot be decoded it refuses
-    /// unless forced, so that a slip never silently wipes the person's other choices.
+    /// Changes one setting and keeps the others. Over a file that cannot be read it refuses
+    /// (saving over it would drop whatever it held that this build did not understand) unless
+    /// forced, and then the file is first set aside whole, never overwritten.
     private static func set(_ change: SettingChange, in store: SettingsStore, force: Bool) -> Int32 {
         if case let .refused(reason) = change.support {
             printError("tunnelvision: \(change.setting.rawValue) \(change.spelling) is refused: \(reason). Nothing was changed.")
@@ -97,14 +99,20 @@ enum SettingsCommand {
         } catch {
             guard case .corruptData = error, force else {
                 let advice = if case .corruptData = error {
-                    "Nothing was changed. --force replaces the file with the factory settings plus this one change, "
-                        + "discarding whatever else it held."
+                    "Nothing was changed. Edit the file, or add --force to set it aside (kept whole, beside it) "
+                        + "and start from the factory settings plus this one change."
                 } else {
                     "Nothing was changed."
                 }
                 printError("tunnelvision: \(error)\n\(advice)")
                 return 1
             }
+            let aside = SetAsideName.path(for: store.location, why: "unreadable", at: Date())
+            guard rename(store.location, aside) == 0 else {
+                printError("tunnelvision: cannot set \(store.location) aside as \(aside): \(SystemError.text(errno)). Nothing was changed.")
+                return 1
+            }
+            printError("tunnelvision: set the unreadable \(store.location) aside as \(aside)")
             settings = .default
         }
         change.apply(to: &settings)

@@ -12,6 +12,8 @@ enum Command: Equatable {
     case ringProduce(RingProduceOptions)
     case benchTunnel(TunnelBenchOptions)
     case net(NetRequest)
+    case faults(FaultsOptions)
+    case soak(seconds: Int, json: Bool)
 }
 
 struct CaptureOptions: Equatable {
@@ -99,6 +101,19 @@ enum Arguments {
             default:
                 throw UsageError(message: "bench: unknown benchmark \(benchmark) (packets, ring, store or tunnel)")
             }
+        case "faults":
+            let options = try OptionList(rest, command: "faults", valued: ["--connections", "--mutations", "--only"],
+                                         flags: ["--short", "--json"])
+            var faults = FaultsOptions()
+            faults.short = options.has("--short")
+            faults.connections = try options.integer("--connections", in: 1...100_000)
+            faults.mutations = try options.integer("--mutations", in: 1...1_000_000)
+            faults.json = options.has("--json")
+            faults.only = options.values["--only"].map { $0.split(separator: ",").map(String.init) } ?? []
+            return .faults(faults)
+        case "soak":
+            let options = try OptionList(rest, command: "soak", valued: ["--seconds"], flags: ["--json"])
+            return .soak(seconds: try options.integer("--seconds", in: 60...1_000_000) ?? 3_600, json: options.has("--json"))
         case "ring":
             guard rest.first == "produce" else { throw UsageError(message: "ring: the only subcommand is produce") }
             rest.removeFirst()

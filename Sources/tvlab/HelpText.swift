@@ -11,9 +11,11 @@ enum HelpText {
       tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
       tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
       tvlab net echo-server --port P
-      tvlab net rr | crr | hold --host H --port P …
+      tvlab net rr | crr | hold --host H --port P … | garbage [--count N] [--seed S]
+      tvlab faults [--short] [--connections N] [--mutations N] [--only NAMES] [--json]
+      tvlab soak [--seconds S] [--json]
       tvlab ring produce --ring FILE --records N [--first I] [--slots N] [--wait-for-space] [--abandon]
-      tvlab help [capture | bench | tunnel | net | ring]
+      tvlab help [capture | bench | tunnel | net | faults | ring]
 
     Exit status: 0 done, 1 failed, 2 the command line was wrong.
     """
@@ -126,9 +128,10 @@ enum HelpText {
     tvlab net echo-server --port P
     tvlab net rr --host H --port P [--count N] [--json]
     tvlab net crr --host H --port P [--seconds S] [--json]
-    tvlab net hold --host H --port P --count N --ready-file F
+    tvlab net hold --host H --port P --count N --ready-file F [--verify]
+    tvlab net garbage [--count N] [--seed S]
 
-    Small TCP tools for 'bench tunnel'; H is an IPv4 or IPv6 address.
+    Small tools for 'bench tunnel' and 'faults'; H is an IPv4 or IPv6 address.
       echo-server   listens on every IPv4 address at port P and sends back whatever it reads;
                     one thread, epoll, its open-file limit raised to the hard limit; runs until
                     killed
@@ -137,9 +140,52 @@ enum HelpText {
       crr           for S seconds (default 4), one after another: connect, 1 byte each way,
                     close with a reset (so TIME_WAIT cannot exhaust the ports); prints connections/s
       hold          opens N connections, each proven by a 1-byte round trip, creates F, and closes
-                    them all once F is removed (or after 120 s)
+                    them all once F is removed (or after 120 s); with --verify, first makes one
+                    more round trip on each and prints "verified K of N" (exit 1 unless all answer)
+      mix           the soak's traffic (see 'tvlab help faults'): --host H --port ECHO --http-port P
+                    --path /FILE --udp-port U --seconds S; prints one JSON tally at the end
+      garbage       writes N (default 1000) random malformed datagrams, most with an IPv4 or IPv6
+                    version nibble, into the first interface that is not loopback through a packet
+                    socket (root); the same seed S (default 1) gives the same datagrams
     Each connect, send and receive gives up after 10 s (exit status 1, saying which).
     --json prints one JSON object.
+    """
+
+    static let faults = """
+    tvlab faults [--short] [--connections N] [--mutations N] [--only NAMES] [--json]
+
+    The fault suite (scripts/faults), as root, in a lab of its own: each fault injected into a real
+    'tunnelvision run' (the binary beside tvlab) and checked against what is promised.
+      connections   N concurrent connections (default 10000, --short 2000) through one tunnel,
+                    each proven by a round trip, held past three ticks, then used again
+      signals       timeout 2 ends 'run -- sleep' with 124; TERM and HUP to run end the command
+                    with 128+N; 'bash -c "yes | head -1"' prints y and exits 0, quietly
+      kill -9       the tunnel killed mid-download: curl gone within 2 s; the next run says it
+                    recovered from an unclean stop, and nothing of the dead run is left
+      device        the TUN device deleted under 'run -- sleep': run ends non-zero with a reason
+      full disk     a 50 MB download, twice, through an 8 MiB tmpfs data directory (in a private
+                    mount namespace): both complete intact, and the full disk is reported
+      control       2000 clients flood the control socket with unterminated lines, 200 never
+                    read: a download stays intact, round trips stay under 200 ms (p99), stats answers
+      files         a history with damaged pages, a settings file with wrong types, symbolic links
+                    at the history and the ring's lock: refused or reported, left untouched
+      garbage       malformed datagrams into the tunnel (2000, or 20000), then a download intact
+      captures      M captures (default 600, --short 60) mutated and read by analyze: none crashes
+                    or hangs
+    Prints connections held and working afterwards, faults injected and survived, bad inputs
+    tried and crashes, bytes lost; exit status 1 unless all held, survived and arrived.
+    --only NAMES runs only the scenarios named (comma-separated, as the progress lines name them).
+    --json prints the report as one JSON object.
+
+    tvlab soak [--seconds S] [--json]
+
+    One 'tunnelvision run' (capture detail metadata) carrying 'tvlab net mix' for S seconds
+    (default 3600, at least 60): each second, a round trip on each of 100 long-lived connections,
+    20 short connections (connect, 1 byte each way, close), a 1 MiB HTTP/1.0 download and a UDP
+    exchange. The tunnel's resident memory is sampled every 10 s; prints memory at the start and
+    the end (medians of the second and the last fifth of the samples; the first is warm-up) and
+    the peak — flat when the end is within 10 % of the start — and what the traffic did and
+    failed. Exit status 1 unless flat and the run succeeded.
     """
 
     static let ring = """
@@ -163,6 +209,7 @@ enum HelpText {
         case "bench", "packets": bench + "\n" + benchIPC + "\n" + benchTunnel
         case "tunnel": benchTunnel
         case "net": net
+        case "faults", "soak": faults
         case "ring": ring
         default: nil
         }

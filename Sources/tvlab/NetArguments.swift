@@ -7,7 +7,12 @@ enum NetRequest: Equatable {
     case echoServer(port: UInt16)
     case roundTrips(IPEndpoint, count: Int, json: Bool)
     case connectionRate(IPEndpoint, seconds: Int, json: Bool)
-    case hold(IPEndpoint, count: Int, readyFile: String)
+    case hold(IPEndpoint, count: Int, readyFile: String, verify: Bool)
+    /// Malformed datagrams written straight into the first non-loopback interface (the tunnel's
+    /// device, seen from the monitored namespace), for the fault suite.
+    case garbage(count: Int, seed: UInt64)
+    /// The soak's steady mixed traffic to the lab's echo, file and UDP echo servers.
+    case mix(host: String, echoPort: UInt16, httpPort: UInt16, httpPath: String, udpPort: UInt16, seconds: Int)
 }
 
 struct TunnelBenchOptions: Equatable {
@@ -31,7 +36,7 @@ extension Arguments {
 
     static func parseNet(_ arguments: [String]) throws(UsageError) -> Command {
         guard let tool = arguments.first, !tool.hasPrefix("-") else {
-            throw UsageError(message: "net: which tool? (tvlab net echo-server | rr | crr | hold)")
+            throw UsageError(message: "net: which tool? (tvlab net echo-server | rr | crr | hold | garbage)")
         }
         let rest = Array(arguments.dropFirst())
         switch tool {
@@ -47,16 +52,30 @@ extension Arguments {
             return .net(.connectionRate(try endpoint(options), seconds: try options.integer("--seconds", in: 1...3_600) ?? defaultRateSeconds,
                                         json: options.has("--json")))
         case "hold":
-            let options = try OptionList(rest, command: "net hold", valued: ["--host", "--port", "--count", "--ready-file"], flags: [])
+            let options = try OptionList(rest, command: "net hold", valued: ["--host", "--port", "--count", "--ready-file"],
+                                         flags: ["--verify"])
             guard let count = try options.integer("--count", in: 1...1_000_000) else {
                 throw UsageError(message: "net hold: how many connections? (--count N)")
             }
             guard let readyFile = options.values["--ready-file"] else {
                 throw UsageError(message: "net hold: which file says they are open? (--ready-file F)")
             }
-            return .net(.hold(try endpoint(options), count: count, readyFile: readyFile))
+            return .net(.hold(try endpoint(options), count: count, readyFile: readyFile, verify: options.has("--verify")))
+        case "garbage":
+            let options = try OptionList(rest, command: "net garbage", valued: ["--count", "--seed"], flags: [])
+            return .net(.garbage(count: try options.integer("--count", in: 1...10_000_000) ?? 1_000,
+                                 seed: UInt64(try options.integer("--seed", in: 0...Int.max) ?? 1)))
+        case "mix":
+            let options = try OptionList(rest, command: "net mix",
+                                         valued: ["--host", "--port", "--http-port", "--path", "--udp-port", "--seconds"], flags: [])
+            guard let host = options.values["--host"], let httpPort = try options.integer("--http-port", in: UInt16(1)...UInt16.max),
+                  let udpPort = try options.integer("--udp-port", in: UInt16(1)...UInt16.max) else {
+                throw UsageError(message: "net mix: needs --host, --port, --http-port and --udp-port")
+            }
+            return .net(.mix(host: host, echoPort: try port(options), httpPort: httpPort, httpPath: options.values["--path"] ?? "/",
+                             udpPort: udpPort, seconds: try options.integer("--seconds", in: 1...1_000_000) ?? 60))
         default:
-            throw UsageError(message: "net: unknown tool \(tool) (echo-server, rr, crr or hold)")
+            throw UsageError(message: "net: unknown tool \(tool) (echo-server, rr, crr, hold, garbage or mix)")
         }
     }
 

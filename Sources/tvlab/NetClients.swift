@@ -20,7 +20,10 @@ enum NetClients {
         case .echoServer(let port): try EchoServer.run(port: port)
         case let .roundTrips(remote, count, json): try roundTrips(to: remote, count: count, json: json)
         case let .connectionRate(remote, seconds, json): try connectionRate(to: remote, seconds: seconds, json: json)
-        case let .hold(remote, count, readyFile): try hold(to: remote, count: count, readyFile: readyFile)
+        case let .hold(remote, count, readyFile, verify): try hold(to: remote, count: count, readyFile: readyFile, verify: verify)
+        case let .garbage(count, seed): try GarbageDatagrams.send(count: count, seed: seed)
+        case let .mix(host, echoPort, httpPort, httpPath, udpPort, seconds):
+            try MixedTraffic.run(host: host, echoPort: echoPort, httpPort: httpPort, httpPath: httpPath, udpPort: udpPort, seconds: seconds)
         }
     }
 
@@ -86,8 +89,10 @@ enum NetClients {
     }
 
     /// Opens `count` connections, each proven by a round trip, then creates `readyFile` and keeps
-    /// them open until that file is removed (or `holdLimitSeconds` pass).
-    static func hold(to remote: IPEndpoint, count: Int, readyFile: String) throws(Failure) {
+    /// them open until that file is removed (or `holdLimitSeconds` pass). With `verify`, then
+    /// makes one more round trip on every connection and prints how many answered
+    /// ("verified K of N"); fails unless all did.
+    static func hold(to remote: IPEndpoint, count: Int, readyFile: String, verify: Bool) throws(Failure) {
         try DescriptorLimit.raiseToHard()
         var clients: [BlockingTCPClient] = []
         clients.reserveCapacity(count)
@@ -110,6 +115,18 @@ enum NetClients {
             usleep(20_000)
         }
         Console.progress("held \(count) connections to \(remote) for " + String(format: "%.1f s", held.elapsedSeconds))
+        guard verify else { return }
+        var answered = 0
+        for (index, client) in clients.enumerated() {
+            do {
+                try client.roundTrip(UInt8(truncatingIfNeeded: index &+ 1))
+                answered += 1
+            } catch {
+                if count - answered <= 5 { Console.error("hold: connection \(index): \(error)") }
+            }
+        }
+        print("verified \(answered) of \(count)")
+        guard answered == count else { throw Failure("hold: \(count - answered) of \(count) connections stopped answering") }
     }
 
     /// Microseconds to one decimal: finer is noise.

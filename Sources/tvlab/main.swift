@@ -37,6 +37,10 @@ do throws(Failure) {
         try TunnelBenchCommand.run(options)
     case let .net(request):
         try NetClients.run(request)
+    case let .faults(options):
+        try FaultSuite.run(options)
+    case let .soak(seconds, json):
+        try SoakCommand.run(seconds: seconds, json: json)
     }
 } catch {
     Console.error("\(error)")

@@ -67,6 +67,65 @@ struct RunSummaryTests {
         #expect(abs(connection.duration - 2) < 0.001)
     }
 
+    static let lostBatches = RecordingLosses(storeBatchesFailed: 2, packetsLostToStoreFailures: 120,
+                                             lastStoreError: "the disk holding the history /d/db is full")
+
+    @Test("writes that failed during the run make the list incomplete, said above it, never a plain count")
+    func incompleteHistory() {
+        let summary = RunSummary(command: "curl", exitStatus: 0, signal: nil,
+                                 connections: RunSummary.Connections.known([Self.dns]).recorded(with: Self.lostBatches),
+                                 captureFiles: [], databasePath: "/d/db")
+        #expect(summary.text() == """
+        curl exited with status 0
+        history incomplete: 2 batches of history (120 packets) could not be written — the last because the disk holding the history /d/db is full
+        1 connection recorded (some may be missing or counted short):
+          PROTO  REMOTE           NAME  OUT   IN    PACKETS  DURATION
+          UDP    [fd00:19::2]:53  -     31 B  47 B  2        0.013 s
+        captures: none
+        history:  /d/db
+        """)
+        let empty = RunSummary(command: "curl", exitStatus: 0, signal: nil,
+                               connections: RunSummary.Connections.known([]).recorded(with: Self.lostBatches),
+                               captureFiles: [], databasePath: "/d/db")
+        #expect(!empty.text().contains("0 connections:"))
+        #expect(empty.text().contains("\n0 connections recorded (some may be missing or counted short)\ncaptures"))
+    }
+
+    @Test("no losses leave the list as it is; losses over an unreadable history add to its reason")
+    func lossesCombine() {
+        #expect(RunSummary.Connections.known([Self.web]).recorded(with: RecordingLosses()) == .known([Self.web]))
+        #expect(RunSummary.Connections.unreadable("the history is damaged").recorded(with: Self.lostBatches)
+                == .unreadable("the history is damaged; and 2 batches of history (120 packets) could not be written — "
+                               + "the last because the disk holding the history /d/db is full"))
+        #expect(RecordingLosses(PipelineStats(captureFailures: 1, captureDisabledByFailure: true,
+                                              lastCaptureError: "cannot write capture file /d/c.pcap: No space left on device"))
+                    .captureProblem == "1 capture write failed (the last: cannot write capture file /d/c.pcap: No space left on "
+                    + "device); capture stopped at the failure, so the files end early")
+        #expect(RecordingLosses(PipelineStats()).captureProblem == nil && RecordingLosses(PipelineStats()).historyProblem == nil)
+    }
+
+    @Test("the JSON says whether the history and the captures are complete, and why not")
+    func jsonCompleteness() throws {
+        func object(_ summary: RunSummary) throws -> [String: Any] {
+            try #require(JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        }
+        let whole = try object(RunSummary(command: "c", exitStatus: 0, signal: nil, connections: .known([]), captureFiles: [],
+                                          databasePath: "/d/db"))
+        #expect(whole["historyComplete"] as? Bool == true && whole["historyProblem"] is NSNull)
+        #expect(whole["captureComplete"] as? Bool == true && whole["captureProblem"] is NSNull)
+        let short = try object(RunSummary(command: "c", exitStatus: 0, signal: nil,
+                                          connections: RunSummary.Connections.known([Self.dns]).recorded(with: Self.lostBatches),
+                                          captureFiles: [], captureProblem: "1 capture write failed", databasePath: "/d/db"))
+        #expect(short["historyComplete"] as? Bool == false)
+        #expect((short["historyProblem"] as? String)?.hasPrefix("2 batches of history (120 packets) could not be written") == true)
+        #expect((short["connections"] as? [Any])?.count == 1)
+        #expect(short["captureComplete"] as? Bool == false && short["captureProblem"] as? String == "1 capture write failed")
+        let unreadable = try object(RunSummary(command: "c", exitStatus: 0, signal: nil, connections: .unreadable("damaged"),
+                                               captureFiles: [], databasePath: "/d/db"))
+        #expect(unreadable["connections"] is NSNull && unreadable["historyComplete"] as? Bool == false)
+        #expect(unreadable["historyProblem"] as? String == "damaged")
+    }
+
     @Test("sizes read in binary units")
     func sizes() {
         #expect(RunSummary.bytes(0) == "0 B")

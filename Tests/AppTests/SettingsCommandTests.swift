@@ -150,13 +150,46 @@ import Shared
         let refused = try run(["set", "capture-detail", "metadata"])
         #expect(refused.status == 1 && refused.out.isEmpty)
         #expect(refused.err.contains(file.path) && refused.err.contains("Nothing was changed"))
-        #expect(refused.err.contains("--force replaces the file with the factory settings plus this one change"))
+        #expect(refused.err.contains("add --force to set it aside"))
         #expect(try Data(contentsOf: file) == corrupt)
 
         let forced = try run(["set", "capture-detail", "metadata", "--force"])
         #expect(forced.status == 0 && forced.out == "capture-detail metadata\n")
         #expect(try SettingsStore(dataDirectory: dataDirectory).load() == AppSettings(captureDetail: .metadataOnly))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dataDirectory.path) == ["settings.json"])
+        // The unreadable file is kept whole beside the new one, never overwritten.
+        let files = try FileManager.default.contentsOfDirectory(atPath: dataDirectory.path).sorted()
+        #expect(files.count == 2 && files[0] == "settings.json" && files[1].hasPrefix("settings.json.unreadable-"), "\(files)")
+        #expect(try Data(contentsOf: dataDirectory.appendingPathComponent(files[1])) == corrupt)
+        #expect(forced.err.contains("set the unreadable \(file.path) aside as \(dataDirectory.path)/\(files[1])"))
+    }
+
+    /// The file's bytes as sha256sum sees them: the refusals must leave them exactly so.
+    func sha256() throws -> String {
+        try BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/sha256sum"), [file.path]).out
+    }
+
+    @Test("a settings file with a wrong type, an unknown value or an unknown key is unreadable: shown, refused, left byte for byte")
+    func wrongTypesAndUnknownKeysAreUnreadableAndKept() throws {
+        defer { clean() }
+        let files: [(json: String, field: String)] = [
+            ("{\"captureEnabled\": \"yes\"}\n", "captureEnabled is not Bool"),
+            ("{\"captureDetail\": 7}\n", "captureDetail"),
+            ("{\"captureEnabled\": false, \"futureKey\": 1}\n", "futureKey: not a setting this build knows"),
+        ]
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        for (json, field) in files {
+            try Data(json.utf8).write(to: file)
+            let before = try sha256()
+            let shown = try run([])
+            #expect(shown.status == 1, "\(json): \(shown.err)")
+            #expect(shown.err.contains("\(file.path) does not hold valid settings: \(field)"), "\(shown.err)")
+            #expect(shown.err.contains("'run' refuses to start until the file is fixed or --no-capture is given"))
+            let set = try run(["set", "retention-age", "30d"])
+            #expect(set.status == 1 && set.out.isEmpty, "\(json): \(set.out)")
+            #expect(set.err.contains("Nothing was changed. Edit the file, or add --force"), "\(set.err)")
+            #expect(try sha256() == before, "\(json) was rewritten")
+            #expect(try String(contentsOf: file, encoding: .utf8) == json)
+        }
     }
 
     @Test func anUnreachableDataDirectoryIsAnErrorNotTheFactorySettings() throws {

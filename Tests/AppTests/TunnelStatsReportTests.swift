@@ -37,9 +37,12 @@ import Testing
             inspection: InspectionStats(inspectionCandidates: next(), terminationsOpened: next(),
                                         inspectionsAbandoned: next(), pinnedHostSkips: next(), flowsInspected: next(),
                                         flowsPinned: next(), terminationsFailed: next()))
-        return TunnelStats(pipeline: pipeline, relay: relay,
-                           resolvers: ResolverStatus(announced: ["198.18.0.53", "fd00:18::53"], reportedAtStart: [],
-                                                     reportedNow: ["198.18.0.53"]))
+        var stats = TunnelStats(pipeline: pipeline, relay: relay,
+                                resolvers: ResolverStatus(announced: ["198.18.0.53", "fd00:18::53"], reportedAtStart: [],
+                                                          reportedNow: ["198.18.0.53"]))
+        stats.control = ControlStats(commandsAnswered: next(), refusedOverLong: next(), closedIdle: next(),
+                                     refusedOverCap: next(), clientsGone: next(), acceptFailures: next())
+        return stats
     }()
 
     /// The leaves of the JSON `stats --json` prints, by dotted path, as text: the one place that

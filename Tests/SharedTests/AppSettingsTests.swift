@@ -40,29 +40,37 @@ import Testing
         #expect(try Self.decode("{}") == .default)
     }
 
-    @Test func anUnknownFieldIsIgnored() throws {
-        let settings = try Self.decode(#"{"captureEnabled":false,"hasSeenIntro":true,"resolver":{"custom":"198.18.0.53"}}"#)
-        #expect(settings == AppSettings(captureEnabled: false))
+    @Test("a key this build does not know makes the file unreadable, not ignored (the next save would drop it)")
+    func anUnknownFieldIsRefused() {
+        for json in [#"{"captureEnabled":false,"futureKey":1}"#, #"{"futureKey":1}"#,
+                     #"{"retention":{"maxAge":"oneDay","maxPlaintextAge":"oneHour"}}"#] {
+            #expect(throws: DecodingError.self, "\(json) decoded") { try Self.decode(json) }
+        }
     }
 
-    @Test func aFieldOfTheWrongTypeFallsBackAlone() throws {
-        let settings = try Self.decode(#"""
-            {"tlsInspectionEnabled":"yes","plaintextPersistenceEnabled":true,"captureEnabled":null,
-             "captureDetail":7,"retention":{"maxAge":"oneDay","maxCaptureSize":["big"]}}
-            """#)
-        #expect(settings == AppSettings(plaintextPersistenceEnabled: true,
-                                        retention: RetentionSettings(maxAge: .oneDay, maxCaptureSize: .gigabytes1)))
-        #expect(try Self.decode(#"{"captureEnabled":false,"retention":"forever"}"#)
-                == AppSettings(captureEnabled: false))
+    @Test("a field of the wrong type, null or an unknown value makes the file unreadable instead of falling back")
+    func aWrongValueIsRefused() {
+        let wrong = [#"{"captureEnabled":"yes"}"#, #"{"captureDetail":7}"#, #"{"captureEnabled":null}"#,
+                     #"{"tlsInspectionEnabled":1}"#, #"{"captureDetail":"everything"}"#, #"{"retention":"forever"}"#,
+                     #"{"retention":{"maxAge":"oneYear"}}"#, #"{"retention":{"maxCaptureSize":["big"]}}"#]
+        for json in wrong {
+            #expect(throws: DecodingError.self, "\(json) decoded") { try Self.decode(json) }
+        }
     }
 
-    @Test func anUnknownRawValueFallsBackAlone() throws {
-        let settings = try Self.decode(#"""
-            {"captureEnabled":false,"captureDetail":"everything",
-             "retention":{"maxAge":"oneYear","maxCaptureSize":"megabytes256","maxPlaintextAge":"oneHour"}}
-            """#)
-        #expect(settings == AppSettings(captureEnabled: false,
-                                        retention: RetentionSettings(maxAge: .oneWeek, maxCaptureSize: .megabytes256)))
+    @Test("the reason names the field and what is wrong with it")
+    func theReasonNamesTheField() throws {
+        let reasons = try [#"{"captureEnabled":"yes"}"#, #"{"futureKey":1}"#, #"{"retention":{"maxAge":"oneYear"}}"#]
+            .map { json in
+                let store = SettingsStore(location: "memory", reading: { Data(json.utf8) }, writing: { _ in })
+                guard case let .corruptData(_, reason)? = store.loadForSession().problem else {
+                    throw SettingsError.corruptData(path: "memory", reason: "\(json) loaded")
+                }
+                return reason
+            }
+        #expect(reasons[0] == "captureEnabled is not Bool")
+        #expect(reasons[1] == "futureKey: not a setting this build knows (a newer TunnelVision's, or a typo)")
+        #expect(reasons[2].hasPrefix("retention.maxAge: "), "\(reasons[2])")
     }
 
     @Test func onlyABlobThatIsNotAnObjectFailsToDecode() {

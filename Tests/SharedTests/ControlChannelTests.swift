@@ -24,7 +24,16 @@ import Testing
         resolvers: ResolverStatus(announced: ["198.18.0.53", "fd00:18::53"], reportedAtStart: ["127.0.0.53"],
                                   reportedNow: ["198.18.0.53"]))
 
+    /// A session whose control server refused clients, by reason.
+    static let refusingSession: TunnelStats = {
+        var stats = busySession
+        stats.control = ControlStats(commandsAnswered: 12, refusedOverLong: 2_000, closedIdle: 32, refusedOverCap: 168,
+                                     clientsGone: 1, acceptFailures: 0)
+        return stats
+    }()
+
     static let responses: [ControlResponse] = [
+        .stats(refusingSession),
         .ok, .notRunning, .failed("No space left on device"), .failed("\"quoted\", ünïcødé, 💾 and a\nnewline"),
         .failed(""), .stats(TunnelStats()), .stats(busySession),
         .stats(TunnelStats(pipeline: .zero, relay: .zero, resolvers: nil)),

@@ -173,11 +173,18 @@ import Testing
         try expectRefusal(.notADatabase(path: url.path), in: directory)
     }
 
-    @Test func garbageBehindSQLitesHeaderIsNotADatabase() throws {
+    @Test("garbage behind SQLite's magic is a damaged history, refused untouched with where to move it")
+    func garbageBehindSQLitesHeaderIsDamaged() throws {
         let directory = TemporaryDirectory()
         let url = StoreFixtures.databaseURL(in: directory)
         try Data(DatabaseFile.magic + [UInt8](repeating: 0xA5, count: 4_080)).write(to: url)
-        try expectRefusal(.notADatabase(path: url.path), in: directory)
+        let before = try StoreFixtures.bytes(of: url)
+        let error = #expect(throws: StoreError.self) { try FlowStore(databaseURL: url) }
+        guard case let .damaged(path, reason, setAside)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(path == url.path && reason == "its header names no valid page size")
+        #expect(setAside.hasPrefix(url.path + ".damaged-"))
+        #expect(try StoreFixtures.bytes(of: url) == before)
+        #expect(try StoreFixtures.files(in: directory) == [url.lastPathComponent])
     }
 
     @Test(arguments: ["DELETE", "WAL"])
@@ -238,6 +245,7 @@ import Testing
             .diskFull(path: "/x", SQLiteError(code: SQLITE_FULL, message: "m")),
             .locked(path: "/x", SQLiteError(code: SQLITE_BUSY, message: "m")),
             .corrupt(path: "/x", SQLiteError(code: SQLITE_CORRUPT, message: "m")),
+            .damaged(path: "/x", reason: "m", setAside: "/x.damaged-20261201T000000Z"),
             .notWritable(path: "/x", SQLiteError(code: SQLITE_READONLY, message: "m")),
             .ioFailed(path: "/x", SQLiteError(code: SQLITE_IOERR, message: "m")),
         ]

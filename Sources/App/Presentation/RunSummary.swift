@@ -4,7 +4,7 @@ import Shared
 /// What `tunnelvision run` prints when the monitored command ends: every connection it made, the
 /// capture files and the history's path. Pure: the command hands in what the store and the
 /// capture directory hold — or why the store could not say, which is never shown as
-/// "0 connections".
+/// "0 connections", and what the session failed to write, which is never shown as a complete list.
 public struct RunSummary: Sendable, Equatable {
     /// One connection as a person reads it: the far end, never the tunnel's own address.
     public struct Connection: Sendable, Equatable {
@@ -49,9 +49,31 @@ public struct RunSummary: Sendable, Equatable {
 
     /// The run's connections as the history holds them, or why they are not known.
     public enum Connections: Sendable, Equatable {
+        /// Every connection, as the session wrote all of them.
         case known([Connection])
+        /// What the history holds, while some of the session's writes failed (the sentence says
+        /// which and why): connections may be missing or counted short.
+        case incomplete([Connection], problem: String)
         /// The history could not be read; the sentence says why.
         case unreadable(String)
+
+        /// These connections, told apart from a complete list when `losses` says writes failed.
+        public func recorded(with losses: RecordingLosses) -> Connections {
+            guard let problem = losses.historyProblem else { return self }
+            return switch self {
+            case let .known(connections): .incomplete(connections, problem: problem)
+            case let .incomplete(connections, earlier): .incomplete(connections, problem: earlier + "; " + problem)
+            case let .unreadable(reason): .unreadable(reason + "; and " + problem)
+            }
+        }
+
+        /// Why the list is not the whole session; nil when it is.
+        public var problem: String? {
+            switch self {
+            case .known: nil
+            case let .incomplete(_, problem), let .unreadable(problem): problem
+            }
+        }
     }
 
     public let command: String
@@ -60,28 +82,41 @@ public struct RunSummary: Sendable, Equatable {
     public let signal: Int32?
     public let connections: Connections
     public let captureFiles: [CaptureFile]
+    /// Why the capture files miss packets; nil when every capture write succeeded.
+    public let captureProblem: String?
     public let databasePath: String
 
     public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
-                captureFiles: [CaptureFile], databasePath: String) {
+                captureFiles: [CaptureFile], captureProblem: String? = nil, databasePath: String) {
         self.command = command
         self.exitStatus = exitStatus
         self.signal = signal
         self.connections = connections
         self.captureFiles = captureFiles
+        self.captureProblem = captureProblem
         self.databasePath = databasePath
+    }
+
+    /// How the command ended, as a sentence's predicate: "exited with status 3".
+    public var ending: String {
+        exitStatus.map { "exited with status \($0)" } ?? "was killed by signal \(signal ?? 0)"
     }
 
     /// The table a person reads.
     public func text() -> String {
         var lines: [String] = []
-        let ending = exitStatus.map { "exited with status \($0)" } ?? "was killed by signal \(signal ?? 0)"
         lines.append("\(command) \(ending)")
         switch connections {
         case let .unreadable(reason):
             lines.append("connections: not known — the history could not be read: \(reason)")
-        case let .known(connections):
-            lines.append(connections.count == 1 ? "1 connection:" : "\(connections.count) connections:")
+        case let .known(connections), let .incomplete(connections, _):
+            let count = connections.count == 1 ? "1 connection" : "\(connections.count) connections"
+            if let problem = self.connections.problem {
+                lines.append("history incomplete: \(problem)")
+                lines.append("\(count) recorded (some may be missing or counted short)" + (connections.isEmpty ? "" : ":"))
+            } else {
+                lines.append(count + ":")
+            }
             guard !connections.isEmpty else { break }
             var rows = [["PROTO", "REMOTE", "NAME", "OUT", "IN", "PACKETS", "DURATION"]]
             for connection in connections {
@@ -93,6 +128,7 @@ public struct RunSummary: Sendable, Equatable {
             }
             lines += Self.aligned(rows).map { "  " + $0 }
         }
+        if let captureProblem { lines.append("captures incomplete: \(captureProblem)") }
         if captureFiles.isEmpty {
             lines.append("captures: none")
         } else {
@@ -104,8 +140,9 @@ public struct RunSummary: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    /// One JSON object, for scripts: `connections` is null and `historyProblem` says why when the
-    /// history could not be read.
+    /// One JSON object, for scripts: `historyComplete` is false and `historyProblem` says why when
+    /// the list is not the whole session — `connections` is then what was written, or null when the
+    /// history could not be read; `captureComplete` and `captureProblem` likewise for the captures.
     public func json() -> String {
         var out = JSONWriter()
         out.beginObject()
@@ -113,16 +150,16 @@ public struct RunSummary: Sendable, Equatable {
         out.number("exitStatus", exitStatus.map(Int.init))
         out.number("signal", signal.map(Int.init))
         switch connections {
-        case let .known(connections):
+        case let .known(connections), let .incomplete(connections, _):
             out.beginArray("connections")
             for connection in connections { Self.write(connection, to: &out) }
             out.endArray()
-            out.string("historyProblem", nil)
-        case let .unreadable(reason):
+        case .unreadable:
             out.key("connections")
             out.null()
-            out.string("historyProblem", reason)
         }
+        out.bool("historyComplete", connections.problem == nil)
+        out.string("historyProblem", connections.problem)
         out.beginArray("captureFiles")
         for file in captureFiles {
             out.beginObject()
@@ -131,6 +168,8 @@ public struct RunSummary: Sendable, Equatable {
             out.endObject()
         }
         out.endArray()
+        out.bool("captureComplete", captureProblem == nil)
+        out.string("captureProblem", captureProblem)
         out.string("database", databasePath)
         out.endObject()
         return out.writer.string

@@ -26,6 +26,7 @@ public struct TunnelStatsReport: Sendable, Equatable {
         var groups = Self.pipelineGroups(stats.pipeline)
         if let relay = stats.relay { groups += Self.relayGroups(relay) }
         if let resolvers = stats.resolvers { groups.append(Self.resolverGroup(resolvers)) }
+        if let control = stats.control { groups.append(Self.controlGroup(control)) }
         self.groups = groups
     }
 
@@ -153,14 +154,14 @@ public struct TunnelStatsReport: Sendable, Equatable {
     }
 
     /// The group at `path` with the lines `fill` adds, in its order.
-    private static func group(_ path: String, _ title: String, _ fill: (inout Lines) -> Void) -> Group {
+    static func group(_ path: String, _ title: String, _ fill: (inout Lines) -> Void) -> Group {
         var lines = Lines()
         fill(&lines)
         return Group(path: path, title: title, lines: lines.lines)
     }
 
     /// A group's lines as they are added; an optional without a value adds none.
-    private struct Lines {
+    struct Lines {
         var lines: [Line] = []
 
         mutating func add(_ name: String, _ value: UInt64) { lines.append(Line(name: name, value: String(value))) }

@@ -24,8 +24,12 @@ package enum ControlClient {
         }
         var line = ControlChannel.encode(command)
         line.append(UInt8(ascii: "\n"))
-        let status = line.withUnsafeBytes { FileDescriptor.writeAll(descriptor, $0) }
-        if let status { throw .failed("write", path: path, errno: status) }
+        // A tunnel that refuses the connection (too many at once) writes why and closes before
+        // reading the command: the write then fails, and the reason is still there to read.
+        let writeFailure = Self.sendAll(line, on: descriptor)
+        if let writeFailure, writeFailure != EPIPE && writeFailure != ECONNRESET {
+            throw .failed("write", path: path, errno: writeFailure)
+        }
         var received = Data()
         var chunk = [UInt8](repeating: 0, count: 4096)
         while !received.contains(UInt8(ascii: "\n")) {
@@ -35,11 +39,27 @@ package enum ControlClient {
             if count == 0 { break }
             received.append(contentsOf: chunk[..<count])
         }
+        if received.isEmpty, let writeFailure { throw .failed("write", path: path, errno: writeFailure) }
         let message = received.prefix { $0 != UInt8(ascii: "\n") }
         do {
             return try ControlChannel.decodeResponse(Data(message))
         } catch {
             throw .malformedResponse(error.description)
+        }
+    }
+
+    /// Writes `bytes` whole; the errno that stopped it, if any. MSG_NOSIGNAL: a tunnel that closed
+    /// the connection is an answer to read, not a SIGPIPE.
+    private static func sendAll(_ bytes: Data, on descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let sent = Glibc.send(descriptor, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+                if sent < 0 && errno == EINTR { continue }
+                if sent < 0 { return errno }
+                offset += sent
+            }
+            return nil
         }
     }
 }

@@ -10,23 +10,39 @@ import Shared
 /// served by the tunnel's event loop. Each connection carries one command — one JSON line
 /// (`ControlChannel`'s format) — and gets one response line, then is closed. Never per-packet
 /// data: that is the ring's.
+///
+/// The loop is the data path's, so nothing here may block it or let a local program hold it:
+/// replies are queued and written as the socket takes them, and each connection's bytes, time
+/// and number are bounded (`ControlServerLimits`; the decisions are `ControlConnection`'s).
+/// What was refused is counted in `stats` and added to every `stats` answer.
 package final class ControlServer {
     package typealias Handler = (ControlCommand) -> ControlResponse
-    /// A command is a few dozen bytes; anything longer than this without a newline is not one.
-    static let maximumMessageBytes = 64 * 1024
 
     let path: String
+    package let limits: ControlServerLimits
     private let loop: EventLoop
     private let handler: Handler
     private var listener: Int32 = -1
-    private var clients: [Int32: Data] = [:]
+    private var connections: [Int32: Served] = [:]
+    /// What was answered and refused so far (loop thread).
+    package private(set) var stats = ControlStats()
+    /// One read's memory, shared by every connection: the loop serves one at a time.
+    private var scratch: [UInt8]
+
+    private struct Served {
+        var connection: ControlConnection
+        let deadline: TimerID
+    }
 
     /// Binds the socket at `path` (replacing a stale one) and starts accepting on `loop`. Call on
     /// the loop thread or before it runs.
-    package init(path: String, loop: EventLoop, handler: @escaping Handler) throws(ControlSocketError) {
+    package init(path: String, loop: EventLoop, limits: ControlServerLimits = .standard,
+                 handler: @escaping Handler) throws(ControlSocketError) {
         self.path = path
         self.loop = loop
+        self.limits = limits
         self.handler = handler
+        scratch = [UInt8](repeating: 0, count: limits.maximumCommandBytes + 1)
         guard let address = UnixSocketAddress(path: path) else { throw .pathTooLong(path) }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .failed("socket", path: path, errno: errno) }
@@ -35,14 +51,14 @@ package final class ControlServer {
         // process's; until the chmod, no other user has the write permission connect(2) needs
         // unless the umask itself grants it.
         let bound = address.withSockaddr { bind(descriptor, $0, $1) }
-        guard bound == 0, chmod(path, 0o600) == 0, listen(descriptor, 16) == 0 else {
+        guard bound == 0, chmod(path, 0o600) == 0, listen(descriptor, limits.listenBacklog) == 0 else {
             let failure = errno
             Glibc.close(descriptor)
             throw .failed("bind", path: path, errno: failure)
         }
         listener = descriptor
         do {
-            try loop.register(descriptor, interest: .read) { [weak self] _ in self?.accept() }
+            try loop.register(descriptor, interest: .read) { [weak self] _ in self?.acceptWaiting() }
         } catch {
             Glibc.close(descriptor)
             unlink(path)
@@ -50,66 +66,154 @@ package final class ControlServer {
         }
     }
 
-    private func accept() {
-        while true {
-            let client = ctv_accept_nonblocking(listener)
-            guard client >= 0 else { return }
-            clients[client] = Data()
-            do {
-                try loop.register(client, interest: .read) { [weak self] _ in self?.read(client) }
-            } catch {
-                finish(client)
-            }
-        }
-    }
-
-    private func read(_ client: Int32) {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = chunk.withUnsafeMutableBytes { Glibc.read(client, $0.baseAddress, $0.count) }
-        if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-        guard count > 0 else { return finish(client) }
-        clients[client, default: Data()].append(contentsOf: chunk[..<count])
-        let received = clients[client] ?? Data()
-        if let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
-            respond(to: client, message: received[..<newline])
-        } else if received.count > Self.maximumMessageBytes {
-            respond(to: client, message: received)
-        }
-    }
-
-    private func respond(to client: Int32, message: Data) {
-        let response: ControlResponse
-        do {
-            response = handler(try ControlChannel.decodeCommand(Data(message)))
-        } catch {
-            response = .failed("\(error)")
-        }
-        var line = ControlChannel.encode(response)
-        line.append(UInt8(ascii: "\n"))
-        // A response is small and the socket fresh: one write, retried on a full buffer briefly.
-        // MSG_NOSIGNAL: a client that hung up must not take the tunnel down with SIGPIPE.
-        var offset = 0
-        var attempts = 0
-        while offset < line.count, attempts < 1000 {
-            let written = line[offset...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written > 0 { offset += written } else if errno == EAGAIN || errno == EINTR { attempts += 1; usleep(1000) } else { break }
-        }
-        finish(client)
-    }
-
-    private func finish(_ client: Int32) {
-        try? loop.unregister(client)
-        Glibc.close(client)
-        clients[client] = nil
-    }
-
     /// Stops accepting, closes every connection and removes the socket file.
     package func close() {
         guard listener >= 0 else { return }
-        for client in Array(clients.keys) { finish(client) }
+        for client in Array(connections.keys) { finish(client, counting: nil) }
         try? loop.unregister(listener)
         Glibc.close(listener)
         listener = -1
         unlink(path)
+    }
+
+    // MARK: Accepting
+
+    private func acceptWaiting() {
+        for _ in 0..<limits.acceptBurst {
+            let client = ctv_accept_nonblocking(listener)
+            guard client >= 0 else {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED: continue
+                default:
+                    stats.acceptFailures += 1
+                    pauseAccepting()
+                    return
+                }
+            }
+            guard limits.admits(open: connections.count) else {
+                refuseAtOnce(client)
+                continue
+            }
+            serve(client)
+        }
+    }
+
+    /// Out of descriptors or memory, the listener stays readable: unwatched for a moment, so the
+    /// level-triggered loop does not spin on it, then watched again.
+    private func pauseAccepting() {
+        try? loop.modify(listener, interest: [])
+        loop.schedule(after: limits.acceptRetryDelay) { [weak self] in
+            guard let self, listener >= 0 else { return }
+            try? loop.modify(listener, interest: .read)
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        do {
+            try loop.register(client, interest: .read) { [weak self] _ in self?.ready(client) }
+        } catch {
+            Glibc.close(client)
+            stats.record(.clientGone)
+            return
+        }
+        let deadline = loop.schedule(after: limits.exchangeDeadline) { [weak self] in self?.deadlinePassed(client) }
+        connections[client] = Served(connection: ControlConnection(limits: limits), deadline: deadline)
+    }
+
+    /// Over the cap: the error line goes out in one send (a fresh socket's buffer takes it), and
+    /// the connection is closed without ever being watched.
+    private func refuseAtOnce(_ client: Int32) {
+        var connection = ControlConnection(limits: limits)
+        var action = connection.refuseOverCap()
+        while case .send(let bytes) = action { action = connection.wrote(Self.send(bytes, to: client)) }
+        Glibc.close(client)
+        if case .close(let reason) = action { stats.record(reason) }
+    }
+
+    // MARK: One connection
+
+    private func ready(_ client: Int32) {
+        // No copy of the connection is kept across the read: `received` appends in place.
+        guard let receiving = connections[client]?.connection.isReceiving else { return }
+        guard receiving, let limit = connections[client]?.connection.readLimit else {
+            if let action = connections[client]?.connection.writable() { drive(client, action) }
+            return
+        }
+        let result = scratch.withUnsafeMutableBytes { buffer in
+            IOResult.retryingInterrupts { Glibc.read(client, buffer.baseAddress, min(limit, buffer.count)) }
+        }
+        let action: ControlConnection.Action? = switch result {
+        case .processed(0): connections[client]?.connection.endOfStream()
+        case .processed(let count): connections[client]?.connection.received(scratch[..<count])
+        case .wouldBlock: nil
+        case .failed: connections[client]?.connection.failed()
+        }
+        if let action { drive(client, action) }
+    }
+
+    private func deadlinePassed(_ client: Int32) {
+        guard let action = connections[client]?.connection.deadlinePassed() else { return }
+        drive(client, action)
+    }
+
+    /// Does what the connection asks until it waits for the socket or is closed.
+    private func drive(_ client: Int32, _ first: ControlConnection.Action) {
+        var action = first
+        while true {
+            let next: ControlConnection.Action?
+            switch action {
+            case .awaitCommand, .closed:
+                return
+            case .execute(let line):
+                let reply = answer(line)
+                next = connections[client]?.connection.respond(reply)
+            case .send(let bytes):
+                next = connections[client]?.connection.wrote(Self.send(bytes, to: client))
+            case .awaitWritable:
+                do {
+                    try loop.modify(client, interest: .write)
+                    return
+                } catch {
+                    next = connections[client]?.connection.failed()
+                }
+            case .close(let reason):
+                return finish(client, counting: reason)
+            }
+            guard let next else { return }
+            action = next
+        }
+    }
+
+    /// The reply line to `line`, newline included. A `stats` answer gets this server's counters.
+    private func answer(_ line: [UInt8]) -> [UInt8] {
+        var response: ControlResponse
+        do {
+            response = handler(try ControlChannel.decodeCommand(Data(line)))
+        } catch {
+            response = .failed("\(error)")
+        }
+        if case .stats(var tunnel) = response {
+            tunnel.control = stats
+            response = .stats(tunnel)
+        }
+        var encoded = [UInt8](ControlChannel.encode(response))
+        encoded.append(UInt8(ascii: "\n"))
+        return encoded
+    }
+
+    private func finish(_ client: Int32, counting reason: ControlCloseReason?) {
+        guard let served = connections.removeValue(forKey: client) else { return }
+        loop.cancel(served.deadline)
+        try? loop.unregister(client)
+        Glibc.close(client)
+        if let reason { stats.record(reason) }
+    }
+
+    /// MSG_NOSIGNAL: a client that hung up must not take the tunnel down with SIGPIPE.
+    private static func send(_ bytes: ArraySlice<UInt8>, to client: Int32) -> IOResult {
+        bytes.withUnsafeBytes { buffer in
+            IOResult.retryingInterrupts { Glibc.send(client, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+        }
     }
 }

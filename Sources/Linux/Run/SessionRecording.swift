@@ -6,7 +6,8 @@ import Shared
 
 /// Where a tunnel session's recording is, once it stopped: its history session (whose flows the
 /// app side asks the store for — `App/Services/SessionHistory`), its capture files with their
-/// sizes, and the history's path.
+/// sizes, the history's path, and what the pipeline failed to write while it ran — without which
+/// a summary would show a history that lost batches as if it were whole.
 package struct SessionRecording: Sendable {
     package struct CaptureFile: Sendable, Equatable {
         package let path: String
@@ -19,6 +20,8 @@ package struct SessionRecording: Sendable {
     package let sessionID: Int64?
     package let captureFiles: [CaptureFile]
     package let databasePath: String
+    /// The pipeline's counters at the stop: its history batches and capture writes that failed.
+    package let pipelineStats: PipelineStats
 
     /// Reads where `session` recorded; call it after `session.stop()`.
     package static func read(_ session: TunnelSession) async -> SessionRecording {
@@ -26,7 +29,9 @@ package struct SessionRecording: Sendable {
                          captureFiles: (session.capture?.captureFiles() ?? []).map {
                              CaptureFile(path: $0.path, bytes: size(of: $0.path))
                          },
-                         databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path)
+                         databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path,
+                         // The loop has stopped and the pipeline is flushed: nothing else touches it now.
+                         pipelineStats: session.runtime.pipeline.stats)
     }
 
     private static func size(of path: String) -> UInt64 {

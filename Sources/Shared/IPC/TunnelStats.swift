@@ -9,6 +9,9 @@ public struct TunnelStats: Codable, Sendable, Equatable {
     /// The resolvers the tunnel announced; nil when nobody asked the system (for the same reason:
     /// an empty `announced` claims the namespace has no name resolution).
     public var resolvers: ResolverStatus?
+    /// What the control server refused and answered; filled by the server itself as it answers
+    /// (`ControlServer`), nil from anything else.
+    public var control: ControlStats? = nil
 
     public init(pipeline: PipelineStats = .zero, relay: RelayStats? = nil, resolvers: ResolverStatus? = nil) {
         self.pipeline = pipeline

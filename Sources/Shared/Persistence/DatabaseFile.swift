@@ -44,6 +44,21 @@ enum DatabaseFile {
         return count == magic.count && header == magic ? .sqlite : .notSQLite
     }
 
+    /// Why the file at `path` is not whole by its header (`DatabaseHeader.damage`); nil when it
+    /// may be. Reads, never writes.
+    static func damage(_ path: String) throws(StoreError) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(path, errno) }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: DatabaseHeader.byteCount)
+        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { throw failure(path, errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(path, errno) }
+        return DatabaseHeader.damage(header: Array(header[..<count]), fileSize: Int64(status.st_size),
+                                     walHasContent: hasWALContent(path))
+    }
+
     /// The WAL holds frames not yet copied into the main file: reading the main file alone
     /// could see an older header.
     static func hasWALContent(_ path: String) -> Bool { size(of: path + "-wal") > 0 }

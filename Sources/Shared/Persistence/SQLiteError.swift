@@ -29,6 +29,10 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file is not a SQLite database (or is encrypted): `SQLITE_NOTADB`.
     var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
 
+    /// SQLite found the file malformed (`SQLITE_CORRUPT`) or, past its magic, not a database
+    /// (`SQLITE_NOTADB`): a damaged history, to be refused at open.
+    var isDamage: Bool { primaryCode == SQLITE_CORRUPT || isNotADatabase }
+
     public var description: String {
         code == primaryCode ? "\(message) (SQLite result code \(code))"
             : "\(message) (SQLite result code \(primaryCode), extended \(code))"

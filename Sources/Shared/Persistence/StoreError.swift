@@ -34,6 +34,11 @@ public enum StoreError: Error, Sendable, Hashable {
     /// overwritten while open). Stop writing to it: move it aside, keep it for recovery
     /// (`sqlite3 FILE .recover`), and start a new history.
     case corrupt(path: String, SQLiteError)
+    /// Found damaged when opened — cut short (`DatabaseHeader`), or SQLite reports it malformed
+    /// where the opening reads (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) — and refused before anything
+    /// was written. Nothing was changed: tell the person to move it (and its -wal and -shm files)
+    /// aside, to `setAside`, and run again to start a new history; never recreate it for them.
+    case damaged(path: String, reason: String, setAside: String)
     /// The file or its directory may not be written or opened (`SQLITE_READONLY`,
     /// `SQLITE_CANTOPEN`, `SQLITE_PERM`): a read-only mount, another user's file, a missing
     /// directory. Fix the permissions (or run as the directory's owner), or point `--data-dir`
@@ -83,6 +88,10 @@ extension StoreError: CustomStringConvertible {
             "another process holds the history \(path) locked; stop it (another tunnel, a sqlite3 shell) or retry (\(error))"
         case let .corrupt(path, error):
             "the history \(path) is damaged; move it aside (sqlite3 .recover can read it) and start a new one (\(error))"
+        case let .damaged(path, reason, setAside):
+            "the history \(path) is damaged (\(reason)): move it aside (mv \(path) \(setAside), and its -wal and -shm "
+                + "files likewise if present) and run again to start a new one; nothing was changed "
+                + "(sqlite3 \(setAside) .recover may read what it holds)"
         case let .notWritable(path, error):
             "the history \(path) cannot be opened or written; check its and its directory's owner, mode and mount (\(error))"
         case let .ioFailed(path, error):

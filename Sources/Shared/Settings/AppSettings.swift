@@ -27,19 +27,22 @@ public struct AppSettings: Codable, Sendable, Equatable {
     /// The factory settings: what a fresh install, and a tunnel that cannot read the file, uses.
     public static let `default` = AppSettings()
 
-    /// Tolerant field by field: a field that is missing, of the wrong type or with an unknown
-    /// value falls back to its factory value and the others are kept; unknown fields are ignored.
-    /// The settings will grow, and strict decoding would turn the file a newer or older version
-    /// wrote into an error that wipes every choice the person made. Only a blob that is not a
-    /// JSON object throws.
+    enum CodingKeys: String, CodingKey {
+        case tlsInspectionEnabled, plaintextPersistenceEnabled, captureEnabled, captureDetail, retention
+    }
+
+    /// Strict (`SettingsDecoding`): a missing field takes its factory value, but a field of the
+    /// wrong type, null, an unknown value or a key this build does not know makes the whole file
+    /// unreadable, so it is reported and left untouched instead of silently becoming choices the
+    /// person never made.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.settingsContainer(keyedBy: CodingKeys.self)
         let factory = AppSettings.default
-        tlsInspectionEnabled = container.tolerantValue(forKey: .tlsInspectionEnabled) ?? factory.tlsInspectionEnabled
-        plaintextPersistenceEnabled = container.tolerantValue(forKey: .plaintextPersistenceEnabled)
+        tlsInspectionEnabled = try container.settingValue(forKey: .tlsInspectionEnabled) ?? factory.tlsInspectionEnabled
+        plaintextPersistenceEnabled = try container.settingValue(forKey: .plaintextPersistenceEnabled)
             ?? factory.plaintextPersistenceEnabled
-        captureEnabled = container.tolerantValue(forKey: .captureEnabled) ?? factory.captureEnabled
-        captureDetail = container.tolerantValue(forKey: .captureDetail) ?? factory.captureDetail
-        retention = container.tolerantValue(forKey: .retention) ?? factory.retention
+        captureEnabled = try container.settingValue(forKey: .captureEnabled) ?? factory.captureEnabled
+        captureDetail = try container.settingValue(forKey: .captureDetail) ?? factory.captureDetail
+        retention = try container.settingValue(forKey: .retention) ?? factory.retention
     }
 }

@@ -20,13 +20,16 @@ public struct RetentionSettings: Codable, Sendable, Equatable {
     /// Nothing is ever deleted for age or size.
     public var isUnlimited: Bool { maxAge == .unlimited && maxCaptureSize == .unlimited }
 
-    /// Tolerant field by field, as `AppSettings` is: a missing, mistyped or unknown value falls
-    /// back to its factory value and the other is kept.
+    enum CodingKeys: String, CodingKey {
+        case maxAge, maxCaptureSize
+    }
+
+    /// Strict, as `AppSettings` is (`SettingsDecoding`): only a missing field takes its factory value.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let container = try decoder.settingsContainer(keyedBy: CodingKeys.self)
         let factory = RetentionSettings.default
-        maxAge = container.tolerantValue(forKey: .maxAge) ?? factory.maxAge
-        maxCaptureSize = container.tolerantValue(forKey: .maxCaptureSize) ?? factory.maxCaptureSize
+        maxAge = try container.settingValue(forKey: .maxAge) ?? factory.maxAge
+        maxCaptureSize = try container.settingValue(forKey: .maxCaptureSize) ?? factory.maxCaptureSize
     }
 }
 
@@ -56,18 +59,6 @@ public enum RetentionSize: String, Codable, Sendable, CaseIterable {
         case .gigabytes1: 1 << 30
         case .gigabytes4: 4 << 30
         case .unlimited: nil
-        }
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// The field's value, or nil when it is missing, null, of the wrong type or an unknown raw
-    /// value — the settings' "fall back to the factory value" in one place.
-    func tolerantValue<Value: Decodable>(forKey key: Key) -> Value? {
-        do {
-            return try decodeIfPresent(Value.self, forKey: key)
-        } catch {
-            return nil
         }
     }
 }

@@ -1,9 +1,12 @@
-/// Why the settings could not be read or written. Neither stops a tunnel: it falls back to the
-/// factory settings and reports the problem (`SettingsStore.loadForSession()`); the command shows
-/// it to the person, who is the one able to act.
+/// Why the settings could not be read or written. A session falls back to the factory settings
+/// and reports the problem (`SettingsStore.loadForSession()`); but since the factory settings
+/// capture every packet in full, `run` starts on them only when told what to capture
+/// (`--no-capture`). The command shows the problem to the person, who is the one able to act.
 public enum SettingsError: Error, Sendable, Equatable {
-    /// What is stored is not a JSON object (the reason says how). Tell the person and leave the
-    /// file alone; the next save replaces it. Never rewrite it on a read: it holds their choices.
+    /// What is stored is not a JSON object of settings this build knows, with values of their
+    /// types (the reason says which field, and how). Tell the person and leave the file alone: it
+    /// holds their choices, and perhaps a newer build's. Never save over it; the person edits it,
+    /// or sets it aside (`settings set --force`) to start from the factory settings.
     case corruptData(path: String, reason: String)
     /// The store cannot be reached — its directory is not a directory, permission is denied, the
     /// disk failed. Distinct from "nothing stored", which is a fresh install and not an error.

@@ -32,10 +32,10 @@ public struct SettingsStore: Sendable {
                   writing: { try Self.write($0, to: file) })
     }
 
-    /// The stored settings; `.default` when nothing is stored (a fresh install). Fields that do not
-    /// decode fall back one by one (`AppSettings.init(from:)`).
-    /// Throws `.corruptData` when the blob is not a JSON object, `.storeUnavailable` when it
-    /// cannot be read.
+    /// The stored settings; `.default` when nothing is stored (a fresh install). Missing fields
+    /// take their factory values (`SettingsDecoding`).
+    /// Throws `.corruptData` when the blob is not a JSON object of known settings with values of
+    /// the right type, `.storeUnavailable` when it cannot be read.
     public func load() throws(SettingsError) -> AppSettings {
         let stored: Data?
         do {
@@ -63,7 +63,8 @@ public struct SettingsStore: Sendable {
         }
     }
 
-    /// Replaces the whole blob (repairing a corrupt one) with `encode(settings)`. Throws
+    /// Replaces the whole blob with `encode(settings)`; callers save only over settings they
+    /// loaded, or over a file they set aside first (`settings set --force`). Throws
     /// `.storeUnavailable` when it cannot be written.
     public func save(_ settings: AppSettings) throws(SettingsError) {
         do {
