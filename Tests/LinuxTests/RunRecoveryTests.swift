@@ -44,8 +44,13 @@ struct RunRecoveryTests {
         let first = try run(["true"], data: data, in: lab)
         #expect(first.status == 0, "\(first.err)")
         let notices = first.err.split(separator: "\n").filter { $0.contains("unclean stop") }
-        #expect(notices == ["tunnelvision: recovered from an unclean stop: removed namespace \(left), /etc/netns/\(left), a stale control socket"],
-                "\(first.err)")
+        // Exactly one line. Another run started meanwhile by a test running alongside may sweep the
+        // namespace and folder first (its own sweep is right to); the socket is this directory's alone.
+        // The exact full text is checked with a private prefix in LeftoverSweeperTests.
+        #expect(notices.count == 1, "\(first.err)")
+        let expected = "tunnelvision: recovered from an unclean stop: removed namespace \(left), /etc/netns/\(left), a stale control socket"
+        #expect(notices.first.map { $0 == expected || ($0.hasPrefix("tunnelvision: recovered from an unclean stop: removed ")
+                                                        && $0.hasSuffix("a stale control socket")) } == true, "\(first.err)")
         #expect(!NetworkNamespace.names().contains(left))
         #expect(!FileManager.default.fileExists(atPath: "/etc/netns/\(left)"))
         #expect(NetworkNamespace.names().contains(live.name))

@@ -47,7 +47,7 @@ enum DatabaseFile {
     /// Why the file at `path` is not whole by its header (`DatabaseHeader.damage`); nil when it
     /// may be. Reads, never writes.
     static func damage(_ path: String) throws(StoreError) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(path, errno) }
         defer { close(descriptor) }
         var header = [UInt8](repeating: 0, count: DatabaseHeader.byteCount)
