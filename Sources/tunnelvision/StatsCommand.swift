@@ -15,6 +15,9 @@ enum StatsCommand {
         let path = DataDirectoryLayout.controlSocket(in: directory).path
         let response: ControlResponse
         do {
+            // Only a trusted directory's socket is asked, never one a link points to.
+            try DataDirectory.verify(directory, access: .read)
+            if PathStatus.of(path)?.kind == .symbolicLink { throw DirectoryError(path: path, problem: .symbolicLink) }
             response = try ControlClient.send(.stats, to: path)
         } catch {
             printError("tunnelvision: \(error)")

@@ -21,15 +21,12 @@ public enum NamespaceName {
         return pid
     }
 
-    /// Deletes namespaces named with `prefix` whose creating process no longer exists.
-    /// Returns their names.
+    /// Deletes namespaces named with `prefix` whose creating process no longer exists, and
+    /// their /etc/netns/NAME/ folders. Returns the namespaces' names.
     @discardableResult
     public static func removeLeftovers(prefix: String) -> [String] {
-        let stale = NetworkNamespace.names().filter { name in
-            guard let pid = creator(of: name, prefix: prefix) else { return false }
-            return kill(pid, 0) != 0 && errno == ESRCH
+        LeftoverSweeper.sweepNamespaces(prefix: prefix).removed.compactMap {
+            if case let .namespace(name) = $0 { name } else { nil }
         }
-        for name in stale { _ = try? ExternalCommand.run(["ip", "netns", "delete", name]) }
-        return stale
     }
 }

@@ -75,7 +75,9 @@ package struct MonitoredRun: Sendable {
     /// must not wait.
     package func run(notice: @escaping @Sendable (String) -> Void = { _ in }) async throws(RunFailure) -> Outcome {
         let usualFileLimit = OpenFileLimit.raiseToHardLimit()
-        NamespaceName.removeLeftovers(prefix: "tvrun")
+        let recovered: String?
+        do { recovered = try LeftoverSweeper.sweep(prefix: "tvrun", dataDirectory: dataDirectory) } catch { throw .dataDirectory(error) }
+        if let recovered { FileDescriptor.writeAll(STDERR_FILENO, text: "tunnelvision: \(RunWarning.recovered(recovered))\n") }
         let namespace: NetworkNamespace
         do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .system(error) }
         defer { namespace.delete() }

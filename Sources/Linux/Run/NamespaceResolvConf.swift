@@ -11,16 +11,29 @@ public struct NamespaceResolvConf: Sendable {
     public static let parent = "/etc/netns"
     public let directory: String
 
-    /// Writes the file announcing `servers` for `namespace`.
+    /// Writes the file announcing `servers` for `namespace`. World-readable (0755 folder, 0644
+    /// file) like /etc/resolv.conf itself: CMD may run as the invoking user, who must read it.
+    /// Written without following a link at either name.
     public init(namespace: String, servers: [IPAddress]) throws(CommandError) {
         directory = "\(Self.parent)/\(namespace)"
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try Data(TunnelResolvers.resolvConf(announcing: servers).utf8)
-                .write(to: URL(fileURLWithPath: directory + "/resolv.conf"))
-        } catch {
-            throw .launchFailed("resolv.conf", "cannot write \(directory)/resolv.conf: \(error)")
+        let file = directory + "/resolv.conf"
+        func failure(_ path: String, _ code: Int32) -> CommandError {
+            .launchFailed("resolv.conf", "cannot write \(file): \(path): \(SystemError.text(openingWithoutFollowing: code))")
         }
+        for path in [Self.parent, directory] where mkdir(path, 0o755) != 0 {
+            guard errno == EEXIST else { throw failure(path, errno) }
+            switch PathStatus.of(path)?.kind {
+            case .directory: continue
+            case .symbolicLink: throw failure(path, ELOOP)
+            default: throw failure(path, ENOTDIR)
+            }
+        }
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(file, errno) }
+        defer { close(descriptor) }
+        let text = TunnelResolvers.resolvConf(announcing: servers)
+        if fchmod(descriptor, 0o644) != 0 { throw failure(file, errno) }
+        if let code = Array(text.utf8).withUnsafeBytes({ FileDescriptor.writeAll(descriptor, $0) }) { throw failure(file, code) }
     }
 
     /// The host's resolvers as its resolv.conf lists them; a stub resolver on loopback

@@ -8,6 +8,8 @@ package enum RunWarning: Sendable, Equatable, CustomStringConvertible {
     case settingNotHonoured(SettingChange, reason: String)
     /// No resolver of this machine can be announced to the monitored namespace.
     case noResolver
+    /// A killed run had left things behind, now removed: `LeftoverSweep`'s one-line notice.
+    case recovered(String)
 
     package var description: String {
         switch self {
@@ -15,6 +17,7 @@ package enum RunWarning: Sendable, Equatable, CustomStringConvertible {
         case let .settingNotHonoured(value, reason):
             "the settings ask for \(value.setting.rawValue) \(value.spelling), which this build does not do (\(reason)); running without it"
         case .noResolver: "no resolver of this machine can be announced; names will not resolve inside"
+        case let .recovered(notice): notice
         }
     }
 }

@@ -16,7 +16,7 @@ public enum PcapError: Error, Sendable, Hashable {
 extension PcapError: CustomStringConvertible {
     public var description: String {
         switch self {
-        case let .openFailed(path, code): "cannot create capture file \(path): \(SystemError.text(code))"
+        case let .openFailed(path, code): "cannot create capture file \(path): \(SystemError.text(openingWithoutFollowing: code))"
         case let .writeFailed(path, code): "cannot write capture file \(path): \(SystemError.text(code))"
         case .sequenceExhausted: "every capture file sequence number is used"
         case .closed: "the capture writer is closed"

@@ -194,9 +194,14 @@ public final class PcapFileWriter: @unchecked Sendable {
     private static func open(sequence: UInt32, in directory: URL, snaplen: UInt32, at nanoseconds: Int64,
                              buffer: inout [UInt8]) throws(PcapError) -> OpenFile {
         let url = directory.appendingPathComponent(CaptureFileName.make(sequence: sequence, nanosecondsSince1970: nanoseconds))
-        // O_EXCL: a sequence is an identity, so an existing file is never truncated or appended to.
-        let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .openFailed(path: url.path, errno: errno) }
+        // O_EXCL: a sequence is an identity, so an existing file is never truncated or appended to;
+        // it also refuses a symbolic link planted at the name (O_NOFOLLOW says so for certain).
+        let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            // O_EXCL answers EEXIST for a link at the name: say what is there.
+            let planted = errno == EEXIST && PathStatus.of(url.path)?.kind == .symbolicLink
+            throw .openFailed(path: url.path, errno: planted ? ELOOP : errno)
+        }
         let start = buffer.count
         buffer.append(contentsOf: repeatElement(0, count: PcapFormat.globalHeaderLength))
         buffer.withUnsafeMutableBytes {

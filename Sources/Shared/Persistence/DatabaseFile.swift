@@ -18,16 +18,25 @@ enum DatabaseFile {
     }
 
     /// Creates the file owner-only when missing (SQLite would create it 0644), then classifies it.
+    /// A symbolic link at the file or a sidecar is refused, never followed: SQLite would create
+    /// the sidecars, and root would write the history, wherever it points.
     static func prepare(_ path: String) throws(StoreError) -> State {
-        let created = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        for file in paths(of: path) where PathStatus.of(file)?.kind == .symbolicLink {
+            throw failure(file, ELOOP)
+        }
+        let created = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if created >= 0 {
             close(created)
             return .empty
         }
         guard errno == EEXIST else { throw failure(path, errno) }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO planted here must not hang the open; it is refused below.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(path, errno) }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(path, errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .openFailed(path: path, message: "it is not a regular file (remove it)") }
         var header = [UInt8](repeating: 0, count: magic.count)
         let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { throw failure(path, errno) }
@@ -38,7 +47,7 @@ enum DatabaseFile {
     /// Why the file at `path` is not whole by its header (`DatabaseHeader.damage`); nil when it
     /// may be. Reads, never writes.
     static func damage(_ path: String) throws(StoreError) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else { throw failure(path, errno) }
         defer { close(descriptor) }
         var header = [UInt8](repeating: 0, count: DatabaseHeader.byteCount)
@@ -64,6 +73,6 @@ enum DatabaseFile {
     }
 
     private static func failure(_ path: String, _ code: Int32) -> StoreError {
-        .openFailed(path: path, message: SystemError.text(code))
+        .openFailed(path: path, message: SystemError.text(openingWithoutFollowing: code))
     }
 }

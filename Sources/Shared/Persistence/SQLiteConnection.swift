@@ -28,7 +28,9 @@ final class SQLiteConnection {
         Self.configured
         var database: OpaquePointer?
         let name: String
-        var flags = SQLITE_OPEN_NOMUTEX
+        // NOFOLLOW: a symbolic link at the file is refused, never followed (DatabaseFile checks first
+        // and says so; this closes the gap between its look and this open).
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         switch mode {
         case .readWriteCreate:
             name = path

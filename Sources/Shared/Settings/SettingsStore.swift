@@ -91,6 +91,9 @@ public struct SettingsStore: Sendable {
     }
 
     private static func write(_ data: Data, to file: URL) throws(SettingsError) {
+        // The rename would replace a link, not follow it; refusing says what was found instead of
+        // silently dropping whatever the person linked there.
+        try refuseUntrusted(file, access: .write)
         do {
             try AtomicFile.replace(file, with: data)
         } catch {
@@ -98,13 +101,28 @@ public struct SettingsStore: Sendable {
         }
     }
 
+    /// Refuses a data directory others control (`DataDirectoryTrust`) and a link at the file.
+    private static func refuseUntrusted(_ file: URL, access: DataDirectoryTrust.Access) throws(SettingsError) {
+        do {
+            try DataDirectory.verify(file.deletingLastPathComponent(), access: access)
+        } catch {
+            let reason = if case let .system(code) = error.problem { SystemError.text(code) } else { error.description }
+            throw .storeUnavailable(path: file.path, reason: reason)
+        }
+        if PathStatus.of(file.path)?.kind == .symbolicLink {
+            throw .storeUnavailable(path: file.path, reason: SystemError.symbolicLinkRefusal)
+        }
+    }
+
     /// The file's bytes, or nil when there is none (nor, perhaps, a data directory yet).
     private static func read(_ file: URL) throws(SettingsError) -> Data? {
+        try refuseUntrusted(file, access: .read)
         // O_NONBLOCK: a FIFO at this path must not hang the reader; it is refused below.
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        // O_NOFOLLOW: a link planted here is refused, never read through.
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
-            throw .storeUnavailable(path: file.path, reason: SystemError.text(errno))
+            throw .storeUnavailable(path: file.path, reason: SystemError.text(openingWithoutFollowing: errno))
         }
         defer { close(descriptor) }
         var status = stat()

@@ -28,8 +28,44 @@ public enum DataDirectory {
     /// The captures' folder inside a data directory.
     public static func captures(in dataDirectory: URL) -> URL { DataDirectoryLayout.captures(in: dataDirectory) }
 
-    /// Creates the directory (mode 0700) if missing. An existing one must be a directory.
+    /// Creates the directory (mode 0700) if missing, then refuses it unless it can be trusted
+    /// with what the tunnel writes (`DataDirectoryTrust`).
     public static func prepare(_ directory: URL) throws(DirectoryError) {
         try PrivateDirectory.create(directory)
+        try verify(directory, access: .write)
+    }
+
+    /// Refuses a directory that cannot be trusted (`DataDirectoryTrust`). One that does not
+    /// exist is fine: it holds nothing yet, and whoever makes it makes it 0700.
+    public static func verify(_ directory: URL, access: DataDirectoryTrust.Access) throws(DirectoryError) {
+        let path = directory.standardizedFileURL.path
+        guard let status = PathStatus.of(path) else {
+            if errno == ENOENT { return }
+            throw DirectoryError(path: path, errno: errno)
+        }
+        var parents: [(path: String, status: PathStatus)] = []
+        if status.kind == .directory, let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            for parent in DataDirectoryTrust.ancestors(of: String(cString: resolved)) {
+                guard let parentStatus = PathStatus.of(parent) else { throw DirectoryError(path: parent, errno: errno) }
+                parents.append((parent, parentStatus))
+            }
+        }
+        let user = geteuid()
+        if let refusal = DataDirectoryTrust.refusal(of: path, status: status, parents: parents, user: user,
+                                                    userName: userName(user), access: access) {
+            throw refusal
+        }
+    }
+
+    /// The account name of `user`, or `uid N` when it has none.
+    static func userName(_ user: uid_t) -> String {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(user, &entry, &buffer, buffer.count, &found) == 0, found != nil, let name = entry.pw_name else {
+            return "uid \(user)"
+        }
+        return String(cString: name)
     }
 }

@@ -14,4 +14,14 @@ public enum SystemError {
         guard let name = ctv_errno_name(code) else { return "errno \(code)" }
         return String(cString: name)
     }
+
+    /// What a planted symbolic link is told: files in the data directory are opened with
+    /// `O_NOFOLLOW`, so a link is refused, never followed to wherever it points.
+    public static let symbolicLinkRefusal = "it is a symbolic link; refusing to follow it (remove it)"
+
+    /// The words for a failed `O_NOFOLLOW` open: its ELOOP means the last component is a
+    /// symbolic link, which the system's "Too many levels of symbolic links" hides.
+    public static func text(openingWithoutFollowing code: Int32) -> String {
+        code == ELOOP ? symbolicLinkRefusal : text(code)
+    }
 }
