@@ -39,32 +39,34 @@ import Shared
         #expect(bench.store.batches.count == 2, "an empty batch is not sent")
     }
 
-    @Test func aResetFlowsKeyComesOutOfTickOnceUnlessItWasOpenedAgain() throws {
+    @Test func aResetFlowsKeyComesOutOfTickOnceItsLingerIsOverUnlessItWasOpenedAgain() throws {
         let bench = PipelineBench()
         let key = try PacketParser.parse(PipelineBench.tcp(.outbound)).flowKey
+        let linger = bench.pipeline.flowTable.config.closingLinger
         bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.syn]), now: 1)
         bench.pipeline.handle(PipelineBench.tcp(.inbound, flags: [.rst]), now: 2)
-        #expect(bench.pipeline.tick(now: 3) == [key])
-        #expect(bench.pipeline.tick(now: 4).isEmpty)
+        #expect(bench.pipeline.tick(now: 3).isEmpty)                 // closing: its relay leg stays
+        #expect(bench.pipeline.tick(now: 2 + linger) == [key])
+        #expect(bench.pipeline.tick(now: 3 + linger).isEmpty)
+        #expect(bench.pipeline.stats.flowsClosed == 1 && bench.pipeline.stats.flowsExpired == 0)
         // Reset again, and the same port opened right after: the new lifetime is not closed.
-        bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.rst]), now: 5)
-        bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.syn]), now: 6)
-        #expect(bench.pipeline.tick(now: 7).isEmpty)
+        bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.rst]), now: 5 + linger)
+        bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.syn]), now: 6 + linger)
+        #expect(bench.pipeline.tick(now: 7 + linger).isEmpty)
     }
 
-    @Test func aClosedFlowsFinalRecordReachesTheBatchWhenALateAckOpensItsTupleAgain() throws {
+    @Test func theLastAckAfterBothFINsIsTheClosedFlowsOwnAndANewSYNIsTheNextLifetime() throws {
         let bench = PipelineBench()
         bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.fin, .ack]), now: 1)
         bench.pipeline.handle(PipelineBench.tcp(.inbound, flags: [.fin, .ack]), now: 2)
-        // The last ACK after both FINs starts a new lifetime of the same 5-tuple.
-        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 3)
+        bench.pipeline.handle(PipelineBench.tcp(.outbound), now: 3)          // the last ACK: still its own
+        bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.syn]), now: 4)
         // The key is live again, so tick keeps it from the owner: its new connection stays open.
-        #expect(bench.pipeline.tick(now: 4).isEmpty)
         #expect(bench.pipeline.tick(now: 5).isEmpty)
         bench.pipeline.flush(now: 6)
         let batch = try #require(bench.store.batches.first)
-        #expect(batch.flows.map(\.firstSeen) == [1, 3])
-        #expect(batch.flows[0].packetCount == 2 && batch.flows[1].packetCount == 1)
+        #expect(batch.flows.map(\.firstSeen) == [1, 4])
+        #expect(batch.flows[0].packetCount == 3 && batch.flows[1].packetCount == 1)
         let stats = bench.pipeline.stats
         #expect(stats.flowsOpened == 2 && stats.flowsClosed == 1)
     }
@@ -81,12 +83,22 @@ import Shared
         #expect(bench.pipeline.stats.flowsExpired == 1 && bench.pipeline.flowTable.count == 0)
     }
 
-    @Test func anEvictedFlowIsCountedAndItsKeyComesOutOfTick() throws {
+    @Test func aFullTableRefusesANewFlowCountsItAndKeepsTheLiveOne() throws {
         let bench = PipelineBench(flowTable: FlowTable(config: .init(maxFlows: 1)))
         bench.pipeline.handle(PipelineBench.udp(.outbound, port: 1), now: 1)
-        bench.pipeline.handle(PipelineBench.udp(.outbound, port: 2), now: 2)
+        let refused = bench.pipeline.handle(PipelineBench.udp(.outbound, port: 2), now: 2)
+        #expect(refused == .refused(try PacketParser.parse(PipelineBench.udp(.outbound, port: 2))))
+        #expect(bench.pipeline.tick(now: 3).isEmpty)
+        #expect(bench.pipeline.stats.flowsRefusedAtCapacity == 1 && bench.pipeline.stats.flowsEvicted == 0)
+        #expect(bench.pipeline.flowTable.count == 1)
+    }
+
+    @Test func anIdleFlowGivenUpForRoomIsCountedAndItsKeyComesOutOfTick() throws {
+        let bench = PipelineBench(flowTable: FlowTable(config: .init(maxFlows: 1)))
+        bench.pipeline.handle(PipelineBench.udp(.outbound, port: 1), now: 1)
+        bench.pipeline.handle(PipelineBench.udp(.outbound, port: 2), now: 1 + FlowTable.IdleTimeouts().udp)
         let first = try PacketParser.parse(PipelineBench.udp(.outbound, port: 1)).flowKey
-        #expect(bench.pipeline.tick(now: 3) == [first])
+        #expect(bench.pipeline.tick(now: 2 + FlowTable.IdleTimeouts().udp) == [first])
         #expect(bench.pipeline.stats.flowsEvicted == 1 && bench.pipeline.stats.flowsClosed == 0)
     }
 

@@ -90,7 +90,7 @@ import Testing
             + #""dnsNames":{"addressesLearned":0,"errorResponse":0,"flowsNamed":0,"noAddresses":0,"#
             + #""notAResponse":0,"repliesRecorded":0,"unreadableDatagrams":0,"unsupportedOpcode":0,"#
             + #""unsupportedQuestion":0,"unusableName":0},"#
-            + #""flowsClosed":0,"flowsEvicted":0,"flowsExpired":0,"flowsOpened":0,"lastCaptureError":"full","#
+            + #""flowsClosed":0,"flowsEvicted":0,"flowsExpired":0,"flowsOpened":0,"flowsRefusedAtCapacity":0,"lastCaptureError":"full","#
             + #""liveFeedDrops":0,"packetsCaptured":0,"packetsDroppedNoLocalAddress":0,"#
             + #""packetsHandled":7,"packetsLostToStoreFailures":0,"packetsPublished":0,"#
             + #""parseDrops":{"badDataOffset":0,"badHeaderLength":0,"badUDPLength":0,"extensionChainTooLong":0,"#

@@ -62,24 +62,26 @@ import Testing
         await store.close()
     }
 
-    @Test func aNewLifetimeOfTheTupleAddsToTheEarlierTotals() async throws {
+    @Test("each lifetime of a tuple is its own row: a port reused by a new connection is a new flow")
+    func aNewLifetimeOfTheTupleIsItsOwnRow() async throws {
         let directory = TemporaryDirectory()
         let store = try F.store(in: directory)
         let key = F.key(1)
         try await store.upsertFlow(F.record(key, firstSeen: F.uptime(10), lastSeen: F.uptime(11), bytesOut: 10, bytesIn: 20, packets: 2))
-        try await store.upsertFlow(F.record(key, firstSeen: F.uptime(10), lastSeen: F.uptime(12), bytesOut: 30, bytesIn: 40, packets: 4))
-        // The table dropped the flow; the tuple came back and the record restarted at zero.
+        let first = try await store.upsertFlow(F.record(key, firstSeen: F.uptime(10), lastSeen: F.uptime(12), bytesOut: 30, bytesIn: 40, packets: 4))
+        // The connection ended; the same tuple came back as a new one, its record from zero.
         try await store.upsertFlow(F.record(key, firstSeen: F.uptime(20), lastSeen: F.uptime(21), bytesOut: 1, bytesIn: 2, packets: 1))
-        try await store.upsertFlow(F.record(key, firstSeen: F.uptime(20), lastSeen: F.uptime(22), bytesOut: 5, bytesIn: 6, packets: 3))
-        var flow = try #require(try await store.flow(matching: key))
-        #expect(flow.bytesOut == 35 && flow.bytesIn == 46 && flow.packetCount == 7)
-        #expect(flow.firstSeen == F.date(F.uptime(10)) && flow.lastSeen == F.date(F.uptime(22)))
-        // A third lifetime that began, per its stamps, before the first: first_seen keeps the minimum.
-        try await store.upsertFlow(F.record(key, firstSeen: F.uptime(5), lastSeen: F.uptime(30), packets: 1))
-        flow = try #require(try await store.flow(matching: key))
-        #expect(flow.packetCount == 8 && flow.bytesOut == 35)
-        #expect(flow.firstSeen == F.date(F.uptime(5)) && flow.duration == 25)
-        #expect(try await store.flowCount() == 1)
+        let second = try await store.upsertFlow(F.record(key, firstSeen: F.uptime(20), lastSeen: F.uptime(22), bytesOut: 5, bytesIn: 6, packets: 3))
+        #expect(first != second)
+        #expect(try await store.flowCount() == 2)
+        let flow = try #require(try await store.flow(matching: key))
+        #expect(flow.id == second && flow.bytesOut == 5 && flow.bytesIn == 6 && flow.packetCount == 3)
+        #expect(flow.firstSeen == F.date(F.uptime(20)) && flow.lastSeen == F.date(F.uptime(22)))
+        // A late record of the first lifetime still folds into its own row.
+        let late = try await store.upsertFlow(F.record(key, firstSeen: F.uptime(10), lastSeen: F.uptime(13), bytesOut: 31,
+                                                       bytesIn: 40, packets: 5))
+        #expect(late == first)
+        #expect(try await store.flowCount() == 2)
         await store.close()
     }
 

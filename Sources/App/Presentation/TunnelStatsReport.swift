@@ -65,6 +65,7 @@ public struct TunnelStatsReport: Sendable, Equatable {
             lines.add("flowsClosed", pipeline.flowsClosed)
             lines.add("flowsExpired", pipeline.flowsExpired)
             lines.add("flowsEvicted", pipeline.flowsEvicted)
+            lines.add("flowsRefusedAtCapacity", pipeline.flowsRefusedAtCapacity)
             lines.add("reinjectedRecorded", pipeline.reinjectedRecorded)
             lines.add("quicVersionsObserved", pipeline.quicVersionsObserved)
         }]

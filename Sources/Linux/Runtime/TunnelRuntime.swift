@@ -198,8 +198,10 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         let now = MonotonicAnchor.uptimeNow()
         for index in 0..<batch.count {
             let datagram = batch[index]
-            if let packet = pipeline.handle(packet: datagram, now: now).packetToRelay {
-                relay.passthrough(packet, datagram: Data(datagram))
+            switch pipeline.handle(packet: datagram, now: now) {
+            case .passthrough(let packet): relay.passthrough(packet, datagram: Data(datagram))
+            case .refused(let packet): relay.refuse(packet, datagram: Data(datagram))
+            case .dropped: break
             }
         }
         pipeline.wakeLiveFeed()

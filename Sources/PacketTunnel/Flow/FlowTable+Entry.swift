@@ -2,15 +2,17 @@ import Shared
 
 extension FlowTable {
     /// What the table holds per flow: the record plus what only the live table needs — packet
-    /// counts per direction and which sides have sent their FIN.
+    /// counts per direction, which sides have sent their FIN, and the ISN of the SYN that opened it.
     struct Entry: Sendable {
         var record: FlowRecord
         var packetsOut: UInt64 = 0
         var packetsIn: UInt64 = 0
         var finOutbound = false
         var finInbound = false
-        /// An RST, or a FIN from each side: the flow closes after this packet is counted.
+        /// An RST, or a FIN from each side: the flow lingers `closing`, then leaves.
         var hasEnded = false
+        /// The sequence number of the SYN that began this lifetime; nil when it began mid-stream.
+        var openingSequence: UInt32?
 
         init(record: FlowRecord) {
             self.record = record
@@ -18,13 +20,23 @@ extension FlowTable {
 
         /// Counts one packet (`count`, `apply(quic)`, `seeEnd`) and says what the per-packet path
         /// needs to know, all in one in-place access: reading an entry through the table copies it.
-        mutating func count(tcpFlags: TCPFlags?, direction: Direction, length: UInt32, now: UInt64,
+        mutating func count(tcp: TCPHeader?, direction: Direction, length: UInt32, now: UInt64,
                             quic: QUICVersionReading?, slot: Int, opened: Bool) -> Counted {
             count(direction: direction, length: length, now: now)
             if let quic { record.apply(quic) }
-            if let tcpFlags { seeEnd(of: tcpFlags, direction: direction) }
+            let endedBefore = hasEnded
+            if let tcp {
+                if opened && TCPConnectionStart.opensConnection(tcp.flags) { openingSequence = tcp.sequence }
+                seeEnd(of: tcp.flags, direction: direction)
+            }
             return Counted(slot: slot, opened: opened, isNamedByDNS: record.resolvedName != nil, hasServerName: record.sni != nil,
-                           closesFlow: hasEnded)
+                           closesFlow: hasEnded && !endedBefore)
+        }
+
+        /// This segment begins another connection on the flow's 5-tuple (`TCPConnectionStart`).
+        func isStartOfAnotherConnection(_ tcp: TCPHeader) -> Bool {
+            TCPConnectionStart.beginsAnotherConnection(flags: tcp.flags, sequence: tcp.sequence,
+                                                       openingSequence: openingSequence, previousEnded: hasEnded)
         }
 
         /// Adds one packet of `length` IP bytes. Counters wrap rather than trap: a flow that

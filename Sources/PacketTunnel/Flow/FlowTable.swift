@@ -1,7 +1,8 @@
 import Shared
 
-/// The flows alive now: one `FlowRecord` per 5-tuple, counted packet by packet, hard-bounded at
-/// `Config.maxFlows` by evicting the least recently used flow.
+/// The flows alive now: one `FlowRecord` per 5-tuple and lifetime, counted packet by packet,
+/// hard-bounded at `Config.maxFlows`. A full table gives up only a flow that is over, or else
+/// refuses the new one (`FlowAdmission`): bookkeeping never cuts a live connection.
 ///
 /// The spec makes this an actor; here it keeps the spec's contract, not its isolation, because it
 /// is called synchronously for every packet by the one event-loop thread that owns the tunnel's
@@ -11,22 +12,25 @@ import Shared
 /// Time is an input: every method that stamps or ages a flow takes `now`, monotonic nanoseconds
 /// that never go backwards between calls (STYLE practice 7). The table reads no clock.
 ///
-/// Flows leave in three ways: TCP's end (FIN from both sides, or RST) and LRU eviction put the
-/// record on the closed list for `drainClosed()`; `expireIdle(now:)` returns what it closes. A
-/// later packet of a gone 5-tuple starts a new lifetime from zero.
+/// A TCP flow that ends (FIN from both sides, or RST) lingers `closing` for `Config.closingLinger`,
+/// so its last ACK is still its own; a SYN that begins another connection on the 5-tuple
+/// (`TCPConnectionStart`) ends the lifetime before it and starts a new one. Flows leave in three
+/// ways: a closing flow whose linger is over, a lifetime a new connection ended, and a flow given
+/// up for room go on the closed list for `drainClosed()`; `expireIdle(now:)` returns the idle
+/// flows it closes. A later packet of a gone 5-tuple starts a new lifetime from zero.
 package struct FlowTable: Sendable {
     package let config: Config
     private var slotByKey: [FlowKey: Int] = [:]
     /// One lane per `IdleClass`.
     private var flows: LRUList<Entry>
-    private var closed: [FlowRecord] = []
+    private var closed: [ClosedFlow] = []
     /// Each slot's `localSide`, beside the flows: reading it must not copy a flow out.
     private var localSides: [IPEndpoint?] = []
 
     package init(config: Config = Config()) {
         precondition(config.maxFlows > 0, "a flow table holds at least one flow")
         self.config = config
-        flows = LRUList(lanes: IdleClass.allCases.count)
+        flows = LRUList(lanes: IdleClass.allCases.count + 1)
         // Room for the live tunnel's whole table up front; a larger cap (offline) grows as it fills,
         // since a sparse table far larger than its flows costs a cache miss per lookup.
         slotByKey.reserveCapacity(min(config.maxFlows, Self.reservedFlows))
@@ -34,7 +38,22 @@ package struct FlowTable: Sendable {
 
     static let reservedFlows = 4096
 
-    /// Flows alive now; never more than `config.maxFlows`.
+    /// A flow that left the table other than by idle expiry, and why.
+    package struct ClosedFlow: Sendable, Equatable {
+        package let record: FlowRecord
+        package let reason: Reason
+
+        package enum Reason: Sendable, Equatable {
+            /// Its TCP connection ended (FIN both ways, or RST) and its linger is over, or another
+            /// connection began on its 5-tuple.
+            case ended
+            /// Given up to make room for a new flow: idle past its timeout (live), or the least
+            /// recently used (offline).
+            case evicted
+        }
+    }
+
+    /// Flows alive now, closing ones included; never more than `config.maxFlows`.
     package var count: Int { flows.count }
 
     /// A live flow a packet belongs to, as `find` returns it.
@@ -57,7 +76,8 @@ package struct FlowTable: Sendable {
         package let isNamedByDNS: Bool
         /// The flow has its SNI.
         package let hasServerName: Bool
-        /// An RST, or the second side's FIN: the flow leaves the table for the closed list.
+        /// This packet ended the connection (an RST, or the second side's FIN): the flow lingers
+        /// closing from now on.
         package let closesFlow: Bool
     }
 
@@ -71,36 +91,40 @@ package struct FlowTable: Sendable {
         return Found(slot: slot, localSide: localSides[slot])
     }
 
-    /// Counts one packet into its flow, creating the flow when new (evicting the least recently
-    /// used one first when the table is full). `resolvedName` names a new flow and is not even
-    /// evaluated for an existing one: a flow's name never changes. `quic` is the reading that travelled with the
-    /// packet, if any.
+    /// Counts one packet into its flow, creating the flow when new (`FlowAdmission` decides when
+    /// the table is full). `resolvedName` names a new flow and is not even evaluated for an
+    /// existing one: a flow's name never changes. `quic` is the reading that travelled with the
+    /// packet, if any. nil: the flow was refused for want of room, and nothing was counted.
     ///
-    /// The snapshot includes this packet, also when the packet closed the flow.
+    /// The snapshot includes this packet, also when the packet ended the flow.
     @discardableResult
     package mutating func observe(_ packet: ParsedPacket, direction: Direction, length: UInt32, now: UInt64,
                                   resolvedName: @autoclosure () -> ResolvedFlowName? = nil,
-                                  quic: QUICVersionReading? = nil) -> LiveFlow {
+                                  quic: QUICVersionReading? = nil) -> LiveFlow? {
         let key = packet.flowKey
-        let found = find(key)
-        let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: nil)
-        let counted = flows[slot].count(tcpFlags: packet.tcp?.flags, direction: direction, length: length, now: now,
-                                        quic: quic, slot: slot, opened: found == nil)
-        let snapshot = flows[slot].snapshot
-        if counted.closesFlow { close(slot) }
-        return snapshot
+        guard let counted = count(packet, key: key, found: find(key), direction: direction, length: length, now: now,
+                                  resolvedName: resolvedName(), quic: quic) else { return nil }
+        return flows[counted.slot].snapshot
     }
 
     /// `observe` for the per-packet path, after `find(key)` returned `found`: the flow is looked up
     /// once, and nothing of its record is copied out (`record(inSlot:)` does, when wanted).
-    /// `localSide` is kept with a flow this packet opens.
+    /// `localSide` is kept with a flow this packet opens. nil: the flow was refused for want of
+    /// room, and nothing was counted.
     package mutating func count(_ packet: ParsedPacket, key: FlowKey, found: Found?, direction: Direction,
                                 length: UInt32, now: UInt64, resolvedName: @autoclosure () -> ResolvedFlowName? = nil,
-                                quic: QUICVersionReading? = nil, localSide: IPEndpoint? = nil) -> Counted {
-        let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: localSide)
-        let counted = flows[slot].count(tcpFlags: packet.tcp?.flags, direction: direction, length: length, now: now,
+                                quic: QUICVersionReading? = nil, localSide: IPEndpoint? = nil) -> Counted? {
+        var found = found
+        if let slot = found?.slot, let tcp = packet.tcp, flows[slot].isStartOfAnotherConnection(tcp) {
+            close(slot, .ended)
+            found = nil
+        }
+        guard let slot = open(key, found: found, now: now, resolvedName: resolvedName(), localSide: localSide) else {
+            return nil
+        }
+        let counted = flows[slot].count(tcp: packet.tcp, direction: direction, length: length, now: now,
                                         quic: quic, slot: slot, opened: found == nil)
-        if counted.closesFlow { close(slot) }
+        if counted.closesFlow { flows.move(slot, toLane: Self.closingLane) }
         return counted
     }
 
@@ -109,11 +133,11 @@ package struct FlowTable: Sendable {
     /// property copied the whole table (measured).
     package mutating func record(inSlot slot: Int) -> FlowRecord { flows[slot].record }
 
-    /// The slot of the flow `find` found, or of a new one for `key`.
+    /// The slot of the flow `find` found, or of a new one for `key`; nil when it is refused.
     private mutating func open(_ key: FlowKey, found: Found?, now: UInt64,
-                               resolvedName: @autoclosure () -> ResolvedFlowName?, localSide: IPEndpoint?) -> Int {
+                               resolvedName: @autoclosure () -> ResolvedFlowName?, localSide: IPEndpoint?) -> Int? {
         if let found { return found.slot }
-        let slot = open(key, now: now, resolvedName: resolvedName())
+        guard let slot = open(key, now: now, resolvedName: resolvedName()) else { return nil }
         if slot == localSides.count { localSides.append(localSide) } else { localSides[slot] = localSide }
         return slot
     }
@@ -124,10 +148,10 @@ package struct FlowTable: Sendable {
         slotByKey[key].map { flows[$0].record }
     }
 
-    /// Every live flow's record, for the periodic store flush; grouped by idle class, least
-    /// recently used first within each.
+    /// Every live flow's record, for the periodic store flush; grouped by lane (idle class, then
+    /// closing), least recently used first within each.
     package func activeRecords() -> [FlowRecord] {
-        IdleClass.allCases.flatMap { flows.elementsFromLeastRecent(inLane: $0.rawValue).map(\.record) }
+        (0..<flows.laneCount).flatMap { flows.elementsFromLeastRecent(inLane: $0).map(\.record) }
     }
 
     /// Takes every live flow out of the table, in `activeRecords()` order: the end of an offline
@@ -135,8 +159,8 @@ package struct FlowTable: Sendable {
     package mutating func removeAll() -> [FlowRecord] {
         var records: [FlowRecord] = []
         records.reserveCapacity(count)
-        for idleClass in IdleClass.allCases {
-            while let slot = flows.leastRecent(inLane: idleClass.rawValue) { records.append(remove(slot)) }
+        for lane in 0..<flows.laneCount {
+            while let slot = flows.leastRecent(inLane: lane) { records.append(remove(slot)) }
         }
         return records
     }
@@ -148,9 +172,11 @@ package struct FlowTable: Sendable {
         return key.proto == .tcp && https ? .encrypted : .plaintext
     }
 
-    private mutating func open(_ key: FlowKey, now: UInt64, resolvedName: ResolvedFlowName?) -> Int {
-        if flows.count >= config.maxFlows, let leastRecent = flows.leastRecentOverall {
-            close(leastRecent)
+    private mutating func open(_ key: FlowKey, now: UInt64, resolvedName: ResolvedFlowName?) -> Int? {
+        switch admission(now: now) {
+        case .admit: break
+        case .admitAfterEnding(let slot): close(slot, flows.lane(of: slot) == Self.closingLane ? .ended : .evicted)
+        case .refuse: return nil
         }
         var record = FlowRecord(key: key, firstSeen: now, tlsStatus: Self.initialTLSStatus(for: key))
         record.resolvedName = resolvedName
@@ -173,27 +199,46 @@ package struct FlowTable: Sendable {
     }
 
     /// Takes the flow out and puts its record on the closed list.
-    private mutating func close(_ slot: Int) {
-        closed.append(remove(slot))
+    private mutating func close(_ slot: Int, _ reason: ClosedFlow.Reason) {
+        closed.append(ClosedFlow(record: remove(slot), reason: reason))
     }
 
-    /// The flows closed or evicted since the last call; each record exactly once. Each carries its
-    /// key, so the runtime can also close the flows' relay connections from the same list.
-    package mutating func drainClosed() -> [FlowRecord] {
+    /// What `FlowAdmission` decides for one more flow now, from the tail of each lane.
+    private func admission(now: UInt64) -> FlowAdmission {
+        guard flows.count >= config.maxFlows else { return .admit }
+        let tails = (0..<flows.laneCount).compactMap { lane -> FlowAdmission.LaneTail? in
+            guard let slot = flows.leastRecent(inLane: lane) else { return nil }
+            let lastSeen = flows[slot].record.lastSeen
+            return FlowAdmission.LaneTail(slot: slot, silentFor: now >= lastSeen ? now - lastSeen : 0,
+                                          timeout: timeout(ofLane: lane), isClosing: lane == Self.closingLane,
+                                          recency: flows.stamp(of: slot))
+        }
+        return FlowAdmission.decide(count: flows.count, maxFlows: config.maxFlows, tails: tails, whenFull: config.whenFull)
+    }
+
+    private func timeout(ofLane lane: Int) -> UInt64 {
+        IdleClass(rawValue: lane).map { config.idleTimeouts[$0] } ?? config.closingLinger
+    }
+
+    /// The flows that left since the last call, other than by idle expiry; each record exactly
+    /// once. Each carries its key, so the runtime can also close the flows' relay connections from
+    /// the same list.
+    package mutating func drainClosed() -> [ClosedFlow] {
         defer { closed = [] }
         return closed
     }
 
-    /// Closes and returns every flow silent for at least its class's idle timeout. Each lane is
-    /// ordered by last activity, so its sweep stops at the first flow not yet idle: the cost is the
-    /// flows expired plus one look per lane. These records do not go to `drainClosed()`.
+    /// Closes and returns every flow silent for at least its class's idle timeout, and moves every
+    /// closing flow whose linger is over to the closed list (`drainClosed()`, as ended). Each lane
+    /// is ordered by last activity, so its sweep stops at the first flow not yet idle: the cost is
+    /// the flows expired plus one look per lane. The idle records do not go to `drainClosed()`.
     package mutating func expireIdle(now: UInt64) -> [FlowRecord] {
         var expired: [FlowRecord] = []
-        for idleClass in IdleClass.allCases {
-            let timeout = config.idleTimeouts[idleClass]
-            while let slot = flows.leastRecent(inLane: idleClass.rawValue),
+        for lane in 0..<flows.laneCount {
+            let timeout = timeout(ofLane: lane)
+            while let slot = flows.leastRecent(inLane: lane),
                   now >= flows[slot].record.lastSeen, now - flows[slot].record.lastSeen >= timeout {
-                expired.append(remove(slot))
+                if lane == Self.closingLane { close(slot, .ended) } else { expired.append(remove(slot)) }
             }
         }
         return expired

@@ -60,6 +60,17 @@ struct LRUList<Element> {
 
     func lane(of slot: Int) -> Int { links[slot].lane }
 
+    /// The slot's recency among all lanes: a larger stamp is more recent.
+    func stamp(of slot: Int) -> UInt64 { links[slot].stamp }
+
+    /// Moves the element at `slot` to `lane` as its most recent; the slot stays the same.
+    mutating func move(_ slot: Int, toLane lane: Int) {
+        precondition(links[slot].isOccupied, "slot \(slot) is free")
+        unlink(slot)
+        links[slot].lane = lane
+        linkAsMostRecent(slot)
+    }
+
     /// Adds `element` as the most recent of `lane`, reusing a freed slot when there is one.
     mutating func pushMostRecent(_ element: Element, lane: Int) -> Int {
         let slot: Int

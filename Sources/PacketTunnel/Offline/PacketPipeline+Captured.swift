@@ -56,9 +56,13 @@ extension PacketPipeline {
         counters.bytesHandled &+= UInt64(originalLength)
         lastNow = max(lastNow, now)
         // Under the first-sender rule every packet has a direction; another rule may drop it.
-        guard let flow = record(parsed, packet, now: now, reinjected: false) else { return .dropped }
-        passed(parsed, flow)
-        return .recorded
+        switch record(parsed, packet, now: now, reinjected: false) {
+        case .counted(let flow):
+            passed(parsed, flow)
+            return .recorded
+        case .noDirection, .refused:
+            return .dropped
+        }
     }
 
     /// A datagram of a flow another reader of the capture counts: a DNS reply's answers are

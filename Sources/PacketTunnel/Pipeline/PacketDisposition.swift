@@ -7,6 +7,10 @@ package enum PacketDisposition: Sendable, Equatable {
     case passthrough(ParsedPacket)
     /// The datagram dies here; the reason is counted in `PipelineStats`.
     case dropped(DropReason)
+    /// It would open a flow the full flow table cannot hold (`flowsRefusedAtCapacity`): the relay
+    /// refuses it at its opening (`Relay.refuse`) — a TCP SYN hears RST, a UDP datagram is dropped —
+    /// and opens no socket for it.
+    case refused(ParsedPacket)
 
     /// The packet to hand to the relay, or nil when the datagram dies here.
     package var packetToRelay: ParsedPacket? {

@@ -14,27 +14,44 @@ extension PacketPipeline {
             counters.parseDrops.count(error)
             return .dropped(.parseFailed(error))
         }
-        guard record(parsed, packet, now: now, reinjected: reinjected) != nil else { return .dropped(.noLocalAddress) }
-        return .passthrough(parsed)
+        switch record(parsed, packet, now: now, reinjected: reinjected) {
+        case .counted: return .passthrough(parsed)
+        case .noDirection: return .dropped(.noLocalAddress)
+        case .refused: return .refused(parsed)
+        }
     }
 
-    /// `record` after the parse: the flow the packet was counted into, or nil when its direction
-    /// cannot be told (counted).
+    /// What `record` made of a parsed packet.
+    enum Recording {
+        /// Counted into this flow.
+        case counted(RecordedFlow)
+        /// Its direction cannot be told (counted).
+        case noDirection
+        /// It would open a flow and the table has no room (counted unless reinjected).
+        case refused
+    }
+
+    /// `record` after the parse.
     func record(_ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer, now: UInt64,
-                reinjected: Bool) -> RecordedFlow? {
+                reinjected: Bool) -> Recording {
         let key = parsed.flowKey
         let found = flowTable.find(key)
         guard let (direction, local) = directionRule.direction(of: parsed, key: key, found: found) else {
             counters.packetsDroppedNoLocalAddress &+= 1
-            return nil
+            return .noDirection
+        }
+        let length = UInt32(clamping: parsed.originalLength)
+        let remote = direction == .outbound ? parsed.ip.destination : parsed.ip.source
+        let quic = readDatagram(parsed, packet, direction: direction, now: now)
+        guard let flow = flowTable.count(parsed, key: key, found: found, direction: direction, length: length, now: now,
+                                         resolvedName: resolvedName(for: remote, now: now), quic: quic, localSide: local) else {
+            // The relay's answer to a refused opening (its RST) is not another refusal.
+            if !reinjected { counters.flowsRefusedAtCapacity &+= 1 }
+            endDrained(key: key)
+            return .refused
         }
         if reinjected { counters.reinjectedRecorded &+= 1 }
-
-        let length = UInt32(clamping: parsed.originalLength)
-        let quic = readDatagram(parsed, packet, direction: direction, now: now)
-        let remote = direction == .outbound ? parsed.ip.destination : parsed.ip.source
-        let flow = flowTable.count(parsed, key: key, found: found, direction: direction, length: length, now: now,
-                                   resolvedName: resolvedName(for: remote, now: now), quic: quic, localSide: local)
+        if flow.closesFlow { counters.flowsClosed &+= 1 }
         if flow.opened {
             counters.flowsOpened &+= 1
             if flow.isNamedByDNS { counters.dnsNames.flowsNamed &+= 1 }
@@ -48,23 +65,26 @@ extension PacketPipeline {
                 counters.liveFeedDrops &+= 1
             }
             unnotified = true
+            // The lifetime a new connection on this 5-tuple ended goes first, with its final record.
+            endDrained(key: key)
             batch.packets.append(meta)
-            // A flow this packet closed is placed below, with its final record.
-            if !flow.closesFlow { place(flowTable.record(inSlot: flow.slot)) }
+            place(flowTable.record(inSlot: flow.slot))
         }
         // After the packet's own record is placed, so a name read from it replaces that record.
         if quic?.source == .client && !flow.hasServerName { readQUICHello(key, parsed, packet) }
-        for ended in flowTable.drainClosed() {
-            // The packet's own flow ends by FIN or RST; any other was evicted to make room for it.
-            if ended.key == key {
-                counters.flowsClosed &+= 1
-            } else {
-                counters.flowsEvicted &+= 1
-            }
-            end(ended)
-        }
+        endDrained(key: key)
         if batch.packets.count >= config.batchSize || intervalPassed(now) { flush(now: now) }
-        return RecordedFlow(key: key, direction: direction, counted: flow)
+        return .counted(RecordedFlow(key: key, direction: direction, counted: flow))
+    }
+
+    /// Ends every flow the table let go of since the last look: a lifetime whose connection ended
+    /// (its linger over, or another connection began on its 5-tuple), or one given up for room.
+    /// `key` is the packet's own, whose old lifetime must not take the new one's QUIC reader.
+    func endDrained(key: FlowKey? = nil) {
+        for ended in flowTable.drainClosed() {
+            if ended.reason == .evicted { counters.flowsEvicted &+= 1 }
+            end(ended.record, keepingReaderOf: key)
+        }
     }
 
     /// Writes the packet to the capture when it is on; a failure turns it off and is counted, and
@@ -108,10 +128,11 @@ extension PacketPipeline {
     }
 
     /// A flow that ended: its final record goes into the batch and its key to the next tick.
-    func end(_ record: FlowRecord) {
+    /// `keepingReaderOf` is a 5-tuple whose new lifetime already began: its reader is the new one's.
+    func end(_ record: FlowRecord, keepingReaderOf live: FlowKey? = nil) {
         place(record)
         endedKeys.append(record.key)
-        if !quicReaders.isEmpty { forgetQUICReader(record.key) }
+        if !quicReaders.isEmpty && record.key != live { forgetQUICReader(record.key) }
     }
 
     /// Puts a flow's latest record into the batch, replacing the one of the same lifetime. A new

@@ -127,18 +127,20 @@ package final class PacketPipeline {
         if enabled { counters.captureDisabledByFailure = false }
     }
 
-    /// The timer: expires idle flows into the batch, sends the batch when the interval has passed,
-    /// and returns the key of every flow that ended since the last tick — closed, expired or
-    /// evicted — and is not live again, so the owner closes their relay connections.
+    /// The timer: expires idle flows (and closing ones whose linger is over) into the batch, sends
+    /// the batch when the interval has passed, and returns the key of every flow that ended since
+    /// the last tick — closed, expired or evicted — and is not live again, so the owner closes
+    /// their relay connections.
     package func tick(now: UInt64) -> [FlowKey] {
         lastNow = max(lastNow, now)
         let expired = flowTable.expireIdle(now: now)
         counters.flowsExpired &+= UInt64(expired.count)
         for record in expired { end(record) }
+        endDrained()                                // closing flows whose linger is over
         if intervalPassed(now) { flush(now: now) }
         defer { endedKeys = [] }
-        // A 5-tuple that ended and was opened again since (a port reused right after a reset, a
-        // late ACK after both FINs) is live again: its new connection must not be closed.
+        // A 5-tuple that ended and was opened again since (a port reused by a new connection) is
+        // live again: its new connection must not be closed.
         return endedKeys.filter { flowTable.record(for: $0) == nil }
     }
 

@@ -41,6 +41,8 @@ package final class Relay {
         var timer: TCPRelayFlow.RetransmitTimer?
         /// Until they settle: the bytes each way, each seen once, as they pass.
         var scanners: TCPFlowScanners?
+        /// The ISN of the device's SYN that opened it; nil when it began with another segment.
+        let openingSequence: UInt32?
     }
 
     private struct UDPFlowState {
@@ -59,6 +61,7 @@ package final class Relay {
     /// flow half-updated, whatever the shell does.
     private enum Event {
         case passthrough(ParsedPacket, Data)
+        case refuse(ParsedPacket, Data)
         case connected(FlowKey)
         case received(FlowKey, Data)
         case closedSend(FlowKey)
@@ -93,6 +96,7 @@ package final class Relay {
     private func run(_ event: Event) {
         switch event {
         case .passthrough(let packet, let datagram): relay(packet, datagram: datagram)
+        case .refuse(let packet, let datagram): answerRefused(packet, datagram: datagram)
         case .connected(let key): tcpEvent(key) { $0.serverDidConnect() }
         case .received(let key, let data): received(data, for: key)
         case .closedSend(let key): tcpEvent(key) { $0.serverDidCloseSend() }
@@ -106,6 +110,11 @@ package final class Relay {
 
     /// Relays one datagram the device sent. `datagram` is the bytes `packet` was parsed from.
     package func passthrough(_ packet: ParsedPacket, datagram: Data) { handle(.passthrough(packet, datagram)) }
+
+    /// Refuses a datagram that would open a flow the flow table has no room for
+    /// (`PacketDisposition.refused`): a TCP segment hears RST (a SYN: "connection refused"), a UDP
+    /// datagram is dropped. No socket is opened, and a flow the relay holds is left alone.
+    package func refuse(_ packet: ParsedPacket, datagram: Data) { handle(.refuse(packet, datagram)) }
 
     // MARK: Events from the shell
 
@@ -140,10 +149,18 @@ package final class Relay {
                 stats.segmentsRefused += 1
                 return
             }
+            // A SYN of another connection on the 5-tuple (the device reused the port after an end
+            // the relay missed) ends the old leg, as it ends the old lifetime in the flow table.
+            if let old = tcpFlows[key], TCPConnectionStart.beginsAnotherConnection(
+                flags: tcp.flags, sequence: tcp.sequence, openingSequence: old.openingSequence, previousEnded: false) {
+                forget(key)
+            }
             if tcpFlows[key] == nil {
                 let flow = TCPRelayFlow(key: key, device: packet.source, server: packet.destination,
                                         config: config, initialSequence: SequenceNumber(initialSequence()))
-                tcpFlows[key] = TCPFlowState(flow: flow, scanners: observer == nil ? nil : TCPFlowScanners())
+                let opening = TCPConnectionStart.opensConnection(tcp.flags) ? tcp.sequence : nil
+                tcpFlows[key] = TCPFlowState(flow: flow, scanners: observer == nil ? nil : TCPFlowScanners(),
+                                             openingSequence: opening)
             }
             tcpEvent(key) { $0.receiveFromDevice(segment) }
         } else if let udp = packet.udp {
@@ -165,6 +182,12 @@ package final class Relay {
         }
         // ICMP and other protocols are recorded by the pipeline but not relayed: answering them
         // would need raw sockets in the host's namespace.
+    }
+
+    private func answerRefused(_ packet: ParsedPacket, datagram: Data) {
+        guard let tcp = packet.tcp, let segment = try? InboundSegment(tcp, in: datagram),
+              let reset = OutboundSegment.reset(answering: segment) else { return }
+        emit(reset, from: packet.destination, to: packet.source)
     }
 
     private func received(_ data: Data, for key: FlowKey) {

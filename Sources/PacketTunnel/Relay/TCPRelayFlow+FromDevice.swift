@@ -53,12 +53,7 @@ extension TCPRelayFlow {
 
     private mutating func open(with syn: InboundSegment) -> [TCPRelayAction] {
         guard syn.flags.contains(.syn), !syn.flags.contains(.ack), !syn.flags.contains(.rst) else {
-            if syn.flags.contains(.rst) { return end(.notASyn) }
-            // RFC 9293 §3.10.7.2: <SEQ=SEG.ACK><CTL=RST>, or <SEQ=0><ACK=SEG.SEQ+SEG.LEN><CTL=RST,ACK>.
-            let reset = syn.flags.contains(.ack)
-                ? OutboundSegment(sequence: syn.acknowledgment, acknowledgment: 0, flags: .rst, window: 0)
-                : OutboundSegment(sequence: 0, acknowledgment: syn.sequence + syn.sequenceLength,
-                                  flags: [.rst, .ack], window: 0)
+            guard let reset = OutboundSegment.reset(answering: syn) else { return end(.notASyn) }
             return [.segmentToDevice(reset)] + end(.notASyn)
         }
         // Data on the SYN (TCP Fast Open) is not acknowledged: the device sends it again.

@@ -39,8 +39,12 @@ public struct PipelineStats: Codable, Sendable, Equatable {
     public var flowsClosed: UInt64
     /// Flows that went idle past their timeout.
     public var flowsExpired: UInt64
-    /// Flows pushed out of a full flow table.
+    /// Flows a full flow table gave up to make room: only ones idle past their timeout (or, offline,
+    /// the least recently used); a live connection is never one of them.
     public var flowsEvicted: UInt64
+    /// Flows refused at their opening because the flow table was full of live ones: a TCP SYN
+    /// answered with RST, a UDP datagram dropped.
+    public var flowsRefusedAtCapacity: UInt64
     /// Datagrams the relay wrote back into the tunnel that were recorded.
     public var reinjectedRecorded: UInt64
     /// QUIC long headers whose version was noted.
@@ -59,8 +63,8 @@ public struct PipelineStats: Codable, Sendable, Equatable {
                 captureDisabledByFailure: Bool = false, lastCaptureError: String? = nil, packetsPublished: UInt64 = 0,
                 liveFeedDrops: UInt64 = 0, storeBatchesWritten: UInt64 = 0, storeBatchesFailed: UInt64 = 0,
                 packetsLostToStoreFailures: UInt64 = 0, lastStoreError: String? = nil, diskFull: Bool = false,
-                flowsOpened: UInt64 = 0,
-                flowsClosed: UInt64 = 0, flowsExpired: UInt64 = 0, flowsEvicted: UInt64 = 0,
+                flowsOpened: UInt64 = 0, flowsClosed: UInt64 = 0, flowsExpired: UInt64 = 0, flowsEvicted: UInt64 = 0,
+                flowsRefusedAtCapacity: UInt64 = 0,
                 reinjectedRecorded: UInt64 = 0, quicVersionsObserved: UInt64 = 0, plaintext: PlaintextStats? = nil,
                 retention: RetentionStats? = nil, dnsNames: DNSNameStats = .zero, quicNames: QUICNameStats = .zero) {
         self.packetsHandled = packetsHandled
@@ -82,6 +86,7 @@ public struct PipelineStats: Codable, Sendable, Equatable {
         self.flowsClosed = flowsClosed
         self.flowsExpired = flowsExpired
         self.flowsEvicted = flowsEvicted
+        self.flowsRefusedAtCapacity = flowsRefusedAtCapacity
         self.reinjectedRecorded = reinjectedRecorded
         self.quicVersionsObserved = quicVersionsObserved
         self.plaintext = plaintext

@@ -110,18 +110,20 @@ extension FlowRow {
     }
 
     /// Inserts the row for this session, or folds the record into the session's row for the same
-    /// tuple; returns the row's id either way.
+    /// tuple and lifetime; returns the row's id either way. Each lifetime is its own row (schema
+    /// 5): a port reused by a new connection is a new flow in the history.
     static let upsertSQL = """
         INSERT INTO flows (\(written.joined(separator: ", ")))
         VALUES (\((1...written.count).map { "?\($0)" }.joined(separator: ", ")))
-        ON CONFLICT (proto, addr_a, port_a, addr_b, port_b, session) DO UPDATE SET
+        ON CONFLICT (proto, addr_a, port_a, addr_b, port_b, session, lifetime_first_seen) DO UPDATE SET
         \(fold { "excluded.\($0)" })
         RETURNING id
         """
 
     /// Folds the record into the row whose id is the last parameter: what `upsertSQL` does to a
     /// row known to exist, without the failed insert and the unique-index probe. Changes nothing
-    /// (and `changes` says 0) unless that row is still this session's row for the tuple.
+    /// (and `changes` says 0) unless that row is still this session's row for the tuple and the
+    /// record's lifetime.
     /// `updateCountersSQL` is the same for a record that knows no facts, the common case.
     static let updateSQL = update(facts: true)
     static let updateCountersSQL = update(facts: false)
@@ -131,6 +133,7 @@ extension FlowRow {
         UPDATE flows SET
         \(fold(facts: facts) { "?\(written.firstIndex(of: $0)! + 1)" })
         WHERE id = ?\(written.count + 1) AND session = ?1 AND \(FlowKeyColumns.matching(from: 2))
+        AND lifetime_first_seen = ?\(written.firstIndex(of: "lifetime_first_seen")! + 1)
         """
     }
 

@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 4
+        public static let latestVersion = 5
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -133,6 +133,14 @@ extension FlowStore {
                 -- A session's flows in id order: (session, rowid), which an upsert's new last_seen
                 -- leaves alone, unlike an index on last_seen.
                 CREATE INDEX flows_session ON flows(session);
+                """),
+            // Each lifetime of a tuple is its own row: a connection that reuses a closed one's
+            // ports (the kernel reuses source ports) is a new flow, not folded into the old row.
+            // Rows of older files stay as they were folded; the prefix still serves flow(matching:).
+            Migration(version: 5, sql: """
+                DROP INDEX flows_session_tuple;
+                CREATE UNIQUE INDEX flows_session_lifetime
+                    ON flows(proto, addr_a, port_a, addr_b, port_b, session, lifetime_first_seen);
                 """),
         ]
 

@@ -7,7 +7,10 @@ extension FlowStore {
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
         """
     static let insertRunSQL = "INSERT INTO packet_runs (flow_id, first_id, last_id) VALUES (?1, ?2, ?3)"
-    static let sessionFlowIDSQL = "SELECT id FROM flows WHERE \(FlowKeyColumns.matching(from: 1)) AND session = ?6"
+    static let sessionFlowIDSQL = """
+        SELECT id FROM flows WHERE \(FlowKeyColumns.matching(from: 1)) AND session = ?6
+        ORDER BY lifetime_first_seen DESC LIMIT 1
+        """
 
     /// Writes `record` into its row for this session and returns the row's id. The record is the
     /// flow's lifetime aggregate: the row's totals become earlier lifetimes' totals plus the
@@ -41,10 +44,18 @@ extension FlowStore {
                 var flowIDs: [Int64] = []
                 flowIDs.reserveCapacity(rows.count)
                 var known: [FlowKey: Int64?] = Dictionary(minimumCapacity: rows.count)
+                // A tuple with two lifetimes in the batch (its port reused by a new connection):
+                // each of its packets goes to the latest lifetime begun by the packet's instant.
+                var latest: [FlowKey: (firstSeen: UInt64, id: Int64)] = Dictionary(minimumCapacity: rows.count)
+                var lifetimes: [FlowKey: [(firstSeen: UInt64, id: Int64)]] = [:]
                 for (record, row) in zip(batch.flows, rows) {
                     let id = try upsert(row, key: record.key, session: session, on: connection)
                     flowIDs.append(id)
                     known[record.key] = id
+                    if let earlier = latest[record.key], earlier.id != id {
+                        lifetimes[record.key, default: [earlier]].append((record.firstSeen, id))
+                    }
+                    latest[record.key] = (record.firstSeen, id)
                 }
                 // Packets come in runs of one flow: the previous match is checked before hashing.
                 var packetFlows: [Int64?] = []
@@ -52,6 +63,11 @@ extension FlowStore {
                 var previous: (key: FlowKey, id: Int64?)?
                 for packet in batch.packets {
                     let key = packet.flowKey
+                    if let spans = lifetimes[key] {
+                        packetFlows.append((spans.last { $0.firstSeen <= packet.timestamp } ?? spans[0]).id)
+                        previous = nil
+                        continue
+                    }
                     if let previous, previous.key == key {
                         packetFlows.append(previous.id)
                         continue
