@@ -76,7 +76,8 @@ enum RunCommand {
             return error.exitStatus
         }
         let summary = await RunSummary.of(command: request.options.command.joined(separator: " "),
-                                          ending: outcome.ending, recording: outcome.recording)
+                                          ending: outcome.ending, ranAsRoot: outcome.account == nil,
+                                          recording: outcome.recording)
         printError(summary.text())
         if let path = request.jsonSummary {
             try? Data((summary.json() + "\n").utf8).write(to: URL(fileURLWithPath: path))
@@ -88,19 +89,21 @@ enum RunCommand {
 extension RunSummary {
     /// The summary of what `recording` holds: the session's connections, as the history answers
     /// for them, its capture files, and the history.
-    static func of(command: String, exitStatus: Int32?, signal: Int32?, recording: SessionRecording) async -> RunSummary {
+    static func of(command: String, exitStatus: Int32?, signal: Int32?, ranAsRoot: Bool = false,
+                   recording: SessionRecording) async -> RunSummary {
         RunSummary(command: command, exitStatus: exitStatus, signal: signal,
                    connections: await SessionHistory(store: recording.store).connections(ofSession: recording.sessionID),
                    captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
-                   databasePath: recording.databasePath)
+                   databasePath: recording.databasePath, ranAsRoot: ranAsRoot)
     }
 
     /// The summary of a monitored command that ended as `ending`.
-    static func of(command: String, ending: MonitoredCommand.Ending, recording: SessionRecording) async -> RunSummary {
+    static func of(command: String, ending: MonitoredCommand.Ending, ranAsRoot: Bool,
+                   recording: SessionRecording) async -> RunSummary {
         let (status, signal): (Int32?, Int32?) = switch ending {
         case let .exited(status): (status, nil)
         case let .signalled(signal): (nil, signal)
         }
-        return await of(command: command, exitStatus: status, signal: signal, recording: recording)
+        return await of(command: command, exitStatus: status, signal: signal, ranAsRoot: ranAsRoot, recording: recording)
     }
 }

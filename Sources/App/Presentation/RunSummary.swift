@@ -61,9 +61,12 @@ public struct RunSummary: Sendable, Equatable {
     public let connections: Connections
     public let captureFiles: [CaptureFile]
     public let databasePath: String
+    /// The command ran as root because no user stood behind sudo to run it as.
+    public let ranAsRoot: Bool
 
     public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
-                captureFiles: [CaptureFile], databasePath: String) {
+                captureFiles: [CaptureFile], databasePath: String, ranAsRoot: Bool = false) {
+        self.ranAsRoot = ranAsRoot
         self.command = command
         self.exitStatus = exitStatus
         self.signal = signal
@@ -77,6 +80,7 @@ public struct RunSummary: Sendable, Equatable {
         var lines: [String] = []
         let ending = exitStatus.map { "exited with status \($0)" } ?? "was killed by signal \(signal ?? 0)"
         lines.append("\(command) \(ending)")
+        if ranAsRoot { lines.append("\(command) ran as root") }
         switch connections {
         case let .unreadable(reason):
             lines.append("connections: not known — the history could not be read: \(reason)")
@@ -112,6 +116,7 @@ public struct RunSummary: Sendable, Equatable {
         out.string("command", command)
         out.number("exitStatus", exitStatus.map(Int.init))
         out.number("signal", signal.map(Int.init))
+        out.bool("ranAsRoot", ranAsRoot)
         switch connections {
         case let .known(connections):
             out.beginArray("connections")

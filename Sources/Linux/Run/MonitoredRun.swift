@@ -20,9 +20,11 @@ package struct MonitoredRun: Sendable {
         package init(command: [String]) { self.command = command }
     }
 
-    /// How CMD ended and what the tunnel recorded of it.
+    /// How CMD ended, who it ran as and what the tunnel recorded of it.
     package struct Outcome: Sendable {
         package let ending: MonitoredCommand.Ending
+        /// nil: CMD ran as root (no invoking user behind sudo).
+        package let account: CommandAccount?
         package let recording: SessionRecording
     }
 
@@ -32,6 +34,8 @@ package struct MonitoredRun: Sendable {
     let captureEnabled: Bool
     let captureDetail: CaptureDetail
     let announced: [IPAddress]
+    /// Who CMD runs as: the user behind sudo, or nil for root.
+    let account: CommandAccount?
     /// What the person should know before CMD starts (the settings, the resolvers).
     package let warnings: [RunWarning]
 
@@ -45,6 +49,9 @@ package struct MonitoredRun: Sendable {
         guard access("/dev/net/tun", F_OK) == 0 else { throw .noTUNDevice }
         guard let program = options.command.first, MonitoredCommand.canFind(program, environment: environment) else {
             throw .commandNotFound(options.command.first ?? "")
+        }
+        do { account = try CommandAccount.invoking(environment: environment, effectiveUserID: geteuid()) } catch {
+            throw .command(error)
         }
         self.options = options
         self.environment = environment
@@ -72,6 +79,9 @@ package struct MonitoredRun: Sendable {
     /// runs CMD inside until it ends; stops the tunnel and reads back what this run recorded; then
     /// takes everything down.
     package func run() async throws(RunFailure) -> Outcome {
+        // First, so a signal during set-up is held for CMD rather than killing us half-made.
+        let signalRecords: Int32
+        do { signalRecords = try RunningCommand.installSignalRelay() } catch { throw .command(error) }
         let usualFileLimit = OpenFileLimit.raiseToHardLimit()
         NamespaceName.removeLeftovers(prefix: "tvrun")
         let namespace: NetworkNamespace
@@ -100,21 +110,21 @@ package struct MonitoredRun: Sendable {
                                                                         reportedAtStart: reported?.map(\.description)))
         } catch { throw .session(error) }
 
-        // Ctrl-C reaches CMD (same process group); we stay to take the tunnel down and summarise.
-        // A handler, unlike SIG_IGN, is reset to the default in CMD when it starts.
-        signal(SIGINT) { _ in }
-        signal(SIGTERM) { _ in }
-        let command = MonitoredCommand(arguments: options.command,
-                                       user: .invoking(environment: environment, effectiveUserID: geteuid()),
-                                       openFileLimit: usualFileLimit)
+        let command = MonitoredCommand(arguments: options.command, account: account, openFileLimit: usualFileLimit)
         let ending: MonitoredCommand.Ending
-        do {
-            ending = MonitoredCommand.wait(try command.start(namespace: namespace.name))
+        do throws(CommandStartFailure) {
+            // CMD shares our process group, so the terminal's signals reach it from the kernel;
+            // what a process sends us alone is relayed (SignalRelay). When the tunnel fails,
+            // `running.terminate(grace:)` stops CMD cleanly.
+            let running = try RunningCommand.start(command, namespace: CommandNamespace(name: namespace.name),
+                                                   environment: environment,
+                                                   signalRecords: signalRecords)
+            ending = try await running.ending()
         } catch {
             await session.stop()
-            throw .system(error)
+            throw .command(error)
         }
         await session.stop()
-        return Outcome(ending: ending, recording: await SessionRecording.read(session))
+        return Outcome(ending: ending, account: account, recording: await SessionRecording.read(session))
     }
 }
