@@ -35,16 +35,16 @@ static void fail(int fd, int32_t kind, int32_t step) {
     _exit(127);
 }
 
-/// Closes every descriptor but `keep` (at most 4, any order).
+/// Closes every descriptor above the standard streams but `keep` (any order).
 static void close_all_except(int *keep, int count) {
     for (int i = 1; i < count; i++) {
         for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
             int swap = keep[j]; keep[j] = keep[j - 1]; keep[j - 1] = swap;
         }
     }
-    unsigned int low = 0;
+    unsigned int low = 3;
     for (int i = 0; i < count; i++) {
-        if (keep[i] < 0) continue;
+        if (keep[i] < (int)low) continue;
         if ((unsigned int)keep[i] > low) syscall(SYS_close_range, low, (unsigned int)keep[i] - 1, 0);
         low = (unsigned int)keep[i] + 1;
     }
@@ -238,4 +238,8 @@ int ctv_signal_records_install(const int *signals, int count) {
         if (sigaction(signals[i], &action, 0) != 0) return -errno;
     }
     return signal_records_read;
+}
+
+int ctv_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }

@@ -112,4 +112,8 @@ typedef struct {
 /// return the same pipe.
 int ctv_signal_records_install(const int *signals, int count);
 
+/// pipe2(fds, O_CLOEXEC) (declared only under _GNU_SOURCE): a pipe no other child inherits.
+/// 0, or -1 and errno.
+int ctv_pipe_cloexec(int fds[2]);
+
 #endif
