@@ -54,11 +54,12 @@ static void close_all_except(int *keep, int count) {
 static void become_command(const ctv_spawn_request *request, int report_fd) {
     // Dispositions first, then the mask: a signal pending now must meet the default action, not
     // a handler of tunnelvision's.
-    struct sigaction standard;
+    // The raw call, since glibc's sigaction refuses its own signals (32, 33), which a parent may
+    // have left ignored. The kernel's layout: handler, flags, restorer, mask; all zero = SIG_DFL.
+    struct { void *handler; unsigned long flags; void *restorer; uint64_t mask; } standard;
     memset(&standard, 0, sizeof standard);
-    standard.sa_handler = SIG_DFL;
     for (int signal = 1; signal < NSIG; signal++) {
-        if (signal != SIGKILL && signal != SIGSTOP) sigaction(signal, &standard, 0);   // glibc's own: EINVAL
+        if (signal != SIGKILL && signal != SIGSTOP) syscall(SYS_rt_sigaction, signal, &standard, 0, sizeof standard.mask);
     }
     sigset_t none;
     sigemptyset(&none);
