@@ -78,9 +78,20 @@ enum HelpText {
     Standard output stays CMD's. The summary says so when it is not the whole story: a history
     that cannot be read, or whose writes failed during the run (a full disk, a lock), and capture
     writes that failed — never "0 connections" or a short list shown as complete.
-    The exit status is CMD's (128 + N when signal N ended it); 127 when CMD is not found; 1 when
-    the tunnel could not be set up (not root, no /dev/net/tun, another tunnel on the same data
-    directory, a damaged history, settings that cannot be read) or when the --json-summary FILE
+    CMD starts with the signal mask and dispositions a shell gives it, in run's process group, so
+    the terminal's Ctrl-C, Ctrl-\\ and Ctrl-Z reach it directly; HUP, INT, QUIT, TERM, USR1, USR2
+    and ALRM sent to run alone are passed on to CMD once, and run waits for CMD to end, then takes
+    the tunnel down. CMD and everything it starts live in a PID namespace of their own: when run
+    dies, even by kill -9, they are killed with it. A killed run's leftovers (its namespace, its
+    /etc/netns folder, a stale control socket or ring file) are removed by the next run, which
+    says so in one line. When the tunnel fails under CMD (its device deleted, the event loop
+    failing), run says why, stops CMD (TERM, then KILL after 5 s) and exits 1. A full disk stops
+    capture and history with one line on standard error; the tunnel keeps forwarding.
+
+    The exit status is CMD's (128 + N when signal N ended it); 127 when CMD is not found, 126 when
+    it cannot be executed; 1 when the tunnel could not be set up (not root, no /dev/net/tun,
+    another tunnel on the same data directory, a damaged history, settings that cannot be read, a
+    data directory others can write to) or failed under CMD, or when the --json-summary FILE
     cannot be written (its directory is checked before CMD starts; a write that fails at the end,
     a full disk say, is reported with CMD's own status in the message).
 

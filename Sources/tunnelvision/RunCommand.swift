@@ -89,7 +89,8 @@ enum RunCommand {
             return error.exitStatus
         }
         let summary = await RunSummary.of(command: request.options.command.joined(separator: " "),
-                                          ending: outcome.ending, recording: outcome.recording)
+                                          ending: outcome.ending, ranAsRoot: outcome.account == nil,
+                                          tunnelFailure: outcome.tunnelFailure.map { "\($0)" }, recording: outcome.recording)
         printError(summary.text())
         if let path = request.jsonSummary {
             do {
@@ -100,7 +101,8 @@ enum RunCommand {
                 return 1
             }
         }
-        return outcome.ending.exitStatus
+        // A tunnel that failed under CMD is run's own failure, whatever CMD made of losing its network.
+        return outcome.tunnelFailure == nil ? outcome.ending.exitStatus : 1
     }
 
     /// Why `run` does not start over settings it could not read: the factory settings capture
@@ -120,21 +122,25 @@ enum RunCommand {
 extension RunSummary {
     /// The summary of what `recording` holds: the session's connections, as the history answers
     /// for them, its capture files, and the history.
-    static func of(command: String, exitStatus: Int32?, signal: Int32?, recording: SessionRecording) async -> RunSummary {
+    static func of(command: String, exitStatus: Int32?, signal: Int32?, ranAsRoot: Bool = false,
+                   tunnelFailure: String? = nil, recording: SessionRecording) async -> RunSummary {
         RunSummary(command: command, exitStatus: exitStatus, signal: signal,
                    connections: await SessionHistory(store: recording.store).connections(ofSession: recording.sessionID)
                        .recorded(with: RecordingLosses(recording.pipelineStats)),
                    captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
                    captureProblem: RecordingLosses(recording.pipelineStats).captureProblem,
-                   databasePath: recording.databasePath, recordingStops: recording.recordingStops)
+                   databasePath: recording.databasePath, recordingStops: recording.recordingStops, ranAsRoot: ranAsRoot,
+                   tunnelFailure: tunnelFailure)
     }
 
     /// The summary of a monitored command that ended as `ending`.
-    static func of(command: String, ending: MonitoredCommand.Ending, recording: SessionRecording) async -> RunSummary {
+    static func of(command: String, ending: MonitoredCommand.Ending, ranAsRoot: Bool, tunnelFailure: String? = nil,
+                   recording: SessionRecording) async -> RunSummary {
         let (status, signal): (Int32?, Int32?) = switch ending {
         case let .exited(status): (status, nil)
         case let .signalled(signal): (nil, signal)
         }
-        return await of(command: command, exitStatus: status, signal: signal, recording: recording)
+        return await of(command: command, exitStatus: status, signal: signal, ranAsRoot: ranAsRoot,
+                        tunnelFailure: tunnelFailure, recording: recording)
     }
 }

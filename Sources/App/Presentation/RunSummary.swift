@@ -87,10 +87,16 @@ public struct RunSummary: Sendable, Equatable {
     public let databasePath: String
     /// Capture or history stopping on a failure (a full disk) while the tunnel went on.
     public let recordingStops: [RecordingStop]
+    /// The command ran as root because no user stood behind sudo to run it as.
+    public let ranAsRoot: Bool
+    /// Why the tunnel stopped under the command, ending its network; nil when it did not.
+    public let tunnelFailure: String?
 
     public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
                 captureFiles: [CaptureFile], captureProblem: String? = nil, databasePath: String,
-                recordingStops: [RecordingStop] = []) {
+                recordingStops: [RecordingStop] = [], ranAsRoot: Bool = false, tunnelFailure: String? = nil) {
+        self.ranAsRoot = ranAsRoot
+        self.tunnelFailure = tunnelFailure
         self.command = command
         self.exitStatus = exitStatus
         self.signal = signal
@@ -110,6 +116,8 @@ public struct RunSummary: Sendable, Equatable {
     public func text() -> String {
         var lines: [String] = []
         lines.append("\(command) \(ending)")
+        if ranAsRoot { lines.append("\(command) ran as root") }
+        if let tunnelFailure { lines.append("the tunnel failed under it, which was stopped: \(tunnelFailure)") }
         switch connections {
         case let .unreadable(reason):
             lines.append("connections: not known — the history could not be read: \(reason)")
@@ -154,6 +162,8 @@ public struct RunSummary: Sendable, Equatable {
         out.string("command", command)
         out.number("exitStatus", exitStatus.map(Int.init))
         out.number("signal", signal.map(Int.init))
+        out.bool("ranAsRoot", ranAsRoot)
+        out.string("tunnelFailure", tunnelFailure)
         switch connections {
         case let .known(connections), let .incomplete(connections, _):
             out.beginArray("connections")

@@ -6,6 +6,7 @@
 #include "CTVEventLoop.h"
 #include "CTVHeap.h"
 #include "CTVTouch.h"
+#include "CTVSpawn.h"
 
 // Kernel constants that reach Swift as macros (which do not import) are re-exported here as
 // functions, so there is exactly one place that spells them.

@@ -25,10 +25,23 @@ package enum LeftoverSweeper {
         (try? sweep(prefix: prefix, controlSocketPath: "", controlSocket: .absent, staleFiles: [])) ?? Outcome()
     }
 
+    /// The same sweep, kept as what it removed rather than its notice, so leftovers found later
+    /// by another part (the ring's stale files, swept when the session opens it) join the same
+    /// one line: `outcome.notice(alsoRemoved:)`.
+    package static func sweepLeavingNotice(prefix: String, dataDirectory: URL) throws(DirectoryError) -> Outcome {
+        let socketPath = DataDirectoryLayout.controlSocket(in: dataDirectory).path
+        return try sweep(prefix: prefix, controlSocketPath: socketPath, controlSocket: probe(socketPath), staleFiles: [])
+    }
+
     /// What was removed, and what could not be with why.
-    struct Outcome {
+    package struct Outcome {
         var removed: [LeftoverSweep.Leftover] = []
         var failed: [(LeftoverSweep.Leftover, String)] = []
+
+        /// The one-line notice, with `files` another part already removed; nil when nothing was left.
+        package func notice(alsoRemoved files: [String]) -> String? {
+            LeftoverSweep.notice(removed: removed + files.map { .staleFile($0) }, failed: failed)
+        }
     }
 
     private static func sweep(prefix: String, controlSocketPath: String, controlSocket: LeftoverSweep.ControlSocket,

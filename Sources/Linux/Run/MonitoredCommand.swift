@@ -1,59 +1,52 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// The program a person asked to monitor, run inside the monitored namespace — as the person who
 /// invoked `sudo`, not as root, when there is one — with the terminal's standard streams, so an
-/// interactive command behaves as it would without the tunnel.
+/// interactive command behaves as it would without the tunnel. `start` (RunningCommand.swift)
+/// runs it.
 public struct MonitoredCommand: Sendable, Equatable {
-    /// Who the command runs as: the invoking user behind `sudo`, or nil to stay who we are.
-    public struct User: Sendable, Equatable {
-        public let uid: UInt32
-        public let gid: UInt32
-
-        public init(uid: UInt32, gid: UInt32) {
-            self.uid = uid
-            self.gid = gid
-        }
-
-        /// The user `sudo` was invoked by (`SUDO_UID`/`SUDO_GID`), when we run as root through it.
-        public static func invoking(environment: [String: String], effectiveUserID: UInt32) -> User? {
-            guard effectiveUserID == 0, let uid = environment["SUDO_UID"].flatMap(UInt32.init),
-                  let gid = environment["SUDO_GID"].flatMap(UInt32.init), uid != 0 else { return nil }
-            return User(uid: uid, gid: gid)
-        }
-    }
-
     public let arguments: [String]
-    public let user: User?
+    /// Who the command runs as; nil: it stays root.
+    public let account: CommandAccount?
     /// The descriptor limit the command gets back when the tunnel raised its own.
     public let openFileLimit: OpenFileLimit?
 
-    public init(arguments: [String], user: User?, openFileLimit: OpenFileLimit? = nil) {
+    public init(arguments: [String], account: CommandAccount?, openFileLimit: OpenFileLimit? = nil) {
         self.arguments = arguments
-        self.user = user
+        self.account = account
         self.openFileLimit = openFileLimit
     }
 
-    /// The full argv: `ip netns exec` (which also bind-mounts /etc/netns/NAME/resolv.conf over
-    /// /etc/resolv.conf for the command), then `setpriv` to drop to the user, then `prlimit` to
-    /// give back the usual descriptor limit, then the command.
-    public func argv(namespace: String) -> [String] {
-        var argv = ["ip", "netns", "exec", namespace]
-        if let user {
-            argv += ["setpriv", "--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", "--"]
-        }
-        if let openFileLimit {
-            argv += ["prlimit", openFileLimit.prlimitArgument, "--"]
-        }
-        return argv + arguments
+    /// The environment the command starts with: ours, with the account's HOME, USER and LOGNAME
+    /// when it drops to one (as `sudo -u` and `su` set them).
+    public func environment(from ours: [String: String]) -> [String: String] {
+        guard let account else { return ours }
+        var environment = ours
+        environment["HOME"] = account.home
+        environment["USER"] = account.name
+        environment["LOGNAME"] = account.name
+        return environment
     }
 
     /// How the command ended.
     public enum Ending: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
+
+        /// Decodes a raw `waitpid` status (the W* macros do not import): the low 7 bits are the
+        /// terminating signal, 0 for a normal exit whose code is in the next byte.
+        public init?(waitStatus: Int32) {
+            let signal = waitStatus & 0x7f
+            if signal == 0 {
+                self = .exited((waitStatus >> 8) & 0xff)
+            } else if signal != 0x7f {   // 0x7f: stopped or continued, not ended
+                self = .signalled(signal)
+            } else {
+                return nil
+            }
+        }
 
         /// The status `tunnelvision run` itself exits with: the command's, or 128 + signal as a
         /// shell reports it.
@@ -65,31 +58,22 @@ public struct MonitoredCommand: Sendable, Equatable {
         }
     }
 
-    /// Starts the command; `wait` on the result for its ending.
-    public func start(namespace: String) throws(CommandError) -> Process {
-        let argv = argv(namespace: namespace)
-        guard let ip = ExternalCommand.locate(argv[0]) else { throw .notFound(argv[0]) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ip)
-        process.arguments = Array(argv.dropFirst())
-        do {
-            try process.run()
-        } catch {
-            throw .launchFailed(arguments.first ?? "", "\(error)")
-        }
-        return process
-    }
-
-    public static func wait(_ process: Process) -> Ending {
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? .signalled(process.terminationStatus)
-                                                              : .exited(process.terminationStatus)
-    }
-
-    /// Whether `program` can be found the way the command will look for it (a path, or `$PATH`).
-    public static func canFind(_ program: String, environment: [String: String]) -> Bool {
-        if program.contains("/") { return access(program, X_OK) == 0 }
+    /// Where `program` is found the way a shell looks for it (a path, or `$PATH`), or nil.
+    public static func locate(_ program: String, environment: [String: String]) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+        return path.split(separator: ":", omittingEmptySubsequences: false)
+            .map { ($0.isEmpty ? "." : String($0)) + "/" + program }
+            .first { access($0, X_OK) == 0 && !isDirectory($0) }
+    }
+
+    /// Whether `program` can be found the way the command will look for it.
+    public static func canFind(_ program: String, environment: [String: String]) -> Bool {
+        locate(program, environment: environment) != nil
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
     }
 }

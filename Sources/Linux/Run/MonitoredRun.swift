@@ -20,10 +20,14 @@ package struct MonitoredRun: Sendable {
         package init(command: [String]) { self.command = command }
     }
 
-    /// How CMD ended and what the tunnel recorded of it.
+    /// How CMD ended, who it ran as and what the tunnel recorded of it.
     package struct Outcome: Sendable {
         package let ending: MonitoredCommand.Ending
+        /// nil: CMD ran as root (no invoking user behind sudo).
+        package let account: CommandAccount?
         package let recording: SessionRecording
+        /// Why the tunnel stopped under CMD, if it did: `run` then says so and exits non-zero.
+        package let tunnelFailure: TunnelFailure?
     }
 
     package let options: Options
@@ -32,6 +36,8 @@ package struct MonitoredRun: Sendable {
     let captureEnabled: Bool
     let captureDetail: CaptureDetail
     let announced: [IPAddress]
+    /// Who CMD runs as: the user behind sudo, or nil for root.
+    let account: CommandAccount?
     /// What the person should know before CMD starts (the settings, the resolvers).
     package let warnings: [RunWarning]
 
@@ -45,6 +51,9 @@ package struct MonitoredRun: Sendable {
         guard access("/dev/net/tun", F_OK) == 0 else { throw .noTUNDevice }
         guard let program = options.command.first, MonitoredCommand.canFind(program, environment: environment) else {
             throw .commandNotFound(options.command.first ?? "")
+        }
+        do { account = try CommandAccount.invoking(environment: environment, effectiveUserID: geteuid()) } catch {
+            throw .command(error)
         }
         self.options = options
         self.environment = environment
@@ -68,16 +77,27 @@ package struct MonitoredRun: Sendable {
         return warnings
     }
 
+    /// How long CMD has to end after SIGTERM when the tunnel under it fails, before its whole PID
+    /// namespace is killed: what service managers give (systemd's default is 90 s; a command with
+    /// no network left has little to save), kept short so a dead tunnel is not waited on long.
+    static let terminationGrace = Duration.seconds(5)
+
     /// Makes the namespace, the TUN device, the namespace's resolv.conf and the tunnel session;
     /// runs CMD inside until it ends; stops the tunnel and reads back what this run recorded; then
-    /// takes everything down. `notice` gets a sentence the moment capture or history stops on a
-    /// failure (a full disk) while the tunnel goes on; it is called from the tunnel's threads and
-    /// must not wait.
+    /// takes everything down. `notice` gets a sentence the moment something the person should
+    /// know happens while CMD runs — capture or history stopping on a full disk, the tunnel
+    /// failing; it is called from the tunnel's threads and must not wait. When the tunnel fails,
+    /// CMD is stopped (SIGTERM, then after `terminationGrace` its whole PID namespace) and the
+    /// outcome carries the failure.
     package func run(notice: @escaping @Sendable (String) -> Void = { _ in }) async throws(RunFailure) -> Outcome {
+        // First, so a signal during set-up is held for CMD rather than killing us half-made.
+        let signalRecords: Int32
+        do { signalRecords = try RunningCommand.installSignalRelay() } catch { throw .command(error) }
         let usualFileLimit = OpenFileLimit.raiseToHardLimit()
-        let recovered: String?
-        do { recovered = try LeftoverSweeper.sweep(prefix: "tvrun", dataDirectory: dataDirectory) } catch { throw .dataDirectory(error) }
-        if let recovered { FileDescriptor.writeAll(STDERR_FILENO, text: "tunnelvision: \(RunWarning.recovered(recovered))\n") }
+        let swept: LeftoverSweeper.Outcome
+        do { swept = try LeftoverSweeper.sweepLeavingNotice(prefix: "tvrun", dataDirectory: dataDirectory) } catch {
+            throw .dataDirectory(error)
+        }
         let namespace: NetworkNamespace
         do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .system(error) }
         defer { namespace.delete() }
@@ -97,31 +117,43 @@ package struct MonitoredRun: Sendable {
         sessionOptions.mtu = options.mtu
         sessionOptions.origin = "run " + options.command.joined(separator: " ")
         let reported = NamespaceResolvConf.hostResolvers()
+        let stopper = CommandStopper(grace: Self.terminationGrace)
         let session: TunnelSession
         do {
             session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: sessionOptions,
                                               resolvers: ResolverStatus(announced: announced.map(\.description),
                                                                         reportedAtStart: reported?.map(\.description)),
+                                              onFailure: { failure in
+                                                  notice("\(failure); stopping \(options.command[0])")
+                                                  stopper.stop()
+                                              },
                                               recordingStopped: { [dataDirectory] stop in
                                                   notice(stop.sentence(dataDirectory: dataDirectory.path))
                                               })
         } catch { throw .session(error) }
+        // One line for everything a killed run left, the ring's stale files (swept as the session
+        // opened it) included.
+        if let recovered = swept.notice(alsoRemoved: session.ring.sweptLeftovers) {
+            FileDescriptor.writeAll(STDERR_FILENO, text: "tunnelvision: \(RunWarning.recovered(recovered))\n")
+        }
 
-        // Ctrl-C reaches CMD (same process group); we stay to take the tunnel down and summarise.
-        // A handler, unlike SIG_IGN, is reset to the default in CMD when it starts.
-        signal(SIGINT) { _ in }
-        signal(SIGTERM) { _ in }
-        let command = MonitoredCommand(arguments: options.command,
-                                       user: .invoking(environment: environment, effectiveUserID: geteuid()),
-                                       openFileLimit: usualFileLimit)
+        let command = MonitoredCommand(arguments: options.command, account: account, openFileLimit: usualFileLimit)
         let ending: MonitoredCommand.Ending
-        do {
-            ending = MonitoredCommand.wait(try command.start(namespace: namespace.name))
+        do throws(CommandStartFailure) {
+            // CMD shares our process group, so the terminal's signals reach it from the kernel;
+            // what a process sends us alone is relayed (SignalRelay). When the tunnel fails, the
+            // stopper ends CMD cleanly.
+            let running = try RunningCommand.start(command, namespace: CommandNamespace(name: namespace.name),
+                                                   environment: environment,
+                                                   signalRecords: signalRecords)
+            stopper.watch(running)
+            ending = try await running.ending()
         } catch {
             await session.stop()
-            throw .system(error)
+            throw .command(error)
         }
         await session.stop()
-        return Outcome(ending: ending, recording: await SessionRecording.read(session))
+        return Outcome(ending: ending, account: account, recording: await SessionRecording.read(session),
+                       tunnelFailure: session.failure)
     }
 }

@@ -23,12 +23,18 @@ package enum RunFailure: Error, CustomStringConvertible {
     /// The tunnel session could not open its history, ring, capture or loop; the error says
     /// which, and what to do. Exit status 1.
     case session(TunnelSessionError)
+    /// The monitored command could not be started as asked (its account, its namespace, its
+    /// exec); exit status 126/127 for a program that cannot be executed, as a shell's, else 1.
+    case command(CommandStartFailure)
     /// The demo's lab could not be built or run, in the words of the part that failed. Exit status 1.
     case setUp(String)
 
     package var exitStatus: Int32 {
-        if case .commandNotFound = self { return 127 }
-        return 1
+        switch self {
+        case .commandNotFound: 127
+        case let .command(failure): failure.exitStatus
+        default: 1
+        }
     }
 
     package var description: String {
@@ -41,6 +47,7 @@ package enum RunFailure: Error, CustomStringConvertible {
         case let .system(error): "\(error)"
         case let .device(error): "\(error)"
         case let .session(error): "\(error)"
+        case let .command(failure): "\(failure)"
         case let .setUp(reason): reason
         }
     }
