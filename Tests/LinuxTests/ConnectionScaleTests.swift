@@ -37,22 +37,13 @@ struct ConnectionScaleTests {
         """
 
     /// Opens N connections, holds them all, then uses every one twice, a pause longer than the
-    /// tunnel's tick before each round; writes what happened (and the tunnel's memory, read from
-    /// /proc of the `tunnelvision` process it runs under) as JSON.
+    /// tunnel's tick before each round; writes what happened as JSON. (The tunnel's memory is read
+    /// from outside: the command lives in a PID namespace of its own.)
     static let manyClient = """
         import asyncio, collections, json, os, sys, time
         host, port, count, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-        def tunnel_memory():
-            pid = os.getppid()
-            while pid > 1:
-                with open(f"/proc/{pid}/status") as f:
-                    fields = dict(line.split(":", 1) for line in f)
-                if fields["Name"].strip() == "tunnelvision":
-                    return {k: int(fields[k].split()[0]) for k in ("VmRSS", "VmHWM")}
-                pid = int(fields["PPid"])
-            return None
         async def main():
-            result = {"before": tunnel_memory()}
+            result = {}
             gate = asyncio.Semaphore(256)
             async def open_one():
                 async with gate:
@@ -66,7 +57,6 @@ struct ConnectionScaleTests {
             result["opened"] = len(connections)
             result["openFailures"] = collections.Counter(c for c in opened if not isinstance(c, tuple))
             result["openSeconds"] = time.monotonic() - started
-            result["held"] = tunnel_memory()
             result["rounds"] = []
             for round in range(2):
                 await asyncio.sleep(1.5)
@@ -82,7 +72,6 @@ struct ConnectionScaleTests {
                         return type(error).__name__
                 outcomes = await asyncio.gather(*(echo(i, c) for i, c in enumerate(connections)))
                 result["rounds"].append(collections.Counter(outcomes))
-            result["after"] = tunnel_memory()
             for _, writer in connections:
                 writer.close()
             with open(out, "w") as f:
@@ -106,7 +95,9 @@ struct ConnectionScaleTests {
         try LabScripts.waitForListener(Lab.serverIPv4, Self.echoPort, from: lab.host)
 
         let report = work.url.appendingPathComponent("report.json")
-        let result = try Self.run(in: lab, data: work.url.appendingPathComponent("data"), command: [
+        let data = work.url.appendingPathComponent("data")
+        let memory = TunnelMemoryWatcher(marker: data.path)
+        let result = try Self.run(in: lab, data: data, command: [
             "bash", "-c", Self.raiseFileLimit + "exec \(LabScripts.python) \(clientScript.path) "
                 + "\(Lab.serverIPv4) \(Self.echoPort) \(count) \(report.path)",
         ])
@@ -118,8 +109,7 @@ struct ConnectionScaleTests {
         for round in rounds { #expect(round == ["ok": count], "\(round)") }
 
         // The tunnel's memory with every connection held: the figure the flow cap is chosen from.
-        let before = try #require((outcome["before"] as? [String: Int])?["VmRSS"])
-        let peak = try #require((outcome["after"] as? [String: Int])?["VmHWM"])
+        let (before, peak) = try #require(memory.finish(), "the tunnel's memory was never read")
         let perConnection = (peak - before) * 1024 / count
         print("connection scale: \(count) held; tunnelvision VmRSS before \(before) KiB, VmHWM \(peak) KiB, "
               + "about \(perConnection) bytes per connection; opened in \(outcome["openSeconds"] ?? "?") s")

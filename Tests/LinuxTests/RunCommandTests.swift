@@ -115,18 +115,24 @@ struct RunCommandTests {
 
     @Test("a second run on a data directory in use is refused with the way out, and the first is untouched")
     func secondRunRefused() throws {
+        // In the lab's host namespace, like every run that brings a tunnel up: its relay's sockets
+        // live where it runs, and the root namespace's routes lead off the machine.
+        let lab = try Lab()
+        defer { lab.remove() }
         let data = TemporaryDirectory("run-busy")
         let tunnelvision = try BuiltProduct.url("tunnelvision")
+        let ip = try #require(URL(string: "file://" + (ExternalCommand.locate("ip") ?? "/usr/sbin/ip")))
         let first = Process()
-        first.executableURL = tunnelvision
-        first.arguments = ["run", "--data-dir", data.url.path, "--", "sleep", "3"]
+        first.executableURL = ip
+        first.arguments = Array(lab.host.command([tunnelvision.path, "run", "--data-dir", data.url.path, "--", "sleep", "3"]).dropFirst())
         first.standardOutput = FileHandle.nullDevice
         first.standardError = FileHandle.nullDevice
         try first.run()
         // Wait until the first tunnel serves its control socket: it holds the ring by then.
         let socket = data.url.appendingPathComponent("control.sock").path
         for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
-        let second = try BuiltProduct.run(tunnelvision, ["run", "--data-dir", data.url.path, "--", "true"])
+        let second = try BuiltProduct.run(ip, Array(lab.host.command([tunnelvision.path, "run", "--data-dir", data.url.path,
+                                                                      "--", "true"]).dropFirst()))
         first.waitUntilExit()
         #expect(second.status == 1)
         #expect(second.err.contains("another tunnel is running"))
