@@ -129,8 +129,9 @@ final class FaultLab {
         return condition()
     }
 
-    /// Pids whose command line contains `marker` (like `pgrep -f`), tvlab itself excluded.
-    static func processes(matching marker: String) -> [pid_t] {
+    /// Pids whose command line starts with `prefix` ("sleep 31337", "curl -sS -o PATH"): the
+    /// monitored command itself, never the `tunnelvision run` whose arguments merely name it.
+    static func processes(startingWith prefix: String) -> [pid_t] {
         guard let directory = opendir("/proc") else { return [] }
         defer { closedir(directory) }
         var found: [pid_t] = []
@@ -138,7 +139,7 @@ final class FaultLab {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard let pid = pid_t(name), pid != getpid() else { continue }
             let commandLine = BenchProcess.readText("/proc/\(pid)/cmdline").replacingNulls()
-            if commandLine.contains(marker) && !commandLine.contains("tvlab faults") { found.append(pid) }
+            if commandLine.hasPrefix(prefix) { found.append(pid) }
         }
         return found
     }

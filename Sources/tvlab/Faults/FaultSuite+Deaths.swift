@@ -11,7 +11,7 @@ extension FaultSuite {
         let output = lab.path("kill9.bin")
         let run = try lab.run(data: data, command: ["curl", "-sS", "--limit-rate", "4M", "-o", output, lab.bigFileURL],
                               name: "tunnelvision run (kill -9)", errors: lab.path("kill9.err"))
-        guard FaultLab.eventually(within: 10, { !FaultLab.processes(matching: output).isEmpty && FileSystem.exists(output) }) else {
+        guard FaultLab.eventually(within: 10, { !FaultLab.processes(startingWith: "curl -sS --limit-rate 4M -o \(output)").isEmpty && FileSystem.exists(output) }) else {
             run.stop()
             record("kill -9 mid-download", false, "the download never started")
             return
@@ -21,9 +21,9 @@ extension FaultSuite {
         let killed = Stopwatch()
         kill(run.pid, SIGKILL)
         _ = try run.wait(seconds: 5)
-        let commandGone = FaultLab.eventually(within: 2) { FaultLab.processes(matching: output).isEmpty }
+        let commandGone = FaultLab.eventually(within: 2) { FaultLab.processes(startingWith: "curl -sS --limit-rate 4M -o \(output)").isEmpty }
         let seconds = killed.elapsedSeconds
-        FaultLab.processes(matching: output).forEach { kill($0, SIGKILL) }
+        FaultLab.processes(startingWith: "curl -sS --limit-rate 4M -o \(output)").forEach { kill($0, SIGKILL) }
 
         let errors = lab.path("kill9-next.err")
         let next = try lab.run(data: data, command: ["true"], name: "tunnelvision run (after kill -9)", errors: errors)
@@ -46,8 +46,8 @@ extension FaultSuite {
         let run = try lab.run(data: dataDirectory("device"), command: ["sleep", marker], name: "tunnelvision run (device deleted)",
                               errors: errors)
         defer { run.stop() }
-        guard FaultLab.eventually(within: 10, { !FaultLab.processes(matching: "sleep \(marker)").isEmpty }),
-              let command = FaultLab.processes(matching: "sleep \(marker)").first else {
+        guard FaultLab.eventually(within: 10, { !FaultLab.processes(startingWith: "sleep \(marker)").isEmpty }),
+              let command = FaultLab.processes(startingWith: "sleep \(marker)").first else {
             record("the TUN device deleted", false, "the command never started")
             return
         }
@@ -65,11 +65,12 @@ extension FaultSuite {
         _ = try? ExternalCommand.run(inside + ["ip", "link", "del", device])
         let ended = FaultLab.eventually(within: 5) { run.poll() != nil }
         let outcome = run.poll()
-        let gone = FaultLab.eventually(within: 2) { FaultLab.processes(matching: "sleep \(marker)").isEmpty }
-        let reason = text(errors).split(separator: "\n").last.map(String.init) ?? ""
+        let gone = FaultLab.eventually(within: 2) { FaultLab.processes(startingWith: "sleep \(marker)").isEmpty }
+        let reason = text(errors).split(separator: "\n").first { $0.contains("tunnel stopped") || $0.contains("TUN device") }
+            .map(String.init) ?? "no reason given"
         record("the TUN device deleted under a running command", ended && outcome?.succeeded == false && gone,
                ended ? "run: \(outcome?.summary ?? ""), \"\(reason)\"" + (gone ? "" : "; the command outlived it")
                      : "run still going 5 s after its device was deleted")
-        FaultLab.processes(matching: "sleep \(marker)").forEach { kill($0, SIGKILL) }
+        FaultLab.processes(startingWith: "sleep \(marker)").forEach { kill($0, SIGKILL) }
     }
 }

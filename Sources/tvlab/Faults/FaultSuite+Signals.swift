@@ -17,18 +17,18 @@ extension FaultSuite {
         let run = try lab.run(data: dataDirectory("timeout"), command: ["sleep", marker], name: "timeout tunnelvision run",
                               errors: lab.path("timeout.err"), prefix: ["timeout", "2"])
         let outcome = try run.wait(seconds: 20)
-        let gone = FaultLab.eventually(within: 1) { FaultLab.processes(matching: "sleep \(marker)").isEmpty }
+        let gone = FaultLab.eventually(within: 1) { FaultLab.processes(startingWith: "sleep \(marker)").isEmpty }
         record("timeout 2 tunnelvision run -- sleep", outcome.exitStatus == 124 && outcome.seconds < 6 && gone,
                "\(outcome.summary) after \(String(format: "%.1f", outcome.seconds)) s (timeout's 124 expected)"
                    + (gone ? "" : "; sleep still running"))
-        FaultLab.processes(matching: "sleep \(marker)").forEach { kill($0, SIGKILL) }
+        FaultLab.processes(startingWith: "sleep \(marker)").forEach { kill($0, SIGKILL) }
     }
 
     private func signalReachesTheCommand(_ signal: Int32, name: String) throws(Failure) {
         let marker = "3133\(signal)"
         let run = try lab.run(data: dataDirectory("signal-\(name)"), command: ["sleep", marker], name: "tunnelvision run (\(name))",
                               errors: lab.path("signal.err"))
-        guard FaultLab.eventually(within: 10, { !FaultLab.processes(matching: "sleep \(marker)").isEmpty }) else {
+        guard FaultLab.eventually(within: 10, { !FaultLab.processes(startingWith: "sleep \(marker)").isEmpty }) else {
             run.stop()
             record("kill -\(name) tunnelvision run", false, "the command never started")
             return
@@ -38,7 +38,7 @@ extension FaultSuite {
         let expected = 128 + signal
         record("kill -\(name) tunnelvision run", outcome.exitStatus == expected,
                "\(outcome.summary) (\(expected) expected: the command died of SIG\(name))")
-        FaultLab.processes(matching: "sleep \(marker)").forEach { kill($0, SIGKILL) }
+        FaultLab.processes(startingWith: "sleep \(marker)").forEach { kill($0, SIGKILL) }
     }
 
     private func brokenPipeIsQuiet() throws(Failure) {
