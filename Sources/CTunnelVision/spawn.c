@@ -52,14 +52,19 @@ static void close_all_except(int *keep, int count) {
 }
 
 static void become_command(const ctv_spawn_request *request, int report_fd) {
-    // Dispositions first, then the mask: a signal pending now must meet the default action, not
-    // a handler of tunnelvision's.
+    // Dispositions first, then the mask: a signal pending now must meet the default action (or
+    // the ignoring tunnelvision inherited), not a handler of tunnelvision's.
     // The raw call, since glibc's sigaction refuses its own signals (32, 33), which a parent may
     // have left ignored. The kernel's layout: handler, flags, restorer, mask; all zero = SIG_DFL.
     struct { void *handler; unsigned long flags; void *restorer; uint64_t mask; } standard;
     memset(&standard, 0, sizeof standard);
+    struct { void *handler; unsigned long flags; void *restorer; uint64_t mask; } ignored;
+    memset(&ignored, 0, sizeof ignored);
+    ignored.handler = (void *)SIG_IGN;
     for (int signal = 1; signal < NSIG; signal++) {
-        if (signal != SIGKILL && signal != SIGSTOP) syscall(SYS_rt_sigaction, signal, &standard, 0, sizeof standard.mask);
+        if (signal == SIGKILL || signal == SIGSTOP) continue;
+        int inherited = signal <= 64 && (request->ignored_signals >> (signal - 1)) & 1;
+        syscall(SYS_rt_sigaction, signal, inherited ? (void *)&ignored : (void *)&standard, 0, sizeof standard.mask);
     }
     sigset_t none;
     sigemptyset(&none);
@@ -243,4 +248,18 @@ int ctv_signal_records_install(const int *signals, int count) {
 
 int ctv_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+uint64_t ctv_ignored_signals(void) {
+    struct { void *handler; unsigned long flags; void *restorer; uint64_t mask; } action;
+    uint64_t ignored = 0;
+    for (int signal = 1; signal <= 64 && signal < NSIG; signal++) {
+        // 32 up to SIGRTMIN are the C library's own (thread cancellation, set*id): how the
+        // program that started us left them says nothing a person chose, so CMD gets the default.
+        if (signal >= 32 && signal < SIGRTMIN) continue;
+        memset(&action, 0, sizeof action);
+        if (syscall(SYS_rt_sigaction, signal, 0, &action, sizeof action.mask) == 0 && action.handler == (void *)SIG_IGN)
+            ignored |= (uint64_t)1 << (signal - 1);
+    }
+    return ignored;
 }

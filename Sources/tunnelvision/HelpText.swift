@@ -78,10 +78,11 @@ enum HelpText {
     Standard output stays CMD's. The summary says so when it is not the whole story: a history
     that cannot be read, or whose writes failed during the run (a full disk, a lock), and capture
     writes that failed — never "0 connections" or a short list shown as complete.
-    CMD starts with the signal mask and dispositions a shell gives it, in run's process group, so
-    the terminal's Ctrl-C, Ctrl-\\ and Ctrl-Z reach it directly; HUP, INT, QUIT, TERM, USR1, USR2
-    and ALRM sent to run alone are passed on to CMD once, and run waits for CMD to end, then takes
-    the tunnel down. CMD and everything it starts live in a PID namespace of their own: when run
+    CMD starts with the signal mask and dispositions a shell gives it (every signal at its
+    default but those run itself was started with ignored, as under nohup), in run's process
+    group, so the terminal's Ctrl-C, Ctrl-\\ and Ctrl-Z reach it directly; HUP, INT, QUIT, TERM,
+    USR1, USR2 and ALRM sent to run alone are passed on to CMD once, and run waits for CMD to
+    end, then takes the tunnel down. CMD and everything it starts live in a PID namespace of their own: when run
     dies, even by kill -9, they are killed with it. A killed run's leftovers (its namespace, its
     /etc/netns folder, a stale control socket or ring file) are removed by the next run, which
     says so in one line. When the tunnel fails under CMD (its device deleted, the event loop

@@ -4,6 +4,9 @@ import Glibc
 import Linux
 import Shared
 
+// What the person started us with ignored is passed on to CMD ignored, as a shell would; read
+// before the line below changes SIGPIPE.
+InheritedSignals.record()
 // A closed pipe is an ordinary end of output, not a reason to die by signal.
 signal(SIGPIPE, SIG_IGN)
 HeapPolicy.keepGrowth()

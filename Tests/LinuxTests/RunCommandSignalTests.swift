@@ -71,6 +71,14 @@ struct RunCommandSignalTests {
         #expect(status.out == "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n", "\(status.out.debugDescription)")
     }
 
+    @Test("a signal run was started with ignored (nohup's HUP) starts ignored in the command too, as a shell passes it on")
+    func inheritedIgnoredSignalsPassOn() throws {
+        let host = try Host()
+        // bash's `trap '' HUP` is nohup's SIG_IGN; exec keeps it for tunnelvision.
+        let status = try host.run(["--", "grep", "SigIgn", "/proc/self/status"], prefix: ["bash", "-c", "trap '' HUP; exec \"$@\"", "nohup-like"])
+        #expect(status.out == "SigIgn:\t0000000000000001\n", "\(status.out.debugDescription) \(status.err)")
+    }
+
     @Test("timeout 2 ends run in about 2 s with status 124 and leaves no namespace or process")
     func underTimeout() throws {
         let host = try Host()

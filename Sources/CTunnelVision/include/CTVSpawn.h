@@ -48,6 +48,9 @@ typedef struct {
     /// The signals the init watches for on behalf of CMD (the relayable ones).
     const int *relayed_signals;
     int relayed_count;
+    /// Signals CMD starts with ignored, bit N-1 for signal N: the ones tunnelvision itself was
+    /// started with ignored (`nohup`), as a shell passes them on; every other one is at default.
+    uint64_t ignored_signals;
 } ctv_spawn_request;
 
 typedef struct {
@@ -99,6 +102,10 @@ enum {
 /// Starts the init, which starts CMD. Call it from a thread that lives until CMD has ended: the
 /// init dies with it (PR_SET_PDEATHSIG). Returns 0 and fills `spawned`, or the errno.
 int ctv_spawn(const ctv_spawn_request *request, ctv_spawned *spawned);
+
+/// The signals this process has ignored now, bit N-1 for signal N (1…64), read with the raw
+/// call; the C library's own (32 up to SIGRTMIN) are never reported.
+uint64_t ctv_ignored_signals(void);
 
 /// A signal tunnelvision received, as its handler saw it.
 typedef struct {

@@ -56,7 +56,8 @@ struct SpawnRequest: Sendable {
                                 groups: groups.baseAddress, group_count: Int32(groups.count),
                                 restore_open_file_limit: openFileLimit == nil ? 0 : 1,
                                 open_file_soft: openFileLimit?.soft ?? 0, open_file_hard: openFileLimit?.hard ?? 0,
-                                relayed_signals: relayed.baseAddress, relayed_count: Int32(relayed.count))
+                                relayed_signals: relayed.baseAddress, relayed_count: Int32(relayed.count),
+                                ignored_signals: InheritedSignals.ignored)
                             return ctv_spawn(&request, &spawned)
                         }
                     }
