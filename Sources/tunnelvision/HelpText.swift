@@ -82,10 +82,10 @@ enum HelpText {
     default but those run itself was started with ignored, as under nohup), in run's process
     group, so the terminal's Ctrl-C, Ctrl-\\ and Ctrl-Z reach it directly; HUP, INT, QUIT, TERM,
     USR1, USR2 and ALRM sent to run alone are passed on to CMD once, and run waits for CMD to
-    end, then takes the tunnel down. CMD and everything it starts live in a PID namespace of their own: when run
-    dies, even by kill -9, they are killed with it. A killed run's leftovers (its namespace, its
-    /etc/netns folder, a stale control socket or ring file) are removed by the next run, which
-    says so in one line. When the tunnel fails under CMD (its device deleted, the event loop
+    end, then takes the tunnel down. CMD and everything it starts live in a PID namespace of
+    their own: when run dies, even by kill -9, they are killed with it. A killed run's leftovers
+    (its namespace, its /etc/netns folder, a stale control socket or ring file) are removed by
+    the next run, which says so in one line. When the tunnel fails under CMD (its device deleted, the event loop
     failing), run says why, stops CMD (TERM, then KILL after 5 s) and exits 1. A full disk stops
     capture and history with one line on standard error; the tunnel keeps forwarding.
 
