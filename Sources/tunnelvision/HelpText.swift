@@ -85,9 +85,10 @@ enum HelpText {
     end, then takes the tunnel down. CMD and everything it starts live in a PID namespace of
     their own: when run dies, even by kill -9, they are killed with it. A killed run's leftovers
     (its namespace, its /etc/netns folder, a stale control socket or ring file) are removed by
-    the next run, which says so in one line. When the tunnel fails under CMD (its device deleted, the event loop
-    failing), run says why, stops CMD (TERM, then KILL after 5 s) and exits 1. A full disk stops
-    capture and history with one line on standard error; the tunnel keeps forwarding.
+    the next run, which says so in one line. When the tunnel fails under CMD (its device
+    deleted, the event loop failing), run says why, stops CMD (TERM, then KILL after 5 s) and
+    exits 1. A full disk stops capture and history with one line on standard error; the tunnel
+    keeps forwarding.
 
     The exit status is CMD's (128 + N when signal N ended it); 127 when CMD is not found, 126 when
     it cannot be executed; 1 when the tunnel could not be set up (not root, no /dev/net/tun,
