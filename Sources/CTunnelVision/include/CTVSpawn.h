@@ -107,6 +107,11 @@ int ctv_spawn(const ctv_spawn_request *request, ctv_spawned *spawned);
 /// call; the C library's own (32 up to SIGRTMIN) are never reported.
 uint64_t ctv_ignored_signals(void);
 
+/// posix_spawn_file_actions_addclosefrom_np, which Swift's Glibc module does not import: the
+/// child closes every descriptor from `lowest` up before it executes.
+#include <spawn.h>
+int ctv_spawn_actions_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
 /// A signal tunnelvision received, as its handler saw it.
 typedef struct {
     int32_t signal;

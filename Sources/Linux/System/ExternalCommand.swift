@@ -33,6 +33,10 @@ public enum ExternalCommand {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        // Nothing else of ours reaches the program: a descriptor another thread opened without
+        // close-on-exec (a file being written, a socket) would live on in it — a binary still
+        // open for writing in a child cannot be executed (ETXTBSY).
+        ctv_spawn_actions_close_from(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
