@@ -76,7 +76,7 @@ enum RunCommand {
         do {
             let run = try MonitoredRun(options: request.options, environment: ProcessInfo.processInfo.environment)
             // Before the warnings, one of which would say the run goes ahead on the factory settings.
-            if let refusal = settingsRefusal(run.warnings, options: request.options) {
+            if let refusal = run.settingsRefusal {
                 printError("tunnelvision: \(refusal)")
                 return 1
             }
@@ -101,21 +101,7 @@ enum RunCommand {
                 return 1
             }
         }
-        // A tunnel that failed under CMD is run's own failure, whatever CMD made of losing its network.
-        return outcome.tunnelFailure == nil ? outcome.ending.exitStatus : 1
-    }
-
-    /// Why `run` does not start over settings it could not read: the factory settings capture
-    /// every packet in full, and the file may well say capture off. The safe side is to start only
-    /// once the person has decided capture for this run (`--no-capture`) or fixed the file.
-    static func settingsRefusal(_ warnings: [RunWarning], options: MonitoredRun.Options) -> String? {
-        guard !options.captureOff else { return nil }
-        for case let .settingsUnreadable(problem) in warnings {
-            return "run refuses to start on the factory settings (full capture) in place of settings it cannot read: "
-                + "\(problem). Fix the file ('tunnelvision settings' shows what is wrong; 'tunnelvision settings set "
-                + "capture on --force' sets it aside), or give --no-capture for this run. Nothing was started."
-        }
-        return nil
+        return outcome.exitStatus
     }
 }
 

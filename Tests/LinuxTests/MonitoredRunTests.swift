@@ -22,6 +22,19 @@ import Testing
         #expect(warnings[1].description.hasPrefix("the settings ask for tls-inspection on, which this build does not do"))
     }
 
+    @Test("unreadable settings refuse the run, naming the problem and the two ways out, unless capture is off for it")
+    func unreadableSettingsRefuseTheRunUnlessCaptureIsOff() throws {
+        let problem = SettingsError.corruptData(path: "/d/settings.json", reason: "captureEnabled is not Bool")
+        let warnings: [RunWarning] = [.noResolver, .settingsUnreadable(problem)]
+        var options = MonitoredRun.Options(command: ["true"])
+        let refusal = try #require(MonitoredRun.settingsRefusal(warnings, options: options))
+        #expect(refusal.contains("captureEnabled is not Bool"))
+        #expect(refusal.contains("--no-capture") && refusal.contains("settings set capture on --force"))
+        #expect(MonitoredRun.settingsRefusal([.noResolver], options: options) == nil)
+        options.captureOff = true
+        #expect(MonitoredRun.settingsRefusal(warnings, options: options) == nil)
+    }
+
     @Test("the factory settings with a resolver to announce warn of nothing: retention is for 'settings' to mention")
     func noWarningsForTheFactorySettings() throws {
         let resolver = try #require(IPAddress(parsing: "198.19.0.2"))

@@ -28,6 +28,10 @@ package struct MonitoredRun: Sendable {
         package let recording: SessionRecording
         /// Why the tunnel stopped under CMD, if it did: `run` then says so and exits non-zero.
         package let tunnelFailure: TunnelFailure?
+
+        /// `run`'s own status: CMD's, but 1 when the tunnel failed under it — that is run's
+        /// failure, whatever CMD made of losing its network.
+        package var exitStatus: Int32 { tunnelFailure == nil ? ending.exitStatus : 1 }
     }
 
     package let options: Options
@@ -65,6 +69,21 @@ package struct MonitoredRun: Sendable {
         captureEnabled = !options.captureOff && reading.settings.captureEnabled
         announced = TunnelResolvers.announceable(from: NamespaceResolvConf.hostResolvers() ?? [])
         warnings = Self.warnings(reading: reading, announced: announced)
+    }
+
+    /// Why `run` does not start over settings it could not read: the factory settings capture
+    /// every packet in full, and the file may well say capture off. The safe side is to start only
+    /// once the person has decided capture for this run (`--no-capture`) or fixed the file.
+    package var settingsRefusal: String? { Self.settingsRefusal(warnings, options: options) }
+
+    static func settingsRefusal(_ warnings: [RunWarning], options: Options) -> String? {
+        guard !options.captureOff else { return nil }
+        for case let .settingsUnreadable(problem) in warnings {
+            return "run refuses to start on the factory settings (full capture) in place of settings it cannot read: "
+                + "\(problem). Fix the file ('tunnelvision settings' shows what is wrong; 'tunnelvision settings set "
+                + "capture on --force' sets it aside), or give --no-capture for this run. Nothing was started."
+        }
+        return nil
     }
 
     /// The warnings of a run with these settings and resolvers, in the order they concern it.
