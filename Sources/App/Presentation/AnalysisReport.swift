@@ -121,11 +121,7 @@ extension AnalyzedCapture.Conversation {
     /// Where the shown name came from: the connection's own server_name ("sni", or "quic" when a
     /// QUIC Initial carried it) or a DNS answer ("dns").
     var nameSource: String? {
-        guard let name = record.name else { return nil }
-        switch name.origin {
-        case .sni: return record.key.proto == .udp ? "quic" : "sni"
-        case .dns: return "dns"
-        }
+        record.name.map { FlowNameSource($0, proto: record.key.proto).rawValue }
     }
 
     var certificates: ServerCertificateVisibility? {

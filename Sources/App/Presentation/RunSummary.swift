@@ -29,9 +29,7 @@ public struct RunSummary: Sendable, Equatable {
         }
 
         public init(_ flow: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
-            let aIsLocal = localAddresses.contains(flow.key.endpointA.address)
-            let bIsLocal = localAddresses.contains(flow.key.endpointB.address)
-            let remote: IPEndpoint? = aIsLocal == bIsLocal ? nil : (aIsLocal ? flow.key.endpointB : flow.key.endpointA)
+            let remote = LiveFeedAddressing.endpoints(of: flow.key, localAddresses: localAddresses)?.remote
             self.init(proto: flow.key.proto, remote: remote, name: flow.name?.text, bytesOut: flow.bytesOut,
                       bytesIn: flow.bytesIn, packets: flow.packetCount, duration: flow.duration)
         }

@@ -1,0 +1,48 @@
+import Foundation
+import Shared
+
+/// A stored flow as the timeline shows it: its ends split into local and remote through
+/// `LiveFeedAddressing` (nil when that cannot be told, never guessed), and the name it goes by.
+public struct HistoryFlow: Sendable, Hashable, Identifiable {
+    public let stored: StoredFlow
+    public let endpoints: FlowEndpoints?
+
+    public init(_ stored: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
+        self.stored = stored
+        endpoints = LiveFeedAddressing.endpoints(of: stored.key, localAddresses: localAddresses)
+    }
+
+    /// The flow's row id in the history.
+    public var id: Int64 { stored.id }
+
+    /// The SNI (TLS or QUIC), else the name DNS gave the address, with where it came from.
+    public var name: FlowName? { stored.name }
+
+    /// Where `name` came from: `sni`, then `quic`, then `dns`.
+    public var nameSource: FlowNameSource? { name.map { FlowNameSource($0, proto: stored.key.proto) } }
+
+    /// The remote address written out; nil when the ends could not be split.
+    public var remoteAddress: String? { endpoints.map { "\($0.remote.address)" } }
+
+    /// The name if there is one, else the remote address; nil when neither is known.
+    public var displayHost: String? { name?.text ?? remoteAddress }
+
+    /// What a search matches against: the name, its other candidates and the remote address (both
+    /// addresses when the ends could not be split), lowercased.
+    public var searchableNames: [String] {
+        var names: [String] = []
+        if let name {
+            names.append(name.text)
+            names.append(contentsOf: name.otherCandidates)
+        }
+        if let remoteAddress {
+            names.append(remoteAddress)
+        } else {
+            names.append("\(stored.key.endpointA.address)")
+            names.append("\(stored.key.endpointB.address)")
+        }
+        return names.map { $0.lowercased() }
+    }
+
+    public var remotePort: UInt16? { endpoints?.remote.port }
+}

@@ -1,0 +1,21 @@
+/// The bounds every history read keeps, whatever the size of the history.
+public struct HistoryPolicy: Sendable, Equatable {
+    /// Rows per store query, and matches per load.
+    public var pageSize: Int
+    /// At most this many queries are chained to fill one page of a selective filter.
+    public var maxPagesPerLoad: Int
+    /// What the flow inspector lists of one flow's packets.
+    public var packetsPerFlow: Int
+    /// Bars of the timeline's activity axis, at most.
+    public var axisBars: Int
+
+    public init(pageSize: Int = 100, maxPagesPerLoad: Int = 8, packetsPerFlow: Int = 500, axisBars: Int = 48) {
+        self.pageSize = pageSize
+        self.maxPagesPerLoad = maxPagesPerLoad
+        self.packetsPerFlow = packetsPerFlow
+        self.axisBars = axisBars
+    }
+
+    /// 100 / 8 / 500 / 48.
+    public static let `default` = HistoryPolicy()
+}

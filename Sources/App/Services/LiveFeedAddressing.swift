@@ -1,0 +1,27 @@
+import Shared
+
+/// A flow's two ends once it is known which one is this machine's.
+public struct FlowEndpoints: Sendable, Hashable {
+    public let local: IPEndpoint
+    public let remote: IPEndpoint
+
+    public init(local: IPEndpoint, remote: IPEndpoint) {
+        self.local = local
+        self.remote = remote
+    }
+}
+
+/// The one place the local/remote split of a canonical `FlowKey` is decided, for the live feed and
+/// the history alike — were each screen to decide it, one flow could show a different host on each.
+public enum LiveFeedAddressing {
+    /// The split, or nil when neither end (or both) is one of `localAddresses`: it is never guessed.
+    public static func endpoints(of key: FlowKey, localAddresses: Set<IPAddress>) -> FlowEndpoints? {
+        let aIsLocal = localAddresses.contains(key.endpointA.address)
+        let bIsLocal = localAddresses.contains(key.endpointB.address)
+        switch (aIsLocal, bIsLocal) {
+        case (true, false): return FlowEndpoints(local: key.endpointA, remote: key.endpointB)
+        case (false, true): return FlowEndpoints(local: key.endpointB, remote: key.endpointA)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// Where the name a flow is shown by came from, as a person and a script read it: the TLS
+/// server_name of a TCP connection (`sni`), the one a QUIC Initial's ClientHello carried (`quic`),
+/// or the DNS answer for the server's address (`dns`). Raw values are the stable identifiers the
+/// JSON outputs use.
+public enum FlowNameSource: String, Sendable, Hashable, Codable, CaseIterable {
+    case sni, quic, dns
+
+    /// The source of `name` on a flow of protocol `proto`: an announced name on UDP can only have
+    /// come from a QUIC Initial.
+    public init(_ name: FlowName, proto: IPProtocolNumber) {
+        switch name.origin {
+        case .sni: self = proto == .udp ? .quic : .sni
+        case .dns: self = .dns
+        }
+    }
+
+    /// How a person reads it beside the name.
+    public var phrase: String {
+        switch self {
+        case .sni: "announced by the connection (TLS server name)"
+        case .quic: "announced in a QUIC Initial"
+        case .dns: "from a DNS answer for its address"
+        }
+    }
+}
