@@ -10,15 +10,10 @@ import Shared
 /// the control socket.
 enum StatsCommand {
     static func run(dataDirectory override: String?, json: Bool) -> Int32 {
-        let directory = DataDirectory.location(override: override, environment: ProcessInfo.processInfo.environment,
-                                               effectiveUserID: geteuid())
-        let path = DataDirectoryLayout.controlSocket(in: directory).path
+        let directory = HistoryAccess.dataDirectory(override: override)
         let response: ControlResponse
         do {
-            // Only a trusted directory's socket is asked, never one a link points to.
-            try DataDirectory.verify(directory, access: .read)
-            if PathStatus.of(path)?.kind == .symbolicLink { throw DirectoryError(path: path, problem: .symbolicLink) }
-            response = try ControlClient.send(.stats, to: path)
+            response = try TunnelControlChannel(dataDirectory: directory).send(.stats)
         } catch {
             printError("tunnelvision: \(error)")
             return 1
