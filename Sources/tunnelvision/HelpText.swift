@@ -78,6 +78,8 @@ enum HelpText {
     Standard output stays CMD's. The summary says so when it is not the whole story: a history
     that cannot be read, or whose writes failed during the run (a full disk, a lock), and capture
     writes that failed — never "0 connections" or a short list shown as complete.
+    The history line ends with the command that reads it again: through sudo, the history is
+    root's (/var/lib/tunnelvision unless --data-dir), so it is 'sudo tunnelvision flows'.
     CMD starts with the signal mask and dispositions a shell gives it (every signal at its
     default but those run itself was started with ignored, as under nohup), in run's process
     group, so the terminal's Ctrl-C, Ctrl-\\ and Ctrl-Z reach it directly; HUP, INT, QUIT, TERM,
