@@ -20,6 +20,17 @@ extension FlowStore {
         return try rows.map { row throws(StoreError) in try StoredFlow(row: row) }
     }
 
+    /// The flow whose row id is `id`; nil when there is none (pruned, cleared, never recorded).
+    public func flow(id: Int64) throws(StoreError) -> StoredFlow? {
+        let rows = try sqlite { connection throws(SQLiteError) in
+            try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows WHERE id = ?1") { statement throws(SQLiteError) in
+                statement.bind(id, at: 1)
+                return try Self.rows(of: statement)
+            }
+        }
+        return try rows.first.map { row throws(StoreError) in try StoredFlow(row: row) }
+    }
+
     /// The flow with `key` from the most recent session that saw it.
     public func flow(matching key: FlowKey) throws(StoreError) -> StoredFlow? {
         let rows = try sqlite { connection throws(SQLiteError) in
