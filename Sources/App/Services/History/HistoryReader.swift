@@ -35,10 +35,9 @@ public actor HistoryReader {
         return stream
     }
 
-    /// Rebuilds the list from the newest connection (or from just after `cursor`, where a command
-    /// said the previous page ended).
-    public func refresh(after cursor: FlowCursor? = nil) async {
-        await load(filter: snapshot.filter, after: cursor, appending: false)
+    /// Rebuilds the list from the newest connection.
+    public func refresh() async {
+        await load(filter: snapshot.filter, after: nil, appending: false)
     }
 
     /// The next page back in time; nothing when nothing older remains or a load is running.
@@ -47,9 +46,10 @@ public actor HistoryReader {
         await load(filter: snapshot.filter, after: snapshot.nextCursor, appending: true)
     }
 
-    /// Narrows the list to `filter` and rebuilds it from the newest connection.
-    public func apply(_ filter: HistoryFilter) async {
-        await load(filter: filter, after: nil, appending: false)
+    /// Narrows the list to `filter` and rebuilds it from the newest connection — or from just
+    /// after `cursor`, where a command said the previous page ended.
+    public func apply(_ filter: HistoryFilter, after cursor: FlowCursor? = nil) async {
+        await load(filter: filter, after: cursor, appending: false)
     }
 
     /// Rows the last load read, matched or not.
