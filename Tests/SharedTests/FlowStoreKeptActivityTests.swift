@@ -133,3 +133,40 @@ import Testing
         await store.close()
     }
 }
+
+/// The reads an axis and the inspector make stay bounded however many packets the history holds:
+/// SQLite's own query plan says no statement walks the packets table or its ts index whole.
+@Suite struct FlowStoreBoundedReadTests {
+    typealias F = StoreFixtures
+
+    private func plan(_ sql: String, in directory: TemporaryDirectory) async throws -> [String] {
+        // A history with packets, analysed, so the planner sees the table it will see in use.
+        let store = try F.store(in: directory)
+        let keys = (0..<50).map { F.key($0) }
+        try await store.write(FlowStoreBatch(flows: keys.map { F.record($0) },
+                                             packets: keys.flatMap { key in (0..<40).map { F.packet(key, at: F.uptime(Double($0))) } }))
+        await store.close()
+        let connection = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
+        defer { connection.close() }
+        try connection.execute("ANALYZE")
+        return try connection.withStatement("EXPLAIN QUERY PLAN " + sql) { statement throws(SQLiteError) in
+            var details: [String] = []
+            while try statement.step() { details.append(statement.text(at: 3) ?? "") }
+            return details
+        }
+    }
+
+    @Test("the packet time bounds read the two ends of the ts index, not every packet")
+    func boundsReadTheIndexEnds() async throws {
+        let details = try await plan(FlowStore.packetTimeBoundsSQL, in: TemporaryDirectory())
+        #expect(!details.contains { $0.hasPrefix("SCAN") }, "\(details)")
+        #expect(details.filter { $0.contains("SEARCH packets USING COVERING INDEX packets_ts") }.count == 2, "\(details)")
+    }
+
+    @Test("a flow's packets are reached through its runs, never by walking the ts index")
+    func packetsOfAFlowGoThroughItsRuns() async throws {
+        let details = try await plan(FlowStore.packetsOfFlowSQL, in: TemporaryDirectory())
+        #expect(!details.contains { $0.contains("packets_ts") || $0.hasPrefix("SCAN p") }, "\(details)")
+        #expect(details.contains { $0.hasPrefix("SEARCH r") }, "\(details)")
+    }
+}

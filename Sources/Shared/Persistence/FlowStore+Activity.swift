@@ -1,11 +1,15 @@
 import Foundation
 
 extension FlowStore {
+    /// Each bound its own subquery: SQLite reads a lone min() or max() off the ends of the ts
+    /// index, but `min(ts), max(ts)` in one select scans every packet.
+    static let packetTimeBoundsSQL = "SELECT (SELECT min(ts) FROM packets), (SELECT max(ts) FROM packets)"
+
     /// The first and last packet instants stored, over every flow; nil when there are no packets
     /// (a flow alone is not activity).
     public func packetTimeBounds() throws(StoreError) -> ClosedRange<Date>? {
         let bounds = try sqlite { connection throws(SQLiteError) in
-            try connection.withStatement("SELECT min(ts), max(ts) FROM packets") { statement throws(SQLiteError) in
+            try connection.withStatement(Self.packetTimeBoundsSQL) { statement throws(SQLiteError) in
                 try statement.step() ? (statement.optionalInt64(at: 0), statement.optionalInt64(at: 1)) : (nil, nil)
             }
         }
