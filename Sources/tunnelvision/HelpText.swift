@@ -12,6 +12,10 @@ enum HelpText {
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
+      tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--since T] …
+                                                the connections the history holds, newest first, a page at a time
+      tunnelvision activity [--data-dir D] [--json] [--from T --to T]
+                                                packets over time, drawn as bars
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
@@ -244,6 +248,8 @@ enum HelpText {
             --json prints the control channel's own answer. Exit status 1 when no tunnel runs there.
             """
         case "settings": settings
+        case "flows": FlowsCommand.help
+        case "activity": ActivityCommand.help
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil
         }

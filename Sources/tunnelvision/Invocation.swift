@@ -8,6 +8,8 @@ enum Invocation: Equatable {
     case demo(dataDirectory: String?, json: Bool)
     case stats(dataDirectory: String?, json: Bool)
     case analyze(path: String, dataDirectory: String?, json: Bool, workers: Int?)
+    case flows(FlowsCommand.Request)
+    case activity(ActivityCommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -41,6 +43,10 @@ enum Invocation: Equatable {
             return .packets(path: rest[0], json: json)
         case "settings":
             return .settings(try SettingsCommand.parse(rest, json: json))
+        case "flows":
+            return .flows(try FlowsCommand.parse(rest, json: json))
+        case "activity":
+            return .activity(try ActivityCommand.parse(rest, json: json))
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             let workers = try takeWorkers(from: &rest)

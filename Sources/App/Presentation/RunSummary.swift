@@ -235,7 +235,7 @@ public struct RunSummary: Sendable, Equatable {
         return "\(count) B"
     }
 
-    private static func aligned(_ rows: [[String]]) -> [String] {
+    static func aligned(_ rows: [[String]]) -> [String] {
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             var line = ""
