@@ -38,6 +38,10 @@ case let .stats(dataDirectory, json):
     exit(StatsCommand.run(dataDirectory: dataDirectory, json: json))
 case let .analyze(path, dataDirectory, json, workers):
     exit(await AnalyzeCommand.run(path: path, dataDirectory: dataDirectory, json: json, workers: workers))
+case let .export(request):
+    exit(await ExportCommand.run(request))
+case let .diagnostics(dataDirectory, json):
+    exit(await DiagnosticsCommand.run(dataDirectory: dataDirectory, json: json))
 case let .demo(dataDirectory, json):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }
