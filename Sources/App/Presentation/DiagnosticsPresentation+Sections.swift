@@ -48,8 +48,8 @@ extension DiagnosticsPresentation {
 
     static func trafficSection(_ pipeline: PipelineStats) -> DiagnosticsSection {
         section("traffic", "What was recorded") { rows in
-            rows.count("packets", "packets", pipeline.packetsHandled)
-            rows.volume("volume", "volume", pipeline.bytesHandled)
+            rows.count("packets", "packets from the monitored programs", pipeline.packetsHandled)
+            rows.volume("volume", "their volume", pipeline.bytesHandled)
             rows.count("connectionsOpened", "connections opened", pipeline.flowsOpened)
             rows.count("connectionsClosed", "connections closed", pipeline.flowsClosed)
             rows.count("connectionsIdle", "connections ended idle", pipeline.flowsExpired)
