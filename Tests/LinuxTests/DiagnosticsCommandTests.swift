@@ -59,6 +59,9 @@ struct DiagnosticsCommandTests {
         #expect(value("resolvers.announced") == Lab.serverIPv4)
         #expect(Int(value("resolvers.lookupsAnswered") ?? "") ?? 0 >= 1)
         #expect(Int(value("namesFromTCP.http") ?? "") ?? 0 >= 1)
+        // Every reply the relay wrote back was read by the pipeline, as one of three outcomes.
+        let read = ["repliesRecorded", "repliesIgnored", "unreadable"].compactMap { Int(value("namesFromLookups.\($0)") ?? "") }
+        #expect(read.reduce(0, +) == Int(value("resolvers.lookupsAnswered") ?? ""))
 
         let printed = try String(contentsOf: text, encoding: .utf8)
         #expect(printed.hasPrefix("Nothing is being looked inside"))
