@@ -9,6 +9,10 @@ enum HelpText {
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
       tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
       tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers, shell)
+      tunnelvision export [-o FILE|-] [--force] [--data-dir D] [--json]
+                                                the history's connections as one JSON file (metadata only)
+      tunnelvision diagnostics [--data-dir D] [--json]
+                                                what the running tunnel can name and inspect, and why not
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
@@ -250,6 +254,8 @@ enum HelpText {
         case "settings": settings
         case "flows": FlowsCommand.help
         case "activity": ActivityCommand.help
+        case "export": ExportCommand.help
+        case "diagnostics": DiagnosticsCommand.help
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil
         }
