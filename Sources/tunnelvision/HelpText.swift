@@ -12,6 +12,8 @@ enum HelpText {
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
+      tunnelvision flow ID [--packet N | --pcap FILE] [--data-dir D] [--json]
+                                                one connection of the history: its facts, packets and bytes
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
@@ -242,6 +244,7 @@ enum HelpText {
             --json prints the control channel's own answer. Exit status 1 when no tunnel runs there.
             """
         case "settings": settings
+        case "flow": FlowCommand.help
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil
         }

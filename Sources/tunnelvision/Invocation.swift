@@ -8,6 +8,7 @@ enum Invocation: Equatable {
     case demo(dataDirectory: String?, json: Bool)
     case stats(dataDirectory: String?, json: Bool)
     case analyze(path: String, dataDirectory: String?, json: Bool, workers: Int?)
+    case flow(FlowCommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -39,6 +40,8 @@ enum Invocation: Equatable {
                                                        : "packets: one capture file at a time")
             }
             return .packets(path: rest[0], json: json)
+        case "flow":
+            return .flow(try FlowCommand.parse(rest, json: json))
         case "settings":
             return .settings(try SettingsCommand.parse(rest, json: json))
         case "analyze":
