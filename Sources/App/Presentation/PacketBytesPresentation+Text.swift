@@ -28,7 +28,10 @@ extension PacketBytesPresentation {
             switch reading.headers {
             case let .success(headers):
                 lines.append("  Headers")
-                lines += Self.labelled(headers.fields.map { ("\($0.layer)  \($0.name)", $0.value) }, indent: "    ")
+                let layerWidth = headers.fields.map(\.layer.count).max() ?? 0
+                lines += Self.labelled(headers.fields.map {
+                    ($0.layer.padding(toLength: layerWidth, withPad: " ", startingAt: 0) + "  " + $0.name, $0.value)
+                }, indent: "    ")
             case let .failure(error):
                 lines.append("  Headers: the bytes do not read as an IP datagram (\(error))")
             }
