@@ -64,10 +64,10 @@ public enum PcapngFormat {
     public static func appendSectionHeader(application: String?, to out: inout [UInt8]) throws(FormatError) {
         try appendBlock(type: sectionHeaderType, options: application.map { [Option(code: optionApplication, value: Array($0.utf8))] } ?? [],
                         to: &out) { body in
-            body += littleEndianBytes(byteOrderMagic)
-            body += littleEndianBytes(versionMajor)
-            body += littleEndianBytes(versionMinor)
-            body += littleEndianBytes(UInt64.max)
+            appendLittleEndian(byteOrderMagic, to: &body)
+            appendLittleEndian(versionMajor, to: &body)
+            appendLittleEndian(versionMinor, to: &body)
+            appendLittleEndian(UInt64.max, to: &body)
         }
     }
 
@@ -77,9 +77,9 @@ public enum PcapngFormat {
         // One 1-byte option: it cannot be too long.
         try? appendBlock(type: interfaceDescriptionType,
                          options: [Option(code: optionTimestampResolution, value: [microsecondResolution])], to: &out) { body in
-            body += littleEndianBytes(linkType)
-            body += littleEndianBytes(UInt16(0))
-            body += littleEndianBytes(snaplen)
+            appendLittleEndian(linkType, to: &body)
+            appendLittleEndian(UInt16(0), to: &body)
+            appendLittleEndian(snaplen, to: &body)
         }
     }
 
@@ -91,11 +91,11 @@ public enum PcapngFormat {
         }
         guard let original = UInt32(exactly: max(originalLength, data.count)) else { throw .packetTooLong(byteCount: originalLength) }
         try appendBlock(type: enhancedPacketType, options: options, to: &out) { body in
-            body += littleEndianBytes(UInt32(0))
-            body += littleEndianBytes(UInt32(truncatingIfNeeded: microsecondsSince1970 >> 32))
-            body += littleEndianBytes(UInt32(truncatingIfNeeded: microsecondsSince1970))
-            body += littleEndianBytes(captured)
-            body += littleEndianBytes(original)
+            appendLittleEndian(UInt32(0), to: &body)
+            appendLittleEndian(UInt32(truncatingIfNeeded: microsecondsSince1970 >> 32), to: &body)
+            appendLittleEndian(UInt32(truncatingIfNeeded: microsecondsSince1970), to: &body)
+            appendLittleEndian(captured, to: &body)
+            appendLittleEndian(original, to: &body)
             body += data
             body += repeatElement(0, count: padding(data.count))
         }
@@ -111,19 +111,23 @@ public enum PcapngFormat {
             throw .optionTooLong(code: option.code, byteCount: option.value.count)
         }
         let start = out.count
-        out += littleEndianBytes(type)
+        appendLittleEndian(type, to: &out)
         out += littleEndianBytes(UInt32(0))   // fixed up below
         fields(&out)
         for option in options {
-            out += littleEndianBytes(option.code)
-            out += littleEndianBytes(UInt16(option.value.count))
+            appendLittleEndian(option.code, to: &out)
+            appendLittleEndian(UInt16(option.value.count), to: &out)
             out += option.value
             out += repeatElement(0, count: padding(option.value.count))
         }
         if !options.isEmpty { out += [0, 0, 0, 0] }
         let total = UInt32(out.count - start + 4)
         out.replaceSubrange(start + 4..<start + 8, with: littleEndianBytes(total))
-        out += littleEndianBytes(total)
+        appendLittleEndian(total, to: &out)
+    }
+
+    static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
     static func littleEndianBytes<T: FixedWidthInteger>(_ value: T) -> [UInt8] {

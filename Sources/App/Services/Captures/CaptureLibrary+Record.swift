@@ -32,4 +32,23 @@ extension CaptureLibrary {
             }
         }
     }
+
+    /// The records at `locations`, each as `record(at:)` would answer, with the directory listed
+    /// once and one call for all: what an export of a whole flow reads.
+    public func records(at locations: [CaptureLocation]) throws(CaptureLibraryError) -> [Result<CaptureRecord, CaptureLibraryError>] {
+        let directory = try directory()
+        let files: [UInt32: URL]
+        do { files = try CaptureDirectory.files(in: directory) } catch {
+            throw .containerUnavailable(error.description)
+        }
+        return locations.map { location in
+            guard let url = files[location.fileSequence] else { return .failure(.notFound(location.fileSequence)) }
+            do throws(PcapReadError) {
+                return .success(try PcapRecordReader.read(recordAt: location.recordOffset, in: url))
+            } catch {
+                if case let .fileNotFound(sequence) = error { return .failure(.notFound(sequence)) }
+                return .failure(.recordUnreadable(error.description))
+            }
+        }
+    }
 }

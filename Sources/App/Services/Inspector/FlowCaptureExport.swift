@@ -43,6 +43,8 @@ public enum FlowCaptureExportError: Error, Sendable, Equatable, CustomStringConv
     /// Not one packet of the flow has readable bytes: what happened to them.
     case nothingToWrite(FlowCaptureExportSummary)
     case format(String)
+    /// The captures folder could not be read.
+    case cannotRead(String)
 
     public var description: String {
         switch self {
@@ -51,6 +53,7 @@ public enum FlowCaptureExportError: Error, Sendable, Equatable, CustomStringConv
         case let .nothingToWrite(summary):
             "no packet of this connection has its bytes in a capture (\(summary.text)); nothing was written"
         case let .format(reason): "cannot encode the capture: \(reason)"
+        case let .cannotRead(reason): "\(reason); nothing was written"
         }
     }
 }
@@ -75,18 +78,23 @@ public struct FlowCaptureExport: Sendable {
         let (flow, packets) = try await inspection.allPackets(flowID: flowID)
         var summary = FlowCaptureExportSummary()
         var records: [(StoredPacket, CaptureRecord)] = []
-        for packet in packets {
-            guard let location = packet.capture else { summary.notCaptured += 1; continue }
-            do {
-                let record = try await inspection.library.record(at: location)
+        let captured = packets.filter { $0.capture != nil }
+        summary.notCaptured = packets.count - captured.count
+        let read: [Result<CaptureRecord, CaptureLibraryError>]
+        do { read = try await inspection.library.records(at: captured.compactMap(\.capture)) } catch {
+            throw .export(.cannotRead(error.description))
+        }
+        for (packet, result) in zip(captured, read) {
+            switch result {
+            case let .success(record):
                 guard record.originalLength == packet.length,
                       !PacketBytesPresentation.readsAsOtherConnection(record, flowKey: flow.stored.key) else {
                     summary.unreadable += 1
                     continue
                 }
                 records.append((packet, record))
-            } catch {
-                if case .notFound = error { summary.captureDeleted += 1 } else { summary.unreadable += 1 }
+            case .failure(.notFound): summary.captureDeleted += 1
+            case .failure: summary.unreadable += 1
             }
         }
         summary.written = records.count
