@@ -20,6 +20,8 @@ enum HelpText {
                                                 the connections the history holds, newest first, a page at a time
       tunnelvision activity [--data-dir D] [--json] [--from T --to T]
                                                 packets over time, drawn as bars
+      tunnelvision flow ID [--packet N | --pcap FILE] [--data-dir D] [--json]
+                                                one connection of the history: its facts, packets and bytes
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
@@ -256,6 +258,7 @@ enum HelpText {
         case "activity": ActivityCommand.help
         case "export": ExportCommand.help
         case "diagnostics": DiagnosticsCommand.help
+        case "flow": FlowCommand.help
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil
         }

@@ -12,6 +12,7 @@ enum Invocation: Equatable {
     case activity(ActivityCommand.Request)
     case export(ExportCommand.Request)
     case diagnostics(dataDirectory: String?, json: Bool)
+    case flow(FlowCommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -43,6 +44,8 @@ enum Invocation: Equatable {
                                                        : "packets: one capture file at a time")
             }
             return .packets(path: rest[0], json: json)
+        case "flow":
+            return .flow(try FlowCommand.parse(rest, json: json))
         case "settings":
             return .settings(try SettingsCommand.parse(rest, json: json))
         case "flows":

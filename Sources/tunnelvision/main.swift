@@ -46,6 +46,8 @@ case let .export(request):
     exit(await ExportCommand.run(request))
 case let .diagnostics(dataDirectory, json):
     exit(await DiagnosticsCommand.run(dataDirectory: dataDirectory, json: json))
+case let .flow(request):
+    exit(await FlowCommand.run(request))
 case let .demo(dataDirectory, json):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }

@@ -87,7 +87,7 @@ extension AnalysisReport {
         out.endObject()
     }
 
-    private static func write(_ offer: ClientTLSOffer, to out: inout JSONWriter) {
+    static func write(_ offer: ClientTLSOffer, to out: inout JSONWriter) {
         out.beginObject()
         switch offer.versions {
         case .listed(let versions):
@@ -104,7 +104,7 @@ extension AnalysisReport {
         out.endObject()
     }
 
-    private static func write(_ answer: ServerTLSAnswer, to out: inout JSONWriter) {
+    static func write(_ answer: ServerTLSAnswer, to out: inout JSONWriter) {
         out.beginObject()
         switch answer {
         case .negotiated(let negotiated):
@@ -117,7 +117,7 @@ extension AnalysisReport {
         out.endObject()
     }
 
-    private static func write(_ visibility: ServerCertificateVisibility, to out: inout JSONWriter) {
+    static func write(_ visibility: ServerCertificateVisibility, to out: inout JSONWriter) {
         let (name, complete, chain): (String, Bool, [ServerCertificate]) = switch visibility {
         case .presented(let chain): ("presented", chain.isComplete, chain.certificates)
         case .notSent: ("notSent", true, [])

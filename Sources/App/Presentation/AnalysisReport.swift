@@ -65,7 +65,7 @@ public struct AnalysisReport: Sendable {
         return "0x" + String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
-    private static func text(_ opening: StreamOpening) -> String {
+    static func text(_ opening: StreamOpening) -> String {
         switch opening {
         case .tlsHandshake: "a TLS handshake"
         case .httpRequest: "an HTTP request"
@@ -73,7 +73,7 @@ public struct AnalysisReport: Sendable {
         }
     }
 
-    private static func text(_ offer: ClientTLSOffer) -> String {
+    static func text(_ offer: ClientTLSOffer) -> String {
         var parts: [String]
         switch offer.versions {
         case .listed(let versions): parts = [versions.map(versionName).joined(separator: ", ")]
@@ -85,7 +85,7 @@ public struct AnalysisReport: Sendable {
         return parts.joined(separator: " · ")
     }
 
-    private static func text(_ answer: ServerTLSAnswer) -> String {
+    static func text(_ answer: ServerTLSAnswer) -> String {
         switch answer {
         case .negotiated(let negotiated):
             versionName(negotiated.version) + " · cipher suite " + hex(UInt32(negotiated.cipherSuite.rawValue), digits: 4)
@@ -94,7 +94,7 @@ public struct AnalysisReport: Sendable {
         }
     }
 
-    private static func text(_ visibility: ServerCertificateVisibility) -> [String] {
+    static func text(_ visibility: ServerCertificateVisibility) -> [String] {
         switch visibility {
         case .presented(let chain):
             var lines = ["    certificates: \(chain.certificates.count) presented" + (chain.isComplete ? "" : " (only the first ones were read)")]

@@ -7,6 +7,11 @@ import Foundation
 public struct CaptureRecord: Sendable, Hashable {
     public let header: PcapFormat.RecordHeader
     public let bytes: [UInt8]
+
+    public init(header: PcapFormat.RecordHeader, bytes: [UInt8]) {
+        self.header = header
+        self.bytes = bytes
+    }
 }
 
 /// Turns a `CaptureLocation` back into its record with three short reads and no scan: the global

@@ -1,0 +1,75 @@
+import Foundation
+import Shared
+
+extension FlowInspector {
+    /// One JSON object (`tunnelvision help flow` describes each field).
+    public func json() -> String {
+        var out = JSONWriter()
+        writeJSON(to: &out)
+        return String(decoding: out.writer.bytes, as: UTF8.self)
+    }
+
+    public func writeJSON(to out: inout JSONWriter) {
+        let stored = flow.stored
+        out.beginObject()
+        out.number("id", Int(flow.id))
+        out.string("name", flow.name?.text)
+        out.string("nameSource", flow.nameSource?.rawValue)
+        out.strings("otherNames", flow.name?.otherCandidates ?? [])
+        out.string("protocol", stored.key.proto.displayName.lowercased())
+        out.string("ipVersion", stored.key.endpointA.address.version == .v4 ? "IPv4" : "IPv6")
+        out.string("local", flow.endpoints?.local.description)
+        out.string("remote", flow.endpoints?.remote.description)
+        out.strings("ends", [stored.key.endpointA.description, stored.key.endpointB.description])
+        out.string("firstPacket", UTCTimestamp.iso8601(stored.firstSeen))
+        out.string("lastPacket", UTCTimestamp.iso8601(stored.lastSeen))
+        out.number("durationSeconds", stored.duration, decimals: 3)
+        out.number("bytesReceived", stored.bytesIn)
+        out.number("bytesSent", stored.bytesOut)
+        out.string("encryption", Self.encryptionName(stored.tlsStatus))
+        out.string("streamOpening", stored.streamOpening?.rawValue)
+        out.number("quicVersion", stored.quic.map { Int($0.version.rawValue) })
+        out.key("clientOffer")
+        if let offer = stored.clientTLS { AnalysisReport.write(offer, to: &out) } else { out.null() }
+        out.key("serverAnswer")
+        if let answer = stored.serverTLS { AnalysisReport.write(answer, to: &out) } else { out.null() }
+        out.key("certificates")
+        if let certificates { AnalysisReport.write(certificates, to: &out) } else { out.null() }
+        out.number("storedPackets", storedPacketCount)
+        out.number("shownPackets", rows.count)
+        out.string("footer", footer)
+        out.beginArray("packets")
+        for row in rows {
+            out.beginObject()
+            out.number("number", row.number)
+            out.number("seconds", row.offset, decimals: 3)
+            out.string("at", UTCTimestamp.iso8601(row.packet.date))
+            out.string("direction", Self.directionWord(row.packet.direction))
+            out.number("length", Int(row.packet.length))
+            out.string("title", row.title.text)
+            out.strings("flags", TCPFlags.named.filter { row.packet.tcpFlags.contains($0.flag) }.map { "\($0.name)" })
+            out.key("capture")
+            if let capture = row.packet.capture {
+                out.beginObject()
+                out.number("file", Int(capture.fileSequence))
+                out.number("offset", capture.recordOffset)
+                out.endObject()
+            } else {
+                out.null()
+            }
+            out.endObject()
+        }
+        out.endArray()
+        out.endObject()
+    }
+
+    /// The status's stable identifier in JSON.
+    public static func encryptionName(_ status: TLSInspectionStatus) -> String {
+        switch status {
+        case .plaintext: "plaintext"
+        case .encrypted: "encrypted"
+        case .inspected: "inspected"
+        case .notInspectable: "notInspectable"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Shared
+
+extension FlowInspector {
+    /// What `tunnelvision flow ID` prints: the header, the name, TLS in the analyze report's
+    /// words, then the packet list and its footer.
+    public func text() -> String {
+        let stored = flow.stored
+        var lines = ["Connection \(flow.id)" + (flow.name.map { ": \($0.text)" } ?? " (no name known)")]
+        if let name = flow.name, let source = flow.nameSource {
+            lines.append("  name \(source.phrase)")
+            if !name.otherCandidates.isEmpty {
+                lines.append("  the address also answered for: \(name.otherCandidates.joined(separator: ", "))")
+            }
+        }
+        let facts = facts
+        let width = facts.map(\.label.count).max() ?? 0
+        lines.append("")
+        for fact in facts {
+            lines.append("  " + fact.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + fact.value)
+        }
+        var tls: [String] = []
+        if let opening = stored.streamOpening { tls.append("    opened with: \(AnalysisReport.text(opening))") }
+        if let quic = stored.quic { tls.append("    QUIC version: \(AnalysisReport.hex(quic.version.rawValue, digits: 8))") }
+        if let offer = stored.clientTLS { tls.append("    client offered: \(AnalysisReport.text(offer))") }
+        if let answer = stored.serverTLS { tls.append("    server answered: \(AnalysisReport.text(answer))") }
+        if let certificates { tls += AnalysisReport.text(certificates) }
+        if !tls.isEmpty {
+            lines.append("")
+            lines.append("  What the handshake said:")
+            lines += tls
+        }
+        lines.append("")
+        if rows.isEmpty {
+            lines.append("  No packets of this connection are in the history.")
+        } else {
+            lines.append("  Packets (time since the first; 'tunnelvision flow \(flow.id) --packet N' shows one):")
+            let table = rows.map { row in
+                ["#\(row.number)", row.time, Self.directionWord(row.packet.direction), "\(row.packet.length) B",
+                 row.title.text, row.flags, row.packet.capture == nil ? "not captured" : ""]
+            }
+            lines += Self.aligned(table).map { "    " + $0 }
+        }
+        if let footer { lines.append("  " + footer) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "sent" or "received", as seen from this device.
+    public static func directionWord(_ direction: Direction) -> String {
+        direction == .outbound ? "sent" : "received"
+    }
+
+    static func aligned(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.first?.count else { return [] }
+        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == 0 || column == 3 ? String(repeating: " ", count: widths[column] - cell.count) + cell
+                                           : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+    }
+}

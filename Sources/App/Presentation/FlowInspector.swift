@@ -1,0 +1,116 @@
+import Foundation
+import Shared
+
+/// What the flow inspector shows of one connection (screens.md, Flow Inspector): six facts, the
+/// name and where it came from, what TLS negotiated, and its first packets titled by meaning.
+/// Pure: given the flow, its first packets and how many the history holds.
+public struct FlowInspector: Sendable {
+    public let flow: HistoryFlow
+    public let rows: [FlowInspectorRow]
+    /// Packets of this flow the history holds (the list shows at most `rows.count` of them).
+    public let storedPacketCount: Int
+
+    /// `packets` in time order, as `FlowStore.packets(forFlow:limit:)` returns them; only the first
+    /// `limit` are listed.
+    public init(flow: HistoryFlow, packets: [StoredPacket], storedPacketCount: Int,
+                limit: Int = HistoryPolicy.default.packetsPerFlow) {
+        self.flow = flow
+        let first = packets.first?.date
+        let version = flow.stored.key.endpointA.address.version
+        rows = packets.prefix(max(0, limit)).enumerated().map { offset, packet in
+            FlowInspectorRow(packet: packet, number: offset + 1, since: first ?? packet.date,
+                             proto: flow.stored.key.proto, version: version)
+        }
+        self.storedPacketCount = max(storedPacketCount, rows.count)
+    }
+
+    /// Whether the list stops before the history's end.
+    public var isCapped: Bool { storedPacketCount > rows.count }
+
+    /// Under a capped list, both numbers ("showing the first 500 of 10 000 packets"); nil otherwise.
+    public var footer: String? {
+        guard isCapped else { return nil }
+        return "showing the first \(Self.grouped(rows.count)) of \(Self.grouped(storedPacketCount)) packets"
+    }
+
+    /// The header's six facts, in reading order.
+    public var facts: [(label: String, value: String)] {
+        let stored = flow.stored
+        return [
+            ("Between", ends),
+            ("Protocol", "\(stored.key.proto.displayName) over \(stored.key.endpointA.address.version == .v4 ? "IPv4" : "IPv6")"),
+            ("First to last packet", "\(UTCTimestamp.iso8601(stored.firstSeen)) to \(UTCTimestamp.iso8601(stored.lastSeen))"
+                + " (\(Self.seconds(stored.duration)))"),
+            ("Received", "\(RunSummary.bytes(stored.bytesIn)) (\(stored.bytesIn) bytes)"),
+            ("Sent", "\(RunSummary.bytes(stored.bytesOut)) (\(stored.bytesOut) bytes)"),
+            ("Encryption", Self.encryption(stored.tlsStatus)),
+        ]
+    }
+
+    /// The two ends in plain words: this device's first when the split is known.
+    public var ends: String {
+        if let endpoints = flow.endpoints {
+            return "this device \(Self.words(endpoints.local)) and \(Self.words(endpoints.remote))"
+        }
+        return "\(Self.words(flow.stored.key.endpointA)) and \(Self.words(flow.stored.key.endpointB)) (neither is this device's address)"
+    }
+
+    /// What the server showed of its certificates, when there was a TLS answer or a reading.
+    public var certificates: ServerCertificateVisibility? {
+        let stored = flow.stored
+        guard stored.serverTLS != nil || stored.serverCertificates != nil else { return nil }
+        return ServerCertificateVisibility(answer: stored.serverTLS, reading: stored.serverCertificates)
+    }
+
+    static func words(_ endpoint: IPEndpoint) -> String {
+        endpoint.port == 0 ? "\(endpoint.address)" : "\(endpoint.address) port \(endpoint.port)"
+    }
+
+    /// The status as a person reads it (the timeline's badges, in full).
+    public static func encryption(_ status: TLSInspectionStatus) -> String {
+        switch status {
+        case .plaintext: "not encrypted: its content travelled in the clear"
+        case .encrypted: "encrypted, not inspected"
+        case .inspected: "inspected: decrypted on this device through your own certificate authority"
+        case .notInspectable: "kept private: the app pins its certificate, so its content stays private"
+        }
+    }
+
+    /// Seconds with millisecond resolution: "0.004 s".
+    public static func seconds(_ interval: TimeInterval) -> String {
+        String(format: "%.3f s", max(0, interval))
+    }
+
+    /// Thousands apart by a space, as the footer writes them: "10 000".
+    public static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(" ") }
+            out.append(digit)
+        }
+        return (number < 0 ? "-" : "") + out
+    }
+}
+
+/// One row of the inspector's packet list.
+public struct FlowInspectorRow: Sendable, Hashable, Identifiable {
+    public let packet: StoredPacket
+    /// 1-based, in time order: what `flow ID --packet N` takes.
+    public let number: Int
+    public let title: PacketTitle
+    /// Since the flow's first packet.
+    public let offset: TimeInterval
+
+    public var id: Int64 { packet.id }
+    /// "SYN ACK"; empty for a packet that is not TCP.
+    public var flags: String { PacketTitle.acronyms(packet.tcpFlags) }
+    public var time: String { FlowInspector.seconds(offset) }
+
+    public init(packet: StoredPacket, number: Int, since first: Date, proto: IPProtocolNumber, version: IPVersion) {
+        self.packet = packet
+        self.number = number
+        title = PacketTitle(flags: packet.tcpFlags, length: packet.length, proto: proto, version: version)
+        offset = packet.date.timeIntervalSince(first)
+    }
+}

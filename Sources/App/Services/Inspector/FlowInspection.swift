@@ -1,0 +1,88 @@
+import Foundation
+import Shared
+
+/// The flow inspector's service: one flow by id and its first packets from the history, one packet
+/// with its record from the capture library, and a flow's captured packets for export. Every read
+/// is bounded (a primary-key lookup, the flow's own rows, three short reads of a capture).
+public struct FlowInspection: Sendable {
+    public let store: FlowStore
+    public let library: CaptureLibrary
+    public let policy: HistoryPolicy
+    public let localAddresses: Set<IPAddress>
+
+    public init(store: FlowStore, library: CaptureLibrary, policy: HistoryPolicy = .default,
+                localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
+        self.store = store
+        self.library = library
+        self.policy = policy
+        self.localAddresses = localAddresses
+    }
+
+    /// The flow with `id`, or `unknownFlow`.
+    public func flow(id: Int64) async throws(InspectorError) -> HistoryFlow {
+        let stored: StoredFlow?
+        do { stored = try await store.flow(id: id) } catch { throw .history(HistoryError(error)) }
+        guard let stored else { throw .history(.unknownFlow(id)) }
+        return HistoryFlow(stored, localAddresses: localAddresses)
+    }
+
+    /// The inspector of flow `id`, listing at most `limit` packets (the policy's 500 by default).
+    public func inspector(flowID id: Int64, limit: Int? = nil) async throws(InspectorError) -> FlowInspector {
+        let flow = try await flow(id: id)
+        let shown = max(0, limit ?? policy.packetsPerFlow)
+        do {
+            let packets = try await store.packets(forFlow: id, limit: shown)
+            let count = try await store.packetCount(forFlow: id)
+            return FlowInspector(flow: flow, packets: packets, storedPacketCount: count, limit: shown)
+        } catch {
+            throw .history(HistoryError(error))
+        }
+    }
+
+    /// Packet `number` (1-based, time order) of flow `id`, with what its capture holds.
+    public func packet(flowID id: Int64, number: Int) async throws(InspectorError) -> PacketBytesPresentation {
+        let flow = try await flow(id: id)
+        let packet: StoredPacket?
+        let first: StoredPacket?
+        do {
+            packet = try await store.packet(forFlow: id, at: number - 1)
+            first = try await store.packet(forFlow: id, at: 0)
+        } catch {
+            throw .history(HistoryError(error))
+        }
+        guard let packet, let first else {
+            let count: Int
+            do { count = try await store.packetCount(forFlow: id) } catch { throw .history(HistoryError(error)) }
+            throw .packetOutOfRange(number: number, flowID: id, count: count)
+        }
+        let row = FlowInspectorRow(packet: packet, number: number, since: first.date, proto: flow.stored.key.proto,
+                                   version: flow.stored.key.endpointA.address.version)
+        guard let location = packet.capture else {
+            let captured: Int
+            do { captured = try await store.packetCount(forFlow: id, capturedOnly: true) } catch {
+                throw .history(HistoryError(error))
+            }
+            return PacketBytesPresentation(row: row, flowKey: flow.stored.key, record: nil,
+                                           connectionHasCapturedPackets: captured > 0)
+        }
+        let record = await Result(catching: { () async throws(CaptureLibraryError) in try await library.record(at: location) })
+        return PacketBytesPresentation(row: row, flowKey: flow.stored.key, record: record, connectionHasCapturedPackets: true)
+    }
+
+    /// Every packet of flow `id` the history holds, in time order.
+    public func allPackets(flowID id: Int64) async throws(InspectorError) -> (HistoryFlow, [StoredPacket]) {
+        let flow = try await flow(id: id)
+        do {
+            let count = try await store.packetCount(forFlow: id)
+            return (flow, try await store.packets(forFlow: id, limit: count))
+        } catch {
+            throw .history(HistoryError(error))
+        }
+    }
+}
+
+extension Result where Failure == CaptureLibraryError {
+    init(catching body: () async throws(CaptureLibraryError) -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}

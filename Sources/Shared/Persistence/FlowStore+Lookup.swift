@@ -1,0 +1,53 @@
+import Foundation
+
+extension FlowStore {
+    /// The flow whose row id is `id`; nil when the history holds none (pruned, cleared, never
+    /// recorded). One primary-key lookup.
+    public func flow(id: Int64) throws(StoreError) -> StoredFlow? {
+        let rows = try sqlite { connection throws(SQLiteError) in
+            try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows WHERE id = ?1") { statement throws(SQLiteError) in
+                statement.bind(id, at: 1)
+                var rows: [FlowRow] = []
+                while try statement.step() { rows.append(FlowRow(reading: statement)) }
+                return rows
+            }
+        }
+        return try rows.first.map { row throws(StoreError) in try StoredFlow(row: row) }
+    }
+
+    /// How many packets of flow `flowID` the history holds (0 for an unknown id), or only those
+    /// with a capture location: counted through its runs, so it reads only that flow's rows.
+    public func packetCount(forFlow flowID: Int64, capturedOnly: Bool = false) throws(StoreError) -> Int {
+        try sqlite { connection throws(SQLiteError) in
+            try connection.cached("""
+                SELECT count(*) FROM packet_runs r
+                JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
+                WHERE r.flow_id = ?1\(capturedOnly ? " AND p.pcap_offset <> 0" : "")
+                """) { statement throws(SQLiteError) in
+                statement.bind(flowID, at: 1)
+                return try statement.step() ? Int(statement.int64(at: 0)) : 0
+            }
+        }
+    }
+
+    /// The packet at `index` (from 0) of flow `flowID` in time order (ties by id), as
+    /// `packets(forFlow:limit:)` orders them; nil past the last one.
+    public func packet(forFlow flowID: Int64, at index: Int) throws(StoreError) -> StoredPacket? {
+        guard index >= 0 else { return nil }
+        let rows = try sqlite { connection throws(SQLiteError) in
+            try connection.cached("""
+                SELECT \(PacketRow.selected.sql) FROM packet_runs r
+                JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
+                JOIN flows f ON f.id = r.flow_id
+                WHERE r.flow_id = ?1 ORDER BY p.ts, p.id LIMIT 1 OFFSET ?2
+                """) { statement throws(SQLiteError) in
+                statement.bind(flowID, at: 1)
+                statement.bind(Int64(index), at: 2)
+                var rows: [PacketRow] = []
+                while try statement.step() { rows.append(PacketRow(reading: statement)) }
+                return rows
+            }
+        }
+        return try rows.first.map { row throws(StoreError) in try StoredPacket(row: row) }
+    }
+}

@@ -1,0 +1,76 @@
+import App
+import Fixtures
+import Foundation
+import Shared
+import Testing
+
+@Suite struct FlowInspectorTests {
+    @Test("RST outranks every flag, SYN ACK is accepted, FIN ACK finished sending, a bare ACK confirms delivery")
+    func titles() {
+        func title(_ flags: TCPFlags, length: UInt32 = 40, proto: IPProtocolNumber = .tcp, version: IPVersion = .v4) -> PacketTitle {
+            PacketTitle(flags: flags, length: length, proto: proto, version: version)
+        }
+        #expect(title(.syn) == .opened)
+        #expect(title([.syn, .ack]) == .accepted)
+        #expect(title(.ack) == .deliveryConfirmed)
+        #expect(title([.ack], length: 52) == .deliveryConfirmed)   // timestamps option, no data
+        #expect(title([.ack], length: 1500) == .data)               // bulk data without PSH
+        #expect(title([.ack], length: 100, version: .v6) == .deliveryConfirmed)
+        #expect(title([.psh, .ack], length: 41) == .data)
+        #expect(title([.fin, .ack]) == .finishedSending)
+        #expect(title([.fin, .psh, .ack], length: 400) == .finishedSending)
+        #expect(title([.rst, .ack]) == .cutOff)
+        #expect(title([.rst, .syn, .fin, .ack, .psh]) == .cutOff)
+        #expect(title(.rst) == .cutOff)
+        #expect(title([], proto: .udp) == .data)
+        #expect(title([], proto: .icmp) == .data)
+        #expect(PacketTitle.acronyms([.syn, .ack]) == "SYN ACK")
+        #expect(PacketTitle.acronyms([.rst, .ack]) == "RST ACK")
+        #expect(PacketTitle.acronyms([]) == "")
+        #expect(PacketTitle.deliveryConfirmed.text == "delivery confirmed" && PacketTitle.cutOff.text == "cut off")
+    }
+
+    @Test("times are relative to the first packet at millisecond resolution, and numbers group by thousands")
+    func timesAndNumbers() {
+        #expect(FlowInspector.seconds(0.004) == "0.004 s")
+        #expect(FlowInspector.seconds(1.2506) == "1.251 s")
+        #expect(FlowInspector.seconds(-1) == "0.000 s")
+        #expect(FlowInspector.grouped(10_000) == "10 000")
+        #expect(FlowInspector.grouped(500) == "500")
+        #expect(FlowInspector.grouped(1_234_567) == "1 234 567")
+    }
+
+    @Test("the inspector of a stored connection titles its packets, times them from the first, and caps the list with both numbers")
+    func inspectorOfAStoredFlow() async throws {
+        let history = try InspectorHistory()
+        let id = try await history.record(InspectorHistory.tcpKey, try InspectorHistory.tcpConversation(), sni: "example.test")
+        let packets = try await history.store.packets(forFlow: id, limit: 500)
+        let stored = try #require(try await history.store.flow(id: id))
+        #expect(try await history.store.flow(id: id + 100) == nil)
+        #expect(try await history.store.packetCount(forFlow: id) == 7)
+        let flow = HistoryFlow(stored)
+        let inspector = FlowInspector(flow: flow, packets: packets, storedPacketCount: 7)
+        #expect(inspector.rows.map(\.title) == [.opened, .accepted, .deliveryConfirmed, .data, .data, .finishedSending, .cutOff])
+        #expect(inspector.rows.map(\.time) == ["0.000 s", "0.004 s", "0.005 s", "0.006 s", "0.040 s", "1.250 s", "1.251 s"])
+        #expect(inspector.rows.map(\.flags)[1] == "SYN ACK" && inspector.rows.map(\.flags)[6] == "RST ACK")
+        #expect(inspector.footer == nil)
+        let facts = Dictionary(uniqueKeysWithValues: inspector.facts.map { ($0.label, $0.value) })
+        #expect(facts.count == 6)
+        #expect(facts["Between"] == "this device 198.18.0.2 port 40000 and 198.18.0.1 port 443")
+        #expect(facts["Protocol"] == "TCP over IPv4")
+        #expect(facts["First to last packet"]?.hasSuffix("(1.251 s)") == true)
+        #expect(facts["Sent"]?.contains("\(stored.bytesOut) bytes") == true && facts["Received"]?.contains("\(stored.bytesIn) bytes") == true)
+        #expect(facts["Encryption"] == "encrypted, not inspected")
+        let text = inspector.text()
+        #expect(text.contains("Connection \(id): example.test"))
+        #expect(text.contains("name announced by the connection (TLS server name)"))
+
+        let capped = FlowInspector(flow: flow, packets: packets, storedPacketCount: 10_000, limit: 2)
+        #expect(capped.rows.count == 2 && capped.isCapped)
+        #expect(capped.footer == "showing the first 2 of 10 000 packets")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(capped.json().utf8)) as? [String: Any])
+        #expect(json["storedPackets"] as? Int == 10_000 && (json["packets"] as? [Any])?.count == 2)
+        #expect(json["footer"] as? String == "showing the first 2 of 10 000 packets")
+        try await history.close()
+    }
+}
