@@ -24,11 +24,12 @@ enum ActivityCommand {
     (whole days past that); bars start at whole multiples of their width (UTC), so a stretch is
     widened to whole bars.
 
-    --from T --to T  only this stretch (zoom in); T is \(HistoryTimeInput.accepted)
+    --from T --to T  only this stretch (zoom in)
     --bars N         at most N bars (default 48, from 2 to 500)
     --json           one JSON object: {"bucketSeconds", "span" {"from", "to"} (null when no packet is
                      stored), "bars": [{"start", "seconds", "packets"}], "totalPackets", "busiest",
                      "ignoresFilters": true}
+    T is \(HistoryTimeInput.accepted).
 
     Exit status 1 when the history cannot be read, 2 on a usage error.
     """

@@ -30,7 +30,7 @@ enum FlowsCommand {
     --status S       only these encryption statuses (comma-separated or repeated)
     --since T        only connections still active at or after T
     --until T        only connections that had begun by T
-                     T is \(HistoryTimeInput.accepted)
+    T is \(HistoryTimeInput.accepted).
     --limit N        connections a page (default 100, at most 1000)
     --after CURSOR   the page after the one that ended at CURSOR (the footer prints the command)
     --json           one JSON object: {"flows": [{"id", "protocol", "local", "remote" ({"address",

@@ -17,7 +17,7 @@ enum HelpText {
       tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
       tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--since T] …
-                                                the connections the history holds, newest first, a page at a time
+                                                the history's connections, newest first, a page at a time
       tunnelvision activity [--data-dir D] [--json] [--from T --to T]
                                                 packets over time, drawn as bars
       tunnelvision flow ID [--packet N | --pcap FILE] [--data-dir D] [--json]

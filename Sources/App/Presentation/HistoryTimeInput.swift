@@ -5,7 +5,7 @@ import Foundation
 /// midnight UTC) or an age counted back from now (`90s`, `10m`, `2h`, `1d`, `1w`).
 public enum HistoryTimeInput {
     /// What the help and the refusal say is accepted.
-    public static let accepted = "an ISO-8601 UTC instant (2026-12-01T15:00:00Z, or a date 2026-12-01) or an age (90s, 10m, 2h, 1d, 1w ago)"
+    public static let accepted = "an ISO-8601 UTC instant (2026-12-01T15:00:00Z, or 2026-12-01) or an age (10m, 2h, 1d ago)"
 
     static let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400, "w": 604_800]
 
