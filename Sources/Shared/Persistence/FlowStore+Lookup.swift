@@ -1,20 +1,6 @@
 import Foundation
 
 extension FlowStore {
-    /// The flow whose row id is `id`; nil when the history holds none (pruned, cleared, never
-    /// recorded). One primary-key lookup.
-    public func flow(id: Int64) throws(StoreError) -> StoredFlow? {
-        let rows = try sqlite { connection throws(SQLiteError) in
-            try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows WHERE id = ?1") { statement throws(SQLiteError) in
-                statement.bind(id, at: 1)
-                var rows: [FlowRow] = []
-                while try statement.step() { rows.append(FlowRow(reading: statement)) }
-                return rows
-            }
-        }
-        return try rows.first.map { row throws(StoreError) in try StoredFlow(row: row) }
-    }
-
     /// How many packets of flow `flowID` the history holds (0 for an unknown id), or only those
     /// with a capture location: counted through its runs, so it reads only that flow's rows.
     public func packetCount(forFlow flowID: Int64, capturedOnly: Bool = false) throws(StoreError) -> Int {
