@@ -42,7 +42,7 @@ let package = Package(
 
         // Developer tools: synthetic captures and the benchmarks.
         .target(name: "Bench", dependencies: ["Linux", "Posix", "Shared"], swiftSettings: strict),
-        .executableTarget(name: "tvlab", dependencies: ["App", "Bench", "Fixtures", "Linux", "Posix", "Shared",
+        .executableTarget(name: "tvlab", dependencies: ["App", "AppLinux", "Bench", "Fixtures", "Linux", "Posix", "Shared",
                                                         "CAllocationCounter"], swiftSettings: strict),
 
         // Synthetic traffic, seeded randoms, DNS and TLS fixtures: for the tests and tvlab only.

@@ -9,6 +9,7 @@ enum HelpText {
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
       tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
       tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers, shell)
+      tunnelvision live [--data-dir D] [--json]  the running tunnel as it happens: a full-screen dashboard
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
@@ -229,6 +230,7 @@ enum HelpText {
         switch topic {
         case nil: overview
         case "packets": packets
+        case "live": LiveCommand.help
         case "run": run
         case "analyze": analyze
         case "demo": demo

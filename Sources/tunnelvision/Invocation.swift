@@ -8,6 +8,7 @@ enum Invocation: Equatable {
     case demo(dataDirectory: String?, json: Bool)
     case stats(dataDirectory: String?, json: Bool)
     case analyze(path: String, dataDirectory: String?, json: Bool, workers: Int?)
+    case live(LiveCommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -41,6 +42,8 @@ enum Invocation: Equatable {
             return .packets(path: rest[0], json: json)
         case "settings":
             return .settings(try SettingsCommand.parse(rest, json: json))
+        case "live":
+            return .live(try LiveCommand.parse(rest, json: json))
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             let workers = try takeWorkers(from: &rest)

@@ -38,6 +38,8 @@ case let .stats(dataDirectory, json):
     exit(StatsCommand.run(dataDirectory: dataDirectory, json: json))
 case let .analyze(path, dataDirectory, json, workers):
     exit(await AnalyzeCommand.run(path: path, dataDirectory: dataDirectory, json: json, workers: workers))
+case let .live(request):
+    exit(await LiveCommand.run(request))
 case let .demo(dataDirectory, json):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }

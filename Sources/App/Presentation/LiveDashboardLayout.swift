@@ -1,6 +1,6 @@
 /// How the dashboard's parts share a terminal of `columns` × `rows`. The fixed lines are the
 /// headline, the rates, the session counters, the two headings, the footer and three blank
-/// separators; what remains goes first to the two charts (up to eight rows each), then to the
+/// separators (nine); what remains goes first to the two charts (up to eight rows each), then to the
 /// busiest hosts (up to ten), then to the recent connections.
 public struct LiveDashboardLayout: Sendable, Equatable {
     public let columns: Int
@@ -15,9 +15,9 @@ public struct LiveDashboardLayout: Sendable, Equatable {
 
     public static let minimumColumns = 40
     public static let minimumRows = 14
-    /// "received │" before each chart.
-    public static let chartLabelWidth = 10
-    static let fixedRows = 10
+    /// "received    │" or "999.9 KiB/s │" before each chart.
+    public static let chartLabelWidth = 13
+    static let fixedRows = 9
     static let maximumChartHeight = 8
     static let maximumTalkerRows = 10
 
