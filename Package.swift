@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared", "Fixtures"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Shared", "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "Shared"], swiftSettings: strict),
-        .testTarget(name: "LinuxTests", dependencies: ["Linux", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
+        .testTarget(name: "LinuxTests", dependencies: ["Linux", "App", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
                                                        "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Linux", "Shared"], swiftSettings: strict),
     ]

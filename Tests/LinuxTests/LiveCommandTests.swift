@@ -22,6 +22,25 @@ struct LiveCommandTests {
         func kill() { _ = try? run(["kill-server"]) }
     }
 
+    static let pacedServer = """
+    import http.server, sys, time
+    class Paced(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            size, chunk = 6_000_000, 40_000
+            self.send_response(200)
+            self.send_header("Content-Length", str(size))
+            self.end_headers()
+            sent = 0
+            while sent < size:
+                n = min(chunk, size - sent)
+                self.wfile.write(bytes(n))
+                sent += n
+                time.sleep(0.1)
+        def log_message(self, *args):
+            pass
+    http.server.ThreadingHTTPServer((sys.argv[1], int(sys.argv[2])), Paced).serve_forever()
+    """
+
     /// "received 390.6 KiB/s" → bytes per second.
     static func receivedRate(_ screen: String) -> Double? {
         rate(after: "received ", in: screen)
@@ -61,12 +80,11 @@ struct LiveCommandTests {
         let lab = try Lab()
         defer { lab.remove() }
         let work = TemporaryDirectory("live-command")
-        let www = work.url.appendingPathComponent("www")
-        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-        try Data((0..<6_000_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
-            .write(to: www.appendingPathComponent("big.bin"))
-        let server = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
-                                            "--directory", www.path], in: lab.server)
+        // The server paces itself: 40 000 bytes every tenth of a second, 6 MB in about 15 s — a
+        // steady rate, where a client-side limit (curl --limit-rate) pauses in bursts of a second.
+        let script = work.url.appendingPathComponent("paced_server.py")
+        try Self.pacedServer.write(to: script, atomically: true, encoding: .utf8)
+        let server = try LabScripts.start([LabScripts.python, script.path, Lab.serverIPv4, "8080"], in: lab.server)
         defer { LabScripts.stop(server) }
         try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
 
@@ -83,11 +101,11 @@ struct LiveCommandTests {
         #expect(try Self.waitFor(10) { try tmux.capture().contains("no tunnel on \(data.path)") })
         #expect(try tmux.format("#{alternate_on}") == "1")
 
-        // The download: 6 MB at 400 KiB/s, about 15 s.
+        // The download: 6 MB at 400 kB/s, about 15 s.
         let run = Process()
         run.executableURL = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")
         run.arguments = Array(lab.host.command([tunnelvision, "run", "--data-dir", data.path, "--", "curl", "-sS",
-                                                "--limit-rate", "400k", "--max-time", "60", "-o", "/dev/null",
+                                                "--max-time", "60", "-o", "/dev/null",
                                                 "http://\(Lab.serverIPv4):8080/big.bin"]).dropFirst())
         run.standardOutput = FileHandle.nullDevice
         run.standardError = FileHandle.nullDevice
