@@ -265,3 +265,22 @@ private final class Counter: Sendable {
     func increment() { count.add(1, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
 }
+
+extension LiveFeedReaderTests {
+    @Test("a backlog larger than a burst is drained burst after burst after one wakeup, not at the heartbeat's pace")
+    func backlogAfterOneWakeup() async throws {
+        let work = TemporaryDirectory("live-backlog")
+        let ring = work.url.appendingPathComponent("live.ring")
+        let producer = try RingBufferProducer(fileURL: ring, slotCount: 65_536)
+        let wakeup = HandWakeup()
+        let reader = Self.reader(ring, wakeup: wakeup)
+        await reader.start()
+        Self.push(producer, 0..<60_000)
+        wakeup.fire()
+        let drained = await Self.eventually(5) { await reader.snapshot.packetCount == 60_000 }
+        let count = await reader.snapshot.packetCount
+        #expect(drained, "one wakeup, no heartbeat: \(count) of 60 000 drained")
+        await reader.stop()
+        producer.close()
+    }
+}

@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Decisions the seed leaves open, ours:
 /// - A wakeup schedules at most one drain at a time (a flag, not a queue of tasks): a producer
-///   notifying per batch cannot pile up work behind a slow reader.
+///   notifying per batch cannot pile up work behind a slow reader. A burst that hits its ceiling
+///   queues the next burst itself, as a separate job.
 /// - A ring left closed by an earlier session is attached (so the screen can say so) but its
 ///   unread records are discarded, not counted as this session's.
 /// - A new session (a new ring file) empties the session — counters, window, recents — and takes
@@ -182,13 +183,23 @@ public actor LiveFeedReader {
         wakePending.release()
         guard running else { return }
         if consumer == nil { attach() }
-        drain()
+        continueIfFull(drain())
     }
 
     private func beat() {
         guard running else { return }
         if consumer == nil { attach() } else if consumer?.sessionState == .closed { reattach() }
-        if drain() == 0 { publish() }
+        let taken = drain()
+        if taken == 0 { publish() }
+        continueIfFull(taken)
+    }
+
+    /// A burst that hit its ceiling left records behind: another burst is queued as a job of its
+    /// own (so snapshots and stop get in between), rather than leaving a backlog to the heartbeat's
+    /// pace — a producer that stops notifying after a flood must not take a minute to catch up.
+    private func continueIfFull(_ taken: Int) {
+        guard taken >= policy.recordsPerDrain * policy.maxDrainsPerBurst, wakePending.claim() else { return }
+        Task { self.woke() }
     }
 
     private func attach() {
