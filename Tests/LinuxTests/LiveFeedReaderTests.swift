@@ -30,7 +30,9 @@ struct LiveFeedReaderTests {
         return LiveFeedReader(fileURL: ring, policy: policy, wakeup: wakeup, anchorNow: { anchor })
     }
 
-    static func eventually(_ seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
+    /// Generous: under the whole suite the cooperative pool is shared with hundreds of tests, and
+    /// a heartbeat or a wakeup's drain can wait seconds for a thread. A pass returns at once.
+    static func eventually(_ seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if await condition() { return true }
@@ -128,7 +130,7 @@ struct LiveFeedReaderTests {
         let reader = Self.reader(ring, heartbeat: .milliseconds(100), wakeup: HandWakeup())
         await reader.start()
         Self.push(producer, 0..<7)
-        #expect(await Self.eventually(3) { await reader.snapshot.packetCount == 7 })
+        #expect(await Self.eventually { await reader.snapshot.packetCount == 7 })
         await reader.stop()
         producer.close()
     }
@@ -247,7 +249,7 @@ struct LiveFeedReaderTests {
             producer.notifyConsumer()
         }
         thread.start()
-        #expect(await Self.eventually(20) { await reader.snapshot.packetCount == 5000 })
+        #expect(await Self.eventually { await reader.snapshot.packetCount == 5000 })
         let snapshot = await reader.snapshot
         let metas = (0..<UInt64(5000)).map { try! PacketMeta(packed: RingProbe.record($0)) }
         let expectedIn = metas.filter { $0.direction == .inbound }.reduce(UInt64(0)) { $0 + UInt64($1.length) }
@@ -277,7 +279,7 @@ extension LiveFeedReaderTests {
         await reader.start()
         Self.push(producer, 0..<60_000)
         wakeup.fire()
-        let drained = await Self.eventually(5) { await reader.snapshot.packetCount == 60_000 }
+        let drained = await Self.eventually { await reader.snapshot.packetCount == 60_000 }
         let count = await reader.snapshot.packetCount
         #expect(drained, "one wakeup, no heartbeat: \(count) of 60 000 drained")
         await reader.stop()
