@@ -30,11 +30,11 @@ struct LiveFeedReaderTests {
         return LiveFeedReader(fileURL: ring, policy: policy, wakeup: wakeup, anchorNow: { anchor })
     }
 
-    /// Generous: under the whole suite the cooperative pool is shared with hundreds of tests, and
-    /// a heartbeat or a wakeup's drain can wait seconds for a thread. A pass returns at once.
-    static func eventually(_ seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+    /// Polls `condition` every 10 ms, `seconds × 100` times. Counted in polls, not by the clock:
+    /// under the whole suite a test that blocks the cooperative pool can freeze every task here
+    /// for minutes, and a deadline would then expire before the reader's tasks ever got a turn.
+    static func eventually(_ seconds: Double = 20, _ condition: () async -> Bool) async -> Bool {
+        for _ in 0..<Int(seconds * 100) {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
