@@ -42,7 +42,7 @@ let package = Package(
 
         // Developer tools: synthetic captures and the benchmarks.
         .target(name: "Bench", dependencies: ["Linux", "Posix", "Shared"], swiftSettings: strict),
-        .executableTarget(name: "tvlab", dependencies: ["App", "Bench", "Fixtures", "Linux", "Posix", "Shared",
+        .executableTarget(name: "tvlab", dependencies: ["App", "AppLinux", "Bench", "Fixtures", "Linux", "Posix", "Shared",
                                                         "CAllocationCounter"], swiftSettings: strict),
 
         // Synthetic traffic, seeded randoms, DNS and TLS fixtures: for the tests and tvlab only.
@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared", "Fixtures"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Shared", "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "Shared"], swiftSettings: strict),
-        .testTarget(name: "LinuxTests", dependencies: ["Linux", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
+        .testTarget(name: "LinuxTests", dependencies: ["Linux", "App", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
                                                        "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Linux", "Shared"], swiftSettings: strict),
     ]

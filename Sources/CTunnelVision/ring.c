@@ -93,3 +93,20 @@ int ctv_ring_wait(void *header, uint32_t observed_sequence, int64_t timeout_ns) 
     atomic_fetch_sub_explicit(sleepers, 1, memory_order_seq_cst);
     return result;
 }
+
+int ctv_ring_wait_for_notify(void *header, uint32_t observed_sequence, int64_t timeout_ns) {
+    _Atomic uint32_t *sleepers = U32(header, CTV_RING_OFFSET_SLEEPERS);
+    atomic_fetch_add_explicit(sleepers, 1, memory_order_seq_cst);
+    struct timespec timeout = {
+        .tv_sec = timeout_ns / 1000000000,
+        .tv_nsec = timeout_ns % 1000000000,
+    };
+    int result = 0;
+    // FUTEX_WAIT compares the word with `observed_sequence` atomically: a notify posted since the
+    // caller read it returns at once (EAGAIN).
+    long rc = syscall(SYS_futex, (uint32_t *)U32(header, CTV_RING_OFFSET_WAKE_SEQUENCE), FUTEX_WAIT,
+                      observed_sequence, timeout_ns < 0 ? NULL : &timeout, NULL, 0);
+    if (rc != 0 && errno != EAGAIN && errno != EINTR) result = errno;
+    atomic_fetch_sub_explicit(sleepers, 1, memory_order_seq_cst);
+    return result;
+}

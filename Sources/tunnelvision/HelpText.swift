@@ -13,6 +13,7 @@ enum HelpText {
                                                 the history's connections as one JSON file (metadata only)
       tunnelvision diagnostics [--data-dir D] [--json]
                                                 what the running tunnel can name and inspect, and why not
+      tunnelvision live [--data-dir D] [--json]  the running tunnel as it happens: a full-screen dashboard
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
@@ -241,6 +242,7 @@ enum HelpText {
         switch topic {
         case nil: overview
         case "packets": packets
+        case "live": LiveCommand.help
         case "run": run
         case "analyze": analyze
         case "demo": demo

@@ -13,6 +13,7 @@ enum Invocation: Equatable {
     case export(ExportCommand.Request)
     case diagnostics(dataDirectory: String?, json: Bool)
     case flow(FlowCommand.Request)
+    case live(LiveCommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -52,6 +53,8 @@ enum Invocation: Equatable {
             return .flows(try FlowsCommand.parse(rest, json: json))
         case "activity":
             return .activity(try ActivityCommand.parse(rest, json: json))
+        case "live":
+            return .live(try LiveCommand.parse(rest, json: json))
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             let workers = try takeWorkers(from: &rest)

@@ -48,6 +48,8 @@ case let .diagnostics(dataDirectory, json):
     exit(await DiagnosticsCommand.run(dataDirectory: dataDirectory, json: json))
 case let .flow(request):
     exit(await FlowCommand.run(request))
+case let .live(request):
+    exit(await LiveCommand.run(request))
 case let .demo(dataDirectory, json):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }

@@ -7,6 +7,7 @@ enum Command: Equatable {
     case capture(CaptureOptions)
     case benchPackets(BenchOptions)
     case benchRing(records: UInt64, slots: Int, json: Bool)
+    case benchLive(seconds: Int, rate: Int, json: Bool)
     case benchStore(packets: Int, batchSize: Int, json: Bool)
     case benchHistory(flows: Int, packets: Int, json: Bool)
     case benchAnalyze(packets: Int, tunnelvision: String?, json: Bool)
@@ -86,6 +87,10 @@ enum Arguments {
                 return .benchRing(records: try options.integer("--records", in: 1...UInt64.max) ?? 100_000_000,
                                   slots: try options.integer("--slots", in: 1...(1 << 24)) ?? RingGeometry.defaultSlotCount,
                                   json: options.has("--json"))
+            case "live":
+                let options = try OptionList(rest, command: "bench live", valued: ["--seconds", "--rate"], flags: ["--json"])
+                return .benchLive(seconds: try options.integer("--seconds", in: 1...3600) ?? 5,
+                                  rate: try options.integer("--rate", in: 0...100_000_000) ?? 0, json: options.has("--json"))
             case "store":
                 let options = try OptionList(rest, command: "bench store", valued: ["--packets", "--batch"],
                                              flags: ["--json"])

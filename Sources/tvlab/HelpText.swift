@@ -7,6 +7,7 @@ enum HelpText {
       tvlab capture --packets N --out FILE [--seed S] [--snaplen BYTES] [--handshakes] [--force]
       tvlab bench packets [--packets N] [--tunnelvision PATH] [--json] [--keep]
       tvlab bench ring [--records N] [--slots N] [--json]
+      tvlab bench live [--seconds S] [--rate R] [--json]   (R records/s; 0, the default, is flat out)
       tvlab bench store [--packets N] [--batch N] [--json]
       tvlab bench history [--flows N] [--packets M] [--json]
       tvlab bench history [--flows N] [--packets M] [--json]

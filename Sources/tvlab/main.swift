@@ -27,6 +27,8 @@ do throws(Failure) {
         try await BenchCommand.run(options)
     case let .benchRing(records, slots, json):
         try IPCBenchCommand.runRing(records: records, slots: slots, json: json)
+    case let .benchLive(seconds, rate, json):
+        try await LiveBench.run(seconds: seconds, rate: rate, json: json)
     case let .benchAnalyze(packets, tunnelvision, json):
         try await AnalyzeBench.run(packets: packets, tunnelvisionPath: tunnelvision, json: json)
     case let .benchStore(packets, batchSize, json):

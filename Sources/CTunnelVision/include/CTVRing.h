@@ -63,4 +63,10 @@ void ctv_ring_notify(void *header);
 /// errno from futex(2).
 int ctv_ring_wait(void *header, uint32_t observed_sequence, int64_t timeout_ns);
 
+/// Blocks until a wakeup is posted after `observed_sequence` or `timeout_ns` passes — whether
+/// records are waiting is not looked at. For a watcher that is not the consumer (the live feed's
+/// wakeup): it must sleep while unread records wait for the consumer, not spin on them.
+/// Returns 0 when woken (or the word had already moved), ETIMEDOUT on timeout, or another errno.
+int ctv_ring_wait_for_notify(void *header, uint32_t observed_sequence, int64_t timeout_ns);
+
 #endif

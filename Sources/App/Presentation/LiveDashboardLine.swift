@@ -1,0 +1,47 @@
+import Foundation
+import Shared
+
+/// The dashboard when standard output is not a terminal: one line a second, in words or as one
+/// JSON object per line (`time`, `bytesIn`, `bytesOut`, the rates of the last whole second,
+/// `packets`, `dropped`, `attached`, and the state's identifier).
+public enum LiveDashboardLine {
+    public static func text(_ dashboard: LiveDashboard, at now: Date) -> String {
+        let state: String = switch dashboard.state {
+        case .live: "live"
+        case .noTunnel: "no tunnel, waiting"
+        case .unreadable(let error): "cannot read the live feed (\(error)), waiting"
+        case .sessionEnded: "session ended, waiting for a new one"
+        }
+        return "\(UTCTimestamp.iso8601(now)) \(dashboard.ratesLine); \(dashboard.countersLine); \(state)"
+    }
+
+    public static func json(_ dashboard: LiveDashboard, at now: Date) -> String {
+        let snapshot = dashboard.snapshot
+        let rate = dashboard.currentRate
+        var out = JSONWriter(capacity: 256)
+        out.beginObject()
+        out.string("time", UTCTimestamp.iso8601(now))
+        out.number("bytesIn", snapshot.bytesIn)
+        out.number("bytesOut", snapshot.bytesOut)
+        out.number("bytesInPerSecond", rate?.bytesInPerSecond ?? 0, decimals: 0)
+        out.number("bytesOutPerSecond", rate?.bytesOutPerSecond ?? 0, decimals: 0)
+        out.number("packets", snapshot.packetCount)
+        out.number("connections", snapshot.connectionsSeen)
+        out.number("dropped", snapshot.droppedRecords)
+        out.bool("attached", snapshot.isAttached)
+        out.string("state", identifier(dashboard.state))
+        if let session = snapshot.generation { out.number("session", session) }
+        out.endObject()
+        return out.writer.string
+    }
+
+    /// Stable identifiers for scripts.
+    static func identifier(_ state: LiveDashboardState) -> String {
+        switch state {
+        case .live: "live"
+        case .noTunnel: "noTunnel"
+        case .unreadable: "unreadable"
+        case .sessionEnded: "sessionEnded"
+        }
+    }
+}

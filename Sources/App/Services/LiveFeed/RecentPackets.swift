@@ -1,0 +1,32 @@
+/// The newest `capacity` packets in arrival order, in fixed memory: a circular buffer, so keeping
+/// the last 500 of a flood costs one store per packet, not a shift of the whole list.
+public struct RecentPackets: Sendable, Equatable {
+    public let capacity: Int
+    private var storage: [LivePacket] = []
+    private var next = 0
+
+    public init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        storage.reserveCapacity(self.capacity)
+    }
+
+    public mutating func append(_ packet: LivePacket) {
+        guard capacity > 0 else { return }
+        if storage.count < capacity {
+            storage.append(packet)
+        } else {
+            storage[next] = packet
+        }
+        next = (next + 1) % capacity
+    }
+
+    /// Oldest first.
+    public var packets: [LivePacket] {
+        storage.count < capacity ? storage : Array(storage[next...] + storage[..<next])
+    }
+
+    public mutating func removeAll() {
+        storage.removeAll(keepingCapacity: true)
+        next = 0
+    }
+}
