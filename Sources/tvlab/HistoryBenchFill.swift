@@ -50,6 +50,7 @@ struct HistoryBenchFill {
         var inspectedID: Int64 = 0
         var batch = FlowStoreBatch()
         var inspectedSlot: Int?
+        let writer = try PcapFileWriter(config: .init(directory: DataDirectoryLayout.captures(in: directory)))
         for index in 0..<flows {
             let start = anchor.uptimeNanoseconds + UInt64(Self.week * 1e9 * Double(index) / Double(flows))
             let duration = UInt64(random.next() % 60_000_000_000)
@@ -70,9 +71,15 @@ struct HistoryBenchFill {
             if index == inspectedIndex { inspectedSlot = batch.flows.count - 1 }
             for packet in 0..<count {
                 let offset = count > 1 ? duration * UInt64(packet) / UInt64(count - 1) : 0
-                batch.packets.append(PacketMeta(timestamp: start + offset, flowKey: key,
-                                                direction: packet % 2 == 0 ? .outbound : .inbound,
-                                                length: 1_200, tcpFlags: [.ack], capture: nil))
+                let direction: Direction = packet % 2 == 0 ? .outbound : .inbound
+                // The inspected flow's packets are really captured, so packet detail reads a real
+                // record through the capture library, as it does after a run.
+                let capture = index == inspectedIndex
+                    ? try capturedDatagram(key: key, direction: direction, number: packet,
+                                           timestamp: anchor.nanosecondsSince1970(forUptime: start + offset), into: writer)
+                    : nil
+                batch.packets.append(PacketMeta(timestamp: start + offset, flowKey: key, direction: direction,
+                                                length: Self.packetLength, tcpFlags: [.ack], capture: capture))
             }
             if batch.flows.count == Self.flowsPerBatch || index == flows - 1 {
                 let outcome = try await store.write(batch)
@@ -85,6 +92,25 @@ struct HistoryBenchFill {
                 }
             }
         }
+        try writer.close()
         return (store, Written(inspectedFlowID: inspectedID, seconds: clock.elapsedSeconds))
+    }
+
+    /// Every stored packet's length: a full-size segment of a 1 500-byte link.
+    static let packetLength: UInt32 = 1_200
+
+    /// A TCP datagram of `packetLength` bytes between the key's ends in `direction`, written to the
+    /// capture; its location. The writer is flushed after the flow's last packet.
+    private func capturedDatagram(key: FlowKey, direction: Direction, number: Int, timestamp: Int64,
+                                  into capture: PcapFileWriter) throws -> CaptureLocation {
+        let local = key.endpointA.address == TunnelAddressing.ipv4Address ? key.endpointA : key.endpointB
+        let remote = local == key.endpointA ? key.endpointB : key.endpointA
+        let (source, destination) = direction == .outbound ? (local, remote) : (remote, local)
+        let payload = Data(repeating: UInt8(truncatingIfNeeded: number), count: Int(Self.packetLength) - 40)
+        let datagram = try PacketEmitter.tcp(source: source, destination: destination, sequence: UInt32(number) &* 1_160,
+                                             acknowledgment: 1, flags: [.ack], windowSize: 65_535, payload: payload)
+        let location = try capture.write(packet: datagram, originalLength: datagram.count, timestamp: timestamp)
+        if number == Self.inspectedPackets - 1 { try capture.writeOut() }
+        return location
     }
 }
