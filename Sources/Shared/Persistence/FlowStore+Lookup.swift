@@ -21,14 +21,11 @@ extension FlowStore {
     public func packet(forFlow flowID: Int64, at index: Int) throws(StoreError) -> StoredPacket? {
         guard index >= 0 else { return nil }
         let rows = try sqlite { connection throws(SQLiteError) in
-            try connection.cached("""
-                SELECT \(PacketRow.selected.sql) FROM packet_runs r
-                JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
-                JOIN flows f ON f.id = r.flow_id
-                WHERE r.flow_id = ?1 ORDER BY p.ts, p.id LIMIT 1 OFFSET ?2
-                """) { statement throws(SQLiteError) in
+            // The flow's own rows, as `packets(forFlow:limit:)` reads them: never the ts index.
+            try connection.cached(Self.packetsOfFlowSQL) { statement throws(SQLiteError) in
                 statement.bind(flowID, at: 1)
-                statement.bind(Int64(index), at: 2)
+                statement.bind(Int64(1), at: 2)
+                statement.bind(Int64(index), at: 3)
                 var rows: [PacketRow] = []
                 while try statement.step() { rows.append(PacketRow(reading: statement)) }
                 return rows

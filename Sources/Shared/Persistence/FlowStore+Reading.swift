@@ -51,7 +51,7 @@ extension FlowStore {
         SELECT \(PacketRow.selected.sql) FROM packet_runs r
         JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
         JOIN flows f ON f.id = r.flow_id
-        WHERE r.flow_id = ?1 ORDER BY +p.ts, p.id LIMIT ?2
+        WHERE r.flow_id = ?1 ORDER BY +p.ts, p.id LIMIT ?2 OFFSET ?3
         """
 
     /// Up to `limit` packets of flow `flowID`, in time order (ties by id); none for an unknown id.
@@ -59,6 +59,7 @@ extension FlowStore {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached(Self.packetsOfFlowSQL) { statement throws(SQLiteError) in
                 statement.bind(flowID, at: 1)
+                statement.bind(Int64(0), at: 3)
                 statement.bind(Int64(clamping: max(0, limit)), at: 2)
                 var rows: [PacketRow] = []
                 while try statement.step() { rows.append(PacketRow(reading: statement)) }
