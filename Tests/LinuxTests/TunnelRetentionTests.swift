@@ -40,22 +40,7 @@ struct TunnelRetentionTests {
         try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), arguments)
     }
 
-    /// `document`'s value at `path` (keys and indexes separated by dots), read by Python's json.
-    static func json(_ document: String, _ path: String) throws -> String {
-        let script = """
-            import json, sys
-            value = json.loads(sys.stdin.read())
-            for part in sys.argv[1].split('.'):
-                value = value[int(part)] if isinstance(value, list) else value[part]
-            print(json.dumps(value))
-            """
-        let folder = TemporaryDirectory("json")
-        let input = folder.url.appendingPathComponent("in.json")
-        try Data(document.utf8).write(to: input)
-        defer { withExtendedLifetime(folder) {} }
-        let result = try ExternalCommand.run(["sh", "-c", "python3 -c \"$1\" \"$2\" < \"$3\"", "sh", script, path, input.path])
-        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func json(_ document: String, _ path: String) throws -> String { try PythonJSON.value(document, path) }
 
     @Test("at session start and on a rotation the tunnel deletes exactly the planned files and aged connections, never the recording file")
     func theTunnelEnforcesAtStartAndOnRotation() async throws {
