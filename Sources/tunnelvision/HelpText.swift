@@ -14,7 +14,7 @@ enum HelpText {
                                                 name each conversation of any capture and show its TLS
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision captures [rm SEQ…|rotate]    the capture files, the one being recorded, the room left
-      tunnelvision storage [apply|clear]        what captures and history take; apply the limits now, or delete all
+      tunnelvision storage [apply|clear]        the disk it all takes; apply the limits now, or delete all
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
 

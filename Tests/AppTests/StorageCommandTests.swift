@@ -89,6 +89,29 @@ import Shared
         #expect(try Self.run(["apply", "--yes"], data.url).status == 2)
     }
 
+    @Test("clear on a terminal asks how much it will delete; anything but yes deletes nothing")
+    func clearAsksOnATerminal() async throws {
+        let data = TemporaryDirectory("storage-command")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [2, 1])
+        try await RetentionFixture.connections(in: data.url, count: 3, lastSeenDaysAgo: 1)
+        // script(1) gives the command a terminal; the answer comes through it.
+        func clear(answering answer: String) throws -> (status: Int32, out: String) {
+            let command = "\(try BuiltProduct.url("tunnelvision").path) storage clear --data-dir \(data.url.path)"
+            let result = try BuiltProduct.run(URL(fileURLWithPath: "/bin/sh"),
+                                              ["-c", "printf '\(answer)\\n' | script -qec \"$0\" /dev/null; echo \"status=$?\"", command])
+            let status: Int32 = result.out.contains("status=0") ? 0 : 1
+            return (status, result.out)
+        }
+        let declined = try clear(answering: "n")
+        #expect(declined.out.contains("delete 3 connections and 2 captures (") && declined.out.contains("? [y/N]"))
+        #expect(declined.status == 1 && declined.out.contains("nothing was deleted"))
+        #expect(try Self.sequences(data.url) == [1, 2])
+        let accepted = try clear(answering: "y")
+        #expect(accepted.status == 0 && accepted.out.contains("deleted 2 captures"), "\(accepted.out)")
+        #expect(try Self.sequences(data.url).isEmpty)
+        #expect(try await Self.flowCount(data.url) == 0)
+    }
+
     @Test("help says what each action does and when the limits are applied")
     func help() throws {
         let help = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["help", "storage"])
