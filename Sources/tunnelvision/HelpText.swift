@@ -9,9 +9,17 @@ enum HelpText {
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
       tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
       tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers, shell)
+      tunnelvision export [-o FILE|-] [--force] [--data-dir D] [--json]
+                                                the history's connections as one JSON file (metadata only)
+      tunnelvision diagnostics [--data-dir D] [--json]
+                                                what the running tunnel can name and inspect, and why not
       tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
       tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
+      tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--since T] …
+                                                the connections the history holds, newest first, a page at a time
+      tunnelvision activity [--data-dir D] [--json] [--from T --to T]
+                                                packets over time, drawn as bars
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision captures [rm SEQ…|rotate]    the capture files, the one being recorded, the room left
       tunnelvision storage [apply|clear]        the disk it all takes; apply the limits now, or delete all
@@ -80,6 +88,8 @@ enum HelpText {
     Standard output stays CMD's. The summary says so when it is not the whole story: a history
     that cannot be read, or whose writes failed during the run (a full disk, a lock), and capture
     writes that failed — never "0 connections" or a short list shown as complete.
+    The history line ends with the command that reads it again: through sudo, the history is
+    root's (/var/lib/tunnelvision unless --data-dir), so it is 'sudo tunnelvision flows'.
     CMD starts with the signal mask and dispositions a shell gives it (every signal at its
     default but those run itself was started with ignored, as under nohup), in run's process
     group, so the terminal's Ctrl-C, Ctrl-\\ and Ctrl-Z reach it directly; HUP, INT, QUIT, TERM,
@@ -251,6 +261,10 @@ enum HelpText {
         case "settings": settings
         case "captures": CapturesCommand.help
         case "storage": StorageCommand.help
+        case "flows": FlowsCommand.help
+        case "activity": ActivityCommand.help
+        case "export": ExportCommand.help
+        case "diagnostics": DiagnosticsCommand.help
         case "version": "tunnelvision version [--json]\n\nPrints the program's version."
         default: nil
         }

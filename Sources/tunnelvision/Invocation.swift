@@ -10,6 +10,10 @@ enum Invocation: Equatable {
     case analyze(path: String, dataDirectory: String?, json: Bool, workers: Int?)
     case captures(CapturesCommand.Request)
     case storage(StorageCommand.Request)
+    case flows(FlowsCommand.Request)
+    case activity(ActivityCommand.Request)
+    case export(ExportCommand.Request)
+    case diagnostics(dataDirectory: String?, json: Bool)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -47,6 +51,10 @@ enum Invocation: Equatable {
             return .captures(try CapturesCommand.parse(rest, json: json))
         case "storage":
             return .storage(try StorageCommand.parse(rest, json: json))
+        case "flows":
+            return .flows(try FlowsCommand.parse(rest, json: json))
+        case "activity":
+            return .activity(try ActivityCommand.parse(rest, json: json))
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             let workers = try takeWorkers(from: &rest)
@@ -58,6 +66,12 @@ enum Invocation: Equatable {
                                                        : "analyze: one capture file at a time")
             }
             return .analyze(path: rest[0], dataDirectory: dataDirectory, json: json, workers: workers)
+        case "export":
+            return .export(try ExportCommand.parse(rest, json: json))
+        case "diagnostics":
+            let dataDirectory = try takeDataDirectory(from: &rest, command: command)
+            try expectNothing(rest, after: command)
+            return .diagnostics(dataDirectory: dataDirectory, json: json)
         case "demo", "stats":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             try expectNothing(rest, after: command)

@@ -116,7 +116,10 @@ extension RunSummary {
                    captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
                    captureProblem: RecordingLosses(recording.pipelineStats).captureProblem,
                    databasePath: recording.databasePath, recordingStops: recording.recordingStops, ranAsRoot: ranAsRoot,
-                   tunnelFailure: tunnelFailure)
+                   tunnelFailure: tunnelFailure,
+                   readingCommand: HistoryWhereabouts.readingCommand(
+                       dataDirectory: URL(fileURLWithPath: recording.databasePath).deletingLastPathComponent(),
+                       isRoot: geteuid() == 0, viaSudo: ProcessInfo.processInfo.environment["SUDO_USER"] != nil))
     }
 
     /// The summary of a monitored command that ended as `ending`.

@@ -42,6 +42,14 @@ case let .captures(request):
     exit(await CapturesCommand.run(request))
 case let .storage(request):
     exit(await StorageCommand.run(request))
+case let .flows(request):
+    exit(await FlowsCommand.run(request))
+case let .activity(request):
+    exit(await ActivityCommand.run(request))
+case let .export(request):
+    exit(await ExportCommand.run(request))
+case let .diagnostics(dataDirectory, json):
+    exit(await DiagnosticsCommand.run(dataDirectory: dataDirectory, json: json))
 case let .demo(dataDirectory, json):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }

@@ -8,6 +8,7 @@ enum Command: Equatable {
     case benchPackets(BenchOptions)
     case benchRing(records: UInt64, slots: Int, json: Bool)
     case benchStore(packets: Int, batchSize: Int, json: Bool)
+    case benchHistory(flows: Int, packets: Int, json: Bool)
     case benchAnalyze(packets: Int, tunnelvision: String?, json: Bool)
     case ringProduce(RingProduceOptions)
     case benchTunnel(TunnelBenchOptions)
@@ -67,7 +68,7 @@ enum Arguments {
             return .capture(capture)
         case "bench":
             guard let benchmark = rest.first, !benchmark.hasPrefix("-") else {
-                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store | analyze | tunnel)")
+                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store | analyze | history | tunnel)")
             }
             rest.removeFirst()
             switch benchmark {
@@ -91,6 +92,11 @@ enum Arguments {
                 return .benchStore(packets: try options.integer("--packets", in: 1...Int.max) ?? 2_000_000,
                                    batchSize: try options.integer("--batch", in: 1...1_000_000) ?? 512,
                                    json: options.has("--json"))
+            case "history":
+                let options = try OptionList(rest, command: "bench history", valued: ["--flows", "--packets"], flags: ["--json"])
+                return .benchHistory(flows: try options.integer("--flows", in: 1...Int.max) ?? 1_000_000,
+                                     packets: try options.integer("--packets", in: 0...Int.max) ?? 20_000_000,
+                                     json: options.has("--json"))
             case "tunnel":
                 return try parseBenchTunnel(rest)
             case "analyze":

@@ -8,7 +8,16 @@ enum HelpText {
       tvlab bench packets [--packets N] [--tunnelvision PATH] [--json] [--keep]
       tvlab bench ring [--records N] [--slots N] [--json]
       tvlab bench store [--packets N] [--batch N] [--json]
-      tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
+      tvlab bench history [--flows N] [--packets M] [--json]
+      tvlab bench history [--flows N] [--packets M] [--json]
+
+    Fills a temporary history with N connections (default 1000000) and M packets (default
+    20000000) over the past week through FlowStore.write, then times 7 runs each (min, median,
+    max) of the timeline's first page (target 20 ms), a filtered page that chains 8 queries
+    (100 ms), the whole-history activity axis and 3 zoom levels (50 ms each), and the inspector's
+    packets of a flow with 10 000 (20 ms). Other services' timings join through HistoryBenchExtras.
+
+    tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
       tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
       tvlab net echo-server --port P
       tvlab net rr | crr | hold --host H --port P … | garbage [--count N] [--seed S]

@@ -31,6 +31,8 @@ do throws(Failure) {
         try await AnalyzeBench.run(packets: packets, tunnelvisionPath: tunnelvision, json: json)
     case let .benchStore(packets, batchSize, json):
         try await IPCBenchCommand.runStore(packets: packets, batchSize: batchSize, json: json)
+    case let .benchHistory(flows, packets, json):
+        try await HistoryBench.run(flows: flows, packets: packets, json: json)
     case let .ringProduce(options):
         try RingCommand.produce(options)
     case let .benchTunnel(options):

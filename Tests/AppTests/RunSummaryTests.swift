@@ -154,3 +154,16 @@ struct RunSummaryTests {
         #expect(RunSummary.bytes(5 << 30) == "5.0 GiB")
     }
 }
+
+@Suite("A run's summary says how to read its history again")
+struct RunSummaryReadingCommandTests {
+    @Test("the history line ends with the command that reads it, and the JSON carries it")
+    func readingCommand() throws {
+        let summary = RunSummary(command: "curl", exitStatus: 0, signal: nil, connections: .known([]), captureFiles: [],
+                                 databasePath: "/var/lib/tunnelvision/TunnelVision.sqlite",
+                                 readingCommand: "sudo tunnelvision flows")
+        #expect(summary.text().hasSuffix("history:  /var/lib/tunnelvision/TunnelVision.sqlite — read it with: sudo tunnelvision flows"))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        #expect(object["readWith"] as? String == "sudo tunnelvision flows")
+    }
+}

@@ -5,15 +5,15 @@ import Shared
 /// sudo writes into root's data directory, and the same person's later `tunnelvision flows`
 /// without sudo reads their own, which is empty.
 public enum HistoryWhereabouts {
-    /// How to read the history in `dataDirectory` again, as the one line a summary or an error
-    /// ends with. `runAsRoot` is whether the run (or the reader) is root; `viaSudo` whether a
-    /// person started it through sudo (SUDO_USER set).
-    public static func readingHint(dataDirectory: URL, isRoot: Bool, viaSudo: Bool) -> String {
+    /// The command that lists the history in `dataDirectory`, typed by the person who started the
+    /// run: `isRoot` is whether the run was root, `viaSudo` whether a person started it through
+    /// sudo (SUDO_USER set) — then they read it through sudo too. The directory is named unless it
+    /// is where that reader looks by default.
+    public static func readingCommand(dataDirectory: URL, isRoot: Bool, viaSudo: Bool) -> String {
         let path = dataDirectory.standardizedFileURL.path
-        let isDefaultSystem = path == DataDirectory.systemPath
         let prefix = isRoot && viaSudo ? "sudo " : ""
-        let option = isDefaultSystem && isRoot ? "" : " --data-dir \(path)"
-        return "read it again with: \(prefix)tunnelvision flows\(option)"
+        let option = isRoot && path == DataDirectory.systemPath ? "" : " --data-dir \(path)"
+        return "\(prefix)tunnelvision flows\(option)"
     }
 
     /// What to add to "there is no history here" for someone who is not root: root's history,

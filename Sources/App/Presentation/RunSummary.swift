@@ -89,10 +89,15 @@ public struct RunSummary: Sendable, Equatable {
     public let ranAsRoot: Bool
     /// Why the tunnel stopped under the command, ending its network; nil when it did not.
     public let tunnelFailure: String?
+    /// The command that reads the history again afterwards (`HistoryWhereabouts.readingCommand`):
+    /// a run through sudo wrote where the person's own commands do not look.
+    public let readingCommand: String?
 
     public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
                 captureFiles: [CaptureFile], captureProblem: String? = nil, databasePath: String,
-                recordingStops: [RecordingStop] = [], ranAsRoot: Bool = false, tunnelFailure: String? = nil) {
+                recordingStops: [RecordingStop] = [], ranAsRoot: Bool = false, tunnelFailure: String? = nil,
+                readingCommand: String? = nil) {
+        self.readingCommand = readingCommand
         self.ranAsRoot = ranAsRoot
         self.tunnelFailure = tunnelFailure
         self.command = command
@@ -146,7 +151,7 @@ public struct RunSummary: Sendable, Equatable {
                 lines.append((index == 0 ? "captures: " : "          ") + "\(file.path) (\(Self.bytes(file.bytes)))")
             }
         }
-        lines.append("history:  \(databasePath)")
+        lines.append("history:  \(databasePath)" + (readingCommand.map { " — read it with: \($0)" } ?? ""))
         if !recordingStops.isEmpty { lines.append("recording: " + recordingStops.map(\.summary).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
     }
@@ -184,6 +189,7 @@ public struct RunSummary: Sendable, Equatable {
         out.bool("captureComplete", captureProblem == nil)
         out.string("captureProblem", captureProblem)
         out.string("database", databasePath)
+        out.string("readWith", readingCommand)
         out.beginArray("recordingStopped")
         for stop in recordingStops {
             out.beginObject()
@@ -229,7 +235,7 @@ public struct RunSummary: Sendable, Equatable {
         return "\(count) B"
     }
 
-    private static func aligned(_ rows: [[String]]) -> [String] {
+    static func aligned(_ rows: [[String]]) -> [String] {
         let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             var line = ""

@@ -3,13 +3,14 @@ import Foundation
 extension FlowStore {
     /// Deletes the flows last seen before `cutoff` (a real age: the instants are absolute); their
     /// packets go with them, and so does a session that ended before `cutoff` and has no flow
-    /// left. Returns how many flows were deleted. Capture files are not touched: deleting them is
+    /// left, and the activity counts are kept exact. Returns how many flows were deleted. Capture files are not touched: deleting them is
     /// storage management's job.
     @discardableResult
     public func prune(before cutoff: Date) throws(StoreError) -> Int {
         let limit = EpochNanoseconds.first(notBefore: cutoff)
         return try sqlite { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in
+                try removeActivity(ofFlowsLastSeenBefore: limit, on: connection)
                 try connection.cached("DELETE FROM flows WHERE last_seen < ?1") { statement throws(SQLiteError) in
                     statement.bind(limit, at: 1)
                     try statement.step()
@@ -43,6 +44,7 @@ extension FlowStore {
                     DELETE FROM packets; DELETE FROM packet_runs; DELETE FROM plaintext; DELETE FROM flows;
                     DELETE FROM sessions WHERE id <> \(kept)\(open)
                     """)
+                try clearActivity(on: connection)
             }
         }
     }

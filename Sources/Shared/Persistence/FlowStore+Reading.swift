@@ -20,6 +20,17 @@ extension FlowStore {
         return try rows.map { row throws(StoreError) in try StoredFlow(row: row) }
     }
 
+    /// The flow whose row id is `id`; nil when there is none (pruned, cleared, never recorded).
+    public func flow(id: Int64) throws(StoreError) -> StoredFlow? {
+        let rows = try sqlite { connection throws(SQLiteError) in
+            try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows WHERE id = ?1") { statement throws(SQLiteError) in
+                statement.bind(id, at: 1)
+                return try Self.rows(of: statement)
+            }
+        }
+        return try rows.first.map { row throws(StoreError) in try StoredFlow(row: row) }
+    }
+
     /// The flow with `key` from the most recent session that saw it.
     public func flow(matching key: FlowKey) throws(StoreError) -> StoredFlow? {
         let rows = try sqlite { connection throws(SQLiteError) in
@@ -34,15 +45,19 @@ extension FlowStore {
         return try rows.first.map { row throws(StoreError) in try StoredFlow(row: row) }
     }
 
+    /// A flow's packets through its runs, sorted after: `+p.ts` keeps the planner from walking the
+    /// whole ts index in order (to skip the sort) and testing every packet against the flow.
+    static let packetsOfFlowSQL = """
+        SELECT \(PacketRow.selected.sql) FROM packet_runs r
+        JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
+        JOIN flows f ON f.id = r.flow_id
+        WHERE r.flow_id = ?1 ORDER BY +p.ts, p.id LIMIT ?2
+        """
+
     /// Up to `limit` packets of flow `flowID`, in time order (ties by id); none for an unknown id.
     public func packets(forFlow flowID: Int64, limit: Int) throws(StoreError) -> [StoredPacket] {
         let rows = try sqlite { connection throws(SQLiteError) in
-            try connection.cached("""
-                SELECT \(PacketRow.selected.sql) FROM packet_runs r
-                JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
-                JOIN flows f ON f.id = r.flow_id
-                WHERE r.flow_id = ?1 ORDER BY p.ts, p.id LIMIT ?2
-                """) { statement throws(SQLiteError) in
+            try connection.cached(Self.packetsOfFlowSQL) { statement throws(SQLiteError) in
                 statement.bind(flowID, at: 1)
                 statement.bind(Int64(clamping: max(0, limit)), at: 2)
                 var rows: [PacketRow] = []

@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 5
+        public static let latestVersion = 6
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -141,6 +141,21 @@ extension FlowStore {
                 DROP INDEX flows_session_tuple;
                 CREATE UNIQUE INDEX flows_session_lifetime
                     ON flows(proto, addr_a, port_a, addr_b, port_b, session, lifetime_first_seen);
+                """),
+            // Packet counts per second, minute and hour (`ActivityGrain`), kept by every write,
+            // prune and clear in the same transaction, so an activity axis sums a few thousand
+            // slots instead of counting every packet of its stretch. An older history's counts
+            // are made here from its packets.
+            Migration(version: 6, sql: """
+                CREATE TABLE activity_seconds (slot INTEGER PRIMARY KEY, packets INTEGER NOT NULL);
+                CREATE TABLE activity_minutes (slot INTEGER PRIMARY KEY, packets INTEGER NOT NULL);
+                CREATE TABLE activity_hours (slot INTEGER PRIMARY KEY, packets INTEGER NOT NULL);
+                INSERT INTO activity_seconds (slot, packets)
+                    SELECT \(ActivityGrain.secondSQL(of: "ts")) AS s, count(*) FROM packets GROUP BY s;
+                INSERT INTO activity_minutes (slot, packets)
+                    SELECT \(ActivityGrain.floorDivideSQL("slot", 60)) AS m, sum(packets) FROM activity_seconds GROUP BY m;
+                INSERT INTO activity_hours (slot, packets)
+                    SELECT \(ActivityGrain.floorDivideSQL("slot", 60)) AS h, sum(packets) FROM activity_minutes GROUP BY h;
                 """),
         ]
 

@@ -119,14 +119,18 @@ extension FlowStore {
     }
 
     /// Inserts the packets run by run (consecutive ids for each flow) and one `packet_runs` row per
-    /// run. The run row's foreign key is what refuses a flow id that does not exist.
+    /// run, and adds them to the kept activity counts. The run row's foreign key is what refuses a
+    /// flow id that does not exist.
     private func append(_ packets: [PacketMeta], in runs: PacketRuns, on connection: SQLiteConnection) throws(SQLiteError) {
+        // A batch spans a second or two: a handful of keys, however many packets.
+        var perSecond: [Int64: Int64] = [:]
         try connection.cached(Self.insertPacketSQL) { insert throws(SQLiteError) in
             try connection.cached(Self.insertRunSQL) { insertRun throws(SQLiteError) in
                 for run in runs.runs {
                     var first: Int64?
                     for index in runs.order[run.members] {
-                        try append(packets[index], flowID: run.flowID, with: insert)
+                        let instant = try append(packets[index], flowID: run.flowID, with: insert)
+                        perSecond[ActivityGrain.second(ofNanoseconds: instant), default: 0] += 1
                         if first == nil { first = connection.lastInsertRowID }
                     }
                     insertRun.bind(run.flowID, at: 1)
@@ -137,11 +141,14 @@ extension FlowStore {
                 }
             }
         }
+        try addActivity(perSecond, on: connection)
     }
 
-    private func append(_ packet: PacketMeta, flowID: Int64, with insert: SQLiteStatement) throws(SQLiteError) {
+    /// Inserts one packet and returns the instant it was stored at (ns since 1970).
+    private func append(_ packet: PacketMeta, flowID: Int64, with insert: SQLiteStatement) throws(SQLiteError) -> Int64 {
+        let instant = anchor.nanosecondsSince1970(forUptime: packet.timestamp)
         insert.bind(flowID, at: 1)
-        insert.bind(anchor.nanosecondsSince1970(forUptime: packet.timestamp), at: 2)
+        insert.bind(instant, at: 2)
         insert.bind(Int64(packet.direction.rawValue), at: 3)
         insert.bind(Int64(packet.length), at: 4)
         insert.bind(Int64(packet.tcpFlags.rawValue), at: 5)
@@ -149,5 +156,6 @@ extension FlowStore {
         insert.bind(Int64(clamping: packet.capture?.recordOffset ?? 0), at: 7)
         try insert.step()
         insert.reset()
+        return instant
     }
 }

@@ -12,6 +12,13 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
         self = .unreadable(error.description)
     }
 
+    /// `error` as the history's: itself, the store's words, or its description.
+    static func of(_ error: any Error) -> HistoryError {
+        if let error = error as? HistoryError { return error }
+        if let error = error as? StoreError { return HistoryError(error) }
+        return .unreadable("\(error)")
+    }
+
     public var description: String {
         switch self {
         case let .unreadable(reason): "the history could not be read: \(reason)"

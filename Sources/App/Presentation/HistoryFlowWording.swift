@@ -1,0 +1,99 @@
+import Foundation
+import Shared
+
+/// How a history flow's facts are named: stable identifiers for scripts, plain words for people.
+public enum HistoryFlowWording {
+    /// `tcp`, `udp`, `icmp`, `icmpv6`, `proto-47`: stable, read by scripts.
+    public static func protocolIdentifier(_ proto: IPProtocolNumber) -> String { proto.displayName.lowercased() }
+
+    /// `plaintext`, `encrypted`, `inspected`, `notInspectable`: stable, read by scripts.
+    public static func statusIdentifier(_ status: TLSInspectionStatus) -> String { "\(status)" }
+
+    /// The status by its identifier; nil for an unknown one.
+    public static func status(identifier: String) -> TLSInspectionStatus? {
+        TLSInspectionStatus.allCases.first { statusIdentifier($0).lowercased() == identifier.lowercased() }
+    }
+
+    /// The encryption column.
+    public static func encryption(_ status: TLSInspectionStatus) -> String {
+        switch status {
+        case .plaintext: "not encrypted"
+        case .encrypted: "encrypted"
+        case .inspected: "decrypted (inspected)"
+        case .notInspectable: "encrypted (pinned: not inspected)"
+        }
+    }
+
+    /// The host column: the name with where it came from, else the remote address, else both ends.
+    public static func host(_ flow: HistoryFlow) -> String {
+        if let name = flow.name, let source = flow.nameSource { return "\(name.text) (\(source.rawValue))" }
+        if let remote = flow.remoteAddress { return remote }
+        return "\(flow.stored.key.endpointA) ↔ \(flow.stored.key.endpointB)"
+    }
+
+    /// 0.0123 → "12 ms", 2.5 → "2.5 s", 3 720 → "1 h 2 min".
+    public static func duration(_ seconds: TimeInterval) -> String {
+        if seconds < 1 { return "\(Int((seconds * 1_000).rounded())) ms" }
+        if seconds < 60 { return String(format: "%.1f s", seconds) }
+        if seconds < 3_600 { return "\(Int(seconds) / 60) min \(Int(seconds) % 60) s" }
+        return "\(Int(seconds) / 3_600) h \(Int(seconds) % 3_600 / 60) min"
+    }
+
+    /// `2026-12-01 15:02:03` (UTC, whole seconds): the listing's time column.
+    public static func time(_ date: Date) -> String {
+        UTCTimestamp.iso8601(date).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+    }
+
+    /// `2026-12-01T15:02:03.250000Z`: a UTC instant with microseconds (`UTCTimestamp`).
+    public static func utc(_ date: Date) -> String {
+        var writer = ASCIIWriter(capacity: 32)
+        var stamp = UTCTimestamp(fractionDigits: 6)
+        stamp.write(nanosecondsSince1970: Int64((date.timeIntervalSince1970 * 1e6).rounded()) * 1_000, to: &writer)
+        return writer.string
+    }
+
+    /// Writes `date` as `utc(_:)` does, or null.
+    static func write(_ name: StaticString, _ date: Date?, to out: inout JSONWriter) {
+        out.string(name, date.map(utc))
+    }
+
+    static func write(_ name: StaticString, _ endpoint: IPEndpoint?, to out: inout JSONWriter) {
+        guard let endpoint else {
+            out.key(name)
+            out.null()
+            return
+        }
+        out.beginObject(name)
+        out.string("address", "\(endpoint.address)")
+        out.number("port", Int(endpoint.port))
+        out.endObject()
+    }
+
+    /// One flow as `flows --json` (and any other history document) writes it.
+    public static func write(_ flow: HistoryFlow, to out: inout JSONWriter) {
+        out.beginObject()
+        out.number("id", Int(flow.id))
+        out.string("protocol", protocolIdentifier(flow.stored.key.proto))
+        write("local", flow.endpoints?.local, to: &out)
+        write("remote", flow.endpoints?.remote, to: &out)
+        out.beginArray("peers")
+        for endpoint in [flow.stored.key.endpointA, flow.stored.key.endpointB] {
+            out.beginObject()
+            out.string("address", "\(endpoint.address)")
+            out.number("port", Int(endpoint.port))
+            out.endObject()
+        }
+        out.endArray()
+        out.string("name", flow.name?.text)
+        out.string("nameSource", flow.nameSource?.rawValue)
+        out.strings("otherNames", flow.name?.otherCandidates ?? [])
+        write("firstSeen", flow.stored.firstSeen, to: &out)
+        write("lastSeen", flow.stored.lastSeen, to: &out)
+        out.number("bytesIn", flow.stored.bytesIn)
+        out.number("bytesOut", flow.stored.bytesOut)
+        out.number("packets", flow.stored.packetCount)
+        out.number("durationSeconds", flow.stored.duration, decimals: 6)
+        out.string("tlsStatus", statusIdentifier(flow.stored.tlsStatus))
+        out.endObject()
+    }
+}

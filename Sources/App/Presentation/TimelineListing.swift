@@ -1,0 +1,139 @@
+import Foundation
+import Shared
+
+/// What `tunnelvision flows` shows of one load of the timeline: the connections, newest first,
+/// and a footer that says what was scanned, whether more remain and the exact command for the
+/// next page — or, when a filter spent its queries finding fewer than a page, that it kept looking.
+public struct TimelineListing: Sendable {
+    /// What the person asked for, so the next page's command repeats it exactly.
+    public struct Query: Sendable, Equatable {
+        public var dataDirectory: String?
+        public var filter: HistoryFilter
+        public var limit: Int?
+        /// Where this page started (`--after`); nil from the newest connection.
+        public var after: FlowCursor?
+
+        public init(dataDirectory: String? = nil, filter: HistoryFilter = .none, limit: Int? = nil, after: FlowCursor? = nil) {
+            self.dataDirectory = dataDirectory
+            self.filter = filter
+            self.limit = limit
+            self.after = after
+        }
+    }
+
+    public let snapshot: HistorySnapshot
+    public let query: Query
+    public let pageSize: Int
+
+    public init(snapshot: HistorySnapshot, query: Query, pageSize: Int) {
+        self.snapshot = snapshot
+        self.query = query
+        self.pageSize = pageSize
+    }
+
+    public var keptLooking: Bool { snapshot.keptLooking(pageSize: pageSize) }
+
+    /// The command that shows the next page; nil when nothing older remains. Times are written as
+    /// the absolute instants they stood for, so the next page is of the same stretch.
+    public var nextPageCommand: String? {
+        guard snapshot.hasMore, let cursor = snapshot.nextCursor else { return nil }
+        var words = ["tunnelvision", "flows"]
+        if let directory = query.dataDirectory { words += ["--data-dir", Self.quoted(directory)] }
+        let filter = query.filter
+        if !filter.needle.isEmpty { words += ["--search", Self.quoted(filter.searchText)] }
+        if !filter.protocols.isEmpty {
+            words += ["--protocol", filter.protocols.sorted { $0.rawValue < $1.rawValue }
+                .map(HistoryFlowWording.protocolIdentifier).joined(separator: ",")]
+        }
+        if !filter.tlsStatuses.isEmpty {
+            words += ["--status", filter.tlsStatuses.sorted { $0.rawValue < $1.rawValue }
+                .map(HistoryFlowWording.statusIdentifier).joined(separator: ",")]
+        }
+        if let range = filter.dateRange {
+            if range.lowerBound > .distantPast { words += ["--since", Self.instant(range.lowerBound)] }
+            if range.upperBound < .distantFuture { words += ["--until", Self.instant(range.upperBound)] }
+        }
+        if let limit = query.limit { words += ["--limit", "\(limit)"] }
+        words += ["--after", HistoryCursorText.text(cursor)]
+        return words.joined(separator: " ")
+    }
+
+    /// The table and its footer.
+    public func text() -> String {
+        var lines: [String] = []
+        if !snapshot.flows.isEmpty {
+            var rows = [["ID", "LAST ACTIVE (UTC)", "HOST (NAME FROM)", "PORT", "PROTO", "RECEIVED", "SENT", "PACKETS",
+                         "DURATION", "ENCRYPTION"]]
+            for flow in snapshot.flows {
+                rows.append(["\(flow.id)", HistoryFlowWording.time(flow.stored.lastSeen), HistoryFlowWording.host(flow),
+                             flow.remotePort.map { "\($0)" } ?? "-", flow.stored.key.proto.displayName,
+                             RunSummary.bytes(flow.stored.bytesIn), RunSummary.bytes(flow.stored.bytesOut),
+                             "\(flow.stored.packetCount)", HistoryFlowWording.duration(flow.stored.duration),
+                             HistoryFlowWording.encryption(flow.stored.tlsStatus)])
+            }
+            lines += RunSummary.aligned(rows)
+            lines.append("")
+        }
+        lines.append(footer)
+        return lines.joined(separator: "\n")
+    }
+
+    /// The last line: what this page is, honestly.
+    public var footer: String {
+        let scanned = snapshot.scannedInLastLoad
+        let shown = snapshot.flowsInLastLoad
+        if snapshot.isEmpty && !snapshot.filter.isActive && !snapshot.hasMore {
+            return query.after == nil
+                ? "no connections recorded yet: 'sudo tunnelvision run -- CMD' records every connection CMD makes"
+                : "no connections older than that page: the list ends there"
+        }
+        if let next = nextPageCommand {
+            if keptLooking {
+                return "kept looking: scanned \(Self.connections(scanned)), found \(shown); more may match further back — run: \(next)"
+            }
+            return "\(Self.connections(shown)) shown (scanned \(scanned)); more remain — next page: \(next)"
+        }
+        if snapshot.filter.isActive && shown == 0 {
+            return "no connections match (scanned \(scanned), none older remain); run 'tunnelvision flows' without "
+                + "--search, --protocol, --status, --since and --until to see them all"
+        }
+        return "\(Self.connections(shown)) shown (scanned \(scanned)); nothing older remains"
+    }
+
+    /// One JSON document: the flows, what was scanned, whether more remain, the next cursor and
+    /// the filter as applied.
+    public func json() -> String {
+        var out = JSONWriter()
+        out.beginObject()
+        out.beginArray("flows")
+        for flow in snapshot.flows { HistoryFlowWording.write(flow, to: &out) }
+        out.endArray()
+        out.number("scanned", snapshot.scannedInLastLoad)
+        out.bool("hasMore", snapshot.hasMore)
+        out.string("next", snapshot.hasMore ? snapshot.nextCursor.map(HistoryCursorText.text) : nil)
+        out.bool("keptLooking", keptLooking)
+        out.bool("historyEmpty", snapshot.isEmpty && !snapshot.filter.isActive && query.after == nil)
+        let filter = snapshot.filter
+        out.beginObject("filter")
+        out.string("search", filter.needle.isEmpty ? nil : filter.searchText)
+        out.strings("protocols", filter.protocols.sorted { $0.rawValue < $1.rawValue }.map(HistoryFlowWording.protocolIdentifier))
+        out.strings("statuses", filter.tlsStatuses.sorted { $0.rawValue < $1.rawValue }.map(HistoryFlowWording.statusIdentifier))
+        HistoryFlowWording.write("since", filter.dateRange.map(\.lowerBound).flatMap { $0 > .distantPast ? $0 : nil }, to: &out)
+        HistoryFlowWording.write("until", filter.dateRange.map(\.upperBound).flatMap { $0 < .distantFuture ? $0 : nil }, to: &out)
+        out.endObject()
+        out.endObject()
+        return out.writer.string
+    }
+
+    static func connections(_ count: Int) -> String { count == 1 ? "1 connection" : "\(count) connections" }
+
+    /// `2026-12-01T15:00:00.250000Z`, which the time parser reads back.
+    static func instant(_ date: Date) -> String { HistoryFlowWording.utc(date) }
+
+    /// `word` as a shell reads it back: bare when safe, else in single quotes.
+    static func quoted(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+%")
+        if !word.isEmpty, word.allSatisfy(safe.contains) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import App
+import AppLinux
+import Shared
+
+/// `tunnelvision diagnostics [--data-dir D] [--json]`: the diagnostics screen in the terminal —
+/// `DiagnosticsViewModel` asking the tunnel running on the data directory over its control channel.
+enum DiagnosticsCommand {
+    static let help = """
+    tunnelvision diagnostics [--data-dir D] [--json]
+
+    Asks the tunnel running on the data directory for its counters and says, in a sentence,
+    whether looking inside secure traffic works — with a warning above it when the monitored
+    programs cannot look up names — then the counters it read that from: what was recorded,
+    what was forwarded, name resolution, and the names read from TCP, QUIC and lookups, each
+    with a line saying what its counters mean (encrypted DNS, say, leaves nothing to read).
+    The counters belong to the running session: with no tunnel running there is nothing to
+    diagnose, and the exit status is 1 (as for 'tunnelvision stats').
+    --json   one JSON object: {"monitoring", "headline": {"verdict", "text"}, "resolverNotice"
+             ({"verdict", "text"} or null), "sections": [{"key", "title", "note",
+             "rows": [{"key", "label", "value"}]}]}.
+    """
+
+    static func run(dataDirectory override: String?, json: Bool) async -> Int32 {
+        let directory = HistoryAccess.dataDirectory(override: override)
+        let channel = TunnelControlChannel(dataDirectory: directory)
+        let model = DiagnosticsViewModel(isMonitoring: true) { command in
+            do throws(TunnelControlChannel.Failure) {
+                return try channel.send(command)
+            } catch where error.isNotRunning {
+                // Nothing answers there: no session, the same answer a stopping tunnel gives.
+                return .notRunning
+            }
+        }
+        await model.refresh()
+        let screen = await model.screen
+        let (failure, stats) = await (model.failure, model.stats)
+        if let failure, stats == nil {
+            printError("tunnelvision: cannot ask the tunnel on \(directory.path) for its counters: \(failure)")
+            return 1
+        }
+        if json { print(screen.json) }
+        guard screen.isMonitoring else {
+            if !json { printError("tunnelvision: \(DiagnosticsPresentation.nothingToDiagnose(on: directory.path))") }
+            return 1
+        }
+        if !json { print(screen.text) }
+        return 0
+    }
+}

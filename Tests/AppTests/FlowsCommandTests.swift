@@ -1,0 +1,138 @@
+import Foundation
+import Shared
+import TestSupport
+import Testing
+
+/// `tunnelvision flows`, the built binary over a history filled through the real store.
+@Suite(.serialized) struct FlowsCommandTests {
+    typealias H = HistoryFixtures
+    typealias C = HistoryCommandSupport
+
+    static func history(count: Int) async throws -> TemporaryDirectory {
+        let directory = TemporaryDirectory("tv-flows")
+        let store = try H.store(in: directory)
+        try await H.fill(store, count: count, packetsEach: 2)
+        await store.close()
+        return directory
+    }
+
+    @Test("pages newest first; the footer's command shows the next page, until nothing older remains")
+    func pagingThroughTheFooter() async throws {
+        let directory = try await Self.history(count: 25)
+        var arguments = ["flows", "--data-dir", directory.url.path, "--limit", "10"]
+        var ids: [Int] = []
+        for page in 0..<3 {
+            let result = try C.run(arguments)
+            #expect(result.status == 0, "\(result.err)")
+            let lines = result.out.trimmingCharacters(in: .newlines).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines[0].hasPrefix("ID") && lines[0].contains("RECEIVED") && lines[0].contains("ENCRYPTION"))
+            let rows = lines.dropFirst().prefix { !$0.isEmpty }
+            ids += rows.compactMap { Int($0.split(separator: " ").first ?? "") }
+            let footer = try #require(lines.last)
+            if page < 2 {
+                #expect(footer.hasPrefix("10 connections shown (scanned 10); more remain — next page: tunnelvision flows"))
+                let command = try #require(footer.components(separatedBy: "next page: ").last)
+                arguments = Array(C.words(command).dropFirst())
+            } else {
+                #expect(footer == "5 connections shown (scanned 5); nothing older remains")
+            }
+        }
+        #expect(ids.count == 25 && Set(ids).count == 25 && ids == ids.sorted(by: >))
+        // A TCP row names its host by SNI, a UDP one by its address.
+        let first = try C.run(["flows", "--data-dir", directory.url.path, "--limit", "4"])
+        #expect(first.out.contains("host-24.example (sni)") && first.out.contains("198.18.0.21"))
+        #expect(first.out.contains("encrypted") && first.out.contains("not encrypted"))
+    }
+
+    @Test("--json parses with Python: every field, the split ends, the cursor and the filter")
+    func jsonDocument() async throws {
+        let directory = try await Self.history(count: 30)
+        let result = try C.run(["flows", "--data-dir", directory.url.path, "--json", "--protocol", "udp", "--limit", "2"])
+        #expect(result.status == 0, "\(result.err)")
+        let document = try C.pythonJSON(result.out)
+        let flows = try #require(document["flows"] as? [[String: Any]])
+        #expect(flows.count == 2 && document["hasMore"] as? Bool == true && document["scanned"] as? Int == 9)
+        #expect(document["keptLooking"] as? Bool == false && document["historyEmpty"] as? Bool == false)
+        let flow = flows[0]   // connection 28, UDP
+        #expect(flow["protocol"] as? String == "udp" && flow["tlsStatus"] as? String == "plaintext")
+        #expect((flow["remote"] as? [String: Any])?["address"] as? String == "198.18.0.28")
+        #expect((flow["local"] as? [String: Any])?["port"] as? Int == 20_028)
+        #expect((flow["peers"] as? [[String: Any]])?.count == 2)
+        #expect(flow["name"] is NSNull && flow["nameSource"] is NSNull && (flow["otherNames"] as? [Any])?.isEmpty == true)
+        #expect(flow["firstSeen"] as? String == "2026-11-30T02:00:27.500000Z" && flow["lastSeen"] as? String == "2026-11-30T02:00:28.000000Z")
+        #expect(flow["packets"] as? Int == 2 && flow["bytesIn"] as? Int == 0)
+        let filter = try #require(document["filter"] as? [String: Any])
+        #expect(filter["protocols"] as? [String] == ["udp"] && filter["search"] is NSNull)
+        let next = try #require(document["next"] as? String)
+        let more = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--protocol", "udp",
+                                               "--limit", "2", "--after", next]).out)
+        #expect((more["flows"] as? [[String: Any]])?.compactMap { $0["id"] as? Int }.allSatisfy { $0 < flow["id"] as! Int } == true)
+        let named = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--search", "HOST-29"]).out)
+        let hit = try #require((named["flows"] as? [[String: Any]])?.first)
+        #expect(hit["name"] as? String == "host-29.example" && hit["nameSource"] as? String == "sni")
+    }
+
+    @Test("a selective filter that spends its queries says it kept looking, and how to look further")
+    func keptLooking() async throws {
+        let directory = try await Self.history(count: 1_000)
+        let result = try C.run(["flows", "--data-dir", directory.url.path, "--search", "host-3.example", "--limit", "10"])
+        #expect(result.status == 0, "\(result.err)")
+        let footer = try #require(result.out.split(separator: "\n").last.map(String.init))
+        #expect(footer.hasPrefix("kept looking: scanned 80 connections, found 0; more may match further back — run: "
+                                 + "tunnelvision flows --data-dir \(directory.url.path) --search host-3.example --limit 10 --after "))
+        // Following it far enough finds the one connection.
+        var arguments = Array(C.words(try #require(footer.components(separatedBy: "run: ").last)).dropFirst())
+        var found = ""
+        for _ in 0..<20 {
+            let page = try C.run(arguments)
+            if page.out.contains("host-3.example (sni)") { found = page.out; break }
+            guard let command = page.out.split(separator: "\n").last?.components(separatedBy: "run: ").last else { break }
+            arguments = Array(C.words(command).dropFirst())
+        }
+        #expect(found.contains("host-3.example (sni)"))
+    }
+
+    @Test("an empty history teaches how to record; no matches says how to clear the filter")
+    func emptyAndNoMatches() async throws {
+        let empty = TemporaryDirectory("tv-flows")
+        try await H.store(in: empty).close()
+        let none = try C.run(["flows", "--data-dir", empty.url.path])
+        #expect(none.status == 0 && none.out == "no connections recorded yet: 'sudo tunnelvision run -- CMD' records every connection CMD makes\n")
+        #expect(try C.pythonJSON(try C.run(["flows", "--data-dir", empty.url.path, "--json"]).out)["historyEmpty"] as? Bool == true)
+        let directory = try await Self.history(count: 5)
+        let miss = try C.run(["flows", "--data-dir", directory.url.path, "--status", "inspected"])
+        #expect(miss.status == 0 && miss.out.hasPrefix("no connections match (scanned 5, none older remain); run 'tunnelvision flows' without"))
+    }
+
+    @Test("bad input: an unknown cursor, a malformed one, a bad --since, each a clear refusal")
+    func badInput() async throws {
+        let directory = try await Self.history(count: 5)
+        let unknown = try C.run(["flows", "--data-dir", directory.url.path, "--after", "1796004000000000000-999"])
+        #expect(unknown.status == 1 && unknown.out.isEmpty)
+        #expect(unknown.err.contains("names connection 999, which is not in the history") && unknown.err.contains("without --after"))
+        let malformed = try C.run(["flows", "--data-dir", directory.url.path, "--after", "page2"])
+        #expect(malformed.status == 2 && malformed.err.contains("--after 'page2' is not a cursor"))
+        let since = try C.run(["flows", "--data-dir", directory.url.path, "--since", "last tuesday"])
+        #expect(since.status == 2 && since.err.contains("--since 'last tuesday' is not a time: give an ISO-8601 UTC instant"))
+        let window = try C.run(["flows", "--data-dir", directory.url.path, "--since", "2026-11-30T02:00:02Z",
+                                "--until", "2026-11-30T02:00:03.2Z", "--json"])
+        let ids = (try C.pythonJSON(window.out)["flows"] as? [[String: Any]])?.count
+        #expect(window.status == 0 && ids == 2)   // connections 2 and 3 ([1.5, 2] and [2.5, 3])
+        #expect(try C.run(["flows", "--protocol", "sctp"]).status == 2)
+    }
+
+    @Test("a history that is not SQLite is refused with what to do, exit 1, the file untouched")
+    func aHistoryThatWillNotOpen() throws {
+        let directory = TemporaryDirectory("tv-flows")
+        let database = DataDirectoryLayout.database(in: directory.url)
+        let garbage = Data(repeating: 0x41, count: 8_192)
+        try garbage.write(to: database)
+        for command in [["flows"], ["activity"]] {
+            let result = try C.run(command + ["--data-dir", directory.url.path])
+            #expect(result.status == 1 && result.out.isEmpty, "\(command)")
+            #expect(result.err.hasPrefix("tunnelvision: ") && result.err.contains(database.path), "\(result.err)")
+        }
+        #expect(try Data(contentsOf: database) == garbage)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == [database.lastPathComponent])
+    }
+}
