@@ -24,6 +24,8 @@ enum HelpText {
       tunnelvision flow ID [--packet N | --pcap FILE] [--data-dir D] [--json]
                                                 one connection of the history: its facts, packets and bytes
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
+      tunnelvision captures [rm SEQ…|rotate]    the capture files, the one being recorded, the room left
+      tunnelvision storage [apply|clear]        the disk it all takes; apply the limits now, or delete all
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
 
@@ -175,8 +177,13 @@ enum HelpText {
 
     What this build does not do is said, not pretended. A value that would start decrypting, or keeping
     decrypted content, is refused (exit status 1, nothing changed) rather than stored: a later build
-    able to do it must never start on a choice made before it could. A retention limit is stored, with a
-    warning that nothing enforces it yet, so that settings scripted ahead of an upgrade take effect with it.
+    able to do it must never start on a choice made before it could.
+
+    The retention limits are applied by the tunnel when a session starts and each time it begins a new
+    capture file (every 64 MiB, and on 'tunnelvision captures rotate'), and at once by
+    'tunnelvision storage apply'. A running tunnel keeps the limits it started with until its next
+    session; 'storage apply' uses the ones stored now. The oldest captures go first and the file being
+    recorded never does; the history loses the connections last seen before the age limit.
 
     A settings file that cannot be read — not JSON, a value of the wrong type or unknown, a key this
     build does not know (a newer build's, a typo) — is reported on standard error with its path and
@@ -256,6 +263,8 @@ enum HelpText {
             --json prints the control channel's own answer. Exit status 1 when no tunnel runs there.
             """
         case "settings": settings
+        case "captures": CapturesCommand.help
+        case "storage": StorageCommand.help
         case "flows": FlowsCommand.help
         case "activity": ActivityCommand.help
         case "export": ExportCommand.help

@@ -8,6 +8,8 @@ enum Invocation: Equatable {
     case demo(dataDirectory: String?, json: Bool)
     case stats(dataDirectory: String?, json: Bool)
     case analyze(path: String, dataDirectory: String?, json: Bool, workers: Int?)
+    case captures(CapturesCommand.Request)
+    case storage(StorageCommand.Request)
     case flows(FlowsCommand.Request)
     case activity(ActivityCommand.Request)
     case export(ExportCommand.Request)
@@ -49,6 +51,10 @@ enum Invocation: Equatable {
             return .flow(try FlowCommand.parse(rest, json: json))
         case "settings":
             return .settings(try SettingsCommand.parse(rest, json: json))
+        case "captures":
+            return .captures(try CapturesCommand.parse(rest, json: json))
+        case "storage":
+            return .storage(try StorageCommand.parse(rest, json: json))
         case "flows":
             return .flows(try FlowsCommand.parse(rest, json: json))
         case "activity":
@@ -82,7 +88,7 @@ enum Invocation: Equatable {
         }
     }
 
-    private static func takeDataDirectory(from arguments: inout [String], command: String) throws(UsageError) -> String? {
+    static func takeDataDirectory(from arguments: inout [String], command: String) throws(UsageError) -> String? {
         guard let index = arguments.firstIndex(of: "--data-dir") else { return nil }
         guard index + 1 < arguments.count else { throw UsageError(message: "\(command): --data-dir needs a value") }
         defer { arguments.removeSubrange(index...index + 1) }

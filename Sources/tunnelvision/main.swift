@@ -38,6 +38,10 @@ case let .stats(dataDirectory, json):
     exit(StatsCommand.run(dataDirectory: dataDirectory, json: json))
 case let .analyze(path, dataDirectory, json, workers):
     exit(await AnalyzeCommand.run(path: path, dataDirectory: dataDirectory, json: json, workers: workers))
+case let .captures(request):
+    exit(await CapturesCommand.run(request))
+case let .storage(request):
+    exit(await StorageCommand.run(request))
 case let .flows(request):
     exit(await FlowsCommand.run(request))
 case let .activity(request):

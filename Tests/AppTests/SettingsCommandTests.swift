@@ -29,10 +29,8 @@ import Shared
         let shown = try run([])
         #expect(shown.status == 0)
         #expect(shown.out == Self.factoryListing)
-        // The factory retention limits are a promise this build does not keep yet, and says so.
-        #expect(shown.err.split(separator: "\n").map { $0.prefix(40) } == [
-            "tunnelvision: retention-age 1w is not en", "tunnelvision: retention-size 1GiB is not",
-        ])
+        // The factory retention limits are enforced now: nothing to warn about.
+        #expect(shown.err.isEmpty)
         let json = try run(["--json"])
         #expect(json.status == 0)
         #expect(try JSONDecoder().decode(AppSettings.self, from: Data(json.out.utf8)) == .default)
@@ -111,11 +109,12 @@ import Shared
         #expect(try Data(contentsOf: file) == stored)
     }
 
-    @Test func aRetentionLimitIsStoredWithAWarningAndNoLimitWithout() throws {
+    @Test("a retention limit is stored without a warning: it is enforced")
+    func aRetentionLimitIsStoredWithoutAWarning() throws {
         defer { clean() }
         let limited = try run(["set", "retention-age", "1d"])
         #expect(limited.status == 0 && limited.out == "retention-age 1d\n")
-        #expect(limited.err.contains("retention-age 1d is stored, but not enforced: this build deletes nothing for age yet"))
+        #expect(limited.err.isEmpty)
         #expect(try SettingsStore(dataDirectory: dataDirectory).load().retention.maxAge == .oneDay)
         let unlimited = try run(["set", "retention-size", "unlimited"])
         #expect(unlimited.status == 0 && unlimited.err.isEmpty)
@@ -209,7 +208,7 @@ import Shared
         #expect(help.status == 0)
         for word in ["settings set SETTING VALUE", "--data-dir", "--force", "retention-size", "256MiB | 1GiB | 4GiB | unlimited",
                      "on: refused — this build relays TLS without decrypting it",
-                     "1d, 1w, 30d: stored, not enforced — this build deletes nothing for age"] {
+                     "applied by the tunnel when a session starts", "storage apply"] {
             #expect(help.out.contains(word), "\(word)")
         }
         #expect(try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["settings", "--help"]).out == help.out)

@@ -51,25 +51,21 @@ import Testing
                 == "no setting colour; the settings are tls-inspection, plaintext-persistence, capture, capture-detail, retention-age, retention-size")
     }
 
-    @Test("decrypting and keeping plaintext are refused, retention limits stored only, and the rest enforced")
+    @Test("decrypting and keeping plaintext are refused, and the rest — the retention limits included — enforced")
     func whatThisBuildHonours() {
         for value in Self.everyValue {
             switch value {
             case .tlsInspection(true), .plaintextPersistence(true):
                 guard case .refused = value.support else { Issue.record("\(value) should be refused"); continue }
-            case .retentionAge(let age) where age != .unlimited:
-                guard case .storedOnly = value.support else { Issue.record("\(value) should be stored only"); continue }
-            case .retentionSize(let size) where size != .unlimited:
-                guard case .storedOnly = value.support else { Issue.record("\(value) should be stored only"); continue }
             default:
                 #expect(value.support == .enforced, "\(value)")
             }
         }
     }
 
-    @Test("the factory settings' unhonoured values are the retention limits; stored opt-ins are reported too")
+    @Test("the factory settings are all honoured; stored opt-ins are reported")
     func unhonouredValues() {
-        #expect(SettingName.unhonoured(in: .default).map(\.value) == [.retentionAge(.oneWeek), .retentionSize(.gigabytes1)])
+        #expect(SettingName.unhonoured(in: .default).isEmpty)
         let opted = AppSettings(tlsInspectionEnabled: true, plaintextPersistenceEnabled: true,
                                 retention: RetentionSettings(maxAge: .unlimited, maxCaptureSize: .unlimited))
         #expect(SettingName.unhonoured(in: opted).map(\.value) == [.tlsInspection(true), .plaintextPersistence(true)])

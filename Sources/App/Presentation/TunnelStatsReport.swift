@@ -110,8 +110,11 @@ public struct TunnelStatsReport: Sendable, Equatable {
             })
         }
         if let retention = pipeline.retention {
-            groups.append(group("pipeline.retention", "retention when the capture rotates") { lines in
+            groups.append(group("pipeline.retention", "retention at session start and each new capture file") { lines in
+                lines.add("sweeps", retention.sweeps)
                 lines.add("capturesReclaimed", retention.capturesReclaimed)
+                lines.add("bytesReclaimed", retention.bytesReclaimed)
+                lines.add("flowsPruned", retention.flowsPruned)
                 lines.add("retentionFailures", retention.retentionFailures)
                 lines.add("lastRetentionError", retention.lastRetentionError)
             })

@@ -108,6 +108,8 @@ package struct DemoScenario: Sendable {
         var options = TunnelSession.Options()
         options.captureDetail = .metadataOnly
         options.origin = "demo"
+        let settings = SettingsStore(dataDirectory: data).loadForSession()
+        options.retention = settings.problem == nil ? settings.settings.retention : nil
         let session = try await TunnelSession(dataDirectory: data, device: device, options: options,
                                               relayNamespace: lab.host.name)
 

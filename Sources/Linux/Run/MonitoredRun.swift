@@ -39,6 +39,8 @@ package struct MonitoredRun: Sendable {
     let dataDirectory: URL
     let captureEnabled: Bool
     let captureDetail: CaptureDetail
+    /// nil when the settings could not be read: no limit is guessed.
+    let retention: RetentionSettings?
     let announced: [IPAddress]
     /// Who CMD runs as: the user behind sudo, or nil for root.
     let account: CommandAccount?
@@ -67,6 +69,7 @@ package struct MonitoredRun: Sendable {
         let reading = SettingsStore(dataDirectory: dataDirectory).loadForSession()
         captureDetail = options.captureDetail ?? reading.settings.captureDetail
         captureEnabled = !options.captureOff && reading.settings.captureEnabled
+        retention = reading.problem == nil ? reading.settings.retention : nil
         announced = TunnelResolvers.announceable(from: NamespaceResolvConf.hostResolvers() ?? [])
         warnings = Self.warnings(reading: reading, announced: announced)
     }
@@ -133,6 +136,7 @@ package struct MonitoredRun: Sendable {
         var sessionOptions = TunnelSession.Options()
         sessionOptions.captureEnabled = captureEnabled
         sessionOptions.captureDetail = captureDetail
+        sessionOptions.retention = retention
         sessionOptions.mtu = options.mtu
         sessionOptions.origin = "run " + options.command.joined(separator: " ")
         let reported = NamespaceResolvConf.hostResolvers()

@@ -44,6 +44,8 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     private var control: ControlServer?
     /// The device's answers, counted and judged (loop thread).
     private var deviceHealth = DeviceHealth()
+    /// The capture file last swept for; the tick sweeps when the writer has moved on (loop thread).
+    private var retentionWatch: RetentionWatch?
     /// Set on the loop thread when the tunnel fails; read from any thread through `failure`.
     private var recordedFailure: TunnelFailure?
     private let failureLock = NSLock()
@@ -66,12 +68,19 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
 
     /// Serves the control channel at `path` (call before `start`): `stats`, `rotateCapture`,
     /// `setCaptureEnabled` and `setCaptureDetail`, answered on the loop thread. `capture` is the
-    /// writer the pipeline records into, rotated in place.
-    package func serveControl(at path: String, capture: PcapFileWriter?, resolvers: ResolverStatus?) throws(ControlSocketError) {
+    /// writer the pipeline records into, rotated in place; `retention` sweeps after each rotation
+    /// (the tick notices the writer's own, at its size threshold).
+    package func serveControl(at path: String, capture: PcapFileWriter?, resolvers: ResolverStatus?,
+                              retention: RetentionSweeper? = nil) throws(ControlSocketError) {
+        if let capture, let retention {
+            retentionWatch = RetentionWatch(capture: capture, sweeper: retention, sweptSequence: capture.currentFileSequence)
+        }
         control = try ControlServer(path: path, loop: loop) { [unowned self] command in
             switch command {
             case .stats:
-                return .stats(TunnelStats(pipeline: pipeline.stats, relay: relay.stats, resolvers: resolvers,
+                var pipelineStats = pipeline.stats
+                pipelineStats.retention = retention?.stats
+                return .stats(TunnelStats(pipeline: pipelineStats, relay: relay.stats, resolvers: resolvers,
                                           shell: shellStats))
             case .setCaptureEnabled(let enabled):
                 pipeline.setCaptureEnabled(enabled)
@@ -79,6 +88,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             case .rotateCapture:
                 guard let capture else { return .failed("capture is off for this session") }
                 do { try capture.rotate() } catch { return .failed("\(error)") }
+                sweepAfterRotation()
                 return .ok
             case .setCaptureDetail(let detail):
                 // The snaplen belongs to the file's header, so a new detail starts a new file.
@@ -223,9 +233,26 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             guard let self else { return }
             for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) { relay.close(key) }
             pipeline.wakeLiveFeed()
+            sweepAfterRotation()
             scheduleTick()
         }
     }
+
+    /// Asks for a retention pass when the capture writer is on a new file since the last one
+    /// (loop thread: one integer compared; the pass itself runs elsewhere).
+    private func sweepAfterRotation() {
+        guard var watch = retentionWatch, watch.capture.currentFileSequence != watch.sweptSequence else { return }
+        watch.sweptSequence = watch.capture.currentFileSequence
+        retentionWatch = watch
+        watch.sweeper.sweep(recordingSequence: watch.sweptSequence)
+    }
+}
+
+/// The capture writer the runtime watches for rotations, and the file it last swept for.
+struct RetentionWatch {
+    let capture: PcapFileWriter
+    let sweeper: RetentionSweeper
+    var sweptSequence: UInt32
 }
 
 /// Hands a value owned by one thread to the next owner once the first has let go of it.

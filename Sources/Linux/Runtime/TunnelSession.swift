@@ -15,6 +15,8 @@ package final class TunnelSession: @unchecked Sendable {
     package let runtime: TunnelRuntime<TUNDevice>
     /// Where capture or history stopped on a failure (a full disk) while the tunnel went on.
     package let recordingStops: RecordingStopLog
+    /// Applies the retention limits at the start and on each rotation; nil when the session has none.
+    package let retention: RetentionSweeper?
 
     package struct Options: Sendable {
         package var captureEnabled = true
@@ -22,6 +24,9 @@ package final class TunnelSession: @unchecked Sendable {
         package var mtu = TunnelAddressing.mtu
         /// What started the session, as the history's `sessions` row records it.
         package var origin = FlowStore.unnamedOrigin
+        /// The limits the session enforces (the settings' `retention`); nil sweeps nothing — for
+        /// settings that could not be read, whose limits are not guessed.
+        package var retention: RetentionSettings?
         package init() {}
     }
 
@@ -62,6 +67,7 @@ package final class TunnelSession: @unchecked Sendable {
         } else {
             capture = nil
         }
+        retention = options.retention.map { RetentionSweeper(dataDirectory: dataDirectory, settings: $0) }
         let history = StoreWriterQueue(store: store, path: DataDirectoryLayout.database(in: dataDirectory).path,
                                        recordingStopped: recordingStops.record)
         let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: history,
@@ -73,7 +79,7 @@ package final class TunnelSession: @unchecked Sendable {
         }
         do {
             try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: dataDirectory).path, capture: capture,
-                                     resolvers: resolvers)
+                                     resolvers: resolvers, retention: retention)
         } catch {
             ring.close()
             throw .controlSocket(error)
@@ -82,6 +88,8 @@ package final class TunnelSession: @unchecked Sendable {
             ring.close()
             throw .start(error)
         }
+        // The first pass, once the session's own file is open (it is the one being recorded).
+        retention?.sweep(recordingSequence: capture?.currentFileSequence)
     }
 
     /// Why the tunnel stopped by itself, if it did: `run` reads it after its command ends.
@@ -92,6 +100,7 @@ package final class TunnelSession: @unchecked Sendable {
     /// The store stays open for reading the session back.
     package func stop() async {
         await runtime.stop()
+        await retention?.finish()
         try? await store.endSession()
         try? capture?.close()
         ring.close()

@@ -1,20 +1,46 @@
-/// What the retention the tunnel applies when the capture rotates did (seeds/003 § PipelineStats):
-/// the runtime's, not the pipeline's, carried beside the pipeline's counters because a sweep that
-/// fails with nobody watching has nowhere else to be counted. Absent until a build sweeps.
+/// What the retention the tunnel applies at session start and when the capture rotates did
+/// (seeds/003 § PipelineStats): the runtime's, not the pipeline's, carried beside the pipeline's
+/// counters because a sweep that fails with nobody watching has nowhere else to be counted.
 public struct RetentionStats: Codable, Sendable, Equatable {
-    /// Capture files deleted by retention when the capture rotated.
+    /// Retention passes run (one at session start, one per rotation; rotations close together share one).
+    public var sweeps: UInt64
+    /// Capture files deleted by retention.
     public var capturesReclaimed: UInt64
+    /// The bytes those files held.
+    public var bytesReclaimed: UInt64
+    /// History rows (connections) deleted for age.
+    public var flowsPruned: UInt64
     /// Retention sweeps, or deletions within one, that failed.
     public var retentionFailures: UInt64
     /// The last retention failure, as the person should read it.
     public var lastRetentionError: String?
 
-    public init(capturesReclaimed: UInt64 = 0, retentionFailures: UInt64 = 0, lastRetentionError: String? = nil) {
+    public init(sweeps: UInt64 = 0, capturesReclaimed: UInt64 = 0, bytesReclaimed: UInt64 = 0, flowsPruned: UInt64 = 0,
+                retentionFailures: UInt64 = 0, lastRetentionError: String? = nil) {
+        self.sweeps = sweeps
         self.capturesReclaimed = capturesReclaimed
+        self.bytesReclaimed = bytesReclaimed
+        self.flowsPruned = flowsPruned
         self.retentionFailures = retentionFailures
         self.lastRetentionError = lastRetentionError
     }
 
     /// Retention on, nothing swept yet.
     public static let zero = RetentionStats()
+
+    /// Adds one pass: what it deleted and pruned, and each failure (the last one kept to be read).
+    public mutating func add(_ result: RetentionPass.Result) {
+        sweeps += 1
+        switch result {
+        case let .done(outcome, _):
+            capturesReclaimed += UInt64(outcome.deletedFiles.count)
+            bytesReclaimed += outcome.bytesReclaimed
+            flowsPruned += UInt64(outcome.prunedFlows)
+            retentionFailures += UInt64(outcome.failures.count)
+            if let last = outcome.failures.last { lastRetentionError = last }
+        case let .listingUnreadable(reason):
+            retentionFailures += 1
+            lastRetentionError = "the captures could not be listed, so nothing was deleted: \(reason)"
+        }
+    }
 }

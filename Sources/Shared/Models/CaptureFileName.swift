@@ -32,12 +32,38 @@ public enum CaptureFileName {
 
     /// The sequence a capture file name carries, or nil when the name is not one of ours.
     public static func sequence(in name: String) -> UInt32? {
+        guard let parts = parts(of: name) else { return nil }
+        return UInt32(parts[0])
+    }
+
+    /// When the writer started the file, as its name says (UTC, whole seconds since 1970); nil
+    /// when the name is not one of ours or its time is not a real instant (a month 13).
+    public static func startSecondsSince1970(in name: String) -> Int64? {
+        guard let parts = parts(of: name), let day = Int32(parts[1]), let clock = Int32(parts[2]) else { return nil }
+        var fields = tm()
+        fields.tm_year = day / 10_000 - 1900
+        fields.tm_mon = day / 100 % 100 - 1
+        fields.tm_mday = day % 100
+        fields.tm_hour = clock / 10_000
+        fields.tm_min = clock / 100 % 100
+        fields.tm_sec = clock % 100
+        let wanted = (fields.tm_year, fields.tm_mon, fields.tm_mday, fields.tm_hour, fields.tm_min, fields.tm_sec)
+        var seconds = timegm(&fields)
+        // timegm normalises a month 13 into the next year: only a time that reads back is real.
+        var back = tm()
+        gmtime_r(&seconds, &back)
+        guard (back.tm_year, back.tm_mon, back.tm_mday, back.tm_hour, back.tm_min, back.tm_sec) == wanted else { return nil }
+        return Int64(seconds)
+    }
+
+    /// The name's sequence, day and time digits, or nil when the name is not one of ours.
+    private static func parts(of name: String) -> [Substring]? {
         guard name.hasPrefix(prefix), name.hasSuffix(fileExtension) else { return nil }
         let middle = name.dropFirst(prefix.count).dropLast(fileExtension.count)
         let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count >= sequenceDigits,
               parts[1].count == 8, parts[2].count == 6,
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
-        return UInt32(parts[0])
+        return parts
     }
 }

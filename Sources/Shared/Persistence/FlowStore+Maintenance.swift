@@ -30,16 +30,19 @@ extension FlowStore {
 
     /// Deletes every flow, packet and plaintext record, and every session but this store's own
     /// (whose origin, a command line, is history too). Ids keep counting up (AUTOINCREMENT), so
-    /// a cursor or id held from before never names a new row.
-    public func clearAll() throws(StoreError) {
+    /// a cursor or id held from before never names a new row. `keepingOpenSessions` also keeps
+    /// every session not yet ended: a live tunnel's, which another process's store is writing in
+    /// (`storage clear` while monitoring) and whose row its end and its summary still need.
+    public func clearAll(keepingOpenSessions: Bool = false) throws(StoreError) {
         let kept = session ?? 0
+        let open = keepingOpenSessions ? " AND ended IS NOT NULL" : ""
         try sqlite { connection throws(SQLiteError) in
             // Children first: a table with no trigger and no foreign key pointing at it is emptied
             // whole, not row by row; the runs' trigger then finds nothing left to delete.
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute("""
                     DELETE FROM packets; DELETE FROM packet_runs; DELETE FROM plaintext; DELETE FROM flows;
-                    DELETE FROM sessions WHERE id <> \(kept)
+                    DELETE FROM sessions WHERE id <> \(kept)\(open)
                     """)
                 try clearActivity(on: connection)
             }

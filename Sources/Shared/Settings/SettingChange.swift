@@ -40,7 +40,7 @@ public enum SettingChange: Sendable, Equatable {
     }
 
     /// Whether this build does what the value asks (grep the sources: nothing decrypts, nothing
-    /// keeps plaintext, nothing deletes for age or size yet). A value that asks for nothing more
+    /// keeps plaintext; the retention limits are enforced, `RetentionPass`). A value that asks for nothing more
     /// than this build does anyway — inspection off, no limit — is enforced by construction.
     public var support: SettingSupport {
         switch self {
@@ -48,10 +48,6 @@ public enum SettingChange: Sendable, Equatable {
             .refused("this build relays TLS without decrypting it")
         case .plaintextPersistence(true):
             .refused("this build decrypts nothing, so it has no decrypted content to keep")
-        case .retentionAge(let age) where age != .unlimited:
-            .storedOnly("this build deletes nothing for age yet; the history and captures grow until removed by hand")
-        case .retentionSize(let size) where size != .unlimited:
-            .storedOnly("this build deletes no capture for size yet; the captures grow until removed by hand")
         case .tlsInspection, .plaintextPersistence, .capture, .captureDetail, .retentionAge, .retentionSize:
             .enforced
         }

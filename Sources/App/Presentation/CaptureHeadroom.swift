@@ -1,0 +1,111 @@
+import Foundation
+import Shared
+
+/// Room left for captures against the retention limits (screens.md, "Captures" → Room left),
+/// through the same `RetentionPlanner` as the cleanup itself, so what it promises is what a pass does.
+public enum CaptureHeadroom: Sendable, Equatable {
+    /// Against the size limit.
+    public enum Size: Sendable, Equatable {
+        /// `left` more bytes fit before the oldest captures go.
+        case roomToSpare(left: UInt64, used: UInt64, limit: UInt64)
+        /// At or over the limit: the oldest go at the next pass (a rotation, `storage apply`).
+        case limitFull(used: UInt64, limit: UInt64)
+        /// Cannot be met: the capture being recorded alone exceeds the limit.
+        case unmeetable(recording: UInt64, limit: UInt64)
+        case noLimit(used: UInt64)
+    }
+
+    /// Against the age limit.
+    public enum Expiry: Sendable, Equatable {
+        /// The oldest capture goes then.
+        case oldestGoes(Date)
+        /// This many are past the limit already and go at the next pass.
+        case alreadyPast(count: Int)
+        /// None can expire yet: the newest is kept until a newer one exists, and the file being
+        /// recorded is never deleted (or nothing dates the files).
+        case noDateYet
+        case off
+    }
+
+    case limits(Size, Expiry)
+    /// No size and no age limit: kept until deleted by hand.
+    case neitherLimitSet(used: UInt64)
+    /// The limits could not be read (why): the comparison is not shown.
+    case limitsUnreadable(String)
+
+    public static func assess(files: [CaptureFileInfo], settings reading: Result<RetentionSettings, SettingsError>,
+                              recordingSequence: UInt32?, now: Date) -> CaptureHeadroom {
+        let settings: RetentionSettings
+        switch reading {
+        case .success(let read): settings = read
+        case .failure(let problem): return .limitsUnreadable(problem.description)
+        }
+        let used = files.reduce(UInt64(0)) { $0 + $1.byteCount }
+        if settings.isUnlimited { return .neitherLimitSet(used: used) }
+        return .limits(size(files: files, settings: settings, recordingSequence: recordingSequence, now: now, used: used),
+                       expiry(files: files, settings: settings, recordingSequence: recordingSequence, now: now))
+    }
+
+    static func size(files: [CaptureFileInfo], settings: RetentionSettings, recordingSequence: UInt32?, now: Date,
+                     used: UInt64) -> Size {
+        guard let limit = settings.maxCaptureSize.maxBytes else { return .noLimit(used: used) }
+        let plan = RetentionPlanner.plan(files: files, settings: RetentionSettings(maxAge: .unlimited, maxCaptureSize: settings.maxCaptureSize),
+                                         now: now, recordingSequence: recordingSequence)
+        if plan.sizeCapUnreachable {
+            return .unmeetable(recording: files.first { $0.sequence == recordingSequence }?.byteCount ?? used, limit: limit)
+        }
+        return used >= limit ? .limitFull(used: used, limit: limit) : .roomToSpare(left: limit - used, used: used, limit: limit)
+    }
+
+    static func expiry(files: [CaptureFileInfo], settings: RetentionSettings, recordingSequence: UInt32?, now: Date) -> Expiry {
+        guard let maxAge = settings.maxAge.maxAge else { return .off }
+        let plan = RetentionPlanner.plan(files: files, settings: RetentionSettings(maxAge: settings.maxAge, maxCaptureSize: .unlimited),
+                                         now: now, recordingSequence: recordingSequence)
+        if !plan.filesToDelete.isEmpty { return .alreadyPast(count: plan.filesToDelete.count) }
+        let ordered = files.sorted { $0.sequence < $1.sequence }
+        let dates = ordered.indices.dropLast().compactMap { index -> Date? in
+            guard ordered[index].sequence != recordingSequence else { return nil }
+            return RetentionPlanner.newestRecordBound(of: ordered[index], successor: ordered[index + 1])
+        }
+        guard let oldest = dates.min() else { return .noDateYet }
+        return .oldestGoes(oldest.addingTimeInterval(maxAge))
+    }
+
+    /// The lines a person reads: room left first, then what happens at the limit.
+    public var lines: [String] {
+        switch self {
+        case .limitsUnreadable(let reason):
+            return ["the retention limits cannot be read, so room left is not shown: \(reason)"]
+        case .neitherLimitSet(let used):
+            return ["neither limit set: \(RunSummary.bytes(used)) of captures, kept with the history until deleted by hand"]
+        case let .limits(size, expiry):
+            return [Self.line(size), Self.line(expiry)]
+        }
+    }
+
+    static func line(_ size: Size) -> String {
+        switch size {
+        case let .roomToSpare(left, used, limit):
+            "room left: \(RunSummary.bytes(left)) (\(RunSummary.bytes(used)) of the \(RunSummary.bytes(limit)) limit); "
+                + "past it the oldest captures are deleted"
+        case let .limitFull(used, limit):
+            "limit full: \(RunSummary.bytes(used)) of \(RunSummary.bytes(limit)); the oldest captures go at the next rotation "
+                + "or 'tunnelvision storage apply'"
+        case let .unmeetable(recording, limit):
+            "the \(RunSummary.bytes(limit)) limit cannot be met: the capture being recorded alone holds \(RunSummary.bytes(recording)); "
+                + "it can go once the tunnel starts a new file ('tunnelvision captures rotate')"
+        case .noLimit(let used):
+            "no size limit: \(RunSummary.bytes(used)) of captures"
+        }
+    }
+
+    static func line(_ expiry: Expiry) -> String {
+        switch expiry {
+        case .oldestGoes(let date): "the oldest capture expires \(UTCTimestamp.iso8601(date))"
+        case .alreadyPast(let count):
+            "\(count == 1 ? "1 capture is" : "\(count) captures are") past the age limit and go at the next pass"
+        case .noDateYet: "no capture can expire yet: the newest is kept until a newer one exists"
+        case .off: "captures do not expire (no age limit)"
+        }
+    }
+}

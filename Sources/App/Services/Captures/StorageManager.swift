@@ -1,0 +1,128 @@
+import Foundation
+import Shared
+
+/// The one place that knows the captures and the history at once (storage manager spec): what they
+/// weigh, the retention limits applied to both (`RetentionPass`, the same the tunnel runs), and
+/// deleting everything — rows and files together, since a cleanup of only one half would leave
+/// the disk full or the history pointing at bytes that are gone.
+///
+/// The file being recorded is deduced from the listing (`CapturesPresentation.recordingSequence`)
+/// and from nowhere else; a listing that cannot be read deletes nothing (`StorageError`).
+public actor StorageManager {
+    /// Opens the history for this call; nil when there is none yet (nothing to count or prune).
+    public typealias StoreOpener = @Sendable () throws -> FlowStore?
+
+    private let library: CaptureLibrary
+    private let openStore: StoreOpener
+
+    public init(library: CaptureLibrary, openingStore: @escaping StoreOpener) {
+        self.library = library
+        openStore = openingStore
+    }
+
+    public func usage() async throws(StorageError) -> StorageUsage {
+        let files = try await listing()
+        let captureBytes = files.reduce(UInt64(0)) { $0 + $1.byteCount }
+        let history = await withHistory { store async throws -> (UInt64, Int) in
+            (UInt64(max(0, await store.totalBytesOnDisk())), try await store.flowCount())
+        }
+        switch history {
+        case .success(let figures):
+            return StorageUsage(captureBytes: captureBytes, captureFileCount: files.count,
+                                historyBytes: figures?.0 ?? 0, historyFlowCount: figures?.1 ?? 0)
+        case .failure(let problem):
+            return StorageUsage(captureBytes: captureBytes, captureFileCount: files.count, historyBytes: nil,
+                                historyFlowCount: nil, historyProblem: problem.description)
+        }
+    }
+
+    /// Applies `settings` now: the planned files deleted (never the one being recorded while a
+    /// tunnel is live) and the history pruned to the age limit. Returns what was done and what failed.
+    @discardableResult
+    public func enforce(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
+    -> (outcome: RetentionOutcome, plan: RetentionPlan) {
+        let files = try await listing()
+        let history: RetentionPass.History
+        var opened: FlowStore?
+        do {
+            opened = try openStore()
+            history = opened.map { .store($0) } ?? .none
+        } catch {
+            history = .unavailable("\(error)")
+        }
+        let result = await RetentionPass.run(listing: .files(files), settings: settings, now: now,
+                                             recordingSequence: { CapturesPresentation.recordingSequence(files: $0, isMonitoring: isMonitoring) },
+                                             history: history)
+        await opened?.close()
+        switch result {
+        case let .done(outcome, plan): return (outcome, plan)
+        case let .listingUnreadable(reason): throw .capturesUnavailable(reason)
+        }
+    }
+
+    /// What `enforce` would do now, without doing it (what the storage screen says beforehand).
+    public func preview(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
+    -> RetentionPlan {
+        let files = try await listing()
+        return RetentionPlanner.plan(files: files, settings: settings, now: now,
+                                     recordingSequence: CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring))
+    }
+
+    /// What `clearEverything` would delete: every connection, and every capture but the one
+    /// being recorded.
+    public func clearingPlan(isMonitoring: Bool) async throws(StorageError) -> (connections: Int?, files: [CaptureFileInfo]) {
+        let files = try await listing()
+        let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring)
+        let count = await withHistory { store async throws in try await store.flowCount() }
+        let connections: Int? = switch count {
+        case .success(let counted): counted ?? 0
+        case .failure: nil
+        }
+        return (connections, files.filter { $0.sequence != recording })
+    }
+
+    /// Deletes every connection and every capture file but the one being recorded. While a tunnel
+    /// is live its session row is kept (`FlowStore.clearAll(keepingOpenSessions:)`): the tunnel is
+    /// still writing in it and dates its end on stop; its flows go like any other.
+    public func clearEverything(isMonitoring: Bool) async throws(StorageError) -> RetentionOutcome {
+        let files = try await listing()
+        let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring)
+        let deletion = RetentionPass.delete(files.filter { $0.sequence != recording })
+        var failures = deletion.failures
+        let cleared = await withHistory { store async throws -> Int in
+            let count = try await store.flowCount()
+            try await store.clearAll(keepingOpenSessions: isMonitoring)
+            return count
+        }
+        var pruned = 0
+        switch cleared {
+        case .success(let count): pruned = count ?? 0
+        case .failure(let problem): failures.append("the history was not cleared: \(problem)")
+        }
+        return RetentionOutcome(deletedFiles: deletion.deleted.map(\.sequence),
+                                bytesReclaimed: deletion.deleted.reduce(0) { $0 + $1.byteCount },
+                                prunedFlows: pruned, failures: failures,
+                                sizeCapUnreachable: false)
+    }
+
+    private func listing() async throws(StorageError) -> [CaptureFileInfo] {
+        do {
+            return try await library.files()
+        } catch {
+            throw .capturesUnavailable(error.description)
+        }
+    }
+
+    struct HistoryProblem: Error, CustomStringConvertible { let description: String }
+
+    /// `body` over the history, which is closed afterwards; `.success(nil)` when there is none yet.
+    private func withHistory<T: Sendable>(_ body: (FlowStore) async throws -> T) async -> Result<T?, HistoryProblem> {
+        let store: FlowStore?
+        do { store = try openStore() } catch { return .failure(HistoryProblem(description: "\(error)")) }
+        guard let store else { return .success(nil) }
+        let result: Result<T?, HistoryProblem>
+        do { result = .success(try await body(store)) } catch { result = .failure(HistoryProblem(description: "\(error)")) }
+        await store.close()
+        return result
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Shared
+
+/// The tunnel's own retention (storage manager spec, "Who enforces it": the loose end it names):
+/// the retention limits applied at session start and on every capture rotation, with the same
+/// `RetentionPass` as `tunnelvision storage apply`, and counted in `RetentionStats`.
+///
+/// Off the per-packet path: the event loop only asks (`sweep`, a lock and a flag), and the pass
+/// runs on the concurrency pool, with its own connection to the history so a long prune never
+/// holds up the tunnel's writes behind the store actor. Requests that arrive during a pass are
+/// folded into one more pass with the newest recording sequence.
+package final class RetentionSweeper: @unchecked Sendable {
+    private let captures: URL
+    private let settings: RetentionSettings
+    private let store: Result<FlowStore, StoreError>
+    private let lock = NSLock()
+    /// Under `lock`: the next pass's recording file (nil: capture is off, no file is open), the
+    /// pass running, and the counters.
+    private var requested: UInt32??
+    private var running: Task<Void, Never>?
+    private var counted = RetentionStats.zero
+
+    package init(dataDirectory: URL, settings: RetentionSettings) {
+        captures = DataDirectoryLayout.captures(in: dataDirectory)
+        self.settings = settings
+        store = Result { () throws(StoreError) in
+            try FlowStore(databaseURL: DataDirectoryLayout.database(in: dataDirectory), origin: "retention")
+        }
+    }
+
+    /// Asks for a pass with `recordingSequence` as the file being written; returns at once.
+    package func sweep(recordingSequence: UInt32?) {
+        lock.lock()
+        defer { lock.unlock() }
+        requested = .some(recordingSequence)
+        guard running == nil else { return }
+        running = Task.detached { [self] in await drainRequests() }
+    }
+
+    package var stats: RetentionStats {
+        lock.lock()
+        defer { lock.unlock() }
+        return counted
+    }
+
+    /// Waits for the passes asked for so far, then closes the sweeper's history connection.
+    package func finish() async {
+        while let task = (lock.withLock { running }) { await task.value }
+        if case .success(let store) = store { await store.close() }
+    }
+
+    private func drainRequests() async {
+        while let recording = nextRequest() {
+            let listing: RetentionPass.Listing
+            do { listing = .files(try CaptureDirectory.fileInfos(in: captures)) } catch {
+                listing = .unreadable(error.description)
+            }
+            let history: RetentionPass.History = switch store {
+            case .success(let store): .store(store)
+            case .failure(let error): .unavailable("\(error)")
+            }
+            let result = await RetentionPass.run(listing: listing, settings: settings, now: Date(),
+                                                 recordingSequence: { _ in recording }, history: history)
+            lock.withLock { counted.add(result) }
+        }
+    }
+
+    /// The pending request, taken; nil (and the pass marked over) when there is none.
+    private func nextRequest() -> UInt32?? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let next = requested else {
+            running = nil
+            return nil
+        }
+        requested = nil
+        return next
+    }
+}

@@ -1,0 +1,26 @@
+/// What a retention pass did (`RetentionPass`): the app's `storage apply` and `storage clear`
+/// answer with it, and the tunnel folds it into its `RetentionStats`.
+public struct RetentionOutcome: Sendable, Equatable {
+    /// Deleted, oldest first.
+    public let deletedFiles: [UInt32]
+    public let bytesReclaimed: UInt64
+    /// History rows (connections) deleted.
+    public let prunedFlows: Int
+    /// One sentence per thing that could not be done (a file that would not go, a history that
+    /// would not open or prune), each naming what and why; the pass never stops at the first.
+    public let failures: [String]
+    /// The size limit still cannot be met: the file being recorded alone exceeds it.
+    public let sizeCapUnreachable: Bool
+
+    public init(deletedFiles: [UInt32] = [], bytesReclaimed: UInt64 = 0, prunedFlows: Int = 0, failures: [String] = [],
+                sizeCapUnreachable: Bool = false) {
+        self.deletedFiles = deletedFiles
+        self.bytesReclaimed = bytesReclaimed
+        self.prunedFlows = prunedFlows
+        self.failures = failures
+        self.sizeCapUnreachable = sizeCapUnreachable
+    }
+
+    /// A file or a row went: an automatic pass that changed nothing says nothing.
+    public var didChangeAnything: Bool { !deletedFiles.isEmpty || prunedFlows > 0 }
+}

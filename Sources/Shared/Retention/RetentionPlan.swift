@@ -1,0 +1,29 @@
+import Foundation
+
+/// What a retention pass will do, decided before anything is deleted (`RetentionPlanner`), so a
+/// screen can say it before it happens and a test can assert it over made-up listings.
+public struct RetentionPlan: Sendable, Equatable {
+    /// The history's rows last seen before this instant go (`FlowStore.prune(before:)`); nil
+    /// when there is no age limit.
+    public let historyCutoff: Date?
+    /// The capture files to delete, oldest first (by sequence), whatever the listing's order.
+    public let filesToDelete: [UInt32]
+    /// The bytes those files hold.
+    public let bytesReclaimed: UInt64
+    /// What the captures will hold afterwards: with `bytesReclaimed`, the whole directory.
+    public let captureBytesAfter: UInt64
+    /// The size limit cannot be met even after the plan: the file being recorded alone is larger.
+    public let sizeCapUnreachable: Bool
+
+    public init(historyCutoff: Date?, filesToDelete: [UInt32], bytesReclaimed: UInt64, captureBytesAfter: UInt64,
+                sizeCapUnreachable: Bool) {
+        self.historyCutoff = historyCutoff
+        self.filesToDelete = filesToDelete
+        self.bytesReclaimed = bytesReclaimed
+        self.captureBytesAfter = captureBytesAfter
+        self.sizeCapUnreachable = sizeCapUnreachable
+    }
+
+    /// Something to do: a file to delete, or a history to prune by age (which may find no row).
+    public var hasWork: Bool { !filesToDelete.isEmpty || historyCutoff != nil }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Who goes when the retention limits are applied (storage manager spec, "The pure core"): the
+/// whole policy, no I/O, so both the app's `storage apply` and the tunnel's own sweep decide alike.
+///
+/// Five decisions:
+/// 1. **A file is as old as its newest record.** Two facts bound that instant from above: the
+///    start of the next file (the time in its name, stamped by the writer as it opened it, and the
+///    writer never writes an older file again) and the file's own last write (`createdAt`, its
+///    modification time). The earlier of the two that are known dates the file; a file past the
+///    age limit by that date goes, one with neither is kept.
+/// 2. **The newest file is exempt from the age limit**: it has no successor, so it is what is
+///    left of the last session until a newer one exists (the next session's start dates it).
+/// 3. **The file being recorded is never deleted**, by either limit.
+/// 4. **The size limit deletes oldest first** until what is left fits; when the file being
+///    recorded alone exceeds it, the limit is unreachable and the plan says so instead of
+///    deleting everything else for nothing more.
+/// 5. **The history is pruned by age only** (SQLite does not give back the space of deleted rows,
+///    so a byte cap on it could not be kept): rows last seen before now − the age limit.
+///
+/// No audit feature exists in this project, so no evidence holds a file back (the seed's
+/// `evidenceSequences` and `sizeCapHeldByEvidence` are left out).
+public enum RetentionPlanner {
+    public static func plan(files: [CaptureFileInfo], settings: RetentionSettings, now: Date,
+                            recordingSequence: UInt32?) -> RetentionPlan {
+        let ordered = files.sorted { $0.sequence < $1.sequence }
+        let cutoff = settings.maxAge.maxAge.map { now.addingTimeInterval(-$0) }
+        var doomed = Set<UInt32>()
+        if let cutoff {
+            for (index, file) in ordered.enumerated().dropLast() where file.sequence != recordingSequence {
+                if let newest = newestRecordBound(of: file, successor: ordered[index + 1]), newest < cutoff {
+                    doomed.insert(file.sequence)
+                }
+            }
+        }
+        let total = ordered.reduce(UInt64(0)) { $0 + $1.byteCount }
+        var remaining = ordered.reduce(UInt64(0)) { doomed.contains($1.sequence) ? $0 : $0 + $1.byteCount }
+        var unreachable = false
+        if let cap = settings.maxCaptureSize.maxBytes {
+            for file in ordered where remaining > cap && file.sequence != recordingSequence && !doomed.contains(file.sequence) {
+                doomed.insert(file.sequence)
+                remaining -= file.byteCount
+            }
+            unreachable = remaining > cap
+        }
+        return RetentionPlan(historyCutoff: cutoff, filesToDelete: ordered.map(\.sequence).filter(doomed.contains),
+                             bytesReclaimed: total - remaining, captureBytesAfter: remaining,
+                             sizeCapUnreachable: unreachable)
+    }
+
+    /// The latest instant `file`'s newest record can have (decision 1); nil when nothing dates it.
+    public static func newestRecordBound(of file: CaptureFileInfo, successor: CaptureFileInfo) -> Date? {
+        let successorStart = CaptureFileName.startSecondsSince1970(in: successor.url.lastPathComponent)
+            .map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        return [successorStart, file.createdAt].compactMap { $0 }.min()
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import TestSupport
+import Testing
+import Shared
+
+/// `tunnelvision storage` through the built binary over a data directory of its own, its JSON read
+/// by Python.
+@Suite(.serialized) struct StorageCommandTests {
+    static func run(_ arguments: [String], _ data: URL) throws -> (status: Int32, out: String, err: String) {
+        try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["storage"] + arguments + ["--data-dir", data.path])
+    }
+
+    static func sequences(_ data: URL) throws -> [UInt32] {
+        try CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: data)).map(\.sequence)
+    }
+
+    static func flowCount(_ data: URL) async throws -> Int {
+        let store = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data))
+        let count = try await store.flowCount()
+        await store.close()
+        return count
+    }
+
+    @Test("usage: captures, history and total add up, with the limits and what applying them would delete")
+    func usage() async throws {
+        let data = TemporaryDirectory("storage-command")
+        let files = try RetentionFixture.captures(in: data.url, startedDaysAgo: [30, 20, 1])
+        try await RetentionFixture.connections(in: data.url, count: 4, lastSeenDaysAgo: 30)
+        let json = try Self.run(["--json"], data.url)
+        #expect(json.status == 0, "\(json.err)")
+        let captureBytes = files.reduce(0) { $0 + $1.byteCount }
+        #expect(try PythonJSON.value(json.out, "captures") == "{\"bytes\": \(captureBytes), \"files\": 3}")
+        #expect(try PythonJSON.value(json.out, "history.connections") == "4")
+        let history = try #require(UInt64(try PythonJSON.value(json.out, "history.bytes")))
+        #expect(try PythonJSON.value(json.out, "totalBytes") == "\(captureBytes + history)")
+        // File 1 ended when file 2 began, 20 days ago; file 2 when file 3 began, a day ago.
+        #expect(try PythonJSON.value(json.out, "plan.filesToDelete") == "[1]")
+        #expect(try PythonJSON.value(json.out, "limits.maxAge") == "\"oneWeek\"")
+        let human = try Self.run([], data.url)
+        #expect(human.status == 0)
+        #expect(human.out.contains("4 connections") && human.out.contains("in 3 files"))
+        #expect(human.out.contains("applying them now would delete 1 capture ("))
+        // Nothing was deleted by looking.
+        #expect(try Self.sequences(data.url) == [1, 2, 3])
+    }
+
+    @Test("apply enforces the stored limits at once and always answers, also when there is nothing to delete")
+    func apply() async throws {
+        let data = TemporaryDirectory("storage-command")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [30, 20, 10, 1])
+        try await RetentionFixture.connections(in: data.url, count: 4, lastSeenDaysAgo: 30)
+        try await RetentionFixture.connections(in: data.url, count: 2, lastSeenDaysAgo: 0, firstPort: 41_000)
+        let json = try Self.run(["apply", "--json"], data.url)
+        #expect(json.status == 0, "\(json.err)")
+        #expect(try PythonJSON.value(json.out, "deletedFiles") == "[1, 2]")
+        #expect(try PythonJSON.value(json.out, "deletedConnections") == "4")
+        #expect(try PythonJSON.value(json.out, "changedAnything") == "true")
+        #expect(try Self.sequences(data.url) == [3, 4])
+        #expect(try await Self.flowCount(data.url) == 2)
+        let again = try Self.run(["apply"], data.url)
+        #expect(again.status == 0 && again.out == "nothing to delete: everything is within the limits\n")
+    }
+
+    @Test("apply over settings it cannot read deletes nothing and says how to fix them")
+    func applyRefusesUnreadableSettings() async throws {
+        let data = TemporaryDirectory("storage-command")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [30, 20, 1])
+        try Data("{not json".utf8).write(to: DataDirectoryLayout.settings(in: data.url))
+        let refused = try Self.run(["apply"], data.url)
+        #expect(refused.status == 1 && refused.err.contains("nothing was deleted") && refused.err.contains("tunnelvision settings"))
+        #expect(try Self.sequences(data.url) == [1, 2, 3])
+    }
+
+    @Test("clear without a terminal needs --yes, deleting nothing; with --yes every connection and capture go")
+    func clear() async throws {
+        let data = TemporaryDirectory("storage-command")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [2, 1])
+        try await RetentionFixture.connections(in: data.url, count: 3, lastSeenDaysAgo: 1)
+        let refused = try Self.run(["clear"], data.url)
+        #expect(refused.status == 1 && refused.err.contains("needs --yes") && refused.err.contains("nothing was deleted"))
+        #expect(try Self.sequences(data.url) == [1, 2])
+        #expect(try await Self.flowCount(data.url) == 3)
+        let cleared = try Self.run(["clear", "--yes", "--json"], data.url)
+        #expect(cleared.status == 0, "\(cleared.err)")
+        #expect(try PythonJSON.value(cleared.out, "deletedFiles") == "[1, 2]")
+        #expect(try PythonJSON.value(cleared.out, "deletedConnections") == "3")
+        #expect(try Self.sequences(data.url).isEmpty)
+        #expect(try await Self.flowCount(data.url) == 0)
+        #expect(try Self.run(["apply", "--yes"], data.url).status == 2)
+    }
+
+    @Test("clear on a terminal asks how much it will delete; anything but yes deletes nothing")
+    func clearAsksOnATerminal() async throws {
+        let data = TemporaryDirectory("storage-command")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [2, 1])
+        try await RetentionFixture.connections(in: data.url, count: 3, lastSeenDaysAgo: 1)
+        // script(1) gives the command a terminal; the answer comes through it.
+        func clear(answering answer: String) throws -> (status: Int32, out: String) {
+            let command = "\(try BuiltProduct.url("tunnelvision").path) storage clear --data-dir \(data.url.path)"
+            let result = try BuiltProduct.run(URL(fileURLWithPath: "/bin/sh"),
+                                              ["-c", "printf '\(answer)\\n' | script -qec \"$0\" /dev/null; echo \"status=$?\"", command])
+            let status: Int32 = result.out.contains("status=0") ? 0 : 1
+            return (status, result.out)
+        }
+        let declined = try clear(answering: "n")
+        #expect(declined.out.contains("delete 3 connections and 2 captures (") && declined.out.contains("? [y/N]"))
+        #expect(declined.status == 1 && declined.out.contains("nothing was deleted"))
+        #expect(try Self.sequences(data.url) == [1, 2])
+        let accepted = try clear(answering: "y")
+        #expect(accepted.status == 0 && accepted.out.contains("deleted 2 captures"), "\(accepted.out)")
+        #expect(try Self.sequences(data.url).isEmpty)
+        #expect(try await Self.flowCount(data.url) == 0)
+    }
+
+    @Test("help says what each action does and when the limits are applied")
+    func help() throws {
+        let help = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["help", "storage"])
+        #expect(help.status == 0)
+        for phrase in ["storage apply", "storage clear [--yes]", "never the one being recorded", "[y/N]"] {
+            #expect(help.out.contains(phrase), "\(phrase)")
+        }
+    }
+}
