@@ -69,7 +69,7 @@ import Shared
     @Test func theJSONDocumentFramesRecordsWithTheSummaryAndTheDamage() throws {
         var listing = PacketListing()
         var out = JSONWriter()
-        listing.appendJSONOpening(file: "a \"quoted\" name.pcap", header: PcapFormat.GlobalHeader(snaplen: 128), to: &out)
+        listing.appendJSONOpening(file: "a \"quoted\" name.pcap", format: .pcap(PcapFormat.GlobalHeader(snaplen: 128)), to: &out)
         listing.appendJSONElement(entry(Self.synAck), to: &out)
         listing.appendJSONElement(entry([0x45], index: 1), to: &out)
         listing.appendJSONClosing(damage: (recordIndex: 2, message: "record cut short"), to: &out)
