@@ -76,7 +76,7 @@ import Shared
         let document = try #require(try JSONSerialization.jsonObject(with: Data(out.writer.bytes)) as? [String: Any])
         #expect(document["file"] as? String == "a \"quoted\" name.pcap" && document["snaplen"] as? Int == 128)
         #expect((document["records"] as? [Any])?.count == 2)
-        #expect(document["summary"] as? [String: Int] == ["records": 2, "malformed": 1, "truncated": 0])
+        #expect(document["summary"] as? [String: Int] == ["records": 2, "malformed": 1, "truncated": 0, "notIP": 0])
         #expect((document["damage"] as? [String: Any])?["recordIndex"] as? Int == 3)
         #expect(listing.summary == "2 records, 1 malformed, 0 truncated by the snaplen")
     }
