@@ -6,26 +6,30 @@ enum HelpText {
     tunnelvision \(ProductVersion.current) — see everything a Linux machine, command or namespace says on the network
 
     Usage:
+    Record:
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
       tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
-      tunnelvision stats [--data-dir D] [--json] the running tunnel's counters (pipeline, relay, resolvers, shell)
-      tunnelvision export [-o FILE|-] [--force] [--data-dir D] [--json]
-                                                the history's connections as one JSON file (metadata only)
+    The running tunnel:
+      tunnelvision live [--data-dir D] [--json] a full-screen dashboard of what it carries, as it happens
+      tunnelvision stats [--data-dir D] [--json] its counters (pipeline, relay, resolvers, shell)
       tunnelvision diagnostics [--data-dir D] [--json]
-                                                what the running tunnel can name and inspect, and why not
-      tunnelvision live [--data-dir D] [--json]  the running tunnel as it happens: a full-screen dashboard
-      tunnelvision packets FILE.pcap [--json]   list every record of a capture of raw IP packets
-      tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
-                                                name each conversation of any capture and show its TLS
+                                                what it can name and inspect, and why not
+    The history (what was recorded):
       tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--since T] …
-                                                the history's connections, newest first, a page at a time
+                                                its connections, newest first, a page at a time
       tunnelvision activity [--data-dir D] [--json] [--from T --to T]
                                                 packets over time, drawn as bars
       tunnelvision flow ID [--packet N | --pcap FILE] [--data-dir D] [--json]
-                                                one connection of the history: its facts, packets and bytes
-      tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
+                                                one connection: its facts, its packets, a packet's bytes
+      tunnelvision export [-o FILE|-] [--force] [--data-dir D] [--json]
+                                                every connection as one JSON file (metadata only)
       tunnelvision captures [rm SEQ…|rotate]    the capture files, the one being recorded, the room left
       tunnelvision storage [apply|clear]        the disk it all takes; apply the limits now, or delete all
+    Any capture:
+      tunnelvision packets FILE [--json]        list every record of a capture (pcap or pcapng)
+      tunnelvision analyze FILE [--data-dir D] [--json] [--workers N]
+                                                name each conversation of any capture and show its TLS
+      tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
 
@@ -36,8 +40,9 @@ enum HelpText {
     static let analyze = """
     tunnelvision analyze FILE.pcap [--data-dir D] [--json] [--workers N]
 
-    Reads a capture — ours, or any classic .pcap of raw IP, Ethernet or Linux cooked frames (pcapng:
-    save it as pcap first) — through the tunnel's own pipeline, and prints each conversation:
+    Reads a capture — ours, or any pcap or pcapng file of IP packets (which formats and link types
+    are read: 'tunnelvision help packets') — through the tunnel's own pipeline, and prints each
+    conversation:
       - its name and where the name came from: the connection's server_name (sni), a QUIC Initial's
         ClientHello (quic), or the DNS answer the capture holds for its server's address (dns);
       - how the client's stream opened (a TLS handshake, an HTTP request, something else);
@@ -55,7 +60,9 @@ enum HelpText {
                    report is the same with any N, unless more than 65 536 conversations are open
                    at once: then the least recently active is ended early, and which one that is
                    depends on the shares.
-    --json         one JSON object: {"file", "linkType", "packets", "nonIPFrames" (ARP…),
+    --json         one JSON object: {"file", "format" (pcap|pcapng), "linkType" (of the file, or of
+                   its first pcapng interface), "packets", "nonIPFrames" (ARP…, or of an interface
+                   whose link type is not read),
                    "unreadablePackets" (IP the parser refused), "damage",
                    "outOfOrderNotHeld" {"segments", "bytes"} (see below),
                    "conversations": [{"protocol", "client", "server", "packets", "bytesFromClient",
@@ -143,20 +150,21 @@ enum HelpText {
     static let packets = """
     tunnelvision packets FILE.pcap [--json]
 
-    Lists each record of a classic pcap capture whose link type is raw IP (LINKTYPE_RAW 101, or
-    228/229), in either byte order and with micro- or nanosecond stamps — TunnelVision's own captures
-    and those of tcpdump -w on a TUN device alike. pcapng files are not read: convert them with
-    'editcap -F pcap IN OUT'.
+    Lists each record of a capture, TunnelVision's own or another tool's.
+
+    \(CaptureFormatsHelp.long)
 
     Each line shows the record number, its time (UTC), IP version, protocol, source > destination,
     TCP flags, sequence, acknowledgment, window and payload bytes, UDP payload bytes or ICMP type
     and code, the datagram's length on the wire and, when the capture cut it, how much was kept.
     A record whose bytes are not a valid datagram is listed with the reason ('malformed: …') and
-    the listing goes on. A damaged file is listed up to the damage, which is then reported, and the
+    the listing goes on; a frame that holds no IP packet (ARP…) is listed as 'not IP'. A damaged file is listed up to the damage, which is then reported, and the
     exit status is 1.
 
-    --json   one JSON document: {"file", "linkType", "snaplen", "records": [...], "summary"}; each
-             record carries the same fields by name, or "error": {"kind", "message"}.
+    --json   one JSON document: {"file", "format" (pcap|pcapng), "linkType", "snaplen" (of the file,
+             or of its first pcapng interface), "interfaces" (pcapng: [{"linkType", "snaplen"}]),
+             "records": [...], "summary" {"records", "malformed", "truncated", "notIP"}}; each record
+             carries the same fields by name, or "error": {"kind", "message"}, or "notIP": true.
     """
 
     static let settings = """

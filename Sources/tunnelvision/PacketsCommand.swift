@@ -4,31 +4,34 @@ import Glibc
 import App
 import Shared
 
-/// `tunnelvision packets FILE [--json]`: the shell around `PacketListing` — open, map, parse,
-/// print. Returns the exit status.
+/// `tunnelvision packets FILE [--json]`: the shell around `PacketListing` — open, map, unwrap the
+/// link layer, parse, print. Returns the exit status.
 enum PacketsCommand {
     static func run(path: String, json: Bool) -> Int32 {
         let reader: PcapFileReader
         do {
-            reader = try PcapFileReader(path: path)
+            reader = try PcapFileReader(path: path, accepting: .anyLinkLayer)
         } catch {
             printError("tunnelvision: \(path): \(error)")
             return 1
         }
         var output = StandardOutput()
-        var listing = PacketListing(nanosecondTimestamps: reader.header.hasNanosecondTimestamps)
+        var listing = PacketListing(nanosecondTimestamps: reader.format.hasSubMicrosecondTimestamps)
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1 && !output.isTerminal)
         var damage: (error: PcapReadError, index: Int)?
         var document = JSONWriter(capacity: 1 << 17)
-        if json { listing.appendJSONOpening(file: path, header: reader.header, to: &document) }
+        if json { listing.appendJSONOpening(file: path, format: reader.format, to: &document) }
         do throws(PcapFileReadError<StandardOutput.OutputError>) {
             try reader.forEachRecord { (record) throws(StandardOutput.OutputError) in
-                let result = Result { () throws(PacketParseError) in
-                    try PacketParser.parse(record.bytes, originalLength: Int(record.header.origLen))
+                let result = record.linkLayer?.datagram(in: record.bytes).map { datagram in
+                    let linkHeader = record.bytes.count - datagram.count
+                    return Result { () throws(PacketParseError) in
+                        try PacketParser.parse(datagram, originalLength: record.originalLength - linkHeader)
+                    }
                 }
                 let entry = PacketListing.Entry(index: record.index, nanosecondsSince1970: record.nanosecondsSince1970,
-                                                capturedLength: Int(record.header.inclLen),
-                                                originalLength: Int(record.header.origLen), result: result)
+                                                capturedLength: record.bytes.count, originalLength: record.originalLength,
+                                                result: result, linkType: record.linkType)
                 if json {
                     listing.appendJSONElement(entry, to: &document)
                     try output.take(&document)

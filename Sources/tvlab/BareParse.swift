@@ -35,7 +35,7 @@ enum BareParse {
         do throws(PcapFileReadError<Never>) {
             try reader.forEachRecord { record in
                 capture.spans.append(Span(offset: capture.bytes.count, length: record.bytes.count,
-                                          originalLength: Int(record.header.origLen)))
+                                          originalLength: record.originalLength))
                 capture.bytes.append(contentsOf: record.bytes)
             }
         } catch {

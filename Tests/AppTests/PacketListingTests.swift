@@ -69,14 +69,14 @@ import Shared
     @Test func theJSONDocumentFramesRecordsWithTheSummaryAndTheDamage() throws {
         var listing = PacketListing()
         var out = JSONWriter()
-        listing.appendJSONOpening(file: "a \"quoted\" name.pcap", header: PcapFormat.GlobalHeader(snaplen: 128), to: &out)
+        listing.appendJSONOpening(file: "a \"quoted\" name.pcap", format: .pcap(PcapFormat.GlobalHeader(snaplen: 128)), to: &out)
         listing.appendJSONElement(entry(Self.synAck), to: &out)
         listing.appendJSONElement(entry([0x45], index: 1), to: &out)
         listing.appendJSONClosing(damage: (recordIndex: 2, message: "record cut short"), to: &out)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(out.writer.bytes)) as? [String: Any])
         #expect(document["file"] as? String == "a \"quoted\" name.pcap" && document["snaplen"] as? Int == 128)
         #expect((document["records"] as? [Any])?.count == 2)
-        #expect(document["summary"] as? [String: Int] == ["records": 2, "malformed": 1, "truncated": 0])
+        #expect(document["summary"] as? [String: Int] == ["records": 2, "malformed": 1, "truncated": 0, "notIP": 0])
         #expect((document["damage"] as? [String: Any])?["recordIndex"] as? Int == 3)
         #expect(listing.summary == "2 records, 1 malformed, 0 truncated by the snaplen")
     }

@@ -19,6 +19,19 @@ import Testing
 
     // MARK: golden vectors, every field
 
+    @Test("an IPv4 total length of 0 (a segment captured before TCP segmentation offload) is read with the length the capture holds")
+    func tsoSegmentTakesTheCapturedLength() throws {
+        var segment = GoldenVectors.ipv4TCP
+        let payload = [UInt8](repeating: 0x61, count: 3000)
+        segment = segment.setting([2: 0, 3: 0]) + payload
+        let packet = try segment.withUnsafeBytes { try PacketParser.parse($0) }
+        #expect(packet.ip.totalLength == segment.count)
+        #expect(packet.transportPayloadLength == payload.count + GoldenVectors.ipv4TCP.count - 40)
+        // Cut by a snaplen: the original length stands in for the missing one.
+        let cut = try segment.prefix(100).withUnsafeBytes { try PacketParser.parse($0, originalLength: segment.count) }
+        #expect(cut.ip.totalLength == segment.count && cut.isTruncated)
+    }
+
     @Test func ipv4TCPSynReadsEveryField() throws {
         let packet = try parse(G.ipv4TCP)
         #expect(packet.ip.version == .v4 && packet.ip.proto == .tcp && packet.ip.rawProtocol == 6)

@@ -147,7 +147,45 @@ enum Seeds {
             capture(Array(records.prefix(2)), magic: PcapFormat.magicNanoseconds, swapped: true),
             ours.prefix(ours.count - 5),
             capture([], magic: PcapFormat.magicMicroseconds, swapped: false),
+            pcapng(records, bigEndian: false),
+            pcapng(records, bigEndian: true),
+            pcapng(records, bigEndian: true) + pcapng(Array(records.prefix(2)), bigEndian: false),
+            pcapng(records, bigEndian: false).dropLast(6),
         ]
+    }
+
+    /// A pcapng section of every block kind read: two interfaces (raw IP with a nanosecond clock,
+    /// Ethernet with a binary one), a name-resolution block to skip, enhanced packets on both,
+    /// then an obsolete and a simple packet block.
+    static func pcapng(_ records: [Data], bigEndian: Bool) -> Data {
+        func word(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: bigEndian ? value.bigEndian : value.littleEndian) { Array($0) } }
+        func half(_ value: UInt16) -> [UInt8] { withUnsafeBytes(of: bigEndian ? value.bigEndian : value.littleEndian) { Array($0) } }
+        func block(_ type: UInt32, _ body: [UInt8]) -> [UInt8] {
+            let padded = body + [UInt8](repeating: 0, count: (4 - body.count % 4) % 4)
+            return word(type) + word(UInt32(padded.count + 12)) + padded + word(UInt32(padded.count + 12))
+        }
+        func interface(_ linkType: UInt16, resolution: UInt8) -> [UInt8] {
+            block(PcapngBlock.interfaceDescription, half(linkType) + half(0) + word(0)
+                  + half(PcapngBlock.optionTimestampResolution) + half(1) + [resolution, 0, 0, 0] + half(0) + half(0))
+        }
+        var file = block(PcapngBlock.sectionHeader, word(PcapngBlock.byteOrderMagic) + half(1) + half(0) + [UInt8](repeating: 0xFF, count: 8))
+        file += interface(UInt16(PcapFormat.linkTypeRaw), resolution: 9) + interface(1, resolution: 0x80 | 20)
+        file += block(4, half(0) + half(0))
+        let ethernetHeader = [UInt8](repeating: 2, count: 12) + [0x08, 0x00]
+        for (index, record) in records.enumerated() {
+            let onEthernet = index % 2 == 1
+            let data = (onEthernet ? ethernetHeader : []) + [UInt8](record)
+            let seconds = UInt64(1_700_000_000 + index)
+            let ticks = onEthernet ? seconds << 20 : seconds * 1_000_000_000
+            file += block(PcapngBlock.enhancedPacket, word(onEthernet ? 1 : 0) + word(UInt32(ticks >> 32))
+                          + word(UInt32(truncatingIfNeeded: ticks)) + word(UInt32(data.count)) + word(UInt32(data.count)) + data)
+        }
+        if let first = records.first {
+            file += block(PcapngBlock.obsoletePacket, half(0) + half(0) + word(0) + word(5)
+                          + word(UInt32(first.count)) + word(UInt32(first.count)) + [UInt8](first))
+            file += block(PcapngBlock.simplePacket, word(UInt32(first.count)) + [UInt8](first))
+        }
+        return Data(file)
     }
 
     static func capture(_ records: [Data], magic: UInt32, swapped: Bool) -> Data {

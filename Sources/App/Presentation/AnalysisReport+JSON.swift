@@ -4,7 +4,7 @@ import Shared
 import Synchronization
 
 extension AnalysisReport {
-    /// One JSON object: `{"file", "linkType", "packets", "nonIPFrames", "unreadablePackets", "damage",
+    /// One JSON object: `{"file", "format", "linkType", "packets", "nonIPFrames", "unreadablePackets", "damage",
     /// "outOfOrderNotHeld": {"segments", "bytes"}, "conversations": [...]}`; `tunnelvision help analyze` describes each field. Written straight
     /// into an `ASCIIWriter`: a capture can hold a million conversations.
     public func json() -> String {
@@ -23,7 +23,8 @@ extension AnalysisReport {
         var out = JSONWriter()
         out.beginObject()
         out.string("file", file)
-        out.number("linkType", Int(analysis.linkType))
+        out.string("format", analysis.format)
+        out.number("linkType", analysis.linkType.map(Int.init))
         out.number("packets", analysis.packets)
         out.number("nonIPFrames", analysis.nonIPFrames)
         out.number("unreadablePackets", analysis.unreadablePackets)

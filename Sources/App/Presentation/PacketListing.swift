@@ -10,6 +10,8 @@ public struct PacketListing: Sendable {
     public private(set) var records = 0
     public private(set) var malformed = 0
     public private(set) var truncated = 0
+    /// Frames that carry no IP packet (ARP on Ethernet…), or of a pcapng interface whose link type is not read.
+    public private(set) var notIP = 0
     private var clock: UTCTimestamp
 
     public init(nanosecondTimestamps: Bool = false) {
@@ -22,21 +24,29 @@ public struct PacketListing: Sendable {
         public let nanosecondsSince1970: Int64
         public let capturedLength: Int
         public let originalLength: Int
-        public let result: Result<ParsedPacket, PacketParseError>
+        /// The parse of the record's IP datagram; nil when the frame holds none.
+        public let result: Result<ParsedPacket, PacketParseError>?
+        /// The frame's link type, named when it holds no IP packet.
+        public let linkType: UInt32
 
         public init(index: Int, nanosecondsSince1970: Int64, capturedLength: Int, originalLength: Int,
-                    result: Result<ParsedPacket, PacketParseError>) {
+                    result: Result<ParsedPacket, PacketParseError>?, linkType: UInt32 = PcapFormat.linkTypeRaw) {
             self.index = index
             self.nanosecondsSince1970 = nanosecondsSince1970
             self.capturedLength = capturedLength
             self.originalLength = originalLength
             self.result = result
+            self.linkType = linkType
         }
     }
 
     private mutating func count(_ entry: Entry) {
         records += 1
-        if case .failure = entry.result { malformed += 1 }
+        switch entry.result {
+        case .failure: malformed += 1
+        case nil: notIP += 1
+        case .success: break
+        }
         if entry.capturedLength < entry.originalLength { truncated += 1 }
     }
 
@@ -84,6 +94,10 @@ public struct PacketListing: Sendable {
         case let .failure(error):
             out.append(" malformed: ")
             out.append(error.description)
+        case nil:
+            out.append(" not IP: a frame of ")
+            out.append(LinkTypeName.describe(entry.linkType))
+            out.append(" that holds no IP packet")
         }
         out.append(" len=")
         out.appendDecimal(entry.originalLength)
@@ -161,18 +175,34 @@ public struct PacketListing: Sendable {
             out.string("kind") { $0.append(error.kind) }
             out.string("message", error.description)
             out.endObject()
+        case nil:
+            out.number("linkType", Int(entry.linkType))
+            out.bool("notIP", true)
         }
         out.endObject()
     }
 
     // MARK: the JSON document
 
-    /// `{"file":…,"linkType":…,"snaplen":…,"records":[` — the document `appendJSONElement` fills.
-    public func appendJSONOpening(file: String, header: PcapFormat.GlobalHeader, to out: inout JSONWriter) {
+    /// `{"file":…,"format":"pcap","linkType":…,"snaplen":…,"records":[` — the document
+    /// `appendJSONElement` fills; a pcapng file's first interface gives the link type and snaplen,
+    /// and `"interfaces":[{"linkType","snaplen"}…]` lists those its first section describes first.
+    public func appendJSONOpening(file: String, format: CaptureFileFormat, to out: inout JSONWriter) {
         out.beginObject()
         out.string("file", file)
-        out.number("linkType", Int(header.linkType))
-        out.number("snaplen", Int(header.snaplen))
+        out.string("format", format.name)
+        out.number("linkType", format.linkType.map(Int.init))
+        out.number("snaplen", format.snaplen.map(Int.init))
+        if case let .pcapng(interfaces) = format {
+            out.beginArray("interfaces")
+            for interface in interfaces {
+                out.beginObject()
+                out.number("linkType", Int(interface.linkType))
+                out.number("snaplen", Int(interface.snaplen))
+                out.endObject()
+            }
+            out.endArray()
+        }
         out.beginArray("records")
     }
 
@@ -190,6 +220,7 @@ public struct PacketListing: Sendable {
         out.number("records", records)
         out.number("malformed", malformed)
         out.number("truncated", truncated)
+        out.number("notIP", notIP)
         out.endObject()
         if let damage {
             out.beginObject("damage")
@@ -203,7 +234,8 @@ public struct PacketListing: Sendable {
 
     /// The text listing's closing line.
     public var summary: String {
-        "\(records) records, \(malformed) malformed, \(truncated) truncated by the snaplen"
+        "\(records) records, \(malformed) malformed, " + (notIP > 0 ? "\(notIP) not IP, " : "")
+            + "\(truncated) truncated by the snaplen"
     }
 
     // MARK: pieces

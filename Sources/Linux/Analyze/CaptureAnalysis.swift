@@ -44,16 +44,15 @@ public enum CaptureAnalysis {
         throws(PcapReadError) -> AnalyzedCapture {
         precondition(workers > 0, "at least one worker reads the capture")
         let reader = try PcapFileReader(path: path, accepting: .anyLinkLayer)
-        let linkLayer = LinkLayer(linkType: reader.header.linkType) ?? .rawIP
         let parts = Mutex<[Part?]>(Array(repeating: nil, count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { index in
             let shard = CaptureShard(index: index, count: workers)
-            let part = read(reader, linkLayer, shard: shard, progress: shard.keepsTallies ? progress : { _ in })
+            let part = read(reader, shard: shard, progress: shard.keepsTallies ? progress : { _ in })
             parts.withLock { $0[index] = part }
         }
         let found = parts.withLock { $0.map { $0! } }
         let tallies = found[0]
-        return AnalyzedCapture(path: path, linkType: reader.header.linkType, packets: tallies.records,
+        return AnalyzedCapture(path: path, format: reader.format.name, linkType: reader.format.linkType, packets: tallies.records,
                                nonIPFrames: tallies.nonIPFrames, unreadablePackets: tallies.unreadable,
                                conversations: CaptureShard.merged(found.map(\.conversations)), damage: tallies.damage,
                                outOfOrderDrops: found.map(\.outOfOrderDrops).reduce(.none, +))
@@ -70,7 +69,7 @@ public enum CaptureAnalysis {
         var outOfOrderDrops = OutOfOrderDrops.none
     }
 
-    private static func read(_ reader: PcapFileReader, _ linkLayer: LinkLayer, shard: CaptureShard,
+    private static func read(_ reader: PcapFileReader, shard: CaptureShard,
                              progress: (Int) -> Void) -> Part {
         let analyzer = CaptureAnalyzer(shard: shard)
         var part = Part()
@@ -78,13 +77,14 @@ public enum CaptureAnalysis {
             try reader.forEachRecord { record in
                 part.records += 1
                 if part.records % progressStride == 0 { progress(part.records) }
-                guard let datagram = linkLayer.datagram(in: record.bytes) else {
+                // A pcapng interface of a link type not read counts with the frames that carry no IP.
+                guard let datagram = record.linkLayer?.datagram(in: record.bytes) else {
                     part.nonIPFrames += 1
                     return
                 }
                 let linkHeader = record.bytes.count - datagram.count
                 analyzer.read(datagram: datagram,
-                              originalLength: max(datagram.count, Int(record.header.origLen) - linkHeader),
+                              originalLength: max(datagram.count, record.originalLength - linkHeader),
                               nanosecondsSince1970: record.nanosecondsSince1970)
             }
         } catch {

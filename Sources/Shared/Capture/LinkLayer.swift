@@ -9,14 +9,30 @@ public enum LinkLayer: Sendable, Equatable {
     case linuxCooked
     /// LINKTYPE_LINUX_SLL2 (276): the 20-byte cooked header of newer libpcap.
     case linuxCooked2
+    /// LINKTYPE_NULL (0) and LINKTYPE_LOOP (108): BSD loopback's 4-byte address family, in the
+    /// capturing host's byte order (NULL) or big-endian (LOOP).
+    case bsdLoopback
+    /// LINKTYPE_PPP (9): an optional `ff 03` address and control, then the PPP protocol (one byte
+    /// when compressed).
+    case ppp
 
+    public static let linkTypeNull: UInt32 = 0
     public static let linkTypeEthernet: UInt32 = 1
+    public static let linkTypePPP: UInt32 = 9
+    /// DLT_RAW's number on most BSDs (12) and on OpenBSD (14), found in files written with it
+    /// (dpkt among the writers); libpcap writes 101 for both.
+    public static let linkTypeRawBSD: UInt32 = 12
+    public static let linkTypeRawOpenBSD: UInt32 = 14
+    public static let linkTypeLoop: UInt32 = 108
     public static let linkTypeLinuxCooked: UInt32 = 113
     public static let linkTypeLinuxCooked2: UInt32 = 276
 
     public init?(linkType: UInt32) {
         switch linkType {
-        case PcapFormat.linkTypeRaw, PcapFormat.linkTypeIPv4, PcapFormat.linkTypeIPv6: self = .rawIP
+        case PcapFormat.linkTypeRaw, PcapFormat.linkTypeIPv4, PcapFormat.linkTypeIPv6,
+             Self.linkTypeRawBSD, Self.linkTypeRawOpenBSD: self = .rawIP
+        case Self.linkTypeNull, Self.linkTypeLoop: self = .bsdLoopback
+        case Self.linkTypePPP: self = .ppp
         case Self.linkTypeEthernet: self = .ethernet
         case Self.linkTypeLinuxCooked: self = .linuxCooked
         case Self.linkTypeLinuxCooked2: self = .linuxCooked2
@@ -30,12 +46,22 @@ public enum LinkLayer: Sendable, Equatable {
     static let etherTypeVLAN: UInt16 = 0x8100
     static let etherTypeQinQ: UInt16 = 0x88A8
 
+    /// BSD address families that mean IPv4 and IPv6 (IPv6's differs between the BSDs:
+    /// NetBSD/OpenBSD 24, FreeBSD 28, Darwin 30).
+    static let addressFamilyIPv4: UInt32 = 2
+    static let addressFamiliesIPv6: [UInt32] = [24, 28, 30]
+    /// PPP protocol numbers (RFC 1661 §2, RFC 5072).
+    static let pppIPv4: UInt16 = 0x0021
+    static let pppIPv6: UInt16 = 0x0057
+
     /// The IP datagram inside `frame`, or nil when the frame carries something else (ARP, LLDP…)
     /// or is cut before its payload.
     public func datagram(in frame: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let typeOffset: Int
         switch self {
         case .rawIP: return frame
+        case .bsdLoopback: return Self.loopbackDatagram(in: frame)
+        case .ppp: return Self.pppDatagram(in: frame)
         case .ethernet: typeOffset = 12
         case .linuxCooked: typeOffset = 14
         case .linuxCooked2: typeOffset = 0
@@ -54,5 +80,31 @@ public enum LinkLayer: Sendable, Equatable {
         }
         guard etherType == Self.etherTypeIPv4 || etherType == Self.etherTypeIPv6, frame.count > payloadStart else { return nil }
         return UnsafeRawBufferPointer(rebasing: frame[payloadStart...])
+    }
+
+    private static func loopbackDatagram(in frame: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard frame.count > 4 else { return nil }
+        // Families are small: one written in the other byte order has its high half set.
+        var family = frame.loadUnaligned(as: UInt32.self).littleEndianToHost
+        if family > 0xFFFF { family = family.byteSwapped }
+        guard family == addressFamilyIPv4 || addressFamiliesIPv6.contains(family) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: frame[4...])
+    }
+
+    private static func pppDatagram(in frame: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        var start = frame.count >= 2 && frame[0] == 0xFF && frame[1] == 0x03 ? 2 : 0
+        guard frame.count > start else { return nil }
+        let proto: UInt16
+        if frame[start] & 1 == 1 {
+            // Protocol-field compression (RFC 1661 §6.5): one byte, odd.
+            proto = UInt16(frame[start])
+            start += 1
+        } else {
+            guard frame.count >= start + 2 else { return nil }
+            proto = UInt16(frame[start]) << 8 | UInt16(frame[start + 1])
+            start += 2
+        }
+        guard proto == pppIPv4 || proto == pppIPv6, frame.count > start else { return nil }
+        return UnsafeRawBufferPointer(rebasing: frame[start...])
     }
 }

@@ -22,17 +22,27 @@ public enum PcapFormat {
         case shortHeader(expected: Int, actual: Int)
         case unknownMagic(UInt32)
         case unsupportedLinkType(UInt32)
+        /// A pcapng file none of whose first section's interfaces has a link type read here (the
+        /// link types, by interface).
+        case unreadablePcapngInterfaces([UInt32])
 
         /// The first four bytes of a pcapng file (its Section Header Block type).
-        public static let pcapngMagic: UInt32 = 0x0A0D_0D0A
+        public static let pcapngMagic: UInt32 = PcapngBlock.sectionHeader
 
         public var description: String {
             switch self {
             case let .shortHeader(expected, actual): "header needs \(expected) bytes, the file has \(actual)"
-            case .unknownMagic(Self.pcapngMagic): "a pcapng file; only classic pcap is read (convert: editcap -F pcap IN OUT)"
-            case let .unknownMagic(magic): "not a pcap file (magic 0x\(String(magic, radix: 16)))"
+            case .unknownMagic(Self.pcapngMagic): "a pcapng file where only classic pcap files are written"
+            case let .unknownMagic(magic): "not a pcap or pcapng file (it begins 0x\(String(magic, radix: 16)))"
             case let .unsupportedLinkType(linkType):
-                "link type \(linkType) is not raw IP (\(linkTypeRaw), \(linkTypeIPv4) or \(linkTypeIPv6))"
+                "a pcap file of \(LinkTypeName.describe(linkType)), which this program does not unwrap to IP; "
+                    + "keep the IP packets Wireshark finds in it with: \(LinkTypeName.conversion)"
+            case let .unreadablePcapngInterfaces(linkTypes):
+                "a pcapng file whose "
+                    + linkTypes.enumerated().map { "interface \($0.offset) is \(LinkTypeName.describe($0.element))" }
+                        .joined(separator: ", ")
+                    + ", which this program does not unwrap to IP; keep the IP packets Wireshark finds in it with: "
+                    + LinkTypeName.conversion
             }
         }
     }
@@ -42,10 +52,20 @@ public enum PcapFormat {
         /// Exactly what the writer writes: native little-endian, microseconds, LINKTYPE_RAW.
         /// Anything else in our own capture directory is corruption, not a variant.
         case ours
-        /// Any classic capture of bare IP datagrams, in either byte order and either precision.
+        /// Any capture of bare IP datagrams, in either byte order and either precision.
         case anyRawIP
-        /// As `anyRawIP`, and also the link layers `LinkLayer` unwraps (Ethernet, Linux cooked).
+        /// As `anyRawIP`, and also the link layers `LinkLayer` unwraps (Ethernet, Linux cooked,
+        /// BSD loopback, PPP), in classic pcap or pcapng.
         case anyLinkLayer
+
+        /// Whether records of `linkType` are read.
+        public func accepts(linkType: UInt32) -> Bool {
+            switch self {
+            case .ours: linkType == linkTypeRaw
+            case .anyRawIP: LinkLayer(linkType: linkType) == .rawIP
+            case .anyLinkLayer: LinkLayer(linkType: linkType) != nil
+            }
+        }
     }
 
     public struct GlobalHeader: Sendable, Hashable {
@@ -85,12 +105,7 @@ public enum PcapFormat {
             }
             snaplen = field(16)
             linkType = field(20)
-            let accepted: Bool = switch acceptance {
-            case .ours: linkType == linkTypeRaw
-            case .anyRawIP: [linkTypeRaw, linkTypeIPv4, linkTypeIPv6].contains(linkType)
-            case .anyLinkLayer: LinkLayer(linkType: linkType) != nil
-            }
-            guard accepted else { throw .unsupportedLinkType(linkType) }
+            guard acceptance.accepts(linkType: linkType) else { throw .unsupportedLinkType(linkType) }
         }
 
         /// The 24 bytes, as the writer writes them (native little-endian, microseconds).

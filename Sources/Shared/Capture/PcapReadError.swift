@@ -21,6 +21,8 @@ public enum PcapReadError: Error, Sendable, Hashable {
     case recordCutShort(offset: UInt64, expected: UInt64, available: UInt64)
     /// `incl_len` is more than the file's snaplen allows: corruption, refused before allocating.
     case inclLenExceedsSnaplen(offset: UInt64, inclLen: UInt32, snaplen: UInt32)
+    /// A pcapng block at `offset` is damaged.
+    case damagedBlock(offset: UInt64, PcapngDamage)
 }
 
 extension PcapReadError: CustomStringConvertible {
@@ -36,6 +38,7 @@ extension PcapReadError: CustomStringConvertible {
             "record at offset \(offset) needs \(expected) bytes, the file has \(available) left"
         case let .inclLenExceedsSnaplen(offset, inclLen, snaplen):
             "record at offset \(offset) claims \(inclLen) bytes, more than the snaplen \(snaplen)"
+        case let .damagedBlock(offset, damage): "block at offset \(offset): \(damage)"
         }
     }
 }

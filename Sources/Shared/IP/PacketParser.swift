@@ -77,7 +77,10 @@ public enum PacketParser {
     static func parseIPv4(_ datagram: RawDatagram) throws(PacketParseError) -> ParsedPacket {
         guard datagram.captured >= 20 else { throw .tooShort(expected: 20, got: datagram.captured) }
         let headerLength = Int(datagram.u8(0) & 0x0F) * 4
-        let totalLength = Int(datagram.u16(2))
+        // 0 is what a capture taken before TCP segmentation offload holds (the NIC fills it in
+        // later): the datagram is as long as the record says, as Wireshark reads it too.
+        let declaredLength = Int(datagram.u16(2))
+        let totalLength = declaredLength == 0 ? datagram.original : declaredLength
         guard headerLength >= 20, headerLength <= totalLength else { throw .badHeaderLength(headerLength) }
         guard totalLength <= datagram.original else {
             throw .totalLengthBeyondBuffer(declared: totalLength, available: datagram.original)

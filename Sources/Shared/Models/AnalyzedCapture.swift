@@ -14,7 +14,10 @@ public struct AnalyzedCapture: Sendable {
     }
 
     public let path: String
-    public let linkType: UInt32
+    /// "pcap" or "pcapng".
+    public let format: String
+    /// The file's link type, or its first pcapng interface's; nil when a pcapng file describes none.
+    public let linkType: UInt32?
     public let packets: Int
     /// Frames that carry something other than IP (ARP, LLDP…).
     public let nonIPFrames: Int
@@ -26,9 +29,10 @@ public struct AnalyzedCapture: Sendable {
     /// Out-of-order TCP data not held for the scanners, over every conversation.
     public let outOfOrderDrops: OutOfOrderDrops
 
-    public init(path: String, linkType: UInt32, packets: Int, nonIPFrames: Int, unreadablePackets: Int,
+    public init(path: String, format: String = "pcap", linkType: UInt32?, packets: Int, nonIPFrames: Int, unreadablePackets: Int,
                 conversations: [Conversation], damage: String?, outOfOrderDrops: OutOfOrderDrops = .none) {
         self.path = path
+        self.format = format
         self.linkType = linkType
         self.packets = packets
         self.nonIPFrames = nonIPFrames
