@@ -14,10 +14,14 @@ extension FlowStore {
     /// damaged; then turns on WAL and migrates up to `target` (tests stop earlier to build old files).
     static func openDatabase(at url: URL, upTo target: Int = Schema.latestVersion) throws(StoreError) -> SQLiteConnection {
         let path = url.path
-        switch try DatabaseFile.prepare(path) {
-        case .notSQLite: throw .notADatabase(path: path)
-        case .sqlite: try checkOwnership(path)
-        case .empty: break
+        // A file this process already has open was checked by its first opener; looking at its
+        // bytes again through a descriptor of our own would drop that opener's locks on close.
+        if !SQLiteConnection.holdsLocks(onFileAt: path) {
+            switch try DatabaseFile.prepare(path) {
+            case .notSQLite: throw .notADatabase(path: path)
+            case .sqlite: try checkOwnership(path)
+            case .empty: break
+            }
         }
         let connection: SQLiteConnection
         do {

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSQLite
+import Synchronization
 
 /// One connection to a SQLite file: the only place the store touches the C API's lifecycle.
 /// Not thread-safe by design (opened `NOMUTEX`): it belongs to one actor, which serialises use.
@@ -19,6 +23,34 @@ final class SQLiteConnection {
 
     private var handle: OpaquePointer?
     private var cache: [String: SQLiteStatement] = [:]
+    /// The file this connection holds locks on, counted in `filesWithLocks`; nil for `immutable`.
+    private var lockedFile: FileIdentity?
+
+    /// A file by device and inode: the identity POSIX locks belong to, whatever path named it.
+    struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(path: String) {
+            var status = stat()
+            guard stat(path, &status) == 0 else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
+    }
+
+    /// The files this process holds SQLite locks on, with how many connections hold them.
+    /// POSIX locks belong to the process and the inode: closing *any* descriptor of the file drops
+    /// them all, so a look at such a file's bytes through open(2)/close(2) would silently unlock
+    /// the connections already open on it — and another process could then checkpoint and delete
+    /// the WAL under them. Whoever reads a database file directly asks here first.
+    private static let filesWithLocks = Mutex<[FileIdentity: Int]>([:])
+
+    /// Whether a connection of this process holds locks on the file at `path`.
+    static func holdsLocks(onFileAt path: String) -> Bool {
+        guard let identity = FileIdentity(path: path) else { return false }
+        return filesWithLocks.withLock { $0[identity, default: 0] > 0 }
+    }
 
     /// Process-wide settings that must precede SQLite's initialisation, made once before the
     /// first open.
@@ -50,6 +82,10 @@ final class SQLiteConnection {
         }
         sqlite3_extended_result_codes(database, 1)
         handle = database
+        if mode != .immutable, let identity = FileIdentity(path: path) {
+            lockedFile = identity
+            Self.filesWithLocks.withLock { $0[identity, default: 0] += 1 }
+        }
     }
 
     deinit { close() }
@@ -60,6 +96,13 @@ final class SQLiteConnection {
         cache = [:]
         sqlite3_close_v2(handle)
         handle = nil
+        if let identity = lockedFile {
+            lockedFile = nil
+            Self.filesWithLocks.withLock { counts in
+                counts[identity, default: 1] -= 1
+                if counts[identity] == 0 { counts[identity] = nil }
+            }
+        }
     }
 
     /// Runs a script of statements that return nothing the caller reads (schema, pragmas).
