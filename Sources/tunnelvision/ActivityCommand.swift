@@ -37,21 +37,10 @@ enum ActivityCommand {
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
         var request = Request(json: json)
         let now = Date()
-        var index = 0
-        func value(_ option: String) throws(Invocation.UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw Invocation.UsageError(message: "activity: \(option) needs a value") }
-            return arguments[index]
-        }
-        func instant(_ option: String) throws(Invocation.UsageError) -> Date {
-            let text = try value(option)
-            guard let date = HistoryTimeInput.parse(text, now: now) else {
-                throw Invocation.UsageError(message: "activity: \(option) '\(text)' is not a time: give \(HistoryTimeInput.accepted)")
-            }
-            return date
-        }
-        while index < arguments.count {
-            let option = arguments[index]
+        var options = OptionCursor(command: "activity", arguments: arguments, now: now)
+        func value(_ option: String) throws(Invocation.UsageError) -> String { try options.value(option) }
+        func instant(_ option: String) throws(Invocation.UsageError) -> Date { try options.instant(option) }
+        while let option = options.current {
             switch option {
             case "--data-dir": request.dataDirectory = try value(option)
             case "--from": request.from = try instant(option)
@@ -65,7 +54,7 @@ enum ActivityCommand {
             default:
                 throw Invocation.UsageError(message: "activity: unexpected \(option)")
             }
-            index += 1
+            options.advance()
         }
         if (request.from == nil) != (request.to == nil) {
             throw Invocation.UsageError(message: "activity: give --from and --to together (or neither, for the whole history)")

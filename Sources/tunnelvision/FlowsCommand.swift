@@ -49,21 +49,10 @@ enum FlowsCommand {
         var request = Request(json: json)
         var since: Date?, until: Date?
         let now = Date()
-        var index = 0
-        func value(_ option: String) throws(Invocation.UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw Invocation.UsageError(message: "flows: \(option) needs a value") }
-            return arguments[index]
-        }
-        func instant(_ option: String) throws(Invocation.UsageError) -> Date {
-            let text = try value(option)
-            guard let date = HistoryTimeInput.parse(text, now: now) else {
-                throw Invocation.UsageError(message: "flows: \(option) '\(text)' is not a time: give \(HistoryTimeInput.accepted)")
-            }
-            return date
-        }
-        while index < arguments.count {
-            let option = arguments[index]
+        var options = OptionCursor(command: "flows", arguments: arguments, now: now)
+        func value(_ option: String) throws(Invocation.UsageError) -> String { try options.value(option) }
+        func instant(_ option: String) throws(Invocation.UsageError) -> Date { try options.instant(option) }
+        while let option = options.current {
             switch option {
             case "--data-dir": request.dataDirectory = try value(option)
             case "--search": request.filter.searchText = try value(option)
@@ -98,7 +87,7 @@ enum FlowsCommand {
             default:
                 throw Invocation.UsageError(message: "flows: unexpected \(option)")
             }
-            index += 1
+            options.advance()
         }
         if since != nil || until != nil {
             let lower = since ?? .distantPast, upper = until ?? .distantFuture

@@ -11,20 +11,21 @@
 ///   option §3.5: code u16 · length u16 (unpadded) · value padded to 4; the list ends with
 ///            opt_endofopt (0, 0), written only when some option was.
 public enum PcapngFormat {
-    public static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
-    public static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
-    public static let interfaceDescriptionType: UInt32 = 0x0000_0001
-    public static let enhancedPacketType: UInt32 = 0x0000_0006
-    public static let versionMajor: UInt16 = 1
+    // The block types, magic and option codes the reader knows too: one truth (`PcapngBlock`).
+    public static let sectionHeaderType = PcapngBlock.sectionHeader
+    public static let byteOrderMagic = PcapngBlock.byteOrderMagic
+    public static let interfaceDescriptionType = PcapngBlock.interfaceDescription
+    public static let enhancedPacketType = PcapngBlock.enhancedPacket
+    public static let versionMajor = PcapngBlock.supportedMajorVersion
     public static let versionMinor: UInt16 = 0
 
-    public static let optionEnd: UInt16 = 0
+    public static let optionEnd = PcapngBlock.optionEndOfOptions
     public static let optionComment: UInt16 = 1
     public static let optionApplication: UInt16 = 4
-    public static let optionTimestampResolution: UInt16 = 9
+    public static let optionTimestampResolution = PcapngBlock.optionTimestampResolution
     public static let optionPacketFlags: UInt16 = 2
     /// if_tsresol 6: timestamps count microseconds, as our pcap records do.
-    public static let microsecondResolution: UInt8 = 6
+    public static let microsecondResolution = PcapngBlock.defaultTimestampResolution
 
     /// epb_flags' low two bits (§4.3.1): the direction as seen from the device.
     public static func packetFlags(_ direction: Direction) -> UInt32 {

@@ -1,0 +1,40 @@
+import Foundation
+import App
+
+/// A walk over one command's options, in order: each option's value taken from the next
+/// argument, and times read as `HistoryTimeInput` reads them, with the command named in every
+/// complaint.
+struct OptionCursor {
+    let command: String
+    let arguments: [String]
+    /// What relative times ("2h") count back from: one instant for the whole command line.
+    let now: Date
+    private(set) var index = 0
+
+    init(command: String, arguments: [String], now: Date = Date()) {
+        self.command = command
+        self.arguments = arguments
+        self.now = now
+    }
+
+    /// The option under the cursor; nil past the last.
+    var current: String? { index < arguments.count ? arguments[index] : nil }
+
+    mutating func advance() { index += 1 }
+
+    /// The value after `option`, moving onto it.
+    mutating func value(_ option: String) throws(Invocation.UsageError) -> String {
+        index += 1
+        guard index < arguments.count else { throw Invocation.UsageError(message: "\(command): \(option) needs a value") }
+        return arguments[index]
+    }
+
+    /// The instant after `option`.
+    mutating func instant(_ option: String) throws(Invocation.UsageError) -> Date {
+        let text = try value(option)
+        guard let date = HistoryTimeInput.parse(text, now: now) else {
+            throw Invocation.UsageError(message: "\(command): \(option) '\(text)' is not a time: give \(HistoryTimeInput.accepted)")
+        }
+        return date
+    }
+}
