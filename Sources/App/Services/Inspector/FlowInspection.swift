@@ -43,10 +43,10 @@ public struct FlowInspection: Sendable {
     public func packet(flowID id: Int64, number: Int) async throws(InspectorError) -> PacketBytesPresentation {
         let flow = try await flow(id: id)
         let packet: StoredPacket?
-        let first: StoredPacket?
+        let first: Date?
         do {
             packet = try await store.packet(forFlow: id, at: number - 1)
-            first = try await store.packet(forFlow: id, at: 0)
+            first = try await store.firstPacketDate(forFlow: id)
         } catch {
             throw .history(HistoryError(error))
         }
@@ -55,7 +55,7 @@ public struct FlowInspection: Sendable {
             do { count = try await store.packetCount(forFlow: id) } catch { throw .history(HistoryError(error)) }
             throw .packetOutOfRange(number: number, flowID: id, count: count)
         }
-        let row = FlowInspectorRow(packet: packet, number: number, since: first.date, proto: flow.stored.key.proto,
+        let row = FlowInspectorRow(packet: packet, number: number, since: first, proto: flow.stored.key.proto,
                                    version: flow.stored.key.endpointA.address.version)
         guard let location = packet.capture else {
             let captured: Int
