@@ -169,4 +169,11 @@ import Testing
         #expect(!details.contains { $0.contains("packets_ts") || $0.hasPrefix("SCAN p") }, "\(details)")
         #expect(details.contains { $0.hasPrefix("SEARCH r") }, "\(details)")
     }
+
+    @Test("a flow's first instant is an aggregate over its runs, never a walk of the ts index")
+    func firstPacketGoesThroughItsRuns() async throws {
+        let details = try await plan(FlowStore.firstPacketSQL, in: TemporaryDirectory())
+        #expect(!details.contains { $0.contains("packets_ts") || $0.hasPrefix("SCAN p") }, "\(details)")
+        #expect(details.contains { $0.hasPrefix("SEARCH r") }, "\(details)")
+    }
 }

@@ -34,15 +34,19 @@ extension FlowStore {
         return try rows.first.map { row throws(StoreError) in try StoredPacket(row: row) }
     }
 
+    /// `+p.ts`: without it SQLite takes min() from the ts index's first entries, testing each
+    /// against the flow — every packet of the history before the flow's first (seconds, measured).
+    static let firstPacketSQL = """
+        SELECT min(+p.ts) FROM packet_runs r
+        JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
+        WHERE r.flow_id = ?1
+        """
+
     /// The instant of flow `flowID`'s first stored packet (what the inspector's times count from);
     /// nil for a flow without packets. An aggregate over the flow's own rows: no sort.
     public func firstPacketDate(forFlow flowID: Int64) throws(StoreError) -> Date? {
         let first = try sqlite { connection throws(SQLiteError) in
-            try connection.cached("""
-                SELECT min(p.ts) FROM packet_runs r
-                JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
-                WHERE r.flow_id = ?1
-                """) { statement throws(SQLiteError) in
+            try connection.cached(Self.firstPacketSQL) { statement throws(SQLiteError) in
                 statement.bind(flowID, at: 1)
                 return try statement.step() ? statement.optionalInt64(at: 0) : nil
             }
