@@ -110,11 +110,11 @@ struct FlowExportTests {
 
     @Test("protocol, TLS status and name source are stable identifiers, not screen copy")
     func stableNames() async throws {
-        #expect(FlowExport.protocolIdentifier(.tcp) == "tcp")
-        #expect(FlowExport.protocolIdentifier(.udp) == "udp")
-        #expect(FlowExport.protocolIdentifier(.icmpv6) == "icmpv6")
-        #expect(FlowExport.protocolIdentifier(IPProtocolNumber(rawValue: 47)) == "proto-47")
-        #expect(TLSInspectionStatus.allCases.map(FlowExport.tlsStatusIdentifier)
+        #expect(HistoryFlowWording.protocolIdentifier(.tcp) == "tcp")
+        #expect(HistoryFlowWording.protocolIdentifier(.udp) == "udp")
+        #expect(HistoryFlowWording.protocolIdentifier(.icmpv6) == "icmpv6")
+        #expect(HistoryFlowWording.protocolIdentifier(IPProtocolNumber(rawValue: 47)) == "proto-47")
+        #expect(TLSInspectionStatus.allCases.map(HistoryFlowWording.statusIdentifier)
                 == ["plaintext", "encrypted", "inspected", "notInspectable"])
         let fixture = try ExportHistoryFixture()
         let flows = try await fixture.write([

@@ -53,7 +53,7 @@ public enum FlowExport {
         out.beginObject()
         out.number("id", Int(stored.id))
         out.number("session", Int(stored.session))
-        out.string("protocol", protocolIdentifier(stored.key.proto))
+        out.string("protocol", HistoryFlowWording.protocolIdentifier(stored.key.proto))
         out.string("host", flow.displayHost)
         out.string("name", flow.name?.text)
         out.string("nameSource", flow.nameSource?.rawValue)
@@ -72,7 +72,7 @@ public enum FlowExport {
         out.number("bytesOut", stored.bytesOut)
         out.number("bytesIn", stored.bytesIn)
         out.number("packets", stored.packetCount)
-        out.string("tlsStatus", tlsStatusIdentifier(stored.tlsStatus))
+        out.string("tlsStatus", HistoryFlowWording.statusIdentifier(stored.tlsStatus))
         out.endObject()
     }
 
@@ -119,21 +119,6 @@ public enum FlowExport {
         }
         trailer(&out, totals: totals, truncated: truncated)
         return Data(out.writer.bytes)
-    }
-
-    /// `tcp`, `udp`, `icmp`, `icmpv6`, else `proto-N`: a script's identifier, lowercase.
-    public static func protocolIdentifier(_ proto: IPProtocolNumber) -> String {
-        proto.knownName.map { "\($0)".lowercased() } ?? "proto-\(proto.rawValue)"
-    }
-
-    /// The status's Swift name (`plaintext`, `encrypted`, `inspected`, `notInspectable`).
-    public static func tlsStatusIdentifier(_ status: TLSInspectionStatus) -> String {
-        switch status {
-        case .plaintext: "plaintext"
-        case .encrypted: "encrypted"
-        case .inspected: "inspected"
-        case .notInspectable: "notInspectable"
-        }
     }
 
     /// A date as nanoseconds since 1970, to the microsecond the stamps show (a `Date` holds no finer).

@@ -26,7 +26,7 @@ extension FlowInspector {
         out.number("durationSeconds", stored.duration, decimals: 3)
         out.number("bytesReceived", stored.bytesIn)
         out.number("bytesSent", stored.bytesOut)
-        out.string("encryption", Self.encryptionName(stored.tlsStatus))
+        out.string("encryption", HistoryFlowWording.statusIdentifier(stored.tlsStatus))
         out.string("streamOpening", stored.streamOpening?.rawValue)
         out.number("quicVersion", stored.quic.map { Int($0.version.rawValue) })
         out.key("clientOffer")
@@ -61,15 +61,5 @@ extension FlowInspector {
         }
         out.endArray()
         out.endObject()
-    }
-
-    /// The status's stable identifier in JSON.
-    public static func encryptionName(_ status: TLSInspectionStatus) -> String {
-        switch status {
-        case .plaintext: "plaintext"
-        case .encrypted: "encrypted"
-        case .inspected: "inspected"
-        case .notInspectable: "notInspectable"
-        }
     }
 }
