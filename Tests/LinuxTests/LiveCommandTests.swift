@@ -112,9 +112,13 @@ struct LiveCommandTests {
         try run.run()
         defer { if run.isRunning { LabScripts.stop(run) } }
 
+        // The first non-zero rate may cover a partial second (the download starting inside the
+        // sampling window), so wait for the steady rate rather than the first sign of life.
         let moved = try Self.waitFor(15) { (Self.receivedRate(try tmux.capture()) ?? 0) > 0 }
         #expect(moved, "the received rate never left zero:\n\((try? tmux.capture()) ?? "")")
+        let steady = try Self.waitFor(5) { (Self.receivedRate(try tmux.capture()) ?? 0) > 50_000 }
         let first = try tmux.capture()
+        #expect(steady, "the received rate never reached the paced 400 kB/s:\n\(first)")
         #expect(first.contains("live — session"))
         usleep(2_500_000)
         let second = try tmux.capture()
