@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "Linux", dependencies: ["PacketTunnel", "Posix", "Shared", "CTunnelVision"],
                 resources: [.copy("Lab/Scripts")], swiftSettings: strict),
         // The app's shell.
-        .target(name: "AppLinux", dependencies: ["App", "Posix", "Shared"], swiftSettings: strict),
+        .target(name: "AppLinux", dependencies: ["App", "Posix", "Shared", "CTunnelVision"],
+                resources: [.copy("Web/Site")], swiftSettings: strict),
         .executableTarget(name: "tunnelvision", dependencies: ["App", "AppLinux", "Linux", "Shared"], swiftSettings: strict),
 
         // Developer tools: synthetic captures and the benchmarks.
@@ -56,6 +57,8 @@ let package = Package(
         .testTarget(name: "PosixTests", dependencies: ["Posix", "Shared"], swiftSettings: strict),
         .testTarget(name: "LinuxTests", dependencies: ["Linux", "App", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
                                                        "Fixtures", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "AppLinuxTests", dependencies: ["AppLinux", "App", "Posix", "Shared", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Linux", "Shared"], swiftSettings: strict),
     ]
 )

@@ -14,6 +14,9 @@ enum HelpText {
       tunnelvision stats [--data-dir D] [--json] its counters (pipeline, relay, resolvers, shell)
       tunnelvision diagnostics [--data-dir D] [--json]
                                                 what it can name and inspect, and why not
+    The app in a browser:
+      tunnelvision ui [--data-dir D] [--listen ADDR:PORT] [--no-open] [--json]
+                                                serve the app to a browser on this machine
     The history (what was recorded):
       tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--since T] …
                                                 its connections, newest first, a page at a time
@@ -258,6 +261,7 @@ enum HelpText {
         case nil: overview
         case "packets": packets
         case "live": LiveCommand.help
+        case "ui": UICommand.help
         case "run": run
         case "analyze": analyze
         case "demo": demo

@@ -16,6 +16,7 @@ enum Invocation: Equatable {
     case diagnostics(dataDirectory: String?, json: Bool)
     case flow(FlowCommand.Request)
     case live(LiveCommand.Request)
+    case ui(UICommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -61,6 +62,8 @@ enum Invocation: Equatable {
             return .activity(try ActivityCommand.parse(rest, json: json))
         case "live":
             return .live(try LiveCommand.parse(rest, json: json))
+        case "ui":
+            return .ui(try UICommand.parse(rest, json: json))
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             let workers = try takeWorkers(from: &rest)

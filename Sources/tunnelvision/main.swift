@@ -54,6 +54,8 @@ case let .flow(request):
     exit(await FlowCommand.run(request))
 case let .live(request):
     exit(await LiveCommand.run(request))
+case let .ui(request):
+    exit(await UICommand.run(request))
 case let .demo(dataDirectory, json):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json))
 }

@@ -47,15 +47,18 @@ public struct HTTPRequest: Sendable, Equatable {
     public var query: [HTTPQueryItem]
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// "HTTP/1.1" or "HTTP/1.0": whether the connection stays open after the answer depends on it.
+    public var version: String
 
     public init(method: String, target: String, path: String, query: [HTTPQueryItem] = [],
-                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+                headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], version: String = "HTTP/1.1") {
         self.method = method
         self.target = target
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.version = version
     }
 
     /// The first query value of that name.

@@ -1,0 +1,41 @@
+/// Why the server closed a connection. The ones a person may want to know about — a refusal, a
+/// client too slow, a server too full — are logged with their status and sentence.
+public enum HTTPCloseReason: Sendable, Equatable {
+    /// The last response was written and the connection was not to be kept (Connection: close,
+    /// HTTP/1.0, an event stream whose client left).
+    case finished
+    /// No request begun within the idle timeout.
+    case idle
+    /// The client hung up, or its socket failed.
+    case clientGone
+    /// The request was refused by the parser (its status was sent).
+    case refused(HTTPRefusal)
+    /// A request was begun and not finished before the request deadline (408 sent).
+    case requestTimedOut
+    /// The client took nothing of a response, or let an event stream's backlog fill, for too long.
+    case slowReader
+    /// The server already served its maximum of connections, none idle (503 sent).
+    case overCap
+    /// Idle, it gave way to a new connection at the cap.
+    case evicted
+    /// The server is stopping.
+    case serverStopping
+
+    /// The status sent before the close, and the sentence the server logs; nil for closes that
+    /// are ordinary (finished, idle, gone, evicted, stopping).
+    public func refusal(_ limits: WebServerLimits) -> (status: HTTPStatus, sentence: String)? {
+        switch self {
+        case .finished, .idle, .clientGone, .evicted, .serverStopping:
+            nil
+        case .refused(let refusal):
+            (refusal.status, refusal.sentence)
+        case .requestTimedOut:
+            (.requestTimeout, "the request was not complete within \(limits.requestDeadline.components.seconds) s; "
+                + "send the whole request at once")
+        case .slowReader:
+            (.requestTimeout, "the client took no more of the response within \(limits.requestDeadline.components.seconds) s")
+        case .overCap:
+            (.serviceUnavailable, "the server is already serving \(limits.maximumConnections) connections; try again in a moment")
+        }
+    }
+}

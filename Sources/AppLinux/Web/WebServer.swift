@@ -1,0 +1,350 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import App
+import CTunnelVision
+import Foundation
+import Posix
+import Shared
+
+/// The web app's HTTP server: one listening socket and its connections on one `EventLoop` thread
+/// (the model is `ControlServer`: accept bursts, a cap, a timer per connection, MSG_NOSIGNAL, a
+/// pause on EMFILE). Every decision is a pure core's — `HTTPConnection` for the exchange,
+/// `WebAccess` for who may look, `HTTPResponseEncoder` and `WebSecurityHeaders` for the bytes —
+/// and this class only moves bytes, timers and answers between them and the kernel.
+///
+/// The responder is called on a Task (it reads SQLite and files), and its answer comes back to
+/// the loop with `execute`; a connection closed meanwhile is recognised by its serial number, so
+/// an answer never reaches a reused descriptor. `broadcast` may be called from any thread.
+public final class WebServer: @unchecked Sendable {
+    public let access: WebAccess
+    public let limits: WebServerLimits
+    private let loop: EventLoop
+    private let responder: any WebResponder
+    private let log: @Sendable (String) -> Void
+
+    // Loop thread only.
+    private var listener: Int32 = -1
+    private var connections: [Int32: Served] = [:]
+    private var nextSerial: UInt64 = 0
+    /// One read's memory, shared by every connection: the loop serves one at a time.
+    private var scratch: [UInt8]
+
+    private let finished = DispatchSemaphore(value: 0)
+
+    private struct Served {
+        var connection: HTTPConnection
+        let serial: UInt64
+        let peer: String
+        var interest: EventLoop.Interest
+        var timer: TimerID?
+        var timerGeneration: UInt64?
+        /// When it became idle (a serial order), so the longest idle gives way first at the cap.
+        var idleSince: UInt64?
+        /// The request being answered, for the log.
+        var request: (method: String, target: String)?
+    }
+
+    /// What every refusal is logged as, by default: one line on stderr.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Listens on `endpoint` (port 0: a free one) and serves `responder` behind the access checks.
+    /// The key is drawn from the system's random source. Call `start()` to serve.
+    public init(listening endpoint: IPEndpoint = WebListenAddress.standard.endpoint, responder: any WebResponder,
+                limits: WebServerLimits = .standard,
+                log: @escaping @Sendable (String) -> Void = WebServer.standardErrorLog) throws(WebServerError) {
+        do {
+            loop = try EventLoop()
+        } catch {
+            throw .eventLoop("\(error)")
+        }
+        let (descriptor, bound) = try WebListener.open(endpoint, backlog: limits.listenBacklog)
+        var random = SystemRandomNumberGenerator()
+        access = WebAccess(listening: bound, using: &random)
+        self.limits = limits
+        self.responder = responder
+        self.log = log
+        scratch = [UInt8](repeating: 0, count: 64 * 1024)
+        listener = descriptor
+        do {
+            try loop.register(descriptor, interest: .read) { [weak self] _ in self?.acceptWaiting() }
+        } catch {
+            Glibc.close(descriptor)
+            throw .eventLoop("\(error)")
+        }
+    }
+
+    deinit {
+        if listener >= 0 { Glibc.close(listener) }
+    }
+
+    /// The address listened on, with its real port.
+    public var address: IPEndpoint { access.listening }
+    /// The address to open, key included.
+    public var url: String { access.url }
+
+    /// Serves on a thread of its own until `stop()`.
+    public func start() {
+        let thread = Thread { [self] in
+            try? loop.run()
+            finished.signal()
+        }
+        thread.name = "tunnelvision ui"
+        thread.start()
+    }
+
+    /// Closes every connection and the listener, and returns once the loop has stopped. Call once,
+    /// after `start()`, from any thread but the loop's.
+    public func stop() {
+        loop.execute { [self] in
+            for client in Array(connections.keys) { finish(client, .serverStopping) }
+            try? loop.unregister(listener)
+            Glibc.close(listener)
+            listener = -1
+        }
+        loop.stop()
+        finished.wait()
+    }
+
+    /// Sends an event (`event: NAME`, `data: LINE`) to every open event stream. Any thread.
+    public func broadcast(event: String, data: String) {
+        let frame = ServerSentEvent.frame(event: event, data: data)
+        loop.execute { [self] in
+            for (client, served) in connections where served.connection.isStreaming {
+                guard let action = connections[client]?.connection.push(frame) else { continue }
+                drive(client, action)
+            }
+        }
+    }
+
+    /// How many connections are open now (for tests; any thread, answered through the loop).
+    public func openConnections() async -> Int {
+        await withCheckedContinuation { continuation in
+            loop.execute { [self] in continuation.resume(returning: connections.count) }
+        }
+    }
+
+    // MARK: Accepting
+
+    private func acceptWaiting() {
+        for _ in 0..<limits.acceptBurst {
+            let client = ctv_accept_nonblocking(listener)
+            guard client >= 0 else {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED: continue
+                case let failure:
+                    log("\(Date().formatted(.iso8601)) tunnelvision ui: cannot accept a connection "
+                        + "(\(String(cString: strerror(failure)))); pausing for \(limits.acceptRetryDelay)")
+                    pauseAccepting()
+                    return
+                }
+            }
+            if connections.count >= limits.maximumConnections {
+                // The connection idle longest gives way; with none idle, the new one is told why.
+                guard let idlest = connections.filter({ $0.value.idleSince != nil })
+                    .min(by: { $0.value.idleSince! < $1.value.idleSince! })?.key else {
+                    refuseAtOnce(client)
+                    continue
+                }
+                finish(idlest, .evicted)
+            }
+            serve(client)
+        }
+    }
+
+    /// Out of descriptors, the listener stays readable: unwatched for a moment, so the
+    /// level-triggered loop does not spin on it, then watched again.
+    private func pauseAccepting() {
+        try? loop.modify(listener, interest: [])
+        loop.schedule(after: limits.acceptRetryDelay) { [weak self] in
+            guard let self, listener >= 0 else { return }
+            try? loop.modify(listener, interest: .read)
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        var on: Int32 = 1
+        _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        let serial = nextSerial
+        nextSerial += 1
+        do {
+            try loop.register(client, interest: .read) { [weak self] readiness in self?.ready(client, readiness) }
+        } catch {
+            Glibc.close(client)
+            return
+        }
+        let peer = SocketAddress.of(client, peer: true)?.endpoint?.description ?? "-"
+        connections[client] = Served(connection: HTTPConnection(limits: limits), serial: serial, peer: peer,
+                                     interest: .read)
+        sync(client)
+    }
+
+    /// Over the cap with none idle: the 503 goes out in one send (a fresh socket's buffer takes
+    /// it), and the connection is closed without ever being watched.
+    private func refuseAtOnce(_ client: Int32) {
+        var connection = HTTPConnection(limits: limits)
+        var action = connection.refuseOverCap()
+        while case .send(let bytes) = action {
+            switch Self.send(bytes, to: client) {
+            case .processed(let count): action = connection.wrote(count)
+            case .wouldBlock, .failed: action = connection.failed()
+            }
+        }
+        let peer = SocketAddress.of(client, peer: true)?.endpoint?.description ?? "-"
+        Glibc.close(client)
+        if case .close(let reason) = action, let (status, sentence) = reason.refusal(limits) {
+            log(WebLogLine.refusal(at: Date(), peer: peer, method: nil, target: nil, status: status, sentence: sentence))
+        }
+    }
+
+    // MARK: One connection
+
+    private func ready(_ client: Int32, _ readiness: EventLoop.Readiness) {
+        guard let served = connections[client] else { return }
+        if readiness.contains(.writable), served.connection.wantsWrite, let action = connections[client]?.connection.writable() {
+            drive(client, action)
+        }
+        guard let connection = connections[client]?.connection else { return }
+        guard connection.wantsRead else {
+            // Hung up while an answer is made: level-triggered, it would be reported every turn.
+            if !readiness.isDisjoint(with: [.hangup, .error]) { finish(client, .clientGone) }
+            return
+        }
+        guard !readiness.isDisjoint(with: [.readable, .hangup, .error]) else { return }
+        let limit = min(connection.readLimit, scratch.count)
+        let result = scratch.withUnsafeMutableBytes { buffer in
+            IOResult.retryingInterrupts { Glibc.read(client, buffer.baseAddress, limit) }
+        }
+        let action: HTTPConnection.Action? = switch result {
+        case .processed(0): connections[client]?.connection.endOfStream()
+        case .processed(let count): connections[client]?.connection.received(scratch[..<count])
+        case .wouldBlock: nil
+        case .failed: connections[client]?.connection.failed()
+        }
+        if let action { drive(client, action) }
+    }
+
+    /// Does what the connection asks until it waits or is closed, then watches what it wants.
+    private func drive(_ client: Int32, _ first: HTTPConnection.Action) {
+        var action = first
+        while true {
+            let next: HTTPConnection.Action?
+            switch action {
+            case .wait:
+                sync(client)
+                return
+            case .respond(let request):
+                next = decide(client, request)
+            case .send(let bytes):
+                next = switch Self.send(bytes, to: client) {
+                case .processed(let count): connections[client]?.connection.wrote(count)
+                case .wouldBlock: connections[client]?.connection.wrote(0)
+                case .failed: connections[client]?.connection.failed()
+                }
+            case .close(let reason):
+                return finish(client, reason)
+            }
+            guard let next else { return }
+            action = next
+        }
+    }
+
+    /// The access check first; a request it lets through goes to the responder on a Task.
+    private func decide(_ client: Int32, _ request: HTTPRequest) -> HTTPConnection.Action? {
+        connections[client]?.request = (request.method, request.target)
+        switch access.decide(request) {
+        case .answer(let response):
+            return connections[client]?.connection.responded(response)
+        case .refuse(let reason):
+            if let peer = connections[client]?.peer {
+                log(WebLogLine.refusal(at: Date(), peer: peer, method: request.method, target: request.target,
+                                       status: reason.status, sentence: reason.sentence))
+            }
+            return connections[client]?.connection.responded(reason.response(path: request.path))
+        case .pass:
+            guard let serial = connections[client]?.serial else { return nil }
+            let responder = self.responder
+            Task { [weak self] in
+                let response = await responder.respond(to: request)
+                self?.loop.execute { [weak self] in self?.answered(client, serial: serial, response) }
+            }
+            return .wait
+        }
+    }
+
+    private func answered(_ client: Int32, serial: UInt64, _ response: HTTPResponse) {
+        guard connections[client]?.serial == serial, let action = connections[client]?.connection.responded(response) else {
+            return   // closed meanwhile; the descriptor may be another connection's now
+        }
+        drive(client, action)
+    }
+
+    private func timerFired(_ client: Int32, serial: UInt64, generation: UInt64) {
+        guard connections[client]?.serial == serial else { return }
+        connections[client]?.timer = nil
+        connections[client]?.timerGeneration = nil
+        guard let action = connections[client]?.connection.deadlinePassed(generation: generation) else { return }
+        drive(client, action)
+    }
+
+    /// Watches the socket for what the connection wants, and arms the timer it names.
+    private func sync(_ client: Int32) {
+        guard var served = connections[client] else { return }
+        var interest: EventLoop.Interest = []
+        if served.connection.wantsRead { interest.insert(.read) }
+        if served.connection.wantsWrite { interest.insert(.write) }
+        if interest != served.interest {
+            do {
+                try loop.modify(client, interest: interest)
+                served.interest = interest
+            } catch {
+                return finish(client, .clientGone)
+            }
+        }
+        let wanted = served.connection.deadline
+        if wanted?.generation != served.timerGeneration {
+            if let timer = served.timer { loop.cancel(timer) }
+            served.timer = nil
+            served.timerGeneration = nil
+            if let wanted {
+                let serial = served.serial
+                served.timer = loop.schedule(after: wanted.delay) { [weak self] in
+                    self?.timerFired(client, serial: serial, generation: wanted.generation)
+                }
+                served.timerGeneration = wanted.generation
+            }
+        }
+        if served.connection.isIdle {
+            if served.idleSince == nil {
+                served.idleSince = nextSerial
+                nextSerial += 1
+            }
+        } else {
+            served.idleSince = nil
+        }
+        connections[client] = served
+    }
+
+    private func finish(_ client: Int32, _ reason: HTTPCloseReason) {
+        guard let served = connections.removeValue(forKey: client) else { return }
+        if let timer = served.timer { loop.cancel(timer) }
+        try? loop.unregister(client)
+        Glibc.close(client)
+        if let (status, sentence) = reason.refusal(limits) {
+            // Only a slow reader's request is known to be the one that failed; the others failed reading one.
+            let request = reason == .slowReader ? served.request : nil
+            log(WebLogLine.refusal(at: Date(), peer: served.peer, method: request?.method, target: request?.target,
+                                   status: status, sentence: sentence))
+        }
+    }
+
+    /// MSG_NOSIGNAL: a browser that closed its tab must not take the server down with SIGPIPE.
+    private static func send(_ bytes: ArraySlice<UInt8>, to client: Int32) -> IOResult {
+        bytes.withUnsafeBytes { buffer in
+            IOResult.retryingInterrupts { Glibc.send(client, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+}
