@@ -5,14 +5,11 @@ import Shared
 /// `tunnelvision activity`: the timeline's activity axis, drawn in the terminal.
 enum ActivityCommand {
     struct Request: Equatable {
-        var dataDirectory: String?
+        var question: ActivityQuestion
         var json = false
-        var from: Date?
-        var to: Date?
-        var bars: Int?
     }
 
-    static let barRange = 2...500
+    static var barRange: ClosedRange<Int> { ActivityQuestion.barRange }
 
     static let help = """
     tunnelvision activity [--data-dir D] [--json] [--from T --to T] [--bars N]
@@ -35,58 +32,21 @@ enum ActivityCommand {
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
-        var request = Request(json: json)
-        let now = Date()
-        var options = OptionCursor(command: "activity", arguments: arguments, now: now)
-        func value(_ option: String) throws(Invocation.UsageError) -> String { try options.value(option) }
-        func instant(_ option: String) throws(Invocation.UsageError) -> Date { try options.instant(option) }
-        while let option = options.current {
-            switch option {
-            case "--data-dir": request.dataDirectory = try value(option)
-            case "--from": request.from = try instant(option)
-            case "--to": request.to = try instant(option)
-            case "--bars":
-                let text = try value(option)
-                guard let bars = Int(text), barRange.contains(bars) else {
-                    throw Invocation.UsageError(message: "activity: --bars needs a number from \(barRange.lowerBound) to \(barRange.upperBound)")
-                }
-                request.bars = bars
-            default:
-                throw Invocation.UsageError(message: "activity: unexpected \(option)")
-            }
-            options.advance()
+        do {
+            return Request(question: try ActivityQuestion.parse(arguments, now: Date()), json: json)
+        } catch {
+            throw Invocation.UsageError(message: error.message)
         }
-        if (request.from == nil) != (request.to == nil) {
-            throw Invocation.UsageError(message: "activity: give --from and --to together (or neither, for the whole history)")
-        }
-        if let from = request.from, let to = request.to, from > to {
-            throw Invocation.UsageError(message: "activity: --from is after --to")
-        }
-        return request
     }
 
     static func run(_ request: Request) async -> Int32 {
-        let store: FlowStore
         do {
-            store = try HistoryAccess.openStore(dataDirectory: request.dataDirectory)
+            let chart = try await request.question.answer()
+            print(request.json ? chart.json() : chart.text())
+            return 0
         } catch {
             printError("tunnelvision: \(error)")
             return 1
         }
-        var policy = HistoryPolicy.default
-        if let bars = request.bars { policy.axisBars = bars }
-        let range = request.from.flatMap { from in request.to.map { from...$0 } }
-        let axis: ActivityAxis
-        do {
-            axis = try await HistoryReader(store: store, policy: policy).activity(in: range)
-        } catch {
-            await store.close()
-            printError("tunnelvision: \(error)")
-            return 1
-        }
-        await store.close()
-        let chart = ActivityChart(axis: axis, requested: range)
-        print(request.json ? chart.json() : chart.text())
-        return 0
     }
 }

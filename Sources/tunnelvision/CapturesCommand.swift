@@ -7,15 +7,8 @@ import Shared
 /// one being recorded marked and the room left; deleting some (never the one being recorded);
 /// starting a new file through the running tunnel.
 enum CapturesCommand {
-    enum Action: Equatable {
-        case list
-        case remove([UInt32])
-        case rotate
-    }
-
     struct Request: Equatable {
-        var action: Action
-        var dataDirectory: String?
+        var question: CapturesQuestion
         var json: Bool
     }
 
@@ -49,149 +42,60 @@ enum CapturesCommand {
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
-        var rest = arguments
-        let dataDirectory = try Invocation.takeDataDirectory(from: &rest, command: "captures")
-        if let unknown = rest.first(where: { $0.hasPrefix("-") }) {
-            throw Invocation.UsageError(message: "captures: unknown option \(unknown)")
-        }
-        switch rest.first {
-        case nil:
-            return Request(action: .list, dataDirectory: dataDirectory, json: json)
-        case "rm":
-            let words = rest.dropFirst()
-            guard !words.isEmpty else { throw Invocation.UsageError(message: "captures rm: which? (tunnelvision captures rm SEQ…, the sequences 'tunnelvision captures' lists)") }
-            var sequences: [UInt32] = []
-            for word in words {
-                guard let sequence = UInt32(word) else {
-                    throw Invocation.UsageError(message: "captures rm: \(word) is not a capture's sequence (a number 'tunnelvision captures' lists)")
-                }
-                if !sequences.contains(sequence) { sequences.append(sequence) }
-            }
-            return Request(action: .remove(sequences), dataDirectory: dataDirectory, json: json)
-        case "rotate":
-            guard rest.count == 1 else { throw Invocation.UsageError(message: "captures rotate: takes nothing more, got \(rest[1])") }
-            return Request(action: .rotate, dataDirectory: dataDirectory, json: json)
-        case let other?:
-            throw Invocation.UsageError(message: "captures: unknown action \(other); it takes rm SEQ… or rotate")
+        do {
+            return Request(question: try CapturesQuestion.parse(arguments), json: json)
+        } catch {
+            throw Invocation.UsageError(message: error.message)
         }
     }
 
     static func run(_ request: Request) async -> Int32 {
-        let directory = HistoryAccess.dataDirectory(override: request.dataDirectory)
-        switch request.action {
-        case .list: return await list(directory: directory, json: request.json)
-        case .remove(let sequences): return await remove(sequences, directory: directory, json: request.json)
-        case .rotate: return rotate(directory: directory, json: request.json)
-        }
-    }
-
-    /// Whether a tunnel records into `directory`, as its control socket says.
-    static func presence(in directory: URL) -> CapturesTunnelPresence {
-        do {
-            _ = try TunnelControlChannel(dataDirectory: directory).send(.stats)
-            return .live
-        } catch {
-            return error.isNotRunning ? .absent : .unknown(error.description)
-        }
-    }
-
-    /// The data directory's captures, or nil after saying why they cannot be read.
-    static func files(in directory: URL, access: DataDirectoryTrust.Access) async -> [CaptureFileInfo]? {
-        do {
-            try DataDirectory.verify(directory, access: access)
-            return try await CaptureLibrary(dataDirectory: directory).files()
+        let question = request.question, json = request.json
+        do throws(QuestionFailure) {
+            switch question.action {
+            case .list:
+                show(try await question.listing(tunnel: .channel), json: json)
+                return 0
+            case .remove(let sequences):
+                let removal = try await question.remove(sequences, tunnel: .channel)
+                show(removal, json: json)
+                return removal.failed.isEmpty ? 0 : 1
+            case .rotate:
+                let rotation = try question.rotate(tunnel: .channel)
+                print(json ? rotation.json : rotation.text)
+                return 0
+            }
         } catch {
             printError("tunnelvision: \(error)")
-            return nil
+            return 1
         }
     }
 
-    private static func list(directory: URL, json: Bool) async -> Int32 {
-        guard let files = await files(in: directory, access: .read) else { return 1 }
-        let presence = presence(in: directory)
-        let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: presence.mayBeRecording)
-        let settings = Result { () throws(SettingsError) in
-            try SettingsStore(dataDirectory: directory).load().retention
-        }
-        let headroom = CaptureHeadroom.assess(files: files, settings: settings, recordingSequence: recording, now: Date())
-        let rows = CapturesPresentation.rows(files: files, recordingSequence: recording)
+    private static func show(_ listing: CapturesQuestion.Listing, json: Bool) {
         if json {
-            print(CapturesJSON.listing(rows: rows, settings: try? settings.get(), headroom: headroom, presence: presence))
-            return 0
+            print(listing.json)
+            return
         }
-        if let notice = presence.notice { printError("tunnelvision: \(notice)") }
-        if rows.isEmpty { print(CapturesPresentation.emptyState) }
-        for row in rows {
+        if let notice = listing.presence.notice { printError("tunnelvision: \(notice)") }
+        if listing.rows.isEmpty { print(CapturesPresentation.emptyState) }
+        for row in listing.rows {
             let time = row.lastWritten.map(UTCTimestamp.iso8601) ?? "-"
             print("\(String(row.sequence).leftPadded(to: 6))  \(row.name)  \(row.size.leftPadded(to: 10))  \(time)"
                   + (row.isRecording ? "  recording" : ""))
         }
-        print(CapturesPresentation.footer(files: files, sizeLimit: (try? settings.get())?.maxCaptureSize))
-        for line in headroom.lines { print(line) }
-        return 0
+        print(CapturesPresentation.footer(files: listing.files, sizeLimit: (try? listing.settings.get())?.maxCaptureSize))
+        for line in listing.headroom.lines { print(line) }
     }
 
-    private static func remove(_ sequences: [UInt32], directory: URL, json: Bool) async -> Int32 {
-        guard let files = await files(in: directory, access: .write) else { return 1 }
-        let presence = presence(in: directory)
-        let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: presence.mayBeRecording)
-        let library = CaptureLibrary(dataDirectory: directory)
-        var deleted: [UInt32] = []
-        var failed: [(UInt32, String)] = []
-        for sequence in sequences {
-            if let refusal = CapturesPresentation.deletionRefusal(sequence: sequence, recordingSequence: recording) {
-                failed.append((sequence, refusal))
-                continue
-            }
-            do {
-                try await library.delete(sequence: sequence)
-                deleted.append(sequence)
-            } catch {
-                failed.append((sequence, error.description))
-            }
-        }
+    private static func show(_ removal: CapturesQuestion.Removal, json: Bool) {
         if json {
-            print(CapturesJSON.removal(deleted: deleted, failed: failed))
-        } else {
-            if let notice = presence.notice { printError("tunnelvision: \(notice)") }
-            for sequence in deleted { print("deleted capture \(sequence)") }
-            if !deleted.isEmpty { print(CapturesPresentation.deletionNote) }
-            for (_, reason) in failed { printError("tunnelvision: \(reason)") }
+            print(removal.json)
+            return
         }
-        return failed.isEmpty ? 0 : 1
-    }
-
-    private static func rotate(directory: URL, json: Bool) -> Int32 {
-        let response: ControlResponse
-        do {
-            response = try TunnelControlChannel(dataDirectory: directory).send(.rotateCapture)
-        } catch {
-            if error.isNotRunning {
-                printError("tunnelvision: no tunnel is running on \(directory.path), so there is no capture being recorded to rotate; "
-                           + "'tunnelvision run -- CMD' starts one (or give its --data-dir)")
-            } else {
-                printError("tunnelvision: \(error)")
-            }
-            return 1
-        }
-        guard case .ok = response else {
-            if case .failed(let reason) = response { printError("tunnelvision: the tunnel could not rotate its capture: \(reason)") }
-            return 1
-        }
-        // The new file is the highest sequence now (the tunnel answers only ok).
-        let files = (try? CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: directory))) ?? []
-        let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: true)
-        if json {
-            var out = JSONWriter()
-            out.beginObject()
-            out.bool("rotated", true)
-            out.number("recording", recording.map(Int.init))
-            out.endObject()
-            print(out.writer.string)
-        } else {
-            print("the tunnel is recording into a new capture" + (recording.map { " (\($0))" } ?? ""))
-        }
-        return 0
+        if let notice = removal.presence.notice { printError("tunnelvision: \(notice)") }
+        for sequence in removal.deleted { print("deleted capture \(sequence)") }
+        if !removal.deleted.isEmpty { print(CapturesPresentation.deletionNote) }
+        for (_, reason) in removal.failed { printError("tunnelvision: \(reason)") }
     }
 }
 

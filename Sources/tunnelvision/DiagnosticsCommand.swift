@@ -22,26 +22,15 @@ enum DiagnosticsCommand {
     """
 
     static func run(dataDirectory override: String?, json: Bool) async -> Int32 {
-        let directory = HistoryAccess.dataDirectory(override: override)
-        let channel = TunnelControlChannel(dataDirectory: directory)
-        let model = DiagnosticsViewModel(isMonitoring: true) { command in
-            do throws(TunnelControlChannel.Failure) {
-                return try channel.send(command)
-            } catch where error.isNotRunning {
-                // Nothing answers there: no session, the same answer a stopping tunnel gives.
-                return .notRunning
-            }
-        }
-        await model.refresh()
-        let screen = await model.screen
-        let (failure, stats) = await (model.failure, model.stats)
-        if let failure, stats == nil {
-            printError("tunnelvision: cannot ask the tunnel on \(directory.path) for its counters: \(failure)")
+        let question = DiagnosticsQuestion(dataDirectory: override)
+        let screen: DiagnosticsScreen
+        do { screen = try await question.answer(tunnel: .channel) } catch {
+            printError("tunnelvision: \(error)")
             return 1
         }
         if json { print(screen.json) }
         guard screen.isMonitoring else {
-            if !json { printError("tunnelvision: \(DiagnosticsPresentation.nothingToDiagnose(on: directory.path))") }
+            if !json { printError("tunnelvision: \(DiagnosticsPresentation.nothingToDiagnose(on: question.directory.path))") }
             return 1
         }
         if !json { print(screen.text) }

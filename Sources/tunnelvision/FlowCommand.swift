@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import App
 import Shared
@@ -9,17 +6,9 @@ import Shared
 /// --pcapng FILE] [--force]`: one connection of the history — the inspector, one packet's detail,
 /// or its packets exported to a capture. Parses and renders; every decision is `App`'s.
 enum FlowCommand {
-    enum Action: Equatable {
-        case inspect(packets: Int?)
-        case packet(Int)
-        case export(FlowCaptureFormat, path: String, force: Bool)
-    }
-
     struct Request: Equatable {
-        var flowID: Int64
-        var dataDirectory: String?
+        var question: FlowQuestion
         var json: Bool
-        var action: Action
     }
 
     static let help = """
@@ -68,93 +57,32 @@ enum FlowCommand {
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
-        var rest = arguments
-        var dataDirectory: String?
-        var packets: Int?
-        var packet: Int?
-        var export: (FlowCaptureFormat, String)?
-        var force = false
-        func value(_ option: String) throws(Invocation.UsageError) -> String {
-            guard let index = rest.firstIndex(of: option) else { throw Invocation.UsageError(message: "flow: \(option)?") }
-            guard index + 1 < rest.count else { throw Invocation.UsageError(message: "flow: \(option) needs a value") }
-            defer { rest.removeSubrange(index...index + 1) }
-            return rest[index + 1]
+        do {
+            return Request(question: try FlowQuestion.parse(arguments), json: json)
+        } catch {
+            throw Invocation.UsageError(message: error.message)
         }
-        func count(_ option: String) throws(Invocation.UsageError) -> Int {
-            let text = try value(option)
-            guard let number = Int(text), number >= 1 else {
-                throw Invocation.UsageError(message: "flow: \(option) needs a whole number from 1, not \(text)")
-            }
-            return number
-        }
-        if rest.contains("--data-dir") { dataDirectory = try value("--data-dir") }
-        if rest.contains("--packets") { packets = try count("--packets") }
-        if rest.contains("--packet") { packet = try count("--packet") }
-        for (option, format) in [("--pcap", FlowCaptureFormat.pcap), ("--pcapng", .pcapng)] where rest.contains(option) {
-            if export != nil { throw Invocation.UsageError(message: "flow: --pcap or --pcapng, not both") }
-            export = (format, try value(option))
-        }
-        if let index = rest.firstIndex(of: "--force") {
-            rest.remove(at: index)
-            force = true
-        }
-        if let unknown = rest.first(where: { $0.hasPrefix("-") }) {
-            throw Invocation.UsageError(message: "flow: unknown option \(unknown)")
-        }
-        guard rest.count == 1, let id = Int64(rest[0]) else {
-            throw Invocation.UsageError(message: rest.isEmpty ? "flow: which connection? (tunnelvision flow ID; 'tunnelvision flows' lists them)"
-                                                              : "flow: one connection id, a number (not \(rest.joined(separator: " ")))")
-        }
-        let chosen = [packets != nil, packet != nil, export != nil].filter { $0 }.count
-        if chosen > 1 { throw Invocation.UsageError(message: "flow: --packets, --packet and --pcap/--pcapng go one at a time") }
-        if force, export == nil { throw Invocation.UsageError(message: "flow: --force only goes with --pcap or --pcapng") }
-        let action: Action = if let packet { .packet(packet) }
-            else if let export { .export(export.0, path: export.1, force: force) }
-            else { .inspect(packets: packets) }
-        return Request(flowID: id, dataDirectory: dataDirectory, json: json, action: action)
     }
 
     static func run(_ request: Request) async -> Int32 {
-        let store: FlowStore
-        do { store = try HistoryAccess.openStore(dataDirectory: request.dataDirectory) } catch {
-            printError("tunnelvision: \(error)")
-            return 1
-        }
-        let status = await run(request, store: store)
-        await store.close()
-        return status
-    }
-
-    private static func run(_ request: Request, store: FlowStore) async -> Int32 {
-        let library = CaptureLibrary(dataDirectory: HistoryAccess.dataDirectory(override: request.dataDirectory))
-        let inspection = FlowInspection(store: store, library: library)
-        do throws(InspectorError) {
-            switch request.action {
+        let question = request.question, json = request.json, id = question.flowID
+        do throws(QuestionFailure) {
+            switch question.action {
             case let .inspect(packets):
-                let inspector = try await inspection.inspector(flowID: request.flowID, limit: packets)
-                print(request.json ? inspector.json() : inspector.text())
+                let inspector = try await question.inspector(packets: packets)
+                print(json ? inspector.json() : inspector.text())
                 return 0
             case let .packet(number):
-                let detail = try await inspection.packet(flowID: request.flowID, number: number)
-                print(request.json ? detail.json(flowID: request.flowID) : detail.text(flowID: request.flowID))
+                let detail = try await question.packet(number)
+                print(json ? detail.json(flowID: id) : detail.text(flowID: id))
                 guard detail.record == nil, let note = detail.note else { return 0 }
-                printError("tunnelvision: packet \(number) of connection \(request.flowID): \(note)")
+                printError("tunnelvision: packet \(number) of connection \(id): \(note)")
                 return 1
             case let .export(format, path, force):
                 let url = URL(fileURLWithPath: path)
-                let summary = try await FlowCaptureExport(inspection: inspection)
-                    .export(flowID: request.flowID, to: url, format: format, force: force)
-                if request.json {
-                    var out = JSONWriter()
-                    out.beginObject()
-                    out.string("file", url.path)
-                    out.string("format", format.rawValue)
-                    out.number("written", summary.written)
-                    out.number("captureDeleted", summary.captureDeleted)
-                    out.number("notCaptured", summary.notCaptured)
-                    out.number("unreadable", summary.unreadable)
-                    out.endObject()
-                    print(String(decoding: out.writer.bytes, as: UTF8.self))
+                let summary = try await question.export(format, to: url, force: force)
+                if json {
+                    print(summary.json(file: url.path, format: format))
                 } else {
                     printError("tunnelvision: \(url.path): \(summary.text)")
                 }

@@ -172,7 +172,7 @@ enum HelpText {
 
     static let settings = """
     tunnelvision settings [--data-dir DIR] [--json]
-    tunnelvision settings set SETTING VALUE [--data-dir DIR] [--force]
+    tunnelvision settings set SETTING VALUE [--data-dir DIR] [--force] [--json]
 
     Shows, or changes one of, the settings a tunnel session starts with: settings.json in the data
     directory (--data-dir, else $TUNNELVISION_DATA, else /var/lib/tunnelvision for root and
@@ -204,7 +204,8 @@ enum HelpText {
     unless --force is given: then the file is first set aside, whole, beside itself
     (settings.json.unreadable-DATE), and the factory settings plus the one change are written.
 
-    --json   the settings as one JSON object, in the file's own format.
+    --json   the settings as one JSON object, in the file's own format; with 'set', what was saved:
+             {"setting", "value", "enforced", "note" (why not, or null), "setAside" (or null)}.
     """
 
     /// Each setting: its values and factory default, what it decides, and what this build does not

@@ -144,8 +144,7 @@ enum LiveCommand {
         var output = StandardOutput()
         while !stop.isRequested {
             let now = Date()
-            let dashboard = LiveDashboard(snapshot: await reader.snapshot, names: LiveDashboardNames(), directory: directory)
-            let line = json ? LiveDashboardLine.json(dashboard, at: now) : LiveDashboardLine.text(dashboard, at: now)
+            let line = LiveQuestion.line(await reader.snapshot, directory: directory, at: now, json: json)
             do {
                 output.writer.append(line + "\n")
                 try output.flush()

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import App
 import Shared
 
 /// `tunnelvision settings [set KEY VALUE]`: the shell around `SettingsStore` — resolve the data
@@ -11,7 +9,7 @@ enum SettingsCommand {
     /// What was asked.
     enum Request: Equatable {
         case show(dataDirectory: String?, json: Bool)
-        case set(SettingChange, dataDirectory: String?, force: Bool)
+        case set(SettingChange, dataDirectory: String?, force: Bool, json: Bool)
     }
 
     /// The arguments after `settings` (`--json` already taken out by `Invocation`).
@@ -28,15 +26,14 @@ enum SettingsCommand {
             if force { throw usage("settings: --force only goes with 'settings set'") }
             return .show(dataDirectory: dataDirectory, json: json)
         case "set":
-            if json { throw usage("settings set: --json is for showing the settings") }
             guard rest.count == 3 else {
                 throw usage("settings set: which setting, and what value? (tunnelvision settings set KEY VALUE)\n"
                             + "The settings are \(SettingName.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             do {
-                return .set(try SettingChange.parse(key: rest[1], value: rest[2]), dataDirectory: dataDirectory, force: force)
+                return .set(try SettingsQuestion.change(key: rest[1], value: rest[2]), dataDirectory: dataDirectory, force: force, json: json)
             } catch {
-                throw usage("settings set: \(error)")
+                throw usage(error.message)
             }
         case let other?:
             throw usage("settings: unexpected \(other) (to change one: tunnelvision settings set KEY VALUE)")
@@ -46,23 +43,17 @@ enum SettingsCommand {
     /// Runs the request; returns the exit status.
     static func run(_ request: Request) -> Int32 {
         switch request {
-        case let .show(dataDirectory, json): show(store(dataDirectory), json: json)
-        case let .set(change, dataDirectory, force): set(change, in: store(dataDirectory), force: force)
+        case let .show(dataDirectory, json): show(SettingsQuestion(dataDirectory: dataDirectory), json: json)
+        case let .set(change, dataDirectory, force, json): set(change, in: SettingsQuestion(dataDirectory: dataDirectory), force: force, json: json)
         }
-    }
-
-    private static func store(_ override: String?) -> SettingsStore {
-        let directory = DataDirectory.location(override: override, environment: ProcessInfo.processInfo.environment,
-                                               effectiveUserID: geteuid())
-        return SettingsStore(dataDirectory: directory)
     }
 
     /// Prints what a tunnel starting now would use. A file that cannot be read is reported and
     /// left alone, and the exit status says so.
-    private static func show(_ store: SettingsStore, json: Bool) -> Int32 {
-        let reading = store.loadForSession()
+    private static func show(_ question: SettingsQuestion, json: Bool) -> Int32 {
+        let reading = question.reading()
         if json {
-            print(String(decoding: SettingsStore.encode(reading.settings), as: UTF8.self), terminator: "")
+            print(SettingsQuestion.json(reading.settings), terminator: "")
         } else {
             let width = SettingName.allCases.map(\.rawValue.count).max() ?? 0
             for setting in SettingName.allCases {
@@ -70,72 +61,26 @@ enum SettingsCommand {
                 print(name + setting.value(in: reading.settings))
             }
             for (value, support) in SettingName.unhonoured(in: reading.settings) {
-                printError("tunnelvision: \(note(value, support, stored: false))")
+                printError("tunnelvision: \(SettingsQuestion.note(value, support, stored: false))")
             }
         }
         guard let problem = reading.problem else { return 0 }
-        let consequence = "A tunnel started now would use the factory settings shown, so 'run' refuses to start "
-            + "until the file is fixed or --no-capture is given."
-        if case .corruptData = problem {
-            printError("tunnelvision: \(problem)\nThe file was left as it is. \(consequence) Edit it, or "
-                       + "'tunnelvision settings set KEY VALUE --force' sets it aside and starts from the factory settings.")
-        } else {
-            printError("tunnelvision: \(problem)\n\(consequence)")
-        }
+        printError("tunnelvision: \(SettingsQuestion.problemSentence(problem))")
         return 1
     }
 
-    /// Changes one setting and keeps the others. Over a file that cannot be read it refuses
-    /// (saving over it would drop whatever it held that this build did not understand) unless
-    /// forced, and then the file is first set aside whole, never overwritten.
-    private static func set(_ change: SettingChange, in store: SettingsStore, force: Bool) -> Int32 {
-        if case let .refused(reason) = change.support {
-            printError("tunnelvision: \(change.setting.rawValue) \(change.spelling) is refused: \(reason). Nothing was changed.")
-            return 1
-        }
-        var settings: AppSettings
+    private static func set(_ change: SettingChange, in question: SettingsQuestion, force: Bool, json: Bool) -> Int32 {
+        let done: SettingsQuestion.Change
         do {
-            settings = try store.load()
-        } catch {
-            guard case .corruptData = error, force else {
-                let advice = if case .corruptData = error {
-                    "Nothing was changed. Edit the file, or add --force to set it aside (kept whole, beside it) "
-                        + "and start from the factory settings plus this one change."
-                } else {
-                    "Nothing was changed."
-                }
-                printError("tunnelvision: \(error)\n\(advice)")
-                return 1
-            }
-            let aside = SetAsideName.path(for: store.location, why: "unreadable", at: Date())
-            guard rename(store.location, aside) == 0 else {
-                printError("tunnelvision: cannot set \(store.location) aside as \(aside): \(SystemError.text(errno)). Nothing was changed.")
-                return 1
-            }
-            printError("tunnelvision: set the unreadable \(store.location) aside as \(aside)")
-            settings = .default
-        }
-        change.apply(to: &settings)
-        do {
-            try store.save(settings)
+            done = try question.set(change, force: force)
         } catch {
             printError("tunnelvision: \(error)")
             return 1
         }
-        print("\(change.setting.rawValue) \(change.setting.value(in: settings))")
-        if change.support != .enforced { printError("tunnelvision: \(note(change, change.support, stored: true))") }
+        if let setAside = done.setAside { printError("tunnelvision: \(setAside)") }
+        print(json ? done.json : done.text)
+        if let note = done.note, !json { printError("tunnelvision: \(note)") }
         return 0
-    }
-
-    /// "retention-age 1w is not enforced: …", for a value this build does not honour; `stored`
-    /// when it was just saved.
-    static func note(_ value: SettingChange, _ support: SettingSupport, stored: Bool) -> String {
-        let named = "\(value.setting.rawValue) \(value.spelling)"
-        return switch support {
-        case .enforced: "\(named) is enforced"
-        case let .storedOnly(reason): "\(named) is \(stored ? "stored, but " : "")not enforced: \(reason)"
-        case let .refused(reason): "\(named) is not honoured: \(reason); a tunnel runs as without it"
-        }
     }
 
     private static func takeValue(of option: String, from arguments: inout [String]) throws(Invocation.UsageError) -> String? {

@@ -88,11 +88,21 @@ import Shared
         let key = try run(["set", "colour", "blue"])
         #expect(key.status == 2 && key.err.contains("no setting colour") && key.err.contains("retention-size"))
         #expect(try run(["set", "capture"]).status == 2)
-        #expect(try run(["set", "capture", "on", "--json"]).status == 2)
+        #expect(try run(["set", "capture", "--json"]).status == 2)
         #expect(try run(["--force"]).status == 2)
         #expect(try run(["show"]).status == 2)
         #expect(try run(["--verbose"]).status == 2)
         #expect(!FileManager.default.fileExists(atPath: dataDirectory.path))
+    }
+
+    @Test("'set … --json' says what was saved as JSON, and whether this build enforces it")
+    func setAnswersInJSON() throws {
+        defer { clean() }
+        let saved = try run(["set", "retention-age", "7d", "--json"])
+        #expect(saved.status == 0 && saved.err.isEmpty)
+        #expect(saved.out == #"{"setting":"retention-age","value":"1w","enforced":true,"note":null,"setAside":null}"# + "\n")
+        let shown = try run(["--json"])
+        #expect(shown.status == 0 && shown.out.contains("retention"))
     }
 
     @Test func decryptingOrKeepingPlaintextIsRefusedAndNothingIsStored() throws {

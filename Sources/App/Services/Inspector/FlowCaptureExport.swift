@@ -72,9 +72,26 @@ public struct FlowCaptureExport: Sendable {
     /// The `snaplen` written in the new file's header: no record of ours is longer.
     static let snaplen = CaptureDetail.fullPayload.snaplen
 
+    /// A flow's packets as a capture file's bytes, with the count of what they hold and lack.
+    public struct Capture: Sendable, Equatable {
+        public let bytes: [UInt8]
+        public let summary: FlowCaptureExportSummary
+    }
+
     public func export(flowID: Int64, to destination: URL, format: FlowCaptureFormat,
                        force: Bool) async throws(InspectorError) -> FlowCaptureExportSummary {
         if !force, PathStatus.of(destination.path) != nil { throw .export(.exists(destination.path)) }
+        let capture = try await capture(flowID: flowID, format: format)
+        do throws(FlowCaptureExportError) {
+            try Self.place(capture.bytes, at: destination, force: force)
+        } catch {
+            throw .export(error)
+        }
+        return capture.summary
+    }
+
+    /// The bytes `export` writes, in memory (the web app's download).
+    public func capture(flowID: Int64, format: FlowCaptureFormat) async throws(InspectorError) -> Capture {
         let (flow, packets) = try await inspection.allPackets(flowID: flowID)
         var summary = FlowCaptureExportSummary()
         var records: [(StoredPacket, CaptureRecord)] = []
@@ -105,12 +122,7 @@ public struct FlowCaptureExport: Sendable {
         } catch {
             throw .export(.format(error.description))
         }
-        do throws(FlowCaptureExportError) {
-            try Self.place(bytes, at: destination, force: force)
-        } catch {
-            throw .export(error)
-        }
-        return summary
+        return Capture(bytes: bytes, summary: summary)
     }
 
     static func encode(_ records: [(StoredPacket, CaptureRecord)], flowID: Int64, format: FlowCaptureFormat,

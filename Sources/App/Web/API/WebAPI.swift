@@ -1,15 +1,96 @@
 import Foundation
+import Shared
 
-/// The web app's JSON API. A placeholder until helper B's lands: every request is answered 404
-/// `{"error": "not built yet"}`, so the server and `tunnelvision ui` build and run without it.
+/// The web app's JSON API: every route of `WebAPIRoute` answered by the same question the matching
+/// command asks, with the same JSON text it prints with `--json` (newline included); a question
+/// that gets no answer is `{"error": sentence}` with the status its kind calls for. Downloads
+/// carry their type and an attachment name. The live feed's stream is the server's to push.
 public actor WebAPI: WebResponder {
-    public let dataDirectory: URL
+    public typealias LiveLine = @Sendable () async -> String
 
-    public init(dataDirectory: URL) {
+    let dataDirectory: URL
+    let tunnel: TunnelControl
+    let liveLine: LiveLine
+    let clock: @Sendable () -> Date
+
+    /// `tunnel` asks the tunnel running there (`TunnelControl.channel`); `liveLine` is the live
+    /// feed's line for now (`WebLiveFeed.current`), the one its stream pushes every second.
+    public init(dataDirectory: URL, tunnel: TunnelControl, liveLine: @escaping LiveLine,
+                clock: @escaping @Sendable () -> Date = { Date() }) {
         self.dataDirectory = dataDirectory
+        self.tunnel = tunnel
+        self.liveLine = liveLine
+        self.clock = clock
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
-        WebRefusalResponse.make(.notFound, "not built yet", form: .json)
+        switch WebAPIRoute.resolve(request, dataDirectory: dataDirectory.path, now: clock()) {
+        case .failure(let refusal): return WebAPIResponse.error(refusal.status, refusal.message)
+        case .success(let route):
+            do throws(QuestionFailure) { return try await answer(route) } catch { return WebAPIResponse.failure(error) }
+        }
     }
+
+    private func answer(_ route: WebAPIRoute) async throws(QuestionFailure) -> HTTPResponse {
+        switch route {
+        case let .flows(question): return .json(try await question.answer().json())
+        case let .activity(question): return .json(try await question.answer().json())
+        case let .inspector(question, packets): return .json(try await question.inspector(packets: packets).json())
+        case let .packet(question, number): return .json(try await question.packet(number).json(flowID: question.flowID))
+        case let .flowCapture(question, format):
+            let capture = try await question.capture(format)
+            return WebAPIResponse.download(capture.bytes, type: WebAPIResponse.contentType(of: format),
+                                           name: "connection-\(question.flowID).\(format.rawValue)")
+        case let .captures(question): return try await captures(question)
+        case let .captureFile(question, sequence): return try await captureFile(sequence, of: question)
+        case let .storage(question): return try await storage(question)
+        case let .settings(question):
+            let reading = question.reading()
+            if let problem = reading.problem { throw QuestionFailure(.failed, SettingsQuestion.problemSentence(problem)) }
+            return WebAPIResponse.json(exactly: SettingsQuestion.json(reading.settings))
+        case let .changeSetting(question, change): return .json(try question.set(change, force: false).json)
+        case let .diagnostics(question): return .json(try await question.answer(tunnel: tunnel).json)
+        case .live: return WebAPIResponse.eventStream
+        case .liveNow: return .json(await liveLine())
+        case let .export(question):
+            let document = try await question.document(now: clock())
+            return WebAPIResponse.download(document.bytes, type: "application/json", name: "connections.json")
+        case let .exportSummary(question): return .json(try await question.document(now: clock()).summary.json)
+        }
+    }
+
+    private func captures(_ question: CapturesQuestion) async throws(QuestionFailure) -> HTTPResponse {
+        switch question.action {
+        case .list: .json(try await question.listing(tunnel: tunnel).json)
+        case .remove(let sequences): .json(try await question.remove(sequences, tunnel: tunnel).json)
+        case .rotate: .json(try question.rotate(tunnel: tunnel).json)
+        }
+    }
+
+    private func captureFile(_ sequence: UInt32, of question: CapturesQuestion) async throws(QuestionFailure) -> HTTPResponse {
+        let files = try await question.listing(tunnel: tunnel).files
+        guard let file = files.first(where: { $0.sequence == sequence }) else {
+            throw QuestionFailure(.notFound, "no capture \(sequence) in \(question.directory.path): 'tunnelvision captures' lists them")
+        }
+        let bytes: [UInt8]
+        do { bytes = try [UInt8](Data(contentsOf: file.url)) } catch {
+            throw QuestionFailure(.failed, "cannot read \(file.url.path): \(error.localizedDescription)")
+        }
+        let format: FlowCaptureFormat = file.url.pathExtension == "pcapng" ? .pcapng : .pcap
+        return WebAPIResponse.download(bytes, type: WebAPIResponse.contentType(of: format), name: file.url.lastPathComponent)
+    }
+
+    private func storage(_ question: StorageQuestion) async throws(QuestionFailure) -> HTTPResponse {
+        let presence = try question.prepare(tunnel: tunnel)
+        switch question.action {
+        case .usage: return .json(try await question.usage(presence: presence).json)
+        case .apply: return .json(StorageReport.outcomeJSON(try await question.apply(presence: presence)))
+        case .clear: return .json(StorageReport.outcomeJSON(try await question.clear(presence: presence)))
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// A command's `--json` line as it prints it: the text and its newline.
+    static func json(_ line: String) -> HTTPResponse { WebAPIResponse.json(exactly: line + "\n") }
 }

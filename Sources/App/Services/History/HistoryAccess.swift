@@ -2,24 +2,25 @@
 import Glibc
 #endif
 import Foundation
-import App
 import Shared
 
 /// Opening the history a reading command reads: the data directory from `--data-dir`, the
 /// environment or the user; refused unless it can be trusted; and never created — a command that
 /// reads says there is no history rather than make an empty one.
-enum HistoryAccess {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum HistoryAccess {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let description: String
+        /// There is no history there yet (rather than one that cannot be read).
+        public var isMissing = false
     }
 
-    static func dataDirectory(override: String?) -> URL {
+    public static func dataDirectory(override: String?) -> URL {
         DataDirectory.location(override: override, environment: ProcessInfo.processInfo.environment,
                                effectiveUserID: geteuid())
     }
 
     /// The store over the history in the data directory, for reading.
-    static func openStore(dataDirectory override: String?) throws(Failure) -> FlowStore {
+    public static func openStore(dataDirectory override: String?) throws(Failure) -> FlowStore {
         let directory = dataDirectory(override: override)
         do {
             try DataDirectory.verify(directory, access: .read)
@@ -35,7 +36,7 @@ enum HistoryAccess {
                                                                 usedDefault: usedDefault) {
                 message += "; \(hint)"
             }
-            throw Failure(description: message)
+            throw Failure(description: message, isMissing: true)
         }
         if status.kind == .symbolicLink {
             throw Failure(description: DirectoryError(path: database.path, problem: .symbolicLink).description)

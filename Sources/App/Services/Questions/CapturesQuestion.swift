@@ -1,0 +1,152 @@
+import Foundation
+import Shared
+
+/// The captures' questions (`tunnelvision captures [rm SEQ… | rotate]`, `/api/captures…`): the
+/// capture files with the one being recorded marked and the room left; deleting some (never the
+/// one being recorded); a new file through the running tunnel.
+public struct CapturesQuestion: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        case list
+        case remove([UInt32])
+        case rotate
+    }
+
+    public var action: Action
+    public var dataDirectory: String?
+
+    public init(action: Action, dataDirectory: String? = nil) {
+        self.action = action
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Reads the arguments of `captures` (`--json` aside).
+    public static func parse(_ arguments: [String]) throws(QuestionFailure) -> CapturesQuestion {
+        var rest = arguments
+        let dataDirectory = try QuestionOptions.takeDataDirectory(from: &rest, command: "captures")
+        if let unknown = rest.first(where: { $0.hasPrefix("-") }) { throw .usage("captures: unknown option \(unknown)") }
+        switch rest.first {
+        case nil:
+            return CapturesQuestion(action: .list, dataDirectory: dataDirectory)
+        case "rm":
+            let words = rest.dropFirst()
+            guard !words.isEmpty else {
+                throw .usage("captures rm: which? (tunnelvision captures rm SEQ…, the sequences 'tunnelvision captures' lists)")
+            }
+            var sequences: [UInt32] = []
+            for word in words {
+                guard let sequence = UInt32(word) else {
+                    throw .usage("captures rm: \(word) is not a capture's sequence (a number 'tunnelvision captures' lists)")
+                }
+                if !sequences.contains(sequence) { sequences.append(sequence) }
+            }
+            return CapturesQuestion(action: .remove(sequences), dataDirectory: dataDirectory)
+        case "rotate":
+            guard rest.count == 1 else { throw .usage("captures rotate: takes nothing more, got \(rest[1])") }
+            return CapturesQuestion(action: .rotate, dataDirectory: dataDirectory)
+        case let other?:
+            throw .usage("captures: unknown action \(other); it takes rm SEQ… or rotate")
+        }
+    }
+
+    public var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
+
+    /// The listing and what it rests on.
+    public struct Listing: Sendable {
+        public let files: [CaptureFileInfo]
+        public let presence: CapturesTunnelPresence
+        public let rows: [CapturesPresentation.Row]
+        public let settings: Result<RetentionSettings, SettingsError>
+        public let headroom: CaptureHeadroom
+
+        public var json: String {
+            CapturesJSON.listing(rows: rows, settings: try? settings.get(), headroom: headroom, presence: presence)
+        }
+    }
+
+    public func listing(tunnel: TunnelControl, now: Date = Date()) async throws(QuestionFailure) -> Listing {
+        let directory = directory
+        let files = try await Self.files(in: directory, access: .read)
+        let presence = tunnel.presence(in: directory)
+        let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: presence.mayBeRecording)
+        let settings = Result { () throws(SettingsError) in try SettingsStore(dataDirectory: directory).load().retention }
+        let headroom = CaptureHeadroom.assess(files: files, settings: settings, recordingSequence: recording, now: now)
+        return Listing(files: files, presence: presence, rows: CapturesPresentation.rows(files: files, recordingSequence: recording),
+                       settings: settings, headroom: headroom)
+    }
+
+    /// What a deletion did: each sequence deleted or why not.
+    public struct Removal: Sendable {
+        public let presence: CapturesTunnelPresence
+        public var deleted: [UInt32] = []
+        public var failed: [(sequence: UInt32, reason: String)] = []
+
+        public var json: String { CapturesJSON.removal(deleted: deleted, failed: failed) }
+    }
+
+    public func remove(_ sequences: [UInt32], tunnel: TunnelControl) async throws(QuestionFailure) -> Removal {
+        let directory = directory
+        let files = try await Self.files(in: directory, access: .write)
+        var removal = Removal(presence: tunnel.presence(in: directory))
+        let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: removal.presence.mayBeRecording)
+        let library = CaptureLibrary(dataDirectory: directory)
+        for sequence in sequences {
+            if let refusal = CapturesPresentation.deletionRefusal(sequence: sequence, recordingSequence: recording) {
+                removal.failed.append((sequence, refusal))
+                continue
+            }
+            do {
+                try await library.delete(sequence: sequence)
+                removal.deleted.append(sequence)
+            } catch {
+                removal.failed.append((sequence, error.description))
+            }
+        }
+        return removal
+    }
+
+    /// The tunnel's new capture after a rotation: the highest sequence now (it answers only ok).
+    public struct Rotation: Sendable, Equatable {
+        public let recording: UInt32?
+
+        public var json: String {
+            var out = JSONWriter()
+            out.beginObject()
+            out.bool("rotated", true)
+            out.number("recording", recording.map(Int.init))
+            out.endObject()
+            return out.writer.string
+        }
+
+        public var text: String { "the tunnel is recording into a new capture" + (recording.map { " (\($0))" } ?? "") }
+    }
+
+    public func rotate(tunnel: TunnelControl) throws(QuestionFailure) -> Rotation {
+        let directory = directory
+        let response: ControlResponse
+        do {
+            response = try tunnel.send(.rotateCapture, in: directory)
+        } catch {
+            guard case .failed(let reason) = error else {
+                throw QuestionFailure(.noTunnel, "no tunnel is running on \(directory.path), so there is no capture being recorded to rotate; "
+                                      + "'tunnelvision run -- CMD' starts one (or give its --data-dir)")
+            }
+            throw QuestionFailure(.failed, reason)
+        }
+        guard case .ok = response else {
+            let reason = if case .failed(let reason) = response { reason } else { "it answered \(response)" }
+            throw QuestionFailure(.failed, "the tunnel could not rotate its capture: \(reason)")
+        }
+        let files = (try? CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: directory))) ?? []
+        return Rotation(recording: CapturesPresentation.recordingSequence(files: files, isMonitoring: true))
+    }
+
+    /// The data directory's captures, once the directory can be trusted for `access`.
+    static func files(in directory: URL, access: DataDirectoryTrust.Access) async throws(QuestionFailure) -> [CaptureFileInfo] {
+        do {
+            try DataDirectory.verify(directory, access: access)
+            return try await CaptureLibrary(dataDirectory: directory).files()
+        } catch {
+            throw QuestionFailure(.failed, "\(error)")
+        }
+    }
+}

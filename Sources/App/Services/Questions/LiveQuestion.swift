@@ -1,0 +1,12 @@
+import Foundation
+
+/// The live feed's question for one second (`tunnelvision live` off a terminal, `/api/live`):
+/// the line for the reader's snapshot at that instant.
+public enum LiveQuestion {
+    /// What `live` prints for `snapshot` at `now` (`--json`: one JSON object), without its newline.
+    /// `directory` is the data directory's path, which the dashboard names.
+    public static func line(_ snapshot: LiveFeedSnapshot, directory: String, at now: Date, json: Bool = true) -> String {
+        let dashboard = LiveDashboard(snapshot: snapshot, names: LiveDashboardNames(), directory: directory)
+        return json ? LiveDashboardLine.json(dashboard, at: now) : LiveDashboardLine.text(dashboard, at: now)
+    }
+}

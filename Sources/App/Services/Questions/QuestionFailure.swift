@@ -1,0 +1,39 @@
+/// Why a question (what a reading command or the web API asks of the data directory) got no
+/// answer: the exact sentence the command prints after "tunnelvision: ", and what kind of
+/// failure it is, so the command picks its exit status and the API its HTTP status from one fact.
+public struct QuestionFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// A parameter the person gave cannot be read (the command's usage error, exit status 2).
+        case badParameter
+        /// What was asked for is not there: no history yet, an unknown connection, packet or capture.
+        case notFound
+        /// It needs a running tunnel and none serves the data directory.
+        case noTunnel
+        /// Something could not be read or written; the sentence says what.
+        case failed
+    }
+
+    public let kind: Kind
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    static func usage(_ message: String) -> QuestionFailure { QuestionFailure(.badParameter, message) }
+
+    init(_ failure: HistoryAccess.Failure, prefix: String = "") {
+        self.init(failure.isMissing ? .notFound : .failed, prefix + failure.description)
+    }
+
+    init(_ error: InspectorError) {
+        let kind: Kind = switch error {
+        case .history(.unknownFlow), .packetOutOfRange, .export(.nothingToWrite): .notFound
+        case .history, .bytesUnavailable, .export: .failed
+        }
+        self.init(kind, error.description)
+    }
+}

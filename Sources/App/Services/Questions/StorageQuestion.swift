@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shared
+
+/// The storage questions (`tunnelvision storage [apply | clear]`, `/api/storage…`): what the
+/// captures and the history take and what the limits will do; applying the limits now; deleting
+/// everything. Asking a person before a clear is the command's; here a clear is one already agreed.
+public struct StorageQuestion: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        case usage
+        case apply
+        case clear(confirmed: Bool)
+    }
+
+    public var action: Action
+    public var dataDirectory: String?
+
+    public init(action: Action, dataDirectory: String? = nil) {
+        self.action = action
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Reads the arguments of `storage` (`--json` aside).
+    public static func parse(_ arguments: [String]) throws(QuestionFailure) -> StorageQuestion {
+        var rest = arguments
+        let dataDirectory = try QuestionOptions.takeDataDirectory(from: &rest, command: "storage")
+        let yes = rest.contains("--yes")
+        rest.removeAll { $0 == "--yes" }
+        if let unknown = rest.first(where: { $0.hasPrefix("-") }) { throw .usage("storage: unknown option \(unknown)") }
+        let action: Action
+        switch rest.first {
+        case nil: action = .usage
+        case "apply": action = .apply
+        case "clear": action = .clear(confirmed: yes)
+        case let other?: throw .usage("storage: unknown action \(other); it takes apply or clear")
+        }
+        if rest.count > 1 { throw .usage("storage \(rest[0]): takes nothing more, got \(rest[1])") }
+        if yes, action != .clear(confirmed: true) { throw .usage("storage: --yes belongs to 'storage clear'") }
+        return StorageQuestion(action: action, dataDirectory: dataDirectory)
+    }
+
+    public var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
+
+    /// The data directory, checked for what the action needs, and the tunnel's presence there.
+    public func prepare(tunnel: TunnelControl) throws(QuestionFailure) -> CapturesTunnelPresence {
+        do {
+            try DataDirectory.verify(directory, access: action == .usage ? .read : .write)
+        } catch {
+            throw QuestionFailure(.failed, "\(error)")
+        }
+        return tunnel.presence(in: directory)
+    }
+
+    /// What the storage takes and what the limits would delete now.
+    public struct Usage: Sendable {
+        public let usage: StorageUsage
+        public let settings: Result<RetentionSettings, SettingsError>
+        public let plan: RetentionPlan?
+        public let presence: CapturesTunnelPresence
+
+        public var limits: RetentionSettings? { try? settings.get() }
+        public var problem: String? { if case .failure(let error) = settings { error.description } else { nil } }
+        /// Everything could be read (else the command's exit status is 1; the document says what not).
+        public var isComplete: Bool { usage.isComplete && problem == nil }
+
+        public var json: String { StorageReport.usageJSON(usage, settings: limits, problem: problem, plan: plan, presence: presence) }
+        public var lines: [String] { StorageReport.usageLines(usage) + StorageReport.limitLines(settings: limits, problem: problem, plan: plan) }
+    }
+
+    public func usage(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> Usage {
+        let settings = self.settings
+        return try await managing { manager throws(StorageError) in
+            let usage = try await manager.usage()
+            var plan: RetentionPlan?
+            if case .success(let limits) = settings { plan = try await manager.preview(limits, isMonitoring: presence.mayBeRecording) }
+            return Usage(usage: usage, settings: settings, plan: plan, presence: presence)
+        }
+    }
+
+    /// The stored limits applied now; refused, deleting nothing, when they cannot be read.
+    public func apply(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> RetentionOutcome {
+        let limits: RetentionSettings
+        switch settings {
+        case .success(let read): limits = read
+        case .failure(let problem):
+            throw QuestionFailure(.failed, "the retention limits cannot be read, so nothing was deleted: \(problem). "
+                                  + "'tunnelvision settings' shows what is wrong")
+        }
+        return try await managing { manager throws(StorageError) in
+            try await manager.enforce(limits, isMonitoring: presence.mayBeRecording).outcome
+        }
+    }
+
+    /// What a clear would delete, for the question asked before it.
+    public func clearingPlan(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> (connections: Int?, files: [CaptureFileInfo]) {
+        try await managing { manager throws(StorageError) in try await manager.clearingPlan(isMonitoring: presence.mayBeRecording) }
+    }
+
+    /// Every connection and every capture but the one being recorded, deleted.
+    public func clear(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> RetentionOutcome {
+        try await managing { manager throws(StorageError) in try await manager.clearEverything(isMonitoring: presence.mayBeRecording) }
+    }
+
+    /// The sentence a clear without a confirmation and no terminal to ask on gets.
+    public static let clearNeedsConfirmation = "storage clear deletes every connection and capture; without a terminal "
+        + "to ask, it needs --yes (nothing was deleted)"
+
+    private var settings: Result<RetentionSettings, SettingsError> {
+        let directory = directory
+        return Result { () throws(SettingsError) in try SettingsStore(dataDirectory: directory).load().retention }
+    }
+
+    private func managing<T>(_ body: (StorageManager) async throws(StorageError) -> T) async throws(QuestionFailure) -> T {
+        let manager = StorageManager(library: CaptureLibrary(dataDirectory: directory), openingStore: Self.storeOpener(dataDirectory: dataDirectory))
+        do { return try await body(manager) } catch { throw QuestionFailure(.failed, "\(error)") }
+    }
+
+    /// Opens the history for reading, never creating it: nil when there is none yet.
+    public static func storeOpener(dataDirectory override: String?) -> StorageManager.StoreOpener {
+        {
+            let database = DataDirectoryLayout.database(in: HistoryAccess.dataDirectory(override: override))
+            if PathStatus.of(database.path) == nil, errno == ENOENT { return nil }
+            return try HistoryAccess.openStore(dataDirectory: override)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Shared
+
+/// The timeline's question (`tunnelvision flows`, `GET /api/flows`): a page of the history's
+/// connections, newest first, under a filter, from a cursor.
+public struct TimelineQuestion: Sendable, Equatable {
+    /// The data directory as given (`--data-dir`), nil for the default; the footer repeats it.
+    public var dataDirectory: String?
+    public var filter = HistoryFilter.none
+    public var limit: Int?
+    public var after: FlowCursor?
+
+    public static let limitRange = 1...1_000
+
+    public init(dataDirectory: String? = nil, filter: HistoryFilter = .none, limit: Int? = nil, after: FlowCursor? = nil) {
+        self.dataDirectory = dataDirectory
+        self.filter = filter
+        self.limit = limit
+        self.after = after
+    }
+
+    /// Reads the options of `flows` (`--json` aside); relative times count back from `now`.
+    public static func parse(_ arguments: [String], now: Date) throws(QuestionFailure) -> TimelineQuestion {
+        var question = TimelineQuestion()
+        var since: Date?, until: Date?
+        var options = QuestionOptions(command: "flows", arguments: arguments, now: now)
+        while let option = options.current {
+            switch option {
+            case "--data-dir": question.dataDirectory = try options.value(option)
+            case "--search": question.filter.searchText = try options.value(option)
+            case "--protocol":
+                for word in try options.value(option).split(separator: ",") {
+                    guard let protocols = protocols(named: String(word)) else {
+                        throw .usage("flows: unknown protocol '\(word)': give tcp, udp, icmp, icmpv6 or a number 0-255")
+                    }
+                    question.filter.protocols.formUnion(protocols)
+                }
+            case "--status":
+                for word in try options.value(option).split(separator: ",") {
+                    guard let status = HistoryFlowWording.status(identifier: String(word)) else {
+                        throw .usage("flows: unknown status '\(word)': give plaintext, encrypted, inspected or notInspectable")
+                    }
+                    question.filter.tlsStatuses.insert(status)
+                }
+            case "--since": since = try options.instant(option)
+            case "--until": until = try options.instant(option)
+            case "--limit":
+                let text = try options.value(option)
+                guard let limit = Int(text), limitRange.contains(limit) else {
+                    throw .usage("flows: --limit needs a number from \(limitRange.lowerBound) to \(limitRange.upperBound)")
+                }
+                question.limit = limit
+            case "--after":
+                let text = try options.value(option)
+                guard let cursor = HistoryCursorText.parse(text) else {
+                    throw .usage("flows: --after '\(text)' is not a cursor: copy the one the footer of the previous page printed")
+                }
+                question.after = cursor
+            default:
+                throw .usage("flows: unexpected \(option)")
+            }
+            options.advance()
+        }
+        if since != nil || until != nil {
+            let lower = since ?? .distantPast, upper = until ?? .distantFuture
+            guard lower <= upper else { throw .usage("flows: --since is after --until") }
+            question.filter.dateRange = lower...upper
+        }
+        return question
+    }
+
+    /// `icmp` is both ICMPs: a person asking for pings means either family's.
+    public static func protocols(named word: String) -> Set<IPProtocolNumber>? {
+        switch word.lowercased() {
+        case "tcp": [.tcp]
+        case "udp": [.udp]
+        case "icmp": [.icmp, .icmpv6]
+        case "icmpv6": [.icmpv6]
+        default: UInt8(word).map { [IPProtocolNumber(rawValue: $0)] }
+        }
+    }
+
+    /// The page, read from the history (never created).
+    public func answer() async throws(QuestionFailure) -> TimelineListing {
+        try await HistoryAccess.reading(dataDirectory) { store throws(QuestionFailure) in try await answer(store: store) }
+    }
+
+    private func answer(store: FlowStore) async throws(QuestionFailure) -> TimelineListing {
+        if let cursor = after {
+            let known: Bool
+            do {
+                known = try await store.flow(id: cursor.id) != nil
+            } catch {
+                throw QuestionFailure(.failed, HistoryError(error).description)
+            }
+            guard known else {
+                throw QuestionFailure(.notFound, "the cursor \(HistoryCursorText.text(cursor)) names connection \(cursor.id), which is "
+                    + "not in the history (removed by retention or a clear, or mistyped): run 'tunnelvision flows' "
+                    + "without --after to start from the newest")
+            }
+        }
+        var policy = HistoryPolicy.default
+        if let limit { policy.pageSize = limit }
+        let reader = HistoryReader(store: store, policy: policy)
+        await reader.apply(filter, after: after)
+        let snapshot = await reader.snapshot
+        if case .failed(let reason) = snapshot.state { throw QuestionFailure(.failed, "\(reason)") }
+        return TimelineListing(snapshot: snapshot, query: TimelineListing.Query(
+            dataDirectory: dataDirectory, filter: filter, limit: limit, after: after), pageSize: policy.pageSize)
+    }
+}

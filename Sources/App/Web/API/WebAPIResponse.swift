@@ -1,0 +1,57 @@
+import Shared
+
+/// The shapes of the web API's answers: JSON text, `{"error": …}` with its status, a download,
+/// the live feed's stream.
+enum WebAPIResponse {
+    static let jsonType = "application/json; charset=utf-8"
+
+    static func json(exactly text: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", jsonType)
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(status: status, headers: headers, body: .bytes(Array(text.utf8)))
+    }
+
+    /// `{"error": message}`: the sentence the command prints, without "tunnelvision: ".
+    static func error(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
+        var out = JSONWriter()
+        out.beginObject()
+        out.string("error", message)
+        out.endObject()
+        return json(exactly: out.writer.string + "\n", status: status)
+    }
+
+    static func failure(_ failure: QuestionFailure) -> HTTPResponse { error(status(of: failure.kind), failure.message) }
+
+    /// 400 a bad parameter, 404 not found, 409 no tunnel where one is needed, 500 a failure.
+    static func status(of kind: QuestionFailure.Kind) -> HTTPStatus {
+        switch kind {
+        case .badParameter: .badRequest
+        case .notFound: .notFound
+        case .noTunnel: .conflict
+        case .failed: .internalServerError
+        }
+    }
+
+    static func download(_ bytes: [UInt8], type: String, name: String) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", type)
+        headers.add("Content-Disposition", "attachment; filename=\"\(name)\"")
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(bytes))
+    }
+
+    static func contentType(of format: FlowCaptureFormat) -> String {
+        switch format {
+        case .pcap: "application/vnd.tcpdump.pcap"
+        case .pcapng: "application/x-pcapng"
+        }
+    }
+
+    static let eventStream: HTTPResponse = {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "text/event-stream")
+        headers.add("Cache-Control", "no-store")
+        return HTTPResponse(status: .ok, headers: headers, body: .eventStream)
+    }()
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Shared
+
+/// What one request to the web API asks (path + method + query → a question and its parameters),
+/// read with the commands' own parsers: a query parameter `protocol=tcp,udp` is the option
+/// `--protocol tcp,udp`, so the API and the command read the same words the same way and refuse
+/// them with the same sentence. Pure: no I/O, the instant relative times count from is an input.
+public enum WebAPIRoute: Sendable, Equatable {
+    case flows(TimelineQuestion)
+    case activity(ActivityQuestion)
+    /// `flow ID [--packets N]`.
+    case inspector(FlowQuestion, packets: Int?)
+    /// `flow ID --packet N`.
+    case packet(FlowQuestion, number: Int)
+    /// The bytes `flow ID --pcap FILE` (or `--pcapng`) writes.
+    case flowCapture(FlowQuestion, FlowCaptureFormat)
+    /// `captures`, `captures rm SEQ`, `captures rotate`.
+    case captures(CapturesQuestion)
+    /// The capture file of that sequence, as a download.
+    case captureFile(CapturesQuestion, sequence: UInt32)
+    /// `storage`, `storage apply`, `storage clear --yes`.
+    case storage(StorageQuestion)
+    case settings(SettingsQuestion)
+    case changeSetting(SettingsQuestion, SettingChange)
+    case diagnostics(DiagnosticsQuestion)
+    /// The live feed as Server-Sent Events.
+    case live
+    /// The live feed's line for now.
+    case liveNow
+    /// The export document, as a download.
+    case export(ExportQuestion)
+    /// What the export holds, before it is handed over.
+    case exportSummary(ExportQuestion)
+
+    /// A request the API does not answer: its status and the sentence said.
+    public struct Refusal: Error, Sendable, Equatable {
+        public let status: HTTPStatus
+        public let message: String
+
+        public init(_ status: HTTPStatus, _ message: String) {
+            self.status = status
+            self.message = message
+        }
+    }
+
+    public static let prefix = "/api/"
+
+    /// The route of `request` over the data directory at `dataDirectory` (its path).
+    public static func resolve(_ request: HTTPRequest, dataDirectory: String, now: Date) -> Result<WebAPIRoute, Refusal> {
+        Result { () throws(Refusal) in try route(request, dataDirectory: dataDirectory, now: now) }
+    }
+
+    private static func route(_ request: HTTPRequest, dataDirectory: String, now: Date) throws(Refusal) -> WebAPIRoute {
+        guard request.path.hasPrefix(prefix) else { throw notFound(request.path) }
+        let segments = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let directory = ["--data-dir", dataDirectory]
+        let call = Call(request: request)
+        switch segments {
+        case ["flows"]:
+            try call.expect("GET")
+            let options = try call.options(for: "flows", ["search", "protocol", "status", "since", "until", "limit", "after"])
+            return .flows(try asked { () throws(QuestionFailure) in try TimelineQuestion.parse(directory + options, now: now) })
+        case ["activity"]:
+            try call.expect("GET")
+            let options = try call.options(for: "activity", ["from", "to", "bars"])
+            return .activity(try asked { () throws(QuestionFailure) in try ActivityQuestion.parse(directory + options, now: now) })
+        case let path where path.count == 2 && path[0] == "flows":
+            try call.expect("GET")
+            let options = try call.options(for: "flow", ["packets"])
+            let question = try asked { () throws(QuestionFailure) in try FlowQuestion.parse(directory + [path[1]] + options) }
+            guard case let .inspect(packets) = question.action else { throw notFound(request.path) }
+            return .inspector(question, packets: packets)
+        case let path where path.count == 4 && path[0] == "flows" && path[2] == "packets":
+            try call.expect("GET", parameters: "flow")
+            let question = try asked { () throws(QuestionFailure) in try FlowQuestion.parse(directory + [path[1], "--packet", path[3]]) }
+            guard case let .packet(number) = question.action else { throw notFound(request.path) }
+            return .packet(question, number: number)
+        case let path where path.count == 3 && path[0] == "flows" && captureFormats[path[2]] != nil:
+            try call.expect("GET", parameters: "flow")
+            let question = try asked { () throws(QuestionFailure) in try FlowQuestion.parse(directory + [path[1]]) }
+            return .flowCapture(question, captureFormats[path[2]]!)
+        case ["captures"]:
+            try call.expect("GET", parameters: "captures")
+            return .captures(try asked { () throws(QuestionFailure) in try CapturesQuestion.parse(directory) })
+        case ["captures", "rotate"]:
+            try call.expect("POST", parameters: "captures rotate")
+            return .captures(try asked { () throws(QuestionFailure) in try CapturesQuestion.parse(directory + ["rotate"]) })
+        case let path where path.count == 3 && path[0] == "captures" && path[2] == "delete":
+            try call.expect("POST", parameters: "captures rm")
+            return .captures(try asked { () throws(QuestionFailure) in try CapturesQuestion.parse(directory + ["rm", path[1]]) })
+        case let path where path.count == 2 && path[0] == "captures":
+            try call.expect("GET", parameters: "captures")
+            guard let sequence = UInt32(path[1]) else {
+                throw Refusal(.badRequest, "captures: \(path[1]) is not a capture's sequence (a number 'tunnelvision captures' lists)")
+            }
+            return .captureFile(CapturesQuestion(action: .list, dataDirectory: dataDirectory), sequence: sequence)
+        case ["storage"]:
+            try call.expect("GET", parameters: "storage")
+            return .storage(StorageQuestion(action: .usage, dataDirectory: dataDirectory))
+        case ["storage", "apply"]:
+            try call.expect("POST", parameters: "storage apply")
+            return .storage(StorageQuestion(action: .apply, dataDirectory: dataDirectory))
+        case ["storage", "clear"]:
+            try call.expect("POST", parameters: "storage clear")
+            return .storage(StorageQuestion(action: .clear(confirmed: true), dataDirectory: dataDirectory))
+        case ["settings"]:
+            try call.expect(["GET", "POST"], parameters: "settings")
+            let question = SettingsQuestion(dataDirectory: dataDirectory)
+            guard request.method == "POST" else { return .settings(question) }
+            let body = try SettingBody.read(request.body)
+            return .changeSetting(question, try asked { () throws(QuestionFailure) in
+                try SettingsQuestion.change(key: body.setting, value: body.value)
+            })
+        case ["diagnostics"]:
+            try call.expect("GET", parameters: "diagnostics")
+            return .diagnostics(DiagnosticsQuestion(dataDirectory: dataDirectory))
+        case ["live"]:
+            try call.expect("GET", parameters: "live")
+            return .live
+        case ["live", "now"]:
+            try call.expect("GET", parameters: "live")
+            return .liveNow
+        case ["export"]:
+            try call.expect("POST", parameters: "export")
+            return .export(ExportQuestion(dataDirectory: dataDirectory, output: .stream))
+        case ["export", "summary"]:
+            try call.expect("GET", parameters: "export")
+            return .exportSummary(ExportQuestion(dataDirectory: dataDirectory, output: .stream))
+        default:
+            throw notFound(request.path)
+        }
+    }
+
+    /// `capture.pcap` and `capture.pcapng`, the two formats `flow ID --pcap/--pcapng` writes.
+    static let captureFormats: [String: FlowCaptureFormat] = ["capture.pcap": .pcap, "capture.pcapng": .pcapng]
+
+    private static func notFound(_ path: String) -> Refusal {
+        Refusal(.notFound, "the web API has no \(path)")
+    }
+
+    /// A question's parameters refused with the command's own sentence.
+    private static func asked<T>(_ parse: () throws(QuestionFailure) -> T) throws(Refusal) -> T {
+        do throws(QuestionFailure) { return try parse() } catch { throw Refusal(.badRequest, error.message) }
+    }
+
+    /// The request's method and query, checked against what a route takes.
+    private struct Call {
+        let request: HTTPRequest
+
+        /// The query as the command's options, in order: `name=value` → `--name value`. An empty
+        /// value is a parameter not given (a form's empty field); any other name is refused.
+        func options(for command: String, _ names: [String]) throws(Refusal) -> [String] {
+            var options: [String] = []
+            for item in request.query {
+                guard names.contains(item.name) else {
+                    throw Refusal(.badRequest, "\(command): unknown parameter '\(item.name)': it takes \(names.joined(separator: ", "))")
+                }
+                if !item.value.isEmpty { options += ["--" + item.name, item.value] }
+            }
+            return options
+        }
+
+        func expect(_ method: String, parameters command: String? = nil) throws(Refusal) {
+            try expect([method], parameters: command)
+        }
+
+        /// `methods` only; and no query at all when `command` is named (it takes none).
+        func expect(_ methods: [String], parameters command: String? = nil) throws(Refusal) {
+            guard methods.contains(request.method) else {
+                throw Refusal(.methodNotAllowed, "\(request.method) \(request.path) is not answered: it takes \(methods.joined(separator: " or "))")
+            }
+            if let command, let item = request.query.first {
+                throw Refusal(.badRequest, "\(command): unknown parameter '\(item.name)': it takes none")
+            }
+        }
+    }
+
+    /// `{"setting": "NAME", "value": "VALUE"}`, the body of `POST /api/settings`.
+    private struct SettingBody: Decodable {
+        let setting: String
+        let value: String
+
+        static func read(_ body: [UInt8]) throws(Refusal) -> SettingBody {
+            do {
+                return try JSONDecoder().decode(SettingBody.self, from: Data(body))
+            } catch {
+                throw Refusal(.badRequest, "settings set: the body must be {\"setting\": NAME, \"value\": VALUE} in JSON "
+                              + "(the names and values 'tunnelvision help settings' lists)")
+            }
+        }
+    }
+}
