@@ -85,7 +85,7 @@ enum ActivityCommand {
             return 1
         }
         await store.close()
-        let chart = ActivityChart(axis: axis, requested: range)
+        let chart = ActivityChart(axis: axis, requested: range, maxBars: policy.axisBars)
         print(request.json ? chart.json() : chart.text())
         return 0
     }
