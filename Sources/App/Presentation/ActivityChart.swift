@@ -10,11 +10,15 @@ public struct ActivityChart: Sendable {
     public let requested: ClosedRange<Date>?
     /// Columns of the longest bar.
     public let width: Int
+    /// The most bars an axis may have: what decides whether a bar can be entered.
+    public let maxBars: Int
 
-    public init(axis: ActivityAxis, requested: ClosedRange<Date>?, width: Int = 40) {
+    public init(axis: ActivityAxis, requested: ClosedRange<Date>?, width: Int = 40,
+                maxBars: Int = HistoryPolicy.default.axisBars) {
         self.axis = axis
         self.requested = requested
         self.width = max(1, width)
+        self.maxBars = maxBars
     }
 
     /// Eighths of a block, so a bar's length reads to an eighth of a column.
@@ -75,6 +79,8 @@ public struct ActivityChart: Sendable {
             HistoryFlowWording.write("start", bar.start, to: &out)
             out.number("seconds", Int(bar.duration.rounded()))
             out.number("packets", bar.packetCount)
+            // A page offers a tap's zoom only where the command's own rule allows it.
+            out.bool("canZoom", TimelineActivity.canZoom(into: bar, maxBars: maxBars))
             out.endObject()
         }
         out.endArray()

@@ -33,6 +33,9 @@ extension PacketBytesPresentation {
             out.number("originalLength", Int(record.originalLength))
             out.bool("truncated", record.isTruncated)
             out.string("bytes", Self.hex(record.bytes))
+            // What a screen draws, as the terminal draws it, and how much of it a screen leaves out.
+            out.strings("dump", Self.dump(record.bytes.prefix(Self.screenByteLimit)))
+            out.number("bytesNotDrawn", max(0, record.bytes.count - Self.screenByteLimit))
             switch reading.headers {
             case let .success(headers):
                 out.beginArray("headers")
@@ -54,6 +57,8 @@ extension PacketBytesPresentation {
             if let dns = reading.dns { Self.write(dns, to: &out) } else { out.null() }
         } else {
             out.string("bytes", nil)
+            out.strings("dump", [])
+            out.number("bytesNotDrawn", 0)
             out.beginArray("headers")
             out.endArray()
             out.key("dns")

@@ -57,7 +57,7 @@ public struct ActivityQuestion: Sendable, Equatable {
         return try await HistoryAccess.reading(dataDirectory) { store throws(QuestionFailure) in
             do {
                 let axis = try await HistoryReader(store: store, policy: policy).activity(in: range)
-                return ActivityChart(axis: axis, requested: range)
+                return ActivityChart(axis: axis, requested: range, maxBars: policy.axisBars)
             } catch {
                 throw QuestionFailure(.failed, "\(error)")
             }

@@ -1,0 +1,73 @@
+// Every request the pages make: same origin, the session cookie, and the header the server
+// requires of a page (a cross-site form cannot set it). Errors carry the server's sentence.
+
+export class APIError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+const headers = { "X-TunnelVision": "1" };
+
+async function answer(response) {
+  const text = await response.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch { body = null; }
+  if (!response.ok) {
+    const sentence = body && typeof body.error === "string" ? body.error
+      : `The app's server answered ${response.status} without saying why; try again, or restart 'tunnelvision ui'.`;
+    throw new APIError(response.status, sentence);
+  }
+  if (body === null) throw new APIError(response.status, "The app's server sent something that is not JSON; restart 'tunnelvision ui'.");
+  return body;
+}
+
+async function send(path, options) {
+  let response;
+  try {
+    response = await fetch(path, { credentials: "same-origin", ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+  } catch {
+    throw new APIError(0, "The app's server cannot be reached: is 'tunnelvision ui' still running?");
+  }
+  return answer(response);
+}
+
+/** GET path?query → the JSON the matching command prints. Empty query values are left out. */
+export function get(path, query = {}) {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === null || value === undefined || value === "") continue;
+    search.set(name, Array.isArray(value) ? value.join(",") : String(value));
+  }
+  const text = search.toString();
+  return send(text ? `${path}?${text}` : path, { method: "GET" });
+}
+
+/** POST path with an optional JSON body. */
+export function post(path, body) {
+  return send(path, {
+    method: "POST",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** POST path and hand the answer over as a file download named `filename`. */
+export async function postDownload(path, filename) {
+  let response;
+  try {
+    response = await fetch(path, { method: "POST", credentials: "same-origin", headers });
+  } catch {
+    throw new APIError(0, "The app's server cannot be reached: is 'tunnelvision ui' still running?");
+  }
+  if (!response.ok) await answer(response);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}

@@ -1,0 +1,91 @@
+// The Dashboard: whether a tunnel is live (and what to type when none is), received and sent
+// over the last minute drawn from the live event stream (/api/live, one `dashboard` event a
+// second, each the line `tunnelvision live --json` prints), this session's counters, the
+// dropped-records indicator, and the recent connections.
+
+import { get } from "./api.js";
+import { h, replace, bytes, errorCard, facts } from "./dom.js";
+import { timelineRow } from "./rows.js";
+
+const windowSeconds = 60;   // seconds drawn: the last minute
+
+const states = {
+  live: { title: "Monitoring is on", icon: "●", text: "The tunnel is recording. Everything stays on this machine." },
+  noTunnel: { title: "Monitoring is off", icon: "○", text: "No tunnel is running on this data directory. Start one around the command you want to watch:" },
+  sessionEnded: { title: "The session has ended", icon: "◌", text: "The last tunnel stopped; its connections stay in the timeline. Start another with:" },
+  unreadable: { title: "The tunnel's feed cannot be read", icon: "⚠", text: "The live feed exists but cannot be read; check the data directory's permissions, or start the tunnel again:" },
+};
+
+function chart(samples) {
+  const width = 600, height = 120;
+  const peak = Math.max(1, ...samples.map((s) => Math.max(s.bytesInPerSecond, s.bytesOutPerSecond)));
+  const points = (key) => samples.map((sample, index) =>
+    `${((windowSeconds - samples.length + index) / (windowSeconds - 1)) * width},${height - (sample[key] / peak) * (height - 6)}`).join(" ");
+  return h("svg", { class: "throughput", viewBox: `0 0 ${width} ${height}`, preserveAspectRatio: "none", "aria-hidden": "true", focusable: "false" },
+    h("line", { class: "baseline", x1: 0, y1: height - 0.5, x2: width, y2: height - 0.5 }),
+    samples.length > 1 ? h("polyline", { class: "series received", points: points("bytesInPerSecond") }) : null,
+    samples.length > 1 ? h("polyline", { class: "series sent", points: points("bytesOutPerSecond") }) : null);
+}
+
+export function render(main) {
+  let alive = true;
+  const samples = [];
+  const monitoring = h("section", { class: "card monitoring", "aria-labelledby": "monitoring-title" });
+  const throughput = h("section", { class: "card", "aria-labelledby": "throughput-title" });
+  const counters = h("section", { class: "card", "aria-labelledby": "session-title" });
+  const recent = h("section", { class: "card", "aria-labelledby": "recent-title" });
+  replace(main, h("h1", { tabindex: -1 }, "Dashboard"), monitoring, h("div", { class: "grid-two" }, throughput, counters), recent);
+
+  function draw(line) {
+    const state = states[line.state] ?? states.unreadable;
+    replace(monitoring,
+      h("h2", { id: "monitoring-title" }, h("span", { class: `state-icon state-${line.state}`, "aria-hidden": "true" }, state.icon), " ", state.title),
+      h("p", {}, state.text),
+      line.state === "live" ? null : h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND")));
+    samples.push(line);
+    while (samples.length > windowSeconds) samples.shift();
+    const now = samples.at(-1);
+    replace(throughput,
+      h("h2", { id: "throughput-title" }, "The last minute"),
+      h("p", { class: "rates", "aria-label": `Now: ${bytes(now.bytesInPerSecond)} a second received, ${bytes(now.bytesOutPerSecond)} a second sent` },
+        h("span", { class: "legend received" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(now.bytesInPerSecond)}/s received`),
+        h("span", { class: "legend sent" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(now.bytesOutPerSecond)}/s sent`)),
+      chart(samples));
+    replace(counters,
+      h("h2", { id: "session-title" }, "This session"),
+      facts([["Received", bytes(line.bytesIn)], ["Sent", bytes(line.bytesOut)],
+             ["Packets", String(line.packets)], ["Connections", String(line.connections)]], "counters"),
+      line.dropped > 0
+        ? h("p", { class: "dropped" }, `${line.dropped} records were not handed over while the tunnel was busy; `
+            + "the traffic itself was not affected, and the counters above still count it.")
+        : null);
+  }
+
+  async function loadRecent() {
+    try {
+      const page = await get("/api/flows", { limit: 5 });
+      if (!alive) return;
+      replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
+        page.flows.length ? h("ul", { class: "rows", "aria-labelledby": "recent-title" }, page.flows.map(timelineRow))
+          : h("p", {}, "No connections recorded yet: they appear here as the tunnel sees them."),
+        h("p", {}, h("a", { href: "#/timeline" }, "All connections in the timeline")));
+    } catch (error) {
+      if (alive) replace(recent, errorCard("The recent connections could not be read", error, loadRecent));
+    }
+  }
+
+  replace(monitoring, h("p", { class: "loading", role: "status" }, "Asking the tunnel…"));
+  get("/api/live/now").then((line) => { if (alive) draw(line); }).catch((error) => {
+    if (alive) replace(monitoring, errorCard("The live feed could not be read", error, () => render(main)));
+  });
+  loadRecent();
+  const source = new EventSource("/api/live", { withCredentials: true });
+  let lastRecent = 0;
+  source.addEventListener("dashboard", (event) => {
+    if (!alive) return;
+    const line = JSON.parse(event.data);
+    draw(line);
+    if (line.state === "live" && Date.now() - lastRecent > 5000) { lastRecent = Date.now(); loadRecent(); }
+  });
+  return () => { alive = false; source.close(); };
+}

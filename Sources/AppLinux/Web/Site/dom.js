@@ -1,0 +1,82 @@
+// Building elements without markup strings (nothing a record holds is ever parsed as HTML),
+// and the few number and time formats every screen shares.
+
+/** h("p", {class: "x", on: {click: fn}}, "text", child) → an element. */
+export function h(tag, attributes = {}, ...children) {
+  const svg = ["svg", "rect", "polyline", "line", "g", "path", "title"].includes(tag);
+  const element = svg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "on") {
+      for (const [event, handler] of Object.entries(value)) element.addEventListener(event, handler);
+    } else if (name === "text") {
+      element.textContent = value;
+    } else {
+      element.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces what `element` holds. */
+export function replace(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+}
+
+/** 1 536 → "1.5 KiB", as the commands write sizes. */
+export function bytes(count) {
+  if (count === null || count === undefined) return "unknown";
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let value = count, unit = 0;
+  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
+  return unit === 0 ? `${count} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "2026-12-01T18:37:10.123Z" → "18:37:10" (this browser's time zone). */
+export function clock(iso) {
+  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+}
+
+/** A date and time in this browser's time zone. */
+export function when(iso) {
+  const date = new Date(iso);
+  return `${date.toLocaleDateString([], { year: "numeric", month: "short", day: "numeric" })} ${clock(iso)}`;
+}
+
+/** 0.0123 → "12 ms", 2.5 → "2.5 s". */
+export function duration(seconds) {
+  if (seconds === null || seconds === undefined) return "unknown";
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.floor(seconds % 60)} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}
+
+/** Says `text` to a screen reader without moving focus. */
+export function announce(text) {
+  const announcer = document.getElementById("announcer");
+  if (announcer) announcer.textContent = text;
+}
+
+/** The card every screen shows when its question could not be answered. */
+export function errorCard(title, error, retry) {
+  return h("section", { class: "card error-card", role: "alert", "aria-labelledby": "error-title" },
+    h("h2", { id: "error-title" }, h("span", { class: "icon", "aria-hidden": "true" }, "⚠ "), title),
+    h("p", {}, error.message),
+    retry ? h("button", { type: "button", on: { click: retry } }, "Try again") : null);
+}
+
+/** A definition list from [[term, value], …]; a value may be an element. dt and dd are the
+ *  list's own children (no wrapper), as assistive technology expects; CSS lays them out. */
+export function facts(rows, className = "facts") {
+  return h("dl", { class: className }, rows.filter(Boolean).map(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
+}

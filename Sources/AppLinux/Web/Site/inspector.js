@@ -1,0 +1,108 @@
+// The Flow Inspector: one connection — six facts, its name and where the name came from, what
+// its TLS handshake offered and answered and which certificates could be seen, and its packets
+// by meaning, each leading to Packet detail. All from `tunnelvision flow ID --json`.
+
+import { get } from "./api.js";
+import { h, replace, bytes, when, duration, errorCard, facts } from "./dom.js";
+import { statusBadge, protocols, nameSources } from "./rows.js";
+
+const streamOpenings = { httpRequest: "an HTTP request", tlsHandshake: "a TLS hello", unrecognised: "something neither HTTP nor TLS" };
+
+/** camelCase → "camel case", for the handshake's field names. */
+export function words(key) {
+  return key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^./, (first) => first.toUpperCase()).replace(/\bAlpn\b/i, "ALPN")
+    .replace(/\bSni\b/i, "SNI").replace(/\bEch\b/i, "ECH");
+}
+
+/** Any JSON value as something readable: objects as nested fact lists, arrays as lists. */
+export function readable(value) {
+  if (value === null || value === undefined) return "none";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "none";
+    if (value.every((item) => typeof item !== "object" || item === null)) return value.join(", ");
+    return h("ol", { class: "plain-list" }, value.map((item) => h("li", {}, readable(item))));
+  }
+  if (typeof value === "object") return facts(Object.entries(value).map(([key, item]) => [words(key), readable(item)]), "facts nested");
+  return String(value);
+}
+
+function handshake(flow) {
+  const parts = [
+    ["What the client offered", flow.clientOffer],
+    ["What the server answered", flow.serverAnswer],
+    ["Certificates", flow.certificates],
+  ];
+  if (parts.every(([, value]) => value === null)) {
+    return h("section", { class: "card", "aria-labelledby": "tls-title" },
+      h("h2", { id: "tls-title" }, "Encryption"),
+      h("p", {}, flow.encryption === "plaintext"
+        ? "No TLS handshake crossed this connection: what it carried was not encrypted."
+        : "No TLS handshake of this connection was recorded."));
+  }
+  return h("section", { class: "card", "aria-labelledby": "tls-title" },
+    h("h2", { id: "tls-title" }, "Encryption"),
+    parts.map(([title, value]) => h("div", { class: "handshake-part" }, h("h3", {}, title),
+      value === null ? h("p", {}, "Not seen.") : readable(value))));
+}
+
+function packetTable(flow) {
+  return h("section", { class: "card", "aria-labelledby": "packets-title" },
+    h("h2", { id: "packets-title" }, "Packets"),
+    h("div", { class: "table-scroll" },
+      h("table", { class: "packets" },
+        h("caption", { class: "visually-hidden" }, "This connection's packets, in order, by meaning"),
+        h("thead", {}, h("tr", {}, ["#", "Time", "Direction", "Size", "What it was", "Flags"].map((title) => h("th", { scope: "col" }, title)))),
+        h("tbody", {}, flow.packets.map((packet) => h("tr", {},
+          h("td", { class: "number" }, String(packet.number)),
+          h("td", { class: "number" }, `${packet.seconds.toFixed(3)} s`),
+          h("td", {}, h("span", { "aria-hidden": "true" }, packet.direction === "sent" ? "↑ " : "↓ "), packet.direction),
+          h("td", { class: "number" }, bytes(packet.length)),
+          h("td", {}, h("a", { href: `#/flow/${flow.id}/packet/${packet.number}` }, packet.title)),
+          h("td", { class: "flags" }, packet.flags.join(" "))))))),
+    flow.footer ? h("p", { class: "hint" }, `${flow.footer[0].toUpperCase()}${flow.footer.slice(1)}.`) : null);
+}
+
+export function render(main, { id }) {
+  let alive = true;
+  replace(main, h("h1", { tabindex: -1 }, `Connection ${id}`), h("p", { class: "loading", role: "status" }, "Loading the connection…"));
+  (async () => {
+    let flow;
+    try {
+      flow = await get(`/api/flows/${id}`);
+    } catch (error) {
+      if (!alive) return;
+      replace(main, h("h1", { tabindex: -1 }, `Connection ${id}`),
+        errorCard(error.status === 404 ? "No such connection" : "The connection could not be read", error,
+          error.status === 404 ? null : () => render(main, { id })),
+        h("p", {}, h("a", { href: "#/timeline" }, "Back to the timeline")));
+      return;
+    }
+    if (!alive) return;
+    const title = flow.name ?? flow.remote ?? flow.ends[1];
+    const source = flow.nameSource ? nameSources[flow.nameSource] ?? flow.nameSource : "no name was seen; this is its address";
+    replace(main,
+      h("p", { class: "crumbs" }, h("a", { href: "#/timeline" }, "Timeline"), " › ", `Connection ${flow.id}`),
+      h("h1", { tabindex: -1 }, title),
+      h("p", { class: "subtitle" }, source[0].toUpperCase() + source.slice(1),
+        flow.otherNames.length ? ` · also called ${flow.otherNames.join(", ")}` : ""),
+      facts([
+        ["Protocol", `${protocols[flow.protocol] ?? flow.protocol} over ${flow.ipVersion}`
+          + (flow.streamOpening ? `, opened with ${streamOpenings[flow.streamOpening] ?? flow.streamOpening}` : "")],
+        ["Encryption", statusBadge(flow.encryption, true)],
+        ["This machine", flow.local ?? flow.ends[0]],
+        ["Other end", flow.remote ?? flow.ends[1]],
+        ["First to last packet", `${when(flow.firstPacket)} – ${when(flow.lastPacket)} (${duration(flow.durationSeconds)})`],
+        ["Moved", h("span", { class: "directions" },
+          h("span", {}, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesReceived)} received`),
+          h("span", {}, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesSent)} sent`))],
+      ], "facts six"),
+      h("p", { class: "actions" },
+        h("a", { class: "button", href: `/api/flows/${flow.id}/capture.pcap`, download: `connection-${flow.id}.pcap` },
+          "Download this connection's packets"),
+        h("span", { class: "hint" }, ` ${flow.storedPackets} packets, as a capture Wireshark opens`)),
+      handshake(flow),
+      packetTable(flow));
+  })();
+  return () => { alive = false; };
+}

@@ -1,0 +1,64 @@
+// One connection as a timeline row (host and time; what it was; what it moved) and the TLS
+// status mark: icon + label + colour, from the JSON's stable identifiers.
+
+import { h, bytes, clock, duration } from "./dom.js";
+
+/** The four statuses; only departures from "encrypted" are written out on a row. */
+export const statuses = {
+  plaintext: { label: "Not encrypted", icon: "open", written: true },
+  encrypted: { label: "Encrypted", icon: "closed", written: false },
+  inspected: { label: "Inspected", icon: "eye", written: true },
+  notInspectable: { label: "Kept private", icon: "shield", written: true },
+};
+
+export const protocols = { tcp: "TCP", udp: "UDP", icmp: "ICMP", icmpv6: "ICMPv6" };
+
+export const nameSources = {
+  sni: "named by its TLS hello",
+  quic: "named by its QUIC hello",
+  dns: "named by a DNS answer",
+};
+
+const iconPaths = {
+  closed: "M4 7V5a4 4 0 0 1 8 0v2h1v8H3V7zm2 0h4V5a2 2 0 0 0-4 0z",
+  open: "M4 7V5a4 4 0 0 1 8 0h-2a2 2 0 0 0-4 0v2h7v8H3V7z",
+  eye: "M8 3c4 0 7 5 7 5s-3 5-7 5-7-5-7-5 3-5 7-5zm0 2.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z",
+  shield: "M8 1l6 2v5c0 4-3 6-6 7-3-1-6-3-6-7V3z",
+};
+
+export function statusIcon(status) {
+  const kind = statuses[status]?.icon ?? "closed";
+  return h("svg", { class: "status-icon", viewBox: "0 0 16 16", "aria-hidden": "true", focusable: "false" }, h("path", { d: iconPaths[kind] }));
+}
+
+/** The badge: icon, label, colour class. `always` writes "Encrypted" too (the inspector does). */
+export function statusBadge(status, always = false) {
+  const known = statuses[status] ?? { label: status, written: true };
+  const label = h("span", { class: known.written || always ? "status-label" : "visually-hidden" }, known.label);
+  return h("span", { class: `status status-${status}` }, statusIcon(status), label);
+}
+
+export function hostOf(flow) {
+  if (flow.name) return flow.name;
+  const remote = flow.remote ?? flow.peers?.[1];
+  return remote ? `${remote.address}` : "unknown host";
+}
+
+export function timelineRow(flow) {
+  const remote = flow.remote ?? flow.peers?.[1];
+  const what = [protocols[flow.protocol] ?? flow.protocol.toUpperCase()];
+  if (remote) what.push(flow.name ? `${remote.address} port ${remote.port}` : `port ${remote.port}`);
+  if (flow.nameSource) what.push(nameSources[flow.nameSource] ?? flow.nameSource);
+  return h("li", { class: `row status-${flow.tlsStatus}` },
+    h("a", { class: "row-link", href: `#/flow/${flow.id}`, "data-flow": flow.id },
+      h("span", { class: "rail", "aria-hidden": "true" }),
+      h("span", { class: "row-body" },
+        h("span", { class: "line line-host" },
+          h("span", { class: "host" }, hostOf(flow)),
+          h("time", { datetime: flow.firstSeen }, clock(flow.firstSeen))),
+        h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), statusBadge(flow.tlsStatus)),
+        h("span", { class: "line line-moved" },
+          h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesIn)} received`),
+          h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesOut)} sent`),
+          h("span", { class: "figure" }, `${flow.packets} packets · ${duration(flow.durationSeconds)}`)))));
+}

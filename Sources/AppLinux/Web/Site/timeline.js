@@ -1,0 +1,290 @@
+// The Timeline: the activity axis (scrub bar) above the connections, newest first, a page at a
+// time. Every answer is what `tunnelvision flows --json` / `activity --json` say; this screen keeps
+// only what the person picked (filters, the zoom levels, the stretch) across visits.
+
+import { get } from "./api.js";
+import { h, replace, clock, errorCard, announce } from "./dom.js";
+import { timelineRow, statuses, protocols } from "./rows.js";
+import { scrubBar, barRange, widthName } from "./scrubbar.js";
+
+const presets = [["", "Any time"], ["10m", "Last 10 minutes"], ["1h", "Last hour"], ["1d", "Last day"], ["7d", "Last week"]];
+
+const state = {
+  search: "", protocols: [], statuses: [], since: "",
+  zoom: [],        // the stretches tapped into, widest first: Back pops one, All empties it
+  range: null,     // {from, to, kind: "zoom" | "bar" | "sweep"}: what the list is bounded to
+  notice: null,    // a sentence about the axis (a stretch retention took)
+  cursor: null,
+};
+
+function filtered() {
+  return state.search !== "" || state.protocols.length > 0 || state.statuses.length > 0 || state.since !== "" || state.range !== null;
+}
+
+function axisBars(main) {
+  // Bars at least 44 px wide, as many as the screen holds, never more than the command's 48.
+  const width = main.clientWidth || 800;
+  return Math.max(2, Math.min(48, Math.floor(width / 44)));
+}
+
+export function render(main) {
+  let alive = true;
+  const heading = h("h1", { tabindex: -1 }, "Timeline");
+  const axisSection = h("section", { class: "axis-section", "aria-labelledby": "axis-title" });
+  const form = filterForm();
+  const list = h("ul", { class: "rows", "aria-labelledby": "list-title" });
+  const footer = h("div", { class: "list-footer" });
+  const status = h("div", { class: "list-status" });
+  replace(main, heading, axisSection, form,
+    h("section", { class: "list-section", "aria-labelledby": "list-title" },
+      h("h2", { id: "list-title", class: "visually-hidden" }, "Connections"), status, list, footer));
+
+  async function reload() {
+    await Promise.all([loadAxis(), loadList(null)]);
+  }
+
+  async function loadAxis() {
+    const current = state.zoom.at(-1);
+    let activity;
+    try {
+      activity = await get("/api/activity", { from: current?.from, to: current?.to, bars: axisBars(main) });
+    } catch (error) {
+      if (!alive) return;
+      if (error.status === 404) { drawAxis({ bars: [] }); return; }   // no history: no axis
+      replace(axisSection, errorCard("The activity could not be read", error, () => loadAxis()));
+      return;
+    }
+    if (!alive) return;
+    if (current && activity.totalPackets === 0) {
+      // The stretch being viewed is gone (retention deleted it): back to the whole history, said.
+      state.notice = `Nothing is stored between ${clock(current.from)} and ${clock(current.to)} any more — `
+        + "the storage limits removed it — so the axis shows the whole history again.";
+      state.zoom = [];
+      state.range = null;
+      await reload();
+      return;
+    }
+    drawAxis(activity);
+  }
+
+  function drawAxis(activity) {
+    if (activity.bars.length === 0) {
+      replace(axisSection);   // no history: no axis (the list teaches how to record)
+      axisSection.hidden = true;
+      return;
+    }
+    axisSection.hidden = false;
+    const bars = activity.bars;
+    const inRange = (index) => {
+      if (!state.range || state.range.kind === "zoom") return false;
+      const range = barRange(bars[index]);
+      return range.from < state.range.to && range.to > state.range.from;
+    };
+    const scrub = scrubBar(activity, {
+      selected: inRange,
+      cursor: state.cursor,
+      onTap: (index) => tap(bars[index], index),
+      onSweep: (first, last) => sweep(bars, first, last),
+    });
+    const span = activity.span;
+    const buttons = h("div", { class: "axis-buttons" },
+      state.zoom.length > 0 ? h("button", { type: "button", on: { click: back } }, "Back") : null,
+      state.zoom.length > 1 ? h("button", { type: "button", on: { click: all } }, "All") : null);
+    replace(axisSection,
+      h("div", { class: "axis-head" },
+        h("h2", { id: "axis-title" }, "Activity"),
+        h("p", { id: "axis-caption", class: "axis-caption" },
+          `Packets of all connections, whatever the list's filter: ${bars.length} bars of ${widthName(activity.bucketSeconds)}, `
+          + `${clock(span.from)} to ${clock(span.to)}, ${activity.totalPackets} packets.`),
+        buttons),
+      scrub,
+      h("p", { id: "axis-keys", class: "hint" },
+        "Tap a bar to show its connections and zoom into it; drag across bars to pick a stretch. "
+        + "Keyboard: arrows move, Enter picks, Shift with arrows sweeps."),
+      state.range && state.range.kind !== "zoom"
+        ? h("p", { class: "axis-selection" }, `The list shows connections active ${clock(state.range.from)} to ${clock(state.range.to)}. `,
+            h("button", { type: "button", class: "link-button", on: { click: releaseRange } }, "Show the whole axis's connections"))
+        : null,
+      state.notice ? h("p", { class: "notice", role: "status" }, state.notice) : null);
+  }
+
+  function tap(bar, index) {
+    const range = barRange(bar);
+    state.notice = null;
+    state.since = "";   // a picked interval is absolute: no preset stays ticked
+    state.cursor = null;
+    if (state.range && state.range.kind === "bar" && state.range.from === range.from && state.range.to === range.to) {
+      state.range = state.zoom.length ? { ...state.zoom.at(-1), kind: "zoom" } : null;   // tapped again: released
+      announce("Interval released.");
+    } else if (bar.canZoom) {
+      state.zoom.push(range);
+      state.range = { ...range, kind: "zoom" };
+      announce(`Zoomed into ${clock(range.from)} to ${clock(range.to)}.`);
+    } else {
+      state.range = { ...range, kind: "bar" };
+      state.cursor = index;
+      announce(`Showing connections active ${clock(range.from)} to ${clock(range.to)}.`);
+    }
+    syncForm();
+    reload();
+  }
+
+  function sweep(bars, first, last) {
+    state.notice = null;
+    state.since = "";
+    state.cursor = last;
+    state.range = { from: barRange(bars[first]).from, to: barRange(bars[last]).to, kind: "sweep" };
+    announce(`Showing connections active ${clock(state.range.from)} to ${clock(state.range.to)}.`);
+    syncForm();
+    reload();
+  }
+
+  function back() {
+    state.zoom.pop();
+    const current = state.zoom.at(-1);
+    state.range = current ? { ...current, kind: "zoom" } : null;
+    state.notice = null;
+    state.cursor = null;
+    reload();
+  }
+
+  function all() {
+    state.zoom = [];
+    state.range = null;
+    state.notice = null;
+    state.cursor = null;
+    reload();
+  }
+
+  function releaseRange() {
+    const current = state.zoom.at(-1);
+    state.range = current ? { ...current, kind: "zoom" } : null;
+    state.cursor = null;
+    reload();
+  }
+
+  function clearFilters() {
+    state.search = ""; state.protocols = []; state.statuses = []; state.since = "";
+    state.zoom = []; state.range = null; state.notice = null; state.cursor = null;
+    syncForm();
+    reload();
+  }
+
+  let generation = 0;
+  async function loadList(after) {
+    const mine = ++generation;
+    if (after === null) {
+      replace(status, h("p", { class: "loading", role: "status" }, "Loading connections…"));
+    } else {
+      replace(footer, h("p", { class: "loading", role: "status" }, "Loading older connections…"));
+    }
+    let page;
+    try {
+      page = await get("/api/flows", {
+        search: state.search, protocol: state.protocols, status: state.statuses,
+        since: state.range ? state.range.from : state.since, until: state.range ? state.range.to : "",
+        after: after ?? "",
+      });
+    } catch (error) {
+      if (!alive || mine !== generation) return;
+      if (after === null) {
+        replace(list);
+        replace(footer);
+        // No history at all (the data directory holds none yet): a state to teach, not an error.
+        replace(status, error.status === 404 ? emptyState({ historyEmpty: true, said: error.message })
+          : errorCard("The history could not be read", error, () => loadList(null)));
+      } else {
+        // A drawn list is never covered: the failure goes to the footer.
+        replace(footer, h("p", { class: "footer-error", role: "alert" }, `Older connections could not be read: ${error.message} `),
+          h("button", { type: "button", on: { click: () => loadList(after) } }, "Try again"));
+      }
+      return;
+    }
+    if (!alive || mine !== generation) return;
+    if (after === null) replace(list);
+    replace(status);
+    for (const flow of page.flows) list.append(timelineRow(flow));
+    const shown = list.children.length;
+    if (shown === 0) {
+      replace(status, emptyState(page));
+    }
+    drawFooter(page, shown);
+  }
+
+  function drawFooter(page, shown) {
+    const more = page.next
+      ? h("button", { type: "button", class: "load-older", on: { click: () => loadList(page.next) } },
+          page.keptLooking ? "Keep looking" : "Load older connections")
+      : null;
+    if (shown === 0) { replace(footer); return; }
+    if (page.keptLooking) {
+      replace(footer, h("p", {}, `Looked through ${page.scanned} connections for this page and stopped there; `
+        + "older matches may exist."), more);
+    } else if (page.hasMore) {
+      replace(footer, h("p", {}, `${shown} connections shown.`), more);
+    } else {
+      replace(footer, h("p", {}, filtered() ? `${shown} connections match: that is all of them.` : `${shown} connections: that is the whole history.`));
+    }
+  }
+
+  function emptyState(page) {
+    if (page.historyEmpty) {
+      return h("section", { class: "card empty" },
+        h("h2", {}, "No connections recorded yet"),
+        h("p", {}, "Record what a command says on the network, and its connections appear here:"),
+        h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND")),
+        h("p", {}, "Or see it on a demo first: ", h("code", {}, "sudo tunnelvision demo --ui")),
+        page.said ? h("p", { class: "hint" }, `(${page.said})`) : null);
+    }
+    return h("section", { class: "card empty" },
+      h("h2", {}, "No connections match"),
+      page.keptLooking
+        ? h("p", {}, `None of the ${page.scanned} connections looked through matches. Older ones were not read yet.`)
+        : h("p", {}, "No connection in the history matches these filters."),
+      h("div", { class: "actions" },
+        page.next ? h("button", { type: "button", on: { click: () => loadList(page.next) } }, "Keep looking") : null,
+        h("button", { type: "button", on: { click: clearFilters } }, "Clear filters")));
+  }
+
+  function filterForm() {
+    const search = h("input", { type: "search", id: "search", name: "search", value: state.search,
+                                placeholder: "name or address" });
+    const checkbox = (group, value, label) => h("label", { class: "check" },
+      h("input", { type: "checkbox", name: group, value, checked: state[group].includes(value) }), ` ${label}`);
+    const since = h("select", { id: "since", name: "since" },
+      presets.map(([value, label]) => h("option", { value, selected: state.since === value }, label)));
+    const element = h("form", { class: "filters", role: "search", "aria-label": "Filter connections" },
+      h("div", { class: "field" }, h("label", { for: "search" }, "Search hosts"), search,
+        h("button", { type: "submit" }, "Search")),
+      h("fieldset", {}, h("legend", {}, "Protocol"),
+        Object.entries(protocols).filter(([id]) => id !== "icmpv6").map(([id, label]) => checkbox("protocols", id, label))),
+      h("fieldset", {}, h("legend", {}, "Encryption"),
+        Object.entries(statuses).map(([id, { label }]) => checkbox("statuses", id, label))),
+      h("div", { class: "field" }, h("label", { for: "since" }, "Time"), since),
+      h("button", { type: "button", class: "secondary", on: { click: clearFilters } }, "Clear filters"));
+    const apply = () => {
+      state.search = search.value.trim();
+      state.protocols = [...element.querySelectorAll("input[name=protocols]:checked")].map((box) => box.value);
+      state.statuses = [...element.querySelectorAll("input[name=statuses]:checked")].map((box) => box.value);
+      const preset = since.value;
+      if (preset !== state.since) { state.since = preset; if (preset !== "") { state.range = state.zoom.length ? { ...state.zoom.at(-1), kind: "zoom" } : null; } }
+      loadList(null);
+    };
+    element.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
+    // Search applies on submit and on clear; the boxes and the time apply as they change.
+    search.addEventListener("search", () => { if (search.value === "") apply(); });
+    for (const input of element.querySelectorAll("input[type=checkbox], select")) input.addEventListener("change", () => {
+      const keep = search.value; search.value = state.search; apply(); search.value = keep;
+    });
+    return element;
+  }
+
+  function syncForm() {
+    form.querySelector("#search").value = state.search;
+    form.querySelector("#since").value = state.since;
+    for (const box of form.querySelectorAll("input[type=checkbox]")) box.checked = state[box.name].includes(box.value);
+  }
+
+  reload();
+  return () => { alive = false; };
+}

@@ -1,0 +1,466 @@
+"""The screens, checked on what is drawn against what the command answers for the same question.
+Each test takes the run's context `t`: t.b (Browser), t.server, t.ask(*command) (the oracle)."""
+import os
+import tempfile
+import time
+import urllib.parse
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from harness import Failure, check
+
+
+def rows(t):
+    return t.b.css("ul.rows > li.row")
+
+
+def wait_rows(t, count, message):
+    return t.b.wait(lambda: len(rows(t)) == count and not t.b.css(".list-status .loading"), 15,
+                    f"{message}: expected {count} rows, the screen has {len(rows(t))}")
+
+
+def open_timeline(t):
+    t.b.route("#/timeline")
+    t.b.one("heading", "Timeline", exact=True)
+
+
+def bars(t):
+    return t.b.css(".scrub rect.bar")
+
+
+def bar_facts(t):
+    return t.b.driver.execute_script("""return [...document.querySelectorAll('.scrub rect.bar')].map(r => ({
+        start: r.dataset.start, seconds: Number(r.dataset.seconds), packets: Number(r.dataset.packets),
+        zoom: r.hasAttribute('data-can-zoom'), selected: r.classList.contains('selected')}))""")
+
+
+def iso_second(iso, plus=0):
+    seconds = time.mktime(time.strptime(iso[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone + plus
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def flows_between(t, first, last):
+    """What `flows` lists for bars first..last (the same query a tap or a sweep makes)."""
+    return t.ask("flows", "--since", iso_second(first["start"]), "--until", iso_second(last["start"], last["seconds"]))
+
+
+# --- access and the introduction -----------------------------------------------------------------
+def test_access_needs_the_key(t):
+    t.b.go(t.server.origin + "/")
+    check("tunnelvision ui" in t.b.driver.page_source and "error" in t.b.driver.page_source,
+          f"without the key the app must refuse and say what to open; it showed {t.b.driver.page_source[:300]!r}")
+    t.b.go(t.server.url)
+    t.b.wait(lambda: urllib.parse.urlsplit(t.b.driver.current_url).query == "", 10, "the key stayed in the address bar")
+
+
+def test_introduction_first_open(t):
+    t.b.wait(lambda: t.b.driver.current_url.endswith("#/welcome"), 10, "the first open did not show the introduction")
+    t.b.wait_text("1 of 3")
+    t.shoot("welcome")
+    t.b.one("button", "Next", exact=True).click()
+    t.b.wait_text("2 of 3")
+    t.b.one("button", "Skip", exact=True).click()
+    t.b.one("heading", "Timeline", exact=True)
+    t.b.go(t.server.origin + "/")
+    t.b.wait(lambda: t.b.driver.current_url.endswith("#/timeline"), 10, "a skipped introduction came back on the next open")
+
+
+# --- the timeline ----------------------------------------------------------------------------------
+def test_timeline_rows_are_the_commands(t):
+    open_timeline(t)
+    page = t.ask("flows")
+    wait_rows(t, len(page["flows"]), "the first page")
+    first, drawn = page["flows"][0], rows(t)[0]
+    host = first["name"] or first["remote"]["address"]
+    check(host in drawn.text, f"the first row should name {host!r}: {drawn.text!r}")
+    check("received" in drawn.text and "sent" in drawn.text and "↓" in drawn.text and "↑" in drawn.text,
+          f"a row says what it moved, both ways, with arrows: {drawn.text!r}")
+    for flow, row in zip(page["flows"], rows(t)):
+        check(row.get_attribute("class").endswith(f"status-{flow['tlsStatus']}"), f"row {flow['id']}'s status class")
+        if flow["tlsStatus"] == "plaintext":
+            check("Not encrypted" in row.text and row.find_elements("css selector", "svg.status-icon"),
+                  f"an unencrypted row says so in words and with an icon, not colour alone: {row.text!r}")
+    footer = t.b.driver.find_element("css selector", ".list-footer").text
+    if page["hasMore"]:
+        check("Load older" in footer or "Keep looking" in footer, f"more history, but no way to it: {footer!r}")
+    else:
+        check("whole history" in footer, f"the footer should say this is all: {footer!r}")
+    t.shoot("timeline")
+
+
+def test_search_applies_on_submit(t):
+    open_timeline(t)
+    everything = t.ask("flows")
+    wait_rows(t, len(everything["flows"]), "before searching")
+    named = next((f["name"] for f in everything["flows"] if f["name"]), None) or everything["flows"][0]["remote"]["address"]
+    term = named.split(".")[0]
+    box = t.b.one("searchbox", "Search hosts")
+    box.clear()
+    box.send_keys(term)
+    time.sleep(1.0)
+    check(len(rows(t)) == len(everything["flows"]), "typing alone filtered the list: search applies on submit")
+    t.b.one("button", "Search", exact=True).click()
+    expected = t.ask("flows", "--search", term)
+    wait_rows(t, len(expected["flows"]), f"after searching {term!r}")
+    box.clear()
+    box.send_keys("no-such-host-anywhere")
+    box.send_keys(Keys.ENTER)
+    t.b.wait_text("No connections match")
+    t.shoot("timeline-no-match")
+    t.b.one("button", "Clear filters", exact=True).click()
+    wait_rows(t, len(everything["flows"]), "after Clear filters")
+
+
+def test_filters_by_protocol_and_status(t):
+    open_timeline(t)
+    t.b.one("checkbox", "UDP").click()
+    wait_rows(t, len(t.ask("flows", "--protocol", "udp")["flows"]), "UDP only")
+    t.b.one("checkbox", "Not encrypted").click()
+    wait_rows(t, len(t.ask("flows", "--protocol", "udp", "--status", "plaintext")["flows"]), "UDP and not encrypted")
+    t.b.one("combobox", "Time").send_keys("Last hour")
+    wait_rows(t, len(t.ask("flows", "--protocol", "udp", "--status", "plaintext", "--since", "1h")["flows"]), "and the last hour")
+    t.b.one("button", "Clear filters", exact=True).click()
+    wait_rows(t, len(t.ask("flows")["flows"]), "after Clear filters")
+
+
+def test_load_older_follows_the_cursor(t):
+    open_timeline(t)
+    first = t.ask("flows")
+    wait_rows(t, len(first["flows"]), "the first page")
+    check(first["hasMore"], "the history for this test must hold more than one page (run the demo again into it)")
+    t.b.one("button", "Load older connections", exact=True).click()
+    second = t.ask("flows", "--after", first["next"])
+    wait_rows(t, len(first["flows"]) + len(second["flows"]), "after Load older")
+    last = rows(t)[-1].find_element("css selector", "a").get_attribute("data-flow")
+    check(last == str(second["flows"][-1]["id"]), f"the last row should be connection {second['flows'][-1]['id']}, not {last}")
+
+
+# --- the scrub bar ---------------------------------------------------------------------------------
+def test_axis_is_the_whole_history_whatever_the_filter(t):
+    open_timeline(t)
+    slider = t.b.one("slider", "Activity of all connections", exact=True)
+    t.b.wait(lambda: bars(t), 10, "no bars drawn")
+    facts = bar_facts(t)
+    total = t.ask("activity", "--bars", str(len(facts)))["totalPackets"]
+    check(sum(f["packets"] for f in facts) == total, f"the bars hold {sum(f['packets'] for f in facts)} packets, the history {total}")
+    check(slider.get_attribute("aria-valuemax") == str(len(facts)), "the slider's range is the bars")
+    check("whatever the list's filter" in t.b.text(), "the axis must say it ignores the list's filter")
+    t.b.one("checkbox", "UDP").click()
+    wait_rows(t, len(t.ask("flows", "--protocol", "udp")["flows"]), "UDP only")
+    check([f["packets"] for f in bar_facts(t)] == [f["packets"] for f in facts], "a filter changed the axis")
+    t.b.one("button", "Clear filters", exact=True).click()
+
+
+def click_bar(t, index):
+    bar = bars(t)[index]
+    ActionChains(t.b.driver).move_to_element(bar).click().perform()
+
+
+def zoomable_index(t):
+    facts = bar_facts(t)
+    candidates = [i for i, f in enumerate(facts) if f["zoom"]]
+    check(candidates, f"no bar can be entered on this axis: {facts}")
+    return max(candidates, key=lambda i: facts[i]["packets"]), facts
+
+
+def caption(t):
+    return t.b.driver.find_element("css selector", "#axis-caption").text
+
+
+def test_tap_zooms_back_and_all(t):
+    t.b.driver.set_window_size(560, 1000)   # fewer bars, so there are levels to go through
+    try:
+        t.b.driver.refresh()
+        open_timeline(t)
+        t.b.wait(lambda: bars(t), 10, "no bars drawn")
+        top = caption(t)
+        index, facts = zoomable_index(t)
+        tapped = facts[index]
+        click_bar(t, index)
+        t.b.one("button", "Back", exact=True)
+        t.b.wait(lambda: caption(t) != top, 10, "the axis did not zoom")
+        wait_rows(t, len(flows_between(t, tapped, tapped)["flows"]), "the tapped bar's connections")
+        inner = bar_facts(t)
+        check(sum(f["packets"] for f in inner) == tapped["packets"], f"the zoomed axis holds {sum(f['packets'] for f in inner)} "
+              f"packets, the bar tapped {tapped['packets']}")
+        check(not t.b.find("button", "All", exact=True), "All is offered only past the first level")
+        t.shoot("timeline-zoomed")
+        index, facts = zoomable_index(t)
+        second = caption(t)
+        click_bar(t, index)
+        t.b.one("button", "All", exact=True)
+        t.b.wait(lambda: caption(t) != second, 10, "the second zoom did not happen")
+        t.b.one("button", "Back", exact=True).click()
+        t.b.wait(lambda: caption(t) == second and not t.b.find("button", "All", exact=True), 10, "Back did not go up one level")
+        index, facts = zoomable_index(t)
+        click_bar(t, index)
+        t.b.one("button", "All", exact=True).click()
+        t.b.wait(lambda: caption(t) == top and not t.b.find("button", "Back", exact=True), 10, "All did not return to the whole history")
+        wait_rows(t, len(t.ask("flows")["flows"]), "the whole history again")
+    finally:
+        t.b.driver.set_window_size(1280, 900)
+
+
+def test_finest_bar_filters_without_zooming_and_releases(t):
+    open_timeline(t)
+    t.b.wait(lambda: bars(t), 10, "no bars drawn")
+    # Go down until no bar can be entered: those are the finest.
+    for _ in range(8):
+        facts = bar_facts(t)
+        if not any(f["zoom"] for f in facts):
+            break
+        click_bar(t, zoomable_index(t)[0])
+        t.b.wait(lambda: bar_facts(t) != facts, 10, "the axis did not zoom")
+    facts = bar_facts(t)
+    busy = max(range(len(facts)), key=lambda i: facts[i]["packets"])
+    before = caption(t)
+    click_bar(t, busy)
+    t.b.wait_text("The list shows connections active")
+    check(caption(t) == before, "a finest bar was entered")
+    wait_rows(t, len(flows_between(t, facts[busy], facts[busy])["flows"]), "the finest bar's connections")
+    check(bar_facts(t)[busy]["selected"], "the tapped bar is not marked")
+    click_bar(t, busy)
+    t.b.wait(lambda: "The list shows connections active" not in t.b.text(), 10, "tapping the bar again did not release it")
+    if t.b.find("button", "All", exact=True):
+        t.b.one("button", "All", exact=True).click()
+    elif t.b.find("button", "Back", exact=True):
+        t.b.one("button", "Back", exact=True).click()
+    t.b.wait(lambda: not t.b.find("button", "Back", exact=True), 10, "could not return to the whole history")
+
+
+def test_drag_sweeps_whole_bars_without_zooming(t):
+    open_timeline(t)
+    t.b.wait(lambda: len(bars(t)) >= 3, 10, "fewer than three bars: nothing to sweep")
+    facts = bar_facts(t)
+    top = caption(t)
+    scrub = t.b.one("slider", "Activity of all connections", exact=True)
+    first, last = 0, len(facts) - 2
+    boxes = t.b.driver.execute_script("return [...document.querySelectorAll('.scrub rect.hit')].map(r => r.getBoundingClientRect().toJSON())")
+    box = scrub.rect
+    start_x = boxes[first]["x"] + boxes[first]["width"] * 0.5 - (box["x"] + box["width"] / 2)
+    distance = (boxes[last]["x"] + boxes[last]["width"] * 0.5) - (boxes[first]["x"] + boxes[first]["width"] * 0.5)
+    (ActionChains(t.b.driver).move_to_element_with_offset(scrub, int(start_x), 0).click_and_hold()
+        .move_by_offset(int(distance / 2), 0).move_by_offset(int(distance - int(distance / 2)), 0).release().perform())
+    t.b.wait_text("The list shows connections active")
+    check(caption(t) == top and not t.b.find("button", "Back", exact=True), "a sweep zoomed")
+    selected = [i for i, f in enumerate(bar_facts(t)) if f["selected"]]
+    check(selected == list(range(first, last + 1)), f"the sweep should mark bars {first}..{last}, it marks {selected}")
+    wait_rows(t, len(flows_between(t, facts[first], facts[last])["flows"]), "the swept stretch's connections")
+    t.shoot("timeline-swept")
+    t.b.one("button", "Show the whole axis's connections").click()
+    wait_rows(t, len(t.ask("flows")["flows"]), "after releasing the sweep")
+
+
+def test_keyboard_moves_the_cursor_and_sweeps(t):
+    open_timeline(t)
+    t.b.wait(lambda: len(bars(t)) >= 3, 10, "fewer than three bars")
+    facts = bar_facts(t)
+    scrub = t.b.one("slider", "Activity of all connections", exact=True)
+    count = len(facts)
+    t.b.driver.execute_script("arguments[0].focus()", scrub)
+    scrub.send_keys(Keys.HOME)
+    t.b.wait(lambda: scrub.get_attribute("aria-valuetext").startswith(f"Interval 1 of {count}"), 5, "Home did not go to the first interval")
+    scrub.send_keys(Keys.ARROW_RIGHT)
+    t.b.wait(lambda: scrub.get_attribute("aria-valuetext").startswith(f"Interval 2 of {count}"), 5, "the arrow did not move the cursor")
+    scrub.send_keys(Keys.SHIFT + Keys.ARROW_RIGHT)
+    t.b.wait(lambda: "sweeping intervals 2 to 3" in scrub.get_attribute("aria-valuetext"), 5,
+             f"Shift+arrow did not sweep: {scrub.get_attribute('aria-valuetext')!r}")
+    scrub.send_keys(Keys.ENTER)
+    t.b.wait_text("The list shows connections active")
+    wait_rows(t, len(flows_between(t, facts[1], facts[2])["flows"]), "the keyboard's sweep")
+    scrub = t.b.one("slider", "Activity of all connections", exact=True)
+    t.b.driver.execute_script("arguments[0].focus()", scrub)
+    outline = t.b.driver.execute_script("""const c = document.querySelector('.scrub rect.bar.cursor');
+        return c ? getComputedStyle(c).strokeWidth : null""")
+    check(outline == "4px", f"the focused axis must show its cursor plainly (stroke {outline})")
+    t.b.one("button", "Show the whole axis's connections").click()
+
+
+# --- the inspector and packet detail --------------------------------------------------------------
+def test_inspector_from_a_row(t):
+    open_timeline(t)
+    page = t.ask("flows")
+    wait_rows(t, len(page["flows"]), "the first page")
+    # A connection of a few dozen packets: a whole table for the screenshot and axe in good time.
+    chosen = max((f for f in page["flows"] if f["packets"] <= 60), key=lambda f: f["packets"], default=page["flows"][0])
+    t.b.driver.find_element("css selector", f'a[data-flow="{chosen["id"]}"]').click()
+    t.b.wait(lambda: t.b.driver.current_url.endswith(f"#/flow/{chosen['id']}"), 10, "the row did not open its connection")
+    flow = t.ask("flow", str(chosen["id"]))
+    t.b.one("heading", flow["name"] or flow["remote"], exact=True)
+    terms = [e.text for e in t.b.css(".facts.six dt")]
+    check(terms == ["Protocol", "Encryption", "This machine", "Other end", "First to last packet", "Moved"], f"the six facts: {terms}")
+    t.b.wait(lambda: len(t.b.css("table.packets tbody tr")) == flow["shownPackets"], 10,
+             f"the packets table should list {flow['shownPackets']}")
+    titles = [e.text for e in t.b.css("table.packets tbody tr:nth-child(-n+5) td:nth-child(5)")]
+    check(titles == [p["title"] for p in flow["packets"][:5]], f"packets by meaning: {titles}")
+    link = t.b.one("link", "Download this connection's packets")
+    href = link.get_attribute("href")
+    check(href.endswith(f"/api/flows/{flow['id']}/capture.pcap"), f"download link {href}")
+    t.b.driver.set_script_timeout(30)
+    started = time.time()
+    got = t.b.driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        fetch(arguments[0], {credentials: 'same-origin', headers: {'X-TunnelVision': '1'}}).then(async r => {
+          const b = new Uint8Array(await r.arrayBuffer());
+          done({status: r.status, disposition: r.headers.get('Content-Disposition'), magic: [...b.slice(0, 4)], size: b.length});
+        }).catch(e => done({error: String(e)}));""", href)
+    print(f"  download answered in {time.time() - started:.1f} s")
+    check(got.get("status") == 200 and "attachment" in (got.get("disposition") or ""), f"the download: {got}")
+    check(got["magic"] in ([0xd4, 0xc3, 0xb2, 0xa1], [0xa1, 0xb2, 0xc3, 0xd4], [0x4d, 0x3c, 0xb2, 0xa1], [0x0a, 0x0d, 0x0d, 0x0a]),
+          f"the download is not a capture: starts {got['magic']}")
+    t.shoot("inspector")
+    t.flow_id = flow["id"]
+    # The busiest: its list capped, the footer naming both numbers.
+    busiest = t.ask("flow", str(max(page["flows"], key=lambda f: f["packets"])["id"]))
+    t.b.route(f"#/flow/{busiest['id']}")
+    t.b.wait(lambda: len(t.b.css("table.packets tbody tr")) == busiest["shownPackets"], 20,
+             f"the packets table should list {busiest['shownPackets']}")
+    if busiest["footer"]:
+        t.b.wait_text(busiest["footer"][1:])
+
+
+def test_packet_detail_bytes_headers_and_reasons(t):
+    flow_id = getattr(t, "flow_id", None) or t.ask("flows")["flows"][0]["id"]
+    t.b.route(f"#/flow/{flow_id}")
+    t.b.wait(lambda: t.b.css("table.packets tbody tr a"), 10, "no packet links")
+    t.b.css("table.packets tbody tr a")[0].click()
+    t.b.wait(lambda: t.b.driver.current_url.endswith(f"#/flow/{flow_id}/packet/1"), 10, "the packet row did not open")
+    packet = t.ask("flow", str(flow_id), "--packet", "1")
+    t.b.one("heading", f"Packet 1: {packet['title']}", exact=True)
+    dump = t.b.wait(lambda: t.b.css("pre.dump"), 10, "no bytes drawn")[0].text.splitlines()
+    check(dump == packet["dump"], f"the dump should be the command's: {dump[:2]} vs {packet['dump'][:2]}")
+    grid = [tuple(td.text for td in tr.find_elements("css selector", "td")) for tr in t.b.css("table.headers tbody tr")]
+    check(grid == [(h["layer"], h["name"], h["value"]) for h in packet["headers"]], "the headers grid is the command's")
+    t.shoot("packet")
+    # A packet longer than the screen draws, or than the capture kept: said in words.
+    for flow in t.ask("flows")["flows"]:
+        big = next((p for p in t.ask("flow", str(flow["id"]))["packets"] if p["length"] > 2048), None) if flow["bytesIn"] > 2048 else None
+        if big:
+            detail = t.ask("flow", str(flow["id"]), "--packet", str(big["number"]))
+            t.b.route(f"#/flow/{flow['id']}/packet/{big['number']}")
+            t.b.one("heading", f"Packet {big['number']}: {detail['title']}", exact=True)
+            if detail["bytesNotDrawn"] > 0:
+                t.b.wait_text("more are not drawn here")
+            check(detail["note"] is None or detail["note"][1:] in t.b.text(), f"the reason {detail['note']!r} is not said")
+            check(detail["note"] or detail["bytesNotDrawn"], "a long packet with nothing said about its bytes")
+            t.shoot("packet-long")
+            break
+    # A DNS packet reads as DNS.
+    dns = next((f for f in t.ask("flows", "--protocol", "udp")["flows"] if f["remote"] and f["remote"]["port"] == 53), None)
+    if dns:
+        t.b.route(f"#/flow/{dns['id']}/packet/1")
+        t.b.one("heading", "DNS", exact=True)
+        reading = t.ask("flow", str(dns["id"]), "--packet", "1")["dns"]
+        if reading and reading.get("lookedUp"):
+            t.b.wait_text(reading["lookedUp"])
+        t.shoot("packet-dns")
+
+
+def test_missing_connection_says_so(t):
+    t.b.route("#/flow/999999")
+    t.b.one("heading", "No such connection")
+    t.b.wait_text("no connection 999999 in the history")
+    t.shoot("inspector-missing")
+
+
+# --- the other screens ------------------------------------------------------------------------------
+def test_dashboard_when_no_tunnel_runs(t):
+    t.b.route("#/dashboard")
+    t.b.one("heading", "Dashboard", exact=True)
+    t.b.wait(lambda: "Monitoring is off" in t.b.text() or "The session has ended" in t.b.text(), 15, "no monitoring state")
+    t.b.wait_text("sudo tunnelvision run -- COMMAND")
+    t.b.wait(lambda: len(t.b.css("section ul.rows li.row")) == min(5, len(t.ask("flows")["flows"])), 10, "recent connections")
+    t.b.wait_text("This session")
+    t.shoot("dashboard-off")
+
+
+def test_dashboard_live(t):
+    live = t.live
+    if live is None:
+        raise Failure("no live tunnel was given (--live-demo)")
+    b = t.b
+    b.go(live.url)
+    b.route("#/dashboard")
+    b.wait(lambda: "Monitoring is on" in b.text(), 90, "the dashboard never saw the demo's tunnel live")
+    b.wait(lambda: b.css("svg.throughput polyline.received"), 20, "no throughput drawn")
+    received = b.wait(lambda: next((dd.text for dt, dd in zip(b.css(".counters dt"), b.css(".counters dd"))
+                                    if dt.text == "Received" and dd.text != "0 B"), None), 60,
+                      "this session's counters never moved")
+    check(received, "received")
+    t.shoot("dashboard-live")
+    b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+
+
+def test_captures(t):
+    t.b.route("#/captures")
+    t.b.one("heading", "Captures", exact=True)
+    listing = t.ask("captures")
+    t.b.wait(lambda: len(t.b.css("li.capture")) == len(listing["captures"]), 10, "the capture files")
+    names = [e.text for e in t.b.css(".capture-name")]
+    check(names == [c["name"] for c in sorted(listing["captures"], key=lambda c: -c["sequence"])], f"newest first: {names}")
+    for line in listing["roomLeft"]["lines"]:
+        t.b.wait_text(line[1:])
+    t.b.one("button", "Export all connections").click()
+    with tempfile.TemporaryDirectory() as folder:
+        summary = t.ask("export", "-o", os.path.join(folder, "connections.json"))
+    t.b.wait_text(f"{summary['connections']} connections, ")
+    t.shoot("captures")
+
+
+def test_settings(t):
+    t.b.route("#/settings")
+    t.b.one("heading", "Settings", exact=True)
+    detail = t.b.one("combobox", "Capture detail")
+    check(detail.get_attribute("value") == {"fullPayload": "full", "metadataOnly": "metadata"}[t.ask("settings")["captureDetail"]],
+          "the capture detail shown is not the stored one")
+    t.b.wait_text("Nothing leaves this machine")
+    storage = t.ask("storage")
+    t.b.wait_text(f"{storage['history']['connections']} connections")
+    t.shoot("settings")
+    from selenium.webdriver.support.ui import Select
+    Select(detail).select_by_value("metadata")
+    t.b.wait(lambda: t.ask("settings")["captureDetail"] == "metadataOnly", 10, "the change was not saved")
+    t.b.wait_text("Capture detail saved")
+    Select(t.b.one("combobox", "Capture detail")).select_by_value("full")
+    t.b.wait(lambda: t.ask("settings")["captureDetail"] == "fullPayload", 10, "the change back was not saved")
+    t.b.press("button", "Show the introduction again")
+    t.b.wait_text("1 of 3")
+    t.b.one("button", "Skip", exact=True).click()
+
+
+def test_diagnostics(t):
+    t.b.route("#/diagnostics")
+    t.b.one("heading", "Diagnostics", exact=True)
+    t.b.wait_text(t.ask("diagnostics")["headline"]["text"])
+    t.shoot("diagnostics")
+
+
+def test_empty_history_teaches(t):
+    empty = t.empty
+    t.b.go(empty.url)
+    t.b.route("#/timeline")
+    t.b.wait_text("No connections recorded yet")
+    t.b.wait_text("sudo tunnelvision run -- COMMAND")
+    check(not t.b.css(".scrub"), "no history, yet an axis was drawn")
+    t.shoot("timeline-empty")
+    t.b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+
+
+def test_server_gone_gives_an_error_card(t):
+    t.b.route("#/timeline")
+    t.b.one("heading", "Timeline", exact=True)
+    t.server.stop()
+    t.b.route("#/captures")
+    t.b.one("alert")
+    t.b.wait_text("cannot be reached")
+    t.b.one("button", "Try again", exact=True)
+    t.shoot("error")
+
+
+TESTS = [test_access_needs_the_key, test_introduction_first_open, test_timeline_rows_are_the_commands,
+         test_search_applies_on_submit, test_filters_by_protocol_and_status, test_load_older_follows_the_cursor,
+         test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,
+         test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,
+         test_keyboard_moves_the_cursor_and_sweeps, test_inspector_from_a_row, test_packet_detail_bytes_headers_and_reasons,
+         test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
+         test_diagnostics, test_empty_history_teaches, test_dashboard_live, test_server_gone_gives_an_error_card]
