@@ -37,12 +37,18 @@ struct TimelineListingBurstsTests {
                                query: .init(dataDirectory: "/d", limit: pageSize, after: after), pageSize: pageSize)
     }
 
+    /// One page of 100 over a fresh history of `count` burst connections and the TLS one.
+    static func listing(burst count: Int) async throws -> TimelineListing {
+        let directory = TemporaryDirectory()
+        let store = try await history(burst: count, in: directory)
+        let listing = await listing(store, pageSize: 100)
+        await store.close()
+        return listing
+    }
+
     @Test("fifty parallel requests are one row naming their ids, with their sums, and a line that says how to open one")
     func text() async throws {
-        let directory = TemporaryDirectory()
-        let store = try await Self.history(burst: 50, in: directory)
-        let listing = await Self.listing(store, pageSize: 100)
-        await store.close()
+        let listing = try await Self.listing(burst: 50)
         let ids = listing.snapshot.flows.map(\.id)
         let burstIDs = ids.dropFirst()
         let low = try #require(burstIDs.min()), high = try #require(burstIDs.max())
@@ -59,10 +65,7 @@ struct TimelineListingBurstsTests {
 
     @Test("the JSON still lists every flow, and lists the burst beside them with its ids in the flows' order")
     func json() async throws {
-        let directory = TemporaryDirectory()
-        let store = try await Self.history(burst: 50, in: directory)
-        let listing = await Self.listing(store, pageSize: 100)
-        await store.close()
+        let listing = try await Self.listing(burst: 50)
         let document = listing.json()
         let ids = listing.snapshot.flows.map(\.id)
         #expect(try PythonJSON.value(document, "flows") .components(separatedBy: "\"id\"").count == 52)
@@ -95,10 +98,7 @@ struct TimelineListingBurstsTests {
 
     @Test("four alike connections are four rows, and the JSON's bursts is empty")
     func belowMinimum() async throws {
-        let directory = TemporaryDirectory()
-        let store = try await Self.history(burst: TimelineBursts.minimumCount - 1, in: directory)
-        let listing = await Self.listing(store, pageSize: 100)
-        await store.close()
+        let listing = try await Self.listing(burst: TimelineBursts.minimumCount - 1)
         #expect(!listing.text().contains("burst"))
         #expect(listing.text().components(separatedBy: "\n").count == 1 + 5 + 2)
         #expect(try PythonJSON.value(listing.json(), "bursts") == "[]")
