@@ -20,7 +20,9 @@ enum DemoCommand {
         print(json ? summary.json() : summary.text())
         if outcome.interrupted {
             step("interrupted")
-        } else if override == nil {
+        } else if let override {
+            step("the record is kept: tunnelvision flows --data-dir \(TimelineListing.quoted(override)) (then tunnelvision flow ID --data-dir …)")
+        } else {
             step("(the demo's data directory is removed with the lab; pass --data-dir to keep it)")
         }
         return outcome.exitStatus
@@ -34,9 +36,11 @@ enum DemoCommand {
         case let .startingTunnel(dataDirectory): "starting the tunnel (data in \(dataDirectory))…"
         case let .client(client):
             switch client {
-            case let .download(bytes): "downloading \(bytes >> 20) MiB over HTTP…"
-            case let .parallelRequests(count): "\(count) requests in parallel…"
             case let .lookup(name): "looking up \(name) through the namespace's resolver…"
+            case let .https(name, version): "fetching https://\(name)/ at TLS \(version) (a demo CA's chain)…"
+            case let .quic(name): "a QUIC exchange with \(name)…"
+            case let .download(name, bytes): "downloading \(bytes >> 20) MiB from http://\(name)…"
+            case let .parallelRequests(name, count): "\(count) requests in parallel to \(name)…"
             case .udpExchange: "a UDP exchange…"
             }
         case let .clientFinished(ok): ok ? "  ok" : "  FAILED"

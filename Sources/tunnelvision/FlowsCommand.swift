@@ -34,8 +34,17 @@ enum FlowsCommand {
                      "port"}, null when the ends could not be told apart), "peers" (both ends as
                      stored), "name", "nameSource" (sni|quic|dns|null), "otherNames", "firstSeen",
                      "lastSeen" (UTC), "bytesIn", "bytesOut", "packets", "durationSeconds",
-                     "tlsStatus"}], "scanned", "hasMore", "next" (a cursor or null), "keptLooking",
-                     "historyEmpty", "filter"}
+                     "tlsStatus"}], "bursts", "scanned", "hasMore", "next" (a cursor or null),
+                     "keptLooking", "historyEmpty", "filter"}
+                     "bursts" lists the page's bursts, each flow of which is still in "flows": [{"ids"
+                     (in the flows' order), "count", "host", "nameSource", "port", "protocol",
+                     "tlsStatus", "firstSeen", "lastSeen", "startedWithinSeconds", "bytesIn",
+                     "bytesOut", "packets", "summary" (the sentence the text prints)}]
+
+    A burst — \(TimelineBursts.minimumCount) or more consecutive connections to one host (name, else address) and port,
+    of one protocol and status, each started within \(Int(TimelineBursts.maximumGap)) s of the one before — is one row: its
+    id column holds the ids it spans, and a line under the table opens one ('tunnelvision flow ID').
+    Each page is grouped on its own: a burst the page's end cuts shows what this page holds of it.
 
     A page reads at most 8 batches of connections: a filter that matches few may find fewer than a
     page, and then the footer says it kept looking, how many it scanned and how to look further.

@@ -138,15 +138,21 @@ enum HelpText {
     static let demo = """
     tunnelvision demo [--data-dir D] [--json]
 
-    Shows the tunnel at work with nothing outside the machine (needs root, python3 and curl). It
-    builds a lab of three network namespaces — server, host and monitored — with addresses from
-    198.19.0.0/24, starts real servers in the server namespace (an HTTP server with a 20 MiB file,
-    a DNS responder, a UDP echo), puts the tunnel between monitored and host, and runs real clients
-    in the monitored namespace: a download, 50 parallel requests, a lookup by name through the
-    namespace's resolver, and a UDP exchange. Progress goes to standard error; the summary of the
-    connections (as 'run' prints it; --json for one JSON object) to standard output. The lab is
-    removed at the end, also after Ctrl-C. The history and the capture (headers only) go to a
-    temporary data directory removed afterwards, unless --data-dir keeps them.
+    Shows the tunnel at work with nothing outside the machine (needs root, python3, curl, openssl
+    and Python's aioquic). It builds a lab of three network namespaces — server, host and
+    monitored — with addresses from 198.19.0.0/24, makes a demo certificate authority (root →
+    intermediate → a leaf per name), starts real servers in the server namespace, each on its own
+    address that the lab's DNS responder names (shop.demo.test: HTTPS at TLS 1.2, sending its chain
+    of three in the clear; news.demo.test: HTTPS at TLS 1.3; video.demo.test: QUIC; files.demo.test:
+    HTTP with a 20 MiB file; a UDP echo), puts the tunnel between monitored and host, and runs real
+    clients in the monitored namespace: a lookup, the download, both HTTPS fetches (trusting the
+    demo root), a QUIC exchange, 50 parallel requests and a UDP exchange. So the history shows
+    connections named by SNI, by QUIC Initial and by DNS answer, the TLS offer, answer and chain,
+    and the burst as one row. Progress goes to standard error; the summary of the connections (as
+    'run' prints it; --json for one JSON object) to standard output. The lab is removed at the
+    end, also after Ctrl-C. The history and the capture (whole packets unless the data
+    directory's settings say otherwise) go to a temporary data directory removed afterwards,
+    unless --data-dir keeps them: then read them with 'tunnelvision flows --data-dir D'.
     Exit status: 0 when every client succeeded, 1 otherwise, 130 when interrupted.
     """
 

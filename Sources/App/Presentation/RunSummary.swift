@@ -16,9 +16,14 @@ public struct RunSummary: Sendable, Equatable {
         public let bytesIn: UInt64
         public let packets: UInt64
         public let duration: TimeInterval
+        /// When its first packet crossed; nil when not known (then it is never part of a burst).
+        public let firstSeen: Date?
+        public let tlsStatus: TLSInspectionStatus?
 
         public init(proto: IPProtocolNumber, remote: IPEndpoint?, name: String?, bytesOut: UInt64, bytesIn: UInt64,
-                    packets: UInt64, duration: TimeInterval) {
+                    packets: UInt64, duration: TimeInterval, firstSeen: Date? = nil, tlsStatus: TLSInspectionStatus? = nil) {
+            self.firstSeen = firstSeen
+            self.tlsStatus = tlsStatus
             self.proto = proto
             self.remote = remote
             self.name = name
@@ -31,7 +36,15 @@ public struct RunSummary: Sendable, Equatable {
         public init(_ flow: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
             let remote = LiveFeedAddressing.endpoints(of: flow.key, localAddresses: localAddresses)?.remote
             self.init(proto: flow.key.proto, remote: remote, name: flow.name?.text, bytesOut: flow.bytesOut,
-                      bytesIn: flow.bytesIn, packets: flow.packetCount, duration: flow.duration)
+                      bytesIn: flow.bytesIn, packets: flow.packetCount, duration: flow.duration, firstSeen: flow.firstSeen,
+                      tlsStatus: flow.tlsStatus)
+        }
+
+        /// How `TimelineBursts` sees it: alike by name (or address), port, protocol and status.
+        var burstRow: TimelineBursts.Row {
+            TimelineBursts.Row(likeness: (name ?? remote.map { "\($0.address)" }).map {
+                TimelineBursts.Likeness(host: $0, port: remote?.port, proto: proto, status: tlsStatus)
+            }, started: firstSeen)
         }
     }
 
@@ -134,12 +147,8 @@ public struct RunSummary: Sendable, Equatable {
             }
             guard !connections.isEmpty else { break }
             var rows = [["PROTO", "REMOTE", "NAME", "OUT", "IN", "PACKETS", "DURATION"]]
-            for connection in connections {
-                rows.append([String(describing: connection.proto.displayName),
-                             connection.remote.map(\.description) ?? "?",
-                             connection.name ?? "-",
-                             Self.bytes(connection.bytesOut), Self.bytes(connection.bytesIn),
-                             "\(connection.packets)", String(format: "%.3f s", connection.duration)])
+            for stretch in TimelineBursts.stretches(of: connections.map(\.burstRow)) {
+                rows.append(Self.row(connections[stretch.rows]))
             }
             lines += Self.aligned(rows).map { "  " + $0 }
         }
@@ -172,8 +181,19 @@ public struct RunSummary: Sendable, Equatable {
             out.beginArray("connections")
             for connection in connections { Self.write(connection, to: &out) }
             out.endArray()
+            // Where the text shows a burst as one row: the first connection's index and how many.
+            out.beginArray("bursts")
+            for stretch in TimelineBursts.stretches(of: connections.map(\.burstRow)) where stretch.rows.count > 1 {
+                out.beginObject()
+                out.number("first", stretch.rows.lowerBound)
+                out.number("count", stretch.rows.count)
+                out.endObject()
+            }
+            out.endArray()
         case .unreadable:
             out.key("connections")
+            out.null()
+            out.key("bursts")
             out.null()
         }
         out.bool("historyComplete", connections.problem == nil)
@@ -202,6 +222,23 @@ public struct RunSummary: Sendable, Equatable {
         out.endArray()
         out.endObject()
         return out.writer.string
+    }
+
+    /// One connection's row, or a burst's (`TimelineBursts`): its name with how many started how
+    /// close together, the sums of what they moved, and the time from the first start to the last end.
+    private static func row(_ members: ArraySlice<Connection>) -> [String] {
+        let first = members.first!
+        let starts = members.compactMap(\.firstSeen)
+        guard members.count > 1, let start = starts.min(), let lastStart = starts.max() else {
+            return [first.proto.displayName, first.remote.map(\.description) ?? "?", first.name ?? "-",
+                    bytes(first.bytesOut), bytes(first.bytesIn), "\(first.packets)", String(format: "%.3f s", first.duration)]
+        }
+        let end = members.compactMap { member in member.firstSeen.map { $0 + member.duration } }.max() ?? start
+        return [first.proto.displayName, first.remote.map(\.description) ?? "?",
+                "\(first.name ?? "-") — \(members.count) connections started within "
+                    + HistoryFlowWording.duration(lastStart.timeIntervalSince(start)),
+                bytes(members.reduce(0) { $0 + $1.bytesOut }), bytes(members.reduce(0) { $0 + $1.bytesIn }),
+                "\(members.reduce(0) { $0 + $1.packets })", String(format: "%.3f s", end.timeIntervalSince(start))]
     }
 
     private static func write(_ connection: Connection, to out: inout JSONWriter) {

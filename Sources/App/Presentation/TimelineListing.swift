@@ -58,24 +58,48 @@ public struct TimelineListing: Sendable {
         return words.joined(separator: " ")
     }
 
-    /// The table and its footer.
+    /// The table and its footer. A burst (`TimelineBurst`) is one row whose id column holds the
+    /// ids it spans, explained under the table with the command that opens one of them.
     public func text() -> String {
         var lines: [String] = []
         if !snapshot.flows.isEmpty {
             var rows = [["ID", "LAST ACTIVE (UTC)", "HOST (NAME FROM)", "PORT", "PROTO", "RECEIVED", "SENT", "PACKETS",
                          "DURATION", "ENCRYPTION"]]
-            for flow in snapshot.flows {
-                rows.append(["\(flow.id)", HistoryFlowWording.time(flow.stored.lastSeen), HistoryFlowWording.host(flow),
-                             flow.remotePort.map { "\($0)" } ?? "-", flow.stored.key.proto.displayName,
-                             RunSummary.bytes(flow.stored.bytesIn), RunSummary.bytes(flow.stored.bytesOut),
-                             "\(flow.stored.packetCount)", HistoryFlowWording.duration(flow.stored.duration),
-                             HistoryFlowWording.encryption(flow.stored.tlsStatus)])
+            var bursts: [TimelineBurst] = []
+            for piece in TimelineBurst.pieces(of: snapshot.flows) {
+                switch piece {
+                case let .flow(flow):
+                    rows.append(["\(flow.id)", HistoryFlowWording.time(flow.stored.lastSeen), HistoryFlowWording.host(flow),
+                                 flow.remotePort.map { "\($0)" } ?? "-", flow.stored.key.proto.displayName,
+                                 RunSummary.bytes(flow.stored.bytesIn), RunSummary.bytes(flow.stored.bytesOut),
+                                 "\(flow.stored.packetCount)", HistoryFlowWording.duration(flow.stored.duration),
+                                 HistoryFlowWording.encryption(flow.stored.tlsStatus)])
+                case let .burst(burst):
+                    bursts.append(burst)
+                    rows.append([burst.idRanges, HistoryFlowWording.time(burst.lastSeen),
+                                 "\(burst.count) × \(HistoryFlowWording.host(burst.first))",
+                                 burst.first.remotePort.map { "\($0)" } ?? "-", burst.first.stored.key.proto.displayName,
+                                 RunSummary.bytes(burst.bytesIn), RunSummary.bytes(burst.bytesOut), "\(burst.packets)",
+                                 HistoryFlowWording.duration(burst.lastSeen.timeIntervalSince(burst.firstSeen)),
+                                 HistoryFlowWording.encryption(burst.first.stored.tlsStatus)])
+                }
             }
             lines += RunSummary.aligned(rows)
             lines.append("")
+            for burst in bursts {
+                lines.append("\(burst.idRanges): a burst of \(burst.sentence); open one with: \(flowCommand(burst.first.id))")
+            }
+            if !bursts.isEmpty { lines.append("") }
         }
         lines.append(footer)
         return lines.joined(separator: "\n")
+    }
+
+    /// The command that opens connection `id` of this listing's history.
+    func flowCommand(_ id: Int64) -> String {
+        var words = ["tunnelvision", "flow", "\(id)"]
+        if let directory = query.dataDirectory { words += ["--data-dir", Self.quoted(directory)] }
+        return words.joined(separator: " ")
     }
 
     /// The last line: what this page is, honestly.
@@ -100,13 +124,17 @@ public struct TimelineListing: Sendable {
         return "\(Self.connections(shown)) shown (scanned \(scanned)); nothing older remains"
     }
 
-    /// One JSON document: the flows, what was scanned, whether more remain, the next cursor and
-    /// the filter as applied.
+    /// One JSON document: the flows, the bursts among them (each with the ids it spans, in the
+    /// flows' order; every flow is still listed in `flows`), what was scanned, whether more remain,
+    /// the next cursor and the filter as applied.
     public func json() -> String {
         var out = JSONWriter()
         out.beginObject()
         out.beginArray("flows")
         for flow in snapshot.flows { HistoryFlowWording.write(flow, to: &out) }
+        out.endArray()
+        out.beginArray("bursts")
+        for burst in TimelineBurst.bursts(of: snapshot.flows) { burst.write(to: &out) }
         out.endArray()
         out.number("scanned", snapshot.scannedInLastLoad)
         out.bool("hasMore", snapshot.hasMore)
@@ -131,7 +159,7 @@ public struct TimelineListing: Sendable {
     static func instant(_ date: Date) -> String { HistoryFlowWording.utc(date) }
 
     /// `word` as a shell reads it back: bare when safe, else in single quotes.
-    static func quoted(_ word: String) -> String {
+    public static func quoted(_ word: String) -> String {
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+%")
         if !word.isEmpty, word.allSatisfy(safe.contains) { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"

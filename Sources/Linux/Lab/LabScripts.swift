@@ -8,9 +8,11 @@ import Shared
 /// Each is a Python 3 file in `Scripts/` (Debian's python3 is the one interpreter they need),
 /// shipped beside the build as a resource; these helpers return the command line that runs one.
 public enum LabScripts {
-    /// Answers every A question with `address` and every other question with no answer.
-    public static func dnsResponder(bind: String, port: Int = Int(WellKnownPort.dns), answer address: String) -> [String] {
-        script("dns_responder", bind, "\(port)", address)
+    /// Answers A questions for the names of `names` (`NAME=ADDRESS`) with their addresses, every
+    /// other A question with `address`, and every other question with no answer.
+    public static func dnsResponder(bind: String, port: Int = Int(WellKnownPort.dns), answer address: String,
+                                    names: [String] = []) -> [String] {
+        [python, scriptPath("dns_responder"), bind, "\(port)", address] + names
     }
 
     /// Sends every datagram back upper-cased.
@@ -44,7 +46,8 @@ public enum LabScripts {
     /// Nil when every script is in place; else the sentence that says which is missing and where
     /// it was looked for, for the demo to refuse with before it builds anything.
     public static var missingScripts: String? {
-        let missing = ["dns_responder", "udp_echo", "parallel_fetch", "udp_ask", "wait_for_listener"]
+        let missing = ["dns_responder", "udp_echo", "parallel_fetch", "udp_ask", "wait_for_listener", "https_server",
+                       "quic_echo_server", "quic_ask"]
             .filter { !FileManager.default.isReadableFile(atPath: scriptPath($0)) }
         guard !missing.isEmpty else { return nil }
         return "the lab's scripts (\(missing.map { $0 + ".py" }.joined(separator: ", "))) are not in "
