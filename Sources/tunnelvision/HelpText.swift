@@ -132,7 +132,9 @@ enum HelpText {
                                 real link's segmentation --mtu 1500 gives back)
     --json-summary FILE         also write the summary as one JSON object to FILE
                                 ("historyComplete"/"historyProblem", "captureComplete"/
-                                "captureProblem" say what is missing from it)
+                                "captureProblem" say what is missing from it; "bursts" lists
+                                where the text shows a burst as one row: {"first" (an index
+                                into "connections"), "count"})
     """
 
     static let demo = """

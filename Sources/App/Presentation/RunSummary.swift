@@ -167,7 +167,8 @@ public struct RunSummary: Sendable, Equatable {
 
     /// One JSON object, for scripts: `historyComplete` is false and `historyProblem` says why when
     /// the list is not the whole session — `connections` is then what was written, or null when the
-    /// history could not be read; `captureComplete` and `captureProblem` likewise for the captures.
+    /// history could not be read; `captureComplete` and `captureProblem` likewise for the captures;
+    /// `bursts` says which connections the text shows as one row (`TimelineBursts`).
     public func json() -> String {
         var out = JSONWriter()
         out.beginObject()
