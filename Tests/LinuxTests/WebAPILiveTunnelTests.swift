@@ -81,13 +81,14 @@ struct WebAPILiveTunnelTests {
         let fetched = work.url.appendingPathComponent("fetched"), release = work.url.appendingPathComponent("release")
         let tunnelvision = try BuiltProduct.url("tunnelvision").path
         let script = "curl -sS -o /dev/null http://\(Lab.serverIPv4):8080/file.bin && touch '\(fetched.path)'; "
-            + "for i in $(seq 600); do [ -e '\(release.path)' ] && exit 0; sleep 0.1; done; exit 9"
+            + "for i in $(seq 36000); do [ -e '\(release.path)' ] && exit 0; sleep 0.1; done; exit 9"
         let tunnel = try LabScripts.start([tunnelvision, "run", "--data-dir", data.path, "--", "bash", "-c", script], in: lab.host)
         defer {
             _ = FileManager.default.createFile(atPath: release.path, contents: nil)
             tunnel.waitUntilExit()
         }
-        for _ in 0..<300 where !FileManager.default.fileExists(atPath: fetched.path) { try await Task.sleep(for: .milliseconds(100)) }
+        // Waits sized for the whole suite's shared machine; the release file ends the run at once.
+        for _ in 0..<1_200 where !FileManager.default.fileExists(atPath: fetched.path) { try await Task.sleep(for: .milliseconds(100)) }
         try #require(FileManager.default.fileExists(atPath: fetched.path), "the monitored curl did not finish")
         #expect(TunnelControl.channel.presence(in: data) == .live)
 
