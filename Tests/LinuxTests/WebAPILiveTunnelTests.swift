@@ -94,10 +94,10 @@ struct WebAPILiveTunnelTests {
 
         // The live feed: one line a second, each the object 'live --json' prints.
         let lines = Lines()
-        let feed = WebLiveFeed(dataDirectory: data, publish: lines.append)
-        await feed.start()
+        let feed = WebLiveFeed(dataDirectory: data)
+        await feed.start(publish: lines.append)
         try await Task.sleep(for: .milliseconds(2_600))
-        let api = WebAPI(dataDirectory: data, tunnel: .channel, liveLine: { await feed.current() })
+        let api = WebAPI(dataDirectory: data, liveFeed: feed)
         let live = await api.respond(to: HTTPRequest(method: "GET", target: "/api/live", path: "/api/live"))
         #expect(live.body == .eventStream && live.headers["Content-Type"] == "text/event-stream")
         let now = try await Self.agree(api, "/api/live/now", command: ["timeout", "2.5", tunnelvision, "live", "--json", "--data-dir", data.path],
