@@ -9,8 +9,6 @@ enum ActivityCommand {
         var json = false
     }
 
-    static var barRange: ClosedRange<Int> { ActivityQuestion.barRange }
-
     static let help = """
     tunnelvision activity [--data-dir D] [--json] [--from T --to T] [--bars N]
 

@@ -9,8 +9,6 @@ enum FlowsCommand {
         var json = false
     }
 
-    static var limitRange: ClosedRange<Int> { TimelineQuestion.limitRange }
-
     static let help = """
     tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--protocol tcp|udp|icmp|icmpv6|N,…]
                        [--status plaintext|encrypted|inspected|notInspectable,…] [--since T] [--until T]

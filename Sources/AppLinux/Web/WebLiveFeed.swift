@@ -4,26 +4,25 @@ import App
 /// The web app's one consumer of the tunnel's live feed, however many pages are open: a
 /// `LiveFeedReader` on the data directory's ring (woken as `tunnelvision live` is), and every whole
 /// second the line `live --json` prints, handed to `publish` (the server's broadcast to every
-/// open `/api/live` stream). `current()` is that line now, for `/api/live/now`.
+/// open `/api/live` stream). `current()` is that line now, for `/api/live/now`. The feed exists
+/// before the server (the API asks it) and is started once the server is there to publish to.
 public actor WebLiveFeed {
     private let directory: URL
     private let reader: LiveFeedReader
-    private let publish: @Sendable (String) -> Void
     private var ticking: Task<Void, Never>?
 
-    public init(dataDirectory: URL, publish: @escaping @Sendable (String) -> Void) {
+    public init(dataDirectory: URL) {
         directory = dataDirectory
         reader = LiveFeedReader(dataDirectory: dataDirectory, wakeup: RingFutexWakeup(dataDirectory: dataDirectory))
-        self.publish = publish
     }
 
-    /// Attaches to the ring (or waits for a tunnel) and starts the once-a-second lines.
-    public func start() async {
+    /// Attaches to the ring (or waits for a tunnel) and hands `publish` a line every whole second.
+    public func start(publish: @escaping @Sendable (String) -> Void) async {
         guard ticking == nil else { return }
         await reader.start()
         ticking = Task { [weak self] in
             while !Task.isCancelled, let self {
-                self.publish(await self.current())
+                publish(await self.current())
                 // The next whole second, so lines stay a second apart however long a line took.
                 let wait = 1 - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
                 try? await Task.sleep(for: .seconds(wait))

@@ -122,19 +122,21 @@ public struct CapturesQuestion: Sendable, Equatable {
 
     public func rotate(tunnel: TunnelControl) throws(QuestionFailure) -> Rotation {
         let directory = directory
+        let noTunnel = QuestionFailure(.noTunnel, "no tunnel is running on \(directory.path), so there is no capture being recorded "
+                                       + "to rotate; 'tunnelvision run -- CMD' starts one (or give its --data-dir)")
         let response: ControlResponse
         do {
             response = try tunnel.send(.rotateCapture, in: directory)
         } catch {
-            guard case .failed(let reason) = error else {
-                throw QuestionFailure(.noTunnel, "no tunnel is running on \(directory.path), so there is no capture being recorded to rotate; "
-                                      + "'tunnelvision run -- CMD' starts one (or give its --data-dir)")
-            }
+            guard case .failed(let reason) = error else { throw noTunnel }
             throw QuestionFailure(.failed, reason)
         }
-        guard case .ok = response else {
-            let reason = if case .failed(let reason) = response { reason } else { "it answered \(response)" }
-            throw QuestionFailure(.failed, "the tunnel could not rotate its capture: \(reason)")
+        switch response {
+        case .ok: break
+        case .failed(let reason): throw QuestionFailure(.failed, "the tunnel could not rotate its capture: \(reason)")
+        // A tunnel whose session is ending answers so: it records nothing more to rotate.
+        case .notRunning: throw noTunnel
+        case .stats: throw QuestionFailure(.failed, "the tunnel answered the rotation with its counters, so nothing was rotated")
         }
         let files = (try? CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: directory))) ?? []
         return Rotation(recording: CapturesPresentation.recordingSequence(files: files, isMonitoring: true))

@@ -68,7 +68,7 @@ public actor WebAPI: WebResponder {
     }
 
     private func captureFile(_ sequence: UInt32, of question: CapturesQuestion) async throws(QuestionFailure) -> HTTPResponse {
-        let files = try await question.listing(tunnel: tunnel).files
+        let files = try await CapturesQuestion.files(in: question.directory, access: .read)
         guard let file = files.first(where: { $0.sequence == sequence }) else {
             throw QuestionFailure(.notFound, "no capture \(sequence) in \(question.directory.path): 'tunnelvision captures' lists them")
         }

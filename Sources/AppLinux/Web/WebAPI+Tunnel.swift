@@ -1,0 +1,10 @@
+import App
+import Foundation
+
+extension WebAPI {
+    /// The API as `tunnelvision ui` serves it: the tunnel asked over the data directory's control
+    /// socket, `/api/live/now` read from the feed whose lines the server pushes to `/api/live`.
+    public init(dataDirectory: URL, liveFeed: WebLiveFeed) {
+        self.init(dataDirectory: dataDirectory, tunnel: .channel, liveLine: { await liveFeed.current() })
+    }
+}
