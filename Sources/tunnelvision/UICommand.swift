@@ -69,10 +69,11 @@ enum UICommand {
         let directory = HistoryAccess.dataDirectory(override: request.dataDirectory)
         let listen = request.listen ?? .standard
         let server: WebServer
+        let feed = WebLiveFeed(dataDirectory: directory)
         do {
             try DataDirectory.verify(directory, access: .read)
             let site = try WebSite(directory: WebSite.bundledDirectory)
-            let api = WebAPI(dataDirectory: directory)
+            let api = WebAPI(dataDirectory: directory, liveFeed: feed)
             server = try WebServer(listening: listen.endpoint, responder: WebRouter(api: api, site: site))
         } catch {
             printError("tunnelvision: \(error)")
@@ -87,26 +88,12 @@ enum UICommand {
         defer { signals.forEach { $0.cancel() } }
         server.start()
         openBrowser(server.url, noOpen: request.noOpen)
-        let live = Task { await broadcastLive(to: server, directory: directory) }
+        // One ring reader for every open page: the feed's line each second goes to every stream.
+        await feed.start { server.broadcast(event: "dashboard", data: $0) }
         for await _ in stops { break }
-        live.cancel()
-        _ = await live.value
+        await feed.stop()
         server.stop()
         return 0
-    }
-
-    /// The live feed, one `dashboard` event a second — the line `live --json` prints for it — to
-    /// every open page: one ring reader for all of them.
-    private static func broadcastLive(to server: WebServer, directory: URL) async {
-        let reader = LiveFeedReader(dataDirectory: directory, wakeup: RingFutexWakeup(dataDirectory: directory))
-        await reader.start()
-        while !Task.isCancelled {
-            let dashboard = LiveDashboard(snapshot: await reader.snapshot, names: LiveDashboardNames(), directory: directory.path)
-            server.broadcast(event: "dashboard", data: LiveDashboardLine.json(dashboard, at: Date()))
-            let wait = 1 - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1)
-            try? await Task.sleep(for: .seconds(wait))
-        }
-        await reader.stop()
     }
 
     private static func openBrowser(_ url: String, noOpen: Bool) {
