@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Linux", dependencies: ["PacketTunnel", "Posix", "Shared", "CTunnelVision"],
                 resources: [.copy("Lab/Scripts")], swiftSettings: strict),
         // The app's shell.
-        .target(name: "AppLinux", dependencies: ["App", "Posix", "Shared"], swiftSettings: strict),
+        .target(name: "AppLinux", dependencies: ["App", "Posix", "Shared"], resources: [.copy("Web/Site")], swiftSettings: strict),
         .executableTarget(name: "tunnelvision", dependencies: ["App", "AppLinux", "Linux", "Shared"], swiftSettings: strict),
 
         // Developer tools: synthetic captures and the benchmarks.

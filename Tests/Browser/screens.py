@@ -375,20 +375,26 @@ def test_dashboard_when_no_tunnel_runs(t):
 
 
 def test_dashboard_live(t):
-    live = t.live
-    if live is None:
-        raise Failure("no live tunnel was given (--live-demo)")
+    """The Dashboard open before a tunnel starts (the demo's, in its own lab), then live."""
     b = t.b
-    b.go(live.url)
-    b.route("#/dashboard")
-    b.wait(lambda: "Monitoring is on" in b.text(), 90, "the dashboard never saw the demo's tunnel live")
-    b.wait(lambda: b.css("svg.throughput polyline.received"), 20, "no throughput drawn")
-    received = b.wait(lambda: next((dd.text for dt, dd in zip(b.css(".counters dt"), b.css(".counters dd"))
-                                    if dt.text == "Received" and dd.text != "0 B"), None), 60,
-                      "this session's counters never moved")
-    check(received, "received")
-    t.shoot("dashboard-live")
-    b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+    live = t.start_live_demo()
+    try:
+        b.go(live.url)
+        b.route("#/dashboard")
+        b.wait(lambda: "Monitoring is off" in b.text() or "Monitoring is on" in b.text(), 30, "the dashboard never drew")
+        b.wait(lambda: "Monitoring is on" in b.text(), 180, "the dashboard never saw the demo's tunnel live")
+        received = b.wait(lambda: next((dd.text for dt, dd in zip(b.css(".counters dt"), b.css(".counters dd"))
+                                        if dt.text == "Received" and dd.text != "0 B"), None), 60,
+                          "this session's counters never moved while the tunnel was live")
+        b.wait(lambda: b.css("svg.throughput polyline.received"), 10,
+               "no throughput line drawn: " + str(b.driver.execute_script(
+                   "return document.querySelector('svg.throughput')?.outerHTML ?? document.querySelector('main').innerText"))[:600])
+        points = b.driver.execute_script("return document.querySelector('svg.throughput polyline.received').getAttribute('points')")
+        heights = {float(pair.split(",")[1]) for pair in points.split()}
+        check(len(heights) > 1, f"the received line is flat while {received} came in: {points[:200]}")
+        t.shoot("dashboard-live")
+    finally:
+        b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
 
 
 def test_captures(t):

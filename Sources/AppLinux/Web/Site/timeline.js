@@ -30,7 +30,7 @@ function axisBars(main) {
 export function render(main) {
   let alive = true;
   const heading = h("h1", { tabindex: -1 }, "Timeline");
-  const axisSection = h("section", { class: "axis-section", "aria-labelledby": "axis-title" });
+  const axisSection = h("section", { class: "axis-section", "aria-labelledby": "axis-title", hidden: true });
   const form = filterForm();
   const list = h("ul", { class: "rows", "aria-labelledby": "list-title" });
   const footer = h("div", { class: "list-footer" });
@@ -51,6 +51,7 @@ export function render(main) {
     } catch (error) {
       if (!alive) return;
       if (error.status === 404) { drawAxis({ bars: [] }); return; }   // no history: no axis
+      axisSection.hidden = false;
       replace(axisSection, errorCard("The activity could not be read", error, () => loadAxis()));
       return;
     }
