@@ -54,14 +54,23 @@ class Context:
         self.servers.append(server)
         return server
 
+    def copy_of_history(self):
+        """A server over a copy of the history, for tests that delete (the given one is kept)."""
+        copy = os.path.join(self.scratch, "copy")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.data_dir, copy, symlinks=True)
+        server = Server(self.options.server, self.binary, copy)
+        self.servers.append(server)
+        return server
+
     def ask(self, *arguments):
         return oracle(self.binary, self.data_dir, *arguments)
 
     def shoot(self, name):
         """A screenshot in light and dark, and axe-core in both (contrast differs), once per screen."""
-        self.b.driver.execute_script("window.scrollTo(0, 0)")
         for scheme in ("light", "dark"):
             self.b.color_scheme(scheme)
+            self.b.driver.execute_script("window.scrollTo(0, 0)")   # axe scrolls as it checks contrast
             time.sleep(0.15)
             self.shots.append(self.b.screenshot(name))
             if name not in self.scanned:

@@ -200,6 +200,9 @@ def test_tap_zooms_back_and_all(t):
         wait_rows(t, len(t.ask("flows")["flows"]), "the whole history again")
     finally:
         t.b.driver.set_window_size(1280, 900)
+        t.b.driver.refresh()
+        t.b.one("heading", "Timeline", exact=True)
+        t.b.wait(lambda: bars(t), 10, "no bars after the window grew back")
 
 
 def test_finest_bar_filters_without_zooming_and_releases(t):
@@ -452,6 +455,47 @@ def test_empty_history_teaches(t):
     t.b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
 
 
+def test_deleting_keeps_the_history_and_retention_returns_the_axis(t):
+    """On a copy of the history: a capture deleted from Captures, then everything deleted under
+    a zoomed axis — the axis comes back to the whole history and says why."""
+    copy = t.copy_of_history()
+    b = t.b
+    try:
+        b.go(copy.url)
+        b.route("#/captures")
+        listing = oracle_for(t, copy, "captures")
+        deletable = [c for c in listing["captures"] if not c["recording"]]
+        check(len(deletable) >= 1, f"no capture to delete: {listing}")
+        victim = sorted(deletable, key=lambda c: c["sequence"])[0]
+        connections = oracle_for(t, copy, "storage")["history"]["connections"]
+        b.wait(lambda: len(b.css("li.capture")) == len(listing["captures"]), 10, "the capture files")
+        b.driver.execute_script("window.confirm = () => true")   # the question is asked; the test answers yes
+        b.press("button", f"Delete {victim['name']}", exact=True)
+        b.wait_text("Its connections stay in the history; their bytes are gone")
+        b.wait(lambda: len(b.css("li.capture")) == len(listing["captures"]) - 1, 10, "the deleted file is still listed")
+        check(all(c["sequence"] != victim["sequence"] for c in oracle_for(t, copy, "captures")["captures"]), "the file was not deleted")
+        check(oracle_for(t, copy, "storage")["history"]["connections"] == connections, "deleting a capture lost connections")
+        t.shoot("captures-deleted")
+        b.route("#/timeline")
+        b.wait(lambda: bars(t), 10, "no bars drawn")
+        click_bar(t, zoomable_index(t)[0])
+        b.one("button", "Back", exact=True)
+        oracle_for(t, copy, "storage", "clear", "--yes")
+        b.route("#/diagnostics")
+        b.route("#/timeline")
+        b.wait_text("so the axis shows the whole history again", 15)
+        b.wait_text("No connections recorded yet")
+        check(not b.find("button", "Back", exact=True), "Back is still offered over a history that is gone")
+        t.shoot("timeline-stretch-gone")
+    finally:
+        b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+
+
+def oracle_for(t, server, *arguments):
+    from harness import oracle
+    return oracle(t.binary, server.data_dir, *arguments)
+
+
 def test_server_gone_gives_an_error_card(t):
     t.b.route("#/timeline")
     t.b.one("heading", "Timeline", exact=True)
@@ -469,4 +513,5 @@ TESTS = [test_access_needs_the_key, test_introduction_first_open, test_timeline_
          test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,
          test_keyboard_moves_the_cursor_and_sweeps, test_inspector_from_a_row, test_packet_detail_bytes_headers_and_reasons,
          test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
-         test_diagnostics, test_empty_history_teaches, test_dashboard_live, test_server_gone_gives_an_error_card]
+         test_diagnostics, test_empty_history_teaches, test_dashboard_live,
+         test_deleting_keeps_the_history_and_retention_returns_the_axis, test_server_gone_gives_an_error_card]

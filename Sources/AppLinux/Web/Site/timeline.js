@@ -59,7 +59,7 @@ export function render(main) {
     if (current && activity.totalPackets === 0) {
       // The stretch being viewed is gone (retention deleted it): back to the whole history, said.
       state.notice = `Nothing is stored between ${clock(current.from)} and ${clock(current.to)} any more — `
-        + "the storage limits removed it — so the axis shows the whole history again.";
+        + "the storage limits or Delete everything removed it — so the axis shows the whole history again.";
       state.zoom = [];
       state.range = null;
       await reload();
@@ -70,8 +70,10 @@ export function render(main) {
 
   function drawAxis(activity) {
     if (activity.bars.length === 0) {
-      replace(axisSection);   // no history: no axis (the list teaches how to record)
-      axisSection.hidden = true;
+      // No history: no axis (the list teaches how to record); only a notice, if there is one.
+      replace(axisSection, state.notice ? [h("h2", { id: "axis-title" }, "Activity"),
+        h("p", { class: "notice", role: "status" }, state.notice)] : null);
+      axisSection.hidden = !state.notice;
       return;
     }
     axisSection.hidden = false;
@@ -286,6 +288,16 @@ export function render(main) {
     for (const box of form.querySelectorAll("input[type=checkbox]")) box.checked = state[box.name].includes(box.value);
   }
 
+  // The bars follow the width: a window made wider or narrower redraws the axis with as many as fit.
+  let capacity = axisBars(main), resizing = null;
+  const onResize = () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+      if (axisBars(main) !== capacity) { capacity = axisBars(main); loadAxis(); }
+    }, 200);
+  };
+  window.addEventListener("resize", onResize);
+
   reload();
-  return () => { alive = false; };
+  return () => { alive = false; window.removeEventListener("resize", onResize); clearTimeout(resizing); };
 }
