@@ -76,11 +76,17 @@ def test_timeline_rows_are_the_commands(t):
     check(host in drawn.text, f"the first row should name {host!r}: {drawn.text!r}")
     check("received" in drawn.text and "sent" in drawn.text and "↓" in drawn.text and "↑" in drawn.text,
           f"a row says what it moved, both ways, with arrows: {drawn.text!r}")
-    for flow, row in zip(page["flows"], rows(t)):
-        check(row.get_attribute("class").endswith(f"status-{flow['tlsStatus']}"), f"row {flow['id']}'s status class")
-        if flow["tlsStatus"] == "plaintext":
-            check("Not encrypted" in row.text and row.find_elements("css selector", "svg.status-icon"),
-                  f"an unencrypted row says so in words and with an icon, not colour alone: {row.text!r}")
+    drawn_rows = t.b.driver.execute_script("""return [...document.querySelectorAll('ul.rows > li.row')].map(r => ({
+        flow: r.querySelector('a').dataset.flow, status: r.className, text: r.innerText,
+        icon: !!r.querySelector('svg.status-icon'), label: r.querySelector('.status')?.textContent}))""")
+    words = {"plaintext": "Not encrypted", "encrypted": "Encrypted", "inspected": "Inspected", "notInspectable": "Kept private"}
+    for flow, row in zip(page["flows"], drawn_rows):
+        check(row["flow"] == str(flow["id"]), f"rows out of the command's order: {row['flow']} where {flow['id']} is")
+        check(row["status"].endswith(f"status-{flow['tlsStatus']}"), f"row {flow['id']}'s status class")
+        check(row["icon"] and row["label"] == words[flow["tlsStatus"]],
+              f"row {flow['id']}: the status by icon and label, not colour alone: {row}")
+        if flow["tlsStatus"] != "encrypted":
+            check(words[flow["tlsStatus"]] in row["text"], f"a departure from encrypted is written out: {row['text']!r}")
     footer = t.b.driver.find_element("css selector", ".list-footer").text
     if page["hasMore"]:
         check("Load older" in footer or "Keep looking" in footer, f"more history, but no way to it: {footer!r}")

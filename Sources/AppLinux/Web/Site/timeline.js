@@ -3,7 +3,7 @@
 // only what the person picked (filters, the zoom levels, the stretch) across visits.
 
 import { get } from "./api.js";
-import { h, replace, clock, errorCard, announce } from "./dom.js";
+import { h, replace, clock, errorCard, announce, count } from "./dom.js";
 import { timelineRow, statuses, protocols } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
 
@@ -97,8 +97,8 @@ export function render(main) {
       h("div", { class: "axis-head" },
         h("h2", { id: "axis-title" }, "Activity"),
         h("p", { id: "axis-caption", class: "axis-caption" },
-          `Packets of all connections, whatever the list's filter: ${bars.length} bars of ${widthName(activity.bucketSeconds)}, `
-          + `${clock(span.from)} to ${clock(span.to)}, ${activity.totalPackets} packets.`),
+          `Packets of all connections, whatever the list's filter: ${count(bars.length, "bar")} of ${widthName(activity.bucketSeconds)}, `
+          + `${clock(span.from)} to ${clock(span.to)}, ${count(activity.totalPackets, "packet")}.`),
         buttons),
       scrub,
       h("p", { id: "axis-keys", class: "hint" },
@@ -221,12 +221,13 @@ export function render(main) {
       : null;
     if (shown === 0) { replace(footer); return; }
     if (page.keptLooking) {
-      replace(footer, h("p", {}, `Looked through ${page.scanned} connections for this page and stopped there; `
+      replace(footer, h("p", {}, `Looked through ${count(page.scanned, "connection")} for this page and stopped there; `
         + "older matches may exist."), more);
     } else if (page.hasMore) {
-      replace(footer, h("p", {}, `${shown} connections shown.`), more);
+      replace(footer, h("p", {}, `${count(shown, "connection")} shown.`), more);
     } else {
-      replace(footer, h("p", {}, filtered() ? `${shown} connections match: that is all of them.` : `${shown} connections: that is the whole history.`));
+      replace(footer, h("p", {}, filtered() ? `${count(shown, "connection")} ${shown === 1 ? "matches" : "match"}: that is all of them.`
+        : `${count(shown, "connection")}: that is the whole history.`));
     }
   }
 
@@ -270,7 +271,13 @@ export function render(main) {
       state.protocols = [...element.querySelectorAll("input[name=protocols]:checked")].map((box) => box.value);
       state.statuses = [...element.querySelectorAll("input[name=statuses]:checked")].map((box) => box.value);
       const preset = since.value;
-      if (preset !== state.since) { state.since = preset; if (preset !== "") { state.range = state.zoom.length ? { ...state.zoom.at(-1), kind: "zoom" } : null; } }
+      // A preset is relative to now, a picked interval absolute: picking one drops the other.
+      if (preset !== state.since && preset !== "" && (state.range || state.zoom.length)) {
+        state.since = preset; state.zoom = []; state.range = null; state.cursor = null;
+        reload();
+        return;
+      }
+      state.since = preset;
       loadList(null);
     };
     element.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
