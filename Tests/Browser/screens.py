@@ -66,6 +66,39 @@ def test_introduction_first_open(t):
     t.b.wait(lambda: t.b.driver.current_url.endswith("#/timeline"), 10, "a skipped introduction came back on the next open")
 
 
+def test_introduction_last_card_starts_on_the_dashboard(t):
+    t.b.route("#/welcome")
+    t.b.wait_text("1 of 3")
+    t.b.press("button", "Next", exact=True)
+    t.b.press("button", "Next", exact=True)
+    t.b.wait_text("3 of 3")
+    check(t.b.find("button", "Not now", exact=True) and not t.b.find("button", "Skip", exact=True),
+          "the last card's way out is 'Not now', not 'Skip'")
+    t.b.wait_text("sudo tunnelvision run -- COMMAND")
+    t.b.press("button", "Start monitoring", exact=True)
+    t.b.one("heading", "Dashboard", exact=True)
+
+
+def test_keyboard_reaches_every_timeline_control(t):
+    open_timeline(t)
+    t.b.wait(lambda: rows(t) and bars(t), 10, "the timeline did not draw")
+    t.b.driver.execute_script("document.activeElement?.blur(); window.scrollTo(0, 0)")
+    body = t.b.driver.find_element("css selector", "body")
+    reached = []
+    for _ in range(40):
+        body = t.b.driver.switch_to.active_element
+        body.send_keys(Keys.TAB)
+        reached.append(t.b.driver.execute_script("""const e = document.activeElement;
+            return e.getAttribute('role') || e.getAttribute('type') || e.tagName.toLowerCase()"""))
+        if "a" in reached[-1:] and t.b.driver.execute_script("return !!document.activeElement.dataset.flow"):
+            break
+    for wanted in ("slider", "search", "submit", "checkbox", "select-one"):
+        check(wanted in reached or (wanted == "select-one" and "select" in reached), f"Tab never reached a {wanted}: {reached}")
+    check(t.b.driver.execute_script("return !!document.activeElement.dataset.flow"), f"Tab never reached a row: {reached}")
+    outline = t.b.driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+    check(outline != "none", "the focused row shows no focus ring")
+
+
 # --- the timeline ----------------------------------------------------------------------------------
 def test_timeline_rows_are_the_commands(t):
     open_timeline(t)
@@ -513,7 +546,8 @@ def test_server_gone_gives_an_error_card(t):
     t.shoot("error")
 
 
-TESTS = [test_access_needs_the_key, test_introduction_first_open, test_timeline_rows_are_the_commands,
+TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_starts_on_the_dashboard,
+         test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
          test_search_applies_on_submit, test_filters_by_protocol_and_status, test_load_older_follows_the_cursor,
          test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,
          test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,
