@@ -22,8 +22,8 @@ enum ActivityCommand {
     --from T --to T  only this stretch (zoom in)
     --bars N         at most N bars (default 48, from 2 to 500)
     --json           one JSON object: {"bucketSeconds", "span" {"from", "to"} (null when no packet is
-                     stored), "bars": [{"start", "seconds", "packets"}], "totalPackets", "busiest",
-                     "ignoresFilters": true}
+                     stored), "bars": [{"start", "seconds", "packets", "canZoom" (whether the bar
+                     can be shown finer)}], "totalPackets", "busiest", "ignoresFilters": true}
     T is \(HistoryTimeInput.accepted).
 
     Exit status 1 when the history cannot be read, 2 on a usage error.

@@ -45,8 +45,9 @@ enum FlowCommand {
                    Packet: {"flow", "number", "title", "seconds", "at", "direction", "length",
                    "flags", "capture", "reason" (null, captureDeleted, captureOff,
                    captureStopped, unreadable, mismatch), "note", "retry", "capturedLength",
-                   "originalLength", "truncated", "bytes" (hex of the captured datagram),
-                   "headers": [{"layer", "name", "value"}], "dns" {"kind", "lookedUp",
+                   "originalLength", "truncated", "bytes" (hex of the captured datagram), "dump"
+                   (the lines a screen draws: offset, hex, ASCII, of the first \(PacketBytesPresentation.screenByteLimit) bytes),
+                   "bytesNotDrawn", "headers": [{"layer", "name", "value"}], "dns" {"kind", "lookedUp",
                    "recordType", "addresses", "names", "undecodedRecords", "noAnswer"
                    (noSuchName|noRecordsOfThatType|failed) | "unreadable" (keptTooLittle|notDNS)}}.
                    Export: {"file", "format", "written", "captureDeleted", "notCaptured",

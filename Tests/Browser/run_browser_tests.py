@@ -28,11 +28,40 @@ from harness import Browser, Failure, Server, oracle  # noqa: E402
 import screens  # noqa: E402
 
 
+def check_live(options):
+    if not options.live_demo:
+        raise Failure("the live Dashboard needs --live-demo")
+
+
 class Context:
-    def __init__(self, options, browser, server, empty, live):
-        self.b, self.server, self.empty, self.live = browser, server, empty, live
-        self.binary, self.data_dir = options.binary, options.data_dir
+    def __init__(self, options, browser, server, empty, servers, scratch):
+        self.b, self.server, self.empty, self.servers, self.scratch = browser, server, empty, servers, scratch
+        self.options, self.binary, self.data_dir = options, options.binary, options.data_dir
+        self.demo = None
         self.shots, self.scanned, self.problems = [], set(), []
+
+    def start_live_demo(self):
+        """`tunnelvision demo` (its own lab of namespaces) into a fresh data directory, and a
+        server for it as soon as the directory exists; both stopped when the run ends."""
+        check_live(self.options)
+        live_dir = os.path.join(self.scratch, "live")
+        self.demo = subprocess.Popen([self.binary, "demo", "--data-dir", live_dir],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 120
+        while not os.path.isdir(live_dir) and time.time() < deadline:
+            time.sleep(0.1)
+        server = Server(self.options.server, self.binary, live_dir)
+        self.servers.append(server)
+        return server
+
+    def copy_of_history(self):
+        """A server over a copy of the history, for tests that delete (the given one is kept)."""
+        copy = os.path.join(self.scratch, "copy")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(self.data_dir, copy, symlinks=True)
+        server = Server(self.options.server, self.binary, copy)
+        self.servers.append(server)
+        return server
 
     def ask(self, *arguments):
         return oracle(self.binary, self.data_dir, *arguments)
@@ -41,6 +70,7 @@ class Context:
         """A screenshot in light and dark, and axe-core in both (contrast differs), once per screen."""
         for scheme in ("light", "dark"):
             self.b.color_scheme(scheme)
+            self.b.driver.execute_script("window.scrollTo(0, 0)")   # axe scrolls as it checks contrast
             time.sleep(0.15)
             self.shots.append(self.b.screenshot(name))
             if name not in self.scanned:
@@ -61,9 +91,12 @@ def main():
     options = parser.parse_args()
     options.binary = os.path.abspath(options.binary)
     os.makedirs(options.artifacts, exist_ok=True)
+    for old in os.listdir(options.artifacts):   # this run's pictures only
+        if old.endswith(".png"):
+            os.remove(os.path.join(options.artifacts, old))
     scratch = tempfile.mkdtemp(prefix="tv-browser-")
-    servers, demo = [], None
-    browser = None
+    servers = []
+    browser = context = None
     failures = []
     try:
         server = Server(options.server, options.binary, options.data_dir)
@@ -72,21 +105,12 @@ def main():
         os.mkdir(empty_dir, 0o700)
         empty = Server(options.server, options.binary, empty_dir)
         servers.append(empty)
-        live = None
         tests = [test for test in screens.TESTS if not options.only or any(name in test.__name__ for name in options.only)]
-        if options.live_demo and any(test is screens.test_dashboard_live for test in tests):
-            live_dir = os.path.join(scratch, "live")
-            demo = subprocess.Popen([options.binary, "demo", "--data-dir", live_dir],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            deadline = time.time() + 60
-            while not os.path.isdir(live_dir) and time.time() < deadline:
-                time.sleep(0.2)
-            live = Server(options.server, options.binary, live_dir)
-            servers.append(live)
-        elif not options.live_demo:
+        if not options.live_demo:
+            print("(the live Dashboard is not checked: give --live-demo)")
             tests = [test for test in tests if test is not screens.test_dashboard_live]
         browser = Browser(options.artifacts)
-        context = Context(options, browser, server, empty, live)
+        context = Context(options, browser, server, empty, servers, scratch)
         if tests and tests[0] is not screens.test_access_needs_the_key:
             browser.go(server.url)   # the key, exchanged for the session cookie
             browser.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
@@ -115,10 +139,11 @@ def main():
             browser.quit()
         for running in servers:
             running.stop()
+        demo = context.demo if context else None
         if demo and demo.poll() is None:
             demo.terminate()   # the demo removes its own lab on TERM
             try:
-                demo.wait(timeout=30)
+                demo.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 demo.kill()
                 demo.wait()

@@ -66,6 +66,39 @@ def test_introduction_first_open(t):
     t.b.wait(lambda: t.b.driver.current_url.endswith("#/timeline"), 10, "a skipped introduction came back on the next open")
 
 
+def test_introduction_last_card_starts_on_the_dashboard(t):
+    t.b.route("#/welcome")
+    t.b.wait_text("1 of 3")
+    t.b.press("button", "Next", exact=True)
+    t.b.press("button", "Next", exact=True)
+    t.b.wait_text("3 of 3")
+    check(t.b.find("button", "Not now", exact=True) and not t.b.find("button", "Skip", exact=True),
+          "the last card's way out is 'Not now', not 'Skip'")
+    t.b.wait_text("sudo tunnelvision run -- COMMAND")
+    t.b.press("button", "Start monitoring", exact=True)
+    t.b.one("heading", "Dashboard", exact=True)
+
+
+def test_keyboard_reaches_every_timeline_control(t):
+    open_timeline(t)
+    t.b.wait(lambda: rows(t) and bars(t), 10, "the timeline did not draw")
+    t.b.driver.execute_script("document.activeElement?.blur(); window.scrollTo(0, 0)")
+    body = t.b.driver.find_element("css selector", "body")
+    reached = []
+    for _ in range(40):
+        body = t.b.driver.switch_to.active_element
+        body.send_keys(Keys.TAB)
+        reached.append(t.b.driver.execute_script("""const e = document.activeElement;
+            return e.getAttribute('role') || e.getAttribute('type') || e.tagName.toLowerCase()"""))
+        if "a" in reached[-1:] and t.b.driver.execute_script("return !!document.activeElement.dataset.flow"):
+            break
+    for wanted in ("slider", "search", "submit", "checkbox", "select-one"):
+        check(wanted in reached or (wanted == "select-one" and "select" in reached), f"Tab never reached a {wanted}: {reached}")
+    check(t.b.driver.execute_script("return !!document.activeElement.dataset.flow"), f"Tab never reached a row: {reached}")
+    outline = t.b.driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle")
+    check(outline != "none", "the focused row shows no focus ring")
+
+
 # --- the timeline ----------------------------------------------------------------------------------
 def test_timeline_rows_are_the_commands(t):
     open_timeline(t)
@@ -76,11 +109,17 @@ def test_timeline_rows_are_the_commands(t):
     check(host in drawn.text, f"the first row should name {host!r}: {drawn.text!r}")
     check("received" in drawn.text and "sent" in drawn.text and "↓" in drawn.text and "↑" in drawn.text,
           f"a row says what it moved, both ways, with arrows: {drawn.text!r}")
-    for flow, row in zip(page["flows"], rows(t)):
-        check(row.get_attribute("class").endswith(f"status-{flow['tlsStatus']}"), f"row {flow['id']}'s status class")
-        if flow["tlsStatus"] == "plaintext":
-            check("Not encrypted" in row.text and row.find_elements("css selector", "svg.status-icon"),
-                  f"an unencrypted row says so in words and with an icon, not colour alone: {row.text!r}")
+    drawn_rows = t.b.driver.execute_script("""return [...document.querySelectorAll('ul.rows > li.row')].map(r => ({
+        flow: r.querySelector('a').dataset.flow, status: r.className, text: r.innerText,
+        icon: !!r.querySelector('svg.status-icon'), label: r.querySelector('.status')?.textContent}))""")
+    words = {"plaintext": "Not encrypted", "encrypted": "Encrypted", "inspected": "Inspected", "notInspectable": "Kept private"}
+    for flow, row in zip(page["flows"], drawn_rows):
+        check(row["flow"] == str(flow["id"]), f"rows out of the command's order: {row['flow']} where {flow['id']} is")
+        check(row["status"].endswith(f"status-{flow['tlsStatus']}"), f"row {flow['id']}'s status class")
+        check(row["icon"] and row["label"] == words[flow["tlsStatus"]],
+              f"row {flow['id']}: the status by icon and label, not colour alone: {row}")
+        if flow["tlsStatus"] != "encrypted":
+            check(words[flow["tlsStatus"]] in row["text"], f"a departure from encrypted is written out: {row['text']!r}")
     footer = t.b.driver.find_element("css selector", ".list-footer").text
     if page["hasMore"]:
         check("Load older" in footer or "Keep looking" in footer, f"more history, but no way to it: {footer!r}")
@@ -200,6 +239,9 @@ def test_tap_zooms_back_and_all(t):
         wait_rows(t, len(t.ask("flows")["flows"]), "the whole history again")
     finally:
         t.b.driver.set_window_size(1280, 900)
+        t.b.driver.refresh()
+        t.b.one("heading", "Timeline", exact=True)
+        t.b.wait(lambda: bars(t), 10, "no bars after the window grew back")
 
 
 def test_finest_bar_filters_without_zooming_and_releases(t):
@@ -375,20 +417,26 @@ def test_dashboard_when_no_tunnel_runs(t):
 
 
 def test_dashboard_live(t):
-    live = t.live
-    if live is None:
-        raise Failure("no live tunnel was given (--live-demo)")
+    """The Dashboard open before a tunnel starts (the demo's, in its own lab), then live."""
     b = t.b
-    b.go(live.url)
-    b.route("#/dashboard")
-    b.wait(lambda: "Monitoring is on" in b.text(), 90, "the dashboard never saw the demo's tunnel live")
-    b.wait(lambda: b.css("svg.throughput polyline.received"), 20, "no throughput drawn")
-    received = b.wait(lambda: next((dd.text for dt, dd in zip(b.css(".counters dt"), b.css(".counters dd"))
-                                    if dt.text == "Received" and dd.text != "0 B"), None), 60,
-                      "this session's counters never moved")
-    check(received, "received")
-    t.shoot("dashboard-live")
-    b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+    live = t.start_live_demo()
+    try:
+        b.go(live.url)
+        b.route("#/dashboard")
+        b.wait(lambda: "Monitoring is off" in b.text() or "Monitoring is on" in b.text(), 30, "the dashboard never drew")
+        b.wait(lambda: "Monitoring is on" in b.text(), 180, "the dashboard never saw the demo's tunnel live")
+        received = b.wait(lambda: next((dd.text for dt, dd in zip(b.css(".counters dt"), b.css(".counters dd"))
+                                        if dt.text == "Received" and dd.text != "0 B"), None), 60,
+                          "this session's counters never moved while the tunnel was live")
+        b.wait(lambda: b.css("svg.throughput polyline.received"), 10,
+               "no throughput line drawn: " + str(b.driver.execute_script(
+                   "return document.querySelector('svg.throughput')?.outerHTML ?? document.querySelector('main').innerText"))[:600])
+        points = b.driver.execute_script("return document.querySelector('svg.throughput polyline.received').getAttribute('points')")
+        heights = {float(pair.split(",")[1]) for pair in points.split()}
+        check(len(heights) > 1, f"the received line is flat while {received} came in: {points[:200]}")
+        t.shoot("dashboard-live")
+    finally:
+        b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
 
 
 def test_captures(t):
@@ -446,6 +494,47 @@ def test_empty_history_teaches(t):
     t.b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
 
 
+def test_deleting_keeps_the_history_and_retention_returns_the_axis(t):
+    """On a copy of the history: a capture deleted from Captures, then everything deleted under
+    a zoomed axis — the axis comes back to the whole history and says why."""
+    copy = t.copy_of_history()
+    b = t.b
+    try:
+        b.go(copy.url)
+        b.route("#/captures")
+        listing = oracle_for(t, copy, "captures")
+        deletable = [c for c in listing["captures"] if not c["recording"]]
+        check(len(deletable) >= 1, f"no capture to delete: {listing}")
+        victim = sorted(deletable, key=lambda c: c["sequence"])[0]
+        connections = oracle_for(t, copy, "storage")["history"]["connections"]
+        b.wait(lambda: len(b.css("li.capture")) == len(listing["captures"]), 10, "the capture files")
+        b.driver.execute_script("window.confirm = () => true")   # the question is asked; the test answers yes
+        b.press("button", f"Delete {victim['name']}", exact=True)
+        b.wait_text("Its connections stay in the history; their bytes are gone")
+        b.wait(lambda: len(b.css("li.capture")) == len(listing["captures"]) - 1, 10, "the deleted file is still listed")
+        check(all(c["sequence"] != victim["sequence"] for c in oracle_for(t, copy, "captures")["captures"]), "the file was not deleted")
+        check(oracle_for(t, copy, "storage")["history"]["connections"] == connections, "deleting a capture lost connections")
+        t.shoot("captures-deleted")
+        b.route("#/timeline")
+        b.wait(lambda: bars(t), 10, "no bars drawn")
+        click_bar(t, zoomable_index(t)[0])
+        b.one("button", "Back", exact=True)
+        oracle_for(t, copy, "storage", "clear", "--yes")
+        b.route("#/diagnostics")
+        b.route("#/timeline")
+        b.wait_text("so the axis shows the whole history again", 15)
+        b.wait_text("No connections recorded yet")
+        check(not b.find("button", "Back", exact=True), "Back is still offered over a history that is gone")
+        t.shoot("timeline-stretch-gone")
+    finally:
+        b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+
+
+def oracle_for(t, server, *arguments):
+    from harness import oracle
+    return oracle(t.binary, server.data_dir, *arguments)
+
+
 def test_server_gone_gives_an_error_card(t):
     t.b.route("#/timeline")
     t.b.one("heading", "Timeline", exact=True)
@@ -457,10 +546,12 @@ def test_server_gone_gives_an_error_card(t):
     t.shoot("error")
 
 
-TESTS = [test_access_needs_the_key, test_introduction_first_open, test_timeline_rows_are_the_commands,
+TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_starts_on_the_dashboard,
+         test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
          test_search_applies_on_submit, test_filters_by_protocol_and_status, test_load_older_follows_the_cursor,
          test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,
          test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,
          test_keyboard_moves_the_cursor_and_sweeps, test_inspector_from_a_row, test_packet_detail_bytes_headers_and_reasons,
          test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
-         test_diagnostics, test_empty_history_teaches, test_dashboard_live, test_server_gone_gives_an_error_card]
+         test_diagnostics, test_empty_history_teaches, test_dashboard_live,
+         test_deleting_keeps_the_history_and_retention_returns_the_axis, test_server_gone_gives_an_error_card]

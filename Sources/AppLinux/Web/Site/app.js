@@ -48,6 +48,7 @@ function route() {
   }
   const params = {};
   (match.candidate.names ?? []).forEach((name, index) => { params[name] = match.found[index + 1]; });
+  window.scrollTo(0, 0);   // a new screen starts at its top
   const stop = match.candidate.screen.render(main, params);
   if (typeof stop === "function") stopCurrent = stop;
   // Focus goes to the screen's heading once it is drawn, so a keyboard starts there.

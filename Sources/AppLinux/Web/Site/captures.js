@@ -3,7 +3,7 @@
 // against the limit, and the export of every connection (its count and size said first).
 
 import { get, post, postDownload } from "./api.js";
-import { h, replace, bytes, when, errorCard, announce } from "./dom.js";
+import { h, replace, bytes, when, errorCard, announce, count } from "./dom.js";
 
 export function render(main) {
   let alive = true;
@@ -40,8 +40,8 @@ export function render(main) {
               : h("div", { class: "actions" },
                 h("a", { class: "button", href: `/api/captures/${file.sequence}`, download: file.name, "aria-label": `Download ${file.name}` }, "Download"),
                 h("button", { type: "button", class: "danger", "aria-label": `Delete ${file.name}`, on: { click: () => remove(file) } }, "Delete"))))),
-          h("p", { class: "hint" }, `${captures.count} capture files, ${bytes(captures.bytes)}`
-            + (captures.sizeLimit ? ` of the ${bytes(captures.sizeLimit)} limit.` : ", no size limit."))),
+          // The size is said once, beside its limit, under Room left.
+          h("p", { class: "hint" }, `${count(captures.count, "capture file")}.`)),
       h("section", { class: "card", "aria-labelledby": "new-title" },
         h("h2", { id: "new-title" }, "New capture file"),
         h("p", {}, "Close the file being recorded and start a new one (only while a tunnel runs)."),

@@ -50,7 +50,9 @@ export function render(main) {
       h("p", { class: "rates", "aria-label": `Now: ${bytes(now.bytesInPerSecond)} a second received, ${bytes(now.bytesOutPerSecond)} a second sent` },
         h("span", { class: "legend received" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(now.bytesInPerSecond)}/s received`),
         h("span", { class: "legend sent" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(now.bytesOutPerSecond)}/s sent`)),
-      chart(samples));
+      chart(samples),
+      h("p", { class: "hint" }, `Received (solid) and sent (dashed), a point a second; the top is `
+        + `${bytes(Math.max(1, ...samples.map((s) => Math.max(s.bytesInPerSecond, s.bytesOutPerSecond))))}/s.`));
     replace(counters,
       h("h2", { id: "session-title" }, "This session"),
       facts([["Received", bytes(line.bytesIn)], ["Sent", bytes(line.bytesOut)],

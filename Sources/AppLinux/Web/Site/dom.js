@@ -61,6 +61,11 @@ export function duration(seconds) {
   return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
 
+/** 1 → "1 connection", 2 → "2 connections". */
+export function count(number, noun) {
+  return `${number} ${noun}${number === 1 ? "" : "s"}`;
+}
+
 /** Says `text` to a screen reader without moving focus. */
 export function announce(text) {
   const announcer = document.getElementById("announcer");

@@ -1,7 +1,7 @@
 // One connection as a timeline row (host and time; what it was; what it moved) and the TLS
 // status mark: icon + label + colour, from the JSON's stable identifiers.
 
-import { h, bytes, clock, duration } from "./dom.js";
+import { h, bytes, clock, duration, count } from "./dom.js";
 
 /** The four statuses; only departures from "encrypted" are written out on a row. */
 export const statuses = {
@@ -60,5 +60,5 @@ export function timelineRow(flow) {
         h("span", { class: "line line-moved" },
           h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesIn)} received`),
           h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesOut)} sent`),
-          h("span", { class: "figure" }, `${flow.packets} packets · ${duration(flow.durationSeconds)}`)))));
+          h("span", { class: "figure" }, `${count(flow.packets, "packet")} · ${duration(flow.durationSeconds)}`)))));
 }

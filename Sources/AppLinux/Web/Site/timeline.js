@@ -3,7 +3,7 @@
 // only what the person picked (filters, the zoom levels, the stretch) across visits.
 
 import { get } from "./api.js";
-import { h, replace, clock, errorCard, announce } from "./dom.js";
+import { h, replace, clock, errorCard, announce, count } from "./dom.js";
 import { timelineRow, statuses, protocols } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
 
@@ -30,7 +30,7 @@ function axisBars(main) {
 export function render(main) {
   let alive = true;
   const heading = h("h1", { tabindex: -1 }, "Timeline");
-  const axisSection = h("section", { class: "axis-section", "aria-labelledby": "axis-title" });
+  const axisSection = h("section", { class: "axis-section", "aria-labelledby": "axis-title", hidden: true });
   const form = filterForm();
   const list = h("ul", { class: "rows", "aria-labelledby": "list-title" });
   const footer = h("div", { class: "list-footer" });
@@ -51,6 +51,7 @@ export function render(main) {
     } catch (error) {
       if (!alive) return;
       if (error.status === 404) { drawAxis({ bars: [] }); return; }   // no history: no axis
+      axisSection.hidden = false;
       replace(axisSection, errorCard("The activity could not be read", error, () => loadAxis()));
       return;
     }
@@ -58,7 +59,7 @@ export function render(main) {
     if (current && activity.totalPackets === 0) {
       // The stretch being viewed is gone (retention deleted it): back to the whole history, said.
       state.notice = `Nothing is stored between ${clock(current.from)} and ${clock(current.to)} any more — `
-        + "the storage limits removed it — so the axis shows the whole history again.";
+        + "the storage limits or Delete everything removed it — so the axis shows the whole history again.";
       state.zoom = [];
       state.range = null;
       await reload();
@@ -69,8 +70,10 @@ export function render(main) {
 
   function drawAxis(activity) {
     if (activity.bars.length === 0) {
-      replace(axisSection);   // no history: no axis (the list teaches how to record)
-      axisSection.hidden = true;
+      // No history: no axis (the list teaches how to record); only a notice, if there is one.
+      replace(axisSection, state.notice ? [h("h2", { id: "axis-title" }, "Activity"),
+        h("p", { class: "notice", role: "status" }, state.notice)] : null);
+      axisSection.hidden = !state.notice;
       return;
     }
     axisSection.hidden = false;
@@ -94,8 +97,8 @@ export function render(main) {
       h("div", { class: "axis-head" },
         h("h2", { id: "axis-title" }, "Activity"),
         h("p", { id: "axis-caption", class: "axis-caption" },
-          `Packets of all connections, whatever the list's filter: ${bars.length} bars of ${widthName(activity.bucketSeconds)}, `
-          + `${clock(span.from)} to ${clock(span.to)}, ${activity.totalPackets} packets.`),
+          `Packets of all connections, whatever the list's filter: ${count(bars.length, "bar")} of ${widthName(activity.bucketSeconds)}, `
+          + `${clock(span.from)} to ${clock(span.to)}, ${count(activity.totalPackets, "packet")}.`),
         buttons),
       scrub,
       h("p", { id: "axis-keys", class: "hint" },
@@ -218,12 +221,13 @@ export function render(main) {
       : null;
     if (shown === 0) { replace(footer); return; }
     if (page.keptLooking) {
-      replace(footer, h("p", {}, `Looked through ${page.scanned} connections for this page and stopped there; `
+      replace(footer, h("p", {}, `Looked through ${count(page.scanned, "connection")} for this page and stopped there; `
         + "older matches may exist."), more);
     } else if (page.hasMore) {
-      replace(footer, h("p", {}, `${shown} connections shown.`), more);
+      replace(footer, h("p", {}, `${count(shown, "connection")} shown.`), more);
     } else {
-      replace(footer, h("p", {}, filtered() ? `${shown} connections match: that is all of them.` : `${shown} connections: that is the whole history.`));
+      replace(footer, h("p", {}, filtered() ? `${count(shown, "connection")} ${shown === 1 ? "matches" : "match"}: that is all of them.`
+        : `${count(shown, "connection")}: that is the whole history.`));
     }
   }
 
@@ -267,7 +271,13 @@ export function render(main) {
       state.protocols = [...element.querySelectorAll("input[name=protocols]:checked")].map((box) => box.value);
       state.statuses = [...element.querySelectorAll("input[name=statuses]:checked")].map((box) => box.value);
       const preset = since.value;
-      if (preset !== state.since) { state.since = preset; if (preset !== "") { state.range = state.zoom.length ? { ...state.zoom.at(-1), kind: "zoom" } : null; } }
+      // A preset is relative to now, a picked interval absolute: picking one drops the other.
+      if (preset !== state.since && preset !== "" && (state.range || state.zoom.length)) {
+        state.since = preset; state.zoom = []; state.range = null; state.cursor = null;
+        reload();
+        return;
+      }
+      state.since = preset;
       loadList(null);
     };
     element.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
@@ -285,6 +295,16 @@ export function render(main) {
     for (const box of form.querySelectorAll("input[type=checkbox]")) box.checked = state[box.name].includes(box.value);
   }
 
+  // The bars follow the width: a window made wider or narrower redraws the axis with as many as fit.
+  let capacity = axisBars(main), resizing = null;
+  const onResize = () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+      if (axisBars(main) !== capacity) { capacity = axisBars(main); loadAxis(); }
+    }, 200);
+  };
+  window.addEventListener("resize", onResize);
+
   reload();
-  return () => { alive = false; };
+  return () => { alive = false; window.removeEventListener("resize", onResize); clearTimeout(resizing); };
 }
