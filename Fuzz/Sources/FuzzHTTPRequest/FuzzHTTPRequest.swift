@@ -40,7 +40,10 @@ private func outcomes(of chunks: [ArraySlice<UInt8>], limits: WebServerLimits, f
             invariant(consumed > 0 && taken <= fed, "took \(taken) of \(fed) bytes fed")
             invariant(request.target.utf8.count <= limits.maximumTargetBytes, "a target over the limit")
             invariant(request.body.count <= limits.maximumBodyBytes, "a body over the limit")
-            let head = request.headers.fields.reduce(request.target.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+            // Scalars, not UTF-8 bytes: a byte that is not UTF-8 reads as one U+FFFD of three bytes.
+            let head = request.headers.fields.reduce(request.target.unicodeScalars.count) {
+                $0 + $1.name.unicodeScalars.count + $1.value.unicodeScalars.count
+            }
             invariant(head <= limits.maximumHeaderBytes, "a head over the limit")
             seen.append(last)
             last = parser.next()
