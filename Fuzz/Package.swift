@@ -22,6 +22,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzPcapFile", ["Shared", "FuzzSupport"]),
     ("FuzzSettings", ["Shared", "FuzzSupport"]),
     ("FuzzControlChannel", ["Shared", "FuzzSupport"]),
+    ("FuzzHTTPRequest", ["App", "FuzzSupport"]),
     ("FuzzCorpus", ["Shared", "PacketTunnel", "Fixtures"]),
 ]
 
@@ -34,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
         .target(name: "Shared", dependencies: ["CTunnelVision", "CSQLite", "COpenSSL"], swiftSettings: strict),
         .target(name: "PacketTunnel", dependencies: ["Shared"], exclude: ["TLS/Inspection/README.md"], swiftSettings: strict),
+        // The app's pure cores, for the web server's request parser.
+        .target(name: "App", dependencies: ["Shared"], swiftSettings: strict),
         // The tests' fixtures (Tests/Fixtures), for FuzzCorpus and the DNS harness's encoder.
         .target(name: "Fixtures", dependencies: ["Shared"], swiftSettings: strict),
         // Input reading, chunking and invariant checks the harnesses share.

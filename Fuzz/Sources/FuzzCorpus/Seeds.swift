@@ -17,6 +17,7 @@ enum Seeds {
             ("FuzzPcapFile", captures),
             ("FuzzSettings", settingsFiles),
             ("FuzzControlChannel", controlMessages),
+            ("FuzzHTTPRequest", httpRequests),
         ]
     }
 
@@ -232,5 +233,26 @@ enum Seeds {
                                             .stats(busy)]
         return commands.map { Data([0x00]) + ControlChannel.encode($0) }
             + responses.map { Data([0x01]) + ControlChannel.encode($0) }
+    }
+
+    /// What browsers and curl send the web server, and what they never should; each with its
+    /// chunking and limits bytes (whole, byte at a time, random cuts; the server's and small limits).
+    static var httpRequests: [Data] {
+        let requests = [
+            "GET /?key=0123abcd HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: curl/7.88.1\r\nAccept: */*\r\n\r\n",
+            "GET /api/flows?search=a+b&protocol=tcp,udp&since=2h&limit=50&after=MTIz%3D HTTP/1.1\r\nHost: localhost:8080\r\n"
+                + "Cookie: a=b; tunnelvision_session=00ff\r\nX-TunnelVision: 1\r\nConnection: keep-alive\r\n\r\n",
+            "POST /api/settings HTTP/1.1\r\nHost: [::1]:9\r\nOrigin: http://[::1]:9\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 42\r\n\r\n{\"setting\": \"captureDetail\", \"value\": \"x\"}",
+            "GET /a HTTP/1.1\r\nHost: h\r\n\r\nGET /b HTTP/1.0\r\n\r\nHEAD / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n",
+            "\r\n\r\nGET /%7e%2F HTTP/1.1\r\nHost: h\r\nContent-Length: 0, 0\r\n\r\n",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: h\r\n folded: x\r\nBad : y\r\n\r\n",
+            "GET / HTTP/2.0\r\nHost: h\n\n",
+        ]
+        return requests.flatMap { text in
+            [Data([0x00, 0x00]), Data([0x01, 0x00]), Data([0x07, 0x00]), Data([0x00, 0x20]), Data([0x05, 0x10])]
+                .map { $0 + Data(text.utf8) }
+        }
     }
 }

@@ -131,15 +131,17 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// The limits, judged on the bytes so far the same way whether the head is whole or not, so
-    /// that any cut of the input crosses them alike.
+    /// that any cut of the input crosses them alike: of the two, the one crossed at the earlier
+    /// byte is the refusal (a chunk may cross both at once).
     private func overLimit(start: Int, headLength: Int) -> HTTPRefusal? {
         let lineLength = (requestLineEnd ?? buffered.count) - start
-        if lineLength > limits.maximumTargetBytes + Self.requestLineOverhead {
-            // A method ends within the first few bytes; a line that long past it is its target.
-            let methodEnd = buffered[start..<min(buffered.count, start + 32)].firstIndex(of: Self.space)
-            return methodEnd == nil ? .malformedRequestLine : .targetTooLong(limit: limits.maximumTargetBytes)
-        }
-        if headLength > limits.maximumHeaderBytes { return .headerSectionTooLarge(limit: limits.maximumHeaderBytes) }
-        return nil
+        let lineLimit = limits.maximumTargetBytes + Self.requestLineOverhead
+        let lineCrossed = lineLength > lineLimit ? lineLimit + 1 : Int.max
+        let headCrossed = headLength > limits.maximumHeaderBytes ? limits.maximumHeaderBytes + 1 : Int.max
+        if lineCrossed == Int.max, headCrossed == Int.max { return nil }
+        if headCrossed <= lineCrossed { return .headerSectionTooLarge(limit: limits.maximumHeaderBytes) }
+        // A method ends within the first few bytes; a line that long past it is its target.
+        let methodEnd = buffered[start..<(start + min(32, lineCrossed))].firstIndex(of: Self.space)
+        return methodEnd == nil ? .malformedRequestLine : .targetTooLong(limit: limits.maximumTargetBytes)
     }
 }

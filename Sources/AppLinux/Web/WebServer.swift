@@ -13,8 +13,8 @@ import Shared
 /// `WebAccess` for who may look, `HTTPResponseEncoder` and `WebSecurityHeaders` for the bytes —
 /// and this class only moves bytes, timers and answers between them and the kernel.
 ///
-/// The responder is called on a Task (it reads SQLite and files), and its answer comes back to
-/// the loop with `execute`; a connection closed meanwhile is recognised by its serial number, so
+/// The responder is called on a Task (it reads SQLite and files) that prefers the server's own
+/// executor (`WebResponderExecutor`), and its answer comes back to the loop with `execute`; a connection closed meanwhile is recognised by its serial number, so
 /// an answer never reaches a reused descriptor. `broadcast` may be called from any thread.
 public final class WebServer: @unchecked Sendable {
     public let access: WebAccess
@@ -22,6 +22,7 @@ public final class WebServer: @unchecked Sendable {
     private let loop: EventLoop
     private let responder: any WebResponder
     private let log: @Sendable (String) -> Void
+    private let executor = WebResponderExecutor()
 
     // Loop thread only.
     private var listener: Int32 = -1
@@ -267,7 +268,7 @@ public final class WebServer: @unchecked Sendable {
         case .pass:
             guard let serial = connections[client]?.serial else { return nil }
             let responder = self.responder
-            Task { [weak self] in
+            Task(executorPreference: executor) { [weak self] in
                 let response = await responder.respond(to: request)
                 self?.loop.execute { [weak self] in self?.answered(client, serial: serial, response) }
             }

@@ -193,4 +193,25 @@ struct WebServerTests {
         #expect(received.hasPrefix("event: dashboard\ndata: {\"n\":"))
         #expect(received.hasSuffix("}\n\n"))
     }
+
+    @Test("answers still come while every thread of the process's cooperative pool is blocked")
+    func poolBlocked() async throws {
+        let served = try ServedForTest()
+        let cookie = try await served.cookie()
+        let url = served.base + "/while-blocked"
+        let result = try await onOwnThread { () -> (status: Int32, out: String, err: String) in
+            let width = ProcessInfo.processInfo.activeProcessorCount
+            let gate = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0)
+            for _ in 0..<(width + 2) {
+                Task.detached {
+                    started.signal()
+                    gate.wait()
+                }
+            }
+            for _ in 0..<width { started.wait() }   // the pool's threads are all held now
+            defer { for _ in 0..<(width + 2) { gate.signal() } }
+            return try BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "5", "-H", "Cookie: \(cookie)", url])
+        }
+        #expect(result.out == "hello /while-blocked")
+    }
 }

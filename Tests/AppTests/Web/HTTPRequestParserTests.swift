@@ -159,3 +159,21 @@ struct HTTPRequestParserTests {
         }
     }
 }
+
+@Suite("HTTPRequestParser limits crossed together")
+struct HTTPRequestParserLimitOrderTests {
+    @Test("a head limit below the request line's is crossed first, whole or a byte at a time alike (found by the fuzzer)")
+    func headLimitBelowLineLimit() {
+        var limits = WebServerLimits.standard
+        limits.maximumHeaderBytes = 48
+        limits.maximumTargetBytes = 17
+        let text = Array(("GET /" + String(repeating: "a", count: 100) + " HTTP/1.1\r\nHost: h\r\n\r\n").utf8)
+        var whole = HTTPRequestParser(limits: limits)
+        let once = whole.feed(text)
+        var chunked = HTTPRequestParser(limits: limits)
+        var last = HTTPRequestParser.Outcome.needMore
+        for byte in text where last == .needMore { last = chunked.feed([byte]) }
+        #expect(once == last)
+        #expect(once == .refused(.headerSectionTooLarge(limit: 48)))
+    }
+}
