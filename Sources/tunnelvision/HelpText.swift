@@ -8,7 +8,8 @@ enum HelpText {
     Usage:
     Record:
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
-      tunnelvision demo [--data-dir D] [--json] the tunnel in a lab of namespaces, with real servers and clients
+      tunnelvision demo [--data-dir D] [--ui] [--json]
+                                                the tunnel in a lab of namespaces, with real servers and clients
     The running tunnel:
       tunnelvision live [--data-dir D] [--json] a full-screen dashboard of what it carries, as it happens
       tunnelvision stats [--data-dir D] [--json] its counters (pipeline, relay, resolvers, shell)
@@ -87,7 +88,7 @@ enum HelpText {
 
     static let run = """
     tunnelvision run [--data-dir D] [--capture-detail metadata|full] [--no-capture]
-                     [--mtu BYTES] [--json-summary FILE] [--] CMD ARGS…
+                     [--mtu BYTES] [--json-summary FILE] [--ui [--no-open]] [--] CMD ARGS…
 
     Runs CMD in a new network namespace whose only way out is the tunnel, for exactly CMD's life
     (needs root; through sudo, CMD runs as the invoking user). Every packet is counted into its
@@ -135,10 +136,14 @@ enum HelpText {
                                 "captureProblem" say what is missing from it; "bursts" lists
                                 where the text shows a burst as one row: {"first" (an index
                                 into "connections"), "count"})
+    --ui                        also serve the web app on the data directory while the run
+                                lasts, as 'tunnelvision ui' does (its address goes to standard
+                                error; it stops when the run ends)
+    --no-open                   with --ui, do not open a browser
     """
 
     static let demo = """
-    tunnelvision demo [--data-dir D] [--json]
+    tunnelvision demo [--data-dir D] [--json] [--ui [--no-open]]
 
     Shows the tunnel at work with nothing outside the machine (needs root, python3, curl, openssl
     and Python's aioquic). It builds a lab of three network namespaces — server, host and
@@ -155,6 +160,9 @@ enum HelpText {
     end, also after Ctrl-C. The history and the capture (whole packets unless the data
     directory's settings say otherwise) go to a temporary data directory removed afterwards,
     unless --data-dir keeps them: then read them with 'tunnelvision flows --data-dir D'.
+    --ui leaves the web app open on the demo's history once the lab is gone (a browser is opened
+    when a display is set and not --no-open; its address is printed on standard error either way)
+    until Ctrl-C or TERM; without --data-dir its temporary data directory is removed then.
     Exit status: 0 when every client succeeded, 1 otherwise, 130 when interrupted.
     """
 

@@ -5,7 +5,7 @@ enum Invocation: Equatable {
     case packets(path: String, json: Bool)
     case settings(SettingsCommand.Request)
     case run(RunCommand.Request)
-    case demo(dataDirectory: String?, json: Bool)
+    case demo(dataDirectory: String?, json: Bool, ui: Bool, noOpen: Bool)
     case stats(dataDirectory: String?, json: Bool)
     case analyze(path: String, dataDirectory: String?, json: Bool, workers: Int?)
     case captures(CapturesCommand.Request)
@@ -83,8 +83,11 @@ enum Invocation: Equatable {
             return .diagnostics(dataDirectory: dataDirectory, json: json)
         case "demo", "stats":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
+            let ui = command == "demo" && take("--ui", from: &rest)
+            let noOpen = command == "demo" && take("--no-open", from: &rest)
+            if noOpen && !ui { throw UsageError(message: "demo: --no-open is for --ui (tunnelvision demo --ui --no-open)") }
             try expectNothing(rest, after: command)
-            return command == "demo" ? .demo(dataDirectory: dataDirectory, json: json)
+            return command == "demo" ? .demo(dataDirectory: dataDirectory, json: json, ui: ui, noOpen: noOpen)
                                      : .stats(dataDirectory: dataDirectory, json: json)
         default:
             throw UsageError(message: "unknown command \(command)")

@@ -1,4 +1,5 @@
 import App
+import AppLinux
 import Foundation
 import Linux
 import Shared
@@ -11,6 +12,9 @@ enum RunCommand {
     struct Request: Equatable {
         var options: MonitoredRun.Options
         var jsonSummary: String?
+        /// `--ui`: the web app on the run's data directory, for as long as the run lasts.
+        var ui = false
+        var noOpen = false
     }
 
     /// IPv6 needs at least 1280 (RFC 8200 §5); 65 520 is the largest a TUN device takes and what
@@ -44,6 +48,8 @@ enum RunCommand {
                 request.options.captureDetail = detail
             case "--no-capture": request.options.captureOff = true
             case "--json-summary": request.jsonSummary = try value(argument)
+            case "--ui": request.ui = true
+            case "--no-open": request.noOpen = true
             case "--mtu":
                 let text = try value(argument)
                 guard let mtu = Int(text), RunCommand.mtuRange.contains(mtu) else {
@@ -61,6 +67,9 @@ enum RunCommand {
         guard !request.options.command.isEmpty else {
             throw Invocation.UsageError(message: "run: which command? (tunnelvision run -- CMD ARGS…)")
         }
+        if request.noOpen && !request.ui {
+            throw Invocation.UsageError(message: "run: --no-open is for --ui (tunnelvision run --ui --no-open -- CMD)")
+        }
         return request
     }
 
@@ -73,6 +82,7 @@ enum RunCommand {
         }
         let notices = DispatchQueue(label: "run.notices")
         let outcome: MonitoredRun.Outcome
+        var ui: WebAppSession?
         do {
             let run = try MonitoredRun(options: request.options, environment: ProcessInfo.processInfo.environment)
             // Before the warnings, one of which would say the run goes ahead on the factory settings.
@@ -81,12 +91,18 @@ enum RunCommand {
                 return 1
             }
             for warning in run.warnings { printError("tunnelvision: \(warning)") }
+            ui = request.ui ? await startUI(on: run.dataDirectory, noOpen: request.noOpen) : nil
             // Told from the tunnel's threads, which must not wait for a terminal: queued, in order.
             outcome = try await run.run(notice: { line in notices.async { printError("tunnelvision: \(line)") } })
             notices.sync {}
         } catch {
+            await ui?.stop()
             printError("tunnelvision: \(error)")
             return error.exitStatus
+        }
+        if let ui {
+            await ui.stop()
+            printError("tunnelvision: the web app stopped with the run (read the history again with 'tunnelvision ui')")
         }
         let summary = await RunSummary.of(command: request.options.command.joined(separator: " "),
                                           ending: outcome.ending, ranAsRoot: outcome.account == nil,
@@ -102,6 +118,22 @@ enum RunCommand {
             }
         }
         return outcome.exitStatus
+    }
+}
+
+extension RunCommand {
+    /// The web app beside the run; its address goes to standard error (standard output is CMD's).
+    /// Failing to start it is said and the run goes on: monitoring matters more than the view.
+    static func startUI(on directory: URL, noOpen: Bool) async -> WebAppSession? {
+        do {
+            let session = try await WebAppSession.start(directory: directory, listen: .standard)
+            printError("tunnelvision: " + session.announcement(dataDirectory: directory, lifetime: .withTheRun).text)
+            UICommand.openBrowser(session.server.url, noOpen: noOpen)
+            return session
+        } catch {
+            printError("tunnelvision: the web app could not start (\(error)); the run goes on without it")
+            return nil
+        }
     }
 }
 

@@ -68,35 +68,31 @@ enum UICommand {
     static func run(_ request: Request) async -> Int32 {
         let directory = HistoryAccess.dataDirectory(override: request.dataDirectory)
         let listen = request.listen ?? .standard
-        let server: WebServer
-        let feed = WebLiveFeed(dataDirectory: directory)
+        let session: WebAppSession
         do {
-            try DataDirectory.verify(directory, access: .read)
-            let site = try WebSite(directory: WebSite.bundledDirectory)
-            let api = WebAPI(dataDirectory: directory, liveFeed: feed)
-            server = try WebServer(listening: listen.endpoint, responder: WebRouter(api: api, site: site))
+            session = try await WebAppSession.start(directory: directory, listen: listen)
         } catch {
             printError("tunnelvision: \(error)")
             return 1
         }
         if let warning = listen.exposureWarning { printError("tunnelvision: warning: \(warning)") }
-        let announcement = WebUIAnnouncement(url: server.url, listen: server.address.description, dataDirectory: directory.path)
+        let announcement = session.announcement(dataDirectory: directory, lifetime: .untilStopped)
         FileHandle.standardOutput.write(Data(((request.json ? announcement.json : announcement.text) + "\n").utf8))
-
-        let (stops, stop) = AsyncStream.makeStream(of: Void.self)
-        let signals = StopSignals.handle(queue: DispatchQueue(label: "ui stop")) { stop.yield() }
-        defer { signals.forEach { $0.cancel() } }
-        server.start()
-        openBrowser(server.url, noOpen: request.noOpen)
-        // One ring reader for every open page: the feed's line each second goes to every stream.
-        await feed.start { server.broadcast(event: "dashboard", data: $0) }
-        for await _ in stops { break }
-        await feed.stop()
-        server.stop()
+        openBrowser(session.server.url, noOpen: request.noOpen)
+        await untilStopped()
+        await session.stop()
         return 0
     }
 
-    private static func openBrowser(_ url: String, noOpen: Bool) {
+    /// Until INT or TERM arrives (exit status 0 then: stopping is how the server ends).
+    static func untilStopped() async {
+        let (stops, stop) = AsyncStream.makeStream(of: Void.self)
+        let signals = StopSignals.handle(queue: DispatchQueue(label: "ui stop")) { stop.yield() }
+        defer { signals.forEach { $0.cancel() } }
+        for await _ in stops { break }
+    }
+
+    static func openBrowser(_ url: String, noOpen: Bool) {
         switch BrowserLaunch.decide(noOpen: noOpen, environment: ProcessInfo.processInfo.environment, effectiveUserID: geteuid()) {
         case .skip(let sentence):
             if let sentence { printError("tunnelvision: \(sentence)") }

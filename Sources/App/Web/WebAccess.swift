@@ -17,7 +17,10 @@ import Shared
 /// The key and the session token are separate random values, so the cookie never shows the key;
 /// both are compared in constant time. Randomness is an input (STYLE practice 7).
 public struct WebAccess: Sendable {
-    public static let cookieName = "tunnelvision_session"
+    /// Cookies do not tell ports apart (RFC 6265 § 8.5): two servers on one machine, each with a
+    /// cookie of the same name, would log each other out. So the name carries the port.
+    public static let cookieNamePrefix = "tunnelvision_session_"
+    public var cookieName: String { Self.cookieNamePrefix + String(listening.port) }
     public static let writeHeaderName = "X-TunnelVision"
     public static let writeHeaderValue = "1"
     public static let allowedMethods = ["GET", "HEAD", "POST"]
@@ -68,10 +71,10 @@ public struct WebAccess: Sendable {
             guard Self.constantTimeEquals(key, secret) else { return .refuse(.wrongSecret) }
             return .answer(HTTPResponse(status: .seeOther, headers: HTTPHeaders([
                 ("Location", "/"),
-                ("Set-Cookie", "\(Self.cookieName)=\(sessionToken); HttpOnly; SameSite=Strict; Path=/"),
+                ("Set-Cookie", "\(cookieName)=\(sessionToken); HttpOnly; SameSite=Strict; Path=/"),
             ])))
         }
-        guard let cookie = Self.cookie(Self.cookieName, in: request.headers),
+        guard let cookie = Self.cookie(cookieName, in: request.headers),
               Self.constantTimeEquals(cookie, sessionToken) else { return .refuse(.noSession) }
         if request.method == "POST" {
             guard request.headers[Self.writeHeaderName] == Self.writeHeaderValue else { return .refuse(.missingWriteHeader) }

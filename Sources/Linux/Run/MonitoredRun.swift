@@ -36,7 +36,7 @@ package struct MonitoredRun: Sendable {
 
     package let options: Options
     let environment: [String: String]
-    let dataDirectory: URL
+    package let dataDirectory: URL
     let captureEnabled: Bool
     let captureDetail: CaptureDetail
     /// nil when the settings could not be read: no limit is guessed.

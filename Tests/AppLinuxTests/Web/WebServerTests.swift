@@ -28,7 +28,7 @@ struct WebServerTests {
         let login = try await ServedForTest.curl(["-i", "-c", cookies, served.server.url])
         #expect(login.out.hasPrefix("HTTP/1.1 303 See Other"))
         #expect(login.out.contains("Location: /\r\n"))
-        #expect(login.out.contains("Set-Cookie: tunnelvision_session="))
+        #expect(login.out.contains("Set-Cookie: tunnelvision_session_"))
         #expect(login.out.contains("; HttpOnly; SameSite=Strict; Path=/\r\n"))
         let after = try await ServedForTest.curl(["-i", "-b", cookies, served.base + "/api/flows"])
         #expect(after.out.hasPrefix("HTTP/1.1 200 OK"))

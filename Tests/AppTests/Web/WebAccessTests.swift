@@ -7,7 +7,7 @@ struct WebAccessTests {
     static let endpoint = IPEndpoint(address: IPAddress(parsing: "127.0.0.1")!, port: 8123)
     static let access = WebAccess(listening: endpoint, secret: [UInt8](repeating: 0xAB, count: 32),
                                   sessionToken: [UInt8](repeating: 0x01, count: 32))
-    static let session = "tunnelvision_session=" + String(repeating: "01", count: 32)
+    static let session = "tunnelvision_session_8123=" + String(repeating: "01", count: 32)
 
     static func request(_ method: String = "GET", _ target: String = "/api/flows", host: String? = "127.0.0.1:8123",
                         _ extra: [(String, String)] = []) -> HTTPRequest {
@@ -35,7 +35,7 @@ struct WebAccessTests {
     func session() {
         #expect(Self.access.decide(Self.request(.init("GET"), "/api/flows", [("Cookie", "x=1; " + Self.session)])) == .pass)
         #expect(Self.access.decide(Self.request()) == .refuse(.noSession))
-        #expect(Self.access.decide(Self.request("GET", "/", [("Cookie", "tunnelvision_session=0101")])) == .refuse(.noSession))
+        #expect(Self.access.decide(Self.request("GET", "/", [("Cookie", "tunnelvision_session_8123=0101")])) == .refuse(.noSession))
         #expect(Self.access.decide(Self.request("GET", "/?key=abab")) == .refuse(.wrongSecret))
         #expect(WebAccessRefusal.noSession.status.code == 401)
         #expect(WebAccessRefusal.noSession.sentence.contains("open the address 'tunnelvision ui' printed"))
@@ -130,5 +130,21 @@ struct WebAccessTests {
         #expect(WebSitePath(requestPath: "/a//b") == nil)
         #expect(WebSitePath(requestPath: "/a\\b") == nil)
         #expect(WebSitePath(requestPath: "/x.exe")?.contentType == nil)
+    }
+
+    @Test("the session cookie is named for the port, so a second server on the machine does not log the first one out")
+    func theCookieIsNamedForThePort() {
+        let other = WebAccess(listening: IPEndpoint(address: IPAddress(parsing: "127.0.0.1")!, port: 8124),
+                              secret: [UInt8](repeating: 0xAB, count: 32), sessionToken: [UInt8](repeating: 0x01, count: 32))
+        #expect(other.cookieName == "tunnelvision_session_8124" && Self.access.cookieName == "tunnelvision_session_8123")
+        let theFirstServersCookie = "tunnelvision_session_8123=" + String(repeating: "01", count: 32)
+        #expect(other.decide(Self.request("GET", "/api/flows", host: "127.0.0.1:8124", [("Cookie", theFirstServersCookie)]))
+                == .refuse(.noSession))
+        guard case .answer(let login) = other.decide(Self.request("GET", "/?key=" + String(repeating: "ab", count: 32),
+                                                                  host: "127.0.0.1:8124")) else {
+            Issue.record("the key was not exchanged")
+            return
+        }
+        #expect(login.headers["Set-Cookie"]?.hasPrefix("tunnelvision_session_8124=") == true)
     }
 }
