@@ -12,7 +12,8 @@ from harness import Failure, check
 
 
 def rows(t):
-    return t.b.css("ul.rows > li.row")
+    """Every connection drawn, in order: a burst's own rows (behind its disclosure) included."""
+    return t.b.css("ul.rows li.row:not(.burst)")
 
 
 def wait_rows(t, count, message):
@@ -109,16 +110,17 @@ def test_timeline_rows_are_the_commands(t):
     check(host in drawn.text, f"the first row should name {host!r}: {drawn.text!r}")
     check("received" in drawn.text and "sent" in drawn.text and "↓" in drawn.text and "↑" in drawn.text,
           f"a row says what it moved, both ways, with arrows: {drawn.text!r}")
-    drawn_rows = t.b.driver.execute_script("""return [...document.querySelectorAll('ul.rows > li.row')].map(r => ({
+    drawn_rows = t.b.driver.execute_script("""return [...document.querySelectorAll('ul.rows li.row:not(.burst)')].map(r => ({
         flow: r.querySelector('a').dataset.flow, status: r.className, text: r.innerText,
-        icon: !!r.querySelector('svg.status-icon'), label: r.querySelector('.status')?.textContent}))""")
+        icon: !!r.querySelector('svg.status-icon'), label: r.querySelector('.status')?.textContent,
+        behindDisclosure: !!r.closest('details:not([open])')}))""")
     words = {"plaintext": "Not encrypted", "encrypted": "Encrypted", "inspected": "Inspected", "notInspectable": "Kept private"}
     for flow, row in zip(page["flows"], drawn_rows):
         check(row["flow"] == str(flow["id"]), f"rows out of the command's order: {row['flow']} where {flow['id']} is")
         check(row["status"].endswith(f"status-{flow['tlsStatus']}"), f"row {flow['id']}'s status class")
         check(row["icon"] and row["label"] == words[flow["tlsStatus"]],
               f"row {flow['id']}: the status by icon and label, not colour alone: {row}")
-        if flow["tlsStatus"] != "encrypted":
+        if flow["tlsStatus"] != "encrypted" and not row["behindDisclosure"]:
             check(words[flow["tlsStatus"]] in row["text"], f"a departure from encrypted is written out: {row['text']!r}")
     footer = t.b.driver.find_element("css selector", ".list-footer").text
     if page["hasMore"]:
@@ -126,6 +128,29 @@ def test_timeline_rows_are_the_commands(t):
     else:
         check("whole history" in footer, f"the footer should say this is all: {footer!r}")
     t.shoot("timeline")
+
+
+def test_a_burst_is_one_row_that_opens_onto_its_connections(t):
+    open_timeline(t)
+    page = t.ask("flows")
+    wait_rows(t, len(page["flows"]), "the first page")
+    check(page["bursts"], "the demo's history has a burst of parallel requests on its first page")
+    top = t.b.css("ul.rows > li.row")
+    in_bursts = sum(b["count"] for b in page["bursts"])
+    check(len(top) == len(page["flows"]) - in_bursts + len(page["bursts"]),
+          f"{len(top)} rows for {len(page['flows'])} connections in {len(page['bursts'])} bursts")
+    burst = page["bursts"][0]
+    row = t.b.driver.find_element("css selector", f'li.row.burst[data-burst="{burst["ids"][0]}"]')
+    check(burst["summary"] in row.text and f'{burst["count"]} × {burst["host"]}' in row.text,
+          f"the burst's row says what the listing says: {row.text!r}")
+    inner = row.find_elements("css selector", "ul.burst-rows li.row a")
+    check(len(inner) == burst["count"] and not inner[0].is_displayed(), "the burst's connections wait behind its disclosure")
+    row.find_element("css selector", "summary").click()
+    t.b.wait(lambda: inner[0].is_displayed(), 5, "opening the burst did not show its connections")
+    check([a.get_attribute("data-flow") for a in inner] == [str(i) for i in burst["ids"]], "the burst's rows in the listing's order")
+    t.shoot("timeline-burst")
+    inner[0].click()
+    t.b.wait(lambda: t.b.driver.current_url.endswith(f"#/flow/{burst['ids'][0]}"), 10, "a burst's row did not open its connection")
 
 
 def test_search_applies_on_submit(t):
@@ -325,7 +350,9 @@ def test_inspector_from_a_row(t):
     page = t.ask("flows")
     wait_rows(t, len(page["flows"]), "the first page")
     # A connection of a few dozen packets: a whole table for the screenshot and axe in good time.
-    chosen = max((f for f in page["flows"] if f["packets"] <= 60), key=lambda f: f["packets"], default=page["flows"][0])
+    in_bursts = {i for burst in page["bursts"] for i in burst["ids"]}
+    chosen = max((f for f in page["flows"] if f["packets"] <= 60 and f["id"] not in in_bursts), key=lambda f: f["packets"],
+                 default=page["flows"][0])
     t.b.driver.find_element("css selector", f'a[data-flow="{chosen["id"]}"]').click()
     t.b.wait(lambda: t.b.driver.current_url.endswith(f"#/flow/{chosen['id']}"), 10, "the row did not open its connection")
     flow = t.ask("flow", str(chosen["id"]))
@@ -548,7 +575,7 @@ def test_server_gone_gives_an_error_card(t):
 
 TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_starts_on_the_dashboard,
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
-         test_search_applies_on_submit, test_filters_by_protocol_and_status, test_load_older_follows_the_cursor,
+         test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit, test_filters_by_protocol_and_status, test_load_older_follows_the_cursor,
          test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,
          test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,
          test_keyboard_moves_the_cursor_and_sweeps, test_inspector_from_a_row, test_packet_detail_bytes_headers_and_reasons,

@@ -62,3 +62,25 @@ export function timelineRow(flow) {
           h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesOut)} sent`),
           h("span", { class: "figure" }, `${count(flow.packets, "packet")} · ${duration(flow.durationSeconds)}`)))));
 }
+
+/** A burst (the listing's `bursts`: alike connections started together) as one row: the
+ *  listing's own sentence, and its connections behind a disclosure, each a row that opens. */
+export function burstRow(burst, flows) {
+  const first = flows[0];
+  const remote = first.remote ?? first.peers?.[1];
+  const what = [protocols[burst.protocol] ?? burst.protocol.toUpperCase()];
+  if (remote) what.push(`port ${burst.port ?? remote.port}`);
+  if (burst.nameSource) what.push(nameSources[burst.nameSource] ?? burst.nameSource);
+  return h("li", { class: `row burst status-${burst.tlsStatus}`, "data-burst": burst.ids[0] },
+    h("details", {},
+      h("summary", { class: "row-link" },
+        h("span", { class: "rail", "aria-hidden": "true" }),
+        h("span", { class: "row-body" },
+          h("span", { class: "line line-host" },
+            h("span", { class: "host" }, `${burst.count} × ${burst.host}`),
+            h("time", { datetime: burst.firstSeen }, clock(burst.firstSeen))),
+          h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), statusBadge(burst.tlsStatus)),
+          h("span", { class: "line line-summary" }, burst.summary))),
+      h("ul", { class: "burst-rows", "aria-label": `The ${burst.count} connections of this burst` },
+        ...flows.map(timelineRow))));
+}

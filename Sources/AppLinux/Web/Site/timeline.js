@@ -4,7 +4,7 @@
 
 import { get } from "./api.js";
 import { h, replace, clock, errorCard, announce, count } from "./dom.js";
-import { timelineRow, statuses, protocols } from "./rows.js";
+import { timelineRow, burstRow, statuses, protocols } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
 
 const presets = [["", "Any time"], ["10m", "Last 10 minutes"], ["1h", "Last hour"], ["1d", "Last day"], ["7d", "Last week"]];
@@ -174,6 +174,8 @@ export function render(main) {
   }
 
   let generation = 0;
+  // Connections listed so far (a burst row holds several), for the footer.
+  let shownConnections = 0;
   async function loadList(after) {
     const mine = ++generation;
     if (after === null) {
@@ -204,10 +206,18 @@ export function render(main) {
       return;
     }
     if (!alive || mine !== generation) return;
-    if (after === null) replace(list);
+    if (after === null) { replace(list); shownConnections = 0; }
     replace(status);
-    for (const flow of page.flows) list.append(timelineRow(flow));
-    const shown = list.children.length;
+    // A burst is one row at its first connection's place (its ids are consecutive in the page).
+    const burstOf = new Map();
+    for (const burst of page.bursts ?? []) for (const id of burst.ids) burstOf.set(id, burst);
+    for (const flow of page.flows) {
+      const burst = burstOf.get(flow.id);
+      if (!burst) list.append(timelineRow(flow));
+      else if (burst.ids[0] === flow.id) list.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst)));
+    }
+    shownConnections += page.flows.length;
+    const shown = shownConnections;
     if (shown === 0) {
       replace(status, emptyState(page));
     }
