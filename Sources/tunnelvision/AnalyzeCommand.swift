@@ -13,7 +13,8 @@ enum AnalyzeCommand {
         let progress = ProgressLine(enabled: isatty(STDERR_FILENO) == 1)
         let analysis: AnalyzedCapture
         do {
-            analysis = try CaptureAnalysis.run(path: path, workers: workers ?? CaptureAnalysis.defaultWorkers) {
+            analysis = try CaptureAnalysis.run(path: path, workers: workers ?? CaptureAnalysis.defaultWorkers,
+                                               keepingPackets: dataDirectory != nil) {
                 progress.show(records: $0)
             }
         } catch {
@@ -31,8 +32,7 @@ enum AnalyzeCommand {
         let directory = URL(fileURLWithPath: dataDirectory)
         do {
             try DataDirectory.prepare(directory)
-            let store = try FlowStore(dataDirectory: directory)
-            try await CaptureAnalysis.save(analysis, to: store)
+            try await CaptureAnalysis.save(analysis, toDataDirectory: directory)
         } catch {
             printError("tunnelvision: the conversations above were not added to the history in \(dataDirectory): \(error)")
             return 1

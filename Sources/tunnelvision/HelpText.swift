@@ -58,7 +58,9 @@ enum HelpText {
     is the side that sent its first packet (for TCP, the SYN). Packets a capture cut at its snaplen
     are counted whole, but a handshake cut short cannot be read.
 
-    --data-dir D   also write the conversations into D's history (created 0700 if missing).
+    --data-dir D   also write the conversations into D's history (created 0700 if missing), at
+                   the capture's own times, with each packet's time, direction and length, so
+                   the timeline's activity axis counts them (the bytes stay in FILE).
     --workers N    read with N workers at once, each counting its share of the conversations
                    (default: one per processor, at most 4; 1 reads the file in one pass). The
                    report is the same with any N, unless more than 65 536 conversations are open

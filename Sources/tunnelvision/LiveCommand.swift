@@ -40,7 +40,10 @@ enum LiveCommand {
                    (this session), "bytesInPerSecond", "bytesOutPerSecond" (the last whole
                    second), "packets", "connections", "dropped" (records the tunnel could not
                    hand over), "attached" (a ring is open), "state" (live | noTunnel |
-                   sessionEnded | unreadable), "session"}.
+                   sessionEnded | unreadable), "session", "topTalkers": [{"host" (the remote
+                   address), "name" (null here: the terminal's names come from the history),
+                   "bytes", "bytesIn", "bytesOut"}] (the busiest remote hosts of the last
+                   minute, busiest first, as the terminal lists them)}.
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {

@@ -132,4 +132,21 @@ struct LiveDashboardTests {
         #expect(!json.contains("\n"))
         #expect(LiveDashboardLine.text(dashboard, at: Self.now).contains("received 2.0 KiB/s"))
     }
+
+    @Test("the line names the busiest hosts of the last minute as the terminal lists them, busiest first, with the history's name once known")
+    func lineTopTalkers() throws {
+        var snapshot = Self.snapshot()
+        let quiet = IPAddress(parsing: "198.19.0.9")!
+        snapshot.topTalkers.append(LiveTalker(remote: quiet, bytesIn: 10, bytesOut: 5, latestFlow: Self.key))
+        var names = LiveDashboardNames()
+        names.record(Self.key, name: "example.test", remote: Self.remote, now: Self.now)
+        for (names, name) in [(LiveDashboardNames(), nil), (names, "example.test")] as [(LiveDashboardNames, String?)] {
+            let json = LiveDashboardLine.json(LiveDashboard(snapshot: snapshot, names: names, directory: "/d"), at: Self.now)
+            let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            let talkers = try #require(object["topTalkers"] as? [[String: Any]])
+            #expect(talkers.map { $0["host"] as? String } == ["198.19.0.2", "198.19.0.9"])
+            #expect(talkers[0]["bytes"] as? Int == 4196 && talkers[0]["bytesIn"] as? Int == 4096 && talkers[0]["bytesOut"] as? Int == 100)
+            #expect(talkers[0]["name"] as? String == name)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 """The screens, checked on what is drawn against what the command answers for the same question.
 Each test takes the run's context `t`: t.b (Browser), t.server, t.ask(*command) (the oracle)."""
 import os
+import re
 import tempfile
 import time
 import urllib.parse
@@ -461,6 +462,12 @@ def test_dashboard_live(t):
         points = b.driver.execute_script("return document.querySelector('svg.throughput polyline.received').getAttribute('points')")
         heights = {float(pair.split(",")[1]) for pair in points.split()}
         check(len(heights) > 1, f"the received line is flat while {received} came in: {points[:200]}")
+        # The demo's traffic comes from its lab's server: a host with bytes both ways in the last minute.
+        talker = b.wait(lambda: next((li.text for li in b.css("ol.talkers li.talker")
+                                      if " received, " in li.text), None), 30,
+                        "no top talker drawn while the tunnel was live: " + str(b.driver.execute_script(
+                            "return document.querySelector('main').innerText"))[:600])
+        check(re.fullmatch(r"\S.* [\d.]+ \S*B received, [\d.]+ \S*B sent", talker) is not None, f"a talker's line: {talker!r}")
         t.shoot("dashboard-live")
     finally:
         b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours

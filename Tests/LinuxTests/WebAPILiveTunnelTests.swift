@@ -55,9 +55,9 @@ struct WebAPILiveTunnelTests {
         return zip(left, right).filter { $0 != $1 }.prefix(5).map { "\($0) ≠ \($1)" }.joined(separator: "; ")
     }
 
-    /// The live line's counters of records read from the ring. The ring has one consumer, so two
+    /// The live line's counters of records read from the ring, and the top talkers they make. The ring has one consumer, so two
     /// readers (the web feed, the command) split the records between them: compared by shape only.
-    static let consumed: Set<String> = ["bytesIn", "bytesOut", "packets", "connections", "dropped"]
+    static let consumed: Set<String> = ["bytesIn", "bytesOut", "packets", "connections", "dropped", "topTalkers"]
 
     static func run(_ arguments: [String], in lab: Lab) throws -> (status: Int32, out: String, err: String) {
         let ip = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")

@@ -84,10 +84,17 @@ public struct LiveDashboard: Sendable {
         }
     }
 
+    /// The busiest remote hosts of the last minute, busiest first, each with the name the history
+    /// gave it (nil: none known yet). What the screen's list and the JSON line's `topTalkers` show.
+    public func talkers(limit: Int) -> [(talker: LiveTalker, name: String?)] {
+        snapshot.topTalkers.prefix(limit).map { ($0, names.name(of: $0.latestFlow) ?? names.name(ofHost: $0.remote)) }
+    }
+
     private func talkerLines(limit: Int) -> [String] {
-        let talkers = snapshot.topTalkers.prefix(limit)
+        let named = talkers(limit: limit)
+        let talkers = named.map(\.talker)
         guard !talkers.isEmpty else { return limit > 0 ? ["  (nothing moved in the last minute)"] : [] }
-        let hosts = talkers.map { names.name(of: $0.latestFlow) ?? names.name(ofHost: $0.remote) ?? "\($0.remote)" }
+        let hosts = named.map { $0.name ?? "\($0.talker.remote)" }
         let width = min(40, hosts.map(\.count).max() ?? 0)
         return zip(hosts, talkers).map { host, talker in
             "  " + host.padding(toLength: width, withPad: " ", startingAt: 0)

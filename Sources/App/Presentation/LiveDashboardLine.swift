@@ -3,7 +3,8 @@ import Shared
 
 /// The dashboard when standard output is not a terminal: one line a second, in words or as one
 /// JSON object per line (`time`, `bytesIn`, `bytesOut`, the rates of the last whole second,
-/// `packets`, `dropped`, `attached`, and the state's identifier).
+/// `packets`, `dropped`, `attached`, the state's identifier, and `topTalkers`: the busiest remote
+/// hosts of the last minute, as the terminal dashboard lists them).
 public enum LiveDashboardLine {
     public static func text(_ dashboard: LiveDashboard, at now: Date) -> String {
         let state: String = switch dashboard.state {
@@ -31,6 +32,17 @@ public enum LiveDashboardLine {
         out.bool("attached", snapshot.isAttached)
         out.string("state", identifier(dashboard.state))
         if let session = snapshot.generation { out.number("session", session) }
+        out.beginArray("topTalkers")
+        for (talker, name) in dashboard.talkers(limit: snapshot.topTalkers.count) {
+            out.beginObject()
+            out.string("host", "\(talker.remote)")
+            out.string("name", name)
+            out.number("bytes", talker.bytesIn &+ talker.bytesOut)
+            out.number("bytesIn", talker.bytesIn)
+            out.number("bytesOut", talker.bytesOut)
+            out.endObject()
+        }
+        out.endArray()
         out.endObject()
         return out.writer.string
     }

@@ -6,7 +6,8 @@ import Synchronization
 
 /// `analyze`'s shell: maps a capture, unwraps its link layer, runs every datagram through
 /// `CaptureAnalyzer` straight from the mapping, and — with a store — writes the conversations
-/// into the history afterwards (flow records only: the packets stay in the file they came from).
+/// into the history afterwards: the flow records, then each packet's row (stamp, direction, length,
+/// flags — the bytes stay in the file they came from), so the activity axis counts them.
 ///
 /// Several workers read one capture at once, each counting its `CaptureShard` of the flows over
 /// the same mapping; their conversations are merged in the order they began.
@@ -15,6 +16,8 @@ public enum CaptureAnalysis {
     static let progressStride = 1 << 16
     /// Flow records per store transaction.
     static let storeBatch = 1024
+    /// Packet rows per store transaction.
+    static let packetStoreBatch = 16_384
     /// Workers beyond this add more rereading of the file than they save.
     public static let maxDefaultWorkers = 4
 
@@ -24,7 +27,8 @@ public enum CaptureAnalysis {
     /// reading; per conversation, its record (kept for the report: in the worker, then in the
     /// merged list), its first sender and its place in the indexes. Measured (debug build, SYN-only
     /// flows, 2 workers, by `AnalyzeMemoryTests` and `scripts/analyze-memory`): 50 000 flows peak
-    /// at 122 MiB (budget 253), 1 000 000 at 1 064 MiB (budget 1 412).
+    /// at 122 MiB (budget 253), 1 000 000 at 1 064 MiB (budget 1 412). Without a history: one kept
+    /// for `save` adds each packet's `PacketMeta` (`keepingPackets`).
     public static func memoryBudget(conversations: Int, workers: Int) -> Int {
         memoryBase + memoryPerWorker * workers + memoryPerConversation * conversations
     }
@@ -38,8 +42,9 @@ public enum CaptureAnalysis {
     }
 
     /// Reads the capture at `path` with `workers` workers (1 reads it in one pass); `progress`
-    /// hears how many records the first worker has read, now and then.
-    public static func run(path: String, workers: Int = defaultWorkers,
+    /// hears how many records the first worker has read, now and then. `keepingPackets` keeps
+    /// every counted packet in `recordedPackets` (for `save`), held until the reading ends.
+    public static func run(path: String, workers: Int = defaultWorkers, keepingPackets: Bool = false,
                            progress: @escaping @Sendable (_ recordsRead: Int) -> Void = { _ in })
         throws(PcapReadError) -> AnalyzedCapture {
         precondition(workers > 0, "at least one worker reads the capture")
@@ -47,15 +52,18 @@ public enum CaptureAnalysis {
         let parts = Mutex<[Part?]>(Array(repeating: nil, count: workers))
         DispatchQueue.concurrentPerform(iterations: workers) { index in
             let shard = CaptureShard(index: index, count: workers)
-            let part = read(reader, shard: shard, progress: shard.keepsTallies ? progress : { _ in })
+            let part = read(reader, shard: shard, keepingPackets: keepingPackets,
+                            progress: shard.keepsTallies ? progress : { _ in })
             parts.withLock { $0[index] = part }
         }
         let found = parts.withLock { $0.map { $0! } }
         let tallies = found[0]
-        return AnalyzedCapture(path: path, format: reader.format.name, linkType: reader.format.linkType, packets: tallies.records,
+        var analysis = AnalyzedCapture(path: path, format: reader.format.name, linkType: reader.format.linkType, packets: tallies.records,
                                nonIPFrames: tallies.nonIPFrames, unreadablePackets: tallies.unreadable,
                                conversations: CaptureShard.merged(found.map(\.conversations)), damage: tallies.damage,
                                outOfOrderDrops: found.map(\.outOfOrderDrops).reduce(.none, +))
+        if keepingPackets { analysis.recordedPackets = found.flatMap(\.packets) }
+        return analysis
     }
 
     /// What one worker found: its part's conversations and, from the first, the tallies.
@@ -67,11 +75,12 @@ public enum CaptureAnalysis {
         var damage: String?
         /// Of this worker's own flows.
         var outOfOrderDrops = OutOfOrderDrops.none
+        var packets: [PacketMeta] = []
     }
 
-    private static func read(_ reader: PcapFileReader, shard: CaptureShard,
+    private static func read(_ reader: PcapFileReader, shard: CaptureShard, keepingPackets: Bool,
                              progress: (Int) -> Void) -> Part {
-        let analyzer = CaptureAnalyzer(shard: shard)
+        let analyzer = CaptureAnalyzer(shard: shard, keepsPackets: keepingPackets)
         var part = Part()
         do throws(PcapFileReadError<Never>) {
             try reader.forEachRecord { record in
@@ -93,17 +102,41 @@ public enum CaptureAnalysis {
         part.unreadable = analyzer.unreadable
         part.outOfOrderDrops = analyzer.outOfOrderDrops
         part.conversations = analyzer.conversations()
+        part.packets = analyzer.packets
         return part
     }
 
-    /// Writes every conversation of `analysis` into `store`'s history.
-    public static func save(_ analysis: AnalyzedCapture, to store: FlowStore) async throws(StoreError) {
+    /// Writes every conversation of `analysis`, and its recorded packets, into the history in
+    /// `dataDirectory`, dated by the capture's own clock (a store on the machine's clock would add
+    /// today's epoch to stamps that already are instants since 1970).
+    public static func save(_ analysis: AnalyzedCapture, toDataDirectory dataDirectory: URL) async throws {
+        let store = try FlowStore(dataDirectory: dataDirectory, anchor: CaptureAnalyzer.captureClock)
         let conversations = analysis.conversations
         var start = 0
         while start < conversations.count {
             let end = min(start + storeBatch, conversations.count)
             _ = try await store.write(FlowStoreBatch(flows: conversations[start..<end].map(\.record)))
             start = end
+        }
+        // Every packet's flow is stored by now, in this session: each batch finds its flows there.
+        let packets = analysis.recordedPackets
+        start = 0
+        while start < packets.count {
+            let end = min(start + packetStoreBatch, packets.count)
+            let outcome = try await store.write(FlowStoreBatch(packets: Array(packets[start..<end])))
+            if outcome.orphanedPackets > 0 {
+                throw UnmatchedPackets(count: outcome.orphanedPackets)
+            }
+            start = end
+        }
+    }
+
+    /// Packets whose conversation the history did not hold (a defect of the reading, never the
+    /// person's): the conversations and the packets before them are written.
+    public struct UnmatchedPackets: Error, CustomStringConvertible {
+        public let count: Int
+        public var description: String {
+            "\(count) packets of the capture matched no conversation written; please report this"
         }
     }
 }

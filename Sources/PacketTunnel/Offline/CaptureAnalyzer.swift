@@ -33,6 +33,10 @@ package final class CaptureAnalyzer {
     package private(set) var outOfOrderDrops = OutOfOrderDrops.none
     /// Bytes held ahead of gaps, over all flows.
     package private(set) var heldByteCount = 0
+    /// Each counted packet, kept only when asked (`keepsPackets`): what a history's packet rows
+    /// and activity counts are made of.
+    package private(set) var packets: [PacketMeta] = []
+    package let keepsPackets: Bool
 
     /// Bytes held ahead of gaps over all of one analyzer's flows, so that a capture with gaps in
     /// many flows at once stays within memory too: 2 048 flows at once could each hold the whole
@@ -56,11 +60,15 @@ package final class CaptureAnalyzer {
     /// The part of the capture's flows this analyzer counts and reports.
     package let shard: CaptureShard
 
-    package init(shard: CaptureShard = .whole) {
+    /// Capture time is the clock: an anchor at the epoch makes "uptime" wall-clock nanoseconds. A
+    /// store writing what this analyzer found must date it with this anchor, not its own.
+    package static let captureClock = MonotonicAnchor(uptimeNanoseconds: 0, wallClockNanosecondsSince1970: 0)
+
+    package init(shard: CaptureShard = .whole, keepsPackets: Bool = false) {
         self.shard = shard
-        // Capture time is the clock: an anchor at the epoch makes "uptime" wall-clock nanoseconds.
+        self.keepsPackets = keepsPackets
         var config = PacketPipeline.Config(captureEnabled: false, batchSize: 4096, flushInterval: .max,
-                                           anchor: MonotonicAnchor(uptimeNanoseconds: 0, wallClockNanosecondsSince1970: 0))
+                                           anchor: Self.captureClock)
         config.recordsEachPacket = false
         pipeline = PacketPipeline(flowTable: FlowTable(config: .init(maxFlows: Self.maxOpenFlows)), direction: clients,
                                   liveFeed: DiscardedLiveFeed(),
@@ -74,6 +82,10 @@ package final class CaptureAnalyzer {
         let shard = shard
         let outcome = pipeline.handle(captured: datagram, originalLength: originalLength, now: now,
                                       admit: { shard.admission(of: $0, key: $1) }) { parsed, flow in
+            if keepsPackets {
+                packets.append(PacketMeta(timestamp: now, flowKey: flow.key, direction: flow.direction,
+                                          length: UInt32(clamping: parsed.originalLength), tcpFlags: parsed.tcp?.flags ?? [], capture: nil))
+            }
             if let tcp = parsed.tcp { scan(tcp, parsed, flow, datagram) }
         }
         // The first part counts what no part could read, so it is counted once.

@@ -28,6 +28,9 @@ public struct AnalyzedCapture: Sendable {
     public let damage: String?
     /// Out-of-order TCP data not held for the scanners, over every conversation.
     public let outOfOrderDrops: OutOfOrderDrops
+    /// Every counted packet, stamped with its capture time as nanoseconds since 1970 — when the
+    /// reading was asked to keep them (for a history); empty otherwise.
+    public var recordedPackets: [PacketMeta] = []
 
     public init(path: String, format: String = "pcap", linkType: UInt32?, packets: Int, nonIPFrames: Int, unreadablePackets: Int,
                 conversations: [Conversation], damage: String?, outOfOrderDrops: OutOfOrderDrops = .none) {

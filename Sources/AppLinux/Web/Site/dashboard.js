@@ -1,7 +1,8 @@
 // The Dashboard: whether a tunnel is live (and what to type when none is), received and sent
 // over the last minute drawn from the live event stream (/api/live, one `dashboard` event a
 // second, each the line `tunnelvision live --json` prints), this session's counters, the
-// dropped-records indicator, and the recent connections.
+// dropped-records indicator, the busiest hosts of the last minute (the line's `topTalkers`), and
+// the recent connections.
 
 import { get } from "./api.js";
 import { h, replace, bytes, errorCard, facts } from "./dom.js";
@@ -27,14 +28,22 @@ function chart(samples) {
     samples.length > 1 ? h("polyline", { class: "series sent", points: points("bytesOutPerSecond") }) : null);
 }
 
+// One host: its name when the history gave one, else its address; the bytes both ways.
+function talkerRow(talker) {
+  const label = talker.name ? `${talker.name} (${talker.host})` : talker.host;
+  return h("li", { class: "talker" }, h("span", { class: "host" }, label), " ",
+    h("span", { class: "talker-bytes" }, `${bytes(talker.bytesIn)} received, ${bytes(talker.bytesOut)} sent`));
+}
+
 export function render(main) {
   let alive = true;
   const samples = [];
   const monitoring = h("section", { class: "card monitoring", "aria-labelledby": "monitoring-title" });
   const throughput = h("section", { class: "card", "aria-labelledby": "throughput-title" });
   const counters = h("section", { class: "card", "aria-labelledby": "session-title" });
+  const talkers = h("section", { class: "card", "aria-labelledby": "talkers-title" });
   const recent = h("section", { class: "card", "aria-labelledby": "recent-title" });
-  replace(main, h("h1", { tabindex: -1 }, "Dashboard"), monitoring, h("div", { class: "grid-two" }, throughput, counters), recent);
+  replace(main, h("h1", { tabindex: -1 }, "Dashboard"), monitoring, h("div", { class: "grid-two" }, throughput, counters), talkers, recent);
 
   function draw(line) {
     const state = states[line.state] ?? states.unreadable;
@@ -61,6 +70,12 @@ export function render(main) {
         ? h("p", { class: "dropped" }, `${line.dropped} records were not handed over while the tunnel was busy; `
             + "the traffic itself was not affected, and the counters above still count it.")
         : null);
+    const busiest = line.topTalkers ?? [];
+    replace(talkers,
+      h("h2", { id: "talkers-title" }, "Top talkers"),
+      busiest.length
+        ? h("ol", { class: "talkers", "aria-labelledby": "talkers-title" }, busiest.map(talkerRow))
+        : h("p", {}, "Nothing moved in the last minute."));
   }
 
   async function loadRecent() {
