@@ -40,8 +40,9 @@ enum UIBench {
       4. GET of each screen's first request Q times (default 100; the export's summary Q/10,
          at least 3) over one keep-alive connection: p50 and p99 per path;
       5. in a lab, the tunnel's iperf3 download and upload (S seconds each, default 5), K
-         rounds (default 3) each with no page open and then with P pages (default 10, each a
-         Chromium window) open on the live Dashboard of the tunnel's data directory: medians
+         rounds (default 3) each with nothing open and then with one Chromium page on the live
+         Dashboard of the tunnel's data directory plus P more readers of its /api/live stream
+         (default 10; ten Chromium windows crashed the renderer on a 2-core machine): medians
          and the cost (target ≤ 2 %).
     --driver FILE is the Python driver (default Tests/Browser/bench_ui.py, from the checkout's
     root: scripts/bench-ui runs it from there).
@@ -82,11 +83,11 @@ enum UIBench {
                               "--flow-id", String(filled.inspectedFlowID), "--runs", String(options.runs),
                               "--requests", String(options.requests)]
         let report = try runDriver(browserCommand, scratch: scratch)
-        let tunnel = try UIBenchTunnel.measure(options, tunnelvision: tunnelvision, python: python, scratch: scratch)
         print("tvlab bench ui — history of \(filled.flows) connections and \(filled.packets) packets in \(history)\(filled.reused ? " (reused)" : "")")
         print("$ " + browserCommand.joined(separator: " "))
         print(report)
-        print(tunnel)
+        fflush(nil)   // the browser's figures show before the tunnel's minutes
+        print(try UIBenchTunnel.measure(options, tunnelvision: tunnelvision, python: python, scratch: scratch))
     }
 
     /// Runs the driver to its end; its report, or a failure with the end of what it said on stderr.

@@ -5,9 +5,9 @@ import Bench
 import Foundation
 import Linux
 
-/// `tvlab bench ui`'s last part: the tunnel's iperf3 throughput in a lab, rounds alternating no
-/// page open and pages held open (by bench_ui.py hold, through `tunnelvision ui` on loopback) on
-/// the live Dashboard of the very data directory the tunnel writes, so the two share the
+/// `tvlab bench ui`'s last part: the tunnel's iperf3 throughput in a lab, rounds alternating
+/// nothing open and a page plus live streams held open (bench_ui.py hold, through `tunnelvision ui`
+/// on loopback) on the live Dashboard of the very data directory the tunnel writes, so the two share the
 /// machine's state as closely as one run allows.
 enum UIBenchTunnel {
     struct Figures {
@@ -57,7 +57,7 @@ enum UIBenchTunnel {
             upload.withPages.append(try clients.throughput(route, reverse: false))
             holder.stop()
             holdNotes.append(BenchProcess.readText(scratch + "/hold.out").trimmingCharacters(in: .whitespacesAndNewlines))
-            Console.progress("round \(round)/\(options.repeats), \(options.pages) pages: download \(TunnelBenchCommand.gigabits(download.withPages.last!)), "
+            Console.progress("round \(round)/\(options.repeats), 1 page + \(options.pages) streams: download \(TunnelBenchCommand.gigabits(download.withPages.last!)), "
                              + "upload \(TunnelBenchCommand.gigabits(upload.withPages.last!))")
         }
         return report(download: download, upload: upload, options: options, holdCommand: holdCommand, lastHold: holdNotes.last ?? "")
@@ -82,12 +82,12 @@ enum UIBenchTunnel {
         var lines = ["Tunnel throughput (iperf3 single stream through tunnelvision run in a lab, \(options.seconds) s each, "
                      + "\(options.repeats) rounds alternating; medians):",
                      "$ ip netns exec <lab host> tunnelvision run --data-dir T -- iperf3 -c \(Lab.serverIPv4) -t \(options.seconds) [-R]",
-                     "$ " + holdCommand.joined(separator: " ") + "   (the pages, each a Chromium window on #/dashboard)"]
+                     "$ " + holdCommand.joined(separator: " ") + "   (1 Chromium page on #/dashboard + \(options.pages) /api/live streams)"]
         for (name, figures) in [("download", download), ("upload", upload)] {
             let without = BenchStatistics.median(figures.withoutPages) ?? .nan
             let with = BenchStatistics.median(figures.withPages) ?? .nan
             let cost = figures.cost ?? .nan
-            lines.append(String(format: "  %-8@ no page %@   %d pages %@   cost %+.2f %%  target ≤ %.0f %%  %@",
+            lines.append(String(format: "  %-8@ nothing open %@   1 page + %d streams %@   cost %+.2f %%  target ≤ %.0f %%  %@",
                                 name, TunnelBenchCommand.gigabits(without), options.pages, TunnelBenchCommand.gigabits(with),
                                 cost * 100, costTarget * 100, cost <= costTarget ? "met" : "MISSED"))
         }

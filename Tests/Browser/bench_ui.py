@@ -3,7 +3,7 @@ in headless Chromium and the API's answers over keep-alive HTTP against the real
 `tunnelvision ui`, or (`hold`) pages kept open on the live Dashboard while the tunnel is measured.
 
   bench_ui.py measure --binary TV --data-dir D --flow-id ID [--runs N] [--requests N] [--json]
-  bench_ui.py hold --binary TV --data-dir D --pages N --ready FILE      (until SIGTERM)
+  bench_ui.py hold --binary TV --data-dir D --pages N --ready FILE      (until SIGTERM; 1 page + N streams)
 """
 import argparse
 import http.client
@@ -13,6 +13,7 @@ import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 
@@ -144,9 +145,27 @@ def fmt(value):
     return "?" if value is None else f"{value:.1f}"
 
 
+def follow_live(server, cookie, counts, index, stopping):
+    """One EventSource-like client: reads /api/live's stream, counting its `dashboard` events."""
+    parts = urllib.parse.urlsplit(server.url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    connection.request("GET", "/api/live", headers={"Cookie": cookie, "X-TunnelVision": "1", "Accept": "text/event-stream"})
+    response = connection.getresponse()
+    if response.status != 200:
+        counts[index] = f"status {response.status}"
+        return
+    while not stopping:
+        line = response.fp.readline()
+        if not line:
+            break
+        if line.startswith(b"event: dashboard"):
+            counts[index] += 1
+
+
 def hold(options):
-    """Pages open on the Dashboard (each its own window, so none is a throttled background tab)
-    until SIGTERM; writes `ready` to --ready once all show it."""
+    """One Chromium page on the live Dashboard and `--pages` more readers of its stream (/api/live,
+    as the page's EventSource reads it) until SIGTERM; writes `ready` to --ready once the page
+    shows the Dashboard and every stream has answered."""
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     server = Server("ui", options.binary, options.data_dir)
@@ -154,17 +173,21 @@ def hold(options):
     try:
         browser = Browser(tempfile.gettempdir(), width=1000, height=700)
         login(browser, server)
-        for page in range(options.pages):
-            if page:
-                browser.driver.switch_to.new_window("window")
-            browser.go(server.origin + "/#/dashboard")
-            browser.wait(lambda: browser.find("heading", "Dashboard"), 30, "the Dashboard never drew")
+        browser.go(server.origin + "/#/dashboard")
+        browser.wait(lambda: browser.find("heading", "Dashboard"), 60, "the Dashboard never drew")
+        _, cookie = session_cookie(server)
+        counts = [0] * options.pages
+        readers = [threading.Thread(target=follow_live, args=(server, cookie, counts, index, stopping), daemon=True)
+                   for index in range(options.pages)]
+        for reader in readers:
+            reader.start()
+        browser.wait(lambda: all(count != 0 for count in counts), 30, f"the live streams sent nothing: {counts}")
         with open(options.ready, "w") as ready:
-            ready.write(f"ready {len(browser.driver.window_handles)} pages\n")
+            ready.write(f"ready: 1 page and {options.pages} streams\n")
         while not stopping:
             time.sleep(0.2)
-        text = browser.text().replace("\n", " | ")[:300]
-        print(f"last page's Dashboard at the end: {text}", flush=True)
+        text = browser.text().replace("\n", " | ")[:240]
+        print(f"while measured: dashboard events per stream {counts}; the page said: {text}", flush=True)
     finally:
         if browser:
             browser.quit()
