@@ -56,7 +56,7 @@ enum UIBenchTunnel {
             download.withPages.append(try clients.throughput(route, reverse: true))
             upload.withPages.append(try clients.throughput(route, reverse: false))
             holder.stop()
-            holdNotes.append(BenchProcess.readText(scratch + "/hold.out").trimmingCharacters(in: .whitespacesAndNewlines))
+            holdNotes.append(String(BenchProcess.readText(scratch + "/hold.out").split(separator: "\n").last ?? ""))
             Console.progress("round \(round)/\(options.repeats), 1 page + \(options.pages) streams: download \(TunnelBenchCommand.gigabits(download.withPages.last!)), "
                              + "upload \(TunnelBenchCommand.gigabits(upload.withPages.last!))")
         }
@@ -87,11 +87,18 @@ enum UIBenchTunnel {
             let without = BenchStatistics.median(figures.withoutPages) ?? .nan
             let with = BenchStatistics.median(figures.withPages) ?? .nan
             let cost = figures.cost ?? .nan
-            lines.append(String(format: "  %-8@ nothing open %@   1 page + %d streams %@   cost %+.2f %%  target ≤ %.0f %%  %@",
-                                name, TunnelBenchCommand.gigabits(without), options.pages, TunnelBenchCommand.gigabits(with),
+            lines.append(String(format: "  %-8@ nothing open %@ (%@)   1 page + %d streams %@ (%@)   cost %+.2f %%  target ≤ %.0f %%  %@",
+                                name, TunnelBenchCommand.gigabits(without), spread(figures.withoutPages), options.pages,
+                                TunnelBenchCommand.gigabits(with), spread(figures.withPages),
                                 cost * 100, costTarget * 100, cost <= costTarget ? "met" : "MISSED"))
         }
+        lines.append("  (in brackets each condition's runs, lowest to highest: a cost smaller than that spread is noise)")
         if !lastHold.isEmpty { lines.append("  " + lastHold) }
         return lines.joined(separator: "\n")
+    }
+
+    /// The runs' lowest and highest rate, Gbit/s.
+    static func spread(_ rates: [Double]) -> String {
+        String(format: "%.2f–%.2f", (rates.min() ?? .nan) / 1e9, (rates.max() ?? .nan) / 1e9)
     }
 }

@@ -184,10 +184,14 @@ def hold(options):
         browser.wait(lambda: all(count != 0 for count in counts), 30, f"the live streams sent nothing: {counts}")
         with open(options.ready, "w") as ready:
             ready.write(f"ready: 1 page and {options.pages} streams\n")
+        # Said every second, as stopping takes the browser down with this process's whole tree.
+        states = []
         while not stopping:
-            time.sleep(0.2)
-        text = browser.text().replace("\n", " | ")[:240]
-        print(f"while measured: dashboard events per stream {counts}; the page said: {text}", flush=True)
+            state = browser.driver.execute_script("return document.getElementById('monitoring-title')?.textContent.trim()")
+            if state and state not in states:
+                states.append(state)
+            print(f"while measured: dashboard events per stream {counts}; the page's states: {' / '.join(states)}", flush=True)
+            time.sleep(1)
     finally:
         if browser:
             browser.quit()
