@@ -13,6 +13,7 @@ enum Command: Equatable {
     case benchAnalyze(packets: Int, tunnelvision: String?, json: Bool)
     case ringProduce(RingProduceOptions)
     case benchTunnel(TunnelBenchOptions)
+    case benchUI(UIBench.Options)
     case net(NetRequest)
     case faults(FaultsOptions)
     case soak(seconds: Int, json: Bool)
@@ -104,6 +105,7 @@ enum Arguments {
                                      json: options.has("--json"))
             case "tunnel":
                 return try parseBenchTunnel(rest)
+            case "ui": return .benchUI(try UIBench.parse(rest))
             case "analyze":
                 let options = try OptionList(rest, command: "bench analyze", valued: ["--packets", "--tunnelvision"],
                                              flags: ["--json"])

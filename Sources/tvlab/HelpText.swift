@@ -20,6 +20,7 @@ enum HelpText {
 
     tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
       tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
+      tvlab bench ui [--flows N] [--data-dir D] … (see: tvlab help ui)
       tvlab net echo-server --port P
       tvlab net rr | crr | hold --host H --port P … | garbage [--count N] [--seed S]
       tvlab faults [--short] [--connections N] [--mutations N] [--only NAMES] [--json]
@@ -218,6 +219,7 @@ enum HelpText {
         case "capture": capture
         case "bench", "packets": bench + "\n" + benchIPC + "\n" + benchTunnel
         case "tunnel": benchTunnel
+        case "ui": UIBench.help
         case "net": net
         case "faults", "soak": faults
         case "ring": ring

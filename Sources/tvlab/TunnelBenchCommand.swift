@@ -191,7 +191,7 @@ enum TunnelBenchCommand {
     }
 
     /// Starts a server in the server namespace and waits until it listens on `port`.
-    private static func startServer(_ lab: Lab, _ argv: [String], name: String, port: UInt16,
+    static func startServer(_ lab: Lab, _ argv: [String], name: String, port: UInt16,
                                     errors: String) throws(Failure) -> BenchProcess {
         let server = try BenchProcess(lab.server.command(argv), name: name, errors: errors)
         do {

@@ -37,6 +37,8 @@ do throws(Failure) {
         try await HistoryBench.run(flows: flows, packets: packets, json: json)
     case let .ringProduce(options):
         try RingCommand.produce(options)
+    case let .benchUI(options):
+        try await UIBench.run(options)
     case let .benchTunnel(options):
         try TunnelBenchCommand.run(options)
     case let .net(request):
