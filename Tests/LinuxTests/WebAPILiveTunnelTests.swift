@@ -96,7 +96,9 @@ struct WebAPILiveTunnelTests {
         let lines = Lines()
         let feed = WebLiveFeed(dataDirectory: data)
         await feed.start(publish: lines.append)
-        try await Task.sleep(for: .milliseconds(2_600))
+        // Two lines at least, a second apart; the deadline is the whole suite's shared machine's,
+        // whose cooperative pool other tests' blocking calls can hold for seconds.
+        for _ in 0..<300 where lines.all.count < 2 { try await Task.sleep(for: .milliseconds(100)) }
         let api = WebAPI(dataDirectory: data, liveFeed: feed)
         let live = await api.respond(to: HTTPRequest(method: "GET", target: "/api/live", path: "/api/live"))
         #expect(live.body == .eventStream && live.headers["Content-Type"] == "text/event-stream")
