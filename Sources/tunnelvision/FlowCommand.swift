@@ -40,8 +40,10 @@ enum FlowCommand {
                    "lastPacket" (UTC), "durationSeconds", "bytesReceived", "bytesSent",
                    "encryption" (plaintext|encrypted|inspected|notInspectable), "streamOpening",
                    "quicVersion", "clientOffer", "serverAnswer", "certificates" (as analyze's),
-                   "storedPackets", "shownPackets", "footer", "packets": [{"number", "seconds",
-                   "at", "direction", "length", "title", "flags", "capture" {"file", "offset"}}]}.
+                   "handshake": [{"label", "text"}] (what the text form lists under "What the
+                   handshake said", in its words), "storedPackets", "shownPackets", "footer",
+                   "packets": [{"number", "seconds", "at", "direction", "length", "title", "flags",
+                   "capture" {"file", "offset"}}]}.
                    Packet: {"flow", "number", "title", "seconds", "at", "direction", "length",
                    "flags", "capture", "reason" (null, captureDeleted, captureOff,
                    captureStopped, unreadable, mismatch), "note", "retry", "capturedLength",

@@ -74,10 +74,12 @@ enum HelpText {
                    "conversations": [{"protocol", "client", "server", "packets", "bytesFromClient",
                    "bytesFromServer" (IP bytes), "name", "nameSource" (sni|quic|dns|null),
                    "otherNames", "sni", "streamOpening", "quicVersion", "clientOffer" {"versions"
-                   (supported_versions list) | "upTo" (legacy_version), "alpn", "omittedALPN", "ech"},
-                   "serverAnswer" {"version", "cipherSuite", "helloRetryRequest"} | {"alert"},
-                   "certificates" {"visibility", "complete", "chain": [{"subject", "issuer",
-                   "notAfter"}]}}]}. Versions and suites are their decimal code points.
+                   (supported_versions list) | "upTo" (legacy_version), "alpn", "omittedALPN", "ech",
+                   "text"}, "serverAnswer" {"version", "cipherSuite", "cipherSuiteName" (IANA, or
+                   null when unknown), "helloRetryRequest"} | {"alert"}, "text"}, "certificates"
+                   {"visibility", "complete", "text", "chain": [{"subject", "issuer", "notAfter",
+                   "text"}]}}]}. Versions and suites are their decimal code points; each "text" is
+                   the text report's words for the same fact.
 
     Out-of-order TCP data is held behind a gap only as far into the stream as the scanners read
     (about 96 KiB of the client's, 288 KiB of the server's) and at most 16 MiB per worker over all

@@ -57,7 +57,7 @@ import Shared
                                        conversations: [.init(record: record, client: Self.client)], damage: "record 7: cut short")
         let text = AnalysisReport(analysis).text()
         #expect(text.contains("TCP 198.19.0.1:40000 → 198.19.0.2:443  a.test (sni)"))
-        #expect(text.contains("server answered: TLS 1.3 · cipher suite 0x1301 (HelloRetryRequest)"))
+        #expect(text.contains("server answered: TLS 1.3 · cipher suite TLS_AES_128_GCM_SHA256 (0x1301) (HelloRetryRequest)"))
         #expect(text.contains("certificates: encrypted (TLS 1.3)"))
         #expect(text.contains("the file is damaged from record 7: cut short"))
     }

@@ -73,4 +73,38 @@ import Testing
         #expect(json["footer"] as? String == "showing the first 2 of 10 000 packets")
         try await history.close()
     }
+
+    @Test("the handshake is said in the analyze report's words, the same in the text and in the JSON, never as code points")
+    func handshakeInWords() async throws {
+        let history = try InspectorHistory()
+        let leaf = ServerCertificate(subject: CertificateName(text: "CN=shop.test"), issuer: CertificateName(text: "CN=Demo CA"),
+                                     notAfter: Date(timeIntervalSince1970: 1_830_000_000))
+        let id = try await history.record(InspectorHistory.tcpKey, try InspectorHistory.tcpConversation(), sni: "shop.test") {
+            $0.streamOpening = .tlsHandshake
+            $0.clientTLS = ClientTLSOffer(versions: .listed([.tls13, .tls12]), applicationProtocols: ["h2", "http/1.1"])
+            $0.serverTLS = .negotiated(NegotiatedTLS(version: .tls12, cipherSuite: TLSCipherSuite(rawValue: 0xC02F),
+                                                     fromHelloRetryRequest: false, source: .serverHello))
+            $0.serverCertificates = .chain(ServerCertificateChain(certificates: [leaf], isComplete: true))
+        }
+        let stored = try #require(try await history.store.flow(id: id))
+        let inspector = FlowInspector(flow: HistoryFlow(stored), packets: try await history.store.packets(forFlow: id, limit: 500),
+                                      storedPacketCount: 7)
+        let said = Dictionary(uniqueKeysWithValues: inspector.handshakeFacts.map { ($0.label, $0.value) })
+        #expect(said["opened with"] == "a TLS handshake")
+        #expect(said["client offered"] == "TLS 1.3, TLS 1.2 · ALPN h2, http/1.1")
+        #expect(said["server answered"] == "TLS 1.2 · cipher suite TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 (0xc02f)")
+        #expect(said["certificates"] == "1 presented")
+        let text = inspector.text()
+        for fact in inspector.handshakeFacts { #expect(text.contains("    \(fact.label): \(fact.value)\n")) }
+        #expect(text.contains("      CN=shop.test\n        issued by CN=Demo CA, valid until 2027-12-28T"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(inspector.json().utf8)) as? [String: Any])
+        let handshake = try #require(json["handshake"] as? [[String: String]])
+        #expect(handshake.map { $0["label"] ?? "" } == inspector.handshakeFacts.map(\.label))
+        #expect(handshake.map { $0["text"] ?? "" } == inspector.handshakeFacts.map(\.value))
+        let answer = try #require(json["serverAnswer"] as? [String: Any])
+        #expect(answer["cipherSuite"] as? Int == 0xC02F && answer["cipherSuiteName"] as? String == "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256")
+        let chain = try #require((json["certificates"] as? [String: Any])?["chain"] as? [[String: Any]])
+        #expect(chain.first?["text"] as? String == "issued by CN=Demo CA, valid until 2027-12-28T13:20:00Z")
+        try await history.close()
+    }
 }

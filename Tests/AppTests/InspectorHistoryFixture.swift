@@ -40,7 +40,7 @@ final class InspectorHistory: @unchecked Sendable {
     /// Records a flow and its packets; returns its id.
     @discardableResult
     func record(_ key: FlowKey, _ packets: [Packet], sni: String? = nil, status: TLSInspectionStatus = .encrypted,
-                startSeconds: UInt64 = 1) async throws -> Int64 {
+                startSeconds: UInt64 = 1, facts: (inout FlowRecord) -> Void = { _ in }) async throws -> Int64 {
         let start = Self.anchor.uptimeNanoseconds + startSeconds * 1_000_000_000
         var record = FlowRecord(key: key, firstSeen: start, tlsStatus: status)
         record.lastSeen = start + (packets.last?.milliseconds ?? 0) * 1_000_000
@@ -49,6 +49,7 @@ final class InspectorHistory: @unchecked Sendable {
             if packet.direction == .outbound { record.bytesOut += UInt64(packet.bytes.count) } else { record.bytesIn += UInt64(packet.bytes.count) }
         }
         record.packetCount = UInt64(packets.count)
+        facts(&record)
         let id = try await store.upsertFlow(record)
         var metas: [PacketMeta] = []
         for packet in packets {

@@ -2,6 +2,7 @@
 Each test takes the run's context `t`: t.b (Browser), t.server, t.ask(*command) (the oracle)."""
 import os
 import re
+import subprocess
 import tempfile
 import time
 import urllib.parse
@@ -389,6 +390,53 @@ def test_inspector_from_a_row(t):
         t.b.wait_text(busiest["footer"][1:])
 
 
+def tls_flows(t):
+    """The history's TLS connections whose server answered, by the version it chose: {0x0303: flow, 0x0304: flow}."""
+    found, after = {}, None
+    while len(found) < 2:
+        page = t.ask("flows", "--protocol", "tcp", *(["--after", after] if after else []))
+        for listed in page["flows"]:
+            if listed["nameSource"] != "sni":
+                continue
+            flow = t.ask("flow", str(listed["id"]))
+            version = (flow["serverAnswer"] or {}).get("version")
+            if version in (0x0303, 0x0304) and version not in found and flow["certificates"]:
+                found[version] = flow
+        after = page["next"]
+        if not after:
+            break
+    check(set(found) == {0x0303, 0x0304}, f"the history should hold a TLS 1.2 and a TLS 1.3 connection; found {sorted(found)}")
+    return found
+
+
+def test_inspector_says_the_handshake_in_the_commands_words(t):
+    flows = tls_flows(t)
+    for version, flow in sorted(flows.items()):
+        t.b.route(f"#/flow/{flow['id']}")
+        t.b.one("heading", "Encryption", exact=True)
+        drawn = t.b.wait(lambda: [(dt.text, dd.text) for dt, dd in zip(t.b.css(".facts.handshake dt"), t.b.css(".facts.handshake dd"))],
+                         10, "the Encryption card lists no handshake facts")
+        said = [(fact["label"][0].upper() + fact["label"][1:], fact["text"]) for fact in flow["handshake"]]
+        check(drawn == said, f"connection {flow['id']}: the card says {drawn}, the command {said}")
+        # The command's text form says the same words.
+        text = subprocess.run([t.binary, "flow", str(flow["id"]), "--data-dir", t.data_dir], capture_output=True, text=True,
+                              timeout=60).stdout
+        for fact in flow["handshake"]:
+            check(f"    {fact['label']}: {fact['text']}\n" in text, f"`flow {flow['id']}` does not say {fact['label']}: {fact['text']}")
+        for _, words in drawn:
+            check(not re.fullmatch(r"[0-9, ]+", words), f"a handshake fact is only numbers: {words!r}")
+        expected = "TLS 1.2" if version == 0x0303 else "TLS 1.3"
+        answered = dict(drawn).get("Server answered", "")
+        check(answered.startswith(expected) and "cipher suite TLS_" in answered, f"the server's answer reads {answered!r}")
+        subjects = [e.text for e in t.b.css("ol.chain li .subject")]
+        check(subjects == [c["subject"] for c in flow["certificates"]["chain"]], f"the chain drawn: {subjects}")
+        if version == 0x0303:
+            check(len(subjects) == 3, f"the demo's TLS 1.2 server sends a chain of three; drawn {subjects}")
+            t.shoot("inspector-tls12")
+        else:
+            check(dict(drawn).get("Certificates") == "encrypted (TLS 1.3)", f"TLS 1.3 certificates: {dict(drawn)}")
+
+
 def test_packet_detail_bytes_headers_and_reasons(t):
     flow_id = getattr(t, "flow_id", None) or t.ask("flows")["flows"][0]["id"]
     t.b.route(f"#/flow/{flow_id}")
@@ -585,7 +633,8 @@ TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduct
          test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit, test_filters_by_protocol_and_status, test_load_older_follows_the_cursor,
          test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,
          test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,
-         test_keyboard_moves_the_cursor_and_sweeps, test_inspector_from_a_row, test_packet_detail_bytes_headers_and_reasons,
+         test_keyboard_moves_the_cursor_and_sweeps, test_inspector_from_a_row, test_inspector_says_the_handshake_in_the_commands_words,
+         test_packet_detail_bytes_headers_and_reasons,
          test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
          test_diagnostics, test_empty_history_teaches, test_dashboard_live,
          test_deleting_keeps_the_history_and_retention_returns_the_axis, test_server_gone_gives_an_error_card]

@@ -102,6 +102,7 @@ extension AnalysisReport {
         out.strings("alpn", offer.applicationProtocols)
         out.number("omittedALPN", offer.omittedApplicationProtocols)
         out.bool("ech", offer.hasEncryptedClientHello)
+        out.string("text", text(offer))
         out.endObject()
     }
 
@@ -111,10 +112,12 @@ extension AnalysisReport {
         case .negotiated(let negotiated):
             out.number("version", Int(negotiated.version.rawValue))
             out.number("cipherSuite", Int(negotiated.cipherSuite.rawValue))
+            out.string("cipherSuiteName", negotiated.cipherSuite.ianaName)
             out.bool("helloRetryRequest", negotiated.fromHelloRetryRequest)
         case .refused(let alert):
             out.number("alert", Int(alert))
         }
+        out.string("text", text(answer))
         out.endObject()
     }
 
@@ -131,12 +134,14 @@ extension AnalysisReport {
         out.string("visibility", name)
         if case .notSent(let absence) = visibility { out.string("reason", absence.rawValue) }
         out.bool("complete", complete)
+        out.string("text", summary(visibility))
         out.beginArray("chain")
         for certificate in chain {
             out.beginObject()
             out.string("subject", certificate.subject.text)
             out.string("issuer", certificate.issuer.text)
             out.string("notAfter", UTCTimestamp.iso8601(certificate.notAfter))
+            out.string("text", issuance(certificate))
             out.endObject()
         }
         out.endArray()

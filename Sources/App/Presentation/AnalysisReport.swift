@@ -88,27 +88,46 @@ public struct AnalysisReport: Sendable {
     static func text(_ answer: ServerTLSAnswer) -> String {
         switch answer {
         case .negotiated(let negotiated):
-            versionName(negotiated.version) + " · cipher suite " + hex(UInt32(negotiated.cipherSuite.rawValue), digits: 4)
+            versionName(negotiated.version) + " · cipher suite " + text(negotiated.cipherSuite)
                 + (negotiated.fromHelloRetryRequest ? " (HelloRetryRequest)" : "")
         case .refused(let alert): "refused with alert \(alert)"
         }
     }
 
+    /// "TLS_AES_128_GCM_SHA256 (0x1301)", or the bare code point when the suite has no known name.
+    static func text(_ suite: TLSCipherSuite) -> String {
+        let code = hex(UInt32(suite.rawValue), digits: 4)
+        return suite.ianaName.map { "\($0) (\(code))" } ?? code
+    }
+
     static func text(_ visibility: ServerCertificateVisibility) -> [String] {
+        var lines = ["    certificates: " + summary(visibility)]
+        if case .presented(let chain) = visibility { lines += chainLines(chain) }
+        return lines
+    }
+
+    /// Each certificate's subject, and under it who issued it and until when.
+    static func chainLines(_ chain: ServerCertificateChain) -> [String] {
+        chain.certificates.flatMap { ["      \($0.subject.text)", "        " + issuance($0)] }
+    }
+
+    /// What could be seen of the server's certificates, in a few words: "3 presented",
+    /// "encrypted (TLS 1.3)"…
+    static func summary(_ visibility: ServerCertificateVisibility) -> String {
         switch visibility {
         case .presented(let chain):
-            var lines = ["    certificates: \(chain.certificates.count) presented" + (chain.isComplete ? "" : " (only the first ones were read)")]
-            for certificate in chain.certificates {
-                lines.append("      \(certificate.subject.text)")
-                lines.append("        issued by \(certificate.issuer.text), valid until \(UTCTimestamp.iso8601(certificate.notAfter))")
-            }
-            return lines
-        case .notSent(let absence): return ["    certificates: none sent (\(absence.rawValue))"]
-        case .encryptedInHandshake: return ["    certificates: encrypted (TLS 1.3)"]
-        case .replacedByInspection: return ["    certificates: replaced by inspection"]
-        case .noNegotiation: return ["    certificates: no handshake completed"]
-        case .notRead: return ["    certificates: not read"]
+            "\(chain.certificates.count) presented" + (chain.isComplete ? "" : " (only the first ones were read)")
+        case .notSent(let absence): "none sent (\(absence.rawValue))"
+        case .encryptedInHandshake: "encrypted (TLS 1.3)"
+        case .replacedByInspection: "replaced by inspection"
+        case .noNegotiation: "no handshake completed"
+        case .notRead: "not read"
         }
+    }
+
+    /// "issued by CN=…, valid until 2027-…Z".
+    static func issuance(_ certificate: ServerCertificate) -> String {
+        "issued by \(certificate.issuer.text), valid until \(UTCTimestamp.iso8601(certificate.notAfter))"
     }
 }
 

@@ -35,6 +35,14 @@ extension FlowInspector {
         if let answer = stored.serverTLS { AnalysisReport.write(answer, to: &out) } else { out.null() }
         out.key("certificates")
         if let certificates { AnalysisReport.write(certificates, to: &out) } else { out.null() }
+        out.beginArray("handshake")
+        for fact in handshakeFacts {
+            out.beginObject()
+            out.string("label", fact.label)
+            out.string("text", fact.value)
+            out.endObject()
+        }
+        out.endArray()
         out.number("storedPackets", storedPacketCount)
         out.number("shownPackets", rows.count)
         out.string("footer", footer)

@@ -5,7 +5,6 @@ extension FlowInspector {
     /// What `tunnelvision flow ID` prints: the header, the name, TLS in the analyze report's
     /// words, then the packet list and its footer.
     public func text() -> String {
-        let stored = flow.stored
         var lines = ["Connection \(flow.id)" + (flow.name.map { ": \($0.text)" } ?? " (no name known)")]
         if let name = flow.name, let source = flow.nameSource {
             lines.append("  name \(source.phrase)")
@@ -19,12 +18,8 @@ extension FlowInspector {
         for fact in facts {
             lines.append("  " + fact.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + fact.value)
         }
-        var tls: [String] = []
-        if let opening = stored.streamOpening { tls.append("    opened with: \(AnalysisReport.text(opening))") }
-        if let quic = stored.quic { tls.append("    QUIC version: \(AnalysisReport.hex(quic.version.rawValue, digits: 8))") }
-        if let offer = stored.clientTLS { tls.append("    client offered: \(AnalysisReport.text(offer))") }
-        if let answer = stored.serverTLS { tls.append("    server answered: \(AnalysisReport.text(answer))") }
-        if let certificates { tls += AnalysisReport.text(certificates) }
+        var tls = handshakeFacts.map { "    \($0.label): \($0.value)" }
+        if case .presented(let chain) = certificates { tls += AnalysisReport.chainLines(chain) }
         if !tls.isEmpty {
             lines.append("")
             lines.append("  What the handshake said:")

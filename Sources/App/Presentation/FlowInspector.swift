@@ -55,6 +55,20 @@ public struct FlowInspector: Sendable {
         return "\(Self.words(flow.stored.key.endpointA)) and \(Self.words(flow.stored.key.endpointB)) (neither is this device's address)"
     }
 
+    /// What the handshake said, in the analyze report's words and in reading order: how the
+    /// stream opened, the QUIC version, the client's offer, the server's answer, what could be
+    /// seen of its certificates (the chain itself is `certificates`). Empty when nothing was read.
+    public var handshakeFacts: [(label: String, value: String)] {
+        let stored = flow.stored
+        var said: [(label: String, value: String)] = []
+        if let opening = stored.streamOpening { said.append(("opened with", AnalysisReport.text(opening))) }
+        if let quic = stored.quic { said.append(("QUIC version", AnalysisReport.hex(quic.version.rawValue, digits: 8))) }
+        if let offer = stored.clientTLS { said.append(("client offered", AnalysisReport.text(offer))) }
+        if let answer = stored.serverTLS { said.append(("server answered", AnalysisReport.text(answer))) }
+        if let certificates { said.append(("certificates", AnalysisReport.summary(certificates))) }
+        return said
+    }
+
     /// What the server showed of its certificates, when there was a TLS answer or a reading.
     public var certificates: ServerCertificateVisibility? {
         let stored = flow.stored

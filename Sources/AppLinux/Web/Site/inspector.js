@@ -6,8 +6,6 @@ import { get } from "./api.js";
 import { h, replace, bytes, when, duration, errorCard, facts } from "./dom.js";
 import { statusBadge, protocols, nameSources } from "./rows.js";
 
-const streamOpenings = { httpRequest: "an HTTP request", tlsHandshake: "a TLS hello", unrecognised: "something neither HTTP nor TLS" };
-
 /** camelCase → "camel case", for the handshake's field names. */
 export function words(key) {
   return key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^./, (first) => first.toUpperCase()).replace(/\bAlpn\b/i, "ALPN")
@@ -27,23 +25,21 @@ export function readable(value) {
   return String(value);
 }
 
+/** The handshake in the command's own words (`flow.handshake`), then the certificate chain. */
 function handshake(flow) {
-  const parts = [
-    ["What the client offered", flow.clientOffer],
-    ["What the server answered", flow.serverAnswer],
-    ["Certificates", flow.certificates],
-  ];
-  if (parts.every(([, value]) => value === null)) {
-    return h("section", { class: "card", "aria-labelledby": "tls-title" },
-      h("h2", { id: "tls-title" }, "Encryption"),
-      h("p", {}, flow.encryption === "plaintext"
-        ? "No TLS handshake crossed this connection: what it carried was not encrypted."
-        : "No TLS handshake of this connection was recorded."));
+  const card = (...content) => h("section", { class: "card", "aria-labelledby": "tls-title" },
+    h("h2", { id: "tls-title" }, "Encryption"), ...content);
+  if (flow.handshake.length === 0) {
+    return card(h("p", {}, flow.encryption === "plaintext"
+      ? "No TLS handshake crossed this connection: what it carried was not encrypted."
+      : "No TLS handshake of this connection was recorded."));
   }
-  return h("section", { class: "card", "aria-labelledby": "tls-title" },
-    h("h2", { id: "tls-title" }, "Encryption"),
-    parts.map(([title, value]) => h("div", { class: "handshake-part" }, h("h3", {}, title),
-      value === null ? h("p", {}, "Not seen.") : readable(value))));
+  const chain = flow.certificates?.chain ?? [];
+  return card(
+    facts(flow.handshake.map(({ label, text }) => [label[0].toUpperCase() + label.slice(1), text]), "facts handshake"),
+    chain.length ? h("ol", { class: "chain", "aria-label": "Certificates the server presented" },
+      chain.map((certificate) => h("li", {}, h("span", { class: "subject" }, certificate.subject),
+        h("span", { class: "hint" }, certificate.text)))) : null);
 }
 
 function packetTable(flow) {
@@ -87,8 +83,7 @@ export function render(main, { id }) {
       h("p", { class: "subtitle" }, source[0].toUpperCase() + source.slice(1),
         flow.otherNames.length ? ` · also called ${flow.otherNames.join(", ")}` : ""),
       facts([
-        ["Protocol", `${protocols[flow.protocol] ?? flow.protocol} over ${flow.ipVersion}`
-          + (flow.streamOpening ? `, opened with ${streamOpenings[flow.streamOpening] ?? flow.streamOpening}` : "")],
+        ["Protocol", `${protocols[flow.protocol] ?? flow.protocol} over ${flow.ipVersion}`],
         ["Encryption", statusBadge(flow.encryption, true)],
         ["This machine", flow.local ?? flow.ends[0]],
         ["Other end", flow.remote ?? flow.ends[1]],
