@@ -162,6 +162,38 @@ def follow_live(server, cookie, counts, index, stopping):
             counts[index] += 1
 
 
+def cpu_seconds(pids):
+    """User plus system CPU the processes have used so far (clock ticks of /proc/PID/stat), seconds."""
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])   # utime, stime (fields 14 and 15 of stat)
+        except (OSError, IndexError, ValueError):
+            pass   # gone meanwhile: its time is lost, and the figure says "at least"
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(root):
+    """Every live process under `root` (the browser's: chromedriver, Chromium and its helpers)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    found, waiting = [], [root]
+    while waiting:
+        for child in children.get(waiting.pop(), []):
+            found.append(child)
+            waiting.append(child)
+    return found
+
+
 def hold(options):
     """One Chromium page on the live Dashboard and `--pages` more readers of its stream (/api/live,
     as the page's EventSource reads it) until SIGTERM; writes `ready` to --ready once the page
@@ -184,13 +216,25 @@ def hold(options):
         browser.wait(lambda: all(count != 0 for count in counts), 30, f"the live streams sent nothing: {counts}")
         with open(options.ready, "w") as ready:
             ready.write(f"ready: 1 page and {options.pages} streams\n")
-        # Said every second, as stopping takes the browser down with this process's whole tree.
-        states = []
+        # Said every second, as stopping takes the browser down with this process's whole tree. The
+        # page's state is read once every 5 s only: each WebDriver call costs the browser CPU the
+        # tunnel would otherwise have. What each part of the UI costs in CPU is said with it.
+        states, started = [], time.monotonic()
+        server_pid = server.process.pid
+        browser_pids = lambda: [p for p in descendants(os.getpid()) if p != server_pid]
+        before = (cpu_seconds([server_pid]), cpu_seconds(browser_pids()), time.process_time())
+        tick = 0
         while not stopping:
-            state = browser.driver.execute_script("return document.getElementById('monitoring-title')?.textContent.trim()")
-            if state and state not in states:
-                states.append(state)
-            print(f"while measured: dashboard events per stream {counts}; the page's states: {' / '.join(states)}", flush=True)
+            if tick % 5 == 0:
+                state = browser.driver.execute_script("return document.getElementById('monitoring-title')?.textContent.trim()")
+                if state and state not in states:
+                    states.append(state)
+            tick += 1
+            wall = max(time.monotonic() - started, 1e-9)
+            used = (cpu_seconds([server_pid]) - before[0], cpu_seconds(browser_pids()) - before[1], time.process_time() - before[2])
+            print(f"while measured: dashboard events per stream {counts}; the page's states: {' / '.join(states)}; "
+                  f"CPU over {wall:.0f} s, % of one core: ui server {100 * used[0] / wall:.1f}, browser {100 * used[1] / wall:.1f}, "
+                  f"stream readers {100 * used[2] / wall:.1f}", flush=True)
             time.sleep(1)
     finally:
         if browser:

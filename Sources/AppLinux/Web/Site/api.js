@@ -10,6 +10,9 @@ export class APIError extends Error {
 
 const headers = { "X-TunnelVision": "1" };
 
+/** What every screen says when the app's server does not answer at all. */
+export const unreachable = "The app's server cannot be reached: is 'tunnelvision ui' still running?";
+
 async function answer(response) {
   const text = await response.text();
   let body = null;
@@ -28,7 +31,7 @@ async function send(path, options) {
   try {
     response = await fetch(path, { credentials: "same-origin", ...options, headers: { ...headers, ...(options.headers ?? {}) } });
   } catch {
-    throw new APIError(0, "The app's server cannot be reached: is 'tunnelvision ui' still running?");
+    throw new APIError(0, unreachable);
   }
   return answer(response);
 }
@@ -37,7 +40,7 @@ async function send(path, options) {
 export function get(path, query = {}) {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    if (value === null || value === undefined || value === "") continue;
+    if (value === null || value === undefined || value === "" || (Array.isArray(value) && value.length === 0)) continue;
     search.set(name, Array.isArray(value) ? value.join(",") : String(value));
   }
   const text = search.toString();
@@ -59,7 +62,7 @@ export async function postDownload(path, filename) {
   try {
     response = await fetch(path, { method: "POST", credentials: "same-origin", headers });
   } catch {
-    throw new APIError(0, "The app's server cannot be reached: is 'tunnelvision ui' still running?");
+    throw new APIError(0, unreachable);
   }
   if (!response.ok) await answer(response);
   const url = URL.createObjectURL(await response.blob());

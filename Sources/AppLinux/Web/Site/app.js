@@ -2,34 +2,36 @@
 // so the back button works and a link can be shared on this machine. Each screen module renders
 // into <main> and may return a function that stops what it started (an event stream).
 
-import * as dashboard from "./dashboard.js";
-import * as timeline from "./timeline.js";
-import * as inspector from "./inspector.js";
-import * as packet from "./packet.js";
-import * as captures from "./captures.js";
-import * as settings from "./settings.js";
-import * as diagnostics from "./diagnostics.js";
 import * as welcome from "./welcome.js";
+import { unreachable } from "./api.js";
+import { h, replace, errorCard } from "./dom.js";
 
+// Each screen's module is fetched when it is first shown (index.html preloads the Timeline's, the
+// screen most visits start on), so the first screen waits for its own files only; the rest are
+// fetched once the first screen is drawn and the browser is idle, and are then at hand.
 const routes = [
-  { pattern: /^#\/dashboard$/, screen: dashboard, nav: "dashboard" },
-  { pattern: /^#\/timeline(?:\?.*)?$/, screen: timeline, nav: "timeline" },
-  { pattern: /^#\/flow\/(\d+)$/, screen: inspector, nav: "timeline", names: ["id"] },
-  { pattern: /^#\/flow\/(\d+)\/packet\/(\d+)$/, screen: packet, nav: "timeline", names: ["id", "number"] },
-  { pattern: /^#\/captures$/, screen: captures, nav: "captures" },
-  { pattern: /^#\/settings$/, screen: settings, nav: "settings" },
-  { pattern: /^#\/diagnostics$/, screen: diagnostics, nav: "diagnostics" },
-  { pattern: /^#\/welcome$/, screen: welcome, nav: null },
+  { pattern: /^#\/dashboard$/, load: () => import("./dashboard.js"), nav: "dashboard" },
+  { pattern: /^#\/timeline(?:\?.*)?$/, load: () => import("./timeline.js"), nav: "timeline" },
+  { pattern: /^#\/flow\/(\d+)$/, load: () => import("./inspector.js"), nav: "timeline", names: ["id"] },
+  { pattern: /^#\/flow\/(\d+)\/packet\/(\d+)$/, load: () => import("./packet.js"), nav: "timeline", names: ["id", "number"] },
+  { pattern: /^#\/captures$/, load: () => import("./captures.js"), nav: "captures" },
+  { pattern: /^#\/settings$/, load: () => import("./settings.js"), nav: "settings" },
+  { pattern: /^#\/diagnostics$/, load: () => import("./diagnostics.js"), nav: "diagnostics" },
+  { pattern: /^#\/welcome$/, load: async () => welcome, nav: null },
 ];
 
 let stopCurrent = null;
+let shown = 0;       // which route() call may still draw: a later one wins
+let warmed = false;
 
-function route() {
+
+async function route() {
   const hash = location.hash || "";
   if (!hash || hash === "#" || hash === "#/") {
     location.replace(welcome.wasSeen() ? "#/timeline" : "#/welcome");
     return;
   }
+  const mine = ++shown;
   const match = routes.map((candidate) => ({ candidate, found: candidate.pattern.exec(hash) })).find((m) => m.found);
   if (stopCurrent) { stopCurrent(); stopCurrent = null; }
   const main = document.getElementById("screen");
@@ -38,21 +40,35 @@ function route() {
     else link.removeAttribute("aria-current");
   }
   if (!match) {
-    main.replaceChildren();
-    const heading = document.createElement("h1");
-    heading.textContent = "There is no such screen";
-    const text = document.createElement("p");
-    text.textContent = "The address names a screen this app does not have; pick one from the navigation above.";
-    main.append(heading, text);
+    replace(main, h("h1", { tabindex: -1 }, "There is no such screen"),
+      h("p", {}, "The address names a screen this app does not have; pick one from the navigation above."));
     return;
   }
+  let screen;
+  try {
+    screen = await match.candidate.load();
+  } catch {
+    // The screen's files did not come: the server is gone, most likely. Trying again reloads
+    // the page, as the browser keeps a module that failed to load as failed.
+    if (mine === shown) {
+      replace(main, h("h1", { tabindex: -1 }, "This screen could not be loaded"),
+        errorCard("The screen's files did not arrive", { message: unreachable }, () => location.reload()));
+    }
+    return;
+  }
+  if (mine !== shown) return;   // another screen was asked for meanwhile
   const params = {};
   (match.candidate.names ?? []).forEach((name, index) => { params[name] = match.found[index + 1]; });
   window.scrollTo(0, 0);   // a new screen starts at its top
-  const stop = match.candidate.screen.render(main, params);
+  const stop = screen.render(main, params);
   if (typeof stop === "function") stopCurrent = stop;
   // Focus goes to the screen's heading once it is drawn, so a keyboard starts there.
   requestAnimationFrame(() => main.querySelector("h1")?.focus?.({ preventScroll: true }));
+  if (!warmed) {
+    warmed = true;
+    const warm = () => { for (const other of routes) other.load().catch(() => {}); };
+    if ("requestIdleCallback" in window) requestIdleCallback(warm, { timeout: 3000 }); else setTimeout(warm, 1000);
+  }
 }
 
 window.addEventListener("hashchange", route);

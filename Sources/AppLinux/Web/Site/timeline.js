@@ -40,14 +40,18 @@ export function render(main) {
       h("h2", { id: "list-title", class: "visually-hidden" }, "Connections"), status, list, footer));
 
   async function reload() {
-    await Promise.all([loadAxis(), loadList(null)]);
+    const listed = loadList(null);
+    await Promise.all([loadAxis(listed), listed]);
   }
 
-  async function loadAxis() {
+  // `listed`: the list's own load, drawn first when both answers are in (the rows are what a
+  // person came for; the axis follows a moment later).
+  async function loadAxis(listed = null) {
     const current = state.zoom.at(-1);
     let activity;
     try {
       activity = await get("/api/activity", { from: current?.from, to: current?.to, bars: axisBars(main) });
+      await listed;
     } catch (error) {
       if (!alive) return;
       if (error.status === 404) { drawAxis({ bars: [] }); return; }   // no history: no axis
@@ -211,11 +215,13 @@ export function render(main) {
     // A burst is one row at its first connection's place (its ids are consecutive in the page).
     const burstOf = new Map();
     for (const burst of page.bursts ?? []) for (const id of burst.ids) burstOf.set(id, burst);
+    const drawn = document.createDocumentFragment();   // one insertion into the page, not a hundred
     for (const flow of page.flows) {
       const burst = burstOf.get(flow.id);
-      if (!burst) list.append(timelineRow(flow));
-      else if (burst.ids[0] === flow.id) list.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst)));
+      if (!burst) drawn.append(timelineRow(flow));
+      else if (burst.ids[0] === flow.id) drawn.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst)));
     }
+    list.append(drawn);
     shownConnections += page.flows.length;
     const shown = shownConnections;
     if (shown === 0) {
