@@ -162,17 +162,24 @@ def follow_live(server, cookie, counts, index, stopping):
             counts[index] += 1
 
 
-def cpu_seconds(pids):
-    """User plus system CPU the processes have used so far (clock ticks of /proc/PID/stat), seconds."""
-    ticks = 0
+def cpu_ticks(pids):
+    """{pid: user plus system CPU used so far, in clock ticks} (/proc/PID/stat's utime and stime)."""
+    used = {}
     for pid in pids:
         try:
             with open(f"/proc/{pid}/stat") as stat:
                 fields = stat.read().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])   # utime, stime (fields 14 and 15 of stat)
+            used[pid] = int(fields[11]) + int(fields[12])   # fields 14 and 15 of stat
         except (OSError, IndexError, ValueError):
-            pass   # gone meanwhile: its time is lost, and the figure says "at least"
-    return ticks / os.sysconf("SC_CLK_TCK")
+            pass   # gone meanwhile
+    return used
+
+
+def cpu_since(before, pids):
+    """Seconds of CPU the processes used since `before` (a process born since counts whole; one
+    that ended meanwhile is lost, so the figure is at least this)."""
+    now = cpu_ticks(pids)
+    return sum(ticks - before.get(pid, 0) for pid, ticks in now.items()) / os.sysconf("SC_CLK_TCK")
 
 
 def descendants(root):
@@ -222,7 +229,7 @@ def hold(options):
         states, started = [], time.monotonic()
         server_pid = server.process.pid
         browser_pids = lambda: [p for p in descendants(os.getpid()) if p != server_pid]
-        before = (cpu_seconds([server_pid]), cpu_seconds(browser_pids()), time.process_time())
+        before = (cpu_ticks([server_pid]), cpu_ticks(browser_pids()), time.process_time())
         tick = 0
         while not stopping:
             if tick % 5 == 0:
@@ -231,7 +238,7 @@ def hold(options):
                     states.append(state)
             tick += 1
             wall = max(time.monotonic() - started, 1e-9)
-            used = (cpu_seconds([server_pid]) - before[0], cpu_seconds(browser_pids()) - before[1], time.process_time() - before[2])
+            used = (cpu_since(before[0], [server_pid]), cpu_since(before[1], browser_pids()), time.process_time() - before[2])
             print(f"while measured: dashboard events per stream {counts}; the page's states: {' / '.join(states)}; "
                   f"CPU over {wall:.0f} s, % of one core: ui server {100 * used[0] / wall:.1f}, browser {100 * used[1] / wall:.1f}, "
                   f"stream readers {100 * used[2] / wall:.1f}", flush=True)

@@ -105,6 +105,36 @@ struct LiveFeedReaderTests {
         producer.close()
     }
 
+    @Test("a producer that notifies without pause wakes the reader about once per settle, not once per notify")
+    func futexWakeupSettles() async throws {
+        let work = TemporaryDirectory("live-wake-settle")
+        let ring = work.url.appendingPathComponent("live.ring")
+        let producer = try RingBufferProducer(fileURL: ring, slotCount: 64)
+        let wakeup = RingFutexWakeup(fileURL: ring, slice: .milliseconds(20), settle: .milliseconds(50))
+        let counter = Counter()
+        wakeup.start { counter.increment() }
+        try await Task.sleep(for: .milliseconds(100))   // attached: the first look says "session"
+        let before = counter.value
+        let notifies = Atomic<Int>(0)
+        let started = Date()
+        let notifier = Thread {
+            while Date().timeIntervalSince(started) < 1 {
+                producer.notifyConsumer()
+                notifies.add(1, ordering: .relaxed)
+                usleep(100)
+            }
+        }
+        notifier.start()
+        try await Task.sleep(for: .milliseconds(1_300))
+        wakeup.stop()
+        let woken = counter.value - before
+        let sent = notifies.load(ordering: .relaxed)
+        // 1 s of notifies at a 50 ms settle: about 20 wakeups, each after a settle; never hundreds.
+        #expect(sent > 500, "the notifier sent only \(sent)")
+        #expect(woken >= 5 && woken <= 1_000 / 50 + 4, "\(sent) notifies woke the reader \(woken) times")
+        producer.close()
+    }
+
     @Test("a drain is one bounded burst: at most recordsPerDrain × maxDrainsPerBurst records, the rest left for the next")
     func burstCap() async throws {
         let work = TemporaryDirectory("live-burst")
