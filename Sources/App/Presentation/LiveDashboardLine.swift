@@ -3,7 +3,8 @@ import Shared
 
 /// The dashboard when standard output is not a terminal: one line a second, in words or as one
 /// JSON object per line (`time`, `bytesIn`, `bytesOut`, the rates of the last whole second,
-/// `packets`, `dropped`, `attached`, the state's identifier, and `topTalkers`: the busiest remote
+/// `packets`, `dropped`, `attached`, the state's identifier (with the `problem` when the feed is
+/// unreadable), and `topTalkers`: the busiest remote
 /// hosts of the last minute, as the terminal dashboard lists them).
 public enum LiveDashboardLine {
     public static func text(_ dashboard: LiveDashboard, at now: Date) -> String {
@@ -31,6 +32,7 @@ public enum LiveDashboardLine {
         out.number("dropped", snapshot.droppedRecords)
         out.bool("attached", snapshot.isAttached)
         out.string("state", identifier(dashboard.state))
+        if case .unreadable(let error) = dashboard.state { out.string("problem", error.description) }
         if let session = snapshot.generation { out.number("session", session) }
         out.beginArray("topTalkers")
         for (talker, name) in dashboard.talkers(limit: snapshot.topTalkers.count) {

@@ -57,6 +57,10 @@ uint32_t ctv_ring_wake_sequence(const void *header);
 /// add while nobody waits (the coalescing the design asks for).
 void ctv_ring_notify(void *header);
 
+/// Takes the ring's one-reader claim on `descriptor` (the ring's lock file, opened for writing):
+/// 0 when taken, EAGAIN or EACCES when another open file holds it, another errno on failure.
+int ctv_ring_claim_reader(int descriptor);
+
 /// Blocks until a wakeup is posted after `observed_sequence`, records are waiting
 /// (head != tail), the file is superseded by a newer session's, or `timeout_ns` passes.
 /// Returns 0 when woken or when there was no need to sleep, ETIMEDOUT on timeout, or another

@@ -24,6 +24,9 @@ public enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
     case badGeometry(String)
     /// Another producer holds this ring: two tunnels must not feed one single-producer ring.
     case ringInUse(path: String)
+    /// Another reader follows this ring (`tunnelvision live`, or `ui`'s Dashboard): it has one
+    /// reader at a time, or each would see part of the traffic. It is free when that one stops.
+    case readerInUse(path: String)
 
     public var description: String {
         switch self {
@@ -37,6 +40,9 @@ public enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
         case .badHeader(let path, let reason): "\(path) is not a live-feed ring this build reads: \(reason)"
         case .badGeometry(let reason): "invalid ring geometry: \(reason)"
         case .ringInUse(let path): "another tunnel is feeding \(path)"
+        case .readerInUse(let path):
+            "another reader is following \(path) (a 'tunnelvision live', or the Dashboard of a 'tunnelvision ui'); "
+                + "the live feed has one reader at a time: stop that one, or look there"
         }
     }
 

@@ -25,6 +25,8 @@ public final class RingBufferConsumer: @unchecked Sendable {
     /// The last `head` seen; reloaded only when it promises fewer records than asked for.
     private var knownHead: UInt64 = 0
     public let path: String
+    /// This consumer's claim to be the ring's one reader, held until `close`.
+    private var claim: RingReaderClaim?
     /// Sessions this consumer moved to after the one it opened.
     public private(set) var reattachCount = 0
 
@@ -34,9 +36,17 @@ public final class RingBufferConsumer: @unchecked Sendable {
     }
 
     /// Opens an existing ring; its geometry comes from its header (`badHeader` if not ours).
+    /// `readerInUse` when another consumer reads it.
     public init(fileURL: URL) throws(IPCError) {
         path = fileURL.path
-        try attach(Self.open(path))
+        let mapping = try Self.open(path)
+        do {
+            claim = try RingReaderClaim.take(forRing: path)
+        } catch {
+            mapping.unmap()
+            throw error
+        }
+        attach(mapping)
     }
 
     private static func open(_ path: String) throws(IPCError) -> RingMapping {
@@ -137,6 +147,8 @@ public final class RingBufferConsumer: @unchecked Sendable {
 
     /// Unmaps and closes; later drains return nothing.
     public func close() {
+        claim?.release()
+        claim = nil
         mapping?.unmap()
         mapping = nil
         header = nil
