@@ -15,7 +15,8 @@ struct LiveFeedReaderNamingTests {
     static let key = FlowKey(proto: .tcp, source: IPEndpoint(address: TunnelAddressing.ipv4Address, port: 40_000),
                              destination: IPEndpoint(address: remote, port: 443))
 
-    /// Polls `condition` every 10 ms, `seconds × 100` times (counted in polls, as the reader's other tests).
+    /// Polls `condition` every 10 ms, `seconds × 100` times (counted in polls, as the reader's other
+    /// tests do: the whole suite's shared pool can hold a task for minutes).
     static func eventually(_ seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
         for _ in 0..<Int(seconds * 100) {
             if await condition() { return true }
@@ -39,12 +40,20 @@ struct LiveFeedReaderNamingTests {
         let reader = LiveFeedReader(dataDirectory: data, policy: policy, wakeup: RingFutexWakeup(dataDirectory: data))
         await reader.start()
         defer { Task { await reader.stop() } }
-        let now = MonotonicAnchor.now().uptimeNanoseconds
-        for (index, direction) in [Direction.outbound, .inbound, .inbound].enumerated() {
-            producer.push(PackedPacketMeta(PacketMeta(timestamp: now + UInt64(index), flowKey: Self.key, direction: direction,
-                                                      length: 1400, tcpFlags: [], capture: nil)))
+        // The host keeps talking while the test waits: under the whole suite the wait can outlast
+        // the reader's one-minute window, which would forget a host heard only once.
+        func talk() {
+            let now = MonotonicAnchor.now().uptimeNanoseconds
+            for direction in [Direction.outbound, .inbound] {
+                producer.push(PackedPacketMeta(PacketMeta(timestamp: now, flowKey: Self.key, direction: direction,
+                                                          length: 1400, tcpFlags: [], capture: nil)))
+            }
         }
-        #expect(await Self.eventually { await reader.snapshot.topTalkers.first?.remote == Self.remote })
+        let started = MonotonicAnchor.now().uptimeNanoseconds
+        #expect(await Self.eventually {
+            talk()
+            return await reader.snapshot.topTalkers.first?.remote == Self.remote
+        })
 
         // The talker moved bytes before the history wrote its connection: no name, nothing to open.
         var line = LiveQuestion.line(await reader.snapshot, directory: data.path, at: Date())
@@ -53,11 +62,12 @@ struct LiveFeedReaderNamingTests {
         #expect(first["name"] is NSNull && first["flow"] is NSNull, "\(line)")
 
         let store = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data))
-        var record = FlowRecord(key: Self.key, firstSeen: now, tlsStatus: .encrypted)
-        record.lastSeen = now + 2
+        var record = FlowRecord(key: Self.key, firstSeen: started, tlsStatus: .encrypted)
+        record.lastSeen = started + 1
         record.sni = "named.test"
         let id = try await store.upsertFlow(record)
-        let named = await Self.eventually(15) {
+        let named = await Self.eventually(60) {
+            talk()
             line = LiveQuestion.line(await reader.snapshot, directory: data.path, at: Date())
             guard let talker = try? Self.talkers(line).first else { return false }
             return (talker["flow"] as? NSNumber)?.int64Value == id
