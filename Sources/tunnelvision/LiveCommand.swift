@@ -41,9 +41,11 @@ enum LiveCommand {
                    second), "packets", "connections", "dropped" (records the tunnel could not
                    hand over), "attached" (a ring is open), "state" (live | noTunnel |
                    sessionEnded | unreadable), "session", "topTalkers": [{"host" (the remote
-                   address), "name" (null here: the terminal's names come from the history),
-                   "bytes", "bytesIn", "bytesOut"}] (the busiest remote hosts of the last
-                   minute, busiest first, as the terminal lists them)}.
+                   address), "name" (as the history names it; null until it does), "flow" (the
+                   id 'tunnelvision flow ID' shows: the host's latest connection, or the one its
+                   name came from; null until the history holds it), "bytes", "bytesIn",
+                   "bytesOut"}] (the busiest remote hosts of the last minute, busiest first, as
+                   the terminal lists them)}.
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
@@ -78,11 +80,9 @@ enum LiveCommand {
         }
         let reader = LiveFeedReader(dataDirectory: directory, wakeup: RingFutexWakeup(dataDirectory: directory))
         await reader.start()
-        let override = request.dataDirectory
-        let names = LiveFeedNameLookup { () throws -> FlowStore in try HistoryAccess.openStore(dataDirectory: override) }
         let interactive = TerminalScreen.outputIsTerminal && !request.json
         let status = interactive
-            ? await dashboard(reader: reader, names: names, directory: directory.path)
+            ? await dashboard(reader: reader, directory: directory.path)
             : await lines(reader: reader, directory: directory.path, json: request.json)
         await reader.stop()
         return status
@@ -94,7 +94,7 @@ enum LiveCommand {
         case terminal(TerminalEvent)
     }
 
-    private static func dashboard(reader: LiveFeedReader, names: LiveFeedNameLookup, directory: String) async -> Int32 {
+    private static func dashboard(reader: LiveFeedReader, directory: String) async -> Int32 {
         let screen: TerminalScreen
         do { screen = try TerminalScreen() } catch {
             printError("tunnelvision: \(error)")
@@ -131,10 +131,7 @@ enum LiveCommand {
             }
             let size = TerminalScreen.size() ?? (80, 24)
             let layout = LiveDashboardLayout(columns: size.columns, rows: size.rows, samples: latest.throughput.count)
-            let known = await names.names
-            let wanted = LiveDashboard(snapshot: latest, names: known, directory: directory).flowsToName(layout)
-            let named = await names.refresh(wanted: wanted, now: Date())
-            screen.draw(LiveDashboard(snapshot: latest, names: named, directory: directory).frame(layout))
+            screen.draw(LiveDashboard(snapshot: latest, names: latest.names, directory: directory).frame(layout))
             pacing.drew(at: Date())
         }
         return 0

@@ -86,7 +86,7 @@ struct LiveDashboardTests {
         let layout = LiveDashboardLayout(columns: 80, rows: 24, samples: 60)
         let unnamed = LiveDashboard(snapshot: Self.snapshot(), names: names, directory: "/d").frame(layout)
         #expect(unnamed.contains { $0.contains("198.19.0.2") && $0.contains("4.0 KiB received") })
-        names.record(Self.key, name: "example.test", remote: Self.remote, now: Self.now)
+        names.record(Self.key, flowID: 12, name: "example.test", remote: Self.remote, now: Self.now)
         let named = LiveDashboard(snapshot: Self.snapshot(), names: names, directory: "/d").frame(layout)
         #expect(named.contains { $0.hasPrefix("  example.test") && $0.contains("4.0 KiB received") })
     }
@@ -99,10 +99,10 @@ struct LiveDashboardTests {
                     destination: IPEndpoint(address: Self.remote, port: 53))
         }
         #expect(names.due(keys + keys, now: Self.now) == [keys[0], keys[1]])
-        names.record(keys[0], name: nil, remote: nil, now: Self.now)
-        names.record(keys[1], name: "dns.test", remote: Self.remote, now: Self.now)
+        names.record(keys[0], flowID: nil, name: nil, remote: nil, now: Self.now)
+        names.record(keys[1], flowID: 2, name: "dns.test", remote: Self.remote, now: Self.now)
         #expect(names.due(keys, now: Self.now) == [keys[2], keys[3]])
-        for key in keys[2...] { names.record(key, name: nil, remote: nil, now: Self.now) }
+        for key in keys[2...] { names.record(key, flowID: nil, name: nil, remote: nil, now: Self.now) }
         #expect(names.due(keys, now: Self.now.addingTimeInterval(5)).isEmpty)
         #expect(names.due(keys, now: Self.now.addingTimeInterval(10)) == [keys[0], keys[2]])
     }
@@ -133,20 +133,21 @@ struct LiveDashboardTests {
         #expect(LiveDashboardLine.text(dashboard, at: Self.now).contains("received 2.0 KiB/s"))
     }
 
-    @Test("the line names the busiest hosts of the last minute as the terminal lists them, busiest first, with the history's name once known")
+    @Test("the line names the busiest hosts of the last minute as the terminal lists them, busiest first, with the history's name and row once known")
     func lineTopTalkers() throws {
         var snapshot = Self.snapshot()
         let quiet = IPAddress(parsing: "198.19.0.9")!
         snapshot.topTalkers.append(LiveTalker(remote: quiet, bytesIn: 10, bytesOut: 5, latestFlow: Self.key))
         var names = LiveDashboardNames()
-        names.record(Self.key, name: "example.test", remote: Self.remote, now: Self.now)
-        for (names, name) in [(LiveDashboardNames(), nil), (names, "example.test")] as [(LiveDashboardNames, String?)] {
+        names.record(Self.key, flowID: 12, name: "example.test", remote: Self.remote, now: Self.now)
+        for (names, name, flow) in [(LiveDashboardNames(), nil, nil), (names, "example.test", 12)] as [(LiveDashboardNames, String?, Int?)] {
             let json = LiveDashboardLine.json(LiveDashboard(snapshot: snapshot, names: names, directory: "/d"), at: Self.now)
             let object = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
             let talkers = try #require(object["topTalkers"] as? [[String: Any]])
             #expect(talkers.map { $0["host"] as? String } == ["198.19.0.2", "198.19.0.9"])
             #expect(talkers[0]["bytes"] as? Int == 4196 && talkers[0]["bytesIn"] as? Int == 4096 && talkers[0]["bytesOut"] as? Int == 100)
             #expect(talkers[0]["name"] as? String == name)
+            #expect(talkers[0]["flow"] as? Int == flow && (flow != nil || talkers[0]["flow"] is NSNull))
         }
     }
 }

@@ -108,7 +108,7 @@ def main():
         tests = [test for test in screens.TESTS if not options.only or any(name in test.__name__ for name in options.only)]
         if not options.live_demo:
             print("(the live Dashboard is not checked: give --live-demo)")
-            tests = [test for test in tests if test is not screens.test_dashboard_live]
+            tests = [test for test in tests if test is not screens.test_dashboard_live and not getattr(test, "live", False)]
         browser = Browser(options.artifacts)
         context = Context(options, browser, server, empty, servers, scratch)
         if tests and tests[0] is not screens.test_access_needs_the_key:

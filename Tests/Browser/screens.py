@@ -10,7 +10,7 @@ import urllib.parse
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from harness import Failure, check
+from harness import Failure, Server, check, oracle
 
 
 def rows(t):
@@ -638,3 +638,161 @@ TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduct
          test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
          test_diagnostics, test_empty_history_teaches, test_dashboard_live,
          test_deleting_keeps_the_history_and_retention_returns_the_axis, test_server_gone_gives_an_error_card]
+
+
+# --- a live tunnel of its own: top talkers to the inspector, diagnostics ---------------------------
+class LiveDemo:
+    """`tunnelvision demo` (its own lab of namespaces) into a fresh data directory of its own, and a
+    server over it: one per test, so each sees a tunnel come alive however the tests are ordered.
+    `stop()` ends the demo (it removes its own lab on TERM) and the server."""
+
+    def __init__(self, t, name):
+        if not t.options.live_demo:
+            raise Failure("a live tunnel needs --live-demo")
+        self.t, self.data_dir = t, os.path.join(t.scratch, name)
+        self.process = subprocess.Popen([t.binary, "demo", "--data-dir", self.data_dir],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 120
+        while not os.path.isdir(self.data_dir) and time.time() < deadline:
+            time.sleep(0.1)
+        self.server = Server(t.options.server, t.binary, self.data_dir)
+        t.servers.append(self.server)
+
+    def ask(self, *arguments):
+        return oracle(self.t.binary, self.data_dir, *arguments)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.server.stop()
+
+
+def talker_links(t):
+    """The top talkers drawn as links: (text, flow id) each."""
+    return [(a.text, int(a.get_attribute("data-flow"))) for a in t.b.css("ol.talkers li.talker a.host[data-flow]")]
+
+
+def test_a_top_talker_opens_its_connection_in_the_inspector(t):
+    """While the demo's tunnel is live, a top talker named from the history opens the Flow
+    Inspector of its connection, under the same name; a recent connection opens its own."""
+    b = t.b
+    demo = LiveDemo(t, "live-talkers")
+    try:
+        b.go(demo.server.url)
+        b.route("#/dashboard")
+        b.wait(lambda: "Monitoring is on" in b.text(), 180, "the dashboard never saw the demo's tunnel live")
+        # Named and linked once the history holds the connection (it writes it a moment after its packets).
+        text, flow_id = b.wait(lambda: next(((text, flow) for text, flow in talker_links(t) if "(" in text), None), 60,
+                               "no top talker was named and linked: " + str(b.driver.execute_script(
+                                   "return document.querySelector('ol.talkers')?.outerHTML ?? document.querySelector('main').innerText"))[:800])
+        name, host = re.fullmatch(r"(.+) \((\S+)\)", text).groups()
+        flow = demo.ask("flow", str(flow_id))
+        check(flow["name"] == name, f"the talker {text!r} links to connection {flow_id}, which the history names {flow['name']!r}")
+        check(host in (flow["remote"] or ""), f"the talker {text!r} links to a connection with {flow['remote']!r}")
+        t.shoot("dashboard-talkers")
+        b.css(f'ol.talkers a.host[data-flow="{flow_id}"]')[0].click()
+        b.wait(lambda: b.driver.current_url.endswith(f"#/flow/{flow_id}"), 10, "the talker did not open its connection")
+        b.one("heading", name, exact=True)
+        # Back on the Dashboard, a recent connection opens its own inspector too.
+        b.route("#/dashboard")
+        recent = b.wait(lambda: b.css("section ul.rows li.row a.row-link[data-flow]"), 20, "no recent connection drawn")
+        recent_id = int(recent[0].get_attribute("data-flow"))
+        recent[0].click()
+        b.wait(lambda: b.driver.current_url.endswith(f"#/flow/{recent_id}"), 10, "the recent connection did not open")
+        recent_flow = demo.ask("flow", str(recent_id))
+        b.one("heading", recent_flow["name"] or recent_flow["remote"], exact=True)
+    finally:
+        demo.stop()
+        if t.server.process.poll() is None:
+            b.go(t.server.url)   # cookies do not tell ports apart: the demo's server replaced ours
+
+
+test_a_top_talker_opens_its_connection_in_the_inspector.live = True
+
+
+def drawn_diagnostics(t):
+    """What the Diagnostics screen drew: headline, notice, and each section's title, readings and note."""
+    return t.b.driver.execute_script("""
+        const text = (el) => el ? el.textContent.trim() : null;
+        const head = document.querySelector('section.headline');
+        return {
+          verdict: head?.dataset.verdict ?? null, headline: text(head?.querySelector('.headline-text')),
+          notice: text(document.querySelector('.notice-card .notice-text')),
+          sections: [...document.querySelectorAll('section.diagnostics-section')].map((s) => ({
+            key: s.dataset.section, title: text(s.querySelector('h2')),
+            rows: [...s.querySelectorAll('dl.readings dt')].map((dt) => [text(dt), text(dt.nextElementSibling)]),
+            note: text(s.querySelector('p.note'))})),
+          terms: [...document.querySelectorAll('main dt')].map((dt) => dt.textContent.trim())};""")
+
+
+def test_diagnostics_with_a_live_tunnel(t):
+    """The Diagnostics screen over the demo's live tunnel draws what `diagnostics --json` gives for
+    the same data directory at that moment: the headline, the notice, every section's title, its
+    rows label by label, its note — words, never the JSON's field names. Counters move while the
+    demo's traffic flows, so the command is asked just before and just after the screen asks: a
+    reading that is the same both times must be drawn as it is; one that moved in between must be
+    drawn with the same label (its value is then one of that moment's)."""
+    b = t.b
+    demo = LiveDemo(t, "live-diagnostics")
+    try:
+        b.go(demo.server.url)
+        b.wait(lambda: demo.ask("diagnostics")["monitoring"], 180, "the demo's tunnel never came alive")
+        def readings_moved(before, after):
+            return sum(old["value"] != new["value"] for then, now in zip(before["sections"], after["sections"])
+                       for old, new in zip(then["rows"], now["rows"]))
+
+        readings = []
+        for attempt in range(8):   # a reading across a quiet moment of the demo's traffic, if one comes
+            before = demo.ask("diagnostics")
+            b.route("#/dashboard")
+            b.route("#/diagnostics")
+            b.wait(lambda: b.css("section.headline .headline-text"), 15, "no headline drawn")
+            drawn = drawn_diagnostics(t)
+            after = demo.ask("diagnostics")
+            if before["monitoring"] and after["monitoring"]:
+                readings.append((readings_moved(before, after), before, drawn, after))
+                if readings[-1][0] == 0:
+                    break
+        check(readings, "the demo's tunnel was never live across one reading of the screen")
+        _, before, drawn, after = min(readings, key=lambda reading: reading[0])
+        raw = {"Key", "Keys", "Rows", "Label", "Value", "Verdict", "Text", "Title", "Note", "Monitoring"}
+        check(not raw & set(drawn["terms"]), f"the screen shows the JSON's field names: {drawn['terms']}")
+        if before["headline"] == after["headline"]:
+            check(drawn["headline"] == after["headline"]["text"] and drawn["verdict"] == after["headline"]["verdict"],
+                  f"headline drawn {drawn['headline']!r}, the command says {after['headline']['text']!r}")
+        check(drawn["headline"] in (before["headline"]["text"], after["headline"]["text"]), f"headline {drawn['headline']!r}")
+        if before["resolverNotice"] == after["resolverNotice"]:
+            check(drawn["notice"] == (after["resolverNotice"] or {}).get("text"),
+                  f"notice drawn {drawn['notice']!r}, the command says {after['resolverNotice']!r}")
+        check([s["key"] for s in drawn["sections"]] == [s["key"] for s in after["sections"]],
+              f"sections drawn {[s['key'] for s in drawn['sections']]}, the command's {[s['key'] for s in after['sections']]}")
+        stable = moved = 0
+        for shown, then, now in zip(drawn["sections"], before["sections"], after["sections"]):
+            check(shown["title"] == now["title"], f"section {now['key']}: title {shown['title']!r}, the command's {now['title']!r}")
+            check([label for label, _ in shown["rows"]] == [row["label"] for row in now["rows"]],
+                  f"section {now['key']}: rows {shown['rows']}, the command's {[row['label'] for row in now['rows']]}")
+            for (label, value), old, new in zip(shown["rows"], then["rows"], now["rows"]):
+                if old["value"] == new["value"]:
+                    stable += 1
+                    check(value == new["value"], f"{now['title']} · {label}: drawn {value!r}, the command says {new['value']!r}")
+                else:
+                    moved += 1
+            if then["note"] == now["note"]:
+                check(shown["note"] == now["note"], f"{now['title']}: note drawn {shown['note']!r}, the command's {now['note']!r}")
+        print(f"  {len(after['sections'])} sections, {stable} readings compared exactly, {moved} moved while asked")
+        check(stable > moved, f"too few readings held still to compare ({stable} held, {moved} moved)")
+        t.shoot("diagnostics-live")
+    finally:
+        demo.stop()
+        if t.server.process.poll() is None:
+            b.go(t.server.url)   # cookies do not tell ports apart: the demo's server replaced ours
+
+
+test_diagnostics_with_a_live_tunnel.live = True
+
+TESTS += [test_a_top_talker_opens_its_connection_in_the_inspector, test_diagnostics_with_a_live_tunnel]

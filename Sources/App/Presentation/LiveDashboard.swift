@@ -40,20 +40,9 @@ public struct LiveDashboard: Sendable {
         return line
     }
 
-    /// The connections whose names would be drawn in a frame of `layout`, most visible first.
-    public func flowsToName(_ layout: LiveDashboardLayout) -> [FlowKey] {
-        snapshot.topTalkers.prefix(layout.talkerRows).map(\.latestFlow)
-            + recentConnections(limit: layout.recentRows).map(\.flowKey)
-    }
-
     /// The newest packet of each of the last `limit` connections, newest first.
     public func recentConnections(limit: Int) -> [LivePacket] {
-        var seen: Set<FlowKey> = []
-        var picked: [LivePacket] = []
-        for packet in snapshot.recent.reversed() where picked.count < limit && seen.insert(packet.flowKey).inserted {
-            picked.append(packet)
-        }
-        return picked
+        snapshot.recentConnections(limit: limit)
     }
 
     /// Every line of the screen for a terminal of `layout`'s size, each at most `columns` wide.
@@ -85,9 +74,10 @@ public struct LiveDashboard: Sendable {
     }
 
     /// The busiest remote hosts of the last minute, busiest first, each with the name the history
-    /// gave it (nil: none known yet). What the screen's list and the JSON line's `topTalkers` show.
-    public func talkers(limit: Int) -> [(talker: LiveTalker, name: String?)] {
-        snapshot.topTalkers.prefix(limit).map { ($0, names.name(of: $0.latestFlow) ?? names.name(ofHost: $0.remote)) }
+    /// gave it and the connection its row opens. What the screen's list and the JSON line's
+    /// `topTalkers` show.
+    public func talkers(limit: Int) -> [LiveDashboardTalker] {
+        snapshot.topTalkers.prefix(limit).map { LiveDashboardTalker($0, names: names) }
     }
 
     private func talkerLines(limit: Int) -> [String] {

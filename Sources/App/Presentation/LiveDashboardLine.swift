@@ -4,8 +4,9 @@ import Shared
 /// The dashboard when standard output is not a terminal: one line a second, in words or as one
 /// JSON object per line (`time`, `bytesIn`, `bytesOut`, the rates of the last whole second,
 /// `packets`, `dropped`, `attached`, the state's identifier (with the `problem` when the feed is
-/// unreadable), and `topTalkers`: the busiest remote
-/// hosts of the last minute, as the terminal dashboard lists them).
+/// unreadable), and `topTalkers`: the busiest remote hosts of the last minute, as the terminal
+/// dashboard lists them, each with its name and the history's row its entry opens —
+/// `LiveDashboardTalker` decides both).
 public enum LiveDashboardLine {
     public static func text(_ dashboard: LiveDashboard, at now: Date) -> String {
         let state: String = switch dashboard.state {
@@ -35,10 +36,12 @@ public enum LiveDashboardLine {
         if case .unreadable(let error) = dashboard.state { out.string("problem", error.description) }
         if let session = snapshot.generation { out.number("session", session) }
         out.beginArray("topTalkers")
-        for (talker, name) in dashboard.talkers(limit: snapshot.topTalkers.count) {
+        for row in dashboard.talkers(limit: snapshot.topTalkers.count) {
+            let talker = row.talker
             out.beginObject()
             out.string("host", "\(talker.remote)")
-            out.string("name", name)
+            out.string("name", row.name)
+            out.number("flow", row.flowID.map { Int($0) })
             out.number("bytes", talker.bytesIn &+ talker.bytesOut)
             out.number("bytesIn", talker.bytesIn)
             out.number("bytesOut", talker.bytesOut)

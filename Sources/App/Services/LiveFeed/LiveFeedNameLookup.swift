@@ -11,6 +11,7 @@ public actor LiveFeedNameLookup {
     private let reopenInterval: TimeInterval
     private var store: FlowStore?
     private var lastOpenAttempt: Date?
+    private var session: UInt64?
     public private(set) var names: LiveDashboardNames
 
     public init(names: LiveDashboardNames = LiveDashboardNames(), reopenInterval: TimeInterval = 5,
@@ -24,14 +25,19 @@ public actor LiveFeedNameLookup {
 
     /// Looks up the connections due among `wanted` and returns every name known so far. A failed
     /// query leaves the connection unnamed for now (its address is shown) and drops the store so
-    /// the next round reopens it.
-    public func refresh(wanted: [FlowKey], now: Date) async -> LiveDashboardNames {
+    /// the next round reopens it. A different `session` than the last round's forgets every answer
+    /// first: the same connection in a new session is a new row of the history.
+    public func refresh(wanted: [FlowKey], now: Date, session: UInt64? = nil) async -> LiveDashboardNames {
+        if session != self.session {
+            self.session = session
+            names.forgetAll()
+        }
         let due = names.due(wanted, now: now)
         guard !due.isEmpty, let store = openedStore(now: now) else { return names }
         for key in due {
             do {
                 let flow = try await store.flow(matching: key).map { HistoryFlow($0, localAddresses: localAddresses) }
-                names.record(key, name: flow?.name?.text, remote: flow?.endpoints?.remote.address, now: now)
+                names.record(key, flowID: flow?.id, name: flow?.name?.text, remote: flow?.endpoints?.remote.address, now: now)
             } catch {
                 await self.store?.close()
                 self.store = nil

@@ -16,6 +16,9 @@ import Synchronization
 /// - A new session (a new ring file) empties the session — counters, window, recents — and takes
 ///   a fresh anchor; a pass that straddles the switch is credited to the new session.
 /// - With no ring yet, the heartbeat retries attaching; `lastAttachError` says why it failed.
+/// - The history is asked, once a heartbeat and a few at a time, which rows and names it holds
+///   for the connections a dashboard shows (`LiveFeedNameLookup`), so every face of the feed —
+///   the terminal, `live --json`, the web Dashboard — names them and links them the same way.
 public actor LiveFeedReader {
     public let fileURL: URL
     public let policy: LiveFeedPolicy
@@ -23,6 +26,9 @@ public actor LiveFeedReader {
     private let localAddresses: Set<IPAddress>
     private let anchorNow: @Sendable () -> MonotonicAnchor
     private let clock: @Sendable () -> Date
+    private let nameLookup: LiveFeedNameLookup?
+    private var names = LiveDashboardNames()
+    private var namingInFlight = false
 
     private var consumer: RingBufferConsumer?
     private var sessionGeneration: UInt64?
@@ -45,18 +51,23 @@ public actor LiveFeedReader {
     private var nextContinuation: UInt64 = 0
     private let wakePending = WakeFlag()
 
-    /// The tunnel's ring in `dataDirectory`.
+    /// The tunnel's ring in `dataDirectory`, its connections named from the history beside it.
     public init(dataDirectory: URL, policy: LiveFeedPolicy = .default, wakeup: any LiveFeedWakeup,
                 localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
+        let path = dataDirectory.path
+        let history = LiveFeedNameLookup(localAddresses: localAddresses) { () throws -> FlowStore in
+            try HistoryAccess.openStore(dataDirectory: path)
+        }
         self.init(fileURL: DataDirectoryLayout.ring(in: dataDirectory), policy: policy, wakeup: wakeup,
-                  localAddresses: localAddresses)
+                  localAddresses: localAddresses, nameLookup: history)
     }
 
     public init(fileURL: URL, policy: LiveFeedPolicy = .default, wakeup: any LiveFeedWakeup,
                 localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses,
                 anchorNow: @escaping @Sendable () -> MonotonicAnchor = { MonotonicAnchor.now() },
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                clock: @escaping @Sendable () -> Date = { Date() }, nameLookup: LiveFeedNameLookup? = nil) {
         self.fileURL = fileURL
+        self.nameLookup = nameLookup
         self.policy = policy
         self.wakeup = wakeup
         self.localAddresses = localAddresses
@@ -156,7 +167,7 @@ public actor LiveFeedReader {
             isAttached: consumer != nil, lastAttachError: attachError, ringState: consumer?.sessionState,
             generation: consumer?.generation, topTalkers: talkers.top(asOf: now, limit: Self.talkerLimit),
             connectionsSeen: connections.count, connectionsReachedCap: connections.reachedCap,
-            unreadableRecords: unreadableRecords, takenAt: now)
+            unreadableRecords: unreadableRecords, takenAt: now, names: names)
     }
 
     /// The current snapshot at once, then one after every drain that took records and every
@@ -176,6 +187,9 @@ public actor LiveFeedReader {
 
     /// The hosts a snapshot lists: enough for any terminal, a fixed cost per snapshot.
     static let talkerLimit = 10
+    /// The recent connections the history is asked about: as many as a tall terminal lists (the
+    /// questions per heartbeat are bounded by `LiveDashboardNames.lookupsPerRound` whatever this is).
+    static let recentNamedLimit = 40
 
     private func forget(_ key: UInt64) { continuations[key] = nil }
 
@@ -192,6 +206,28 @@ public actor LiveFeedReader {
         let taken = drain()
         if taken == 0 { publish() }
         continueIfFull(taken)
+        askHistory()
+    }
+
+    /// One round of questions to the history at a time, off the actor's back: its answers arrive
+    /// as a job of their own, and a round for a session that ended meanwhile is dropped.
+    private func askHistory() {
+        guard let nameLookup, !namingInFlight else { return }
+        namingInFlight = true
+        let current = snapshot
+        let wanted = current.flowsToName(talkers: Self.talkerLimit, recent: Self.recentNamedLimit)
+        let session = current.generation
+        Task { [weak self] in
+            let named = await nameLookup.refresh(wanted: wanted, now: current.takenAt, session: session)
+            await self?.historyAnswered(named, session: session)
+        }
+    }
+
+    private func historyAnswered(_ named: LiveDashboardNames, session: UInt64?) {
+        namingInFlight = false
+        guard session == sessionGeneration, named != names else { return }
+        names = named
+        publish()
     }
 
     /// A burst that hit its ceiling left records behind: another burst is queued as a job of its
@@ -230,6 +266,7 @@ public actor LiveFeedReader {
     }
 
     private func resetSession() {
+        names.forgetAll()
         window.reset()
         talkers.reset()
         connections.reset()

@@ -27,12 +27,15 @@ public struct LiveFeedSnapshot: Sendable, Equatable {
     public var unreadableRecords: UInt64
     /// The instant the throughput samples end at.
     public var takenAt: Date
+    /// What the history knows so far of the connections shown: their rows and names.
+    public var names: LiveDashboardNames
 
     public init(recent: [LivePacket] = [], throughput: [ThroughputSample] = [], droppedRecords: UInt64 = 0,
                 bytesIn: UInt64 = 0, bytesOut: UInt64 = 0, packetCount: UInt64 = 0, lateRecords: UInt64 = 0,
                 isAttached: Bool = false, lastAttachError: IPCError? = nil, ringState: RingFileState? = nil,
                 generation: UInt64? = nil, topTalkers: [LiveTalker] = [], connectionsSeen: Int = 0,
-                connectionsReachedCap: Bool = false, unreadableRecords: UInt64 = 0, takenAt: Date) {
+                connectionsReachedCap: Bool = false, unreadableRecords: UInt64 = 0, takenAt: Date,
+                names: LiveDashboardNames = LiveDashboardNames()) {
         self.recent = recent
         self.throughput = throughput
         self.droppedRecords = droppedRecords
@@ -49,5 +52,22 @@ public struct LiveFeedSnapshot: Sendable, Equatable {
         self.connectionsReachedCap = connectionsReachedCap
         self.unreadableRecords = unreadableRecords
         self.takenAt = takenAt
+        self.names = names
+    }
+
+    /// The newest packet of each of the last `limit` connections, newest first.
+    public func recentConnections(limit: Int) -> [LivePacket] {
+        var seen: Set<FlowKey> = []
+        var picked: [LivePacket] = []
+        for packet in recent.reversed() where picked.count < limit && seen.insert(packet.flowKey).inserted {
+            picked.append(packet)
+        }
+        return picked
+    }
+
+    /// The connections a dashboard of `talkers` host rows and `recent` connection rows shows,
+    /// most visible first: what the history is asked about.
+    public func flowsToName(talkers: Int, recent: Int) -> [FlowKey] {
+        topTalkers.prefix(talkers).map(\.latestFlow) + recentConnections(limit: recent).map(\.flowKey)
     }
 }

@@ -4,9 +4,10 @@ import Foundation
 /// the line for the reader's snapshot at that instant.
 public enum LiveQuestion {
     /// What `live` prints for `snapshot` at `now` (`--json`: one JSON object), without its newline.
-    /// `directory` is the data directory's path, which the dashboard names.
+    /// `directory` is the data directory's path, which the dashboard names; the connections are
+    /// named (and given their history rows) as far as the reader's snapshot knows them.
     public static func line(_ snapshot: LiveFeedSnapshot, directory: String, at now: Date, json: Bool = true) -> String {
-        let dashboard = LiveDashboard(snapshot: snapshot, names: LiveDashboardNames(), directory: directory)
+        let dashboard = LiveDashboard(snapshot: snapshot, names: snapshot.names, directory: directory)
         return json ? LiveDashboardLine.json(dashboard, at: now) : LiveDashboardLine.text(dashboard, at: now)
     }
 }

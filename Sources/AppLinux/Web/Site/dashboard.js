@@ -1,8 +1,9 @@
 // The Dashboard: whether a tunnel is live (and what to type when none is), received and sent
 // over the last minute drawn from the live event stream (/api/live, one `dashboard` event a
 // second, each the line `tunnelvision live --json` prints), this session's counters, the
-// dropped-records indicator, the busiest hosts of the last minute (the line's `topTalkers`), and
-// the recent connections.
+// dropped-records indicator, the busiest hosts of the last minute (the line's `topTalkers`, each
+// opening its connection in the Flow Inspector), and the recent connections (the history's
+// newest rows, each opening its own).
 
 import { get } from "./api.js";
 import { h, replace, bytes, errorCard, facts } from "./dom.js";
@@ -28,10 +29,15 @@ function chart(samples) {
     samples.length > 1 ? h("polyline", { class: "series sent", points: points("bytesOutPerSecond") }) : null);
 }
 
-// One host: its name when the history gave one, else its address; the bytes both ways.
+// One host: its name when the history gave one, else its address; the bytes both ways. It opens
+// the connection the line chose (`flow`: the one its name is from, else its latest) in the Flow
+// Inspector; until the history holds that connection (`flow` null) it opens nothing.
 function talkerRow(talker) {
   const label = talker.name ? `${talker.name} (${talker.host})` : talker.host;
-  return h("li", { class: "talker" }, h("span", { class: "host" }, label), " ",
+  const host = talker.flow === null || talker.flow === undefined
+    ? h("span", { class: "host" }, label)
+    : h("a", { class: "host", href: `#/flow/${talker.flow}`, "data-flow": talker.flow }, label);
+  return h("li", { class: "talker" }, host, " ",
     h("span", { class: "talker-bytes" }, `${bytes(talker.bytesIn)} received, ${bytes(talker.bytesOut)} sent`));
 }
 

@@ -1,9 +1,32 @@
 // Diagnostics: the headline sentence, the notice when name resolution is wrong, and the sections
-// and rows of the verdicts, as `tunnelvision diagnostics --json` gives them.
+// and rows of the verdicts, as `tunnelvision diagnostics --json` gives them. Every word shown is
+// the command's (titles, labels, values, notes); the identifiers (`key`, `verdict`) stay in data
+// attributes for scripts and tests, never on the screen.
 
 import { get } from "./api.js";
-import { h, replace, errorCard } from "./dom.js";
-import { readable, words } from "./inspector.js";
+import { h, replace, errorCard, facts } from "./dom.js";
+
+function headlineCard(report) {
+  return h("section", { class: "card headline", "aria-labelledby": "headline-title", "data-verdict": report.headline.verdict },
+    h("h2", { id: "headline-title" }, report.monitoring ? "What this session can see" : "Monitoring is off"),
+    h("p", { class: "headline-text" }, report.headline.text),
+    report.monitoring ? null : h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND")));
+}
+
+function resolverCard(notice) {
+  return h("section", { class: "card notice-card", role: "note", "aria-labelledby": "resolver-title", "data-verdict": notice.verdict },
+    h("h2", { id: "resolver-title" }, "Name resolution"),
+    h("p", { class: "notice-text" }, notice.text));
+}
+
+// One question: its title, its readings label by label, and the sentence that reads them.
+function sectionCard(section) {
+  const title = `section-${section.key}`;
+  return h("section", { class: "card diagnostics-section", "aria-labelledby": title, "data-section": section.key },
+    h("h2", { id: title }, section.title),
+    section.rows.length ? facts(section.rows.map((row) => [row.label, row.value]), "facts readings") : null,
+    section.note ? h("p", { class: "note" }, section.note) : null);
+}
 
 export function render(main) {
   let alive = true;
@@ -18,16 +41,8 @@ export function render(main) {
       return;
     }
     if (!alive) return;
-    replace(body,
-      h("section", { class: "card headline", "aria-labelledby": "headline-title" },
-        h("h2", { id: "headline-title" }, report.monitoring ? "What this session can see" : "Monitoring is off"),
-        h("p", { class: "headline-text" }, report.headline.text),
-        report.monitoring ? null : h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND"))),
-      report.resolverNotice ? h("section", { class: "card notice-card", role: "note", "aria-labelledby": "resolver-title" },
-        h("h2", { id: "resolver-title" }, "Name resolution"), readable(report.resolverNotice)) : null,
-      report.sections.map((section, index) => h("section", { class: "card", "aria-labelledby": `section-${index}` },
-        h("h2", { id: `section-${index}` }, section.title ?? words(section.name ?? `Section ${index + 1}`)),
-        readable(Object.fromEntries(Object.entries(section).filter(([key]) => key !== "title" && key !== "name"))))));
+    replace(body, headlineCard(report), report.resolverNotice ? resolverCard(report.resolverNotice) : null,
+      report.sections.map(sectionCard));
   }
   load();
   return () => { alive = false; };
