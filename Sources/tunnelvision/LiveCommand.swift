@@ -32,6 +32,10 @@ enum LiveCommand {
     ends it says so, keeps the last minute on screen, and picks up the next session by itself.
     A data directory that does not exist is an error (exit status 1): check --data-dir.
 
+    The feed has one reader at a time, so that each sees every record: while another 'live' or a
+    'tunnelvision ui' (its Dashboard) follows the same data directory, this one says so and
+    waits, and reads once that one stops.
+
     When standard output is not a terminal (a pipe, a file), it prints one line a second until it
     is stopped (TERM or Ctrl-C, exit status 0).
 
@@ -40,7 +44,8 @@ enum LiveCommand {
                    (this session), "bytesInPerSecond", "bytesOutPerSecond" (the last whole
                    second), "packets", "connections", "dropped" (records the tunnel could not
                    hand over), "attached" (a ring is open), "state" (live | noTunnel |
-                   sessionEnded | unreadable), "session", "topTalkers": [{"host" (the remote
+                   sessionEnded | unreadable, then with "problem": why, in a sentence),
+                   "session", "topTalkers": [{"host" (the remote
                    address), "name" (as the history names it; null until it does), "flow" (the
                    id 'tunnelvision flow ID' shows: the host's latest connection, or the one its
                    name came from; null until the history holds it), "bytes", "bytesIn",

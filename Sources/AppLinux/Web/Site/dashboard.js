@@ -55,8 +55,9 @@ export function render(main) {
     const state = states[line.state] ?? states.unreadable;
     replace(monitoring,
       h("h2", { id: "monitoring-title" }, h("span", { class: `state-icon state-${line.state}`, "aria-hidden": "true" }, state.icon), " ", state.title),
-      h("p", {}, state.text),
-      line.state === "live" ? null : h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND")));
+      // Unreadable: the line's own sentence says why (another reader, a damaged ring…).
+      h("p", {}, line.state === "unreadable" && line.problem ? `${line.problem[0].toUpperCase()}${line.problem.slice(1)}.` : state.text),
+      line.state === "live" || line.problem ? null : h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND")));
     samples.push(line);
     while (samples.length > windowSeconds) samples.shift();
     const now = samples.at(-1);
