@@ -6,7 +6,7 @@
 // newest rows, each opening its own).
 
 import { get } from "./api.js";
-import { h, replace, bytes, errorCard, facts } from "./dom.js";
+import { h, replace, bytes, errorCard, facts, keyed } from "./dom.js";
 import { timelineRow } from "./rows.js";
 
 const windowSeconds = 60;   // seconds drawn: the last minute
@@ -31,14 +31,26 @@ function chart(samples) {
 
 // One host: its name when the history gave one, else its address; the bytes both ways. It opens
 // the connection the line chose (`flow`: the one its name is from, else its latest) in the Flow
-// Inspector; until the history holds that connection (`flow` null) it opens nothing.
+// Inspector; until the history holds that connection (`flow` null) it opens nothing. Redrawn in
+// place each second (`keyed`): the link stays the same element while a person clicks it.
+const talkerLabel = (talker) => talker.name ? `${talker.name} (${talker.host})` : talker.host;
+const talkerBytes = (talker) => `${bytes(talker.bytesIn)} received, ${bytes(talker.bytesOut)} sent`;
+
 function talkerRow(talker) {
-  const label = talker.name ? `${talker.name} (${talker.host})` : talker.host;
   const host = talker.flow === null || talker.flow === undefined
-    ? h("span", { class: "host" }, label)
-    : h("a", { class: "host", href: `#/flow/${talker.flow}`, "data-flow": talker.flow }, label);
-  return h("li", { class: "talker" }, host, " ",
-    h("span", { class: "talker-bytes" }, `${bytes(talker.bytesIn)} received, ${bytes(talker.bytesOut)} sent`));
+    ? h("span", { class: "host" }, talkerLabel(talker))
+    : h("a", { class: "host", href: `#/flow/${talker.flow}`, "data-flow": talker.flow }, talkerLabel(talker));
+  return h("li", { class: "talker" }, host, " ", h("span", { class: "talker-bytes" }, talkerBytes(talker)));
+}
+
+function updateTalker(row, talker) {
+  const host = row.querySelector(".host");
+  if (host.textContent !== talkerLabel(talker)) host.textContent = talkerLabel(talker);
+  if (host.dataset.flow !== String(talker.flow)) {
+    host.dataset.flow = talker.flow;
+    host.setAttribute("href", `#/flow/${talker.flow}`);
+  }
+  row.querySelector(".talker-bytes").textContent = talkerBytes(talker);
 }
 
 export function render(main) {
@@ -49,6 +61,10 @@ export function render(main) {
   const counters = h("section", { class: "card", "aria-labelledby": "session-title" });
   const talkers = h("section", { class: "card", "aria-labelledby": "talkers-title" });
   const recent = h("section", { class: "card", "aria-labelledby": "recent-title" });
+  const talkerList = h("ol", { class: "talkers", "aria-labelledby": "talkers-title", hidden: true });
+  const talkersEmpty = h("p", {}, "Nothing moved in the last minute.");
+  replace(talkers, h("h2", { id: "talkers-title" }, "Top talkers"), talkerList, talkersEmpty);
+  const recentList = h("ul", { class: "rows", "aria-labelledby": "recent-title" });
   replace(main, h("h1", { tabindex: -1 }, "Dashboard"), monitoring, h("div", { class: "grid-two" }, throughput, counters), talkers, recent);
 
   function draw(line) {
@@ -78,21 +94,24 @@ export function render(main) {
             + "the traffic itself was not affected, and the counters above still count it.")
         : null);
     const busiest = line.topTalkers ?? [];
-    replace(talkers,
-      h("h2", { id: "talkers-title" }, "Top talkers"),
-      busiest.length
-        ? h("ol", { class: "talkers", "aria-labelledby": "talkers-title" }, busiest.map(talkerRow))
-        : h("p", {}, "Nothing moved in the last minute."));
+    talkersEmpty.hidden = busiest.length > 0;
+    talkerList.hidden = busiest.length === 0;
+    // A host whose link appears or goes (its flow known or not) is built anew; otherwise kept.
+    keyed(talkerList, busiest, (talker) => `${talker.host} ${talker.flow === null || talker.flow === undefined ? "-" : "linked"}`,
+      talkerRow, updateTalker);
   }
 
   async function loadRecent() {
     try {
       const page = await get("/api/flows", { limit: 5 });
       if (!alive) return;
-      replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
-        page.flows.length ? h("ul", { class: "rows", "aria-labelledby": "recent-title" }, page.flows.map(timelineRow))
-          : h("p", {}, "No connections recorded yet: they appear here as the tunnel sees them."),
-        h("p", {}, h("a", { href: "#/timeline" }, "All connections in the timeline")));
+      // A row whose connection did not change is kept (keyed by all it shows), so a click lands.
+      keyed(recentList, page.flows, (flow) => JSON.stringify(flow), timelineRow);
+      if (!recent.contains(recentList) || page.flows.length === 0) {
+        replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
+          page.flows.length ? recentList : h("p", {}, "No connections recorded yet: they appear here as the tunnel sees them."),
+          h("p", {}, h("a", { href: "#/timeline" }, "All connections in the timeline")));
+      }
     } catch (error) {
       if (alive) replace(recent, errorCard("The recent connections could not be read", error, loadRecent));
     }

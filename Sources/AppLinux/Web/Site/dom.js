@@ -26,6 +26,27 @@ function append(element, children) {
   }
 }
 
+/** Makes `list`'s children one per item, in the items' order, keyed by `key(item)`: a child whose
+ *  key is already there is kept — the same element, updated in place by `update` — so a link a
+ *  person is pressing is not swapped under the pointer by a redraw; a new key is built by `build`.
+ *  Children already in their place are not moved. */
+export function keyed(list, items, key, build, update = () => {}) {
+  const existing = new Map([...list.children].map((child) => [child.dataset.key, child]));
+  items.forEach((item, index) => {
+    const name = String(key(item));
+    let child = existing.get(name);
+    if (child) {
+      update(child, item);
+    } else {
+      child = build(item);
+      child.dataset.key = name;
+    }
+    existing.delete(name);
+    if (list.children[index] !== child) list.insertBefore(child, list.children[index] ?? null);
+  });
+  for (const gone of existing.values()) gone.remove();
+}
+
 /** Replaces what `element` holds. */
 export function replace(element, ...children) {
   element.replaceChildren();
