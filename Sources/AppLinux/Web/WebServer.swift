@@ -160,40 +160,25 @@ public final class WebServer: @unchecked Sendable {
     // MARK: Accepting
 
     private func acceptWaiting() {
-        for _ in 0..<limits.acceptBurst {
-            let client = ctv_accept_nonblocking(listener)
-            guard client >= 0 else {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR, ECONNABORTED: continue
-                case let failure:
-                    log("\(Date().formatted(.iso8601)) tunnelvision ui: cannot accept a connection "
-                        + "(\(String(cString: strerror(failure)))); pausing for \(limits.acceptRetryDelay)")
-                    pauseAccepting()
-                    return
-                }
-            }
-            if connections.count >= limits.maximumConnections {
-                // The connection idle longest gives way; with none idle, the new one is told why.
-                guard let idlest = connections.filter({ $0.value.idleSince != nil })
-                    .min(by: { $0.value.idleSince! < $1.value.idleSince! })?.key else {
-                    refuseAtOnce(client)
-                    continue
-                }
-                finish(idlest, .evicted)
-            }
-            serve(client)
-        }
+        ListenerAcceptor(burst: limits.acceptBurst, retryDelay: limits.acceptRetryDelay).acceptWaiting(
+            on: listener, loop: loop, listening: { [weak self] in (self?.listener ?? -1) >= 0 },
+            paused: { failure in
+                log("\(Date().formatted(.iso8601)) tunnelvision ui: cannot accept a connection "
+                    + "(\(String(cString: strerror(failure)))); pausing for \(limits.acceptRetryDelay)")
+            },
+            accepted: { client in admit(client) })
     }
 
-    /// Out of descriptors, the listener stays readable: unwatched for a moment, so the
-    /// level-triggered loop does not spin on it, then watched again.
-    private func pauseAccepting() {
-        try? loop.modify(listener, interest: [])
-        loop.schedule(after: limits.acceptRetryDelay) { [weak self] in
-            guard let self, listener >= 0 else { return }
-            try? loop.modify(listener, interest: .read)
+    /// At the cap, the connection idle longest gives way; with none idle, the new one is told why.
+    private func admit(_ client: Int32) {
+        if connections.count >= limits.maximumConnections {
+            guard let idlest = connections.filter({ $0.value.idleSince != nil })
+                .min(by: { $0.value.idleSince! < $1.value.idleSince! })?.key else {
+                return refuseAtOnce(client)
+            }
+            finish(idlest, .evicted)
         }
+        serve(client)
     }
 
     private func serve(_ client: Int32) {

@@ -40,12 +40,7 @@ struct WebDownloadTests {
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            let reader = out.fileHandleForReading
-            let line = try await onOwnThread { () -> String in
-                var bytes: [UInt8] = []
-                while let byte = try reader.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
-                return String(decoding: bytes, as: UTF8.self)
-            }
+            let line = try await firstLine(of: out.fileHandleForReading)
             let announced = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
             let url = try #require(announced?["url"], "no url in \(line)")
             listen = try #require(announced?["listen"])
