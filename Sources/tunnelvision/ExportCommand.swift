@@ -28,10 +28,9 @@ enum ExportCommand {
               unless --force is given; a symbolic link is never followed.
     -o -      write the document to standard output.
     --summary write nothing; say what the export would hold: the connections (counted in the
-              history) and its size — to the byte for up to \(FlowExportEstimate.sampleSize)
-              connections, past that "about", estimated from the most recent
-              \(FlowExportEstimate.sampleSize) entries (the web app's Export asks this before
-              handing the file over).
+              history) and its size — to the byte for up to \(FlowExportEstimate.sampleSize) connections,
+              past that "about", estimated from the most recent \(FlowExportEstimate.sampleSize) entries
+              (the web app's Export asks this before handing the file over).
     --json    print what was written (or, with --summary, would be) as JSON: {"path",
               "connections", "bytes", "bytesEstimated", "truncated", "historyConnections"};
               "bytesEstimated" is true only for a --summary's estimate.
