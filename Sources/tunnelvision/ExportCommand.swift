@@ -2,7 +2,7 @@ import Foundation
 import App
 import Shared
 
-/// `tunnelvision export [--data-dir D] [-o FILE|-] [--force] [--json]`: the shell around
+/// `tunnelvision export [--data-dir D] [-o FILE|-] [--force] [--summary] [--json]`: the shell around
 /// `FlowExporter` — open the history for reading, choose the file, export, say what was written.
 enum ExportCommand {
     struct Request: Equatable {
@@ -11,7 +11,7 @@ enum ExportCommand {
     }
 
     static let help = """
-    tunnelvision export [--data-dir D] [-o FILE|-] [--force] [--json]
+    tunnelvision export [--data-dir D] [-o FILE|-] [--force] [--summary] [--json]
 
     Writes the whole history as one JSON file: for each connection its protocol, both ends as
     stored ("peers") and split into "local" and "remote" (null when that cannot be told), its name
@@ -27,8 +27,13 @@ enum ExportCommand {
     -o FILE   write it there instead. A file that is not an earlier export is left alone
               unless --force is given; a symbolic link is never followed.
     -o -      write the document to standard output.
-    --json    print what was written as JSON: {"path", "connections", "bytes", "truncated",
-              "historyConnections"}.
+    --summary write nothing; say what the export would hold: the connections (counted in the
+              history) and its size — to the byte for up to \(FlowExportEstimate.sampleSize) connections,
+              past that "about", estimated from the most recent \(FlowExportEstimate.sampleSize) entries
+              (the web app's Export asks this before handing the file over).
+    --json    print what was written (or, with --summary, would be) as JSON: {"path",
+              "connections", "bytes", "bytesEstimated", "truncated", "historyConnections"};
+              "bytesEstimated" is true only for a --summary's estimate.
     Exit status 1 when nothing could be exported (the history cannot be read, the file cannot
     be written or is not an earlier export), 2 on a usage error.
     """
@@ -45,6 +50,11 @@ enum ExportCommand {
     static func run(_ request: Request) async -> Int32 {
         let question = request.question
         do throws(QuestionFailure) {
+            if question.summaryOnly {
+                let summary = try await question.summary()
+                print(request.json ? summary.json : summary.lines.joined(separator: "\n"))
+                return 0
+            }
             guard question.output == .stream else {
                 let summary = try await question.export()
                 print(request.json ? summary.json : summary.lines.joined(separator: "\n"))

@@ -25,7 +25,7 @@ enum HelpText {
                                                 packets over time, drawn as bars
       tunnelvision flow ID [--packet N | --pcap FILE] [--data-dir D] [--json]
                                                 one connection: its facts, its packets, a packet's bytes
-      tunnelvision export [-o FILE|-] [--force] [--data-dir D] [--json]
+      tunnelvision export [-o FILE|-] [--force] [--summary] [--data-dir D] [--json]
                                                 every connection as one JSON file (metadata only)
       tunnelvision captures [rm SEQ…|rotate]    the capture files, the one being recorded, the room left
       tunnelvision storage [apply|clear]        the disk it all takes; apply the limits now, or delete all

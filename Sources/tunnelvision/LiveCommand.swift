@@ -55,15 +55,10 @@ enum LiveCommand {
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
         var request = Request(json: json)
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--data-dir":
-                guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "live: --data-dir needs a value") }
-                request.dataDirectory = value
-            default:
-                throw Invocation.UsageError(message: "live: unknown argument \(argument) (tunnelvision live [--data-dir D] [--json])")
-            }
+        var rest = arguments
+        request.dataDirectory = try Invocation.takeDataDirectory(from: &rest, command: "live")
+        if let argument = rest.first {
+            throw Invocation.UsageError(message: "live: unknown argument \(argument) (tunnelvision live [--data-dir D] [--json])")
         }
         return request
     }

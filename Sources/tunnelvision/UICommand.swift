@@ -41,12 +41,11 @@ enum UICommand {
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
         var request = Request(json: json)
-        var rest = arguments[...]
+        var remaining = arguments
+        request.dataDirectory = try Invocation.takeDataDirectory(from: &remaining, command: "ui")
+        var rest = remaining[...]
         while let argument = rest.popFirst() {
             switch argument {
-            case "--data-dir":
-                guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "ui: --data-dir needs a value") }
-                request.dataDirectory = value
             case "--listen":
                 guard let value = rest.popFirst() else {
                     throw Invocation.UsageError(message: "ui: --listen needs ADDRESS:PORT, e.g. 127.0.0.1:8080")

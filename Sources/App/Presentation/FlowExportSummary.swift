@@ -1,25 +1,44 @@
 import Shared
 
-/// What is said of an export once written: where it went, how many connections, its size, and —
-/// when the cap cut it — that it holds only the most recent ones, and of how many.
+/// What is said of an export — once written, or before (`export --summary`, the web app's
+/// *Export all connections*): where it went, how many connections, its size, and — when the cap
+/// cut it — that it holds only the most recent ones, and of how many.
 public struct FlowExportSummary: Sendable, Equatable {
+    /// When it is said, and so how exact the size is.
+    public enum Stage: Sendable, Equatable {
+        /// After writing: every figure is the file's.
+        case written
+        /// Before writing: the count and the truncation are the history's; the size is the
+        /// document's to the byte unless `sizeEstimated` (`FlowExportEstimate` says when and how).
+        case planned(sizeEstimated: Bool)
+    }
+
     public let result: FlowExportResult
     /// The connections the history holds, when asked (a truncated export says "of N"); nil when
     /// it could not be counted.
     public let historyConnections: Int?
     public let limit: Int
+    public let stage: Stage
 
-    public init(_ result: FlowExportResult, historyConnections: Int?, limit: Int = FlowExport.defaultLimit) {
+    public init(_ result: FlowExportResult, historyConnections: Int?, limit: Int = FlowExport.defaultLimit,
+                stage: Stage = .written) {
         self.result = result
         self.historyConnections = historyConnections
         self.limit = limit
+        self.stage = stage
     }
 
-    /// "exported 12 connections to PATH (3.4 KiB)", then the truncation line when there is one.
+    /// Whether `bytes` is an estimate, said "about" in words.
+    public var sizeEstimated: Bool { stage == .planned(sizeEstimated: true) }
+
+    /// "exported 12 connections to PATH (3.4 KiB)" — before writing, "would export 20 000
+    /// connections (about 9.6 MiB)" — then the truncation line when there is one.
     public var lines: [String] {
         let noun = result.connectionCount == 1 ? "connection" : "connections"
         let place = result.url.map { " to \($0.path)" } ?? ""
-        var lines = ["exported \(Self.grouped(result.connectionCount)) \(noun)\(place) (\(RunSummary.bytes(result.byteCount)))"]
+        let verb = stage == .written ? "exported" : "would export"
+        let size = (sizeEstimated ? "about " : "") + RunSummary.bytes(result.byteCount)
+        var lines = ["\(verb) \(Self.grouped(result.connectionCount)) \(noun)\(place) (\(size))"]
         if let truncation { lines.append(truncation) }
         return lines
     }
@@ -31,13 +50,14 @@ public struct FlowExportSummary: Sendable, Equatable {
         return "truncated: the \(Self.grouped(limit)) most recent\(total)"
     }
 
-    /// {"path", "connections", "bytes", "truncated", "historyConnections"}
+    /// {"path", "connections", "bytes", "bytesEstimated", "truncated", "historyConnections"}
     public var json: String {
         var out = JSONWriter(capacity: 256)
         out.beginObject()
         out.string("path", result.url?.path)
         out.number("connections", result.connectionCount)
         out.number("bytes", result.byteCount)
+        out.bool("bytesEstimated", sizeEstimated)
         out.bool("truncated", result.truncated)
         out.number("historyConnections", historyConnections)
         out.endObject()

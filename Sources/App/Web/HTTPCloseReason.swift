@@ -20,6 +20,9 @@ public enum HTTPCloseReason: Sendable, Equatable {
     case evicted
     /// The server is stopping.
     case serverStopping
+    /// The file being sent (its path) could not be read to its length: the head was out, so the
+    /// connection ends short of its Content-Length, which tells the client the download failed.
+    case bodyUnreadable(String)
 
     /// The status sent before the close, and the sentence the server logs; nil for closes that
     /// are ordinary (finished, idle, gone, evicted, stopping).
@@ -36,6 +39,9 @@ public enum HTTPCloseReason: Sendable, Equatable {
             (.requestTimeout, "the client took no more of the response within \(limits.requestDeadline.components.seconds) s")
         case .overCap:
             (.serviceUnavailable, "the server is already serving \(limits.maximumConnections) connections; try again in a moment")
+        case .bodyUnreadable(let path):
+            (.internalServerError, "\(path) could not be read to its end (removed or cut short meanwhile); "
+                + "the download stopped short, so ask for it again")
         }
     }
 }

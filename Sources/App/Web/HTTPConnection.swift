@@ -10,6 +10,9 @@
 /// - Deadlines: idle (nothing begun), request (first byte to last: a dribbling client is told 408
 ///   and closed), write (a response the client stops taking), heartbeat (an event stream's
 ///   keep-alive comment).
+/// - Bodies: one in memory goes out after the head without being copied into it; a file
+///   (`HTTPFileBody`) is asked of the shell a chunk at a time (`.readBody`), each once the one
+///   before is taken, so a slow client holds one chunk, never the file.
 /// - Event stream: after an `.eventStream` response the connection only carries pushed events
 ///   until the client goes; bytes it sends are dropped; a backlog over the limit closes it.
 public struct HTTPConnection: Sendable {
@@ -20,6 +23,9 @@ public struct HTTPConnection: Sendable {
         case respond(HTTPRequest)
         /// Write these bytes now and report what the socket took with `wrote(_:)`.
         case send(ArraySlice<UInt8>)
+        /// Read up to `count` bytes of `file` from `offset` and hand them to `bodyRead(_:)`
+        /// (nothing, at a failed read or an early end of the file).
+        case readBody(HTTPFileBody, offset: UInt64, count: Int)
         /// Close the connection (and log the reason if it has a refusal).
         case close(HTTPCloseReason)
     }
@@ -54,13 +60,22 @@ public struct HTTPConnection: Sendable {
     private var phase = Phase.reading
     private var output: [UInt8] = []
     private var sent = 0
+    /// What goes out once `output` has: the rest of the response being written.
+    private var body: PendingBody?
     /// The socket took nothing more on the last write: wait for it to be writable.
     private var blocked = false
     public private(set) var deadline: Deadline?
     private var generation: UInt64 = 0
 
+    private enum PendingBody: Sendable, Equatable {
+        case bytes([UInt8])
+        case file(HTTPFileBody, offset: UInt64)
+    }
+
     /// Bytes a stream's client sends are read (to see it leave) and dropped, this many at a time.
     static let streamReadSize = 4096
+    /// The most of a file body asked for at once: what one connection's download holds in memory.
+    public static let bodyChunkSize = 64 * 1024
 
     public init(limits: WebServerLimits = .standard) {
         self.limits = limits
@@ -118,12 +133,32 @@ public struct HTTPConnection: Sendable {
             phase = .streaming
             arm(.heartbeat)
         } else {
-            output = HTTPResponseEncoder.encode(secured, keepAlive: exchange.keepAlive, http10: exchange.http10,
-                                                headOnly: exchange.headOnly)
+            output = HTTPResponseEncoder.head(secured, keepAlive: exchange.keepAlive, http10: exchange.http10)
+            body = switch secured.body {
+            case _ where exchange.headOnly: nil
+            case .bytes(let bytes): bytes.isEmpty ? nil : .bytes(bytes)
+            case .file(let file): .file(file, offset: 0)
+            case .eventStream: nil
+            }
             phase = .writing(thenClose: exchange.keepAlive ? nil : .finished)
             arm(.write)
         }
         sent = 0
+        return sendPending()
+    }
+
+    /// The bytes `.readBody` asked for; empty when the read failed or the file ended before its
+    /// length, which closes the connection: the head promised more than can be sent.
+    public mutating func bodyRead(_ bytes: some Collection<UInt8>) -> Action {
+        guard case .writing = phase, case .file(let file, let offset) = body else { return .wait }
+        guard !bytes.isEmpty else {
+            phase = .closed
+            body = nil
+            return .close(.bodyUnreadable(file.path))
+        }
+        output = Array(bytes)
+        sent = 0
+        body = .file(file, offset: offset + UInt64(bytes.count))
         return sendPending()
     }
 
@@ -139,7 +174,7 @@ public struct HTTPConnection: Sendable {
         guard sent >= output.count else { return .send(output[sent...]) }
         output = []
         sent = 0
-        return written()
+        return nextOfBody() ?? written()
     }
 
     /// The socket is writable again after a write that took nothing.
@@ -211,10 +246,29 @@ public struct HTTPConnection: Sendable {
         }
         let response = WebSecurityHeaders.applied(to: WebRefusalResponse.make(status, sentence, form: .text), path: "")
         output = HTTPResponseEncoder.encode(response, keepAlive: false)
+        body = nil
         sent = 0
         phase = .writing(thenClose: reason)
         arm(.write)
         return sendPending()
+    }
+
+    /// The next piece of the body once the last went out; nil when the body is all sent.
+    private mutating func nextOfBody() -> Action? {
+        switch body {
+        case nil:
+            return nil
+        case .bytes(let bytes):
+            body = nil
+            output = bytes   // shares the responder's storage: no copy
+            return sendPending()
+        case let .file(file, offset):
+            guard offset < file.length else {
+                body = nil
+                return nil
+            }
+            return .readBody(file, offset: offset, count: Int(min(UInt64(Self.bodyChunkSize), file.length - offset)))
+        }
     }
 
     private mutating func sendPending() -> Action {

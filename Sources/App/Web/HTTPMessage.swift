@@ -107,11 +107,13 @@ public struct HTTPStatus: Sendable, Equatable {
 }
 
 /// What a responder answers. `eventStream` keeps the connection open as a Server-Sent Events
-/// stream (the server then pushes the live feed's events to it); everything else is one body.
+/// stream (the server then pushes the live feed's events to it); `file` is a body left on disk
+/// and sent a chunk at a time (a download); `bytes` is a body already in memory.
 public struct HTTPResponse: Sendable, Equatable {
     public enum Body: Sendable, Equatable {
         case bytes([UInt8])
         case eventStream
+        case file(HTTPFileBody)
     }
 
     public var status: HTTPStatus

@@ -6,6 +6,7 @@ import CTunnelVision
 import Foundation
 import Posix
 import Shared
+import Synchronization
 
 /// The web app's HTTP server: one listening socket and its connections on one `EventLoop` thread
 /// (the model is `ControlServer`: accept bursts, a cap, a timer per connection, MSG_NOSIGNAL, a
@@ -28,10 +29,15 @@ public final class WebServer: @unchecked Sendable {
     private var listener: Int32 = -1
     private var connections: [Int32: Served] = [:]
     private var nextSerial: UInt64 = 0
-    /// One read's memory, shared by every connection: the loop serves one at a time.
+    /// One read's memory — a request's bytes or a download's chunk — shared by every connection:
+    /// the loop serves one at a time.
     private var scratch: [UInt8]
 
     private let finished = DispatchSemaphore(value: 0)
+    private let lifecycle = Mutex(Lifecycle.created)
+
+    /// Where the server is in its one life: `stop` waits for the loop only when `start` ran it.
+    private enum Lifecycle { case created, serving, stopped }
 
     private struct Served {
         var connection: HTTPConnection
@@ -67,7 +73,7 @@ public final class WebServer: @unchecked Sendable {
         self.limits = limits
         self.responder = responder
         self.log = log
-        scratch = [UInt8](repeating: 0, count: 64 * 1024)
+        scratch = [UInt8](repeating: 0, count: max(64 * 1024, HTTPConnection.bodyChunkSize))
         listener = descriptor
         do {
             try loop.register(descriptor, interest: .read) { [weak self] _ in self?.acceptWaiting() }
@@ -86,8 +92,14 @@ public final class WebServer: @unchecked Sendable {
     /// The address to open, key included.
     public var url: String { access.url }
 
-    /// Serves on a thread of its own until `stop()`.
+    /// Serves on a thread of its own until `stop()`; after `stop()`, does nothing.
     public func start() {
+        let starting = lifecycle.withLock { state in
+            guard state == .created else { return false }
+            state = .serving
+            return true
+        }
+        guard starting else { return }
         let thread = Thread { [self] in
             try? loop.run()
             finished.signal()
@@ -96,17 +108,35 @@ public final class WebServer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Closes every connection and the listener, and returns once the loop has stopped. Call once,
-    /// after `start()`, from any thread but the loop's.
+    /// Closes every connection and the listener, and returns once the loop has stopped. From any
+    /// thread but the loop's; before `start()` it only closes the listener, and a second call
+    /// returns at once.
     public func stop() {
-        loop.execute { [self] in
-            for client in Array(connections.keys) { finish(client, .serverStopping) }
-            try? loop.unregister(listener)
-            Glibc.close(listener)
-            listener = -1
+        let previous = lifecycle.withLock { state in
+            defer { state = .stopped }
+            return state
         }
-        loop.stop()
-        finished.wait()
+        switch previous {
+        case .stopped:
+            return
+        case .created:
+            // No loop runs to hand the work to: the listener is this thread's to close.
+            closeListener()
+        case .serving:
+            loop.execute { [self] in
+                for client in Array(connections.keys) { finish(client, .serverStopping) }
+                closeListener()
+            }
+            loop.stop()
+            finished.wait()
+        }
+    }
+
+    private func closeListener() {
+        guard listener >= 0 else { return }
+        try? loop.unregister(listener)
+        Glibc.close(listener)
+        listener = -1
     }
 
     /// Sends an event (`event: NAME`, `data: LINE`) to every open event stream. Any thread.
@@ -130,40 +160,25 @@ public final class WebServer: @unchecked Sendable {
     // MARK: Accepting
 
     private func acceptWaiting() {
-        for _ in 0..<limits.acceptBurst {
-            let client = ctv_accept_nonblocking(listener)
-            guard client >= 0 else {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR, ECONNABORTED: continue
-                case let failure:
-                    log("\(Date().formatted(.iso8601)) tunnelvision ui: cannot accept a connection "
-                        + "(\(String(cString: strerror(failure)))); pausing for \(limits.acceptRetryDelay)")
-                    pauseAccepting()
-                    return
-                }
-            }
-            if connections.count >= limits.maximumConnections {
-                // The connection idle longest gives way; with none idle, the new one is told why.
-                guard let idlest = connections.filter({ $0.value.idleSince != nil })
-                    .min(by: { $0.value.idleSince! < $1.value.idleSince! })?.key else {
-                    refuseAtOnce(client)
-                    continue
-                }
-                finish(idlest, .evicted)
-            }
-            serve(client)
-        }
+        ListenerAcceptor(burst: limits.acceptBurst, retryDelay: limits.acceptRetryDelay).acceptWaiting(
+            on: listener, loop: loop, listening: { [weak self] in (self?.listener ?? -1) >= 0 },
+            paused: { failure in
+                log("\(Date().formatted(.iso8601)) tunnelvision ui: cannot accept a connection "
+                    + "(\(String(cString: strerror(failure)))); pausing for \(limits.acceptRetryDelay)")
+            },
+            accepted: { client in admit(client) })
     }
 
-    /// Out of descriptors, the listener stays readable: unwatched for a moment, so the
-    /// level-triggered loop does not spin on it, then watched again.
-    private func pauseAccepting() {
-        try? loop.modify(listener, interest: [])
-        loop.schedule(after: limits.acceptRetryDelay) { [weak self] in
-            guard let self, listener >= 0 else { return }
-            try? loop.modify(listener, interest: .read)
+    /// At the cap, the connection idle longest gives way; with none idle, the new one is told why.
+    private func admit(_ client: Int32) {
+        if connections.count >= limits.maximumConnections {
+            guard let idlest = connections.filter({ $0.value.idleSince != nil })
+                .min(by: { $0.value.idleSince! < $1.value.idleSince! })?.key else {
+                return refuseAtOnce(client)
+            }
+            finish(idlest, .evicted)
         }
+        serve(client)
     }
 
     private func serve(_ client: Int32) {
@@ -245,6 +260,11 @@ public final class WebServer: @unchecked Sendable {
                 case .wouldBlock: connections[client]?.connection.wrote(0)
                 case .failed: connections[client]?.connection.failed()
                 }
+            case let .readBody(file, offset, count):
+                let read = scratch.withUnsafeMutableBytes { buffer in
+                    file.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<min(count, buffer.count)]))
+                }
+                next = connections[client]?.connection.bodyRead(scratch[..<(read ?? 0)])
             case .close(let reason):
                 return finish(client, reason)
             }

@@ -79,34 +79,10 @@ package final class ControlServer {
     // MARK: Accepting
 
     private func acceptWaiting() {
-        for _ in 0..<limits.acceptBurst {
-            let client = ctv_accept_nonblocking(listener)
-            guard client >= 0 else {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK: return
-                case EINTR, ECONNABORTED: continue
-                default:
-                    stats.acceptFailures += 1
-                    pauseAccepting()
-                    return
-                }
-            }
-            guard limits.admits(open: connections.count) else {
-                refuseAtOnce(client)
-                continue
-            }
-            serve(client)
-        }
-    }
-
-    /// Out of descriptors or memory, the listener stays readable: unwatched for a moment, so the
-    /// level-triggered loop does not spin on it, then watched again.
-    private func pauseAccepting() {
-        try? loop.modify(listener, interest: [])
-        loop.schedule(after: limits.acceptRetryDelay) { [weak self] in
-            guard let self, listener >= 0 else { return }
-            try? loop.modify(listener, interest: .read)
-        }
+        ListenerAcceptor(burst: limits.acceptBurst, retryDelay: limits.acceptRetryDelay).acceptWaiting(
+            on: listener, loop: loop, listening: { [weak self] in (self?.listener ?? -1) >= 0 },
+            paused: { _ in stats.acceptFailures += 1 },
+            accepted: { client in limits.admits(open: connections.count) ? serve(client) : refuseAtOnce(client) })
     }
 
     private func serve(_ client: Int32) {

@@ -21,12 +21,7 @@ struct UICommandTests {
         process.standardError = err
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let reader = out.fileHandleForReading
-        let line = try await onOwnThread { () -> String in
-            var bytes: [UInt8] = []
-            while let byte = try reader.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        let line = try await firstLine(of: out.fileHandleForReading)
         let announced = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
         let url = try #require(announced?["url"], "no url in \(line)")
         let listen = try #require(announced?["listen"])
@@ -61,5 +56,16 @@ struct UICommandTests {
         let result = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["ui", "--listen", "0.0.0.0:80", "--no-open"])
         #expect(result.status == 2)
         #expect(result.err.contains("name one address to listen on"))
+    }
+
+    @Test("'--data-dir' with no value is a usage error for ui and live alike, in the words every command uses")
+    func dataDirectoryNeedsAValue() throws {
+        for command in ["ui", "live"] {
+            let result = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), [command, "--no-open", "--data-dir"].filter {
+                command == "ui" || $0 != "--no-open"
+            })
+            #expect(result.status == 2)
+            #expect(result.err.contains("\(command): --data-dir needs a value"), "\(result.err)")
+        }
     }
 }

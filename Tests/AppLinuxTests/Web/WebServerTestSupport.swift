@@ -74,3 +74,13 @@ func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async 
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
 }
+
+/// The first line a process writes (`tunnelvision ui --json` announcing its address), read on a
+/// thread of its own, without its newline.
+func firstLine(of reader: FileHandle) async throws -> String {
+    try await onOwnThread { () -> String in
+        var bytes: [UInt8] = []
+        while let byte = try reader.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -53,9 +53,12 @@ public actor WebAPI: WebResponder {
         case .live: return WebAPIResponse.eventStream
         case .liveNow: return .json(await liveLine())
         case let .export(question):
-            let document = try await question.document(now: clock())
-            return WebAPIResponse.download(document.bytes, type: "application/json", name: "connections.json")
-        case let .exportSummary(question): return .json(try await question.document(now: clock()).summary.json)
+            // Written to a file first, as `export -o FILE` writes it, then sent from disk: the
+            // document is never held whole in memory, and its name goes once it is opened.
+            let written = try await question.temporaryFile(in: FileManager.default.temporaryDirectory, now: clock())
+            guard let file = written.result.url else { throw QuestionFailure(.failed, "the export was written nowhere") }
+            return WebAPIResponse.download(try Self.opened(file, unlinking: true), type: "application/json", name: "connections.json")
+        case let .exportSummary(question): return .json(try await question.summary(now: clock()).json)
         }
     }
 
@@ -72,12 +75,18 @@ public actor WebAPI: WebResponder {
         guard let file = files.first(where: { $0.sequence == sequence }) else {
             throw QuestionFailure(.notFound, "no capture \(sequence) in \(question.directory.path): 'tunnelvision captures' lists them")
         }
-        let bytes: [UInt8]
-        do { bytes = try [UInt8](Data(contentsOf: file.url)) } catch {
-            throw QuestionFailure(.failed, "cannot read \(file.url.path): \(error.localizedDescription)")
-        }
         let format: FlowCaptureFormat = file.url.pathExtension == "pcapng" ? .pcapng : .pcap
-        return WebAPIResponse.download(bytes, type: WebAPIResponse.contentType(of: format), name: file.url.lastPathComponent)
+        return WebAPIResponse.download(try Self.opened(file.url), type: WebAPIResponse.contentType(of: format),
+                                       name: file.url.lastPathComponent)
+    }
+
+    /// A file to send from disk; `unlinking` removes its name once open (a temporary file), and
+    /// also when it cannot be opened, so nothing is left behind either way.
+    private static func opened(_ url: URL, unlinking: Bool = false) throws(QuestionFailure) -> HTTPFileBody {
+        do throws(HTTPFileBody.OpenFailure) { return try HTTPFileBody(opening: url.path, unlinking: unlinking) } catch {
+            if unlinking { unlink(url.path) }
+            throw QuestionFailure(.failed, error.description)
+        }
     }
 
     private func storage(_ question: StorageQuestion) async throws(QuestionFailure) -> HTTPResponse {

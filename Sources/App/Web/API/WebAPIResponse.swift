@@ -34,11 +34,20 @@ enum WebAPIResponse {
     }
 
     static func download(_ bytes: [UInt8], type: String, name: String) -> HTTPResponse {
+        download(.bytes(bytes), type: type, name: name)
+    }
+
+    /// A file sent from disk a chunk at a time.
+    static func download(_ file: HTTPFileBody, type: String, name: String) -> HTTPResponse {
+        download(.file(file), type: type, name: name)
+    }
+
+    private static func download(_ body: HTTPResponse.Body, type: String, name: String) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add("Content-Type", type)
         headers.add("Content-Disposition", "attachment; filename=\"\(name)\"")
         headers.add("Cache-Control", "no-store")
-        return HTTPResponse(status: .ok, headers: headers, body: .bytes(bytes))
+        return HTTPResponse(status: .ok, headers: headers, body: body)
     }
 
     static func contentType(of format: FlowCaptureFormat) -> String {

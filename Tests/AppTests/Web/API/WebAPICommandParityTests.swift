@@ -26,13 +26,25 @@ import TestSupport
     }
 
     static func text(_ response: HTTPResponse) -> String {
-        guard case .bytes(let bytes) = response.body else { return "<event stream>" }
-        return String(decoding: bytes, as: UTF8.self)
+        if case .eventStream = response.body { return "<event stream>" }
+        return String(decoding: bytes(response), as: UTF8.self)
     }
 
+    /// The body in memory, or the file's as the server would send it: its length, chunk by chunk.
     static func bytes(_ response: HTTPResponse) -> [UInt8] {
-        guard case .bytes(let bytes) = response.body else { return [] }
-        return bytes
+        switch response.body {
+        case .bytes(let bytes): return bytes
+        case .eventStream: return []
+        case .file(let file):
+            var out: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: HTTPConnection.bodyChunkSize)
+            while UInt64(out.count) < file.length {
+                let read = chunk.withUnsafeMutableBytes { file.read(at: UInt64(out.count), into: $0) } ?? 0
+                guard read > 0 else { break }
+                out += chunk[..<read]
+            }
+            return out
+        }
     }
 
     /// The command's stdout, which must have exited `status`.
@@ -201,6 +213,11 @@ import TestSupport
 
         let document = await Self.ask(api, "POST", "/api/export")
         #expect(document.status == .ok && document.headers["Content-Disposition"] == "attachment; filename=\"connections.json\"")
+        if case .file(let file) = document.body {
+            #expect(!FileManager.default.fileExists(atPath: file.path), "the export's temporary file outlived its opening")
+        } else {
+            Issue.record("the export is not sent from disk")
+        }
         #expect(document.headers["Content-Type"] == "application/json")
         // Byte for byte but the instant each was made at, and the path only the command wrote.
         let exported = try Self.command(["export", "-o", "-"] + d)
@@ -209,6 +226,7 @@ import TestSupport
         #expect(try (C.pythonJSON(Self.text(document))["connections"] as? [Any])?.count == 3)
 
         let summary = Self.text(await Self.ask(api, "GET", "/api/export/summary"))
+        #expect(summary == (try Self.command(["export", "--summary", "--json"] + d)))
         let written = try Self.command(["export", "--json"] + d)
         #expect(summary.contains(#""path":null"#) && written.contains(#""path":"\#(data.appendingPathComponent("exports/connections.json").path)""#))
         #expect(summary.contains(#""bytes":\#(Self.bytes(document).count),"#))
