@@ -76,7 +76,7 @@ export function render(main) {
       try {
         const summary = await get("/api/export/summary");
         replace(said,
-          h("p", {}, `${summary.connections} connections, ${bytes(summary.bytes)}`
+          h("p", {}, `${summary.connections} connections, ${summary.bytesEstimated ? "about " : ""}${bytes(summary.bytes)}`
             + (summary.truncated ? " — truncated to the most recent ones." : ".")
             + " Metadata only: who, when and how much, never what was said."),
           h("button", { type: "button", on: { click: async () => {
