@@ -66,8 +66,10 @@ async function route() {
   requestAnimationFrame(() => main.querySelector("h1")?.focus?.({ preventScroll: true }));
   if (!warmed) {
     warmed = true;
+    // Not at once: the first screen's own answers are arriving then, and fetching and compiling
+    // the other screens would stand in their way (measured: tvlab bench ui).
     const warm = () => { for (const other of routes) other.load().catch(() => {}); };
-    if ("requestIdleCallback" in window) requestIdleCallback(warm, { timeout: 3000 }); else setTimeout(warm, 1000);
+    setTimeout(() => ("requestIdleCallback" in window ? requestIdleCallback(warm, { timeout: 3000 }) : warm()), 1500);
   }
 }
 
