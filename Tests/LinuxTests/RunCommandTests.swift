@@ -105,16 +105,11 @@ struct RunCommandTests {
 
     @Test("a command that is not there is reported with status 127, and nothing is left behind")
     func missingCommand() throws {
-        // Only `run`'s own namespaces: other suites make theirs concurrently.
-        let before = Set(NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") })
+        let before = Set(NetworkNamespace.names())
         let result = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["run", "--", "no-such-command-here"])
         #expect(result.status == 127)
         #expect(result.err.contains("no-such-command-here: command not found"))
-        // Another suite's run may have made one meanwhile: left behind means its run is gone.
-        let left = Set(NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") }).subtracting(before).filter { name in
-            let pid = name.split(separator: "-").dropFirst().first.map(String.init) ?? ""
-            return !FileManager.default.fileExists(atPath: "/proc/\(pid)")
-        }
+        let left = NamespacesLeftBehind.since(before)
         #expect(left.isEmpty, "left behind: \(left)")
     }
 
