@@ -6,25 +6,6 @@ import { get } from "./api.js";
 import { h, replace, bytes, when, duration, errorCard, facts } from "./dom.js";
 import { statusBadge, protocols, nameSources } from "./rows.js";
 
-/** camelCase → "camel case", for the handshake's field names. */
-export function words(key) {
-  return key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/^./, (first) => first.toUpperCase()).replace(/\bAlpn\b/i, "ALPN")
-    .replace(/\bSni\b/i, "SNI").replace(/\bEch\b/i, "ECH");
-}
-
-/** Any JSON value as something readable: objects as nested fact lists, arrays as lists. */
-export function readable(value) {
-  if (value === null || value === undefined) return "none";
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "none";
-    if (value.every((item) => typeof item !== "object" || item === null)) return value.join(", ");
-    return h("ol", { class: "plain-list" }, value.map((item) => h("li", {}, readable(item))));
-  }
-  if (typeof value === "object") return facts(Object.entries(value).map(([key, item]) => [words(key), readable(item)]), "facts nested");
-  return String(value);
-}
-
 /** The handshake in the command's own words (`flow.handshake`), then the certificate chain. */
 function handshake(flow) {
   const card = (...content) => h("section", { class: "card", "aria-labelledby": "tls-title" },

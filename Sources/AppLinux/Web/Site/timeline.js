@@ -51,7 +51,6 @@ export function render(main) {
     let activity;
     try {
       activity = await get("/api/activity", { from: current?.from, to: current?.to, bars: axisBars(main) });
-      await listed;
     } catch (error) {
       if (!alive) return;
       if (error.status === 404) { drawAxis({ bars: [] }); return; }   // no history: no axis
@@ -59,6 +58,7 @@ export function render(main) {
       replace(axisSection, errorCard("The activity could not be read", error, () => loadAxis()));
       return;
     }
+    await listed;   // loadList never throws: its failures are drawn in the list, not blamed on the axis
     if (!alive) return;
     if (current && activity.totalPackets === 0) {
       // The stretch being viewed is gone (retention deleted it): back to the whole history, said.
