@@ -8,6 +8,10 @@ package enum FlowFact: Sendable, Equatable {
     case clientOffer(ClientTLSOffer)
     case serverAnswer(ServerTLSAnswer)
     case serverCertificates(ServerCertificateReading)
+    /// What TLS inspection made of the flow (the relay's verdict).
+    case inspection(TLSInspectionStatus)
+    /// Why an inspection attempt failed the flow closed (the upstream's verification, say).
+    case inspectionFailure(String)
 }
 
 extension FlowTable {
@@ -19,6 +23,8 @@ extension FlowTable {
         case .clientOffer(let offer): setClientTLS(offer, for: key)
         case .serverAnswer(let answer): setServerTLS(answer, for: key)
         case .serverCertificates(let reading): updateRecord(of: key) { $0.serverCertificates = reading }
+        case .inspection(let status): setTLSStatus(status, for: key)
+        case .inspectionFailure(let reason): updateRecord(of: key) { $0.inspectionFailure = reason }
         }
     }
 }

@@ -12,19 +12,23 @@ import Shared
 /// The shell may report from inside one of the relay's own calls (a socket whose write fails
 /// during `send`): the report waits and runs once that call is done, one event at a time.
 package final class Relay {
-    private let connector: any RelayConnector
+    let connector: any RelayConnector
     private let reinject: (UnsafeRawBufferPointer) -> Void
     /// Every answer is laid out here and handed to `reinject` before the next: no allocation per
     /// segment. Sized for the largest datagram either family can carry.
     private var scratch = [UInt8](repeating: 0, count: PacketEmitter.datagramLimit(.v6))
     private let initialSequence: () -> UInt32
     private let config: TCPRelayFlow.Config
-    private var tcpFlows: [FlowKey: TCPFlowState] = [:]
+    var tcpFlows: [FlowKey: TCPFlowState] = [:]
     private var udpFlows: [FlowKey: UDPFlowState] = [:]
-    package private(set) var stats = RelayStats()
+    package internal(set) var stats = RelayStats()
     /// Told what the TCP scanners learn about a flow from its two streams (the pipeline's
     /// `observe(_:for:)` in the tunnel). Without one, nothing is scanned.
     package var observer: ((FlowKey, [FlowFact]) -> Void)?
+    /// TLS inspection, when the person asked for it; nil relays every flow untouched.
+    package var inspection: RelayInspection? {
+        didSet { if inspection != nil, stats.inspection == nil { stats.inspection = .zero } }
+    }
 
     package init(connector: any RelayConnector, config: TCPRelayFlow.Config = TCPRelayFlow.Config(),
                  initialSequence: @escaping () -> UInt32 = { UInt32.random(in: .min ... .max) },
@@ -35,12 +39,14 @@ package final class Relay {
         self.reinject = reinject
     }
 
-    private struct TCPFlowState {
+    struct TCPFlowState {
         var flow: TCPRelayFlow
         var connection: (any RelayConnection)?
         var timer: TCPRelayFlow.RetransmitTimer?
         /// Until they settle: the bytes each way, each seen once, as they pass.
         var scanners: TCPFlowScanners?
+        /// A TCP/443 flow while inspection decides or terminates it; nil passes through.
+        var inspection: FlowInspectionPhase? = nil
         /// The ISN of the device's SYN that opened it; nil when it began with another segment.
         let openingSequence: UInt32?
     }
@@ -70,11 +76,17 @@ package final class Relay {
         case timeout(FlowKey, generation: UInt32)
         case close(FlowKey)
         case closeAll
+        /// A termination's records waiting for the device's window, after the event that made room.
+        case flushToDevice(FlowKey)
     }
 
     private var inEvent = false
     /// Kept with its capacity: re-entry is rare, and then costs no allocation after the first.
     private var queued: [Event] = []
+
+    /// Queues `flushToDevice` behind the event being run (there always is one: every caller is
+    /// inside `handle`), so a termination's records never re-enter the flow mid-event.
+    func scheduleFlush(_ key: FlowKey) { handle(.flushToDevice(key)) }
 
     private func handle(_ event: Event) {
         guard !inEvent else {
@@ -99,12 +111,15 @@ package final class Relay {
         case .refuse(let packet, let datagram): answerRefused(packet, datagram: datagram)
         case .connected(let key): tcpEvent(key) { $0.serverDidConnect() }
         case .received(let key, let data): received(data, for: key)
-        case .closedSend(let key): tcpEvent(key) { $0.serverDidCloseSend() }
+        case .closedSend(let key):
+            if isTerminating(key) { terminationStep(key) { $0.serverEnded() } } else { tcpEvent(key) { $0.serverDidCloseSend() } }
         case .failed(let key): failed(key)
-        case .drained(let key, let count): tcpEvent(key) { $0.serverDidDrain(byteCount: count) }
+        case .drained(let key, let count):
+            if isTerminating(key) { upstreamDrained(key, count) } else { tcpEvent(key) { $0.serverDidDrain(byteCount: count) } }
         case .timeout(let key, let generation): tcpEvent(key) { $0.retransmitTimeout(generation: generation) }
         case .close(let key): forget(key)
         case .closeAll: for key in Array(tcpFlows.keys) + Array(udpFlows.keys) { forget(key) }
+        case .flushToDevice(let key): flushToDevice(key)
         }
     }
 
@@ -131,7 +146,11 @@ package final class Relay {
     /// How many bytes the shell may read from `key`'s socket now.
     package func serverReadAllowance(_ key: FlowKey) -> Int {
         if udpFlows[key] != nil { return Int.max }
-        return tcpFlows[key]?.flow.serverReadAllowance ?? 0
+        guard let state = tcpFlows[key] else { return 0 }
+        if case .terminating(let leg) = state.inspection {
+            return max(0, state.flow.serverReadAllowance - leg.pendingToDevice.count)
+        }
+        return state.flow.serverReadAllowance
     }
 
     /// Forgets a flow the flow table ended, closing its socket.
@@ -160,7 +179,7 @@ package final class Relay {
                                         config: config, initialSequence: SequenceNumber(initialSequence()))
                 let opening = TCPConnectionStart.opensConnection(tcp.flags) ? tcp.sequence : nil
                 tcpFlows[key] = TCPFlowState(flow: flow, scanners: observer == nil ? nil : TCPFlowScanners(),
-                                             openingSequence: opening)
+                                             inspection: candidacy(key, server: packet.destination), openingSequence: opening)
             }
             tcpEvent(key) { $0.receiveFromDevice(segment) }
         } else if let udp = packet.udp {
@@ -193,6 +212,10 @@ package final class Relay {
     private func received(_ data: Data, for key: FlowKey) {
         if udpFlows[key] != nil {
             serverDidReceiveDatagram(key, data)
+        } else if isTerminating(key) {
+            // The server's bytes answer our client leg, not the device's: nothing of them is
+            // scanned (the upstream reading comes from the leg itself).
+            terminationStep(key) { $0.fromServer(data) }
         } else {
             scan(data, fromClient: false, key)
             tcpEvent(key) { $0.receiveFromServer(data) }
@@ -207,7 +230,7 @@ package final class Relay {
         tcpEvent(key) { $0.serverDidFail() }
     }
 
-    private func forget(_ key: FlowKey) {
+    func forget(_ key: FlowKey) {
         if let udp = udpFlows.removeValue(forKey: key) { udp.connection.cancel() }
         if let tcp = tcpFlows.removeValue(forKey: key) {
             stats.tcpFlowsClosed += 1
@@ -216,7 +239,7 @@ package final class Relay {
         }
     }
 
-    private func tcpEvent(_ key: FlowKey, _ body: (inout TCPRelayFlow) -> [TCPRelayAction]) {
+    func tcpEvent(_ key: FlowKey, _ body: (inout TCPRelayFlow) -> [TCPRelayAction]) {
         guard tcpFlows[key] != nil else { return }
         let actions = body(&tcpFlows[key]!.flow)
         execute(actions, for: key)
@@ -238,18 +261,31 @@ package final class Relay {
                 tcpFlows[key]?.connection = connection
             case .sendToServer(let data):
                 stats.bytesFromDevice += UInt64(data.count)
-                let connection = tcpFlows[key]?.connection
-                connection?.send(data)
                 if tcpFlows[key]?.scanners != nil { scan(data, fromClient: true, key) }
+                if tcpFlows[key]?.inspection != nil {
+                    inspectFromDevice(data, key)
+                } else {
+                    let connection = tcpFlows[key]?.connection
+                    connection?.send(data)
+                }
             case .closeServerSend:
-                let connection = tcpFlows[key]?.connection
-                connection?.shutdownWrite()
+                if tcpFlows[key]?.inspection != nil {
+                    inspectDeviceEnded(key)
+                } else {
+                    let connection = tcpFlows[key]?.connection
+                    connection?.shutdownWrite()
+                }
             case .segmentToDevice(let segment):
                 emit(segment, from: server, to: device)
             case .pauseServerReads:
                 let connection = tcpFlows[key]?.connection
                 connection?.setReading(false)
             case .resumeServerReads:
+                // A termination's records wait for the window first; reads resume when they are out.
+                if isTerminating(key), wantsFlushBeforeResuming(key) {
+                    handle(.flushToDevice(key))
+                    continue
+                }
                 let connection = tcpFlows[key]?.connection
                 connection?.setReading(true)
             case .teardown(let ending):
@@ -285,7 +321,7 @@ package final class Relay {
 
     /// Feeds a stream's bytes to the flow's scanners and reports what they learned; settled
     /// scanners are dropped, so the rest of the flow costs one check per chunk.
-    private func scan(_ data: Data, fromClient: Bool, _ key: FlowKey) {
+    func scan(_ data: Data, fromClient: Bool, _ key: FlowKey) {
         guard var scanners = tcpFlows[key]?.scanners, let observer else { return }
         let facts = data.withUnsafeBytes { fromClient ? scanners.client($0) : scanners.server($0) }
         tcpFlows[key]?.scanners = scanners.isSettled ? nil : scanners

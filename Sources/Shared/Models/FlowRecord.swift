@@ -23,6 +23,8 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     public var quic: QUICVersionReading?
     public var serverCertificates: ServerCertificateReading?
     public var streamOpening: StreamOpening?
+    /// Why inspection failed the flow closed (its reason, as OpenSSL or the pairing words it).
+    public var inspectionFailure: String?
 
     /// A flow just seen for the first time: no traffic counted yet, nothing learnt about it.
     public init(key: FlowKey, firstSeen: UInt64, tlsStatus: TLSInspectionStatus) {

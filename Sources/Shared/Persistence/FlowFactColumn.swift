@@ -27,6 +27,7 @@ enum FlowFactColumn: String, CaseIterable {
     case tlsChainState = "tls_chain_state"
     case tlsChain = "tls_chain"
     case streamOpening = "stream_opening"
+    case inspectionFailure = "inspection_failure"
 
     /// Facts are reported once: a record that does not know a group leaves the stored group alone,
     /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
@@ -40,5 +41,6 @@ enum FlowFactColumn: String, CaseIterable {
         ([.quicVersion], [.quicVersion, .quicFromServer]),
         ([.tlsChainState], [.tlsChainState, .tlsChain]),
         ([.streamOpening], [.streamOpening]),
+        ([.inspectionFailure], [.inspectionFailure]),
     ]
 }

@@ -90,6 +90,8 @@ struct FlowFactReader {
         }
     }
 
+    func inspectionFailure() throws(StoreError) -> String? { try text(.inspectionFailure) }
+
     func streamOpening() throws(StoreError) -> StreamOpening? {
         guard let raw = try text(.streamOpening) else { return nil }
         guard let opening = StreamOpening(rawValue: raw) else { throw corrupt("stream_opening \"\(raw)\"") }

@@ -52,6 +52,7 @@ extension FlowFactValues {
             break
         }
         self[.streamOpening] = record.streamOpening.map { .text($0.rawValue) } ?? .null
+        self[.inspectionFailure] = record.inspectionFailure.map { .text($0) } ?? .null
     }
 
     private static func isListable(_ name: String) -> Bool {

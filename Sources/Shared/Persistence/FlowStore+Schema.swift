@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 6
+        public static let latestVersion = 7
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -156,6 +156,10 @@ extension FlowStore {
                     SELECT \(ActivityGrain.floorDivideSQL("slot", 60)) AS m, sum(packets) FROM activity_seconds GROUP BY m;
                 INSERT INTO activity_hours (slot, packets)
                     SELECT \(ActivityGrain.floorDivideSQL("slot", 60)) AS h, sum(packets) FROM activity_minutes GROUP BY h;
+                """),
+            // Why an inspection attempt failed a flow closed (the upstream's certificate, say).
+            Migration(version: 7, sql: """
+                ALTER TABLE flows ADD COLUMN inspection_failure TEXT;
                 """),
         ]
 

@@ -21,6 +21,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let quic: QUICVersionReading?
     public let serverCertificates: ServerCertificateReading?
     public let streamOpening: StreamOpening?
+    /// Why inspection failed this flow closed; nil when it did not.
+    public let inspectionFailure: String?
 
     public var firstSeen: Date { EpochNanoseconds.date(firstSeenNanoseconds) }
     public var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
@@ -61,5 +63,6 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         quic = try facts.quic()
         serverCertificates = try facts.serverCertificates()
         streamOpening = try facts.streamOpening()
+        inspectionFailure = try facts.inspectionFailure()
     }
 }

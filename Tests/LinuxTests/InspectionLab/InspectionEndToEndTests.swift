@@ -1,0 +1,134 @@
+import Foundation
+import Linux
+import Shared
+import TestSupport
+import Testing
+
+/// TLS inspection as a person uses it: their CA (`ca create`), `run --inspect` around real curl,
+/// a real nginx upstream with its own lab PKI. What is asserted is what curl got, what the
+/// history and `stats` say, and what tshark decrypts with the key log. Needs root.
+@Suite("TLS inspection end to end", .serialized)
+struct InspectionEndToEndTests {
+    func secureFlows(_ lab: InspectionLab) throws -> [[String: Any]] {
+        try lab.flows().filter { flow in
+            (flow["peers"] as? [[String: Any]])?.contains { $0["port"] as? Int == 443 } == true
+        }.sorted { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }
+    }
+
+    @Test("curl through run --inspect gets every byte over HTTP/2 and HTTP/1.1, and the flows are inspected")
+    func inspectedBothProtocols() throws {
+        let lab = try InspectionLab()
+        defer { lab.remove() }
+        let h2 = lab.file("h2.bin"), h1 = lab.file("h1.json"), stats = lab.file("stats.json")
+        let curl = (["curl", "-sS", "--max-time", "30"] + lab.resolve).joined(separator: " ")
+        let tunnelvision = try BuiltProduct.url("tunnelvision").path
+        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: """
+            \(curl) --http2 -o \(h2.path) -w '%{http_version}\\n' \(lab.url)/file.bin && \
+            \(curl) --http1.1 -o \(h1.path) -w '%{http_version}\\n' \(lab.url)/api.json && \
+            \(tunnelvision) stats --json --data-dir \(lab.data.path) > \(stats.path)
+            """)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.out.split(separator: "\n") == ["2", "1.1"])
+        #expect(try Data(contentsOf: h2) == lab.body)
+        #expect(try String(contentsOf: h1, encoding: .utf8) == InspectionLab.json)
+
+        let flows = try secureFlows(lab)
+        #expect(flows.count == 2)
+        #expect(flows.allSatisfy { $0["tlsStatus"] as? String == "inspected" })
+        let counters = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any]
+        let inspection = (counters?["relay"] as? [String: Any])?["inspection"] as? [String: Any]
+        #expect(inspection?["flowsInspected"] as? Int == 2)
+        #expect(inspection?["terminationsOpened"] as? Int == 2)
+    }
+
+    @Test("a client that trusts only the real CA refuses our leaf: not inspectable, remembered, and its next connection works untouched")
+    func pinningIsNeverForced() throws {
+        let lab = try InspectionLab()
+        defer { lab.remove() }
+        let out = lab.file("second.json"), stats = lab.file("stats.json")
+        let curl = (["curl", "-sS", "--max-time", "30", "--cacert", lab.pki.root] + lab.resolve).joined(separator: " ")
+        let tunnelvision = try BuiltProduct.url("tunnelvision").path
+        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: """
+            \(curl) -o /dev/null \(lab.url)/api.json; echo "first=$?"; \
+            \(curl) -o \(out.path) \(lab.url)/api.json; echo "second=$?"; \
+            \(tunnelvision) stats --json --data-dir \(lab.data.path) > \(stats.path)
+            """)
+        #expect(result.status == 0, "\(result.err)")
+        // The first connection ends as the client chose: it refused our leaf (curl's 60).
+        #expect(result.out.contains("first=60"), "\(result.out)")
+        #expect(result.out.contains("second=0"), "\(result.out)")
+        #expect(try String(contentsOf: out, encoding: .utf8) == InspectionLab.json)
+
+        let flows = try secureFlows(lab)
+        #expect(flows.count == 2)
+        #expect(flows.allSatisfy { $0["tlsStatus"] as? String == "notInspectable" })
+        let counters = try JSONSerialization.jsonObject(with: Data(contentsOf: stats)) as? [String: Any]
+        let inspection = (counters?["relay"] as? [String: Any])?["inspection"] as? [String: Any]
+        #expect(inspection?["terminationsOpened"] as? Int == 1)          // the second: zero attempts
+        #expect(inspection?["flowsPinned"] as? Int == 1)
+        #expect(inspection?["pinnedHostSkips"] as? Int == 1)
+    }
+
+    @Test("curl with --pinnedpubkey refuses our leaf and is never forced")
+    func pinnedPublicKey() throws {
+        let lab = try InspectionLab()
+        defer { lab.remove() }
+        let leaf = lab.pki.chain(for: InspectionLab.host).replacingOccurrences(of: ".chain.pem", with: ".pem")
+        let pin = try ExternalCommand.run(["sh", "-c", "openssl x509 -in \(leaf) -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"]).standardOutput
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let curl = (["curl", "-sS", "--max-time", "30", "--pinnedpubkey", "sha256//\(pin)"] + lab.resolve).joined(separator: " ")
+        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: """
+            \(curl) -o /dev/null \(lab.url)/api.json; echo "first=$?"; \
+            \(curl) --cacert \(lab.pki.root) -o /dev/null \(lab.url)/api.json; echo "second=$?"
+            """)
+        #expect(result.out.contains("first=90"), "\(result.out) \(result.err)")   // CURLE_SSL_PINNEDPUBKEYNOTMATCH
+        #expect(result.out.contains("second=0"), "\(result.out)")
+        #expect(try secureFlows(lab).allSatisfy { $0["tlsStatus"] as? String == "notInspectable" })
+    }
+
+    @Test("an upstream the tunnel cannot verify fails the flow closed, with its reason, and curl never sees our leaf")
+    func untrustedUpstreamFailsClosed() throws {
+        let lab = try InspectionLab()
+        defer { lab.remove() }
+        let curl = (["curl", "-sS", "--max-time", "30"] + lab.resolve).joined(separator: " ")
+        // No --upstream-ca: the lab's root is nobody's, so the system's store refuses the server.
+        let result = try lab.run(["--inspect"], script: "\(curl) -o /dev/null \(lab.url)/api.json; echo \"code=$?\"")
+        #expect(!result.out.contains("code=0"), "\(result.out)")
+        let flows = try secureFlows(lab)
+        let id = try #require(flows.first?["id"] as? Int)
+        let shown = try lab.flow(id)
+        let text = try InspectionLab.tunnelvision(["flow", "\(id)", "--data-dir", lab.data.path]).out
+        #expect(text.contains("unable to get local issuer certificate") || "\(shown)".contains("unable to get local issuer certificate"),
+                "\(text)")
+    }
+
+    @Test("with inspection off, port 443 is untouched: curl sees the real server's certificate")
+    func offIsUntouched() throws {
+        let lab = try InspectionLab()
+        defer { lab.remove() }
+        let curl = (["curl", "-sS", "--max-time", "30", "--cacert", lab.pki.root, "-w", "'%{ssl_verify_result}\\n'"]
+                    + lab.resolve).joined(separator: " ")
+        let result = try lab.run([], script: "\(curl) -o /dev/null \(lab.url)/api.json")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try secureFlows(lab).allSatisfy { $0["tlsStatus"] as? String == "encrypted" })
+    }
+
+    @Test("the key log lets tshark decrypt the tunnel's own capture of an inspected flow")
+    func keyLogDecryptsTheCapture() throws {
+        let lab = try InspectionLab()
+        defer { lab.remove() }
+        let keylog = lab.file("keys.log"), summary = lab.file("summary.json")
+        let curl = (["curl", "-sS", "--max-time", "30", "--http1.1"] + lab.resolve).joined(separator: " ")
+        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root, "--keylog", keylog.path,
+                                  "--json-summary", summary.path], script: "\(curl) -o /dev/null \(lab.url)/api.json")
+        #expect(result.status == 0, "\(result.err)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: keylog.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: summary)) as? [String: Any]
+        let captures = try #require(document?["captureFiles"] as? [[String: Any]])
+        let capture = URL(fileURLWithPath: try #require(captures.first?["path"] as? String))
+        let uris = try Tshark.fields(["http.request.uri"], of: capture,
+                                     options: ["-o", "tls.keylog_file:\(keylog.path)", "-Y", "http.request"])
+        #expect(uris.contains { $0["http.request.uri"] == ["/api.json"] }, "\(uris)")
+    }
+}
