@@ -5,3 +5,5 @@
 #include <openssl/crypto.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
