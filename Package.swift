@@ -34,7 +34,7 @@ let package = Package(
         // Event loop, timers, non-blocking and Unix sockets: the syscalls both shells stand on.
         .target(name: "Posix", dependencies: ["Shared", "CTunnelVision"], swiftSettings: strict),
         // The tunnel's shell.
-        .target(name: "Linux", dependencies: ["PacketTunnel", "Posix", "Shared", "CTunnelVision"],
+        .target(name: "Linux", dependencies: ["PacketTunnel", "Posix", "Shared", "CTunnelVision", "COpenSSL"],
                 resources: [.copy("Lab/Scripts")], swiftSettings: strict),
         // The app's shell.
         .target(name: "AppLinux", dependencies: ["App", "Posix", "Shared", "CTunnelVision"],

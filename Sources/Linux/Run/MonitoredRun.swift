@@ -16,6 +16,8 @@ package struct MonitoredRun: Sendable {
         package var captureDetail: CaptureDetail?
         package var captureOff = false
         package var mtu = TunnelAddressing.mtu
+        /// `--inspect` and its options; nil: no TLS inspection.
+        package var inspection: InspectionRunOptions?
 
         package init(command: [String]) { self.command = command }
     }
@@ -28,6 +30,8 @@ package struct MonitoredRun: Sendable {
         package let recording: SessionRecording
         /// Why the tunnel stopped under CMD, if it did: `run` then says so and exits non-zero.
         package let tunnelFailure: TunnelFailure?
+        /// What the trust probe measured for `--inspect` (nil without it).
+        package var trust: TrustVerdict?
 
         /// `run`'s own status: CMD's, but 1 when the tunnel failed under it — that is run's
         /// failure, whatever CMD made of losing its network.
@@ -46,6 +50,8 @@ package struct MonitoredRun: Sendable {
     let account: CommandAccount?
     /// What the person should know before CMD starts (the settings, the resolvers).
     package let warnings: [RunWarning]
+    /// `--inspect`'s local CA and the system's trust store CMD's own is made from; nil without it.
+    let inspectionTrust: (ca: InspectionCA, system: InspectionSystemTrust)?
 
     /// Checks what a person can act on before anything is made (root, the TUN device, CMD), then
     /// prepares the data directory and reads the settings and this machine's resolvers.
@@ -66,12 +72,42 @@ package struct MonitoredRun: Sendable {
         dataDirectory = DataDirectory.location(override: options.dataDirectory, environment: environment,
                                                effectiveUserID: geteuid())
         do { try DataDirectory.prepare(dataDirectory) } catch { throw .dataDirectory(error) }
+        inspectionTrust = try Self.localCA(for: options, in: dataDirectory).map { ($0, InspectionSystemTrust.survey()) }
         let reading = SettingsStore(dataDirectory: dataDirectory).loadForSession()
         captureDetail = options.captureDetail ?? reading.settings.captureDetail
         captureEnabled = !options.captureOff && reading.settings.captureEnabled
         retention = reading.problem == nil ? reading.settings.retention : nil
         announced = TunnelResolvers.announceable(from: NamespaceResolvConf.hostResolvers() ?? [])
         warnings = Self.warnings(reading: reading, announced: announced)
+            + (inspectionTrust?.system.missingBundleNotice.map { [.noSystemTrustBundle($0)] } ?? [])
+    }
+
+    /// `--inspect`'s local CA: refused when there is none, or when there is one that cannot be used.
+    static func localCA(for options: Options, in dataDirectory: URL) throws(RunFailure) -> InspectionCA? {
+        guard options.inspection != nil else { return nil }
+        let loaded: InspectionCA?
+        do { loaded = try InspectionCA.load(dataDirectory: dataDirectory) } catch { throw .inspection(.ca(error)) }
+        guard let loaded else { throw .inspection(.noCA(dataDirectory: dataDirectory.path)) }
+        return loaded
+    }
+
+    /// `--inspect`'s trust store for CMD, written to a private directory and measured by the trust
+    /// probe; refused unless the probe says trusted. The caller removes it when the run ends.
+    func commandTrust() throws(RunFailure) -> (bundle: InspectionTrustBundle, verdict: TrustVerdict)? {
+        guard let (ca, system) = inspectionTrust else { return nil }
+        let bundle: InspectionTrustBundle
+        do {
+            bundle = try InspectionTrustBundle.write(ca: ca, system: system, parent: environment["TMPDIR"] ?? "/tmp",
+                                                     owner: account)
+        } catch { throw .inspection(error) }
+        let verdict = TrustProbe.evaluate(bundle: URL(fileURLWithPath: bundle.plan.bundleFile)) { host in
+            try InspectionProbeLeaf.mint(host: host, ca: ca)
+        }
+        guard verdict == .trusted else {
+            bundle.remove()
+            throw .inspection(.probe(verdict))
+        }
+        return (bundle, verdict)
     }
 
     /// Why `run` does not start over settings it could not read: the factory settings capture
@@ -120,6 +156,10 @@ package struct MonitoredRun: Sendable {
         do { swept = try LeftoverSweeper.sweepLeavingNotice(prefix: "tvrun", dataDirectory: dataDirectory) } catch {
             throw .dataDirectory(error)
         }
+        // Before anything of the tunnel: a trust store the probe does not call trusted starts nothing.
+        let trust = try commandTrust()
+        defer { trust?.bundle.remove() }
+        if let trust { notice("TLS inspection: \(trust.verdict.sentence)") }
         let namespace: NetworkNamespace
         do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .system(error) }
         defer { namespace.delete() }
@@ -139,6 +179,7 @@ package struct MonitoredRun: Sendable {
         sessionOptions.retention = retention
         sessionOptions.mtu = options.mtu
         sessionOptions.origin = "run " + options.command.joined(separator: " ")
+        sessionOptions.inspection = options.inspection
         let reported = NamespaceResolvConf.hostResolvers()
         let stopper = CommandStopper(grace: Self.terminationGrace)
         let session: TunnelSession
@@ -167,8 +208,9 @@ package struct MonitoredRun: Sendable {
             // what a process sends us alone is relayed (SignalRelay). When the tunnel fails, the
             // stopper ends CMD cleanly.
             let running = try RunningCommand.start(command, namespace: CommandNamespace(name: namespace.name),
-                                                   environment: environment,
-                                                   signalRecords: signalRecords)
+                                                   environment: environment.merging(trust?.bundle.plan.environment ?? [:]) { $1 },
+                                                   signalRecords: signalRecords,
+                                                   trustMounts: trust?.bundle.plan.mounts ?? [])
             stopper.watch(running)
             ending = try await running.ending()
         } catch {
@@ -177,6 +219,6 @@ package struct MonitoredRun: Sendable {
         }
         await session.stop()
         return Outcome(ending: ending, account: account, recording: await SessionRecording.read(session),
-                       tunnelFailure: session.failure)
+                       tunnelFailure: session.failure, trust: trust?.verdict)
     }
 }

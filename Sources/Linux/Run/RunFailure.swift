@@ -28,11 +28,15 @@ package enum RunFailure: Error, CustomStringConvertible {
     case command(CommandStartFailure)
     /// The demo's lab could not be built or run, in the words of the part that failed. Exit status 1.
     case setUp(String)
+    /// `run --inspect` will not start (no CA — exit status 2 —, a CA it cannot use, the trust
+    /// probe); the refusal says what to do.
+    case inspection(InspectionRefusal)
 
     package var exitStatus: Int32 {
         switch self {
         case .commandNotFound: 127
         case let .command(failure): failure.exitStatus
+        case let .inspection(refusal): refusal.exitStatus
         default: 1
         }
     }
@@ -49,6 +53,7 @@ package enum RunFailure: Error, CustomStringConvertible {
         case let .session(error): "\(error)"
         case let .command(failure): "\(failure)"
         case let .setUp(reason): reason
+        case let .inspection(refusal): "\(refusal)"
         }
     }
 }

@@ -10,6 +10,8 @@ package enum RunWarning: Sendable, Equatable, CustomStringConvertible {
     case noResolver
     /// A killed run had left things behind, now removed: `LeftoverSweep`'s one-line notice.
     case recovered(String)
+    /// `run --inspect` found no system bundle: the command trusts the local root alone.
+    case noSystemTrustBundle(String)
 
     package var description: String {
         switch self {
@@ -17,7 +19,7 @@ package enum RunWarning: Sendable, Equatable, CustomStringConvertible {
         case let .settingNotHonoured(value, reason):
             "the settings ask for \(value.setting.rawValue) \(value.spelling), which this build does not do (\(reason)); running without it"
         case .noResolver: "no resolver of this machine can be announced; names will not resolve inside"
-        case let .recovered(notice): notice
+        case let .recovered(notice), let .noSystemTrustBundle(notice): notice
         }
     }
 }

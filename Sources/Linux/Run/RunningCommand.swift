@@ -23,9 +23,11 @@ public final class RunningCommand: @unchecked Sendable {
 
     /// Starts `command` in `namespace` (nil: ours) with `environment` (before the account's
     /// HOME/USER/LOGNAME). `signalRecords` is the pipe of run's signal handlers
-    /// (`installSignalRelay`), nil to relay nothing.
-    public static func start(_ command: MonitoredCommand, namespace: CommandNamespace?, environment: [String: String],
-                             signalRecords: Int32? = nil) throws(CommandStartFailure) -> RunningCommand {
+    /// (`installSignalRelay`), nil to relay nothing. `trustMounts` are bind-mounted inside CMD's
+    /// own mount namespace only (`run --inspect`'s trust store).
+    package static func start(_ command: MonitoredCommand, namespace: CommandNamespace?, environment: [String: String],
+                              signalRecords: Int32? = nil,
+                              trustMounts: [InspectionTrustPlan.Mount] = []) throws(CommandStartFailure) -> RunningCommand {
         guard let program = command.arguments.first else { throw .start(program: "", step: .exec, errno: ENOENT) }
         let environment = command.environment(from: environment)
         guard let path = MonitoredCommand.locate(program, environment: environment) else {
@@ -34,7 +36,7 @@ public final class RunningCommand: @unchecked Sendable {
         let namespaceFD = namespace.map { open($0.pinPath, O_RDONLY | O_CLOEXEC) } ?? -1
         if let namespace, namespaceFD < 0 { throw .namespaceUnavailable(path: namespace.pinPath, errno: errno) }
         let request = SpawnRequest(path: path, command: command, environment: environment, namespace: namespace,
-                                   namespaceFD: namespaceFD)
+                                   namespaceFD: namespaceFD, trustMounts: trustMounts)
         let started = StartHandOff()
         let thread = Thread {
             let spawned = request.spawn()

@@ -16,13 +16,14 @@ struct SpawnRequest: Sendable {
     let openFileLimit: OpenFileLimit?
 
     init(path: String, command: MonitoredCommand, environment: [String: String], namespace: CommandNamespace?,
-         namespaceFD: Int32) {
+         namespaceFD: Int32, trustMounts: [InspectionTrustPlan.Mount] = []) {
         self.path = path
         arguments = command.arguments
         self.environment = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         self.namespaceFD = namespaceFD
         sysfsSource = namespace?.name
-        binds = namespace.map { $0.bindMounts(entries: $0.etcEntries()) } ?? []
+        // After /etc/netns's files, in the plan's order (a directory before the files inside it).
+        binds = (namespace.map { $0.bindMounts(entries: $0.etcEntries()) } ?? []) + trustMounts.map { ($0.source, $0.target) }
         account = command.account
         openFileLimit = command.openFileLimit
     }

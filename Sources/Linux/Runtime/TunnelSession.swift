@@ -27,6 +27,8 @@ package final class TunnelSession: @unchecked Sendable {
         /// The limits the session enforces (the settings' `retention`); nil sweeps nothing — for
         /// settings that could not be read, whose limits are not guessed.
         package var retention: RetentionSettings?
+        /// `run --inspect`'s options; nil: no TLS inspection in this session.
+        package var inspection: InspectionRunOptions?
         package init() {}
     }
 

@@ -1,0 +1,260 @@
+import COpenSSL
+import Foundation
+import PacketTunnel
+import Shared
+
+/// One TLS endpoint of an inspected flow: an `SSL` over two memory BIOs, fed by the relay from
+/// the stream it already holds (DESIGN.md: no socket, no bridge). The read BIO holds what the
+/// peer sent, the write BIO what OpenSSL wrote for it; every call empties both before returning,
+/// so nothing is buffered beyond one call's input.
+///
+/// Used on one thread (the tunnel's event loop); OpenSSL's error queue is per thread and is
+/// cleared on entry to every call.
+package final class OpenSSLSession: TLSSession {
+    private enum Phase { case handshaking, established, ended }
+
+    /// Records are fed to OpenSSL this many bytes at a time, each slice drained before the next,
+    /// so the read BIO never holds more than one slice however big the relay's chunk.
+    private static let feedSlice = 64 * 1024
+    /// Plaintext is encrypted at most one TLS record's worth per `SSL_write` (RFC 8446 §5.1).
+    private static let recordPlaintext = 16 * 1024
+
+    private let ssl: OpaquePointer
+    private let readBIO: OpaquePointer
+    private let writeBIO: OpaquePointer
+    /// Keeps the `SSL_CTX` and its key log alive while this `SSL` points at them.
+    private let context: OpenSSLContext
+    /// A server's ALPN answer, in wire bytes; read by the select callback.
+    let applicationProtocolAnswer: [UInt8]?
+    private var phase = Phase.handshaking
+    private var sentCloseNotify = false
+    private var alertFromPeer: UInt8?
+
+    package private(set) var negotiated: NegotiatedTLS?
+    package private(set) var applicationProtocol: String?
+    package var isEstablished: Bool { phase == .established }
+
+    /// A server presenting `leaf`, answering ALPN with `applicationProtocol` when offered.
+    init(server context: OpenSSLContext, leaf: LeafCredentials, applicationProtocol: String?) throws(TLSSessionFailure) {
+        // Before the SSL exists: a throw from here on would skip deinit and leak it.
+        applicationProtocolAnswer = try applicationProtocol.map { (name) throws(TLSSessionFailure) in
+            Array(try ALPNWireList.encode([name]).dropFirst())
+        }
+        (ssl, readBIO, writeBIO) = try Self.makeSSL(context)
+        self.context = context
+        attach()
+        // Each takes its own reference: the cached leaf may be dropped while this session lives.
+        guard SSL_use_certificate(ssl, leaf.certificate) == 1, SSL_use_PrivateKey(ssl, leaf.privateKey) == 1 else {
+            throw TLSSessionFailure("OpenSSL refused the leaf: " + OpenSSLErrorQueue.drain(fallback: "no reason given"))
+        }
+        SSL_set_accept_state(ssl)
+    }
+
+    /// A client for `host`: SNI (a DNS name only, RFC 6066 §3), the name verified against the
+    /// context's trust store, `applicationProtocols` offered in order.
+    init(client context: OpenSSLContext, host: String, applicationProtocols: [String]) throws(TLSSessionFailure) {
+        (ssl, readBIO, writeBIO) = try Self.makeSSL(context)
+        self.context = context
+        applicationProtocolAnswer = nil
+        attach()
+        let named: Bool
+        if IPAddress(parsing: host) != nil {
+            named = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1
+        } else {
+            named = tv_inspection_set_sni(ssl, host) == 1 && SSL_set1_host(ssl, host) == 1
+        }
+        guard named else {
+            throw TLSSessionFailure("OpenSSL refused \"\(host)\" as the server's name: "
+                                    + OpenSSLErrorQueue.drain(fallback: "no reason given"))
+        }
+        let offer = try ALPNWireList.encode(applicationProtocols)
+        // SSL_set_alpn_protos answers 0 on success, unlike its neighbours.
+        guard offer.isEmpty || SSL_set_alpn_protos(ssl, offer, UInt32(offer.count)) == 0 else {
+            throw TLSSessionFailure("OpenSSL refused the ALPN offer \(applicationProtocols)")
+        }
+        SSL_set_connect_state(ssl)
+    }
+
+    deinit { SSL_free(ssl) }
+
+    private static func makeSSL(_ context: OpenSSLContext) throws(TLSSessionFailure)
+        -> (OpaquePointer, OpaquePointer, OpaquePointer) {
+        OpenSSLErrorQueue.clear()
+        guard let ssl = SSL_new(context.pointer) else {
+            throw TLSSessionFailure("OpenSSL could not make a session: " + OpenSSLErrorQueue.drain(fallback: "out of memory?"))
+        }
+        guard let readBIO = BIO_new(BIO_s_mem()), let writeBIO = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw TLSSessionFailure("OpenSSL could not make a memory BIO: " + OpenSSLErrorQueue.drain(fallback: "out of memory?"))
+        }
+        SSL_set_bio(ssl, readBIO, writeBIO)  // the SSL owns both from here
+        return (ssl, readBIO, writeBIO)
+    }
+
+    /// Points the callbacks back at this object (unretained: it owns the `SSL`).
+    private func attach() {
+        SSL_set_ex_data(ssl, 0, Unmanaged.passUnretained(self).toOpaque())
+        SSL_set_info_callback(ssl, OpenSSLCallbacks.info)
+    }
+
+    func peerSentFatalAlert(_ code: UInt8) {
+        if alertFromPeer == nil { alertFromPeer = code }
+    }
+
+    // MARK: TLSSession
+
+    package func start() -> TLSSessionStep {
+        guard phase == .handshaking, context.role == .client else { return TLSSessionStep() }
+        OpenSSLErrorQueue.clear()
+        var step = TLSSessionStep()
+        advance(&step)
+        return step
+    }
+
+    package func receive(_ records: Data) -> TLSSessionStep {
+        var step = TLSSessionStep()
+        guard phase != .ended else { return step }
+        OpenSSLErrorQueue.clear()
+        var offset = records.startIndex
+        while offset < records.endIndex, phase != .ended {
+            let slice = records[offset..<min(offset + Self.feedSlice, records.endIndex)]
+            let written = slice.withUnsafeBytes { BIO_write(readBIO, $0.baseAddress, Int32($0.count)) }
+            guard written == slice.count else {
+                finish(&step, .failed("OpenSSL's read buffer took \(written) of \(slice.count) bytes"))
+                break
+            }
+            offset = slice.endIndex
+            advance(&step)
+        }
+        return step
+    }
+
+    package func send(_ plaintext: Data) -> TLSSessionStep {
+        var step = TLSSessionStep()
+        guard phase != .ended else { return step }
+        OpenSSLErrorQueue.clear()
+        guard phase == .established, !sentCloseNotify else {
+            finish(&step, .failed(sentCloseNotify ? "plaintext sent after our close_notify"
+                                                  : "plaintext sent before the handshake finished"))
+            return step
+        }
+        var offset = plaintext.startIndex
+        while offset < plaintext.endIndex {
+            let chunk = plaintext[offset..<min(offset + Self.recordPlaintext, plaintext.endIndex)]
+            let written = chunk.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
+            guard written > 0 else {
+                stop(&step, result: written)
+                return step
+            }
+            offset += Int(written)  // partial writes resume where OpenSSL stopped
+            step.toPeer += drainWriteBIO()
+        }
+        return step
+    }
+
+    package func receiveEnd() -> TLSSessionStep {
+        var step = TLSSessionStep()
+        switch phase {
+        case .ended: break
+        case .established: finish(&step, .closedByPeer)
+        case .handshaking: finish(&step, .failed("the peer's stream ended during the handshake"))
+        }
+        return step
+    }
+
+    package func close() -> TLSSessionStep {
+        var step = TLSSessionStep()
+        guard phase == .established, !sentCloseNotify else { return step }
+        OpenSSLErrorQueue.clear()
+        sentCloseNotify = true
+        _ = SSL_shutdown(ssl)  // 0: ours is sent, the peer's not yet read — receive reads it
+        step.toPeer = drainWriteBIO()
+        OpenSSLErrorQueue.clear()
+        return step
+    }
+
+    // MARK: Driving OpenSSL
+
+    /// Runs the handshake as far as the bytes allow, then reads every record there is.
+    private func advance(_ step: inout TLSSessionStep) {
+        if phase == .handshaking {
+            let result = SSL_do_handshake(ssl)
+            guard result == 1 else {
+                if SSL_get_error(ssl, result) == SSL_ERROR_WANT_READ {
+                    step.toPeer += drainWriteBIO()
+                } else {
+                    stop(&step, result: result)
+                }
+                return
+            }
+            phase = .established
+            step.becameEstablished = true
+            readNegotiated()
+        }
+        var buffer = [UInt8](repeating: 0, count: Self.recordPlaintext)
+        while phase == .established {
+            let count = SSL_read(ssl, &buffer, Int32(buffer.count))
+            guard count > 0 else {
+                if SSL_get_error(ssl, count) == SSL_ERROR_WANT_READ { break }
+                stop(&step, result: count)
+                return
+            }
+            step.plaintext.append(contentsOf: buffer[..<Int(count)])
+        }
+        step.toPeer += drainWriteBIO()
+    }
+
+    /// Ends the session from a call that returned `result` without wanting more bytes.
+    private func stop(_ step: inout TLSSessionStep, result: Int32) {
+        let error = SSL_get_error(ssl, result)
+        let verification = context.role == .client ? SSL_get_verify_result(ssl) : Int(X509_V_OK)
+        let reading = OpenSSLStop(
+            cause: error == SSL_ERROR_ZERO_RETURN ? .closeNotify : .error,
+            handshakeFinished: phase == .established,
+            alertFromPeer: alertFromPeer,
+            verificationError: verification == Int(X509_V_OK) ? nil : String(cString: X509_verify_cert_error_string(verification)),
+            reason: OpenSSLErrorQueue.drain(fallback: Self.describe(error)))
+        if reading.cause == .closeNotify { _ = SSL_shutdown(ssl) }  // answer the peer's close_notify with ours
+        finish(&step, reading.end)
+    }
+
+    private func finish(_ step: inout TLSSessionStep, _ end: TLSSessionEnd) {
+        step.toPeer += drainWriteBIO()  // our alert or close_notify, when OpenSSL wrote one
+        step.ended = end
+        phase = .ended
+        OpenSSLErrorQueue.clear()
+    }
+
+    private func readNegotiated() {
+        if let cipher = SSL_get_current_cipher(ssl) {
+            negotiated = NegotiatedTLS(version: TLSProtocolVersion(rawValue: UInt16(truncatingIfNeeded: SSL_version(ssl))),
+                                       cipherSuite: TLSCipherSuite(rawValue: SSL_CIPHER_get_protocol_id(cipher)),
+                                       fromHelloRetryRequest: false, source: .upstreamConnection)
+        }
+        var name: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &name, &length)
+        if let name, length > 0 {
+            applicationProtocol = String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
+        }
+    }
+
+    private func drainWriteBIO() -> Data {
+        var out = Data()
+        while case let pending = BIO_ctrl_pending(writeBIO), pending > 0 {
+            var chunk = [UInt8](repeating: 0, count: min(Int(pending), Self.feedSlice))
+            let count = BIO_read(writeBIO, &chunk, Int32(chunk.count))
+            guard count > 0 else { break }
+            out.append(contentsOf: chunk[..<Int(count)])
+        }
+        return out
+    }
+
+    private static func describe(_ error: Int32) -> String {
+        switch error {
+        case SSL_ERROR_SYSCALL: "the TLS stream broke off (SSL_ERROR_SYSCALL)"
+        case SSL_ERROR_SSL: "a TLS protocol error (SSL_ERROR_SSL)"
+        default: "OpenSSL stopped with SSL error \(error)"
+        }
+    }
+}
