@@ -95,8 +95,10 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
                 guard let capture else { return .failed("capture is off for this session") }
                 do { try capture.setSnaplen(detail.snaplen) } catch { return .failed("\(error)") }
                 return .ok
-            case .setTLSInspectionEnabled, .setPlaintextPersistenceEnabled:
-                return .failed("TLS inspection is not part of this build yet")
+            case .setTLSInspectionEnabled(let enabled):
+                return setInspectionEnabled(enabled)
+            case .setPlaintextPersistenceEnabled(let enabled):
+                return setPlaintextPersistence(enabled)
             }
         }
     }
