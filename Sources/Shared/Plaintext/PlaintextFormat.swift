@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `.tvpt` framing of decrypted content (spec-notes/plaintext.md): a 16-byte global header
 /// once per file, then per chunk a 32-byte record header and the stored bytes. Little-endian,
 /// byte-deterministic; the one truth for the writer, the library and the fuzz target.
@@ -136,5 +138,25 @@ extension UnsafeRawBufferPointer {
 extension UnsafeMutableRawBufferPointer {
     fileprivate func storeLittleEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
         storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+    }
+}
+
+extension PlaintextFormat.GlobalHeader {
+    /// `init(parsing:)` over bytes read into a `Data`.
+    public init(parsing data: Data) throws(PlaintextFormat.FormatError) {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(PlaintextFormat.FormatError) in try Self(parsing: raw) }
+        }
+        self = try result.get()
+    }
+}
+
+extension PlaintextFormat.RecordHeader {
+    /// `init(parsing:offset:)` over bytes read into a `Data`.
+    public init(parsing data: Data, offset: UInt64) throws(PlaintextFormat.FormatError) {
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(PlaintextFormat.FormatError) in try Self(parsing: raw, offset: offset) }
+        }
+        self = try result.get()
     }
 }
