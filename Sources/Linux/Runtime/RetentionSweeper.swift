@@ -9,8 +9,12 @@ import Shared
 /// runs on the concurrency pool, with its own connection to the history so a long prune never
 /// holds up the tunnel's writes behind the store actor. Requests that arrive during a pass are
 /// folded into one more pass with the newest recording sequence.
+///
+/// Beside it, the decrypted-content sweep (`PlaintextRetention`), asked for at session start and
+/// on every change of the file being written (to none included), the same way.
 package final class RetentionSweeper: @unchecked Sendable {
     private let captures: URL
+    private let plaintext: URL
     private let settings: RetentionSettings
     private let store: Result<FlowStore, StoreError>
     private let lock = NSLock()
@@ -19,9 +23,13 @@ package final class RetentionSweeper: @unchecked Sendable {
     private var requested: UInt32??
     private var running: Task<Void, Never>?
     private var counted = RetentionStats.zero
+    /// Under `lock`: the next decrypted-content pass's open file, and what those passes did.
+    private var plaintextRequested: UInt32??
+    private var plaintextCounted = PlaintextSweepTally()
 
     package init(dataDirectory: URL, settings: RetentionSettings) {
         captures = DataDirectoryLayout.captures(in: dataDirectory)
+        plaintext = DataDirectoryLayout.plaintext(in: dataDirectory)
         self.settings = settings
         store = Result { () throws(StoreError) in
             try FlowStore(databaseURL: DataDirectoryLayout.database(in: dataDirectory), origin: "retention")
@@ -37,6 +45,18 @@ package final class RetentionSweeper: @unchecked Sendable {
         running = Task.detached { [self] in await drainRequests() }
     }
 
+    /// Asks for a decrypted-content pass sparing `openSequence` (nil: no file is being written).
+    package func sweepPlaintext(openSequence: UInt32?) {
+        lock.lock()
+        defer { lock.unlock() }
+        plaintextRequested = .some(openSequence)
+        guard running == nil else { return }
+        running = Task.detached { [self] in await drainRequests() }
+    }
+
+    /// What the decrypted-content passes deleted so far.
+    package var plaintextStats: PlaintextSweepTally { lock.withLock { plaintextCounted } }
+
     package var stats: RetentionStats {
         lock.lock()
         defer { lock.unlock() }
@@ -50,30 +70,65 @@ package final class RetentionSweeper: @unchecked Sendable {
     }
 
     private func drainRequests() async {
-        while let recording = nextRequest() {
-            let listing: RetentionPass.Listing
-            do { listing = .files(try CaptureDirectory.fileInfos(in: captures)) } catch {
-                listing = .unreadable(error.description)
+        while let request = nextRequest() {
+            switch request {
+            case .capture(let recording): await sweepCaptures(recording: recording)
+            case .plaintext(let open): await sweepPlaintext(open: open)
             }
-            let history: RetentionPass.History = switch store {
-            case .success(let store): .store(store)
-            case .failure(let error): .unavailable("\(error)")
-            }
-            let result = await RetentionPass.run(listing: listing, settings: settings, now: Date(),
-                                                 recordingSequence: { _ in recording }, history: history)
-            lock.withLock { counted.add(result) }
         }
     }
 
+    private func sweepPlaintext(open: UInt32?) async {
+        let outcome = await PlaintextRetention.sweep(settings, directory: plaintext, openSequence: { _ in open }, now: Date(),
+                                                     openingHistory: { try store.get() })
+        lock.withLock { plaintextCounted.add(outcome) }
+    }
+
+    private func sweepCaptures(recording: UInt32?) async {
+        let listing: RetentionPass.Listing
+        do { listing = .files(try CaptureDirectory.fileInfos(in: captures)) } catch {
+            listing = .unreadable(error.description)
+        }
+        let history: RetentionPass.History = switch store {
+        case .success(let store): .store(store)
+        case .failure(let error): .unavailable("\(error)")
+        }
+        let result = await RetentionPass.run(listing: listing, settings: settings, now: Date(),
+                                             recordingSequence: { _ in recording }, history: history)
+        lock.withLock { counted.add(result) }
+    }
+
+    private enum Request {
+        case capture(UInt32?)
+        case plaintext(UInt32?)
+    }
+
     /// The pending request, taken; nil (and the pass marked over) when there is none.
-    private func nextRequest() -> UInt32?? {
+    private func nextRequest() -> Request? {
         lock.lock()
         defer { lock.unlock() }
-        guard let next = requested else {
-            running = nil
-            return nil
+        if let next = requested {
+            requested = nil
+            return .capture(next)
         }
-        requested = nil
-        return next
+        if let next = plaintextRequested {
+            plaintextRequested = nil
+            return .plaintext(next)
+        }
+        running = nil
+        return nil
+    }
+}
+
+/// The decrypted-content passes' deletions, summed for the tunnel's stats.
+package struct PlaintextSweepTally: Sendable, Equatable {
+    package var chunksExpired: UInt64 = 0
+    package var filesReclaimed: UInt64 = 0
+    package var lastFailure: String?
+
+    mutating func add(_ outcome: PlaintextSweepOutcome) {
+        chunksExpired &+= UInt64(outcome.chunksExpired + outcome.chunksDeletedWithFiles)
+        filesReclaimed &+= UInt64(outcome.deletedFiles.count)
+        if let failure = outcome.stopped ?? outcome.failures.last { lastFailure = failure }
     }
 }

@@ -80,6 +80,10 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             case .stats:
                 var pipelineStats = pipeline.stats
                 pipelineStats.retention = retention?.stats
+                if let swept = retention?.plaintextStats, pipelineStats.plaintext != nil {
+                    pipelineStats.plaintext?.plaintextChunksExpired = swept.chunksExpired
+                    pipelineStats.plaintext?.plaintextFilesReclaimed = swept.filesReclaimed
+                }
                 return .stats(TunnelStats(pipeline: pipelineStats, relay: relay.stats, resolvers: resolvers,
                                           shell: shellStats))
             case .setCaptureEnabled(let enabled):

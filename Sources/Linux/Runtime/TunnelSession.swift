@@ -15,6 +15,9 @@ package final class TunnelSession: @unchecked Sendable {
     package let runtime: TunnelRuntime<TUNDevice>
     /// Where capture or history stopped on a failure (a full disk) while the tunnel went on.
     package let recordingStops: RecordingStopLog
+    /// Where decrypted content is kept; nil unless the person keeps it (`plaintextPersistenceEnabled`,
+    /// off by default even with inspection on): then no `.tvpt` file is ever created.
+    package let plaintext: PlaintextWriter?
     /// Applies the retention limits at the start and on each rotation; nil when the session has none.
     package let retention: RetentionSweeper?
 
@@ -29,6 +32,8 @@ package final class TunnelSession: @unchecked Sendable {
         package var retention: RetentionSettings?
         /// `run --inspect`'s options; nil: no TLS inspection in this session.
         package var inspection: InspectionRunOptions?
+        /// The settings' `plaintextPersistenceEnabled`: keep inspected flows' decrypted content.
+        package var plaintextPersistenceEnabled = false
         package init() {}
     }
 
@@ -75,6 +80,12 @@ package final class TunnelSession: @unchecked Sendable {
         let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: history,
                                       config: .init(captureEnabled: options.captureEnabled, anchor: anchor))
         pipeline.recordingStopped = recordingStops.record
+        plaintext = options.plaintextPersistenceEnabled
+            ? await Self.plaintextWriter(dataDirectory: dataDirectory, store: store) : nil
+        if let plaintext {
+            pipeline.plaintextSink = plaintext
+            pipeline.plaintextFileChanged = { [retention] sequence in retention?.sweepPlaintext(openSequence: sequence) }
+        }
         do { runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: options.mtu) } catch {
             ring.close()
             throw .eventLoop(error)
@@ -92,6 +103,18 @@ package final class TunnelSession: @unchecked Sendable {
         }
         // The first pass, once the session's own file is open (it is the one being recorded).
         retention?.sweep(recordingSequence: capture?.currentFileSequence)
+        // Decrypted content expires even when this session keeps none; nothing is open yet.
+        retention?.sweepPlaintext(openSequence: nil)
+    }
+
+    /// The writer over `<data-dir>/plaintext`, starting above what the index references. It opens
+    /// no file until content comes.
+    private static func plaintextWriter(dataDirectory: URL, store: FlowStore) async -> PlaintextWriter {
+        let sequence = try? await store.highestPlaintextFileSequence()
+        let stream = try? await store.highestPlaintextStream()
+        return PlaintextWriter(config: .init(directory: DataDirectoryLayout.plaintext(in: dataDirectory),
+                                             highestReferencedSequence: sequence ?? nil,
+                                             highestReferencedStream: stream ?? nil))
     }
 
     /// Why the tunnel stopped by itself, if it did: `run` reads it after its command ends.
@@ -105,6 +128,7 @@ package final class TunnelSession: @unchecked Sendable {
         await retention?.finish()
         try? await store.endSession()
         try? capture?.close()
+        try? plaintext?.close()
         ring.close()
     }
 }

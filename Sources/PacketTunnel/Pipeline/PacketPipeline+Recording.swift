@@ -132,6 +132,7 @@ extension PacketPipeline {
     func end(_ record: FlowRecord, keepingReaderOf live: FlowKey? = nil) {
         place(record)
         endedKeys.append(record.key)
+        if !plaintextConversations.isEmpty { releasePlaintext(of: record) }
         if !quicReaders.isEmpty && record.key != live { forgetQUICReader(record.key) }
     }
 

@@ -28,6 +28,8 @@ package final class PacketPipeline {
         package var flushInterval: UInt64
         /// The store's anchor: dates the capture records.
         package var anchor: MonotonicAnchor
+        /// What of each inspected flow's decrypted content is kept, per direction.
+        package var plaintextBytesPerDirection = PlaintextBudget.defaultBytesPerDirection
 
         package init(captureEnabled: Bool = true, batchSize: Int = 512,
                      flushInterval: UInt64 = 250_000_000, anchor: MonotonicAnchor) {
@@ -49,6 +51,18 @@ package final class PacketPipeline {
     /// Told, on the loop's thread, when capture stops on a failure: it must hand the news on
     /// without waiting (the tunnel's `run` queues a line for standard error).
     package var recordingStopped: (@Sendable (RecordingStop) -> Void)?
+
+    /// Where decrypted chunks are kept; nil while the session keeps none (the switch is off), and
+    /// then `stats.plaintext` is absent.
+    package var plaintextSink: (any PlaintextSink)? {
+        didSet { counters.plaintext = plaintextSink == nil ? nil : (counters.plaintext ?? .zero) }
+    }
+    /// Told, on the loop's thread, each time the decrypted-content file being written changes
+    /// (to none included): the sweep runs then.
+    package var plaintextFileChanged: (@Sendable (UInt32?) -> Void)?
+    /// Each inspected flow's conversation and budget, and the file last reported.
+    var plaintextConversations: [FlowKey: PlaintextConversation] = [:]
+    var plaintextFileSequence: UInt32?
 
     /// The pipeline's own counters; `stats` adds the store queue's.
     var counters = PipelineStats()
@@ -151,6 +165,7 @@ package final class PacketPipeline {
         lastFlush = now
         if !batch.isEmpty {
             writeOutCapture { capture throws(PcapError) in try capture.writeOut() }
+            if !batch.plaintext.isEmpty { writeOutPlaintext { sink throws(PlaintextWriteError) in try sink.writeOut() } }
             if !store.persist(batch) {
                 refusedBatches &+= 1
                 refusedPackets &+= UInt64(batch.packets.count)
@@ -185,6 +200,7 @@ package final class PacketPipeline {
     package nonisolated(nonsending) func shutdown() async {
         flush(now: lastNow)
         writeOutCapture { capture throws(PcapError) in try capture.flush() }
+        writeOutPlaintext { sink throws(PlaintextWriteError) in try sink.flush() }
         await store.drain()
     }
 }

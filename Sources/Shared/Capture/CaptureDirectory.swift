@@ -8,6 +8,11 @@ public enum CaptureDirectory {
     /// Every capture file in `directory` by its sequence. A directory that does not exist holds
     /// none; one that cannot be read throws its `errno`.
     public static func files(in directory: URL) throws(DirectoryError) -> [UInt32: URL] {
+        try files(in: directory, sequence: CaptureFileName.sequence(in:))
+    }
+
+    /// The files in `directory` whose name `sequence` recognises, by that sequence.
+    static func files(in directory: URL, sequence: (String) -> UInt32?) throws(DirectoryError) -> [UInt32: URL] {
         guard let stream = opendir(directory.path) else {
             if errno == ENOENT { return [:] }
             throw DirectoryError(path: directory.path, errno: errno)
@@ -18,7 +23,7 @@ public enum CaptureDirectory {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if let sequence = CaptureFileName.sequence(in: name) {
+            if let sequence = sequence(name) {
                 files[sequence] = directory.appendingPathComponent(name)
             }
         }

@@ -26,8 +26,13 @@ extension CaptureDirectory {
     /// names are not ours are left out, and an absent directory holds none. A link is never
     /// followed (its size would be another file's): it is left out like a foreign file.
     public static func fileInfos(in directory: URL) throws(DirectoryError) -> [CaptureFileInfo] {
+        try fileInfos(of: files(in: directory))
+    }
+
+    /// The size and last write of each file named (a link or a file gone since is left out).
+    static func fileInfos(of files: [UInt32: URL]) throws(DirectoryError) -> [CaptureFileInfo] {
         var infos: [CaptureFileInfo] = []
-        for (sequence, url) in try files(in: directory).sorted(by: { $0.key < $1.key }) {
+        for (sequence, url) in files.sorted(by: { $0.key < $1.key }) {
             var status = stat()
             guard lstat(url.path, &status) == 0 else {
                 if errno == ENOENT { continue }   // deleted between the listing and now

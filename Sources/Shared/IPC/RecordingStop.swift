@@ -9,6 +9,11 @@ public struct RecordingStop: Sendable, Hashable {
     public enum Part: String, Sendable, Hashable {
         case capture
         case history
+        /// Decrypted content kept on disk (its chunks are counted, not packets).
+        case plaintext = "decrypted content"
+
+        /// What this part records, counted in the sentences.
+        var unit: String { self == .plaintext ? "chunk" : "packet" }
     }
 
     public let part: Part
@@ -36,10 +41,15 @@ public struct RecordingStop: Sendable, Hashable {
                   reason: error.description)
     }
 
+    public init(plaintext error: PlaintextWriteError, chunksWritten: UInt64) {
+        self.init(part: .plaintext, packetsRecorded: chunksWritten, diskFull: error.meansDiskFull,
+                  reason: error.description)
+    }
+
     /// One sentence for standard error: "the disk holding /x is full: capture stopped after 2 731
     /// packets; the tunnel keeps forwarding".
     public func sentence(dataDirectory: String) -> String {
-        let stopped = "\(part.rawValue) stopped after \(packetsRecorded) packet\(packetsRecorded == 1 ? "" : "s")"
+        let stopped = "\(part.rawValue) stopped after \(packetsRecorded) \(part.unit)\(packetsRecorded == 1 ? "" : "s")"
         let cause = diskFull ? "the disk holding \(dataDirectory) is full: \(stopped)" : "\(stopped): \(reason)"
         return cause + "; the tunnel keeps forwarding"
     }
@@ -47,12 +57,22 @@ public struct RecordingStop: Sendable, Hashable {
     /// The same for the summary, once the tunnel stopped: "capture stopped after 2 731 packets:
     /// the disk was full".
     public var summary: String {
-        "\(part.rawValue) stopped after \(packetsRecorded) packet\(packetsRecorded == 1 ? "" : "s"): "
+        "\(part.rawValue) stopped after \(packetsRecorded) \(part.unit)\(packetsRecorded == 1 ? "" : "s"): "
             + (diskFull ? "the disk was full" : reason)
     }
 }
 
 extension PcapError {
+    /// The file system has no room (or no quota) left, as opposed to failing.
+    public var meansDiskFull: Bool {
+        switch self {
+        case let .openFailed(_, code), let .writeFailed(_, code): code == ENOSPC || code == EDQUOT
+        case .sequenceExhausted, .closed: false
+        }
+    }
+}
+
+extension PlaintextWriteError {
     /// The file system has no room (or no quota) left, as opposed to failing.
     public var meansDiskFull: Bool {
         switch self {

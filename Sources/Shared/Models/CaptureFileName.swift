@@ -6,18 +6,38 @@ import Glibc
 /// zero-padded to six digits so alphabetical order is chronological, the time in UTC.
 /// The sequence is the file's identity (`CaptureLocation.fileSequence`); the time is for people.
 public enum CaptureFileName {
-    public static let prefix = "tunnelvision-"
-    public static let fileExtension = ".pcap"
+    static let shape = SequencedFileName(prefix: "tunnelvision-", fileExtension: ".pcap")
+    public static var prefix: String { shape.prefix }
+    public static var fileExtension: String { shape.fileExtension }
+    public static var sequenceDigits: Int { SequencedFileName.sequenceDigits }
+
+    public static func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
+        shape.make(sequence: sequence, nanosecondsSince1970: nanosecondsSince1970)
+    }
+    public static func sequence(in name: String) -> UInt32? { shape.sequence(in: name) }
+    public static func startSecondsSince1970(in name: String) -> Int64? { shape.startSecondsSince1970(in: name) }
+}
+
+/// `<prefix><seq 6 digits>-<yyyyMMdd-HHmmss><extension>`: the shape both the capture files and
+/// the decrypted-content files (`PlaintextFileName`) are named in.
+public struct SequencedFileName: Sendable {
+    public let prefix: String
+    public let fileExtension: String
     public static let sequenceDigits = 6
 
+    public init(prefix: String, fileExtension: String) {
+        self.prefix = prefix
+        self.fileExtension = fileExtension
+    }
+
     /// The name for `sequence` started at `nanosecondsSince1970` (UTC; instants before 1970 clamp).
-    public static func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
+    public func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
         var seconds = time_t(max(0, nanosecondsSince1970 / 1_000_000_000))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         var writer = ASCIIWriter(capacity: 48)
         writer.append(prefix)
-        writer.appendDecimal(sequence, width: sequenceDigits)
+        writer.appendDecimal(sequence, width: Self.sequenceDigits)
         writer.append(UInt8(ascii: "-"))
         writer.appendDecimal(Int(parts.tm_year) + 1900, width: 4)
         writer.appendDecimal(Int(parts.tm_mon) + 1, width: 2)
@@ -31,14 +51,14 @@ public enum CaptureFileName {
     }
 
     /// The sequence a capture file name carries, or nil when the name is not one of ours.
-    public static func sequence(in name: String) -> UInt32? {
+    public func sequence(in name: String) -> UInt32? {
         guard let parts = parts(of: name) else { return nil }
         return UInt32(parts[0])
     }
 
     /// When the writer started the file, as its name says (UTC, whole seconds since 1970); nil
     /// when the name is not one of ours or its time is not a real instant (a month 13).
-    public static func startSecondsSince1970(in name: String) -> Int64? {
+    public func startSecondsSince1970(in name: String) -> Int64? {
         guard let parts = parts(of: name), let day = Int32(parts[1]), let clock = Int32(parts[2]) else { return nil }
         var fields = tm()
         fields.tm_year = day / 10_000 - 1900
@@ -57,11 +77,11 @@ public enum CaptureFileName {
     }
 
     /// The name's sequence, day and time digits, or nil when the name is not one of ours.
-    private static func parts(of name: String) -> [Substring]? {
+    private func parts(of name: String) -> [Substring]? {
         guard name.hasPrefix(prefix), name.hasSuffix(fileExtension) else { return nil }
         let middle = name.dropFirst(prefix.count).dropLast(fileExtension.count)
         let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count >= sequenceDigits,
+        guard parts.count == 3, parts[0].count >= Self.sequenceDigits,
               parts[1].count == 8, parts[2].count == 6,
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { return nil }
         return parts

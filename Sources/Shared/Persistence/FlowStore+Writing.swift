@@ -84,8 +84,24 @@ extension FlowStore {
                 }
                 let runs = PacketRuns(flowIDs: packetFlows)
                 try append(batch.packets, in: runs, on: connection)
-                return FlowStoreBatch.Outcome(flowIDs: flowIDs, packetsWritten: runs.order.count,
-                                              orphanedPackets: batch.packets.count - runs.order.count)
+                var outcome = FlowStoreBatch.Outcome(flowIDs: flowIDs, packetsWritten: runs.order.count,
+                                                     orphanedPackets: batch.packets.count - runs.order.count)
+                for chunk in batch.plaintext {
+                    let key = chunk.flowKey
+                    let id: Int64?
+                    if let spans = lifetimes[key] {
+                        id = (spans.last { $0.firstSeen <= chunk.timestamp } ?? spans[0]).id
+                    } else if let match = known[key] {
+                        id = match
+                    } else {
+                        id = try sessionFlowID(key, session: session, on: connection)
+                        known[key] = id
+                    }
+                    guard let id else { outcome.orphanedPlaintext += 1; continue }
+                    try insertPlaintext(chunk, flowID: id, on: connection)
+                    outcome.plaintextWritten += 1
+                }
+                return outcome
             }
         }
     }

@@ -6,13 +6,16 @@ public struct FlowStoreBatch: Sendable {
     /// Matched to their flow by key within the store's session: a flow in this batch, or one the
     /// session already stored.
     public var packets: [PacketMeta]
+    /// The decrypted chunks' index rows, matched to their flow as packets are.
+    public var plaintext: [PlaintextChunkRecord]
 
-    public init(flows: [FlowRecord] = [], packets: [PacketMeta] = []) {
+    public init(flows: [FlowRecord] = [], packets: [PacketMeta] = [], plaintext: [PlaintextChunkRecord] = []) {
         self.flows = flows
         self.packets = packets
+        self.plaintext = plaintext
     }
 
-    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty }
+    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty && plaintext.isEmpty }
 
     /// What a written batch became.
     public struct Outcome: Sendable, Hashable {
@@ -22,5 +25,8 @@ public struct FlowStoreBatch: Sendable {
         /// Packets whose flow was neither in the batch nor stored in this session: not written,
         /// counted so the loss is visible (a pipeline bug, or a flow pruned while active).
         public let orphanedPackets: Int
+        /// Index rows of decrypted chunks written, and those whose flow was not found (counted).
+        public var plaintextWritten = 0
+        public var orphanedPlaintext = 0
     }
 }

@@ -5,23 +5,34 @@ import Foundation
 /// word the person can type. The size cap governs captures only — SQLite does not give back the
 /// space of deleted rows, so a byte cap on the history could not be honoured; the history is bounded
 /// by age. The factory default is a cap, not "unlimited": an uncapped capture fills the disk.
+///
+/// Decrypted content has its own, shorter age (ADR 0007), which can never be unlimited, and a
+/// fixed byte ceiling the person cannot raise (`plaintextByteCeiling`), applied by the same sweep.
 public struct RetentionSettings: Codable, Sendable, Equatable {
     public var maxAge: RetentionAge
     public var maxCaptureSize: RetentionSize
+    public var maxPlaintextAge: PlaintextAge
 
-    public init(maxAge: RetentionAge = .oneWeek, maxCaptureSize: RetentionSize = .gigabytes1) {
+    public init(maxAge: RetentionAge = .oneWeek, maxCaptureSize: RetentionSize = .gigabytes1,
+                maxPlaintextAge: PlaintextAge = .oneDay) {
         self.maxAge = maxAge
         self.maxCaptureSize = maxCaptureSize
+        self.maxPlaintextAge = maxPlaintextAge
     }
+
+    /// The most disk decrypted content may take: 512 MiB, not a setting. It may delete content
+    /// the age would keep.
+    public static let plaintextByteCeiling: UInt64 = 512 << 20
 
     /// One week, 1 GiB.
     public static let `default` = RetentionSettings()
 
-    /// Nothing is ever deleted for age or size.
+    /// Nothing of the history and captures is ever deleted for age or size (decrypted content
+    /// still expires: it has no unlimited).
     public var isUnlimited: Bool { maxAge == .unlimited && maxCaptureSize == .unlimited }
 
     enum CodingKeys: String, CodingKey {
-        case maxAge, maxCaptureSize
+        case maxAge, maxCaptureSize, maxPlaintextAge
     }
 
     /// Strict, as `AppSettings` is (`SettingsDecoding`): only a missing field takes its factory value.
@@ -30,6 +41,32 @@ public struct RetentionSettings: Codable, Sendable, Equatable {
         let factory = RetentionSettings.default
         maxAge = try container.settingValue(forKey: .maxAge) ?? factory.maxAge
         maxCaptureSize = try container.settingValue(forKey: .maxCaptureSize) ?? factory.maxCaptureSize
+        maxPlaintextAge = try container.settingValue(forKey: .maxPlaintextAge) ?? factory.maxPlaintextAge
+    }
+}
+
+/// How long decrypted content is kept: an hour, a day (the default) or a week — never unlimited.
+public enum PlaintextAge: String, Codable, Sendable, CaseIterable {
+    case oneHour, oneDay, oneWeek
+
+    public var maxAge: TimeInterval {
+        switch self {
+        case .oneHour: 3_600
+        case .oneDay: 86_400
+        case .oneWeek: 7 * 86_400
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let age = PlaintextAge(rawValue: text) else {
+            let why = text == RetentionAge.unlimited.rawValue
+                ? "decrypted content is never kept without a limit; choose oneHour, oneDay or oneWeek"
+                : "not a decrypted-content age; choose oneHour, oneDay or oneWeek"
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: why))
+        }
+        self = age
     }
 }
 

@@ -6,6 +6,7 @@ public enum SettingChange: Sendable, Equatable {
     case captureDetail(CaptureDetail)
     case retentionAge(RetentionAge)
     case retentionSize(RetentionSize)
+    case plaintextAge(PlaintextAge)
 
     /// Reads `KEY VALUE` as a person types them; anything else is refused with what is valid.
     public static func parse(key: String, value: String) throws(SettingParseError) -> SettingChange {
@@ -22,6 +23,7 @@ public enum SettingChange: Sendable, Equatable {
         case .captureDetail: .captureDetail
         case .retentionAge: .retentionAge
         case .retentionSize: .retentionSize
+        case .plaintextAge: .plaintextAge
         }
     }
 
@@ -36,6 +38,7 @@ public enum SettingChange: Sendable, Equatable {
         case let .captureDetail(detail): settings.captureDetail = detail
         case let .retentionAge(age): settings.retention.maxAge = age
         case let .retentionSize(size): settings.retention.maxCaptureSize = size
+        case let .plaintextAge(age): settings.retention.maxPlaintextAge = age
         }
     }
 
@@ -48,7 +51,7 @@ public enum SettingChange: Sendable, Equatable {
             .refused("this build relays TLS without decrypting it")
         case .plaintextPersistence(true):
             .refused("this build decrypts nothing, so it has no decrypted content to keep")
-        case .tlsInspection, .plaintextPersistence, .capture, .captureDetail, .retentionAge, .retentionSize:
+        case .tlsInspection, .plaintextPersistence, .capture, .captureDetail, .retentionAge, .retentionSize, .plaintextAge:
             .enforced
         }
     }

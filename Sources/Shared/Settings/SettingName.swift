@@ -8,6 +8,7 @@ public enum SettingName: String, CaseIterable, Sendable {
     case captureDetail = "capture-detail"
     case retentionAge = "retention-age"
     case retentionSize = "retention-size"
+    case plaintextAge = "plaintext-age"
 
     /// What it decides, in one line of help.
     public var summary: String {
@@ -18,6 +19,8 @@ public enum SettingName: String, CaseIterable, Sendable {
         case .captureDetail: "keep the first 128 bytes of each packet, or all of it"
         case .retentionAge: "how long history and captures are kept"
         case .retentionSize: "how much disk the captures may take"
+        case .plaintextAge:
+            "how long decrypted content is kept (never unlimited; a fixed 512 MiB ceiling may delete it sooner)"
         }
     }
 
@@ -45,6 +48,10 @@ public enum SettingName: String, CaseIterable, Sendable {
              SettingChoice("1GiB", ["gigabytes1", "1gb", "1g", "1024mib", "1024mb"], .retentionSize(.gigabytes1)),
              SettingChoice("4GiB", ["gigabytes4", "4gb", "4g"], .retentionSize(.gigabytes4)),
              SettingChoice("unlimited", ["none", "nolimit"], .retentionSize(.unlimited))]
+        case .plaintextAge:
+            [SettingChoice("1h", ["onehour", "1hour", "hour", "60m"], .plaintextAge(.oneHour)),
+             SettingChoice("1d", ["oneday", "1day", "day", "24h"], .plaintextAge(.oneDay)),
+             SettingChoice("1w", ["oneweek", "1week", "week", "7d"], .plaintextAge(.oneWeek))]
         }
     }
 
@@ -68,6 +75,7 @@ public enum SettingName: String, CaseIterable, Sendable {
         case .captureDetail: .captureDetail(settings.captureDetail)
         case .retentionAge: .retentionAge(settings.retention.maxAge)
         case .retentionSize: .retentionSize(settings.retention.maxCaptureSize)
+        case .plaintextAge: .plaintextAge(settings.retention.maxPlaintextAge)
         }
     }
 

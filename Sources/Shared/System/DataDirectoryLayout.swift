@@ -12,6 +12,8 @@ public enum DataDirectoryLayout {
     public static let settingsFileName = "settings.json"
     /// The rotating `.pcap` files.
     public static let capturesDirectoryName = "captures"
+    /// The rotating `.tvpt` files of decrypted content (only when the person keeps it).
+    public static let plaintextDirectoryName = "plaintext"
     /// The control channel's Unix stream socket.
     public static let controlSocketName = "control.sock"
 
@@ -20,6 +22,9 @@ public enum DataDirectoryLayout {
     public static func settings(in directory: URL) -> URL { directory.appendingPathComponent(settingsFileName) }
     public static func captures(in directory: URL) -> URL {
         directory.appendingPathComponent(capturesDirectoryName, isDirectory: true)
+    }
+    public static func plaintext(in directory: URL) -> URL {
+        directory.appendingPathComponent(plaintextDirectoryName, isDirectory: true)
     }
     public static func controlSocket(in directory: URL) -> URL { directory.appendingPathComponent(controlSocketName) }
 }

@@ -8,14 +8,18 @@ public struct HistoryPolicy: Sendable, Equatable {
     public var packetsPerFlow: Int
     /// Bars of the timeline's activity axis, at most.
     public var axisBars: Int
+    /// What the flow inspector lists of one flow's decrypted chunks (separate from the packets).
+    public var plaintextChunksPerFlow: Int
 
-    public init(pageSize: Int = 100, maxPagesPerLoad: Int = 8, packetsPerFlow: Int = 500, axisBars: Int = 48) {
+    public init(pageSize: Int = 100, maxPagesPerLoad: Int = 8, packetsPerFlow: Int = 500, axisBars: Int = 48,
+                plaintextChunksPerFlow: Int = 256) {
         self.pageSize = pageSize
         self.maxPagesPerLoad = maxPagesPerLoad
         self.packetsPerFlow = packetsPerFlow
         self.axisBars = axisBars
+        self.plaintextChunksPerFlow = plaintextChunksPerFlow
     }
 
-    /// 100 / 8 / 500 / 48.
+    /// 100 / 8 / 500 / 48, and 256 decrypted chunks.
     public static let `default` = HistoryPolicy()
 }

@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shared
+
+/// Reads decrypted chunks back from the `.tvpt` files the tunnel wrote. Stateless and read-only;
+/// the directory is resolved on every call (the writer is another process; the resolution is the
+/// seam a test uses to make it fail). Entered through the index row, never a bare location: the
+/// record found must be the row's conversation (`stream`) with the row's two lengths, or it is
+/// `recordMismatch`. The timestamp is deliberately not compared (the row's is the monotonic
+/// instant dated by the store, the record's the absolute one: equal, but not bit for bit).
+public actor PlaintextLibrary {
+    private let resolveDirectory: @Sendable () throws -> URL
+
+    public init(directory: URL) {
+        resolveDirectory = { directory }
+    }
+
+    public init(resolvingDirectory: @escaping @Sendable () throws -> URL) {
+        resolveDirectory = resolvingDirectory
+    }
+
+    public init(dataDirectory: URL) {
+        self.init(directory: DataDirectoryLayout.plaintext(in: dataDirectory))
+    }
+
+    /// The chunk `row` indexes: three short reads (global header, record header, `stored_length`
+    /// bytes bounded by the file's `max_record_bytes` before anything is allocated).
+    public func chunk(for row: StoredPlaintextChunk) throws(PlaintextLibraryError) -> DecryptedChunk {
+        let directory: URL
+        do { directory = try resolveDirectory() } catch { throw .containerUnavailable("\(error)") }
+        let files: [UInt32: URL]
+        do { files = try PlaintextDirectory.files(in: directory) } catch { throw .containerUnavailable(error.description) }
+        guard let url = files[row.location.fileSequence] else { throw .notFound(row.location.fileSequence) }
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { throw .notFound(row.location.fileSequence) }
+            throw .recordUnreadable("\(url.lastPathComponent): \(SystemError.text(openingWithoutFollowing: errno))")
+        }
+        defer { close(descriptor) }
+        let name = url.lastPathComponent
+        let offset = row.location.recordOffset
+        let globalBytes = try Self.read(descriptor, at: 0, count: PlaintextFormat.globalHeaderLength, name: name)
+        let global = try Self.decoded(name) { () throws(PlaintextFormat.FormatError) in
+            try PlaintextFormat.GlobalHeader(parsing: globalBytes)
+        }
+        guard offset >= UInt64(PlaintextFormat.globalHeaderLength) else {
+            throw .recordUnreadable("\(name): \(PlaintextFormat.FormatError.notARecordStart(offset: offset))")
+        }
+        let headerBytes = try Self.read(descriptor, at: offset, count: PlaintextFormat.recordHeaderLength, name: name)
+        let header = try Self.decoded(name) { () throws(PlaintextFormat.FormatError) in
+            try PlaintextFormat.RecordHeader(parsing: headerBytes, offset: offset)
+        }
+        guard header.storedLength <= global.maxRecordBytes else {
+            throw .recordUnreadable("\(name) at \(offset) claims \(header.storedLength) bytes; its file allows \(global.maxRecordBytes)")
+        }
+        guard header.stream == row.stream else {
+            throw .recordMismatch("\(name) at \(offset) is conversation \(header.stream), not \(row.stream)")
+        }
+        guard header.storedLength == row.storedLength, header.originalLength == row.originalLength,
+              header.direction == row.direction else {
+            throw .recordMismatch("\(name) at \(offset) holds \(header.storedLength) of \(header.originalLength) bytes "
+                                  + "\(header.direction); the history says \(row.storedLength) of \(row.originalLength) \(row.direction)")
+        }
+        let bytes = try Self.read(descriptor, at: offset + UInt64(PlaintextFormat.recordHeaderLength),
+                                  count: Int(header.storedLength), name: name)
+        return DecryptedChunk(direction: header.direction, timestamp: Date(timeIntervalSince1970: Double(header.timestamp) / 1e9),
+                              bytes: bytes, originalLength: Int(header.originalLength))
+    }
+
+    private static func decoded<Value>(_ name: String, _ body: () throws(PlaintextFormat.FormatError) -> Value) throws(PlaintextLibraryError) -> Value {
+        do { return try body() } catch { throw .recordUnreadable("\(name): \(error)") }
+    }
+
+    /// Exactly `count` bytes at `offset`; fewer on disk is a record cut short.
+    private static func read(_ descriptor: Int32, at offset: UInt64, count: Int, name: String) throws(PlaintextLibraryError) -> Data {
+        var bytes = Data(count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .recordUnreadable("\(name): \(SystemError.text(errno))")
+            }
+            if got == 0 {
+                throw .recordUnreadable("\(name) ends at \(offset + UInt64(done)); the record there needs \(count - done) more bytes")
+            }
+            done += got
+        }
+        return bytes
+    }
+}
+
+extension PlaintextLibrary {
+    /// Each row's chunk, as `chunk(for:)` answers it: one unreadable record does not hide the rest.
+    public func chunks(for rows: [StoredPlaintextChunk]) -> [Result<DecryptedChunk, PlaintextLibraryError>] {
+        rows.map { row in Result { () throws(PlaintextLibraryError) in try chunk(for: row) } }
+    }
+}

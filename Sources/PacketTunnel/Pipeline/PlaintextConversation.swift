@@ -1,0 +1,10 @@
+import Shared
+
+/// One inspected flow's decrypted content as the pipeline keeps it: its conversation id in the
+/// files, the lifetime it belongs to (a new connection on the same 5-tuple is a new conversation)
+/// and what is left of its per-direction budget.
+struct PlaintextConversation {
+    let stream: UInt64
+    let firstSeen: UInt64
+    var budget: PlaintextBudget
+}

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Streams decrypted chunks into rotating `.tvpt` files (`PlaintextFormat`) and says where each
+/// record landed. Differs from `PcapFileWriter` on purpose: (1) no file exists until something is
+/// decrypted (lazy open; `init` touches no disk); (2) `rotate()` closes without opening the next
+/// file, so no empty file is ever left; (3) `currentFileSequence` is nil while nothing is open.
+///
+/// The spec's actor is a final class here: the relay hands chunks to the pipeline synchronously on
+/// the tunnel's one event-loop thread, where an actor hop per chunk is the cost the hot path
+/// avoids. `@unchecked Sendable` only so the owner can hand it to that thread: one thread at a
+/// time, never two.
+///
+/// Sequences never restart: a file opens above the highest in the directory, the highest the index
+/// references and the last this writer used. Stream ids start above what the index references.
+/// Once a write or sync fails the writer is broken: every later call throws `.closed`.
+public final class PlaintextWriter: @unchecked Sendable {
+    public struct Config: Sendable {
+        public var directory: URL
+        public var maxRecordBytes: UInt32
+        /// A file that would grow past this rotates first (one record still fits alone).
+        public var maxFileBytes: UInt64
+        /// `FlowStore.highestPlaintextFileSequence()`: a deleted file's number stays taken.
+        public var highestReferencedSequence: UInt32?
+        /// `FlowStore.highestPlaintextStream()`.
+        public var highestReferencedStream: UInt64?
+
+        public init(directory: URL, maxRecordBytes: UInt32 = PlaintextFormat.defaultMaxRecordBytes,
+                    maxFileBytes: UInt64 = PlaintextWriter.defaultMaxFileBytes,
+                    highestReferencedSequence: UInt32? = nil, highestReferencedStream: UInt64? = nil) {
+            self.directory = directory
+            self.maxRecordBytes = maxRecordBytes
+            self.maxFileBytes = maxFileBytes
+            self.highestReferencedSequence = highestReferencedSequence
+            self.highestReferencedStream = highestReferencedStream
+        }
+    }
+
+    /// One 16 MB file mixes conversations (spec-notes/plaintext.md, bounds).
+    public static let defaultMaxFileBytes: UInt64 = 16 << 20
+    static let bufferCapacity = 64 << 10
+
+    public let config: Config
+    private let wallClock: @Sendable () -> Int64
+    private var file: OpenFile?
+    private var buffer: [UInt8] = []
+    private var written: [URL] = []
+    private var lastSequence: UInt32 = 0
+    private var lastStream: UInt64
+    private var broken = false
+    private var closed = false
+
+    private struct OpenFile {
+        let descriptor: Int32
+        let sequence: UInt32
+        let url: URL
+        /// Bytes in the file once the buffer is written out: the next record's offset.
+        var size: UInt64
+    }
+
+    public init(config: Config,
+                wallClock: @escaping @Sendable () -> Int64 = { MonotonicAnchor.now().wallClockNanosecondsSince1970 }) {
+        self.config = config
+        self.wallClock = wallClock
+        lastStream = config.highestReferencedStream ?? 0
+    }
+
+    deinit {
+        if let file { _ = Glibc.close(file.descriptor) }
+    }
+
+    /// The file being written, nil while none is open.
+    public var currentFileSequence: UInt32? { file?.sequence }
+
+    /// A new conversation id, one per inspected flow (never per chunk).
+    public func openStream() -> UInt64 {
+        lastStream += 1
+        return lastStream
+    }
+
+    /// Appends one record: the first `maxRecordBytes` of `plaintext`, which carried
+    /// `originalLength` bytes (the budget may already have cut it; nil: its own length), stamped
+    /// with absolute `timestamp` (signed ns since 1970). An empty chunk stores nothing (nil).
+    @discardableResult
+    public func write(_ plaintext: Data, originalLength: Int? = nil, stream: UInt64, direction: Direction,
+                      timestamp: Int64) throws(PlaintextWriteError) -> PlaintextLocation? {
+        guard !broken, !closed else { throw .closed }
+        guard !plaintext.isEmpty else { return nil }
+        let stored = min(plaintext.count, Int(config.maxRecordBytes))
+        let recordLength = UInt64(PlaintextFormat.recordHeaderLength + stored)
+        if let current = file, current.size > UInt64(PlaintextFormat.globalHeaderLength),
+           current.size + recordLength > config.maxFileBytes {
+            try rotate()
+        }
+        if file == nil { try openNext() }
+        var current = file!
+        let header = PlaintextFormat.RecordHeader(
+            stream: stream, timestamp: timestamp, storedLength: UInt32(stored),
+            originalLength: UInt32(clamping: max(originalLength ?? plaintext.count, stored)), direction: direction)
+        buffer.append(contentsOf: header.bytes)
+        buffer.append(contentsOf: plaintext.prefix(stored))
+        let location = PlaintextLocation(fileSequence: current.sequence, recordOffset: current.size)
+        current.size += recordLength
+        file = current
+        if buffer.count >= Self.bufferCapacity { try writeOut() }
+        return location
+    }
+
+    /// Closes the current file; the next write opens the next sequence. Opens nothing.
+    public func rotate() throws(PlaintextWriteError) {
+        guard !broken, !closed else { throw .closed }
+        guard let current = file else { return }
+        defer { _ = Glibc.close(current.descriptor); file = nil }
+        try writeOut()
+    }
+
+    /// Hands what is buffered to the kernel (one write(2)), so every location returned so far
+    /// reads back from another process. A write the disk cannot take (or one into
+    /// `DiskReserve.captureBytes`) is cut back to whole records and breaks the writer.
+    public func writeOut() throws(PlaintextWriteError) {
+        guard let current = file, !buffer.isEmpty else { return }
+        let failure: Int32? = if DiskReserve.leaves(DiskReserve.captureBytes, needed: buffer.count,
+                                                   descriptor: current.descriptor) {
+            buffer.withUnsafeBytes { FileDescriptor.writeAll(current.descriptor, $0) }
+        } else {
+            ENOSPC
+        }
+        let sizeBefore = current.size - UInt64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+        if let failure {
+            broken = true
+            _ = ftruncate(current.descriptor, off_t(sizeBefore))
+            throw .writeFailed(path: current.url.path, errno: failure)
+        }
+    }
+
+    /// Writes out what is buffered and syncs it, without closing. Nothing open: nothing to do.
+    public func flush() throws(PlaintextWriteError) {
+        guard !broken, !closed else { throw .closed }
+        guard let current = file else { return }
+        try writeOut()
+        if fsync(current.descriptor) != 0 { broken = true; throw .writeFailed(path: current.url.path, errno: errno) }
+    }
+
+    /// Flushes and closes. Further writes throw `.closed`.
+    public func close() throws(PlaintextWriteError) {
+        guard !closed else { return }
+        defer {
+            if let file { _ = Glibc.close(file.descriptor) }
+            file = nil
+            closed = true
+        }
+        if !broken, file != nil { try flush() }
+    }
+
+    /// The files this writer created, oldest first.
+    public func files() -> [URL] { written }
+
+    private func openNext() throws(PlaintextWriteError) {
+        let existing: [UInt32: URL]
+        do {
+            try PrivateDirectory.create(config.directory)
+            existing = try PlaintextDirectory.files(in: config.directory)
+        } catch {
+            broken = true
+            throw .openFailed(path: error.path, errno: error.errno)
+        }
+        let highest = max(existing.keys.max() ?? 0, config.highestReferencedSequence ?? 0, lastSequence)
+        guard highest < UInt32.max else { broken = true; throw .sequenceExhausted }
+        let sequence = highest + 1
+        let url = config.directory.appendingPathComponent(PlaintextFileName.make(sequence: sequence, nanosecondsSince1970: wallClock()))
+        // O_EXCL: a sequence is an identity, never truncated or appended to; O_NOFOLLOW refuses a
+        // link planted at the name.
+        let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let planted = errno == EEXIST && PathStatus.of(url.path)?.kind == .symbolicLink
+            broken = true
+            throw .openFailed(path: url.path, errno: planted ? ELOOP : errno)
+        }
+        lastSequence = sequence
+        buffer.append(contentsOf: PlaintextFormat.GlobalHeader(maxRecordBytes: config.maxRecordBytes).bytes)
+        file = OpenFile(descriptor: descriptor, sequence: sequence, url: url, size: UInt64(PlaintextFormat.globalHeaderLength))
+        written.append(url)
+    }
+}
