@@ -5,6 +5,7 @@
 #include <openssl/crypto.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
+#include <openssl/rand.h>
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
 

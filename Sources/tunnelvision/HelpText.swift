@@ -34,6 +34,8 @@ enum HelpText {
       tunnelvision analyze FILE [--data-dir D] [--json] [--workers N]
                                                 name each conversation of any capture and show its TLS
       tunnelvision settings [--json]            show the settings (and 'settings set KEY VALUE' to change one)
+      tunnelvision ca create|show|export FILE|remove
+                                                the local CA that TLS inspection signs with
       tunnelvision version [--json]             print the version
       tunnelvision help [COMMAND]               this text, or a command's
 
@@ -298,6 +300,7 @@ enum HelpText {
         case "settings": settings
         case "captures": CapturesCommand.help
         case "storage": StorageCommand.help
+        case "ca": CACommand.help
         case "flows": FlowsCommand.help
         case "activity": ActivityCommand.help
         case "export": ExportCommand.help

@@ -17,6 +17,7 @@ enum Invocation: Equatable {
     case flow(FlowCommand.Request)
     case live(LiveCommand.Request)
     case ui(UICommand.Request)
+    case ca(CACommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -64,6 +65,8 @@ enum Invocation: Equatable {
             return .live(try LiveCommand.parse(rest, json: json))
         case "ui":
             return .ui(try UICommand.parse(rest, json: json))
+        case "ca":
+            return .ca(try CACommand.parse(rest, json: json))
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             let workers = try takeWorkers(from: &rest)

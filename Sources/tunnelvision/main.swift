@@ -56,6 +56,8 @@ case let .live(request):
     exit(await LiveCommand.run(request))
 case let .ui(request):
     exit(await UICommand.run(request))
+case let .ca(request):
+    exit(CACommand.run(request))
 case let .demo(dataDirectory, json, ui, noOpen):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json, ui: ui, noOpen: noOpen))
 }

@@ -12,6 +12,7 @@ enum Seeds {
             ("FuzzServerHello", serverHellos),
             ("FuzzServerCertificate", serverFlights),
             ("FuzzDER", certificates.map { Data([0x40]) + $0 }),
+            ("FuzzDERWriter", derWriterPrograms),
             ("FuzzQUICInitial", quicDatagrams),
             ("FuzzQUICCryptoFrames", cryptoPayloads),
             ("FuzzPcapFile", captures),
@@ -254,5 +255,14 @@ enum Seeds {
             [Data([0x00, 0x00]), Data([0x01, 0x00]), Data([0x07, 0x00]), Data([0x00, 0x20]), Data([0x05, 0x10])]
                 .map { $0 + Data(text.utf8) }
         }
+    }
+
+    /// DERWriter programs (FuzzDERWriter's opcodes): an INTEGER, a SEQUENCE of an OID and a time,
+    /// an explicit [3] around an OCTET STRING, a BIT STRING.
+    static var derWriterPrograms: [Data] {
+        [Data([0, 0x80, 0, 0, 0, 0, 0, 0, 1]),
+         Data([9, 2, 6, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0x7F, 0, 8, 0, 0, 0, 0, 0x60, 0, 0, 0]),
+         Data([10, 1, 2, 3, 0xAA, 0xBB, 0xCC, 3]),
+         Data([3, 2, 0x86, 0x00, 1])]
     }
 }

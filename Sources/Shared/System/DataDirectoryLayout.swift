@@ -16,6 +16,11 @@ public enum DataDirectoryLayout {
     public static let plaintextDirectoryName = "plaintext"
     /// The control channel's Unix stream socket.
     public static let controlSocketName = "control.sock"
+    /// The local certificate authority (`LocalCA`): a directory of its own, mode 0700, holding
+    /// the root's private key (PKCS#8 PEM, mode 0600) and the root certificate (PEM).
+    public static let caDirectoryName = "ca"
+    public static let caKeyFileName = "root-key.pem"
+    public static let caCertificateFileName = "root.pem"
 
     public static func database(in directory: URL) -> URL { directory.appendingPathComponent(databaseFileName) }
     public static func ring(in directory: URL) -> URL { directory.appendingPathComponent(ringFileName) }
@@ -27,4 +32,7 @@ public enum DataDirectoryLayout {
         directory.appendingPathComponent(plaintextDirectoryName, isDirectory: true)
     }
     public static func controlSocket(in directory: URL) -> URL { directory.appendingPathComponent(controlSocketName) }
+    public static func caDirectory(in directory: URL) -> URL { directory.appendingPathComponent(caDirectoryName, isDirectory: true) }
+    public static func caKey(in directory: URL) -> URL { caDirectory(in: directory).appendingPathComponent(caKeyFileName) }
+    public static func caCertificate(in directory: URL) -> URL { caDirectory(in: directory).appendingPathComponent(caCertificateFileName) }
 }

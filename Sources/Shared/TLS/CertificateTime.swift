@@ -8,8 +8,8 @@ import Foundation
 /// Both as DER writes them: seconds present, always "Z". Anything else — another length, a
 /// non-digit, a time-zone offset, a month, day, hour, minute or second out of range (a leap
 /// second included, which `Date` cannot hold), a 29 February outside a leap year — is nil.
-enum CertificateTime {
-    static func date(from element: DERReader.Element) -> Date? {
+package enum CertificateTime {
+    package static func date(from element: DERReader.Element) -> Date? {
         let digits = element.content
         switch element.tag {
         case .utcTime:

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What is known of the local CA, as the inspection screens and `ca show` need it (app-services
+/// "Certificate status", in Linux terms): there is none, there is one (and whether its root can
+/// sign now), or it is not known — a key that cannot be read is not "no CA".
+///
+/// On Linux no trust store is ever written: `run --inspect` gives the monitored command the trust,
+/// so what "trust" can say here is whether the root is within its validity.
+public struct CertificateStatus: Sendable, Equatable {
+    public enum Authority: Sendable, Equatable {
+        /// Known absent: no `ca/` in the data directory, or neither of its files.
+        case notGenerated
+        case generated(RootValidity)
+        /// The CA could not be read (the sentence says why and what to do).
+        case unknown(String)
+    }
+
+    /// The root's validity against the clock.
+    public enum RootValidity: Sendable, Equatable {
+        /// Valid now: `run --inspect` can give it to a command.
+        case usable
+        case expired(notAfter: Date)
+        case notYetValid(notBefore: Date)
+    }
+
+    public let authority: Authority
+
+    public init(authority: Authority) {
+        self.authority = authority
+    }
+
+    /// The status of a root valid from `notBefore` to `notAfter`, at `now`.
+    public static func generated(notBefore: Date, notAfter: Date, now: Date) -> CertificateStatus {
+        if now > notAfter { return CertificateStatus(authority: .generated(.expired(notAfter: notAfter))) }
+        if now < notBefore { return CertificateStatus(authority: .generated(.notYetValid(notBefore: notBefore))) }
+        return CertificateStatus(authority: .generated(.usable))
+    }
+}
+
+/// The decisions over a `CertificateStatus`, each failing closed: doubt closes the door.
+public enum CertificateStatusPolicy {
+    /// Creating is offered only when it is known there is no CA: over one that cannot be read,
+    /// a new key would replace a root that may be trusted somewhere.
+    public static func canGenerate(_ status: CertificateStatus) -> Bool {
+        status.authority == .notGenerated
+    }
+
+    /// Whether inspection can use the CA now: only a readable root within its validity.
+    public static func canInspect(_ status: CertificateStatus) -> Bool {
+        status.authority == .generated(.usable)
+    }
+}

@@ -1,0 +1,29 @@
+import COpenSSL
+
+/// Message digests by OpenSSL (`EVP_Digest`): SHA-256 for a certificate's fingerprint, SHA-1 for
+/// a key identifier (RFC 5280 §4.2.1.2, method 1 — an identifier, not a signature).
+public enum X509Digest {
+    public static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), EVP_sha256()) }
+    public static func sha1(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), EVP_sha1()) }
+
+    /// Random bytes from OpenSSL's CSPRNG (`RAND_bytes`), for serial numbers.
+    public static func randomBytes(_ count: Int) throws(X509Failure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard RAND_bytes(&bytes, Int32(count)) == 1 else { throw .openSSL("RAND_bytes", X509Failure.lastError()) }
+        return bytes
+    }
+
+    /// "AB:CD:…": a digest as openssl's `-fingerprint` prints it.
+    public static func colonHex(_ digest: [UInt8]) -> String {
+        let hex = Array("0123456789ABCDEF")
+        return digest.map { String([hex[Int($0 >> 4)], hex[Int($0 & 0xF)]]) }.joined(separator: ":")
+    }
+
+    private static func digest(_ bytes: [UInt8], _ type: OpaquePointer?) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        // EVP_Digest over a built-in digest fails only when memory runs out, which traps anyway.
+        precondition(EVP_Digest(bytes, bytes.count, &out, &length, type, nil) == 1, "EVP_Digest failed")
+        return Array(out.prefix(Int(length)))
+    }
+}
