@@ -90,6 +90,16 @@ package final class TunnelSession: @unchecked Sendable {
             ring.close()
             throw .eventLoop(error)
         }
+        if let inspection = options.inspection {
+            do {
+                let factory = try TunnelInspectionSetup.factory(dataDirectory: dataDirectory, options: inspection)
+                runtime.enableInspection(factory: factory, enabled: true, keepPlaintext: plaintext != nil,
+                                         caReady: TunnelInspectionSetup.caReady(dataDirectory: dataDirectory))
+            } catch {
+                ring.close()
+                throw error
+            }
+        }
         do {
             try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: dataDirectory).path, capture: capture,
                                      resolvers: resolvers, retention: retention)
@@ -148,6 +158,8 @@ package enum TunnelSessionError: Error, CustomStringConvertible {
     case capture(PcapError)
     /// The event loop could not be made: almost always the open-file limit (raise `ulimit -n`).
     case eventLoop(EventLoopError)
+    /// `run --inspect` could not be armed (no CA, an unreadable key, a key log that cannot be written).
+    case inspection(String)
     /// The control socket could not be served: a path too long for a socket name (choose a
     /// shorter `--data-dir`), or a bind or listen the system refused (the error names the call
     /// and errno: a directory not writable, a socket file another tunnel still serves).
@@ -163,6 +175,7 @@ package enum TunnelSessionError: Error, CustomStringConvertible {
         case .busy(let path): "another tunnel is running on \(path); give this one its own --data-dir"
         case .capture(let error): "\(error)"
         case .eventLoop(let error): "\(error)"
+        case .inspection(let problem): "TLS inspection: \(problem)"
         case .controlSocket(let error): "cannot serve the control socket: \(error)"
         case .start(let error): "\(error)"
         }
