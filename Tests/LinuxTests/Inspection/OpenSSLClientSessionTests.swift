@@ -71,6 +71,26 @@ struct OpenSSLClientSessionTests {
         #expect(server.standardOutput.contains("Hostname in TLS extension: \"\(host)\""), "\(server.standardOutput)")
     }
 
+    @Test("an IP-literal host is verified against the leaf's iPAddress name, and no SNI is sent for it (RFC 6066 §3)")
+    func ipLiteralHost() throws {
+        try certificates.leaf("address", host: "127.0.0.1", alternativeName: "IP:127.0.0.1")
+        let (server, port) = try server(leaf: "address", ["-servername", "unused.test", "-cert2", certificates.path("good.pem"),
+                                                         "-key2", certificates.path("good.key")])
+        let byAddress = try session(trusting: certificates.root).makeClient(host: "127.0.0.1", applicationProtocols: [])
+        let record = shuttle(byAddress, over: try Loopback.connect(port: port), cues: [
+            ShuttleCue(condition: .established, plaintext: Data("GET / HTTP/1.0\r\n\r\n".utf8)),
+        ])
+        server.finish()
+        #expect(record.established)
+        #expect(!server.standardOutput.contains("Hostname in TLS extension"), "\(server.standardOutput)")
+
+        let (other, otherPort) = try self.server(leaf: "address", [])
+        let mismatched = try session(trusting: certificates.root).makeClient(host: "127.0.0.2", applicationProtocols: [])
+        let refused = shuttle(mismatched, over: try Loopback.connect(port: otherPort))
+        other.finish()
+        #expect(refused.ended == .verificationFailed("IP address mismatch"))
+    }
+
     @Test("a server whose leaf names another host fails verification with the host mismatch")
     func wrongHost() throws {
         let (server, port) = try server(leaf: "good", [])
