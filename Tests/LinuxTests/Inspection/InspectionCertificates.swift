@@ -22,8 +22,8 @@ final class InspectionCertificates: @unchecked Sendable {
     /// A leaf for `host` signed by `issuer`, valid for `days` (negative: already expired).
     /// Returns the PEM certificate's path; its key is `NAME.key`.
     @discardableResult
-    func leaf(_ name: String, host: String, issuer: String = "root", days: Int = 30) throws -> String {
-        try Data("subjectAltName=DNS:\(host)\nextendedKeyUsage=serverAuth\n".utf8)
+    func leaf(_ name: String, host: String, issuer: String = "root", days: Int = 30, alternativeName: String? = nil) throws -> String {
+        try Data("subjectAltName=\(alternativeName ?? "DNS:\(host)")\nextendedKeyUsage=serverAuth\n".utf8)
             .write(to: URL(fileURLWithPath: path("\(name).ext")))
         try run(["openssl", "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                  "-keyout", path("\(name).key"), "-subj", "/CN=\(host)", "-out", path("\(name).csr")])
