@@ -6,6 +6,8 @@ import TestSupport
 /// A lab for inspection: the server namespace runs nginx on 198.19.0.2:443 (HTTP/2 and HTTP/1.1)
 /// with a leaf for `secure.test` from the lab's own PKI (a root the host's trust store has never
 /// heard of, passed to the tunnel with `--upstream-ca`), and a data directory with the person's CA.
+/// nginx runs as one process (`master_process off`): a worker would keep the pipes of the master
+/// open after its SIGKILL, and the test would wait on it forever.
 struct InspectionLab {
     static let host = "secure.test"
     let lab: Lab
@@ -32,7 +34,7 @@ struct InspectionLab {
             let config = work.url.appendingPathComponent("nginx.conf")
             let temp = work.url.appendingPathComponent("nginx-temp").path
             try """
-                daemon off; user root; worker_processes 1; pid \(work.url.appendingPathComponent("nginx.pid").path);
+                daemon off; master_process off; user root; pid \(work.url.appendingPathComponent("nginx.pid").path);
                 error_log stderr;
                 events {}
                 http {
