@@ -94,7 +94,8 @@ enum HelpText {
 
     static let run = """
     tunnelvision run [--data-dir D] [--capture-detail metadata|full] [--no-capture]
-                     [--mtu BYTES] [--json-summary FILE] [--ui [--no-open]] [--] CMD ARGS…
+                     [--mtu BYTES] [--json-summary FILE] [--ui [--no-open]]
+                     [--inspect [--upstream-ca FILE] [--keylog FILE]] [--] CMD ARGS…
 
     Runs CMD in a new network namespace whose only way out is the tunnel, for exactly CMD's life
     (needs root; through sudo, CMD runs as the invoking user). Every packet is counted into its
@@ -146,6 +147,26 @@ enum HelpText {
                                 lasts, as 'tunnelvision ui' does (its address goes to standard
                                 error; it stops when the run ends)
     --no-open                   with --ui, do not open a browser
+    --inspect                   TLS inspection with the local CA ('tunnelvision ca create' makes
+                                it; without one run refuses, exit status 2). CMD, and nothing
+                                else on the machine, trusts it: a bundle of the system's roots
+                                plus the local root is bind-mounted over every system bundle
+                                file (and OpenSSL's /etc/ssl/certs gets the root's hash name)
+                                inside CMD's own mount namespace, and SSL_CERT_FILE,
+                                CURL_CA_BUNDLE, REQUESTS_CA_BUNDLE (the bundle) and
+                                NODE_EXTRA_CA_CERTS (the root) are set for CMD. The host's trust
+                                store is never written; the files live in a private directory
+                                removed when the run ends. Before CMD starts, a throwaway leaf
+                                for a .invalid host is verified against that bundle with OpenSSL;
+                                unless it is trusted, run refuses (exit status 1). Inspection
+                                happens because --inspect was given, whatever the stored
+                                tls-inspection setting says; setting it off while the run lasts
+                                pauses inspection for new connections, on resumes it
+    --upstream-ca FILE          with --inspect, trust the CA certificates in FILE (PEM) for the
+                                real servers instead of the system's (for a lab)
+    --keylog FILE               with --inspect, append the TLS keys of both legs of every
+                                inspected flow to FILE (NSS key log format, for Wireshark and
+                                tshark); never written through a symbolic link
     """
 
     static let demo = """

@@ -25,6 +25,7 @@ enum RunCommand {
     /// is CMD, whose own options are never read as ours.
     static func parse(_ arguments: [String]) throws(Invocation.UsageError) -> Request {
         var request = Request(options: MonitoredRun.Options(command: []))
+        var inspect = false, upstreamCA: String?, keyLog: String?
         var index = 0
         func value(_ option: String) throws(Invocation.UsageError) -> String {
             index += 1
@@ -50,6 +51,9 @@ enum RunCommand {
             case "--json-summary": request.jsonSummary = try value(argument)
             case "--ui": request.ui = true
             case "--no-open": request.noOpen = true
+            case "--inspect": inspect = true
+            case "--upstream-ca": upstreamCA = try value(argument)
+            case "--keylog": keyLog = try value(argument)
             case "--mtu":
                 let text = try value(argument)
                 guard let mtu = Int(text), RunCommand.mtuRange.contains(mtu) else {
@@ -70,7 +74,27 @@ enum RunCommand {
         if request.noOpen && !request.ui {
             throw Invocation.UsageError(message: "run: --no-open is for --ui (tunnelvision run --ui --no-open -- CMD)")
         }
+        request.options.inspection = try inspection(inspect: inspect, upstreamCA: upstreamCA, keyLog: keyLog)
         return request
+    }
+
+    /// `--inspect` and the options that only mean something with it, their files checked.
+    static func inspection(inspect: Bool, upstreamCA: String?, keyLog: String?)
+        throws(Invocation.UsageError) -> InspectionRunOptions? {
+        guard inspect else {
+            if let option = upstreamCA.map({ _ in "--upstream-ca" }) ?? keyLog.map({ _ in "--keylog" }) {
+                throw Invocation.UsageError(message: "run: \(option) is for TLS inspection (tunnelvision run --inspect \(option) FILE -- CMD)")
+            }
+            return nil
+        }
+        if let path = upstreamCA, let problem = InspectionRunOptions.upstreamCAProblem(path) {
+            throw Invocation.UsageError(message: "run: --upstream-ca: \(problem)")
+        }
+        if let path = keyLog, let problem = InspectionRunOptions.keyLogProblem(path) {
+            throw Invocation.UsageError(message: "run: --keylog: \(problem)")
+        }
+        return InspectionRunOptions(upstreamCA: upstreamCA.map { URL(fileURLWithPath: $0) },
+                                    keyLog: keyLog.map { URL(fileURLWithPath: $0) })
     }
 
     /// Runs the request and returns the exit status: CMD's, or the failure's — 1 also when the
@@ -106,7 +130,8 @@ enum RunCommand {
         }
         let summary = await RunSummary.of(command: request.options.command.joined(separator: " "),
                                           ending: outcome.ending, ranAsRoot: outcome.account == nil,
-                                          tunnelFailure: outcome.tunnelFailure.map { "\($0)" }, recording: outcome.recording)
+                                          tunnelFailure: outcome.tunnelFailure.map { "\($0)" }, recording: outcome.recording,
+                                          inspectionTrust: outcome.trust.map(\.word))
         printError(summary.text())
         if let path = request.jsonSummary {
             do {
@@ -156,12 +181,14 @@ extension RunSummary {
 
     /// The summary of a monitored command that ended as `ending`.
     static func of(command: String, ending: MonitoredCommand.Ending, ranAsRoot: Bool, tunnelFailure: String? = nil,
-                   recording: SessionRecording) async -> RunSummary {
+                   recording: SessionRecording, inspectionTrust: String? = nil) async -> RunSummary {
         let (status, signal): (Int32?, Int32?) = switch ending {
         case let .exited(status): (status, nil)
         case let .signalled(signal): (nil, signal)
         }
-        return await of(command: command, exitStatus: status, signal: signal, ranAsRoot: ranAsRoot,
-                        tunnelFailure: tunnelFailure, recording: recording)
+        var summary = await of(command: command, exitStatus: status, signal: signal, ranAsRoot: ranAsRoot,
+                               tunnelFailure: tunnelFailure, recording: recording)
+        summary.inspectionTrust = inspectionTrust
+        return summary
     }
 }

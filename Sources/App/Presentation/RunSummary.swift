@@ -105,6 +105,8 @@ public struct RunSummary: Sendable, Equatable {
     /// The command that reads the history again afterwards (`HistoryWhereabouts.readingCommand`):
     /// a run through sudo wrote where the person's own commands do not look.
     public let readingCommand: String?
+    /// `run --inspect`'s trust probe, as one word (`TrustVerdict.word`); nil without inspection.
+    public var inspectionTrust: String?
 
     public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
                 captureFiles: [CaptureFile], captureProblem: String? = nil, databasePath: String,
@@ -177,6 +179,7 @@ public struct RunSummary: Sendable, Equatable {
         out.number("signal", signal.map(Int.init))
         out.bool("ranAsRoot", ranAsRoot)
         out.string("tunnelFailure", tunnelFailure)
+        if let inspectionTrust { out.string("inspectionTrust", inspectionTrust) }
         switch connections {
         case let .known(connections), let .incomplete(connections, _):
             out.beginArray("connections")

@@ -6,13 +6,13 @@ import Shared
 /// SAN dNSName, EKU serverAuth, CA:FALSE, backdated an hour, valid a day. Interim, until the
 /// certificate authority's own minting lands (the probe then mints with it, which is the point:
 /// the leaf measured is a leaf as the tunnel makes them).
-enum InspectionProbeLeaf {
-    struct Failure: Error, CustomStringConvertible {
+package enum InspectionProbeLeaf {
+    package struct Failure: Error, CustomStringConvertible {
         let step: String
-        var description: String { "OpenSSL failed while \(step)" }
+        package var description: String { "OpenSSL failed while \(step)" }
     }
 
-    static func mint(host: String, ca: InspectionCA) throws(Failure) -> MintedCertificate {
+    package static func mint(host: String, ca: InspectionCA) throws(Failure) -> MintedCertificate {
         guard let root = InspectionCA.certificate(ca.rootPEM) else { throw Failure(step: "reading the root") }
         defer { X509_free(root) }
         guard let rootKey = InspectionCA.privateKey(ca.keyPEM) else { throw Failure(step: "reading the root's key") }

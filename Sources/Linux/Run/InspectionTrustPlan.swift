@@ -34,6 +34,10 @@ package struct InspectionTrustPlan: Sendable, Equatable {
     package struct HashedCopy: Sendable, Equatable {
         package let directory: String
         package let rootEntry: String
+        package init(directory: String, rootEntry: String) {
+            self.directory = directory
+            self.rootEntry = rootEntry
+        }
     }
 
     package let hashedCopy: HashedCopy?
