@@ -55,7 +55,7 @@ import TestSupport
         _ = try question.create()
         let created = question.show()
         #expect(try PythonJSON.value(created.json, "status") == "\"created\"")
-        #expect(try PythonJSON.value(created.json, "subject") == "\"CN=TunnelVision Local CA,O=TunnelVision (this machine only)\"")
+        #expect(try PythonJSON.value(created.json, "subject") == "\"CN=TunnelVision Local CA, O=TunnelVision (this machine only)\"")
         #expect(try PythonJSON.value(created.json, "canCreate") == "false")
         #expect(try PythonJSON.value(created.json, "canRemake") == "true")
         #expect(try PythonJSON.value(created.json, "certificate") == "\"\(DataDirectoryLayout.caCertificate(in: data.url).path)\"")
