@@ -80,7 +80,7 @@ import Shared
         _ = bench.pipeline.observe(plaintext: Data("x".utf8), direction: .outbound, for: key, now: Self.now)
         _ = bench.pipeline.observe(plaintext: Data("y".utf8), direction: .outbound, for: key, now: Self.now)
         #expect(bench.pipeline.stats.plaintext?.plaintextWriteFailures == 1)
-        #expect(bench.pipeline.stats.plaintext?.plaintextStopped == true)
+        #expect(bench.pipeline.stats.plaintext?.plaintextDisabledByFailure == true)
         #expect(stops.parts == [.plaintext])
         #expect(bench.pipeline.handle(PipelineBench.tcp(.inbound), now: Self.now + 1).packetToRelay != nil)
     }
