@@ -21,6 +21,7 @@ import Shared
         capture-detail         full
         retention-age          1w
         retention-size         1GiB
+        plaintext-age          1d
 
         """
 
@@ -43,7 +44,7 @@ import Shared
         let changes: [(key: String, value: String, shown: String)] = [
             ("tls-inspection", "off", "off"), ("plaintext-persistence", "no", "off"), ("capture", "OFF", "off"),
             ("capture-detail", "metadata", "metadata"), ("retention-age", "30d", "30d"),
-            ("retention-size", "256MiB", "256MiB"),
+            ("retention-size", "256MiB", "256MiB"), ("plaintext-age", "1h", "1h"),
         ]
         for change in changes {
             let result = try run(["set", change.key, change.value])
@@ -51,7 +52,8 @@ import Shared
             #expect(result.out == "\(change.key) \(change.shown)\n")
         }
         let expected = AppSettings(captureEnabled: false, captureDetail: .metadataOnly,
-                                   retention: RetentionSettings(maxAge: .oneMonth, maxCaptureSize: .megabytes256))
+                                   retention: RetentionSettings(maxAge: .oneMonth, maxCaptureSize: .megabytes256,
+                                                                maxPlaintextAge: .oneHour))
         #expect(try SettingsStore(dataDirectory: dataDirectory).load() == expected)
         let shown = try run([])
         #expect(shown.status == 0)

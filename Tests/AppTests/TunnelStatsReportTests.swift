@@ -22,7 +22,17 @@ import Testing
             flowsOpened: next(),
             flowsClosed: next(), flowsExpired: next(), flowsEvicted: next(), reinjectedRecorded: next(),
             quicVersionsObserved: next(),
-            plaintext: PlaintextStats(plaintextChunksWritten: next(), plaintextChunksExpired: next()),
+            plaintext: {
+                var plaintext = PlaintextStats(plaintextChunksWritten: next(), plaintextChunksExpired: next())
+                plaintext.plaintextBytesStored = next()
+                plaintext.plaintextBytesTruncated = next()
+                plaintext.plaintextChunksRefused = next()
+                plaintext.plaintextWriteFailures = next()
+                plaintext.plaintextFilesReclaimed = next()
+                plaintext.plaintextDisabledByFailure = true
+                plaintext.lastPlaintextError = "cannot write decrypted-content file: ENOSPC"
+                return plaintext
+            }(),
             retention: RetentionStats(sweeps: next(), capturesReclaimed: next(), bytesReclaimed: next(), flowsPruned: next(),
                                       retentionFailures: next(), lastRetentionError: "EACCES"),
             dnsNames: DNSNameStats(repliesRecorded: next(), addressesLearned: next(), unreadableDatagrams: next(),

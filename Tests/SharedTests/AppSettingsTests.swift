@@ -43,7 +43,7 @@ import Testing
     @Test("a key this build does not know makes the file unreadable, not ignored (the next save would drop it)")
     func anUnknownFieldIsRefused() {
         for json in [#"{"captureEnabled":false,"futureKey":1}"#, #"{"futureKey":1}"#,
-                     #"{"retention":{"maxAge":"oneDay","maxPlaintextAge":"oneHour"}}"#] {
+                     #"{"retention":{"maxAge":"oneDay","maxPlaintextSize":"gigabytes1"}}"#] {
             #expect(throws: DecodingError.self, "\(json) decoded") { try Self.decode(json) }
         }
     }

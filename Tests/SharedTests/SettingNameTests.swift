@@ -7,7 +7,7 @@ import Testing
     static let everyValue: [SettingChange] = [true, false].flatMap { on in
         [SettingChange.tlsInspection(on), .plaintextPersistence(on), .capture(on)]
     } + CaptureDetail.allCases.map(SettingChange.captureDetail) + RetentionAge.allCases.map(SettingChange.retentionAge)
-        + RetentionSize.allCases.map(SettingChange.retentionSize)
+        + RetentionSize.allCases.map(SettingChange.retentionSize) + PlaintextAge.allCases.map(SettingChange.plaintextAge)
 
     @Test("every value a setting can hold is one of its choices, printed as it is parsed")
     func everyValueHasASpelling() throws {
@@ -48,7 +48,7 @@ import Testing
         #expect(SettingParseError.unknownValue(.retentionSize, "2GiB").description
                 == "retention-size cannot be 2GiB; it takes 256MiB, 1GiB, 4GiB, unlimited")
         #expect(SettingParseError.unknownSetting("colour").description
-                == "no setting colour; the settings are tls-inspection, plaintext-persistence, capture, capture-detail, retention-age, retention-size")
+                == "no setting colour; the settings are tls-inspection, plaintext-persistence, capture, capture-detail, retention-age, retention-size, plaintext-age")
     }
 
     @Test("decrypting and keeping plaintext are refused, and the rest — the retention limits included — enforced")

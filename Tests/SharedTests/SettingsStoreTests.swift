@@ -52,7 +52,8 @@ import Testing
               "plaintextPersistenceEnabled" : false,
               "retention" : {
                 "maxAge" : "oneWeek",
-                "maxCaptureSize" : "gigabytes1"
+                "maxCaptureSize" : "gigabytes1",
+                "maxPlaintextAge" : "oneDay"
               },
               "tlsInspectionEnabled" : false
             }

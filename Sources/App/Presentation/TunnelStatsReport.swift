@@ -107,6 +107,13 @@ public struct TunnelStatsReport: Sendable, Equatable {
             groups.append(group("pipeline.plaintext", "decrypted content kept") { lines in
                 lines.add("plaintextChunksWritten", plaintext.plaintextChunksWritten)
                 lines.add("plaintextChunksExpired", plaintext.plaintextChunksExpired)
+                lines.add("plaintextBytesStored", plaintext.plaintextBytesStored)
+                lines.add("plaintextBytesTruncated", plaintext.plaintextBytesTruncated)
+                lines.add("plaintextChunksRefused", plaintext.plaintextChunksRefused)
+                lines.add("plaintextWriteFailures", plaintext.plaintextWriteFailures)
+                lines.add("plaintextFilesReclaimed", plaintext.plaintextFilesReclaimed)
+                lines.add("plaintextDisabledByFailure", plaintext.plaintextDisabledByFailure)
+                lines.add("lastPlaintextError", plaintext.lastPlaintextError)
             })
         }
         if let retention = pipeline.retention {

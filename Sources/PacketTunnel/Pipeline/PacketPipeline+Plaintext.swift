@@ -15,7 +15,7 @@ extension PacketPipeline {
     /// nothing was stored.
     @discardableResult
     package func observe(plaintext: Data, direction: Direction, for key: FlowKey, now: UInt64) -> PlaintextLocation? {
-        guard let sink = plaintextSink, var stats = counters.plaintext, !stats.plaintextStopped else { return nil }
+        guard let sink = plaintextSink, var stats = counters.plaintext, !stats.plaintextDisabledByFailure else { return nil }
         lastNow = max(lastNow, now)
         guard let flow = flowTable.record(for: key) else {
             stats.plaintextChunksRefused &+= 1
@@ -56,7 +56,7 @@ extension PacketPipeline {
 
     /// Runs `body` on the sink unless a failure stopped it; a failure stops it and is counted.
     func writeOutPlaintext(_ body: (any PlaintextSink) throws(PlaintextWriteError) -> Void) {
-        guard let sink = plaintextSink, counters.plaintext?.plaintextStopped == false else { return }
+        guard let sink = plaintextSink, counters.plaintext?.plaintextDisabledByFailure == false else { return }
         do throws(PlaintextWriteError) {
             try body(sink)
         } catch {
@@ -73,9 +73,9 @@ extension PacketPipeline {
     /// being written is then none: the sweep may run over every file.
     private func plaintextFailed(_ error: PlaintextWriteError) {
         guard var stats = counters.plaintext else { return }
-        let wasRecording = !stats.plaintextStopped
+        let wasRecording = !stats.plaintextDisabledByFailure
         stats.plaintextWriteFailures &+= 1
-        stats.plaintextStopped = true
+        stats.plaintextDisabledByFailure = true
         stats.lastPlaintextError = error.description
         counters.plaintext = stats
         if error.meansDiskFull { counters.diskFull = true }

@@ -16,7 +16,7 @@ public struct PlaintextStats: Codable, Sendable, Equatable {
     /// Files the sweep deleted (orphans and ceiling victims).
     public var plaintextFilesReclaimed: UInt64 = 0
     /// Keeping decrypted content stopped on a failure (`lastPlaintextError` says which).
-    public var plaintextStopped = false
+    public var plaintextDisabledByFailure = false
     public var lastPlaintextError: String?
 
     public init(plaintextChunksWritten: UInt64 = 0, plaintextChunksExpired: UInt64 = 0) {
@@ -29,7 +29,7 @@ public struct PlaintextStats: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case plaintextChunksWritten, plaintextChunksExpired, plaintextBytesStored, plaintextBytesTruncated,
-             plaintextChunksRefused, plaintextWriteFailures, plaintextFilesReclaimed, plaintextStopped, lastPlaintextError
+             plaintextChunksRefused, plaintextWriteFailures, plaintextFilesReclaimed, plaintextDisabledByFailure, lastPlaintextError
     }
 
     /// A group from an older tunnel lacks the later counters: they read as 0.
@@ -42,7 +42,7 @@ public struct PlaintextStats: Codable, Sendable, Equatable {
         plaintextChunksRefused = try container.decodeIfPresent(UInt64.self, forKey: .plaintextChunksRefused) ?? 0
         plaintextWriteFailures = try container.decodeIfPresent(UInt64.self, forKey: .plaintextWriteFailures) ?? 0
         plaintextFilesReclaimed = try container.decodeIfPresent(UInt64.self, forKey: .plaintextFilesReclaimed) ?? 0
-        plaintextStopped = try container.decodeIfPresent(Bool.self, forKey: .plaintextStopped) ?? false
+        plaintextDisabledByFailure = try container.decodeIfPresent(Bool.self, forKey: .plaintextDisabledByFailure) ?? false
         lastPlaintextError = try container.decodeIfPresent(String.self, forKey: .lastPlaintextError)
     }
 }
