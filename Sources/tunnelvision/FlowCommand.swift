@@ -41,7 +41,16 @@ enum FlowCommand {
                    "encryption" (plaintext|encrypted|inspected|notInspectable), "streamOpening",
                    "quicVersion", "clientOffer", "serverAnswer", "certificates" (as analyze's),
                    "handshake": [{"label", "text"}] (what the text form lists under "What the
-                   handshake said", in its words), "storedPackets", "shownPackets", "footer",
+                   handshake said", in its words), "decryptedNote" (why no decrypted content is
+                   shown, or null), "decrypted" (only for an inspected connection whose content was
+                   read) {"marking", "protocol" (HTTP/1.1|HTTP/2|null), "protocolNote", "turns":
+                   [{"direction", "at", "seconds", "heading", "storedBytes", "originalBytes",
+                   "truncated", "note", "text" | "hex" with "dump" and "bytesNotDrawn"}], "http":
+                   [{"request", "interim", "response": {"startLine", "method", "target" |
+                   "status", "reason", "version", "headers": [[name, value]], "body": {"framing",
+                   "storedBytes", "declaredBytes", "complete", "summary", "kind"
+                   (none|json|text|binary|compressed), "text" | "hex"…}}}], "httpNotes"},
+                   "storedPackets", "shownPackets", "footer",
                    "packets": [{"number", "seconds", "at", "direction", "length", "title", "flags",
                    "capture" {"file", "offset"}}]}.
                    Packet: {"flow", "number", "title", "seconds", "at", "direction", "length",

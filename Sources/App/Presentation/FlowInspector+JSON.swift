@@ -43,6 +43,7 @@ extension FlowInspector {
             out.endObject()
         }
         out.endArray()
+        writeDecryptedJSON(to: &out)
         out.number("storedPackets", storedPacketCount)
         out.number("shownPackets", rows.count)
         out.string("footer", footer)

@@ -3,7 +3,7 @@ import Shared
 
 extension FlowInspector {
     /// What `tunnelvision flow ID` prints: the header, the name, TLS in the analyze report's
-    /// words, then the packet list and its footer.
+    /// words, the decrypted content (or why there is none), then the packet list and its footer.
     public func text() -> String {
         var lines = ["Connection \(flow.id)" + (flow.name.map { ": \($0.text)" } ?? " (no name known)")]
         if let name = flow.name, let source = flow.nameSource {
@@ -25,6 +25,7 @@ extension FlowInspector {
             lines.append("  What the handshake said:")
             lines += tls
         }
+        lines += decryptedLines()
         lines.append("")
         if rows.isEmpty {
             lines.append("  No packets of this connection are in the history.")

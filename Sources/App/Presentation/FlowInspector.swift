@@ -9,12 +9,15 @@ public struct FlowInspector: Sendable {
     public let rows: [FlowInspectorRow]
     /// Packets of this flow the history holds (the list shows at most `rows.count` of them).
     public let storedPacketCount: Int
+    /// What the history gave of its decrypted content; nil when it was not read.
+    public let decrypted: DecryptedContentReading?
 
     /// `packets` in time order, as `FlowStore.packets(forFlow:limit:)` returns them; only the first
     /// `limit` are listed.
     public init(flow: HistoryFlow, packets: [StoredPacket], storedPacketCount: Int,
-                limit: Int = HistoryPolicy.default.packetsPerFlow) {
+                limit: Int = HistoryPolicy.default.packetsPerFlow, decrypted: DecryptedContentReading? = nil) {
         self.flow = flow
+        self.decrypted = decrypted
         let first = packets.first?.date
         let version = flow.stored.key.endpointA.address.version
         rows = packets.prefix(max(0, limit)).enumerated().map { offset, packet in
@@ -86,7 +89,7 @@ public struct FlowInspector: Sendable {
         case .plaintext: "not encrypted: its content travelled in the clear"
         case .encrypted: "encrypted, not inspected"
         case .inspected: "inspected: decrypted on this device through your own certificate authority"
-        case .notInspectable: "kept private: the app pins its certificate, so its content stays private"
+        case .notInspectable: "kept private: " + DecryptedSection.pinnedGuarantee
         }
     }
 

@@ -9,13 +9,22 @@ public struct FlowInspection: Sendable {
     public let library: CaptureLibrary
     public let policy: HistoryPolicy
     public let localAddresses: Set<IPAddress>
+    /// An inspected flow's decrypted chunks by flow id, in conversation order
+    /// (`HistoryReader.plaintext(forFlow:)`); nil when this inspection reads none.
+    public let decrypted: (@Sendable (Int64) async throws -> [DecryptedChunk])?
+    /// Whether keeping decrypted content is on now: tells "switched off" from "expired".
+    public let keepsDecryptedContent: Bool
 
     public init(store: FlowStore, library: CaptureLibrary, policy: HistoryPolicy = .default,
-                localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
+                localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses,
+                decrypted: (@Sendable (Int64) async throws -> [DecryptedChunk])? = nil,
+                keepsDecryptedContent: Bool = false) {
         self.store = store
         self.library = library
         self.policy = policy
         self.localAddresses = localAddresses
+        self.decrypted = decrypted
+        self.keepsDecryptedContent = keepsDecryptedContent
     }
 
     /// The flow with `id`, or `unknownFlow`.
@@ -33,9 +42,20 @@ public struct FlowInspection: Sendable {
         do {
             let packets = try await store.packets(forFlow: id, limit: shown)
             let count = try await store.packetCount(forFlow: id)
-            return FlowInspector(flow: flow, packets: packets, storedPacketCount: count, limit: shown)
+            return FlowInspector(flow: flow, packets: packets, storedPacketCount: count, limit: shown,
+                                 decrypted: await decryptedContent(of: flow))
         } catch {
             throw .history(HistoryError(error))
+        }
+    }
+
+    /// Read only for an inspected flow; a failure is said in the section, never shown as "none kept".
+    func decryptedContent(of flow: HistoryFlow) async -> DecryptedContentReading? {
+        guard flow.stored.tlsStatus == .inspected, let decrypted else { return nil }
+        do {
+            return .read(try await decrypted(flow.id), keepingIsOn: keepsDecryptedContent)
+        } catch {
+            return .failed("\(error)")
         }
     }
 

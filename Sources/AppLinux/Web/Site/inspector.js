@@ -1,6 +1,7 @@
 // The Flow Inspector: one connection — six facts, its name and where the name came from, what
-// its TLS handshake offered and answered and which certificates could be seen, and its packets
-// by meaning, each leading to Packet detail. All from `tunnelvision flow ID --json`.
+// its TLS handshake offered and answered and which certificates could be seen, its decrypted
+// content (or why there is none), and its packets by meaning, each leading to Packet detail.
+// All from `tunnelvision flow ID --json`; every sentence is the command's.
 
 import { get } from "./api.js";
 import { h, replace, bytes, when, duration, errorCard, facts } from "./dom.js";
@@ -21,6 +22,54 @@ function handshake(flow) {
     chain.length ? h("ol", { class: "chain", "aria-label": "Certificates the server presented" },
       chain.map((certificate) => h("li", {}, h("span", { class: "subject" }, certificate.subject),
         h("span", { class: "hint" }, certificate.text)))) : null);
+}
+
+const capitalised = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
+
+/** Bytes as the command rendered them: its text, or its dump lines and what a screen leaves out. */
+function shownBytes(part, label) {
+  if (typeof part.text === "string") return h("pre", { class: "decrypted-text", tabindex: 0, "aria-label": label }, part.text);
+  if (!part.dump) return null;
+  return [h("pre", { class: "dump", tabindex: 0, "aria-label": `${label}: offset, hex, then ASCII` }, part.dump.join("\n")),
+    part.bytesNotDrawn ? h("p", { class: "hint" }, `${part.bytesNotDrawn} more bytes are not drawn here.`) : null];
+}
+
+/** One HTTP message: its start line, its headers as a list, its body's summary and body. */
+function message(title, id, part) {
+  return h("section", { class: "http-message", "aria-labelledby": id },
+    h("h4", { id }, `${title}: `, h("code", {}, part.startLine)),
+    part.headers.length ? h("dl", { class: "http-headers", "aria-label": `${title}: headers` },
+      part.headers.map(([name, value]) => [h("dt", {}, name), h("dd", {}, value)])) : null,
+    h("p", { class: "hint" }, capitalised(part.body.summary) + "."),
+    part.body.kind === "none" || part.body.kind === "compressed" ? null : shownBytes(part.body, `${title}: body`));
+}
+
+function turnList(turns) {
+  return h("ol", { class: "turns", "aria-label": "Decrypted turns, in order" },
+    turns.map((turn, index) => h("li", { class: `turn ${turn.direction}` },
+      h("p", { class: "turn-heading" }, h("span", { "aria-hidden": "true" }, turn.direction === "sent" ? "↑ " : "↓ "),
+        `Turn ${index + 1}: ${turn.heading}`),
+      shownBytes(turn, `Turn ${index + 1}`))));
+}
+
+/** The *Decrypted content* section: the command's note when there is none, else HTTP/1.1 as
+ *  request and response with the turns under it, or the turns alone. Absent while unread. */
+function decryptedContent(flow) {
+  const card = (...content) => h("section", { class: "card decrypted", "aria-labelledby": "decrypted-title" },
+    h("h2", { id: "decrypted-title" }, "Decrypted content"), ...content);
+  const content = flow.decrypted;
+  if (!content || content.turns.length === 0) return flow.decryptedNote ? card(h("p", { class: "notice" }, capitalised(flow.decryptedNote) + ".")) : null;
+  const marking = h("p", { class: "marking" }, capitalised(content.marking) + (content.protocolNote ? ` · ${content.protocolNote}` : ""));
+  if (!content.http) return card(marking, turnList(content.turns));
+  return card(marking,
+    content.http.map((exchange, index) => h("article", { class: "exchange", "aria-label": `Exchange ${index + 1}` },
+      exchange.request ? message(`Request ${index + 1}`, `request-${index}`, exchange.request)
+        : h("p", { class: "hint" }, `Request ${index + 1} was not kept.`),
+      exchange.interim.map((interim, step) => message("Interim answer", `interim-${index}-${step}`, interim)),
+      exchange.response ? message(`Response ${index + 1}`, `response-${index}`, exchange.response)
+        : h("p", { class: "hint" }, `No response to request ${index + 1} was kept.`))),
+    content.httpNotes.map((note) => h("p", { class: "hint" }, capitalised(note) + ".")),
+    h("details", { class: "turns-as-recorded" }, h("summary", {}, `The ${content.turns.length} turns as recorded`), turnList(content.turns)));
 }
 
 function packetTable(flow) {
@@ -78,6 +127,7 @@ export function render(main, { id }) {
           "Download this connection's packets"),
         h("span", { class: "hint" }, ` ${flow.storedPackets} packets, as a capture Wireshark opens`)),
       handshake(flow),
+      decryptedContent(flow),
       packetTable(flow));
   })();
   return () => { alive = false; };

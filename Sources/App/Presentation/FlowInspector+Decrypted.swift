@@ -1,0 +1,110 @@
+import Foundation
+import Shared
+
+/// What the history gave of one flow's decrypted content.
+public enum DecryptedContentReading: Sendable, Equatable {
+    /// The flow's chunks in conversation order (none is a real answer), and whether keeping
+    /// decrypted content is on now — it tells "switched off" from "expired" when none are kept.
+    case read([DecryptedChunk], keepingIsOn: Bool)
+    /// The history's plaintext index or files could not be read: the reason, as the reader said it.
+    case failed(String)
+}
+
+/// The inspector's *Decrypted content* section (screens.md, Flow Inspector): the content of an
+/// inspected connection, or the one sentence that says why there is none. Every sentence the
+/// text, the JSON and so the web app show is here.
+public struct DecryptedSection: Sendable, Equatable {
+    /// Set when there is content: its turns and what protocol they read as.
+    public let content: DecryptedContent?
+    /// Set when there is no content to show: why, in words.
+    public let note: String?
+
+    /// Marks everything shown here: it was read only because the person set up inspection.
+    public static let marking = "inspected with your local CA"
+    /// ADR 0003: a limitation said as a guarantee, not an error.
+    public static let pinnedGuarantee = "this app checks its certificate; its content stays private"
+    public static let notEncrypted = "not encrypted: there was nothing to decrypt (what it carried travelled in the clear)"
+    public static let notInspected = "not inspected: its content stayed encrypted and was not decrypted"
+    public static let keepingOff = "inspected, but none of its decrypted content is kept: keeping decrypted content is off"
+    public static let expired = "inspected, but none of its decrypted content is kept any more: it expired or was deleted"
+        + " (or keeping decrypted content was off while it ran)"
+    public static func unreadable(_ reason: String) -> String { "its decrypted content could not be read: \(reason)" }
+    public static let restNotKept = "the rest of this direction was not kept"
+
+    /// Nil for an inspected flow whose content was not read: the section waits for it.
+    init?(status: TLSInspectionStatus, reading: DecryptedContentReading?, connectionStart: Date) {
+        switch (status, reading) {
+        case (.plaintext, _): (content, note) = (nil, Self.notEncrypted)
+        case (.encrypted, _): (content, note) = (nil, Self.notInspected)
+        case (.notInspectable, _): (content, note) = (nil, Self.pinnedGuarantee)
+        case (.inspected, nil): return nil
+        case let (.inspected, .failed(reason)?): (content, note) = (nil, Self.unreadable(reason))
+        case let (.inspected, .read(chunks, keepingIsOn)?):
+            if chunks.isEmpty {
+                (content, note) = (nil, keepingIsOn ? Self.expired : Self.keepingOff)
+            } else {
+                (content, note) = (DecryptedContent(chunks, connectionStart: connectionStart), nil)
+            }
+        }
+    }
+}
+
+/// An inspected connection's kept content: its turns and, when they read as one, its protocol.
+public struct DecryptedContent: Sendable, Equatable {
+    public let turns: DecryptedTurns
+    public let application: DecryptedApplication
+    /// The connection's first packet: turns are placed from it.
+    public let connectionStart: Date
+
+    public init(_ chunks: [DecryptedChunk], connectionStart: Date) {
+        turns = DecryptedTurns(chunks)
+        application = DecryptedApplication(turns)
+        self.connectionStart = connectionStart
+    }
+
+    /// What the turn's header says: "sent, 0.012 s into the connection, 78 bytes" or with a cut
+    /// "received, …, 65 536 bytes kept of 120 000 — the rest of this direction was not kept".
+    public func heading(_ turn: DecryptedTurn) -> String {
+        let kept = FlowInspector.grouped(turn.storedLength)
+        let size = turn.isTruncated ? "\(kept) bytes kept of \(FlowInspector.grouped(turn.originalLength)) — \(DecryptedSection.restNotKept)"
+                                    : "\(kept) bytes"
+        return "\(FlowInspector.directionWord(turn.direction)), \(FlowInspector.seconds(offset(turn))) into the connection, \(size)"
+    }
+
+    public func offset(_ turn: DecryptedTurn) -> TimeInterval { turn.timestamp.timeIntervalSince(connectionStart) }
+
+    /// One line about the protocol, nil when none was recognized.
+    public var protocolLine: String? {
+        switch application {
+        case let .http1(conversation):
+            let requests = conversation.exchanges.filter { $0.request != nil }.count
+            return "HTTP/1.1: \(requests) request\(requests == 1 ? "" : "s") on this connection, each with its response"
+        case .http2:
+            return "HTTP/2: its frames are shown as bytes (their headers are HPACK-compressed and not decoded here)"
+        case .unrecognized:
+            return nil
+        }
+    }
+
+    /// What the HTTP/1.1 reading could not place, in words.
+    public var httpNotes: [String] {
+        guard case let .http1(conversation) = application else { return [] }
+        var notes: [String] = []
+        if conversation.unreadSentBytes > 0 {
+            notes.append("the last \(FlowInspector.grouped(conversation.unreadSentBytes)) bytes sent are the start of a request whose head was not kept whole")
+        }
+        if conversation.switchedProtocols {
+            notes.append("after 101 Switching Protocols the connection spoke another protocol: its bytes are in the turns")
+        } else if conversation.unreadReceivedBytes > 0 {
+            notes.append("the last \(FlowInspector.grouped(conversation.unreadReceivedBytes)) bytes received are the start of a response whose head was not kept whole")
+        }
+        return notes
+    }
+}
+
+extension FlowInspector {
+    /// The *Decrypted content* section; nil for an inspected flow whose content was not read.
+    public var decryptedSection: DecryptedSection? {
+        DecryptedSection(status: flow.stored.tlsStatus, reading: decrypted, connectionStart: flow.stored.firstSeen)
+    }
+}

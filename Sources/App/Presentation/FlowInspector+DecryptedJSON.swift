@@ -1,0 +1,123 @@
+import Foundation
+import Shared
+
+extension FlowInspector {
+    /// `"decryptedNote"` (why there is no content, or null) and, for an inspected flow whose
+    /// content was read, `"decrypted"` — absent otherwise (`tunnelvision help flow` lists the fields).
+    func writeDecryptedJSON(to out: inout JSONWriter) {
+        let section = decryptedSection
+        out.string("decryptedNote", section?.note)
+        guard flow.stored.tlsStatus == .inspected, decrypted?.isRead == true, let section else { return }
+        out.beginObject("decrypted")
+        out.string("marking", DecryptedSection.marking)
+        out.string("protocol", section.content?.application.name)
+        out.string("protocolNote", section.content?.protocolLine)
+        out.beginArray("turns")
+        if let content = section.content {
+            for turn in content.turns.turns { Self.write(turn, in: content, to: &out) }
+        }
+        out.endArray()
+        if let content = section.content, case let .http1(conversation) = content.application {
+            out.beginArray("http")
+            for exchange in conversation.exchanges {
+                out.beginObject()
+                out.key("request")
+                if let request = exchange.request { Self.write(request, to: &out) } else { out.null() }
+                out.beginArray("interim")
+                for interim in exchange.interim { Self.write(interim, to: &out) }
+                out.endArray()
+                out.key("response")
+                if let response = exchange.response { Self.write(response, to: &out) } else { out.null() }
+                out.endObject()
+            }
+            out.endArray()
+            out.strings("httpNotes", content.httpNotes)
+        }
+        out.endObject()
+    }
+
+    static func write(_ turn: DecryptedTurn, in content: DecryptedContent, to out: inout JSONWriter) {
+        out.beginObject()
+        out.string("direction", directionWord(turn.direction))
+        out.string("at", UTCTimestamp.iso8601(turn.timestamp))
+        out.number("seconds", content.offset(turn), decimals: 3)
+        out.string("heading", content.heading(turn))
+        out.number("storedBytes", turn.storedLength)
+        out.number("originalBytes", turn.originalLength)
+        out.bool("truncated", turn.isTruncated)
+        out.string("note", turn.isTruncated ? DecryptedSection.restNotKept : nil)
+        write(turn.rendering, bytes: turn.bytes, to: &out)
+        out.endObject()
+    }
+
+    /// `"text"`, or `"hex"` (every byte) with `"dump"` (the lines a screen draws) and `"bytesNotDrawn"`.
+    static func write(_ rendering: DecryptedBytesRendering, bytes: Data, to out: inout JSONWriter) {
+        switch rendering {
+        case let .text(text):
+            out.string("text", text)
+        case .dump:
+            out.string("hex", PacketBytesPresentation.hex([UInt8](bytes)))
+            out.strings("dump", PacketBytesPresentation.dump(bytes.prefix(PacketBytesPresentation.screenByteLimit)))
+            out.number("bytesNotDrawn", max(0, bytes.count - PacketBytesPresentation.screenByteLimit))
+        }
+    }
+
+    static func write(_ message: HTTP1Message, to out: inout JSONWriter) {
+        out.beginObject()
+        out.string("startLine", message.startLine)
+        switch message.start {
+        case let .request(method, target, version):
+            out.string("method", method)
+            out.string("target", target)
+            out.string("version", version)
+        case let .response(version, status, reason):
+            out.string("version", version)
+            out.number("status", status)
+            out.string("reason", reason)
+        }
+        out.beginArray("headers")
+        for field in message.fields {
+            out.beginArray()
+            out.element(field.name)
+            out.element(field.value)
+            out.endArray()
+        }
+        out.endArray()
+        let body = message.body
+        let presentation = HTTP1BodyPresentation(body, of: message)
+        out.beginObject("body")
+        out.string("framing", Self.framingName(body.framing))
+        out.number("storedBytes", body.bytes.count)
+        if case let .length(declared) = body.framing { out.number("declaredBytes", declared) } else { out.number("declaredBytes", nil) }
+        out.bool("complete", body.isComplete)
+        out.string("summary", body.summary(presentation))
+        switch presentation {
+        case .none:
+            out.string("kind", "none")
+        case let .compressed(encoding):
+            out.string("kind", "compressed")
+            out.string("encoding", encoding)
+        case let .json(text):
+            out.string("kind", "json")
+            out.string("text", text)
+        case let .bytes(rendering):
+            if case .text = rendering { out.string("kind", "text") } else { out.string("kind", "binary") }
+            write(rendering, bytes: body.bytes, to: &out)
+        }
+        out.endObject()
+        out.endObject()
+    }
+
+    static func framingName(_ framing: HTTP1Body.Framing) -> String {
+        switch framing {
+        case .none: "none"
+        case .length: "length"
+        case .chunked: "chunked"
+        case .untilClose: "untilClose"
+        }
+    }
+}
+
+extension DecryptedContentReading {
+    var isRead: Bool { if case .read = self { true } else { false } }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+extension FlowInspector {
+    /// The *Decrypted content* section as `tunnelvision flow ID` prints it: for HTTP/1.1 each
+    /// request and its response, bodies as text, indented JSON or a dump; otherwise the turns.
+    /// Empty when the section waits for content that was not read.
+    func decryptedLines() -> [String] {
+        guard let section = decryptedSection else { return [] }
+        guard let content = section.content else {
+            return ["", "  Decrypted content: \(section.note ?? "")"]
+        }
+        var lines = ["", "  Decrypted content (\(DecryptedSection.marking)):"]
+        if let line = content.protocolLine { lines.append("    " + line) }
+        if case let .http1(conversation) = content.application {
+            for (number, exchange) in conversation.exchanges.enumerated() {
+                lines.append("")
+                if let request = exchange.request {
+                    lines += Self.messageLines("Request \(number + 1)", request)
+                } else {
+                    lines.append("    Request \(number + 1): not kept (the budget for what was sent ran out before it)")
+                }
+                for interim in exchange.interim { lines += Self.messageLines("Interim answer", interim) }
+                if let response = exchange.response {
+                    lines += Self.messageLines("Response \(number + 1)", response)
+                } else {
+                    lines.append("    Response \(number + 1): none was kept")
+                }
+            }
+            lines += content.httpNotes.map { "    (\($0))" }
+            return lines
+        }
+        for (number, turn) in content.turns.turns.enumerated() {
+            lines.append("")
+            lines.append("    Turn \(number + 1): \(content.heading(turn))")
+            lines += Self.rendered(turn.rendering, bytes: turn.storedLength).map { "      " + $0 }
+        }
+        return lines
+    }
+
+    static func messageLines(_ title: String, _ message: HTTP1Message) -> [String] {
+        var lines = ["    \(title): \(message.startLine)"]
+        lines += message.fields.map { "      \($0.name): \($0.value)" }
+        let presentation = HTTP1BodyPresentation(message.body, of: message)
+        lines.append("      (\(message.body.summary(presentation)))")
+        switch presentation {
+        case .none, .compressed: break
+        case let .json(text): lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }
+        case let .bytes(rendering): lines += rendered(rendering, bytes: message.body.bytes.count).map { "        " + $0 }
+        }
+        return lines
+    }
+
+    /// Text line by line; a dump of the first `PacketBytesPresentation.screenByteLimit` bytes and
+    /// how many more `--json` carries.
+    static func rendered(_ rendering: DecryptedBytesRendering, bytes: Int) -> [String] {
+        switch rendering {
+        case let .text(text):
+            return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        case let .dump(lines):
+            let shown = Array(lines.prefix(PacketBytesPresentation.screenByteLimit / PacketBytesPresentation.bytesPerLine))
+            let more = bytes - PacketBytesPresentation.screenByteLimit
+            return more > 0 ? shown + ["(\(grouped(more)) more bytes not drawn here; --json carries them all)"] : shown
+        }
+    }
+}

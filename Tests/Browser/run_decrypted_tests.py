@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""The Flow Inspector's *Decrypted content* section in a real browser, two ways:
+
+1. drawn from a page whose /api/flows/900001 answer is Tests/Browser/fixtures/inspected-flow.json
+   (written by hand in `flow ID --json`'s shape): screenshots in light and dark, axe-core;
+2. drawn for a real inspected connection of --data-dir (the one `tunnelvision run --inspect`
+   leaves), checked against what `tunnelvision flow ID --json` answers. **Fails, never skips**,
+   when the data directory holds no inspected connection: that means the end-to-end run did not
+   inspect anything.
+
+    run_decrypted_tests.py --binary .build/debug/tunnelvision --data-dir D [--artifacts DIR]
+
+Exit status 1 when any check, axe scan or page error fails.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness import Browser, Failure, Server, check, oracle  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURE_ID = 900001
+
+# Answers the fixture's route before any page script runs (a CDP script, outside the page's CSP).
+ANSWER_WITH_FIXTURE = """
+(() => {
+  const fixture = %s;
+  const real = window.fetch.bind(window);
+  window.fetch = (input, options) => {
+    const url = new URL(typeof input === "string" ? input : input.url, location.href);
+    if (url.pathname === "/api/flows/%d") {
+      return Promise.resolve(new Response(JSON.stringify(fixture), { status: 200, headers: { "Content-Type": "application/json" } }));
+    }
+    return real(input, options);
+  };
+})();
+"""
+
+
+def shoot(browser, name, problems):
+    for scheme in ("light", "dark"):
+        browser.color_scheme(scheme)
+        browser.driver.execute_script("window.scrollTo(0, document.querySelector('.decrypted').offsetTop - 20)")
+        browser.screenshot(name)
+        browser.driver.execute_script("window.scrollTo(0, 0)")
+        problems += [f"axe on {name} ({scheme}): {v}" for v in browser.axe()]
+    browser.color_scheme("light")
+
+
+def open_flow(browser, server, flow_id):
+    browser.go(server.url)
+    browser.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
+    browser.route(f"#/flow/{flow_id}")
+    browser.wait(lambda: browser.find("heading", "Decrypted content", exact=True), 15, "no Decrypted content section was drawn")
+
+
+def drawn_from_the_fixture(browser, server, problems):
+    fixture = json.load(open(os.path.join(HERE, "fixtures", "inspected-flow.json")))
+    browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                   {"source": ANSWER_WITH_FIXTURE % (json.dumps(fixture), FIXTURE_ID)})
+    open_flow(browser, server, FIXTURE_ID)
+    section = browser.css(".decrypted")[0]
+    text = section.text
+    check("Inspected with your local CA" in text, f"the section is not marked as inspected: {text[:300]!r}")
+    for exchange in fixture["decrypted"]["http"]:
+        check(exchange["request"]["startLine"] in text, f"request {exchange['request']['startLine']!r} not drawn")
+    check(browser.css("dl[aria-label='Request 1: headers'] dt")[0].text == "Host", "the request's headers are not a list of names")
+    json_body = browser.css("pre[aria-label='Response 1: body']")
+    check(json_body and json_body[0].text == fixture["decrypted"]["http"][0]["response"]["body"]["text"],
+          "the JSON body is not drawn as the command indented it")
+    binary = browser.css("pre[aria-label='Response 2: body: offset, hex, then ASCII']")
+    check(binary and binary[0].text.splitlines()[0] == fixture["decrypted"]["http"][1]["response"]["body"]["dump"][0],
+          "the binary body is not drawn as the command's dump")
+    check("bytes kept of 5 000 — the rest was not kept" in text, "the cut body does not say what was kept")
+    browser.css(".turns-as-recorded summary")[0].click()
+    browser.wait(lambda: "the rest of this direction was not kept" in section.text, 5, "the cut turn does not say the rest was not kept")
+    shoot(browser, "decrypted-fixture", problems)
+
+
+def drawn_for_a_real_inspected_flow(browser, server, options, problems):
+    listing = oracle(options.binary, options.data_dir, "flows", "--status", "inspected")
+    flows = listing.get("flows", [])
+    check(flows, f"{options.data_dir} holds no inspected connection: run 'tunnelvision run --inspect --data-dir "
+                 f"{options.data_dir} -- curl https://…' in a lab first (this test fails rather than skips)")
+    flow_id = flows[0]["id"]
+    answer = oracle(options.binary, options.data_dir, "flow", str(flow_id))
+    open_flow(browser, server, flow_id)
+    text = browser.css(".decrypted")[0].text
+    decrypted = answer.get("decrypted")
+    if not decrypted or not decrypted["turns"]:
+        check(answer["decryptedNote"] and answer["decryptedNote"][1:] in text, f"the note {answer['decryptedNote']!r} is not drawn")
+    elif decrypted.get("http"):
+        for exchange in decrypted["http"]:
+            for part in ("request", "response"):
+                if exchange[part]:
+                    check(exchange[part]["startLine"] in text, f"{part} {exchange[part]['startLine']!r} not drawn")
+    else:
+        check(decrypted["turns"][0]["heading"] in text, "the first turn is not drawn")
+    shoot(browser, f"decrypted-flow-{flow_id}", problems)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--artifacts", default=os.path.join(".build", "browser-artifacts"))
+    options = parser.parse_args()
+    options.binary = os.path.abspath(options.binary)
+    os.makedirs(options.artifacts, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="tv-decrypted-")
+    failures, servers, browser = [], [], None
+    try:
+        browser = Browser(options.artifacts)
+        empty = os.path.join(scratch, "empty")
+        os.mkdir(empty, 0o700)
+        for name, run in (("decrypted content drawn from a hand-written answer",
+                           lambda problems: drawn_from_the_fixture(browser, start(empty), problems)),
+                          ("decrypted content of a real inspected connection",
+                           lambda problems: drawn_for_a_real_inspected_flow(browser, start(options.data_dir), options, problems))):
+            def start(directory):
+                servers.append(Server("ui", options.binary, directory))
+                return servers[-1]
+            problems = []
+            try:
+                run(problems)
+                logged = browser.console_problems()
+                check(not logged, f"the page logged errors: {logged}")
+                check(not problems, "; ".join(problems))
+                print(f"✔ {name}", flush=True)
+            except Exception as error:  # each test reports, with a screenshot
+                shot = browser.screenshot("FAILED-decrypted")
+                failures.append(f"{name}: {error} (screenshot {shot})")
+                print(f"✘ {name}: {error}", flush=True)
+    finally:
+        if browser:
+            browser.quit()
+        for server in servers:
+            server.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"decrypted browser tests: {len(failures)} failed" if failures else "decrypted browser tests: all passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
