@@ -58,7 +58,7 @@ import Testing
 
         func stop() {
             guard running.isRunning else { return }
-            kill(running.processIdentifier, SIGTERM)
+            kill(running.processIdentifier, SIGKILL)   // a blocked SIGTERM is inherited from the test runner
             running.waitUntilExit()
         }
 

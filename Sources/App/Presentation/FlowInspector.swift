@@ -69,6 +69,9 @@ public struct FlowInspector: Sendable {
         if let offer = stored.clientTLS { said.append(("client offered", AnalysisReport.text(offer))) }
         if let answer = stored.serverTLS { said.append(("server answered", AnalysisReport.text(answer))) }
         if let certificates { said.append(("certificates", AnalysisReport.summary(certificates))) }
+        if let failure = stored.inspectionFailure {
+            said.append(("inspection failed", "\(failure); the connection was closed, and the app never saw a certificate of ours"))
+        }
         return said
     }
 

@@ -42,6 +42,8 @@ package struct MonitoredRun: Sendable {
     let environment: [String: String]
     package let dataDirectory: URL
     let captureEnabled: Bool
+    /// The settings' switch for keeping decrypted content (ADR 0007: off unless the person said so).
+    let plaintextPersistenceEnabled: Bool
     let captureDetail: CaptureDetail
     /// nil when the settings could not be read: no limit is guessed.
     let retention: RetentionSettings?
@@ -76,6 +78,7 @@ package struct MonitoredRun: Sendable {
         let reading = SettingsStore(dataDirectory: dataDirectory).loadForSession()
         captureDetail = options.captureDetail ?? reading.settings.captureDetail
         captureEnabled = !options.captureOff && reading.settings.captureEnabled
+        plaintextPersistenceEnabled = reading.settings.plaintextPersistenceEnabled
         retention = reading.problem == nil ? reading.settings.retention : nil
         announced = TunnelResolvers.announceable(from: NamespaceResolvConf.hostResolvers() ?? [])
         warnings = Self.warnings(reading: reading, announced: announced)
@@ -180,6 +183,8 @@ package struct MonitoredRun: Sendable {
         sessionOptions.mtu = options.mtu
         sessionOptions.origin = "run " + options.command.joined(separator: " ")
         sessionOptions.inspection = options.inspection
+        // Decrypted content is kept only by a run that decrypts, and only while its switch is on.
+        sessionOptions.plaintextPersistenceEnabled = options.inspection != nil && plaintextPersistenceEnabled
         let reported = NamespaceResolvConf.hostResolvers()
         let stopper = CommandStopper(grace: Self.terminationGrace)
         let session: TunnelSession

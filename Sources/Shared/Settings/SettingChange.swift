@@ -42,15 +42,12 @@ public enum SettingChange: Sendable, Equatable {
         }
     }
 
-    /// Whether this build does what the value asks (grep the sources: nothing decrypts, nothing
-    /// keeps plaintext; the retention limits are enforced, `RetentionPass`). A value that asks for nothing more
-    /// than this build does anyway — inspection off, no limit — is enforced by construction.
+    /// Whether this build does what the value asks. Every value is carried out: inspection in the
+    /// runs started with `run --inspect` (there the setting pauses and resumes it; a run without
+    /// the option decrypts nothing whatever it says), decrypted content kept by those runs while
+    /// its switch is on, and every retention limit (`RetentionPass`, `PlaintextRetention`).
     public var support: SettingSupport {
         switch self {
-        case .tlsInspection(true):
-            .refused("this build relays TLS without decrypting it")
-        case .plaintextPersistence(true):
-            .refused("this build decrypts nothing, so it has no decrypted content to keep")
         case .tlsInspection, .plaintextPersistence, .capture, .captureDetail, .retentionAge, .retentionSize, .plaintextAge:
             .enforced
         }

@@ -98,4 +98,23 @@ struct InspectionLab {
     }
 
     func file(_ name: String) -> URL { work.url.appendingPathComponent(name) }
+
+    /// A directory with no certificate in it, for a client that must trust one file only.
+    var emptyDirectory: URL {
+        let empty = file("no-certificates")
+        try? FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        return empty
+    }
+
+    /// The `inspection` counters of a `stats --json` answer saved at `url`, wherever they sit.
+    static func inspectionCounters(in url: URL) throws -> [String: Any]? {
+        func find(_ node: Any) -> [String: Any]? {
+            if let object = node as? [String: Any] {
+                if let found = object["inspection"] as? [String: Any] { return found }
+                for value in object.values { if let found = find(value) { return found } }
+            }
+            return nil
+        }
+        return find(try JSONSerialization.jsonObject(with: Data(contentsOf: url)))
+    }
 }

@@ -98,3 +98,20 @@ extension PlaintextLibrary {
         rows.map { row in Result { () throws(PlaintextLibraryError) in try chunk(for: row) } }
     }
 }
+
+extension PlaintextLibrary {
+    /// The chunks of `rows` whose files are still there, in order. A file swept away is how
+    /// decrypted content expires (it goes sooner than the history), so it is skipped; any other
+    /// refusal is an error, never an empty answer.
+    public func readable(_ rows: [StoredPlaintextChunk]) throws(PlaintextLibraryError) -> [DecryptedChunk] {
+        var read: [DecryptedChunk] = []
+        for row in rows {
+            do throws(PlaintextLibraryError) {
+                read.append(try chunk(for: row))
+            } catch .notFound {
+                continue
+            }
+        }
+        return read
+    }
+}

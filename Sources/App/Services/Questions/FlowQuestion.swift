@@ -92,7 +92,15 @@ public struct FlowQuestion: Sendable, Equatable {
     private func inspecting<T>(_ body: (FlowInspection) async throws(InspectorError) -> T) async throws(QuestionFailure) -> T {
         let library = CaptureLibrary(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory))
         return try await HistoryAccess.reading(dataDirectory) { store throws(QuestionFailure) in
-            do throws(InspectorError) { return try await body(FlowInspection(store: store, library: library)) } catch { throw QuestionFailure(error) }
+            // Decrypted content is read from the history's index and the `.tvpt` files it names.
+            let reader = HistoryReader(store: store)
+            let plaintext = PlaintextLibrary(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory))
+            let keeps = (try? SettingsStore(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory)).load())?
+                .plaintextPersistenceEnabled ?? false
+            let inspection = FlowInspection(store: store, library: library,
+                                            decrypted: { id in try await plaintext.readable(try await reader.plaintext(forFlow: id)) },
+                                            keepsDecryptedContent: keeps)
+            do throws(InspectorError) { return try await body(inspection) } catch { throw QuestionFailure(error) }
         }
     }
 }
