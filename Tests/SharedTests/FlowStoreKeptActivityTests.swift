@@ -105,10 +105,11 @@ import Testing
         let store = try F.store(in: directory)
         try await fill(store)
         await store.close()
-        // The same file as version 5 left it: no counts.
+        // The same file as version 5 left it: no counts, and no column of a later migration.
         let old = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
         try old.execute("""
-            DROP TABLE activity_seconds; DROP TABLE activity_minutes; DROP TABLE activity_hours; PRAGMA user_version = 5
+            DROP TABLE activity_seconds; DROP TABLE activity_minutes; DROP TABLE activity_hours;
+            ALTER TABLE flows DROP COLUMN inspection_failure; PRAGMA user_version = 5
             """)
         old.close()
         let upgraded = try F.store(in: directory)

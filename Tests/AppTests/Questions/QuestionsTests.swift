@@ -107,7 +107,7 @@ import TestSupport
         #expect(TunnelControl { _, _ throws(TunnelControl.Failure) in throw .failed("timed out") }.presence(in: url) == .unknown("timed out"))
     }
 
-    @Test("settings: a change is saved and keeps the others; a refused value changes nothing and is a bad parameter")
+    @Test("settings: a change is saved and keeps the others; an opt-in is saved like any value")
     func settings() throws {
         let directory = TemporaryDirectory("tv-questions-settings")
         let question = SettingsQuestion(dataDirectory: directory.url.path)
@@ -118,10 +118,9 @@ import TestSupport
         let detail = try question.set(try SettingsQuestion.change(key: "capture-detail", value: "metadata"), force: false)
         #expect(detail.settings.retention == done.settings.retention && detail.settings.captureDetail == .metadataOnly)
         #expect(throws: QuestionFailure.self) { try SettingsQuestion.change(key: "colour", value: "blue") }
-        let refused = try #require(SettingName.allCases.flatMap(\.choices).first { if case .refused = $0.change.support { true } else { false } })
-        let failure = #expect(throws: QuestionFailure.self) { try question.set(refused.change, force: false) }
-        #expect(failure?.kind == .badParameter && failure?.message.hasSuffix("Nothing was changed.") == true)
-        #expect(question.reading().settings == detail.settings)
+        let inspecting = try question.set(try SettingsQuestion.change(key: "tls-inspection", value: "on"), force: false)
+        #expect(inspecting.settings.tlsInspectionEnabled && inspecting.settings.captureDetail == .metadataOnly)
+        #expect(question.reading().settings == inspecting.settings)
     }
 
     @Test("the export's document in memory is whole JSON, and its summary counts what it holds")
