@@ -86,11 +86,16 @@ package enum LeftoverSweeper {
     /// Removes one leftover; the reason when it could not.
     private static func remove(_ leftover: LeftoverSweep.Leftover) -> String? {
         switch leftover {
+        // Another run's sweep may take the same leftover at the same moment: gone is removed.
         case let .namespace(name):
-            do throws(CommandError) { try ExternalCommand.run(["ip", "netns", "delete", name]) } catch { return "\(error)" }
+            do throws(CommandError) { try ExternalCommand.run(["ip", "netns", "delete", name]) } catch {
+                return access("/run/netns/\(name)", F_OK) != 0 && errno == ENOENT ? nil : "\(error)"
+            }
             return nil
         case let .resolvConfDirectory(path):
-            do { try FileManager.default.removeItem(atPath: path) } catch { return "\(error.localizedDescription)" }
+            do { try FileManager.default.removeItem(atPath: path) } catch {
+                return access(path, F_OK) != 0 && errno == ENOENT ? nil : "\(error.localizedDescription)"
+            }
             return nil
         case let .controlSocket(path), let .staleFile(path):
             return unlink(path) == 0 || errno == ENOENT ? nil : SystemError.text(errno)
