@@ -9,9 +9,6 @@ import Shared
 /// PEM) and `ca/root-key.pem` (its key, 0600). Interim, until `LocalCA.load(dataDirectory:)`
 /// lands: `load` is the one place the files are read, so the switch is one line.
 package struct InspectionCA: Sendable {
-    package static let directoryName = "ca"
-    package static let rootFileName = "root.pem"
-    package static let keyFileName = "root-key.pem"
 
     /// The root certificate as it is on disk, PEM.
     package let rootPEM: Data
@@ -23,8 +20,9 @@ package struct InspectionCA: Sendable {
     /// The CA in `dataDirectory`; nil only when it is known there is none (neither file exists).
     /// Anything else that is not a usable CA throws: doubt is never "no CA".
     package static func load(dataDirectory: URL) throws(InspectionCAProblem) -> InspectionCA? {
-        let directory = dataDirectory.appendingPathComponent(directoryName).path
-        let rootPath = directory + "/" + rootFileName, keyPath = directory + "/" + keyFileName
+        // The layout is the data directory's, written once (`DataDirectoryLayout`), as `LocalCA` reads it.
+        let rootPath = DataDirectoryLayout.caCertificate(in: dataDirectory).path
+        let keyPath = DataDirectoryLayout.caKey(in: dataDirectory).path
         let root = try read(rootPath), key = try read(keyPath)
         switch (root, key) {
         case (nil, nil): return nil
