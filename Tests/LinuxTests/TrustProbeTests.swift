@@ -64,10 +64,10 @@ struct TrustProbeTests {
     func runsOwnLeaf() throws {
         let work = TemporaryDirectory("probe-own")
         let ca = try InspectionTestCA(dataDirectory: work.url)
-        let loaded = try #require(try InspectionCA.load(dataDirectory: work.url))
+        let loaded = try #require(try LocalCA.load(dataDirectory: work.url))
         let bundle = try bundle(of: ca, in: work)
-        #expect(TrustProbe.evaluate(bundle: bundle) { try InspectionProbeLeaf.mint(host: $0, ca: loaded) } == .trusted)
-        let minted = try InspectionProbeLeaf.mint(host: TrustProbe.probeHost, ca: loaded)
+        #expect(TrustProbe.evaluate(bundle: bundle) { try loaded.authority.mintLeaf(forHost: $0) } == .trusted)
+        let minted = try loaded.authority.mintLeaf(forHost: TrustProbe.probeHost)
         let der = work.url.appendingPathComponent("own.der")
         try minted.certificateDER.write(to: der)
         let pem = work.url.appendingPathComponent("own.pem").path

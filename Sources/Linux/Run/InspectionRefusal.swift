@@ -6,7 +6,7 @@ package enum InspectionRefusal: Error, Equatable, CustomStringConvertible {
     /// error: the command line asks for what this machine does not have yet.
     case noCA(dataDirectory: String)
     /// The local CA is there but cannot be used; never "no CA". Exit status 1.
-    case ca(InspectionCAProblem)
+    case ca(LocalCAError)
     /// The command's private trust store could not be written. Exit status 1.
     case bundle(String)
     /// The trust probe did not measure "trusted": every inspected connection of CMD would fail.

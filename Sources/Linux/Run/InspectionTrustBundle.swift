@@ -15,15 +15,19 @@ package struct InspectionTrustBundle: Sendable {
     /// Writes the bundle, the root alone and the hashed directory's copy under a new directory
     /// in `parent`; reads the system's files under `systemRoot` (a test's tree; "/" for real).
     /// On failure nothing is left behind.
-    package static func write(ca: InspectionCA, system: InspectionSystemTrust, systemRoot: String = "/",
+    package static func write(ca: LocalCA, system: InspectionSystemTrust, systemRoot: String = "/",
                               parent: String, owner: CommandAccount?) throws(InspectionRefusal) -> InspectionTrustBundle {
-        var template = Array((parent + "/tunnelvision-trust-XXXXXX").utf8CString)
+        var template = Array(InspectionTrustLeftovers.template(in: parent).utf8CString)
         guard let made = mkdtemp(&template) else {
             throw .bundle("cannot make a private directory in \(parent): \(SystemError.text(errno))")
         }
         let directory = String(cString: made)
+        guard let subjectHash = ca.subjectHash else {
+            rmdir(directory)
+            throw .bundle("cannot read the local root with OpenSSL to file it in a hashed directory")
+        }
         let bundle = InspectionTrustBundle(directory: directory,
-                                           plan: InspectionTrustPlan(system: system, rootSubjectHash: ca.subjectHash,
+                                           plan: InspectionTrustPlan(system: system, rootSubjectHash: subjectHash,
                                                                      privateDirectory: directory))
         do {
             try bundle.fill(ca: ca, systemRoot: systemRoot == "/" ? "" : systemRoot, owner: owner)
@@ -34,7 +38,7 @@ package struct InspectionTrustBundle: Sendable {
         return bundle
     }
 
-    private func fill(ca: InspectionCA, systemRoot prefix: String, owner: CommandAccount?) throws {
+    private func fill(ca: LocalCA, systemRoot prefix: String, owner: CommandAccount?) throws {
         if let owner, chown(directory, owner.uid, owner.gid) != 0 {
             throw BundleWriteError(path: directory, reason: SystemError.text(errno))
         }
@@ -43,11 +47,12 @@ package struct InspectionTrustBundle: Sendable {
                 throw BundleWriteError(path: prefix + path, reason: "the system's bundle cannot be read (\(error.localizedDescription))")
             }
         }
-        try Self.create(plan.rootFile, ca.rootPEM)
-        try Self.create(plan.bundleFile, InspectionTrustPlan.bundle(systemRoots: systemRoots, root: ca.rootPEM))
+        let rootPEM = Data(ca.rootCertificatePEM.utf8)
+        try Self.create(plan.rootFile, rootPEM)
+        try Self.create(plan.bundleFile, InspectionTrustPlan.bundle(systemRoots: systemRoots, root: rootPEM))
         if let copy = plan.hashedCopy {
             try Self.copyTree(from: prefix + copy.directory, to: plan.hashedCopyDirectory)
-            try Self.create(plan.hashedCopyDirectory + "/" + copy.rootEntry, ca.rootPEM)
+            try Self.create(plan.hashedCopyDirectory + "/" + copy.rootEntry, rootPEM)
         }
     }
 

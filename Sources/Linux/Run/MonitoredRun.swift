@@ -53,7 +53,7 @@ package struct MonitoredRun: Sendable {
     /// What the person should know before CMD starts (the settings, the resolvers).
     package let warnings: [RunWarning]
     /// `--inspect`'s local CA and the system's trust store CMD's own is made from; nil without it.
-    let inspectionTrust: (ca: InspectionCA, system: InspectionSystemTrust)?
+    let inspectionTrust: (ca: LocalCA, system: InspectionSystemTrust)?
 
     /// Checks what a person can act on before anything is made (root, the TUN device, CMD), then
     /// prepares the data directory and reads the settings and this machine's resolvers.
@@ -86,10 +86,10 @@ package struct MonitoredRun: Sendable {
     }
 
     /// `--inspect`'s local CA: refused when there is none, or when there is one that cannot be used.
-    static func localCA(for options: Options, in dataDirectory: URL) throws(RunFailure) -> InspectionCA? {
+    static func localCA(for options: Options, in dataDirectory: URL) throws(RunFailure) -> LocalCA? {
         guard options.inspection != nil else { return nil }
-        let loaded: InspectionCA?
-        do { loaded = try InspectionCA.load(dataDirectory: dataDirectory) } catch { throw .inspection(.ca(error)) }
+        let loaded: LocalCA?
+        do { loaded = try LocalCA.load(dataDirectory: dataDirectory) } catch { throw .inspection(.ca(error)) }
         guard let loaded else { throw .inspection(.noCA(dataDirectory: dataDirectory.path)) }
         return loaded
     }
@@ -100,11 +100,12 @@ package struct MonitoredRun: Sendable {
         guard let (ca, system) = inspectionTrust else { return nil }
         let bundle: InspectionTrustBundle
         do {
-            bundle = try InspectionTrustBundle.write(ca: ca, system: system, parent: environment["TMPDIR"] ?? "/tmp",
+            bundle = try InspectionTrustBundle.write(ca: ca, system: system, parent: InspectionTrustLeftovers.parent(environment: environment),
                                                      owner: account)
         } catch { throw .inspection(error) }
+        // Minted by the CA the tunnel mints with: the leaf measured is a leaf as the tunnel makes them.
         let verdict = TrustProbe.evaluate(bundle: URL(fileURLWithPath: bundle.plan.bundleFile)) { host in
-            try InspectionProbeLeaf.mint(host: host, ca: ca)
+            try ca.authority.mintLeaf(forHost: host)
         }
         guard verdict == .trusted else {
             bundle.remove()
@@ -159,6 +160,7 @@ package struct MonitoredRun: Sendable {
         do { swept = try LeftoverSweeper.sweepLeavingNotice(prefix: "tvrun", dataDirectory: dataDirectory) } catch {
             throw .dataDirectory(error)
         }
+        let trustLeftovers = InspectionTrustLeftovers.sweep(parent: InspectionTrustLeftovers.parent(environment: environment))
         // Before anything of the tunnel: a trust store the probe does not call trusted starts nothing.
         let trust = try commandTrust()
         defer { trust?.bundle.remove() }
@@ -202,7 +204,7 @@ package struct MonitoredRun: Sendable {
         } catch { throw .session(error) }
         // One line for everything a killed run left, the ring's stale files (swept as the session
         // opened it) included.
-        if let recovered = swept.notice(alsoRemoved: session.ring.sweptLeftovers) {
+        if let recovered = swept.notice(alsoRemoved: trustLeftovers + session.ring.sweptLeftovers) {
             FileDescriptor.writeAll(STDERR_FILENO, text: "tunnelvision: \(RunWarning.recovered(recovered))\n")
         }
 

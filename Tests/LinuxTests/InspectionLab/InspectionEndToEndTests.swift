@@ -19,16 +19,20 @@ struct InspectionEndToEndTests {
     func inspectedBothProtocols() throws {
         let lab = try InspectionLab()
         defer { lab.remove() }
-        let h2 = lab.file("h2.bin"), h1 = lab.file("h1.json"), stats = lab.file("stats.json")
+        let h2 = lab.file("h2.bin"), h1 = lab.file("h1.json"), stats = lab.file("stats.json"), diagnostics = lab.file("diagnostics.json")
         let curl = (["curl", "-sS", "--max-time", "30"] + lab.resolve).joined(separator: " ")
         let tunnelvision = try BuiltProduct.url("tunnelvision").path
         let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: """
             \(curl) --http2 -o \(h2.path) -w '%{http_version}\\n' \(lab.url)/file.bin && \
             \(curl) --http1.1 -o \(h1.path) -w '%{http_version}\\n' \(lab.url)/api.json && \
-            \(tunnelvision) stats --json --data-dir \(lab.data.path) > \(stats.path)
+            \(tunnelvision) stats --json --data-dir \(lab.data.path) > \(stats.path) && \
+            \(tunnelvision) diagnostics --json --data-dir \(lab.data.path) > \(diagnostics.path)
             """)
         #expect(result.status == 0, "\(result.err)")
         #expect(result.out.split(separator: "\n") == ["2", "1.1"])
+        // The diagnostics' verdict, asked of the live tunnel: inspection works.
+        let diagnosed = try JSONSerialization.jsonObject(with: Data(contentsOf: diagnostics)) as? [String: Any]
+        #expect((diagnosed?["headline"] as? [String: Any])?["verdict"] as? String == "working", "\(String(describing: diagnosed?["headline"]))")
         #expect(try Data(contentsOf: h2) == lab.body)
         #expect(try String(contentsOf: h1, encoding: .utf8) == InspectionLab.json)
 
