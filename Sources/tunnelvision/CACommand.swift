@@ -70,7 +70,7 @@ enum CACommand {
                 return report.status.authority == .generated(.usable) || report.status.authority == .notGenerated ? 0 : 1
             case .create(remake: false):
                 let report = try question.create()
-                print(request.json ? report.json : CertificateSetupCard.createdLines(report).joined(separator: "\n"))
+                print(request.json ? report.json : CertificateSetupCard.createdText(report).joined(separator: "\n"))
                 return 0
             case .create(remake: true):
                 guard confirmed(request, CertificateSetupCard.remakeQuestion) else { return 1 }
@@ -78,7 +78,7 @@ enum CACommand {
                 if request.json {
                     print(report.json)
                 } else {
-                    print(CertificateSetupCard.remadeLines(removal, report).joined(separator: "\n"))
+                    print(CertificateSetupCard.remadeText(removal, report).joined(separator: "\n"))
                 }
                 return 0
             case let .export(path, format, force):

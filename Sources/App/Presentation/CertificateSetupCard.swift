@@ -101,13 +101,19 @@ public struct CertificateSetupCard: Sendable, Equatable {
         out.endObject()
     }
 
-    /// What `ca create` says it did.
-    public static func createdLines(_ report: CAReport) -> [String] {
-        ["created a local CA"] + report.lines.dropFirst()
+    /// What `ca create` did, as the web app's notice says it (the card shows the facts).
+    public static let createdLines = ["created a local CA"]
+
+    /// What `ca create --remake` did, as the web app's notice says it.
+    public static func remadeLines(_ removal: CAQuestion.Removal) -> [String] {
+        removal.lines.dropLast() + ["created a new local CA"]
     }
 
-    /// What `ca create --remake` says it did.
-    public static func remadeLines(_ removal: CAQuestion.Removal, _ report: CAReport) -> [String] {
-        removal.lines.dropLast() + ["created a new local CA"] + report.lines.dropFirst()
+    /// What `ca create` prints: what it did, then the facts.
+    public static func createdText(_ report: CAReport) -> [String] { createdLines + report.lines.dropFirst() }
+
+    /// What `ca create --remake` prints.
+    public static func remadeText(_ removal: CAQuestion.Removal, _ report: CAReport) -> [String] {
+        remadeLines(removal) + report.lines.dropFirst()
     }
 }

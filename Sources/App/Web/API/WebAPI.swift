@@ -107,12 +107,12 @@ public actor WebAPI: WebResponder {
         case .create:
             return try offered({ CertificateStatusPolicy.canGenerate($0.status) }) { () throws(QuestionFailure) in
                 let report = try question.create()
-                return .json(report.json(lines: CertificateSetupCard.createdLines(report)))
+                return .json(report.json(lines: CertificateSetupCard.createdLines))
             }
         case .remake:
             return try offered({ CertificateSetupPolicy.canRegenerate($0.status) }) { () throws(QuestionFailure) in
                 let (removal, report) = try question.remake()
-                return .json(report.json(lines: CertificateSetupCard.remadeLines(removal, report)))
+                return .json(report.json(lines: CertificateSetupCard.remadeLines(removal)))
             }
         case .remove:
             let removal = try question.remove()

@@ -62,10 +62,11 @@ function inspectionSwitch(ca, setup, changed) {
   const on = ca.inspection === true;
   // On can be chosen only over a usable CA; off is always offered, so it is never locked on.
   const disabled = !on && !setup.canTurnInspectionOn;
-  const box = h("input", { type: "checkbox", role: "switch", id: "ca-inspection", checked: on, disabled,
+  const box = h("input", { type: "checkbox", role: "switch", id: "ca-inspection", checked: on, "aria-checked": String(on), disabled,
     "aria-describedby": setup.switchHint ? "ca-switch-hint" : null });
   box.addEventListener("change", async () => {
     const value = box.checked ? "on" : "off";
+    box.setAttribute("aria-checked", String(box.checked));
     try {
       await post("/api/settings", { setting: "tls-inspection", value });
       changed(`Look inside secure traffic: ${value}.`);
