@@ -70,15 +70,15 @@ enum CACommand {
                 return report.status.authority == .generated(.usable) || report.status.authority == .notGenerated ? 0 : 1
             case .create(remake: false):
                 let report = try question.create()
-                print(request.json ? report.json : (["created a local CA"] + report.lines.dropFirst()).joined(separator: "\n"))
+                print(request.json ? report.json : CertificateSetupCard.createdText(report).joined(separator: "\n"))
                 return 0
             case .create(remake: true):
-                guard confirmed(request, "Remake the local CA? The old root stops signing; whatever trusts it must be given the new one.") else { return 1 }
+                guard confirmed(request, CertificateSetupCard.remakeQuestion) else { return 1 }
                 let (removal, report) = try question.remake()
                 if request.json {
                     print(report.json)
                 } else {
-                    print((removal.lines.dropLast() + ["created a new local CA"] + report.lines.dropFirst()).joined(separator: "\n"))
+                    print(CertificateSetupCard.remadeText(removal, report).joined(separator: "\n"))
                 }
                 return 0
             case let .export(path, format, force):
@@ -95,8 +95,7 @@ enum CACommand {
                 }
                 return 0
             case .remove:
-                guard confirmed(request, "Remove the local CA? Its key is deleted; TLS inspection is turned off first. "
-                                + "The history and the captures stay.") else { return 1 }
+                guard confirmed(request, CertificateSetupCard.removeQuestion) else { return 1 }
                 let removal = try question.remove()
                 print(request.json ? removal.json : removal.lines.joined(separator: "\n"))
                 return 0

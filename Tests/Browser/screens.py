@@ -612,6 +612,134 @@ def test_deleting_keeps_the_history_and_retention_returns_the_axis(t):
         b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
 
 
+# --- Settings → Look inside secure traffic: the local CA's stages ----------------------------------
+def openssl_fingerprint(path, *options):
+    """What openssl (not the app) says the certificate's SHA-256 fingerprint is: the outside oracle."""
+    out = subprocess.run(["openssl", "x509", *options, "-in", path, "-noout", "-fingerprint", "-sha256"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    return out.split("=", 1)[1]
+
+
+def ca_drawn(t):
+    """The card as drawn: its stage heading, fingerprint, buttons' names and the switch."""
+    return t.b.driver.execute_script("""const card = document.querySelector('section.ca-card:not([aria-busy])');
+        if (!card) return null;
+        const box = card.querySelector('input[role=switch]');
+        return {title: card.querySelector('h3')?.textContent, stage: card.querySelector('h3')?.dataset.stage,
+                fingerprint: card.querySelector('.ca-fingerprint')?.textContent ?? null,
+                controls: [...card.querySelectorAll('button, a.button')].map(e => e.textContent),
+                on: box?.checked, disabled: box?.disabled, text: card.innerText}""")
+
+
+def wait_stage(t, stage, message):
+    return t.b.wait(lambda: (lambda d: d if d and d["stage"] == stage else None)(ca_drawn(t)), 15,
+                    f"{message}: the card never showed stage {stage!r} (drawn: {ca_drawn(t)})")
+
+
+def answer_dialog(t, expected, accept=True):
+    """The page's question, a real dialog: its words must be the command's own, then yes or no."""
+    alert = t.b.wait(lambda: t.b.driver.switch_to.alert, 10, "no dialog asked first")
+    check(alert.text == expected, f"the dialog asked {alert.text!r}; the command asks {expected!r}")
+    alert.accept() if accept else alert.dismiss()
+
+
+def test_certificate_setup_stages(t):
+    """Over a data directory of its own: no CA → Create → ready (openssl's fingerprint, the download
+    is the file) → the switch → Remake asks and the fingerprint changes → Remove asks, the stage is
+    back to no CA and inspection is off → a corrupt key is unreadable, with no Create."""
+    b = t.b
+    data = os.path.join(t.scratch, "ca")
+    os.mkdir(data, 0o700)
+    server = Server(t.options.server, t.binary, data)
+    t.servers.append(server)
+    root = os.path.join(data, "ca", "root.pem")
+    ask = lambda *arguments: oracle(t.binary, data, *arguments)   # noqa: E731
+    try:
+        b.go(server.url)
+        b.route("#/settings")
+        b.one("heading", "Settings", exact=True)
+        none = wait_stage(t, "none", "a fresh data directory")
+        check(none["title"] == "Set up secure traffic inspection", f"no CA, yet the heading is {none['title']!r}")
+        check(none["controls"] == ["Create the certificate"], f"no CA offers Create alone; drawn: {none['controls']}")
+        check(none["disabled"] and not none["on"], "with no CA the inspection switch can be turned on")
+        check(b.css("main section.card")[0].get_attribute("class").startswith("card ca-card"), "the card is not first in Settings")
+        b.wait_text("Look inside secure traffic is off")
+        t.shoot("settings-ca-none")
+
+        b.press("button", "Create the certificate", exact=True)
+        ready = wait_stage(t, "ready", "after Create")
+        check(ready["title"] == "Manage your certificate", f"a ready CA is headed {ready['title']!r}")
+        check(ready["fingerprint"] == openssl_fingerprint(root),
+              f"fingerprint drawn {ready['fingerprint']!r}; openssl says {openssl_fingerprint(root)!r}")
+        check(ask("ca", "show")["fingerprintSHA256"] == ready["fingerprint"], "the card and 'ca show' disagree")
+        b.wait_text("created a local CA")
+        b.wait_text("sudo tunnelvision run --inspect -- COMMAND")
+        check(not ready["disabled"], "a ready CA, yet the switch cannot be turned on")
+        t.shoot("settings-ca-ready")
+
+        # The download the page links to: fetched by the page as the link would, compared to the file.
+        link = b.one("link", "Download the certificate (PEM)", exact=True)
+        check(link.get_attribute("download") == "tunnelvision-root-ca.pem", "the link is not a download")
+        got = b.driver.execute_async_script("""const done = arguments[arguments.length - 1];
+            fetch(arguments[0], {credentials: 'same-origin'}).then(async r => done({status: r.status,
+              disposition: r.headers.get('Content-Disposition'), body: await r.text()}));""", link.get_attribute("href"))
+        with open(root) as file:
+            check(got["status"] == 200 and got["body"] == file.read(), f"the download is not ca/root.pem: {got['status']}")
+        check(got["disposition"] == 'attachment; filename="tunnelvision-root-ca.pem"', f"Content-Disposition {got['disposition']!r}")
+        check("PRIVATE KEY" not in got["body"], "the download holds a key")
+        with tempfile.NamedTemporaryFile("w", suffix=".pem") as downloaded:
+            downloaded.write(got["body"])
+            downloaded.flush()
+            check(openssl_fingerprint(downloaded.name) == ready["fingerprint"], "openssl reads another certificate in the download")
+
+        b.press("switch", "Look inside secure traffic", exact=True)
+        b.wait(lambda: ask("settings")["tlsInspectionEnabled"] is True, 10, "the switch did not turn inspection on")
+        b.wait_text("Look inside secure traffic is on")
+        check(wait_stage(t, "ready", "after the switch")["on"], "the switch is drawn off after turning it on")
+
+        setup = ask("ca", "show")["setup"]
+        b.press("button", "Remake the certificate", exact=True)
+        answer_dialog(t, setup["remakeQuestion"])
+        b.wait(lambda: (ca_drawn(t) or {}).get("fingerprint") not in (None, ready["fingerprint"]), 15, "Remake did not change the fingerprint")
+        remade = wait_stage(t, "ready", "after Remake")
+        check(remade["fingerprint"] == openssl_fingerprint(root), "after Remake the card and openssl disagree")
+        check(ask("settings")["tlsInspectionEnabled"] is False and not remade["on"], "Remake left inspection on")
+        b.wait_text("created a new local CA")
+
+        b.press("switch", "Look inside secure traffic", exact=True)
+        b.wait(lambda: ask("settings")["tlsInspectionEnabled"] is True, 10, "the switch did not turn inspection on again")
+        wait_stage(t, "ready", "after the switch again")
+        b.press("button", "Remove the certificate", exact=True)
+        answer_dialog(t, setup["removeQuestion"], accept=False)
+        time.sleep(0.5)
+        check(os.path.exists(root) and ask("ca", "show")["status"] == "created", "answering no to Remove removed the CA")
+        b.press("button", "Remove the certificate", exact=True)
+        answer_dialog(t, setup["removeQuestion"])
+        gone = wait_stage(t, "none", "after Remove")
+        check(gone["controls"] == ["Create the certificate"] and gone["disabled"], f"after Remove: {gone}")
+        check(ask("settings")["tlsInspectionEnabled"] is False, "Remove left inspection on")
+        check(not os.path.exists(root), "Remove left ca/root.pem")
+        b.wait_text("turned TLS inspection off")
+
+        # A corrupt key: unreadable, never Create — doubt closes the door.
+        ask("ca", "create")
+        with open(os.path.join(data, "ca", "root-key.pem"), "w") as key:
+            key.write("not a key\n")
+        b.route("#/diagnostics")
+        b.route("#/settings")
+        unreadable = wait_stage(t, "unavailable", "over a corrupt key")
+        problem = ask("ca", "show")["problem"]
+        check(problem in unreadable["text"], f"the card does not say {problem!r}: {unreadable['text']!r}")
+        check("Create the certificate" not in unreadable["controls"], f"Create offered over an unreadable CA: {unreadable['controls']}")
+        check(unreadable["controls"] == ["Remove the certificate"], f"over an unreadable CA: {unreadable['controls']}")
+        check(unreadable["disabled"], "the switch can be turned on over an unreadable CA")
+        check(unreadable["title"] == "Set up secure traffic inspection", f"unreadable, yet headed {unreadable['title']!r}")
+        t.shoot("settings-ca-unreadable")
+    finally:
+        server.stop()
+        b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+
+
 def oracle_for(t, server, *arguments):
     from harness import oracle
     return oracle(t.binary, server.data_dir, *arguments)
@@ -637,7 +765,8 @@ TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduct
          test_packet_detail_bytes_headers_and_reasons,
          test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
          test_diagnostics, test_empty_history_teaches, test_dashboard_live,
-         test_deleting_keeps_the_history_and_retention_returns_the_axis, test_server_gone_gives_an_error_card]
+         test_deleting_keeps_the_history_and_retention_returns_the_axis, test_certificate_setup_stages,
+         test_server_gone_gives_an_error_card]
 
 
 # --- a live tunnel of its own: top talkers to the inspector, diagnostics ---------------------------

@@ -190,6 +190,29 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if self.run(["settings", "set", setting, value]) is None:
                 return
             return self.answer_command(["settings", "--json"])
+        if route == ("GET", "/api/ca"):
+            return self.answer_command(["ca", "show", "--json"])
+        ca_actions = {"/api/ca/create": ["ca", "create"], "/api/ca/remake": ["ca", "create", "--remake", "--yes"],
+                      "/api/ca/remove": ["ca", "remove", "--yes"]}
+        if method == "POST" and path in ca_actions:   # the state after it, and what it did (its text up to the facts)
+            done = self.run(ca_actions[path])
+            shown = self.run(["ca", "show", "--json"]) if done is not None else None
+            if shown is None:
+                return
+            said = done.decode().splitlines()
+            created = [i for i, line in enumerate(said) if line.startswith("created ")]
+            state = json.loads(shown)
+            state["lines"] = said[:created[0] + 1] if created else said
+            return self.send(200, (json.dumps(state) + "\n").encode())
+        if m := re.fullmatch(r"/api/ca/root\.(pem|der)", path):
+            with tempfile.TemporaryDirectory() as folder:
+                target = os.path.join(folder, f"root.{m[1]}")
+                if self.run(["ca", "export", f"--{m[1]}", target]) is None:
+                    return
+                with open(target, "rb") as handle:
+                    data = handle.read()
+            return self.send(200, data, "application/x-pem-file" if m[1] == "pem" else "application/pkix-cert",
+                             {"Content-Disposition": f'attachment; filename="tunnelvision-root-ca.{m[1]}"'})
         if route == ("GET", "/api/diagnostics"):
             return self.answer_command(["diagnostics", "--json"])
         if route == ("GET", "/api/live/now"):

@@ -5,7 +5,8 @@ import Shared
 ///
 ///   {"status": "notCreated"|"created"|"unreadable", "problem": sentence, "subject", "fingerprintSHA256",
 ///    "notBefore", "notAfter" (ISO 8601), "certificate": path of ca/root.pem, "inspection": bool,
-///    "canCreate", "canRemake", "canRemove"}
+///    "canCreate", "canRemake", "canRemove", "setup": the web card's (`CertificateSetupCard`),
+///    "lines": what an action did (its answers only)}
 /// with every field that is not known left out.
 public struct CAReport: Sendable, Equatable {
     public struct Facts: Sendable, Equatable {
@@ -55,7 +56,10 @@ public struct CAReport: Sendable, Equatable {
         return nil
     }
 
-    public var json: String {
+    public var json: String { json(lines: nil) }
+
+    /// The report, and what the action that led to it did (`lines`), as the web API answers an action.
+    public func json(lines: [String]?) -> String {
         var out = JSONWriter()
         out.beginObject()
         out.string("status", statusWord)
@@ -71,6 +75,8 @@ public struct CAReport: Sendable, Equatable {
         out.bool("canCreate", CertificateStatusPolicy.canGenerate(status))
         out.bool("canRemake", CertificateSetupPolicy.canRegenerate(status))
         out.bool("canRemove", CertificateSetupPolicy.canRemove(status))
+        CertificateSetupCard(self).write(into: &out)
+        if let lines { out.strings("lines", lines) }
         out.endObject()
         return out.writer.string
     }

@@ -11,7 +11,7 @@ struct WebSiteFilesTests {
     static func importGraph(from file: String) throws -> Set<String> {
         var found: Set<String> = []
         var waiting = [file]
-        let pattern = try Regex(#"^import [^;]* from "\./([a-z]+\.js)";"#).anchorsMatchLineEndings()
+        let pattern = try Regex(#"^import [^;]* from "\./([a-z-]+\.js)";"#).anchorsMatchLineEndings()
         while let next = waiting.popLast() {
             guard found.insert(next).inserted else { continue }
             let text = try String(contentsOf: site.appendingPathComponent(next), encoding: .utf8)
@@ -23,7 +23,7 @@ struct WebSiteFilesTests {
     @Test("index.html preloads exactly the first screen's module graph (app.js's and the Timeline's), so it does not load in rounds nor wait for other screens")
     func firstScreenIsPreloaded() throws {
         let page = try String(contentsOf: Self.site.appendingPathComponent("index.html"), encoding: .utf8)
-        let preloaded = Set(page.matches(of: #/<link rel="modulepreload" href="([a-z]+\.js)">/#).map { String($0.output.1) })
+        let preloaded = Set(page.matches(of: #/<link rel="modulepreload" href="([a-z-]+\.js)">/#).map { String($0.output.1) })
         let graph = try Self.importGraph(from: "app.js").union(try Self.importGraph(from: "timeline.js"))
         #expect(graph.count > 5 && graph.contains("scrubbar.js"), "the Timeline's graph: \(graph.sorted())")
         #expect(preloaded == graph, "preloaded \(preloaded.sorted()), the graph \(graph.sorted())")
@@ -32,7 +32,7 @@ struct WebSiteFilesTests {
     @Test("every module is reached: app.js imports it, or a screen app.js loads does")
     func everyModuleIsReached() throws {
         let app = try String(contentsOf: Self.site.appendingPathComponent("app.js"), encoding: .utf8)
-        let screens = app.matches(of: #/import\("\./([a-z]+\.js)"\)/#).map { String($0.output.1) }
+        let screens = app.matches(of: #/import\("\./([a-z-]+\.js)"\)/#).map { String($0.output.1) }
         #expect(screens.count >= 6, "the screens app.js loads: \(screens)")
         var reached = try Self.importGraph(from: "app.js")
         for screen in screens { reached.formUnion(try Self.importGraph(from: screen)) }

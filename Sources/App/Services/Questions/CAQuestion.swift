@@ -58,18 +58,7 @@ public struct CAQuestion: Sendable {
     /// Writes the root certificate to `path`. An existing file is refused unless `force`, and
     /// never followed if it is a link (a forced write replaces the link itself).
     public func export(to path: String, format: ExportFormat, force: Bool) throws(QuestionFailure) -> String {
-        let ca: LocalCA
-        do {
-            guard let loaded = try LocalCA.load(dataDirectory: directory, now: now) else {
-                throw QuestionFailure(.notFound, "there is no local CA in \(directory.path) to export; 'tunnelvision ca create' makes one")
-            }
-            ca = loaded
-        } catch let error as QuestionFailure {
-            throw error
-        } catch {
-            throw QuestionFailure(.failed, "\(error)")
-        }
-        let bytes = format == .pem ? Data(ca.rootCertificatePEM.utf8) : ca.rootCertificateDER
+        let bytes = try rootCertificate(format)
         let target = URL(fileURLWithPath: path)
         if PathStatus.of(target.path) != nil, !force {
             throw QuestionFailure(.failed, "\(path) exists; nothing was written. Add --force to replace it, or name another file.")
@@ -85,6 +74,22 @@ public struct CAQuestion: Sendable {
             throw QuestionFailure(.failed, "\(error); nothing was written")
         }
         return "wrote the root certificate (\(format.rawValue.uppercased()), \(bytes.count) bytes; not the key) to \(path)"
+    }
+
+    /// The root certificate's bytes in `format` (what `export` writes, what the web app downloads).
+    public func rootCertificate(_ format: ExportFormat) throws(QuestionFailure) -> Data {
+        let ca: LocalCA
+        do {
+            guard let loaded = try LocalCA.load(dataDirectory: directory, now: now) else {
+                throw QuestionFailure(.notFound, "there is no local CA in \(directory.path) to export; 'tunnelvision ca create' makes one")
+            }
+            ca = loaded
+        } catch let error as QuestionFailure {
+            throw error
+        } catch {
+            throw QuestionFailure(.failed, "\(error)")
+        }
+        return format == .pem ? Data(ca.rootCertificatePEM.utf8) : ca.rootCertificateDER
     }
 
     /// What a removal did.

@@ -52,6 +52,7 @@ public actor WebAPI: WebResponder {
         case let .diagnostics(question): return .json(try await question.answer(tunnel: tunnel).json)
         case .live: return WebAPIResponse.eventStream
         case .liveNow: return .json(await liveLine())
+        case let .certificateAuthority(action): return try certificateAuthority(action)
         case let .export(question):
             // Written to a file first, as `export -o FILE` writes it, then sent from disk: the
             // document is never held whole in memory, and its name goes once it is opened.
@@ -86,6 +87,39 @@ public actor WebAPI: WebResponder {
         do throws(HTTPFileBody.OpenFailure) { return try HTTPFileBody(opening: url.path, unlinking: unlinking) } catch {
             if unlinking { unlink(url.path) }
             throw QuestionFailure(.failed, error.description)
+        }
+    }
+
+    /// The CA's state after each action, with what the action did; an action the state does not
+    /// offer (Create over a CA, Remake over none) is refused 409 with the command's own sentence.
+    private func certificateAuthority(_ action: CAWebAction) throws(QuestionFailure) -> HTTPResponse {
+        let question = CAQuestion(dataDirectory: dataDirectory.path, now: clock)
+        func offered(_ allowed: (CAReport) -> Bool, _ act: () throws(QuestionFailure) -> HTTPResponse) throws(QuestionFailure) -> HTTPResponse {
+            let before = question.show()
+            do throws(QuestionFailure) { return try act() } catch {
+                if !allowed(before) { return WebAPIResponse.error(.conflict, error.message) }
+                throw error
+            }
+        }
+        switch action {
+        case .show:
+            return .json(question.show().json)
+        case .create:
+            return try offered({ CertificateStatusPolicy.canGenerate($0.status) }) { () throws(QuestionFailure) in
+                let report = try question.create()
+                return .json(report.json(lines: CertificateSetupCard.createdLines))
+            }
+        case .remake:
+            return try offered({ CertificateSetupPolicy.canRegenerate($0.status) }) { () throws(QuestionFailure) in
+                let (removal, report) = try question.remake()
+                return .json(report.json(lines: CertificateSetupCard.remadeLines(removal)))
+            }
+        case .remove:
+            let removal = try question.remove()
+            return .json(question.show().json(lines: removal.lines))
+        case let .certificate(format):
+            let download = CAWebAction.download(format)
+            return WebAPIResponse.download([UInt8](try question.rootCertificate(format)), type: download.type, name: download.name)
         }
     }
 

@@ -27,6 +27,8 @@ public enum WebAPIRoute: Sendable, Equatable {
     case live
     /// The live feed's line for now.
     case liveNow
+    /// `ca show`, `ca create`, `ca create --remake --yes`, `ca remove --yes`, the root certificate.
+    case certificateAuthority(CAWebAction)
     /// The export document, as a download.
     case export(ExportQuestion)
     /// What the export holds, before it is handed over.
@@ -120,6 +122,21 @@ public enum WebAPIRoute: Sendable, Equatable {
         case ["live", "now"]:
             try call.expect("GET", parameters: "live")
             return .liveNow
+        case ["ca"]:
+            try call.expect("GET", parameters: "ca show")
+            return .certificateAuthority(.show)
+        case ["ca", "create"]:
+            try call.expect("POST", parameters: "ca create")
+            return .certificateAuthority(.create)
+        case ["ca", "remake"]:
+            try call.expect("POST", parameters: "ca create --remake")
+            return .certificateAuthority(.remake)
+        case ["ca", "remove"]:
+            try call.expect("POST", parameters: "ca remove")
+            return .certificateAuthority(.remove)
+        case let path where path.count == 2 && path[0] == "ca" && CAWebAction.certificateNames[path[1]] != nil:
+            try call.expect("GET", parameters: "ca export")
+            return .certificateAuthority(.certificate(CAWebAction.certificateNames[path[1]]!))
         case ["export"]:
             try call.expect("POST", parameters: "export")
             return .export(ExportQuestion(dataDirectory: dataDirectory, output: .stream))

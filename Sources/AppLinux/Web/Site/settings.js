@@ -6,6 +6,7 @@
 import { get, post } from "./api.js";
 import { h, replace, bytes, errorCard, announce, facts } from "./dom.js";
 import { forgetSeen } from "./welcome.js";
+import { certificateCard } from "./settings-ca.js";
 
 // Each choice: the JSON's identifier → [the value `settings set` takes, the words shown].
 const choices = {
@@ -33,10 +34,14 @@ export function render(main) {
     if (!alive) return;
     replace(body,
       message ? h("p", { class: "notice", role: "status" }, message) : null,
+      certificateCard((next) => load(next)),
       h("section", { class: "card", "aria-labelledby": "recording-title" },
         h("h2", { id: "recording-title" }, "Recording"),
         h("p", {}, `Packets are ${settings.captureEnabled ? "written to capture files" : "not written to capture files"}. `
-          + "Secure traffic is never decrypted by this build: its content stays private."),
+          + (settings.tlsInspectionEnabled
+            ? "Look inside secure traffic is on: HTTPS is decrypted only for a command started with 'tunnelvision run --inspect'; "
+              + "all other secure traffic stays private."
+            : "Look inside secure traffic is off: secure traffic is not decrypted, its content stays private.")),
         choice("capture-detail", settings),
         h("p", { class: "hint" }, "Applies from the next session a tunnel starts.")),
       h("section", { class: "card", "aria-labelledby": "storage-title" },

@@ -103,6 +103,20 @@ struct WebAPIRouteTests {
         #expect(Self.route("GET", "/api/export/summary") == .success(.exportSummary(ExportQuestion(dataDirectory: d, output: .stream))))
     }
 
+    @Test("the local CA's routes: show and the downloads by GET, create, remake and remove by POST (the confirmed ones)")
+    func certificateAuthorityRoutes() {
+        #expect(Self.route("GET", "/api/ca") == .success(.certificateAuthority(.show)))
+        #expect(Self.route("POST", "/api/ca/create") == .success(.certificateAuthority(.create)))
+        #expect(Self.route("POST", "/api/ca/remake") == .success(.certificateAuthority(.remake)))
+        #expect(Self.route("POST", "/api/ca/remove") == .success(.certificateAuthority(.remove)))
+        #expect(Self.route("GET", "/api/ca/root.pem") == .success(.certificateAuthority(.certificate(.pem))))
+        #expect(Self.route("GET", "/api/ca/root.der") == .success(.certificateAuthority(.certificate(.der))))
+        #expect(Self.refusal("GET", "/api/ca/remove") == .init(.methodNotAllowed, "GET /api/ca/remove is not answered: it takes POST"))
+        #expect(Self.refusal("POST", "/api/ca")?.status == .methodNotAllowed)
+        #expect(Self.refusal("GET", "/api/ca/root-key.pem") == .init(.notFound, "the web API has no /api/ca/root-key.pem"))
+        #expect(Self.refusal("GET", "/api/ca", [("x", "1")]) == .init(.badRequest, "ca show: unknown parameter 'x': it takes none"))
+    }
+
     @Test("a setting's body is read as 'settings set' reads its words; a malformed body says what it must be")
     func settingBodies() {
         #expect(Self.refusal("POST", "/api/settings", body: #"{"setting": "colour", "value": "blue"}"#)?.message.hasPrefix("settings set: ") == true)
