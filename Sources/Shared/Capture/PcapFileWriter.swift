@@ -155,19 +155,9 @@ public final class PcapFileWriter: @unchecked Sendable {
     /// write into `DiskReserve.captureBytes` fails as a full disk without being tried.
     public func writeOut() throws(PcapError) {
         guard let current = file, !buffer.isEmpty else { return }
-        let failure: Int32? = if DiskReserve.leaves(DiskReserve.captureBytes, needed: buffer.count,
-                                                   descriptor: current.descriptor) {
-            buffer.withUnsafeBytes { FileDescriptor.writeAll(current.descriptor, $0) }
-        } else {
-            ENOSPC
-        }
-        let sizeBefore = current.size - UInt64(buffer.count)
-        buffer.removeAll(keepingCapacity: true)
-        if let failure {
+        if let failure = DiskReserve.writeWhole(&buffer, to: current.descriptor, sizeAfter: current.size) {
             broken = true
             bufferedRecords = 0
-            // Shrinking needs no space; if it fails too, the reader meets a cut record (its error).
-            _ = ftruncate(current.descriptor, off_t(sizeBefore))
             throw .writeFailed(path: current.url.path, errno: failure)
         }
         recordsWritten += bufferedRecords

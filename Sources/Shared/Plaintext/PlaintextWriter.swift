@@ -121,17 +121,8 @@ public final class PlaintextWriter: @unchecked Sendable {
     /// `DiskReserve.captureBytes`) is cut back to whole records and breaks the writer.
     public func writeOut() throws(PlaintextWriteError) {
         guard let current = file, !buffer.isEmpty else { return }
-        let failure: Int32? = if DiskReserve.leaves(DiskReserve.captureBytes, needed: buffer.count,
-                                                   descriptor: current.descriptor) {
-            buffer.withUnsafeBytes { FileDescriptor.writeAll(current.descriptor, $0) }
-        } else {
-            ENOSPC
-        }
-        let sizeBefore = current.size - UInt64(buffer.count)
-        buffer.removeAll(keepingCapacity: true)
-        if let failure {
+        if let failure = DiskReserve.writeWhole(&buffer, to: current.descriptor, sizeAfter: current.size) {
             broken = true
-            _ = ftruncate(current.descriptor, off_t(sizeBefore))
             throw .writeFailed(path: current.url.path, errno: failure)
         }
     }

@@ -24,6 +24,24 @@ public enum DiskReserve {
         return leaves(reserve, available: UInt64(status.f_bavail) &* UInt64(status.f_frsize), needed: UInt64(needed))
     }
 
+    /// Appends `buffer` (whole records) to the file at `descriptor`, whose size with it is
+    /// `sizeAfter`, in one write(2) — unless it would eat into `reserve`, which fails as a full
+    /// disk without being tried. A write that fails is cut back to the file as it was, so the file
+    /// stays whole records (shrinking needs no space; if it fails too, the reader meets a cut
+    /// record, its error). The buffer is emptied either way; the errno when it failed.
+    public static func writeWhole(_ buffer: inout [UInt8], to descriptor: Int32, sizeAfter: UInt64,
+                                  reserve: UInt64 = captureBytes) -> Int32? {
+        let failure: Int32? = if leaves(reserve, needed: buffer.count, descriptor: descriptor) {
+            buffer.withUnsafeBytes { FileDescriptor.writeAll(descriptor, $0) }
+        } else {
+            ENOSPC
+        }
+        let sizeBefore = sizeAfter - UInt64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+        if failure != nil { _ = ftruncate(descriptor, off_t(sizeBefore)) }
+        return failure
+    }
+
     /// The same for the file system holding `path`.
     public static func leaves(_ reserve: UInt64, needed: Int, path: String) -> Bool {
         var status = statvfs()

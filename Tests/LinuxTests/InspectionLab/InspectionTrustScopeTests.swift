@@ -96,7 +96,7 @@ struct InspectionTrustScopeTests {
         let mode = try #require(PathStatus.of(String(trust))).mode
         #expect(mode == 0o700, "\(String(mode, radix: 8))")
 
-        FileManager.default.createFile(atPath: go.path, contents: nil)
+        #expect(FileManager.default.createFile(atPath: go.path, contents: nil))
         run.waitUntilExit()
         #expect(run.terminationStatus == 0, "\((try? String(contentsOf: stderr, encoding: .utf8)) ?? "")")
         // After: the private directory is gone and the host's store is still as it was.
