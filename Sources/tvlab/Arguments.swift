@@ -13,6 +13,7 @@ enum Command: Equatable {
     case benchAnalyze(packets: Int, tunnelvision: String?, json: Bool)
     case ringProduce(RingProduceOptions)
     case benchTunnel(TunnelBenchOptions)
+    case benchInspect(InspectBenchOptions)
     case benchUI(UIBench.Options)
     case net(NetRequest)
     case faults(FaultsOptions)
@@ -105,6 +106,8 @@ enum Arguments {
                                      json: options.has("--json"))
             case "tunnel":
                 return try parseBenchTunnel(rest)
+            case "inspect":
+                return try parseBenchInspect(rest)
             case "ui": return .benchUI(try UIBench.parse(rest))
             case "analyze":
                 let options = try OptionList(rest, command: "bench analyze", valued: ["--packets", "--tunnelvision"],
@@ -112,7 +115,7 @@ enum Arguments {
                 return .benchAnalyze(packets: try options.integer("--packets", in: 1...Int.max) ?? 210_000,
                                      tunnelvision: options.values["--tunnelvision"], json: options.has("--json"))
             default:
-                throw UsageError(message: "bench: unknown benchmark \(benchmark) (packets, ring, store or tunnel)")
+                throw UsageError(message: "bench: unknown benchmark \(benchmark) (packets, ring, store, tunnel or inspect)")
             }
         case "faults":
             let options = try OptionList(rest, command: "faults", valued: ["--connections", "--mutations", "--only"],

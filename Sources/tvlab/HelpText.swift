@@ -20,6 +20,7 @@ enum HelpText {
 
     tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
       tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
+      tvlab bench inspect [--size-mib M] [--connections N] [--repeat K] [--json]   (see: tvlab help inspect)
       tvlab bench ui [--flows N] [--data-dir D] … (see: tvlab help ui)
       tvlab net echo-server --port P
       tvlab net rr | crr | hold --host H --port P … | garbage [--count N] [--seed S]
@@ -217,8 +218,9 @@ enum HelpText {
         switch topic {
         case nil: overview
         case "capture": capture
-        case "bench", "packets": bench + "\n" + benchIPC + "\n" + benchTunnel
+        case "bench", "packets": bench + "\n" + benchIPC + "\n" + benchTunnel + "\n" + benchInspect
         case "tunnel": benchTunnel
+        case "inspect": benchInspect
         case "ui": UIBench.help
         case "net": net
         case "faults", "soak": faults

@@ -65,7 +65,7 @@ struct TunnelBenchResults {
                 isDirect ? "" : percent(versus.connectionRateRatio),
             ])
         }
-        lines += aligned(rows)
+        lines += TextColumns.aligned(rows)
         if let memory = medianMemory {
             lines += ["", "tunnel with \(IPCBenchCommand.grouped(Int64(TunnelBenchTargets.openFlows))) open flows: resident "
                       + TunnelBenchCommand.megabytes(memory.residentBytes) + " (VmRSS), peak "
@@ -79,7 +79,7 @@ struct TunnelBenchResults {
         }
         if let verdicts {
             lines += ["", "targets for the tunnel, capture at metadata detail:"]
-            lines += aligned(verdicts.map { ["  " + Self.label($0.measure), value($0), target($0), verdict($0.met)] })
+            lines += TextColumns.aligned(verdicts.map { ["  " + Self.label($0.measure), value($0), target($0), verdict($0.met)] })
             let unmet = verdicts.filter { $0.met == false }.count
             let unjudged = verdicts.filter { $0.met == nil }.count
             lines.append("")
@@ -132,17 +132,6 @@ struct TunnelBenchResults {
 
     private func added(_ microseconds: Double?) -> String {
         microseconds.map { String(format: "%+.1f µs", $0) } ?? "—"
-    }
-
-    /// Columns padded to their widest cell, two spaces apart, trailing blanks trimmed.
-    private func aligned(_ rows: [[String]]) -> [String] {
-        let widths = (0..<rows[0].count).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            var line = zip(row, widths).map { cell, width in cell + String(repeating: " ", count: width - cell.count) }
-                .joined(separator: "  ")
-            while line.last == " " { line.removeLast() }
-            return line
-        }
     }
 
     // MARK: JSON

@@ -41,6 +41,8 @@ do throws(Failure) {
         try await UIBench.run(options)
     case let .benchTunnel(options):
         try TunnelBenchCommand.run(options)
+    case let .benchInspect(options):
+        try InspectBenchCommand.run(options)
     case let .net(request):
         try NetClients.run(request)
     case let .faults(options):

@@ -154,6 +154,7 @@ public struct TunnelStatsReport: Sendable, Equatable {
                 lines.add("flowsInspected", inspection.flowsInspected)
                 lines.add("flowsPinned", inspection.flowsPinned)
                 lines.add("terminationsFailed", inspection.terminationsFailed)
+                if let minted = inspection.leavesMinted { lines.add("leavesMinted", minted) }
             })
         }
         return groups

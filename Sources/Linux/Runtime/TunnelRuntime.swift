@@ -84,7 +84,13 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
                     pipelineStats.plaintext?.plaintextChunksExpired = swept.chunksExpired
                     pipelineStats.plaintext?.plaintextFilesReclaimed = swept.filesReclaimed
                 }
-                return .stats(TunnelStats(pipeline: pipelineStats, relay: relay.stats, resolvers: resolvers,
+                var relayStats = relay.stats
+                // The relay sees the factory through the TLSSessionFactory seam; the count is the
+                // OpenSSL factory's, which mints and parses each host's leaf once.
+                if let factory = relay.inspection?.factory as? OpenSSLSessionFactory {
+                    relayStats.inspection?.leavesMinted = UInt64(factory.leavesMinted)
+                }
+                return .stats(TunnelStats(pipeline: pipelineStats, relay: relayStats, resolvers: resolvers,
                                           shell: shellStats))
             case .setCaptureEnabled(let enabled):
                 pipeline.setCaptureEnabled(enabled)

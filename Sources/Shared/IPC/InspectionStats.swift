@@ -17,10 +17,13 @@ public struct InspectionStats: Codable, Sendable, Equatable {
     public var flowsPinned: UInt64
     /// Terminations that failed for another reason (upstream TLS, certificate issuance).
     public var terminationsFailed: UInt64
+    /// Leaves minted for the hosts terminated (a host's later connections reuse its leaf, so this
+    /// stays at one per host); absent when the tunnel cannot tell.
+    public var leavesMinted: UInt64?
 
     public init(inspectionCandidates: UInt64 = 0, terminationsOpened: UInt64 = 0, inspectionsAbandoned: UInt64 = 0,
                 pinnedHostSkips: UInt64 = 0, flowsInspected: UInt64 = 0, flowsPinned: UInt64 = 0,
-                terminationsFailed: UInt64 = 0) {
+                terminationsFailed: UInt64 = 0, leavesMinted: UInt64? = nil) {
         self.inspectionCandidates = inspectionCandidates
         self.terminationsOpened = terminationsOpened
         self.inspectionsAbandoned = inspectionsAbandoned
@@ -28,6 +31,7 @@ public struct InspectionStats: Codable, Sendable, Equatable {
         self.flowsInspected = flowsInspected
         self.flowsPinned = flowsPinned
         self.terminationsFailed = terminationsFailed
+        self.leavesMinted = leavesMinted
     }
 
     /// Inspection on, nothing inspected yet.

@@ -6,8 +6,7 @@ import TestSupport
 /// A lab for inspection: the server namespace runs nginx on 198.19.0.2:443 (HTTP/2 and HTTP/1.1)
 /// with a leaf for `secure.test` from the lab's own PKI (a root the host's trust store has never
 /// heard of, passed to the tunnel with `--upstream-ca`), and a data directory with the person's CA.
-/// nginx runs as one process (`master_process off`): a worker would keep the pipes of the master
-/// open after its SIGKILL, and the test would wait on it forever.
+/// The server is `InspectionNginx`, which `tvlab bench inspect` runs too.
 struct InspectionLab {
     static let host = "secure.test"
     let lab: Lab
@@ -31,28 +30,9 @@ struct InspectionLab {
             try body.write(to: www.appendingPathComponent("file.bin"))
             try Data(Self.json.utf8).write(to: www.appendingPathComponent("api.json"))
             data = work.url.appendingPathComponent("data")
-            let config = work.url.appendingPathComponent("nginx.conf")
-            let temp = work.url.appendingPathComponent("nginx-temp").path
-            try """
-                daemon off; master_process off; user root; pid \(work.url.appendingPathComponent("nginx.pid").path);
-                error_log stderr;
-                events {}
-                http {
-                    access_log off;
-                    client_body_temp_path \(temp); proxy_temp_path \(temp); fastcgi_temp_path \(temp);
-                    uwsgi_temp_path \(temp); scgi_temp_path \(temp);
-                    types { application/json json; application/octet-stream bin; }
-                    server {
-                        listen \(Lab.serverIPv4):443 ssl http2;
-                        server_name \(Self.host);
-                        ssl_certificate \(pki.chain(for: Self.host));
-                        ssl_certificate_key \(pki.key(for: Self.host));
-                        root \(www.path);
-                    }
-                }
-                """.write(to: config, atomically: true, encoding: .utf8)
-            nginx = try LabScripts.start(["nginx", "-c", config.path, "-e", "stderr"], in: lab.server)
-            try LabScripts.waitForListener(Lab.serverIPv4, 443, from: lab.server)
+            let server = InspectionNginx(host: Self.host, pki: pki, root: www, work: work.url)
+            nginx = try LabScripts.start(try server.prepare(), in: lab.server)
+            try LabScripts.waitForListener(Lab.serverIPv4, InspectionNginx.port, from: lab.server)
             if createCA {
                 let made = try Self.tunnelvision(["ca", "create", "--data-dir", data.path])
                 guard made.status == 0 else { throw CommandError.failed(command: "ca create", status: made.status, standardError: made.err) }
