@@ -95,6 +95,7 @@ public actor WebAPI: WebResponder {
         case .usage: return .json(try await question.usage(presence: presence).json)
         case .apply: return .json(StorageReport.outcomeJSON(try await question.apply(presence: presence)))
         case .clear: return .json(StorageReport.outcomeJSON(try await question.clear(presence: presence)))
+        case .clearPlaintext: return .json(StorageReport.outcomeJSON(try await question.clearPlaintext(presence: presence)))
         }
     }
 }

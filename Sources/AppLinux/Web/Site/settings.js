@@ -1,4 +1,4 @@
-// Settings: capture detail and the retention limits (saved, then applied at once — a limit that
+// Settings: capture detail, decrypted content (settings-decrypted.js) and the retention limits (saved, then applied at once — a limit that
 // waits for a button is not a limit), the disk used, Apply limits now, Delete everything (asked
 // first, naming what goes), the introduction again, and what stays private.
 // Reads `settings --json` and `storage --json`; writes through `settings set` and `storage`.
@@ -6,6 +6,7 @@
 import { get, post } from "./api.js";
 import { h, replace, bytes, errorCard, announce, facts } from "./dom.js";
 import { forgetSeen } from "./welcome.js";
+import { decryptedCard } from "./settings-decrypted.js";
 
 // Each choice: the JSON's identifier → [the value `settings set` takes, the words shown].
 const choices = {
@@ -39,12 +40,15 @@ export function render(main) {
           + "Secure traffic is never decrypted by this build: its content stays private."),
         choice("capture-detail", settings),
         h("p", { class: "hint" }, "Applies from the next session a tunnel starts.")),
+      decryptedCard(settings, storage, load),
       h("section", { class: "card", "aria-labelledby": "storage-title" },
         h("h2", { id: "storage-title" }, "Storage"),
         choice("retention-age", settings),
         choice("retention-size", settings),
         facts([["Captures", `${bytes(storage.captures.bytes)} in ${storage.captures.files} files`],
                ["History", `${storage.history.connections ?? "?"} connections, ${bytes(storage.history.bytes)}`],
+               ["Decrypted content", storage.plaintext.problem ? "cannot be read"
+                 : `${bytes(storage.plaintext.bytes)} in ${storage.plaintext.files} files`],
                ["In all", bytes(storage.totalBytes)]], "counters"),
         h("div", { class: "actions" },
           h("button", { type: "button", on: { click: apply } }, "Apply limits now"),
@@ -90,8 +94,10 @@ export function render(main) {
   }
 
   async function clearAll(storage) {
-    const what = `${storage.history.connections ?? "all"} connections and ${storage.captures.files} capture files (${bytes(storage.captures.bytes)})`;
-    if (!confirm(`Delete everything? This deletes ${what}; a capture being recorded is kept.`)) return;
+    const what = `${storage.history.connections ?? "all"} connections, ${storage.captures.files} capture files `
+      + `(${bytes(storage.captures.bytes)}) and ${storage.plaintext.files ?? "all"} files of decrypted content (${bytes(storage.plaintext.bytes)})`;
+    if (!confirm(`Delete everything? This deletes ${what}; a capture being recorded and a file of decrypted content `
+      + "being written are kept.")) return;
     try {
       const result = await post("/api/storage/clear");
       load((result.lines ?? ["Everything was deleted."]).join(" "));
