@@ -82,6 +82,21 @@ import Shared
         #expect(try idle.sweep.deletedFiles == [3] && idle.spared == nil && (try Self.sequences(data.url)).isEmpty)
     }
 
+    @Test("with no history yet every .tvpt file is an orphan: a clear deletes them all but the one being written")
+    func clearWithoutHistory() async throws {
+        let data = TemporaryDirectory("storage-plaintext")
+        let folder = DataDirectoryLayout.plaintext(in: data.url)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for sequence in [1, 2] as [UInt32] {
+            try Data(repeating: 7, count: 300).write(to: folder.appendingPathComponent(
+                PlaintextFileName.make(sequence: sequence, nanosecondsSince1970: 1_796_000_000_000_000_000)))
+        }
+        let live = await Self.manager(data.url).clearPlaintext(isMonitoring: true)
+        #expect(live.sweep.deletedFiles == [1] && live.spared?.sequence == 2 && live.failures.isEmpty)
+        let idle = await Self.manager(data.url).clearPlaintext(isMonitoring: false)
+        #expect(try idle.sweep.deletedFiles == [2] && (try Self.sequences(data.url)).isEmpty)
+    }
+
     @Test("storage apply sweeps expired decrypted content in the sweep's order, even with both capture limits off")
     func applySweepsExpired() async throws {
         let data = TemporaryDirectory("storage-plaintext")

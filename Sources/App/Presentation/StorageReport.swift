@@ -93,7 +93,7 @@ public enum StorageReport {
         } else if deletion.failures.isEmpty {
             lines = ["decrypted content: nothing to delete"]
         } else {
-            lines = ["decrypted content: nothing was deleted"]
+            lines = ["decrypted content: nothing was deleted: \(deletion.failures[0])"]
         }
         if let spared = deletion.spared {
             lines.append("decrypted content: kept \(spared.url.lastPathComponent) (\(RunSummary.bytes(spared.byteCount))), "

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Shared
 
@@ -29,14 +32,7 @@ extension StorageManager {
             stopped.stopped = "the history could not be opened, so no decrypted content was deleted: \(error)"
             return PlaintextDeletion(indexRowsCleared: 0, sweep: stopped, spared: nil)
         }
-        guard let store else {
-            // No history: no row can reference a file, so there is nothing the index could say is live.
-            var outcome = PlaintextSweepOutcome()
-            if let files = try? PlaintextDirectory.fileInfos(in: directory), !files.isEmpty {
-                outcome.stopped = "there is no history to say which decrypted-content files are in use, so none was deleted"
-            }
-            return PlaintextDeletion(indexRowsCleared: 0, sweep: outcome, spared: nil)
-        }
+        guard let store else { return Self.sweepWithoutIndex(directory, isMonitoring: isMonitoring) }
         let cleared: Int
         do { cleared = try await first(store) } catch {
             await store.close()
@@ -53,6 +49,32 @@ extension StorageManager {
             (try? PlaintextDirectory.fileInfos(in: directory))?.first { $0.sequence == open }
         }
         return PlaintextDeletion(indexRowsCleared: cleared, sweep: sweep, spared: spared)
+    }
+}
+
+extension StorageManager {
+    /// No history yet: no row references any file, so every file is an orphan (the planner's own
+    /// rule) — all go but the one being written.
+    static func sweepWithoutIndex(_ directory: URL, isMonitoring: Bool) -> PlaintextDeletion {
+        var outcome = PlaintextSweepOutcome()
+        let files: [PlaintextFileInfo]
+        do { files = try PlaintextDirectory.fileInfos(in: directory) } catch {
+            outcome.stopped = "the decrypted-content files could not be listed: \(error)"
+            return PlaintextDeletion(indexRowsCleared: 0, sweep: outcome, spared: nil)
+        }
+        let open = PlaintextRetentionPlanner.openSequence(files: files, isMonitoring: isMonitoring)
+        outcome.openSequence = open
+        let plan = PlaintextRetentionPlanner.plan(files: files, referenced: [], openSequence: open,
+                                                  ceiling: RetentionSettings.plaintextByteCeiling)
+        for file in files where plan.orphans.contains(file.sequence) {
+            if unlink(file.url.path) == 0 {
+                outcome.deletedFiles.append(file.sequence)
+                outcome.bytesReclaimed += file.byteCount
+            } else if errno != ENOENT {
+                outcome.failures.append("\(file.url.lastPathComponent) could not be deleted: \(SystemError.text(errno))")
+            }
+        }
+        return PlaintextDeletion(indexRowsCleared: 0, sweep: outcome, spared: files.first { $0.sequence == open })
     }
 }
 
