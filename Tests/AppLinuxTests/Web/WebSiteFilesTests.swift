@@ -11,7 +11,7 @@ struct WebSiteFilesTests {
     static func importGraph(from file: String) throws -> Set<String> {
         var found: Set<String> = []
         var waiting = [file]
-        let pattern = try Regex(#"^import [^;]* from "\./([a-z]+\.js)";"#).anchorsMatchLineEndings()
+        let pattern = try Regex(#"^import [^;]* from "\./([a-z-]+\.js)";"#).anchorsMatchLineEndings()
         while let next = waiting.popLast() {
             guard found.insert(next).inserted else { continue }
             let text = try String(contentsOf: site.appendingPathComponent(next), encoding: .utf8)
