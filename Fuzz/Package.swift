@@ -24,6 +24,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzSettings", ["Shared", "FuzzSupport"]),
     ("FuzzControlChannel", ["Shared", "FuzzSupport"]),
     ("FuzzHTTPRequest", ["App", "FuzzSupport"]),
+    ("FuzzPlaintextRecord", ["App", "Shared", "FuzzSupport"]),
     ("FuzzCorpus", ["Shared", "PacketTunnel", "Fixtures"]),
 ]
 

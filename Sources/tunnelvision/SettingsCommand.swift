@@ -1,5 +1,6 @@
 import Foundation
 import App
+import AppLinux
 import Shared
 
 /// `tunnelvision settings [set KEY VALUE]`: the shell around `SettingsStore` — resolve the data
@@ -72,7 +73,7 @@ enum SettingsCommand {
     private static func set(_ change: SettingChange, in question: SettingsQuestion, force: Bool, json: Bool) -> Int32 {
         let done: SettingsQuestion.Change
         do {
-            done = try question.set(change, force: force)
+            done = try question.set(change, force: force, tunnel: .channel)
         } catch {
             printError("tunnelvision: \(error)")
             return 1
@@ -80,6 +81,7 @@ enum SettingsCommand {
         if let setAside = done.setAside { printError("tunnelvision: \(setAside)") }
         print(json ? done.json : done.text)
         if let note = done.note, !json { printError("tunnelvision: \(note)") }
+        if let tunnel = done.tunnel, !json { printError("tunnelvision: \(tunnel)") }
         return 0
     }
 

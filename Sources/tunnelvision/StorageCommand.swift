@@ -5,8 +5,9 @@ import Foundation
 import App
 import Shared
 
-/// `tunnelvision storage [apply | clear [--yes]] [--data-dir D] [--json]`: what the captures and
-/// the history take and what the limits will do; applying the limits now; deleting everything.
+/// `tunnelvision storage [apply | clear [--yes] | clear-plaintext [--yes]] [--data-dir D] [--json]`:
+/// what the captures, the history and the decrypted content take and what the limits will do;
+/// applying the limits now; deleting everything; deleting the decrypted content alone.
 enum StorageCommand {
     struct Request: Equatable {
         var question: StorageQuestion
@@ -17,30 +18,47 @@ enum StorageCommand {
     tunnelvision storage [--data-dir D] [--json]
     tunnelvision storage apply [--data-dir D] [--json]
     tunnelvision storage clear [--yes] [--data-dir D] [--json]
+    tunnelvision storage clear-plaintext [--yes] [--data-dir D] [--json]
 
     Shows what TunnelVision keeps in the data directory: the captures (bytes, files — the one being
-    recorded included), the history (bytes of the database and its journal, connections) and the
-    total; then the retention limits ('tunnelvision help settings') and what applying them now
-    would delete. The size limit governs the captures only (the history's database does not shrink
-    when rows go); the history is kept by age.
+    recorded included), the history (bytes of the database and its journal, connections), the
+    decrypted content kept when 'plaintext-persistence' is on (the .tvpt files in plaintext/) and
+    the total of all three; then the retention limits ('tunnelvision help settings') and what
+    applying them now would delete. The size limit governs the captures only (the history's
+    database does not shrink when rows go); the history is kept by age; decrypted content by its
+    own expiry ('plaintext-age') under a fixed ceiling of \(StorageReport.plaintextCeiling).
 
     apply  applies the stored limits now, as the tunnel does when a session starts and at each new
            capture file: the oldest captures past the limits deleted (never the one being recorded),
-           the connections last seen before the age limit deleted. Always answers, also "nothing to
-           delete". Refuses, deleting nothing, when the settings or the captures cannot be read.
-    clear  deletes every connection of the history and every capture but the one being recorded.
-           On a terminal it asks first ("delete N connections and M captures (X)? [y/N]");
-           --yes answers for it, and without a terminal --yes is required (exit status 1 otherwise).
+           the connections last seen before the age limit deleted; then the decrypted content's
+           sweep: its index entries past 'plaintext-age' deleted, the files no entry points into
+           any more, then the oldest over the ceiling (never the file being written). Always
+           answers, also "nothing to delete". Refuses, deleting nothing, when the settings or the
+           captures cannot be read.
+    clear  deletes every connection of the history, every capture but the one being recorded and
+           all decrypted content but the file being written. On a terminal it asks first ("delete
+           N connections, M captures (X) and K files of decrypted content (Y)? [y/N]"); --yes
+           answers for it, and without a terminal --yes is required (exit status 1 otherwise).
            A running tunnel goes on recording: its session is kept, its connections so far go.
+    clear-plaintext
+           deletes the decrypted content alone: every index entry, then every .tvpt file but the
+           one a running tunnel is writing (the newest while a tunnel runs), which is kept and
+           named with its size. History and captures stay. Asks first like clear; --yes answers.
+           Turning 'plaintext-persistence' off stops a running tunnel keeping more at once.
 
     --data-dir D  the data directory (else $TUNNELVISION_DATA, else /var/lib/tunnelvision for root
                   and $XDG_DATA_HOME/tunnelvision for anyone else).
     --json        one JSON object: usage {"captures" {"bytes", "files"}, "history" {"bytes",
-                  "connections", "problem"}, "totalBytes", "totalComplete", "limits" {"maxAge",
+                  "connections", "problem"}, "plaintext" {"bytes", "files", "ceilingBytes",
+                  "problem"}, "totalBytes", "totalComplete", "limits" {"maxAge",
                   "maxCaptureBytes", "problem"}, "plan" {"filesToDelete", "bytesReclaimed",
                   "captureBytesAfter", "historyCutoff" (UTC), "sizeCapUnreachable"}, "tunnel"};
                   apply and clear {"deletedFiles", "bytesReclaimed", "deletedConnections",
-                  "failures", "sizeCapUnreachable", "changedAnything", "lines"}.
+                  "sizeCapUnreachable", "plaintext", "failures", "changedAnything", "lines"};
+                  clear-plaintext {"plaintext" {"deletedFiles", "bytesReclaimed",
+                  "deletedIndexEntries", "spared" {"file", "bytes"} or null,
+                  "ceilingUnreachable", "failures"}, "failures", "changedAnything", "lines"}.
+                  A figure that cannot be read is null with its "problem", never 0.
 
     Exit status 1 when something could not be read or deleted (each failure is said), 2 on a usage error.
     """
@@ -72,14 +90,21 @@ enum StorageCommand {
                         return 1
                     }
                     let scope = try await question.clearingPlan(presence: presence)
-                    FileDescriptor.writeAll(STDERR_FILENO, text: StorageReport.clearQuestion(connections: scope.connections,
-                                                                                           files: scope.files))
-                    guard StorageReport.isYes(readLine()) else {
-                        printError("nothing was deleted")
+                    guard agreed(StorageReport.clearQuestion(connections: scope.connections, files: scope.files,
+                                                             plaintext: scope.plaintext)) else { return 1 }
+                }
+                return answer(try await question.clear(presence: presence), json: json)
+            case .clearPlaintext(let confirmed):
+                if !confirmed {
+                    guard isatty(STDIN_FILENO) == 1 else {
+                        printError("tunnelvision: \(StorageQuestion.clearPlaintextNeedsConfirmation)")
+                        return 1
+                    }
+                    guard agreed(StorageReport.clearPlaintextQuestion(try question.plaintextToClear(presence: presence))) else {
                         return 1
                     }
                 }
-                return answer(try await question.clear(presence: presence), json: json)
+                return answer(try await question.clearPlaintext(presence: presence), json: json)
             }
         } catch {
             printError("tunnelvision: \(error)")
@@ -87,7 +112,17 @@ enum StorageCommand {
         }
     }
 
-    private static func answer(_ outcome: RetentionOutcome, json: Bool) -> Int32 {
+    /// Asks `question` on the terminal; anything but yes says nothing was deleted.
+    private static func agreed(_ question: String) -> Bool {
+        FileDescriptor.writeAll(STDERR_FILENO, text: question)
+        guard StorageReport.isYes(readLine()) else {
+            printError("nothing was deleted")
+            return false
+        }
+        return true
+    }
+
+    private static func answer(_ outcome: StorageOutcome, json: Bool) -> Int32 {
         if json {
             print(StorageReport.outcomeJSON(outcome))
         } else {

@@ -102,7 +102,7 @@ import Shared
         defer { clean() }
         let saved = try run(["set", "retention-age", "7d", "--json"])
         #expect(saved.status == 0 && saved.err.isEmpty)
-        #expect(saved.out == #"{"setting":"retention-age","value":"1w","enforced":true,"note":null,"setAside":null}"# + "\n")
+        #expect(saved.out == #"{"setting":"retention-age","value":"1w","enforced":true,"note":null,"setAside":null,"tunnel":null}"# + "\n")
         let shown = try run(["--json"])
         #expect(shown.status == 0 && shown.out.contains("retention"))
     }

@@ -8,7 +8,7 @@ import Shared
 /// retention crosses both halves, so both are real.
 @Suite(.serialized) struct StorageManagerTests {
     static func manager(_ data: URL) -> StorageManager {
-        StorageManager(library: CaptureLibrary(dataDirectory: data)) {
+        StorageManager(library: CaptureLibrary(dataDirectory: data), plaintextDirectory: DataDirectoryLayout.plaintext(in: data)) {
             FileManager.default.fileExists(atPath: DataDirectoryLayout.database(in: data).path)
                 ? try FlowStore(databaseURL: DataDirectoryLayout.database(in: data), origin: "read") : nil
         }
@@ -92,7 +92,8 @@ import Shared
         let data = TemporaryDirectory("storage")
         try await RetentionFixture.connections(in: data.url, count: 2, lastSeenDaysAgo: 30)
         struct Gone: Error {}
-        let manager = StorageManager(library: CaptureLibrary(resolvingDirectory: { throw Gone() })) {
+        let manager = StorageManager(library: CaptureLibrary(resolvingDirectory: { throw Gone() }),
+                                     plaintextDirectory: URL(fileURLWithPath: "/nonexistent")) {
             try FlowStore(databaseURL: DataDirectoryLayout.database(in: data.url))
         }
         await #expect(throws: StorageError.self) { try await manager.usage() }

@@ -19,7 +19,24 @@ enum Seeds {
             ("FuzzSettings", settingsFiles),
             ("FuzzControlChannel", controlMessages),
             ("FuzzHTTPRequest", httpRequests),
+            ("FuzzPlaintextRecord", plaintextFiles.map { Data([0x00, 0x10]) + $0 }),
         ]
+    }
+
+    /// `.tvpt` files as the writer lays them out: a header, records of both directions (one
+    /// truncated, one empty), and the same cut short.
+    static var plaintextFiles: [Data] {
+        let global = Data(PlaintextFormat.GlobalHeader(maxRecordBytes: 64).bytes)
+        func record(_ stream: UInt64, _ text: String, original: Int? = nil, _ direction: Direction) -> Data {
+            let body = Data(text.utf8)
+            let header = PlaintextFormat.RecordHeader(stream: stream, timestamp: 1_700_000_000_000_000_000,
+                                                      storedLength: UInt32(body.count), originalLength: UInt32(original ?? body.count),
+                                                      direction: direction)
+            return Data(header.bytes) + body
+        }
+        let whole = global + record(1, "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n", .outbound)
+            + record(1, "HTTP/1.1 200 OK\r\n\r\nhello", original: 4_000, .inbound) + record(2, "", .outbound)
+        return [whole, whole.prefix(whole.count - 7), global, Data(PlaintextFormat.GlobalHeader(maxRecordBytes: 4).bytes) + whole.dropFirst(16)]
     }
 
     /// Synthetic datagrams of every kind, and the DNS and TLS conversations of `HandshakeTraffic`.

@@ -6,17 +6,32 @@ import Shared
 /// before deleting everything.
 public enum StorageReport {
     public static func usageLines(_ usage: StorageUsage) -> [String] {
-        let files = usage.captureFileCount == 1 ? "1 file" : "\(usage.captureFileCount) files"
-        var lines = ["captures  \(RunSummary.bytes(usage.captureBytes)) in \(files)"]
+        var lines = ["captures  \(RunSummary.bytes(usage.captureBytes)) in \(files(usage.captureFileCount))"]
+        var unknown: [String] = []
         if let bytes = usage.historyBytes, let flows = usage.historyFlowCount {
             lines.append("history   \(RunSummary.bytes(bytes)), \(flows == 1 ? "1 connection" : "\(flows) connections")")
-            lines.append("total     \(RunSummary.bytes(usage.totalBytes))")
         } else {
             lines.append("history   cannot be read: \(usage.historyProblem ?? "unknown reason")")
-            lines.append("total     at least \(RunSummary.bytes(usage.totalBytes)) (the captures; the history's size is unknown)")
+            unknown.append("the history's")
+        }
+        if let bytes = usage.plaintextBytes, let count = usage.plaintextFileCount {
+            lines.append("decrypted \(RunSummary.bytes(bytes)) in \(files(count)) (kept decrypted content)")
+        } else {
+            lines.append("decrypted cannot be read: \(usage.plaintextProblem ?? "unknown reason")")
+            unknown.append("the decrypted content's")
+        }
+        if unknown.isEmpty {
+            lines.append("total     \(RunSummary.bytes(usage.totalBytes))")
+        } else {
+            lines.append("total     at least \(RunSummary.bytes(usage.totalBytes)) (\(unknown.joined(separator: " and ")) size is unknown)")
         }
         return lines
     }
+
+    /// The decrypted content's fixed ceiling in words ("512.0 MiB"), from the one constant.
+    public static var plaintextCeiling: String { RunSummary.bytes(RetentionSettings.plaintextByteCeiling) }
+
+    static func files(_ count: Int) -> String { count == 1 ? "1 file" : "\(count) files" }
 
     /// The limits in plain words and what applying them now would do; `settings` nil when they
     /// could not be read (`problem`).
@@ -63,11 +78,52 @@ public enum StorageReport {
         return lines
     }
 
+    /// What an action did to the captures and history (when it touched them), then to the decrypted content.
+    public static func outcomeLines(_ outcome: StorageOutcome) -> [String] {
+        (outcome.captures.map(outcomeLines) ?? []) + plaintextLines(outcome.plaintext)
+    }
+
+    /// "decrypted content: deleted 2 files (1.5 MiB) and 40 index entries", and the file kept.
+    public static func plaintextLines(_ deletion: PlaintextDeletion) -> [String] {
+        let sweep = deletion.sweep
+        var lines: [String]
+        if deletion.didChangeAnything {
+            let rows = deletion.indexRowsDeleted == 1 ? "1 index entry" : "\(deletion.indexRowsDeleted) index entries"
+            lines = ["decrypted content: deleted \(files(sweep.deletedFiles.count)) (\(RunSummary.bytes(sweep.bytesReclaimed))) and \(rows)"]
+        } else if deletion.failures.isEmpty {
+            lines = ["decrypted content: nothing to delete"]
+        } else {
+            lines = ["decrypted content: nothing was deleted: \(deletion.failures[0])"]
+        }
+        if let spared = deletion.spared {
+            lines.append("decrypted content: kept \(spared.url.lastPathComponent) (\(RunSummary.bytes(spared.byteCount))), "
+                         + "the file a running tunnel is writing; it goes at a later sweep once the tunnel has moved on")
+        }
+        if sweep.ceilingUnreachable {
+            lines.append("decrypted content: still over its \(plaintextCeiling) ceiling: "
+                         + "the file being written alone is larger")
+        }
+        return lines
+    }
+
     /// "delete 42 connections and 3 captures (120.5 MiB)? [y/N] "
-    public static func clearQuestion(connections: Int?, files: [CaptureFileInfo]) -> String {
+    /// "delete 42 connections, 3 captures (120.5 MiB) and 2 files of decrypted content (3 MiB)? [y/N] "
+    public static func clearQuestion(connections: Int?, files: [CaptureFileInfo], plaintext: [PlaintextFileInfo]) -> String {
         let flows = connections.map { $0 == 1 ? "1 connection" : "\($0) connections" } ?? "the history (its size cannot be read)"
         let count = files.count == 1 ? "1 capture" : "\(files.count) captures"
-        return "delete \(flows) and \(count) (\(RunSummary.bytes(files.reduce(0) { $0 + $1.byteCount })))? [y/N] "
+        return "delete \(flows), \(count) (\(RunSummary.bytes(files.reduce(0) { $0 + $1.byteCount }))) and "
+            + "\(plaintextScope(plaintext))? [y/N] "
+    }
+
+    /// "delete 2 files of decrypted content (3 MiB)? [y/N] "
+    public static func clearPlaintextQuestion(_ plaintext: [PlaintextFileInfo]) -> String {
+        "delete \(plaintextScope(plaintext)); the history and captures stay? [y/N] "
+    }
+
+    /// "2 files of decrypted content (3 MiB)", the file being written left out.
+    static func plaintextScope(_ plaintext: [PlaintextFileInfo]) -> String {
+        let count = plaintext.count == 1 ? "1 file" : "\(plaintext.count) files"
+        return "\(count) of decrypted content (\(RunSummary.bytes(plaintext.reduce(0) { $0 + $1.byteCount })))"
     }
 
     /// Whether an answer to `clearQuestion` is a yes.
@@ -84,7 +140,8 @@ public enum StorageReport {
     // MARK: JSON
 
     public static func usageJSON(_ usage: StorageUsage, settings: RetentionSettings?, problem: String?,
-                                 plan: RetentionPlan?, presence: CapturesTunnelPresence) -> String {
+                                 plan: RetentionPlan?, presence: CapturesTunnelPresence,
+                                 card: DecryptedContentCard? = nil) -> String {
         var out = JSONWriter()
         out.beginObject()
         out.beginObject("captures")
@@ -95,6 +152,18 @@ public enum StorageReport {
         out.number("bytes", usage.historyBytes.map { Int(clamping: $0) })
         out.number("connections", usage.historyFlowCount)
         out.string("problem", usage.historyProblem)
+        out.endObject()
+        out.beginObject("plaintext")
+        out.number("bytes", usage.plaintextBytes.map { Int(clamping: $0) })
+        out.number("files", usage.plaintextFileCount)
+        out.number("ceilingBytes", RetentionSettings.plaintextByteCeiling)
+        out.string("ceilingSentence", DecryptedContentCard(AppSettings()).ceilingSentence)
+        out.string("problem", usage.plaintextProblem)
+        // The Settings card's switch, decided by DecryptedContentCard; absent when the settings cannot be read.
+        if let card {
+            out.bool("keepSwitchEnabled", card.keepSwitchEnabled)
+            out.string("keepHint", card.keepHint)
+        }
         out.endObject()
         out.number("totalBytes", usage.totalBytes)
         out.bool("totalComplete", usage.isComplete)
@@ -120,14 +189,34 @@ public enum StorageReport {
         out.endObject()
     }
 
-    public static func outcomeJSON(_ outcome: RetentionOutcome) -> String {
+    /// apply and clear: the captures' keys as before, then "plaintext"; clear-plaintext: "plaintext" alone.
+    public static func outcomeJSON(_ outcome: StorageOutcome) -> String {
         var out = JSONWriter()
         out.beginObject()
-        out.numbers("deletedFiles", outcome.deletedFiles.map(Int.init))
-        out.number("bytesReclaimed", outcome.bytesReclaimed)
-        out.number("deletedConnections", outcome.prunedFlows)
+        if let captures = outcome.captures {
+            out.numbers("deletedFiles", captures.deletedFiles.map(Int.init))
+            out.number("bytesReclaimed", captures.bytesReclaimed)
+            out.number("deletedConnections", captures.prunedFlows)
+            out.bool("sizeCapUnreachable", captures.sizeCapUnreachable)
+        }
+        let plaintext = outcome.plaintext
+        out.beginObject("plaintext")
+        out.numbers("deletedFiles", plaintext.sweep.deletedFiles.map(Int.init))
+        out.number("bytesReclaimed", plaintext.sweep.bytesReclaimed)
+        out.number("deletedIndexEntries", plaintext.indexRowsDeleted)
+        out.key("spared")
+        if let spared = plaintext.spared {
+            out.beginObject()
+            out.string("file", spared.url.lastPathComponent)
+            out.number("bytes", spared.byteCount)
+            out.endObject()
+        } else {
+            out.null()
+        }
+        out.bool("ceilingUnreachable", plaintext.sweep.ceilingUnreachable)
+        out.strings("failures", plaintext.failures)
+        out.endObject()
         out.strings("failures", outcome.failures)
-        out.bool("sizeCapUnreachable", outcome.sizeCapUnreachable)
         out.bool("changedAnything", outcome.didChangeAnything)
         out.strings("lines", outcomeLines(outcome))
         out.endObject()

@@ -52,4 +52,15 @@ public enum SettingChange: Sendable, Equatable {
             .enforced
         }
     }
+
+    /// The command that carries the change into a running tunnel at once, for the two switches
+    /// that stop or resume a live session's inspection and keeping (screens.md § Settings); nil
+    /// for the values a tunnel takes from its next session (capture, retention's own passes).
+    public var liveCommand: ControlCommand? {
+        switch self {
+        case let .tlsInspection(on): .setTLSInspectionEnabled(on)
+        case let .plaintextPersistence(on): .setPlaintextPersistenceEnabled(on)
+        case .capture, .captureDetail, .retentionAge, .retentionSize, .plaintextAge: nil
+        }
+    }
 }

@@ -109,6 +109,26 @@ struct InspectionEndToEndTests {
         #expect(flows.first?["tlsStatus"] as? String == "encrypted")
     }
 
+    @Test("settings set tls-inspection off reaches the running tunnel at once: its next connection is left encrypted, and it says so")
+    func switchedOffLive() throws {
+        let lab = try InspectionLab()
+        defer { lab.remove() }
+        let said = lab.file("said.txt")
+        let curl = (["curl", "-sS", "--max-time", "30", "-o", "/dev/null", "--cacert", lab.pki.root] + lab.resolve).joined(separator: " ")
+        let tunnelvision = try BuiltProduct.url("tunnelvision").path
+        // The first curl trusts the lab root alone, so it runs after inspection is off; the
+        // connection before it goes through the command's bundle and is inspected.
+        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: """
+            curl -sS --max-time 30 -o /dev/null \(lab.resolve.joined(separator: " ")) \(lab.url)/api.json && \
+            \(tunnelvision) settings set tls-inspection off --data-dir \(lab.data.path) 2> \(said.path) && \
+            \(curl) \(lab.url)/api.json
+            """)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try String(contentsOf: said, encoding: .utf8).contains("the running tunnel applied it at once"))
+        let flows = try secureFlows(lab)
+        #expect(flows.map { $0["tlsStatus"] as? String } == ["inspected", "encrypted"], "\(flows)")
+    }
+
     @Test("with inspection off, port 443 is untouched: curl sees the real server's certificate")
     func offIsUntouched() throws {
         let lab = try InspectionLab()

@@ -1,22 +1,26 @@
 import Foundation
 import Shared
 
-/// The one place that knows the captures and the history at once (storage manager spec): what they
-/// weigh, the retention limits applied to both (`RetentionPass`, the same the tunnel runs), and
-/// deleting everything — rows and files together, since a cleanup of only one half would leave
-/// the disk full or the history pointing at bytes that are gone.
+/// The one place that knows the captures, the history and the decrypted content at once (storage
+/// manager spec): what they weigh, the retention limits applied to all (`RetentionPass` and
+/// `PlaintextRetention`, the same the tunnel runs), and deleting — rows and files together, since
+/// a cleanup of only one half would leave the disk full or the history pointing at bytes that are gone.
 ///
 /// The file being recorded is deduced from the listing (`CapturesPresentation.recordingSequence`)
-/// and from nowhere else; a listing that cannot be read deletes nothing (`StorageError`).
+/// and from nowhere else, and so is the decrypted-content file being written
+/// (`PlaintextRetentionPlanner.openSequence`); a listing that cannot be read deletes nothing (`StorageError`).
 public actor StorageManager {
     /// Opens the history for this call; nil when there is none yet (nothing to count or prune).
     public typealias StoreOpener = @Sendable () throws -> FlowStore?
 
     private let library: CaptureLibrary
-    private let openStore: StoreOpener
+    /// `<data-dir>/plaintext`, where the `.tvpt` files are.
+    let plaintextDirectory: URL
+    let openStore: StoreOpener
 
-    public init(library: CaptureLibrary, openingStore: @escaping StoreOpener) {
+    public init(library: CaptureLibrary, plaintextDirectory: URL, openingStore: @escaping StoreOpener) {
         self.library = library
+        self.plaintextDirectory = plaintextDirectory
         openStore = openingStore
     }
 
@@ -26,13 +30,22 @@ public actor StorageManager {
         let history = await withHistory { store async throws -> (UInt64, Int) in
             (UInt64(max(0, await store.totalBytesOnDisk())), try await store.flowCount())
         }
+        let plaintext = Result { () throws(DirectoryError) in try PlaintextDirectory.fileInfos(in: plaintextDirectory) }
+        let plaintextBytes = (try? plaintext.get()).map { $0.reduce(UInt64(0)) { $0 + $1.byteCount } }
+        let plaintextProblem: String? = if case .failure(let error) = plaintext {
+            "the decrypted-content folder cannot be listed: \(error)"
+        } else { nil }
         switch history {
         case .success(let figures):
             return StorageUsage(captureBytes: captureBytes, captureFileCount: files.count,
-                                historyBytes: figures?.0 ?? 0, historyFlowCount: figures?.1 ?? 0)
+                                historyBytes: figures?.0 ?? 0, historyFlowCount: figures?.1 ?? 0,
+                                plaintextBytes: plaintextBytes, plaintextFileCount: (try? plaintext.get())?.count,
+                                plaintextProblem: plaintextProblem)
         case .failure(let problem):
             return StorageUsage(captureBytes: captureBytes, captureFileCount: files.count, historyBytes: nil,
-                                historyFlowCount: nil, historyProblem: problem.description)
+                                historyFlowCount: nil, historyProblem: problem.description,
+                                plaintextBytes: plaintextBytes, plaintextFileCount: (try? plaintext.get())?.count,
+                                plaintextProblem: plaintextProblem)
         }
     }
 
@@ -116,7 +129,7 @@ public actor StorageManager {
     struct HistoryProblem: Error, CustomStringConvertible { let description: String }
 
     /// `body` over the history, which is closed afterwards; `.success(nil)` when there is none yet.
-    private func withHistory<T: Sendable>(_ body: (FlowStore) async throws -> T) async -> Result<T?, HistoryProblem> {
+    func withHistory<T: Sendable>(_ body: (FlowStore) async throws -> T) async -> Result<T?, HistoryProblem> {
         let store: FlowStore?
         do { store = try openStore() } catch { return .failure(HistoryProblem(description: "\(error)")) }
         guard let store else { return .success(nil) }

@@ -1,6 +1,6 @@
-/// How much of the disk TunnelVision is using: the captures (the file being written included) and
-/// the history. A history that will not open still leaves the capture figures: its own are nil
-/// with the reason, never zeros.
+/// How much of the disk TunnelVision is using: the captures (the file being written included), the
+/// history and the decrypted content (`plaintext/*.tvpt`). A history or a decrypted-content folder
+/// that cannot be read leaves the other figures: its own are nil with the reason, never zeros.
 public struct StorageUsage: Sendable, Equatable {
     public let captureBytes: UInt64
     public let captureFileCount: Int
@@ -10,18 +10,29 @@ public struct StorageUsage: Sendable, Equatable {
     public let historyFlowCount: Int?
     /// Why the history's figures are missing.
     public let historyProblem: String?
+    /// The `.tvpt` files' bytes (the one being written included); 0 with no folder yet, nil when
+    /// the folder could not be listed.
+    public let plaintextBytes: UInt64?
+    public let plaintextFileCount: Int?
+    /// Why the decrypted content's figures are missing.
+    public let plaintextProblem: String?
 
     public init(captureBytes: UInt64, captureFileCount: Int, historyBytes: UInt64?, historyFlowCount: Int?,
-                historyProblem: String? = nil) {
+                historyProblem: String? = nil, plaintextBytes: UInt64? = 0, plaintextFileCount: Int? = 0,
+                plaintextProblem: String? = nil) {
         self.captureBytes = captureBytes
         self.captureFileCount = captureFileCount
         self.historyBytes = historyBytes
         self.historyFlowCount = historyFlowCount
         self.historyProblem = historyProblem
+        self.plaintextBytes = plaintextBytes
+        self.plaintextFileCount = plaintextFileCount
+        self.plaintextProblem = plaintextProblem
     }
 
-    /// Captures plus history; only the captures when the history's size is unknown (`isComplete`).
-    public var totalBytes: UInt64 { captureBytes + (historyBytes ?? 0) }
-    /// Whether `totalBytes` counts the history too.
-    public var isComplete: Bool { historyBytes != nil }
+    /// Captures, history and decrypted content; only what could be measured when a part is
+    /// unknown (`isComplete`).
+    public var totalBytes: UInt64 { captureBytes + (historyBytes ?? 0) + (plaintextBytes ?? 0) }
+    /// Whether `totalBytes` counts every part.
+    public var isComplete: Bool { historyBytes != nil && plaintextBytes != nil }
 }

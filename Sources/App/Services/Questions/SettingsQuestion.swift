@@ -44,6 +44,8 @@ public struct SettingsQuestion: Sendable, Equatable {
         public let settings: AppSettings
         /// The sentence saying where an unreadable file was set aside (`--force`), if it was.
         public let setAside: String?
+        /// What the tunnel running on the data directory made of it, when it was told at once.
+        public var tunnel: String? = nil
 
         /// "retention-age 1w is stored, but not enforced: …" when this build does not honour it.
         public var note: String? { change.support == .enforced ? nil : SettingsQuestion.note(change, change.support, stored: true) }
@@ -60,6 +62,7 @@ public struct SettingsQuestion: Sendable, Equatable {
             out.bool("enforced", change.support == .enforced)
             out.string("note", note)
             out.string("setAside", setAside)
+            out.string("tunnel", tunnel)
             out.endObject()
             return out.writer.string
         }
@@ -101,6 +104,34 @@ public struct SettingsQuestion: Sendable, Equatable {
             throw QuestionFailure(.failed, (setAside.map { $0 + "\n" } ?? "") + "\(error)")
         }
         return Change(change: change, settings: settings, setAside: setAside)
+    }
+
+    /// `set`, then the change carried into the tunnel running on the data directory when it
+    /// takes effect at once (`SettingChange.liveCommand`), with what the tunnel said.
+    public func set(_ change: SettingChange, force: Bool, tunnel: TunnelControl, now: Date = Date()) throws(QuestionFailure) -> Change {
+        var done = try set(change, force: force, now: now)
+        done.tunnel = tell(change, tunnel: tunnel)
+        return done
+    }
+
+    /// The sentence for what the running tunnel made of `change`; nil when there is nothing to
+    /// tell it or no tunnel runs (the next one reads the saved file). A tunnel that cannot be
+    /// told is said, never passed over.
+    func tell(_ change: SettingChange, tunnel: TunnelControl) -> String? {
+        guard let command = change.liveCommand else { return nil }
+        let response: ControlResponse
+        do {
+            response = try tunnel.send(command, in: HistoryAccess.dataDirectory(override: dataDirectory))
+        } catch {
+            if case .notRunning = error { return nil }
+            return "saved, but the running tunnel could not be told (\(error)): it applies when a tunnel next starts"
+        }
+        switch response {
+        case .ok: return "the running tunnel applied it at once"
+        case .notRunning: return nil
+        case let .failed(reason): return "saved; the running tunnel did not apply it: \(reason)"
+        case .stats: return "saved, but the running tunnel's answer was not understood: it applies when a tunnel next starts"
+        }
     }
 
     /// "retention-age 1w is not enforced: …", for a value this build does not honour; `stored`

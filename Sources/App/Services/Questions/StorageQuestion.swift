@@ -4,14 +4,16 @@ import Glibc
 import Foundation
 import Shared
 
-/// The storage questions (`tunnelvision storage [apply | clear]`, `/api/storage…`): what the
-/// captures and the history take and what the limits will do; applying the limits now; deleting
-/// everything. Asking a person before a clear is the command's; here a clear is one already agreed.
+/// The storage questions (`tunnelvision storage [apply | clear | clear-plaintext]`, `/api/storage…`):
+/// what the captures, the history and the decrypted content take and what the limits will do;
+/// applying the limits now; deleting everything; deleting the decrypted content alone. Asking a
+/// person before a clear is the command's; here a clear is one already agreed.
 public struct StorageQuestion: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case usage
         case apply
         case clear(confirmed: Bool)
+        case clearPlaintext(confirmed: Bool)
     }
 
     public var action: Action
@@ -34,10 +36,13 @@ public struct StorageQuestion: Sendable, Equatable {
         case nil: action = .usage
         case "apply": action = .apply
         case "clear": action = .clear(confirmed: yes)
-        case let other?: throw .usage("storage: unknown action \(other); it takes apply or clear")
+        case "clear-plaintext": action = .clearPlaintext(confirmed: yes)
+        case let other?: throw .usage("storage: unknown action \(other); it takes apply, clear or clear-plaintext")
         }
         if rest.count > 1 { throw .usage("storage \(rest[0]): takes nothing more, got \(rest[1])") }
-        if yes, action != .clear(confirmed: true) { throw .usage("storage: --yes belongs to 'storage clear'") }
+        if yes, action != .clear(confirmed: true), action != .clearPlaintext(confirmed: true) {
+            throw .usage("storage: --yes belongs to 'storage clear' and 'storage clear-plaintext'")
+        }
         return StorageQuestion(action: action, dataDirectory: dataDirectory)
     }
 
@@ -59,28 +64,32 @@ public struct StorageQuestion: Sendable, Equatable {
         public let settings: Result<RetentionSettings, SettingsError>
         public let plan: RetentionPlan?
         public let presence: CapturesTunnelPresence
+        /// The Settings card's decisions, from the whole settings; nil when they cannot be read.
+        public var card: DecryptedContentCard? = nil
 
         public var limits: RetentionSettings? { try? settings.get() }
         public var problem: String? { if case .failure(let error) = settings { error.description } else { nil } }
         /// Everything could be read (else the command's exit status is 1; the document says what not).
         public var isComplete: Bool { usage.isComplete && problem == nil }
 
-        public var json: String { StorageReport.usageJSON(usage, settings: limits, problem: problem, plan: plan, presence: presence) }
+        public var json: String { StorageReport.usageJSON(usage, settings: limits, problem: problem, plan: plan, presence: presence, card: card) }
         public var lines: [String] { StorageReport.usageLines(usage) + StorageReport.limitLines(settings: limits, problem: problem, plan: plan) }
     }
 
     public func usage(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> Usage {
         let settings = self.settings
+        let card = (try? SettingsStore(dataDirectory: directory).load()).map(DecryptedContentCard.init)
         return try await managing { manager throws(StorageError) in
             let usage = try await manager.usage()
             var plan: RetentionPlan?
             if case .success(let limits) = settings { plan = try await manager.preview(limits, isMonitoring: presence.mayBeRecording) }
-            return Usage(usage: usage, settings: settings, plan: plan, presence: presence)
+            return Usage(usage: usage, settings: settings, plan: plan, presence: presence, card: card)
         }
     }
 
-    /// The stored limits applied now; refused, deleting nothing, when they cannot be read.
-    public func apply(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> RetentionOutcome {
+    /// The stored limits applied now — the captures' and history's, then the decrypted content's
+    /// sweep; refused, deleting nothing, when they cannot be read.
+    public func apply(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
         let limits: RetentionSettings
         switch settings {
         case .success(let read): limits = read
@@ -89,23 +98,54 @@ public struct StorageQuestion: Sendable, Equatable {
                                   + "'tunnelvision settings' shows what is wrong")
         }
         return try await managing { manager throws(StorageError) in
-            try await manager.enforce(limits, isMonitoring: presence.mayBeRecording).outcome
+            let captures = try await manager.enforce(limits, isMonitoring: presence.mayBeRecording).outcome
+            return StorageOutcome(captures: captures,
+                                  plaintext: await manager.sweepPlaintext(limits, isMonitoring: presence.mayBeRecording))
         }
     }
 
-    /// What a clear would delete, for the question asked before it.
-    public func clearingPlan(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> (connections: Int?, files: [CaptureFileInfo]) {
-        try await managing { manager throws(StorageError) in try await manager.clearingPlan(isMonitoring: presence.mayBeRecording) }
+    /// What a clear would delete, for the question asked before it: the decrypted-content files
+    /// but the one being written too.
+    public func clearingPlan(presence: CapturesTunnelPresence) async throws(QuestionFailure)
+    -> (connections: Int?, files: [CaptureFileInfo], plaintext: [PlaintextFileInfo]) {
+        let plaintext = try plaintextToClear(presence: presence)
+        return try await managing { manager throws(StorageError) in
+            let plan = try await manager.clearingPlan(isMonitoring: presence.mayBeRecording)
+            return (plan.connections, plan.files, plaintext)
+        }
     }
 
-    /// Every connection and every capture but the one being recorded, deleted.
-    public func clear(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> RetentionOutcome {
-        try await managing { manager throws(StorageError) in try await manager.clearEverything(isMonitoring: presence.mayBeRecording) }
+    /// The decrypted-content files a clear would delete: all but the one being written.
+    public func plaintextToClear(presence: CapturesTunnelPresence) throws(QuestionFailure) -> [PlaintextFileInfo] {
+        let files: [PlaintextFileInfo]
+        do { files = try PlaintextDirectory.fileInfos(in: DataDirectoryLayout.plaintext(in: directory)) } catch {
+            throw QuestionFailure(.failed, "the decrypted-content folder cannot be listed, so nothing was deleted: \(error)")
+        }
+        let open = PlaintextRetentionPlanner.openSequence(files: files, isMonitoring: presence.mayBeRecording)
+        return files.filter { $0.sequence != open }
+    }
+
+    /// Every connection, every capture but the one being recorded and every decrypted-content
+    /// file but the one being written, deleted.
+    public func clear(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
+        try await managing { manager throws(StorageError) in
+            let captures = try await manager.clearEverything(isMonitoring: presence.mayBeRecording)
+            return StorageOutcome(captures: captures, plaintext: await manager.clearPlaintext(isMonitoring: presence.mayBeRecording))
+        }
+    }
+
+    /// The decrypted content alone deleted (index and files), the file being written spared and said.
+    public func clearPlaintext(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
+        try await managing { manager throws(StorageError) in
+            StorageOutcome(captures: nil, plaintext: await manager.clearPlaintext(isMonitoring: presence.mayBeRecording))
+        }
     }
 
     /// The sentence a clear without a confirmation and no terminal to ask on gets.
-    public static let clearNeedsConfirmation = "storage clear deletes every connection and capture; without a terminal "
-        + "to ask, it needs --yes (nothing was deleted)"
+    public static let clearNeedsConfirmation = "storage clear deletes every connection, capture and file of decrypted "
+        + "content; without a terminal to ask, it needs --yes (nothing was deleted)"
+    public static let clearPlaintextNeedsConfirmation = "storage clear-plaintext deletes the decrypted content kept on "
+        + "disk; without a terminal to ask, it needs --yes (nothing was deleted)"
 
     private var settings: Result<RetentionSettings, SettingsError> {
         let directory = directory
@@ -113,7 +153,9 @@ public struct StorageQuestion: Sendable, Equatable {
     }
 
     private func managing<T>(_ body: (StorageManager) async throws(StorageError) -> T) async throws(QuestionFailure) -> T {
-        let manager = StorageManager(library: CaptureLibrary(dataDirectory: directory), openingStore: Self.storeOpener(dataDirectory: dataDirectory))
+        let manager = StorageManager(library: CaptureLibrary(dataDirectory: directory),
+                                     plaintextDirectory: DataDirectoryLayout.plaintext(in: directory),
+                                     openingStore: Self.storeOpener(dataDirectory: dataDirectory))
         do { return try await body(manager) } catch { throw QuestionFailure(.failed, "\(error)") }
     }
 

@@ -48,7 +48,7 @@ public actor WebAPI: WebResponder {
             let reading = question.reading()
             if let problem = reading.problem { throw QuestionFailure(.failed, SettingsQuestion.problemSentence(problem)) }
             return WebAPIResponse.json(exactly: SettingsQuestion.json(reading.settings))
-        case let .changeSetting(question, change): return .json(try question.set(change, force: false).json)
+        case let .changeSetting(question, change): return .json(try question.set(change, force: false, tunnel: tunnel).json)
         case let .diagnostics(question): return .json(try await question.answer(tunnel: tunnel).json)
         case .live: return WebAPIResponse.eventStream
         case .liveNow: return .json(await liveLine())
@@ -129,6 +129,7 @@ public actor WebAPI: WebResponder {
         case .usage: return .json(try await question.usage(presence: presence).json)
         case .apply: return .json(StorageReport.outcomeJSON(try await question.apply(presence: presence)))
         case .clear: return .json(StorageReport.outcomeJSON(try await question.clear(presence: presence)))
+        case .clearPlaintext: return .json(StorageReport.outcomeJSON(try await question.clearPlaintext(presence: presence)))
         }
     }
 }

@@ -18,7 +18,7 @@ public enum WebAPIRoute: Sendable, Equatable {
     case captures(CapturesQuestion)
     /// The capture file of that sequence, as a download.
     case captureFile(CapturesQuestion, sequence: UInt32)
-    /// `storage`, `storage apply`, `storage clear --yes`.
+    /// `storage`, `storage apply`, `storage clear --yes`, `storage clear-plaintext --yes`.
     case storage(StorageQuestion)
     case settings(SettingsQuestion)
     case changeSetting(SettingsQuestion, SettingChange)
@@ -105,6 +105,9 @@ public enum WebAPIRoute: Sendable, Equatable {
         case ["storage", "clear"]:
             try call.expect("POST", parameters: "storage clear")
             return .storage(StorageQuestion(action: .clear(confirmed: true), dataDirectory: dataDirectory))
+        case ["storage", "clear-plaintext"]:
+            try call.expect("POST", parameters: "storage clear-plaintext")
+            return .storage(StorageQuestion(action: .clearPlaintext(confirmed: true), dataDirectory: dataDirectory))
         case ["settings"]:
             try call.expect(["GET", "POST"], parameters: "settings")
             let question = SettingsQuestion(dataDirectory: dataDirectory)

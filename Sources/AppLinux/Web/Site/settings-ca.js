@@ -68,8 +68,8 @@ function inspectionSwitch(ca, setup, changed) {
     const value = box.checked ? "on" : "off";
     box.setAttribute("aria-checked", String(box.checked));
     try {
-      await post("/api/settings", { setting: "tls-inspection", value });
-      changed(`Look inside secure traffic: ${value}.`);
+      const result = await post("/api/settings", { setting: "tls-inspection", value });
+      changed(`Look inside secure traffic: ${value}.${result.tunnel ? " " + result.tunnel + "." : ""}`);
     } catch (error) {
       changed(`Look inside secure traffic was not changed: ${error.message}`);
     }

@@ -1,4 +1,5 @@
-// Settings: capture detail and the retention limits (saved, then applied at once — a limit that
+// Settings: looking inside secure traffic (settings-ca.js), decrypted content (settings-decrypted.js),
+// capture detail and the retention limits (saved, then applied at once — a limit that
 // waits for a button is not a limit), the disk used, Apply limits now, Delete everything (asked
 // first, naming what goes), the introduction again, and what stays private.
 // Reads `settings --json` and `storage --json`; writes through `settings set` and `storage`.
@@ -7,6 +8,7 @@ import { get, post } from "./api.js";
 import { h, replace, bytes, errorCard, announce, facts } from "./dom.js";
 import { forgetSeen } from "./welcome.js";
 import { certificateCard } from "./settings-ca.js";
+import { decryptedCard } from "./settings-decrypted.js";
 
 // Each choice: the JSON's identifier → [the value `settings set` takes, the words shown].
 const choices = {
@@ -35,6 +37,8 @@ export function render(main) {
     replace(body,
       message ? h("p", { class: "notice", role: "status" }, message) : null,
       certificateCard((next) => load(next)),
+      // Directly under the secure-traffic card, as the spec places it.
+      decryptedCard(settings, storage, load),
       h("section", { class: "card", "aria-labelledby": "recording-title" },
         h("h2", { id: "recording-title" }, "Recording"),
         h("p", {}, `Packets are ${settings.captureEnabled ? "written to capture files" : "not written to capture files"}. `
@@ -50,6 +54,8 @@ export function render(main) {
         choice("retention-size", settings),
         facts([["Captures", `${bytes(storage.captures.bytes)} in ${storage.captures.files} files`],
                ["History", `${storage.history.connections ?? "?"} connections, ${bytes(storage.history.bytes)}`],
+               ["Decrypted content", storage.plaintext.problem ? "cannot be read"
+                 : `${bytes(storage.plaintext.bytes)} in ${storage.plaintext.files} files`],
                ["In all", bytes(storage.totalBytes)]], "counters"),
         h("div", { class: "actions" },
           h("button", { type: "button", on: { click: apply } }, "Apply limits now"),
@@ -95,8 +101,10 @@ export function render(main) {
   }
 
   async function clearAll(storage) {
-    const what = `${storage.history.connections ?? "all"} connections and ${storage.captures.files} capture files (${bytes(storage.captures.bytes)})`;
-    if (!confirm(`Delete everything? This deletes ${what}; a capture being recorded is kept.`)) return;
+    const what = `${storage.history.connections ?? "all"} connections, ${storage.captures.files} capture files `
+      + `(${bytes(storage.captures.bytes)}) and ${storage.plaintext.files ?? "all"} files of decrypted content (${bytes(storage.plaintext.bytes)})`;
+    if (!confirm(`Delete everything? This deletes ${what}; a capture being recorded and a file of decrypted content `
+      + "being written are kept.")) return;
     try {
       const result = await post("/api/storage/clear");
       load((result.lines ?? ["Everything was deleted."]).join(" "));
