@@ -16,10 +16,12 @@ export function decryptedCard(settings, storage, reload) {
   const card = { keepSwitchEnabled: storage.plaintext.keepSwitchEnabled === true,
     keepHint: storage.plaintext.keepHint ?? null, ceilingSentence: storage.plaintext.ceilingSentence };
   const keep = h("input", { type: "checkbox", role: "switch", id: "setting-plaintext-persistence",
-    checked: settings.plaintextPersistenceEnabled, disabled: !card.keepSwitchEnabled,
+    checked: settings.plaintextPersistenceEnabled, "aria-checked": String(settings.plaintextPersistenceEnabled),
+    disabled: !card.keepSwitchEnabled,
     "aria-describedby": card.keepHint ? "plaintext-keep-hint" : null });
   keep.addEventListener("change", async () => {
     const value = keep.checked ? "on" : "off";
+    keep.setAttribute("aria-checked", String(keep.checked));
     try {
       const result = await post("/api/settings", { setting: "plaintext-persistence", value });
       announce(`Keep decrypted content: ${value}.`);
