@@ -157,6 +157,14 @@ struct InspectionEndToEndTests {
         #expect(text.contains("\"nested\""), "\(text)")
         let shown = try lab.flow(id)
         #expect(shown["decrypted"] != nil, "\(shown.keys.sorted())")
+
+        // The web app draws the same request and response, in headless Chromium: the script
+        // compares its Flow Inspector with `flow ID --json` over this data directory.
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Browser/run_decrypted_tests.py").standardized
+        let python = URL(fileURLWithPath: ExternalCommand.locate("python3") ?? "/usr/bin/python3")
+        let browser = try BuiltProduct.run(python, [script.path, "--binary", try BuiltProduct.url("tunnelvision").path,
+                                                    "--data-dir", lab.data.path, "--artifacts", lab.file("browser").path])
+        #expect(browser.status == 0, "\(browser.out)\n\(browser.err)")
     }
 
     @Test("the key log lets tshark decrypt the tunnel's own capture of an inspected flow")
