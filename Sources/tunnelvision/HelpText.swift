@@ -229,9 +229,11 @@ enum HelpText {
     with the valid values, exit status 2. Showing prints one 'SETTING VALUE' line each, in the spellings
     above, and on standard error a note for each value this build does not honour.
 
-    What this build does not do is said, not pretended. A value that would start decrypting, or keeping
-    decrypted content, is refused (exit status 1, nothing changed) rather than stored: a later build
-    able to do it must never start on a choice made before it could.
+    tls-inspection and plaintext-persistence also reach a tunnel running on the data directory at once,
+    over its control channel: off stops inspecting new connections (or keeping decrypted content) there
+    and then, on resumes it; what the tunnel made of it is said on standard error ("the running tunnel
+    applied it at once", or why not — a run started without --inspect decrypts nothing, and one started
+    with keeping off keeps nothing until its next run). Only 'run --inspect' ever decrypts.
 
     The retention limits are applied by the tunnel when a session starts and each time it begins a new
     capture file (every 64 MiB, and on 'tunnelvision captures rotate'), and at once by
@@ -248,7 +250,8 @@ enum HelpText {
     (settings.json.unreadable-DATE), and the factory settings plus the one change are written.
 
     --json   the settings as one JSON object, in the file's own format; with 'set', what was saved:
-             {"setting", "value", "enforced", "note" (why not, or null), "setAside" (or null)}.
+             {"setting", "value", "enforced", "note" (why not, or null), "setAside" (or null),
+             "tunnel" (what a running tunnel made of it, or null)}.
     """
 
     /// Each setting: its values and factory default, what it decides, and what this build does not
