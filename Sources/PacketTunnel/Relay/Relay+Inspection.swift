@@ -188,8 +188,7 @@ extension Relay {
         let allowance = flow.serverReadAllowance
         if !leg.pendingToDevice.isEmpty, allowance > 0 {
             let count = min(allowance, leg.pendingToDevice.count)
-            let chunk = Data(leg.pendingToDevice.prefix(count))
-            leg.pendingToDevice = Data(leg.pendingToDevice.dropFirst(count))
+            let chunk = leg.pendingToDevice.take(upTo: count)
             leg.spokeToDevice = true
             tcpFlows[key]?.inspection = .terminating(leg)
             tcpEvent(key) { $0.receiveFromServer(chunk) }

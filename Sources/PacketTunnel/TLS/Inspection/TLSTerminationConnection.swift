@@ -82,7 +82,7 @@ package final class TLSTerminationConnection {
             closeBoth(into: &step)
             return step
         }
-        step.toDevice.append(server.receiveEnd().toPeer)
+        step.toDevice.append(adopting: server.receiveEnd().toPeer)
         absorbClient(client.close(), into: &step)
         step.closeServerSend = true
         return step
@@ -100,7 +100,7 @@ package final class TLSTerminationConnection {
 
     /// What the upstream leg produced.
     private func absorbClient(_ produced: TLSSessionStep, into step: inout TLSTerminationStep) {
-        step.toServer.append(produced.toPeer)
+        step.toServer.append(adopting: produced.toPeer)
         if produced.becameEstablished { upstreamEstablished(into: &step) }
         if !produced.plaintext.isEmpty, !isFinished {
             step.plaintext.append(DecryptedPiece(produced.plaintext, .inbound))
@@ -127,7 +127,7 @@ package final class TLSTerminationConnection {
         }
         switch ended {
         case .closedByPeer:
-            if let server { step.toDevice.append(server.close().toPeer) }
+            if let server { step.toDevice.append(adopting: server.close().toPeer) }
             step.closeDeviceSend = true
             isFinished = true
         case .alertFromPeer(let code):
@@ -161,7 +161,7 @@ package final class TLSTerminationConnection {
 
     /// What the device's leg produced.
     private func absorbServer(_ produced: TLSSessionStep, into step: inout TLSTerminationStep) {
-        step.toDevice.append(produced.toPeer)
+        step.toDevice.append(adopting: produced.toPeer)
         if produced.becameEstablished, !heldForDevice.isEmpty, let server {
             let held = heldForDevice
             heldForDevice = Data()
@@ -206,7 +206,7 @@ package final class TLSTerminationConnection {
 
     /// Both sides closed in order: close_notify to the server, our FIN to the device.
     private func closeBoth(into step: inout TLSTerminationStep) {
-        step.toServer.append(client.close().toPeer)
+        step.toServer.append(adopting: client.close().toPeer)
         step.closeServerSend = true
         step.closeDeviceSend = true
         isFinished = true
