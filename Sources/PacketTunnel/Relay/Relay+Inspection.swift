@@ -188,7 +188,11 @@ extension Relay {
         let allowance = flow.serverReadAllowance
         if !leg.pendingToDevice.isEmpty, allowance > 0 {
             let count = min(allowance, leg.pendingToDevice.count)
-            let chunk = leg.pendingToDevice.take(upTo: count)
+            // Taken from the front of the pieces as they came: the backlog behind a small window
+            // is never re-made whole at each flush (measured: that copy was the path's largest).
+            let front = leg.pendingToDevice.bytes(at: 0, count: count)
+            let chunk = front.startIndex == 0 ? front : Data(front)
+            leg.pendingToDevice.removeFirst(count)
             leg.spokeToDevice = true
             tcpFlows[key]?.inspection = .terminating(leg)
             tcpEvent(key) { $0.receiveFromServer(chunk) }

@@ -36,7 +36,7 @@ enum FlowInspectionPhase {
 struct TerminationLeg {
     let termination: TLSTerminationConnection
     /// Records for the device beyond what its window takes now; flushed as it acknowledges.
-    var pendingToDevice = PendingBytes()
+    var pendingToDevice = ByteQueue()
     /// Our FIN to the device, once `pendingToDevice` is out.
     var closeDeviceWhenFlushed = false
     /// Device bytes the termination consumed that the flow still counts as unsent: reported as
