@@ -77,8 +77,10 @@ public struct StorageQuestion: Sendable, Equatable {
     }
 
     public func usage(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> Usage {
-        let settings = self.settings
-        let card = (try? SettingsStore(dataDirectory: directory).load()).map(DecryptedContentCard.init)
+        // One reading of the file: the limits and the card's decisions come from the same settings.
+        let stored = storedSettings
+        let settings = stored.map(\.retention)
+        let card = (try? stored.get()).map(DecryptedContentCard.init)
         return try await managing { manager throws(StorageError) in
             let usage = try await manager.usage()
             var plan: RetentionPlan?
@@ -147,9 +149,11 @@ public struct StorageQuestion: Sendable, Equatable {
     public static let clearPlaintextNeedsConfirmation = "storage clear-plaintext deletes the decrypted content kept on "
         + "disk; without a terminal to ask, it needs --yes (nothing was deleted)"
 
-    private var settings: Result<RetentionSettings, SettingsError> {
+    private var settings: Result<RetentionSettings, SettingsError> { storedSettings.map(\.retention) }
+
+    private var storedSettings: Result<AppSettings, SettingsError> {
         let directory = directory
-        return Result { () throws(SettingsError) in try SettingsStore(dataDirectory: directory).load().retention }
+        return Result { () throws(SettingsError) in try SettingsStore(dataDirectory: directory).load() }
     }
 
     private func managing<T>(_ body: (StorageManager) async throws(StorageError) -> T) async throws(QuestionFailure) -> T {
