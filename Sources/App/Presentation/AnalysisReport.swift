@@ -49,16 +49,7 @@ public struct AnalysisReport: Sendable {
             + " (a handshake behind them is not read)"
     }
 
-    static func versionName(_ version: TLSProtocolVersion) -> String {
-        switch version {
-        case .ssl30: "SSL 3.0"
-        case .tls10: "TLS 1.0"
-        case .tls11: "TLS 1.1"
-        case .tls12: "TLS 1.2"
-        case .tls13: "TLS 1.3"
-        default: hex(UInt32(version.rawValue), digits: 4)
-        }
-    }
+    static func versionName(_ version: TLSProtocolVersion) -> String { version.name }
 
     static func hex(_ value: UInt32, digits: Int) -> String {
         let text = String(value, radix: 16)

@@ -28,6 +28,7 @@ public struct DecryptedSection: Sendable, Equatable {
     public static let keepingOff = "inspected, but none of its decrypted content is kept: keeping decrypted content is off"
     public static let expired = "inspected, but none of its decrypted content is kept any more: it expired or was deleted"
         + " (or keeping decrypted content was off while it ran)"
+    public static let brokenByInspection = "not read: the attempt to inspect it failed the connection"
     public static func unreadable(_ reason: String) -> String { "its decrypted content could not be read: \(reason)" }
     public static let restNotKept = "the rest of this direction was not kept"
 
@@ -37,6 +38,7 @@ public struct DecryptedSection: Sendable, Equatable {
         case (.plaintext, _): (content, note) = (nil, Self.notEncrypted)
         case (.encrypted, _): (content, note) = (nil, Self.notInspected)
         case (.notInspectable, _): (content, note) = (nil, Self.pinnedGuarantee)
+        case (.inspectionFailed, _): (content, note) = (nil, Self.brokenByInspection)
         case (.inspected, nil): return nil
         case let (.inspected, .failed(reason)?): (content, note) = (nil, Self.unreadable(reason))
         case let (.inspected, .read(chunks, keepingIsOn)?):

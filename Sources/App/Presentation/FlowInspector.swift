@@ -69,9 +69,7 @@ public struct FlowInspector: Sendable {
         if let offer = stored.clientTLS { said.append(("client offered", AnalysisReport.text(offer))) }
         if let answer = stored.serverTLS { said.append(("server answered", AnalysisReport.text(answer))) }
         if let certificates { said.append(("certificates", AnalysisReport.summary(certificates))) }
-        if let failure = stored.inspectionFailure {
-            said.append(("inspection failed", "\(failure); the connection was closed, and the app never saw a certificate of ours"))
-        }
+        if let reason = stored.inspectionReason { said.append(("inspection", InspectionReasonWording.text(reason))) }
         return said
     }
 
@@ -93,6 +91,7 @@ public struct FlowInspector: Sendable {
         case .encrypted: "encrypted, not inspected"
         case .inspected: "inspected: decrypted on this device through your own certificate authority"
         case .notInspectable: "kept private: " + DecryptedSection.pinnedGuarantee
+        case .inspectionFailed: "broken by inspection: the attempt to inspect it failed the connection"
         }
     }
 

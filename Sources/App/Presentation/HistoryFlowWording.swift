@@ -6,7 +6,7 @@ public enum HistoryFlowWording {
     /// `tcp`, `udp`, `icmp`, `icmpv6`, `proto-47`: stable, read by scripts.
     public static func protocolIdentifier(_ proto: IPProtocolNumber) -> String { proto.displayName.lowercased() }
 
-    /// `plaintext`, `encrypted`, `inspected`, `notInspectable`: stable, read by scripts.
+    /// `plaintext`, `encrypted`, `inspected`, `notInspectable`, `inspectionFailed`: stable, read by scripts.
     public static func statusIdentifier(_ status: TLSInspectionStatus) -> String { "\(status)" }
 
     /// The status by its identifier; nil for an unknown one.
@@ -20,7 +20,8 @@ public enum HistoryFlowWording {
         case .plaintext: "not encrypted"
         case .encrypted: "encrypted"
         case .inspected: "decrypted (inspected)"
-        case .notInspectable: "encrypted (pinned: not inspected)"
+        case .notInspectable: "encrypted (kept private: not inspectable)"
+        case .inspectionFailed: "broken by inspection"
         }
     }
 

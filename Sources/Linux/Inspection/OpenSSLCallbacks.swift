@@ -30,6 +30,12 @@ enum OpenSSLCallbacks {
         return SSL_TLSEXT_ERR_OK
     }
 
+    /// The server asked for a client certificate: -1 suspends the handshake
+    /// (`SSL_ERROR_WANT_X509_LOOKUP`), which the session reads as `certificateRequested`.
+    static let certificateRequested: @convention(c) (
+        OpaquePointer?, UnsafeMutablePointer<OpaquePointer?>?, UnsafeMutablePointer<OpaquePointer?>?
+    ) -> Int32 = { _, _, _ in -1 }
+
     static let keyLogLine: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Void = { ssl, line in
         guard let ssl, let line, let context = SSL_get_SSL_CTX(ssl), let pointer = SSL_CTX_get_ex_data(context, 0) else { return }
         Unmanaged<TLSKeyLog>.fromOpaque(pointer).takeUnretainedValue().append(line: String(cString: line))

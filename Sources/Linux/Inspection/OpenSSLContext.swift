@@ -37,6 +37,9 @@ final class OpenSSLContext {
             SSL_CTX_set_alpn_select_cb(pointer, OpenSSLCallbacks.selectApplicationProtocol, nil)
         case .client:
             SSL_CTX_set_verify(pointer, SSL_VERIFY_PEER, nil)
+            // A server that asks for the app's certificate cannot be answered for it: the
+            // handshake stops there, before anything reached the app, and the flow steps aside.
+            SSL_CTX_set_client_cert_cb(pointer, OpenSSLCallbacks.certificateRequested)
             try trust(upstreamTrust)
         }
     }

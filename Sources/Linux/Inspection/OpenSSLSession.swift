@@ -28,6 +28,8 @@ package final class OpenSSLSession: TLSSession {
     let applicationProtocolAnswer: [UInt8]?
     private var phase = Phase.handshaking
     private var sentCloseNotify = false
+    /// The peer's close_notify arrived: it sends nothing more, and anything after it is ignored.
+    private var receivedCloseNotify = false
     private var alertFromPeer: UInt8?
 
     package private(set) var negotiated: NegotiatedTLS?
@@ -50,13 +52,15 @@ package final class OpenSSLSession: TLSSession {
         SSL_set_accept_state(ssl)
     }
 
-    /// A client for `host`: SNI (a DNS name only, RFC 6066 §3), the name verified against the
-    /// context's trust store, `applicationProtocols` offered in order.
-    init(client context: OpenSSLContext, host: String, applicationProtocols: [String]) throws(TLSSessionFailure) {
+    /// A client for `offer.host`: SNI (a DNS name only, RFC 6066 §3), the name verified against the
+    /// context's trust store, and nothing offered beyond `offer` — its versions, cipher suites,
+    /// groups, signature algorithms and ALPN list, in the client's order.
+    init(client context: OpenSSLContext, offer: UpstreamOffer, cipherNames: [UInt16: String]) throws(TLSSessionFailure) {
         (ssl, readBIO, writeBIO) = try Self.makeSSL(context)
         self.context = context
         applicationProtocolAnswer = nil
         attach()
+        let host = offer.host
         let named: Bool
         if IPAddress(parsing: host) != nil {
             named = X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1
@@ -67,12 +71,33 @@ package final class OpenSSLSession: TLSSession {
             throw TLSSessionFailure("OpenSSL refused \"\(host)\" as the server's name: "
                                     + OpenSSLErrorQueue.drain(fallback: "no reason given"))
         }
-        let offer = try ALPNWireList.encode(applicationProtocols)
+        try limit(to: offer, cipherNames: cipherNames)
+        let alpn = try ALPNWireList.encode(offer.applicationProtocols)
         // SSL_set_alpn_protos answers 0 on success, unlike its neighbours.
-        guard offer.isEmpty || SSL_set_alpn_protos(ssl, offer, UInt32(offer.count)) == 0 else {
-            throw TLSSessionFailure("OpenSSL refused the ALPN offer \(applicationProtocols)")
+        guard alpn.isEmpty || SSL_set_alpn_protos(ssl, alpn, UInt32(alpn.count)) == 0 else {
+            throw TLSSessionFailure("OpenSSL refused the ALPN offer \(offer.applicationProtocols)")
         }
         SSL_set_connect_state(ssl)
+    }
+
+    /// Holds this client to `offer`: each list set only when the offer has one, so the library's
+    /// own stands where the client sent none.
+    private func limit(to offer: UpstreamOffer, cipherNames: [UInt16: String]) throws(TLSSessionFailure) {
+        func refused(_ what: String) -> TLSSessionFailure {
+            TLSSessionFailure("OpenSSL refused \(what): " + OpenSSLErrorQueue.drain(fallback: "no reason given"))
+        }
+        guard tv_inspection_set_session_versions(ssl, Int32(offer.minimumVersion.rawValue), Int32(offer.maximumVersion.rawValue)) == 1
+        else { throw refused("the versions \(offer.minimumVersion.name) to \(offer.maximumVersion.name)") }
+        let tls12 = offer.tls12CipherSuites.compactMap { cipherNames[$0] }.joined(separator: ":")
+        if !tls12.isEmpty, SSL_set_cipher_list(ssl, tls12) != 1 { throw refused("the TLS 1.2 cipher suites \(tls12)") }
+        let tls13 = offer.tls13CipherSuites.compactMap { cipherNames[$0] }.joined(separator: ":")
+        if !tls13.isEmpty, SSL_set_ciphersuites(ssl, tls13) != 1 { throw refused("the TLS 1.3 cipher suites \(tls13)") }
+        if let groups = offer.groups?.joined(separator: ":"), tv_inspection_set_groups(ssl, groups) != 1 {
+            throw refused("the groups \(groups)")
+        }
+        if let schemes = offer.signatureAlgorithms?.joined(separator: ":"), tv_inspection_set_sigalgs(ssl, schemes) != 1 {
+            throw refused("the signature algorithms \(schemes)")
+        }
     }
 
     deinit { SSL_free(ssl) }
@@ -113,7 +138,8 @@ package final class OpenSSLSession: TLSSession {
 
     package func receive(_ records: Data) -> TLSSessionStep {
         var step = TLSSessionStep()
-        guard phase != .ended else { return step }
+        // After its close_notify the peer has nothing more to say (RFC 8446 §6.1).
+        guard phase != .ended, !receivedCloseNotify else { return step }
         OpenSSLErrorQueue.clear()
         var offset = records.startIndex
         while offset < records.endIndex, phase != .ended {
@@ -154,11 +180,8 @@ package final class OpenSSLSession: TLSSession {
 
     package func receiveEnd() -> TLSSessionStep {
         var step = TLSSessionStep()
-        switch phase {
-        case .ended: break
-        case .established: finish(&step, .closedByPeer)
-        case .handshaking: finish(&step, .failed("the peer's stream ended during the handshake"))
-        }
+        // After the handshake a FIN ends what the peer sends, not the session: we may still send.
+        if phase == .handshaking { finish(&step, .streamEndedInHandshake) }
         return step
     }
 
@@ -167,7 +190,7 @@ package final class OpenSSLSession: TLSSession {
         guard phase == .established, !sentCloseNotify else { return step }
         OpenSSLErrorQueue.clear()
         sentCloseNotify = true
-        _ = SSL_shutdown(ssl)  // 0: ours is sent, the peer's not yet read — receive reads it
+        _ = SSL_shutdown(ssl)  // 0: ours is sent, the peer's not yet read; 1: both were
         step.toPeer = drainWriteBIO()
         OpenSSLErrorQueue.clear()
         return step
@@ -180,10 +203,10 @@ package final class OpenSSLSession: TLSSession {
         if phase == .handshaking {
             let result = SSL_do_handshake(ssl)
             guard result == 1 else {
-                if SSL_get_error(ssl, result) == SSL_ERROR_WANT_READ {
-                    step.toPeer += drainWriteBIO()
-                } else {
-                    stop(&step, result: result)
+                switch SSL_get_error(ssl, result) {
+                case SSL_ERROR_WANT_READ: step.toPeer += drainWriteBIO()
+                case SSL_ERROR_WANT_X509_LOOKUP: stop(&step, .certificateRequested, reason: "the server asked for a certificate")
+                default: stop(&step, result: result)
                 }
                 return
             }
@@ -192,12 +215,20 @@ package final class OpenSSLSession: TLSSession {
             readNegotiated()
         }
         var buffer = [UInt8](repeating: 0, count: Self.recordPlaintext)
-        while phase == .established {
+        while phase == .established, !receivedCloseNotify {
             let count = SSL_read(ssl, &buffer, Int32(buffer.count))
             guard count > 0 else {
-                if SSL_get_error(ssl, count) == SSL_ERROR_WANT_READ { break }
-                stop(&step, result: count)
-                return
+                switch SSL_get_error(ssl, count) {
+                case SSL_ERROR_WANT_READ: break
+                case SSL_ERROR_ZERO_RETURN:
+                    // Its close_notify: it sends nothing more; ours waits for whoever mirrors it.
+                    receivedCloseNotify = true
+                    step.peerClosed = true
+                default:
+                    stop(&step, result: count)
+                    return
+                }
+                break
             }
             step.plaintext.append(contentsOf: buffer[..<Int(count)])
         }
@@ -207,14 +238,17 @@ package final class OpenSSLSession: TLSSession {
     /// Ends the session from a call that returned `result` without wanting more bytes.
     private func stop(_ step: inout TLSSessionStep, result: Int32) {
         let error = SSL_get_error(ssl, result)
+        stop(&step, error == SSL_ERROR_ZERO_RETURN ? .closeNotify : .error, reason: OpenSSLErrorQueue.drain(fallback: Self.describe(error)))
+    }
+
+    private func stop(_ step: inout TLSSessionStep, _ cause: OpenSSLStop.Cause, reason: String) {
         let verification = context.role == .client ? SSL_get_verify_result(ssl) : Int(X509_V_OK)
         let reading = OpenSSLStop(
-            cause: error == SSL_ERROR_ZERO_RETURN ? .closeNotify : .error,
+            cause: cause,
             handshakeFinished: phase == .established,
             alertFromPeer: alertFromPeer,
             verificationError: verification == Int(X509_V_OK) ? nil : String(cString: X509_verify_cert_error_string(verification)),
-            reason: OpenSSLErrorQueue.drain(fallback: Self.describe(error)))
-        if reading.cause == .closeNotify { _ = SSL_shutdown(ssl) }  // answer the peer's close_notify with ours
+            reason: reason)
         finish(&step, reading.end)
     }
 

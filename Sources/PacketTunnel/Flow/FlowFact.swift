@@ -8,10 +8,12 @@ package enum FlowFact: Sendable, Equatable {
     case clientOffer(ClientTLSOffer)
     case serverAnswer(ServerTLSAnswer)
     case serverCertificates(ServerCertificateReading)
-    /// What TLS inspection made of the flow (the relay's verdict).
-    case inspection(TLSInspectionStatus)
-    /// Why an inspection attempt failed the flow closed (the upstream's verification, say).
-    case inspectionFailure(String)
+    /// What TLS inspection made of the flow (the relay's verdict), and why when it did not inspect.
+    case inspection(TLSInspectionStatus, InspectionReason?)
+    /// What the app and the tunnel's leaf negotiated on an inspected flow.
+    case leafTLS(NegotiatedTLS)
+    /// How the real server ended its side of an inspected flow.
+    case serverEnding(TLSStreamEnding)
 }
 
 extension FlowTable {
@@ -23,8 +25,13 @@ extension FlowTable {
         case .clientOffer(let offer): setClientTLS(offer, for: key)
         case .serverAnswer(let answer): setServerTLS(answer, for: key)
         case .serverCertificates(let reading): updateRecord(of: key) { $0.serverCertificates = reading }
-        case .inspection(let status): setTLSStatus(status, for: key)
-        case .inspectionFailure(let reason): updateRecord(of: key) { $0.inspectionFailure = reason }
+        case .inspection(let status, let reason):
+            updateRecord(of: key) { record in
+                record.tlsStatus = status
+                record.inspectionReason = reason
+            }
+        case .leafTLS(let negotiated): updateRecord(of: key) { $0.leafTLS = negotiated }
+        case .serverEnding(let ending): updateRecord(of: key) { $0.serverEnding = ending }
         }
     }
 }

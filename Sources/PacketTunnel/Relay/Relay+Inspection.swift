@@ -1,21 +1,42 @@
 import Foundation
 import Shared
 
-/// The relay hookup of TLS inspection (the relay-and-TLS seed, "the relay hookup"): a TCP/443 flow
-/// opens as a candidate — its plain connection to the server made as for any flow, so the device's
-/// SYN-ACK stays faithful — and its first bytes are held until the ClientHello is read. Then either
-/// the swap (a `TLSTerminationConnection` takes the same socket as its upstream transport) or the
-/// release (the held bytes go out untouched, and the flow is plain passthrough from there).
+/// The relay hookup of TLS inspection (the relay-and-TLS seed, "the relay hookup"): while
+/// inspection is on, every TCP flow opens as a candidate — its plain connection to the server made
+/// as for any flow, so the device's SYN-ACK stays faithful — and its first bytes are held until
+/// they show whether it opens with a ClientHello, on whatever port. Then either the swap (a
+/// `TLSTerminationConnection` takes the same socket as its upstream transport) or the release
+/// (the held bytes go out untouched, and the flow is plain passthrough from there). Every TLS flow
+/// not inspected is told why (`InspectionReason`).
 extension Relay {
     /// A new TCP flow's phase: a candidate when inspection may apply to it.
-    func candidacy(_ key: FlowKey, server: IPEndpoint) -> FlowInspectionPhase? {
-        guard let inspection, TLSInterceptionPolicy.isCandidate(key, server: server, inspectionEnabled: inspection.isEnabled)
-        else { return nil }
+    func candidacy(_ key: FlowKey) -> FlowInspectionPhase? {
+        guard let inspection, TLSInterceptionPolicy.isCandidate(key, inspectionEnabled: inspection.isEnabled) else { return nil }
         return .candidate(held: Data(), scanner: ClientHelloScanner())
     }
 
     func isTerminating(_ key: FlowKey) -> Bool {
         if case .terminating = tcpFlows[key]?.inspection { true } else { false }
+    }
+
+    /// Records what became of `key` and why, counted by its reason.
+    func recordInspection(_ key: FlowKey, _ status: TLSInspectionStatus, _ reason: InspectionReason?) {
+        if let reason { stats.inspection?.byReason.count(reason.kind) }
+        observer?(key, [.inspection(status, reason)])
+    }
+
+    /// A TLS stream that was never a candidate (inspection off, or not asked for): said so once.
+    func streamOpenedTLSUninspected(_ key: FlowKey) {
+        recordInspection(key, .encrypted, InspectionReason(.inspectionOff))
+    }
+
+    /// A UDP flow's first datagram: QUIC is passed through (ADR 0006), and said so. A long header
+    /// with the fixed bit and a version (RFC 9000 §17.2) is what every QUIC connection opens with.
+    func udpFlowOpened(_ key: FlowKey, firstPayload payload: Data) {
+        guard payload.count >= 5, payload[payload.startIndex] & 0xC0 == 0xC0,
+              payload[(payload.startIndex + 1)...].prefix(4).contains(where: { $0 != 0 }) else { return }
+        let active = inspection?.isEnabled == true
+        recordInspection(key, .encrypted, InspectionReason(active ? .quic : .inspectionOff))
     }
 
     // MARK: The device's stream
@@ -28,8 +49,15 @@ extension Relay {
             tcpFlows[key]?.inspection = .candidate(held: held, scanner: scanner)
             switch outcome {
             case .needMoreBytes: return
-            case .found(let sni): attempt(key, sni: sni, offer: scanner.offer, held: held)
-            case .unavailable: release(key, held)     // not TLS, or no name to mint for
+            case .found(let sni): attempt(key, sni: sni, scanner: scanner, held: held)
+            case .unavailable(let reason):
+                switch reason {
+                case .notTLSHandshake: break    // not TLS: nothing to say
+                case .noServerName: recordInspection(key, .encrypted, InspectionReason(.noServerName))
+                case .notClientHello, .malformed, .tooLarge:
+                    recordInspection(key, .encrypted, InspectionReason(.unreadableClientHello, detail: Self.describe(reason)))
+                }
+                release(key, held)
             }
         case .terminating(var leg):
             leg.owedDrain += data.count
@@ -55,22 +83,40 @@ extension Relay {
         }
     }
 
-    /// The ClientHello named `sni`: the gate, then the swap — or the release, untouched.
-    private func attempt(_ key: FlowKey, sni: String, offer: ClientTLSOffer?, held: Data) {
+    /// The device reset a flow being torn down: only how its attempt went is left to record.
+    func inspectDeviceReset(_ key: FlowKey) {
+        guard case .terminating(let leg) = tcpFlows[key]?.inspection,
+              let outcome = leg.termination.deviceReset().outcome else { return }
+        record(outcome, host: leg.termination.host, key)
+    }
+
+    /// The ClientHello named `sni`: the gate, the offer inside the client's limits, then the swap
+    /// — or the release, untouched.
+    private func attempt(_ key: FlowKey, sni: String, scanner: ClientHelloScanner, held: Data) {
         guard let inspection else { return release(key, held) }
-        switch TLSInterceptionPolicy.gate(caReady: inspection.caReady(), clientHelloSNI: sni, pinned: inspection.pinned) {
-        case .abort(let reason):
-            if reason == .pinnedHost { stats.inspection?.pinnedHostSkips += 1 }
-            if let status = TLSInterceptionPolicy.status(for: reason) { observer?(key, [.inspection(status)]) }
+        switch TLSInterceptionPolicy.gate(caReady: inspection.caReady(), clientHelloSNI: sni, remembered: inspection.remembered) {
+        case .skip(let status, let reason):
+            if inspection.remembered.contains(sni) { stats.inspection?.pinnedHostSkips += 1 }
+            recordInspection(key, status, reason)
             release(key, held)
         case .attempt(let host):
             stats.inspection?.inspectionCandidates += 1
+            let offer: UpstreamOffer
+            switch UpstreamOfferPlan.plan(host: host, applicationProtocols: scanner.offer?.applicationProtocols ?? [],
+                                          limits: scanner.limits, capabilities: inspection.factory.capabilities) {
+            case .outsideClientPolicy(let detail):
+                stats.inspection?.inspectionsAbandoned += 1
+                recordInspection(key, .encrypted, InspectionReason(.clientTLSPolicy, detail: detail))
+                return release(key, held)
+            case .offer(let planned):
+                offer = planned
+            }
             let termination: TLSTerminationConnection
             do {
-                termination = try TLSTerminationConnection(host: host, applicationProtocols: offer?.applicationProtocols ?? [],
-                                                            factory: inspection.factory)
+                termination = try TLSTerminationConnection(offer, factory: inspection.factory)
             } catch {
                 stats.inspection?.inspectionsAbandoned += 1
+                recordInspection(key, .encrypted, InspectionReason(.internalError, detail: error.description))
                 return release(key, held)
             }
             stats.inspection?.terminationsOpened += 1
@@ -90,6 +136,16 @@ extension Relay {
         connection?.send(held)
     }
 
+    private static func describe(_ reason: ClientHelloScanner.Reason) -> String {
+        switch reason {
+        case .notTLSHandshake: "not a TLS handshake"
+        case .notClientHello: "the first handshake message is not a ClientHello"
+        case .malformed: "the ClientHello is malformed"
+        case .noServerName: "the ClientHello names no server"
+        case .tooLarge: "the ClientHello is larger than a hello may be"
+        }
+    }
+
     // MARK: The termination's steps
 
     /// Runs one event of `key`'s termination and carries out what it asks, in its order.
@@ -104,6 +160,8 @@ extension Relay {
         }
         for piece in step.plaintext { inspection?.keepPlaintext?(key, piece) }
         if let upstream = step.upstreamTLS { observer?(key, [.serverAnswer(.negotiated(upstream))]) }
+        if let leaf = step.leafTLS { observer?(key, [.leafTLS(leaf)]) }
+        if let ending = step.serverEnding { observer?(key, [.serverEnding(ending)]) }
         if let outcome = step.outcome { record(outcome, host: leg.termination.host, key) }
         if step.closeServerSend { connection?.shutdownWrite() }
         switch step.ending {
@@ -125,19 +183,15 @@ extension Relay {
     }
 
     private func record(_ outcome: TLSTerminationOutcome, host: String, _ key: FlowKey) {
-        switch TLSInterceptionPolicy.decide(outcome) {
-        case .inspected:
-            stats.inspection?.flowsInspected += 1
-            observer?(key, [.inspection(.inspected)])
-        case .notInspectable:
-            stats.inspection?.flowsPinned += 1
-            inspection?.pinned.remember(host)
-            observer?(key, [.inspection(.notInspectable)])
-        case .fail(let error):
-            stats.inspection?.terminationsFailed += 1
-            if case .handshakeWithServerFailed(let reason) = error { observer?(key, [.inspectionFailure(reason)]) }
-            if case .userspaceStackError(let reason) = error { observer?(key, [.inspectionFailure(reason)]) }
+        let verdict = TLSInterceptionPolicy.verdict(for: outcome)
+        switch verdict.status {
+        case .inspected: stats.inspection?.flowsInspected += 1
+        case .inspectionFailed: stats.inspection?.terminationsFailed += 1
+        case .notInspectable where verdict.reason?.kind == .refusedCertificate: stats.inspection?.flowsPinned += 1
+        case .plaintext, .encrypted, .notInspectable: break
         }
+        if verdict.remembersHost, let reason = verdict.reason { inspection?.remembered.remember(host, reason) }
+        recordInspection(key, verdict.status, verdict.reason)
     }
 
     /// Nothing reached the device yet: a fresh connection to the server, the held bytes first.

@@ -45,7 +45,7 @@ package final class Relay {
         var timer: TCPRelayFlow.RetransmitTimer?
         /// Until they settle: the bytes each way, each seen once, as they pass.
         var scanners: TCPFlowScanners?
-        /// A TCP/443 flow while inspection decides or terminates it; nil passes through.
+        /// A TCP flow while inspection decides or terminates it; nil passes through.
         var inspection: FlowInspectionPhase? = nil
         /// The ISN of the device's SYN that opened it; nil when it began with another segment.
         let openingSequence: UInt32?
@@ -179,7 +179,7 @@ package final class Relay {
                                         config: config, initialSequence: SequenceNumber(initialSequence()))
                 let opening = TCPConnectionStart.opensConnection(tcp.flags) ? tcp.sequence : nil
                 tcpFlows[key] = TCPFlowState(flow: flow, scanners: observer == nil ? nil : TCPFlowScanners(),
-                                             inspection: candidacy(key, server: packet.destination), openingSequence: opening)
+                                             inspection: candidacy(key), openingSequence: opening)
             }
             tcpEvent(key) { $0.receiveFromDevice(segment) }
         } else if let udp = packet.udp {
@@ -191,6 +191,7 @@ package final class Relay {
                 }
                 udpFlows[key] = UDPFlowState(device: packet.source, server: packet.destination, connection: connection)
                 stats.udpFlowsOpened += 1
+                if observer != nil { udpFlowOpened(key, firstPayload: datagram[udp.payloadRange]) }
             }
             // DNS is counted apart: queries sent against replies received tells a resolver that does
             // not answer from one that is not asked.
@@ -227,6 +228,8 @@ package final class Relay {
             udp.connection.cancel()
             return
         }
+        // A terminated flow's server reset: the device is reset in turn, and the flow says so.
+        if isTerminating(key) { return terminationStep(key) { $0.serverReset() } }
         tcpEvent(key) { $0.serverDidFail() }
     }
 
@@ -289,6 +292,7 @@ package final class Relay {
                 let connection = tcpFlows[key]?.connection
                 connection?.setReading(true)
             case .teardown(let ending):
+                if ending == .deviceReset { inspectDeviceReset(key) }
                 guard let state = tcpFlows.removeValue(forKey: key) else { return }
                 if ending == .serverRefused { stats.connectFailures += 1 }
                 if ending != .notASyn { stats.tcpFlowsClosed += 1 }
@@ -325,15 +329,20 @@ package final class Relay {
         guard var scanners = tcpFlows[key]?.scanners, let observer else { return }
         let facts = data.withUnsafeBytes { fromClient ? scanners.client($0) : scanners.server($0) }
         tcpFlows[key]?.scanners = scanners.isSettled ? nil : scanners
+        var openedTLSUninspected = false
         for fact in facts {
             guard case .streamOpening(let opening) = fact else { continue }
             switch opening {
-            case .tlsHandshake: stats.streamOpeningsTLS += 1
+            case .tlsHandshake:
+                stats.streamOpeningsTLS += 1
+                // A candidate says for itself what became of it; any other TLS stream was not one.
+                openedTLSUninspected = tcpFlows[key]?.inspection == nil
             case .httpRequest: stats.streamOpeningsHTTP += 1
             case .unrecognised: stats.streamOpeningsUnrecognised += 1
             }
         }
         if !facts.isEmpty { observer(key, facts) }
+        if openedTLSUninspected { streamOpenedTLSUninspected(key) }
     }
 
     private func serverDidReceiveDatagram(_ key: FlowKey, _ data: Data) {

@@ -14,18 +14,19 @@ package final class RelayInspection {
     /// Where decrypted content goes; nil keeps nothing (ADR 0007: keeping is its own switch, and
     /// the switch is applied by not handing the bytes over).
     package var keepPlaintext: ((FlowKey, DecryptedPiece) -> Void)?
-    package internal(set) var pinned: PinnedHostMemory
+    /// The hosts found not inspectable this run, with why.
+    package internal(set) var remembered: UninspectableHosts
 
     package init(factory: any TLSSessionFactory, isEnabled: Bool = true, caReady: @escaping () -> Bool = { true },
-                 pinnedCapacity: Int = 4096) {
+                 rememberedCapacity: Int = 4096) {
         self.factory = factory
         self.isEnabled = isEnabled
         self.caReady = caReady
-        pinned = PinnedHostMemory(capacity: pinnedCapacity)
+        remembered = UninspectableHosts(capacity: rememberedCapacity)
     }
 }
 
-/// Where a TCP/443 flow stands with inspection.
+/// Where a TCP flow stands with inspection.
 enum FlowInspectionPhase {
     /// The device's first bytes are held, unsent, until its ClientHello says whom it calls.
     case candidate(held: Data, scanner: ClientHelloScanner)

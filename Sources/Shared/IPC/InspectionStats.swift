@@ -9,21 +9,26 @@ public struct InspectionStats: Codable, Sendable, Equatable {
     public var terminationsOpened: UInt64
     /// Candidates given up on before their termination was opened, and left passing through.
     public var inspectionsAbandoned: UInt64
-    /// TLS streams left alone because their host is known to pin its certificates.
+    /// TLS streams left alone because their host is known not to be inspectable (its client
+    /// refused the run's certificate, or it asks for the app's own).
     public var pinnedHostSkips: UInt64
     /// Flows whose content was decrypted.
     public var flowsInspected: UInt64
-    /// Flows whose client refused our certificate (pinning) and were recorded as pinned.
+    /// Flows whose client refused the run's certificate (it pins, or trusts a store the run did
+    /// not reach).
     public var flowsPinned: UInt64
-    /// Terminations that failed for another reason (upstream TLS, certificate issuance).
+    /// Terminations that broke their flow (`TLSInspectionStatus.inspectionFailed`).
     public var terminationsFailed: UInt64
+    /// Every TLS flow not inspected, or broken by inspection, once, by its reason.
+    public var byReason: InspectionReasonTally
     /// Leaves minted for the hosts terminated (a host's later connections reuse its leaf, so this
     /// stays at one per host); absent when the tunnel cannot tell.
     public var leavesMinted: UInt64?
 
     public init(inspectionCandidates: UInt64 = 0, terminationsOpened: UInt64 = 0, inspectionsAbandoned: UInt64 = 0,
                 pinnedHostSkips: UInt64 = 0, flowsInspected: UInt64 = 0, flowsPinned: UInt64 = 0,
-                terminationsFailed: UInt64 = 0, leavesMinted: UInt64? = nil) {
+                terminationsFailed: UInt64 = 0, byReason: InspectionReasonTally = InspectionReasonTally(),
+                leavesMinted: UInt64? = nil) {
         self.inspectionCandidates = inspectionCandidates
         self.terminationsOpened = terminationsOpened
         self.inspectionsAbandoned = inspectionsAbandoned
@@ -31,6 +36,7 @@ public struct InspectionStats: Codable, Sendable, Equatable {
         self.flowsInspected = flowsInspected
         self.flowsPinned = flowsPinned
         self.terminationsFailed = terminationsFailed
+        self.byReason = byReason
         self.leavesMinted = leavesMinted
     }
 

@@ -23,8 +23,14 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     public var quic: QUICVersionReading?
     public var serverCertificates: ServerCertificateReading?
     public var streamOpening: StreamOpening?
-    /// Why inspection failed the flow closed (its reason, as OpenSSL or the pairing words it).
-    public var inspectionFailure: String?
+    /// Why an encrypted flow was not decrypted, or how inspection broke it; nil for a flow that
+    /// was inspected, is not TLS, or is not decided yet.
+    public var inspectionReason: InspectionReason?
+    /// On an inspected flow: what the app and the tunnel's leaf negotiated (`serverTLS` is then the
+    /// real server's answer to the tunnel).
+    public var leafTLS: NegotiatedTLS?
+    /// On an inspected flow: how the real server ended its side.
+    public var serverEnding: TLSStreamEnding?
 
     /// A flow just seen for the first time: no traffic counted yet, nothing learnt about it.
     public init(key: FlowKey, firstSeen: UInt64, tlsStatus: TLSInspectionStatus) {

@@ -35,4 +35,7 @@ public enum TLSAnswerSource: String, Sendable, Hashable, Codable, CaseIterable {
     /// Reported by the tunnel's own connection to the real server: the answer to the tunnel's
     /// ClientHello (an inspected flow), not to the app's.
     case upstreamConnection
+    /// What the app and the tunnel's leaf negotiated on an inspected flow: the app's own handshake,
+    /// answered by the tunnel (`FlowRecord.leafTLS`).
+    case tunnelLeaf
 }

@@ -16,4 +16,16 @@ public struct TLSProtocolVersion: RawRepresentable, Sendable, Hashable, Codable 
 
     /// SSL 3.0 through TLS 1.3: the versions that were ever published.
     public var isPublished: Bool { (Self.ssl30.rawValue...Self.tls13.rawValue).contains(rawValue) }
+
+    /// "TLS 1.2", "SSL 3.0"; an unpublished value as its four hex digits ("0x7f1c").
+    public var name: String {
+        switch self {
+        case .ssl30: "SSL 3.0"
+        case .tls10: "TLS 1.0"
+        case .tls11: "TLS 1.1"
+        case .tls12: "TLS 1.2"
+        case .tls13: "TLS 1.3"
+        default: "0x" + String(repeating: "0", count: 4 - String(rawValue, radix: 16).count) + String(rawValue, radix: 16)
+        }
+    }
 }

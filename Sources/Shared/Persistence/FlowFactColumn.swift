@@ -27,7 +27,15 @@ enum FlowFactColumn: String, CaseIterable {
     case tlsChainState = "tls_chain_state"
     case tlsChain = "tls_chain"
     case streamOpening = "stream_opening"
-    case inspectionFailure = "inspection_failure"
+    /// `InspectionReasonKind`'s raw value; `inspection_failure` is its detail (the column's name is
+    /// from when it held only why a flow failed).
+    case inspectionReason = "inspection_reason"
+    case inspectionDetail = "inspection_failure"
+    /// What the app and the tunnel's leaf negotiated (`FlowRecord.leafTLS`); set together.
+    case leafTLSVersion = "tls_leaf_version"
+    case leafTLSCipherSuite = "tls_leaf_cipher_suite"
+    /// `TLSStreamEnding`.
+    case serverEnding = "tls_server_ending"
 
     /// Facts are reported once: a record that does not know a group leaves the stored group alone,
     /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
@@ -41,6 +49,8 @@ enum FlowFactColumn: String, CaseIterable {
         ([.quicVersion], [.quicVersion, .quicFromServer]),
         ([.tlsChainState], [.tlsChainState, .tlsChain]),
         ([.streamOpening], [.streamOpening]),
-        ([.inspectionFailure], [.inspectionFailure]),
+        ([.inspectionReason], [.inspectionReason, .inspectionDetail]),
+        ([.leafTLSVersion], [.leafTLSVersion, .leafTLSCipherSuite]),
+        ([.serverEnding], [.serverEnding]),
     ]
 }

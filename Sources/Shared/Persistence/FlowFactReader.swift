@@ -90,7 +90,30 @@ struct FlowFactReader {
         }
     }
 
-    func inspectionFailure() throws(StoreError) -> String? { try text(.inspectionFailure) }
+    func inspectionReason() throws(StoreError) -> InspectionReason? {
+        guard let raw = try text(.inspectionReason) else {
+            guard values[.inspectionDetail] == .null else { throw corrupt("inspection_failure without inspection_reason") }
+            return nil
+        }
+        guard let kind = InspectionReasonKind(rawValue: raw) else { throw corrupt("inspection_reason \"\(raw)\"") }
+        return InspectionReason(kind, detail: try text(.inspectionDetail))
+    }
+
+    func leafTLS() throws(StoreError) -> NegotiatedTLS? {
+        switch (try integer(.leafTLSVersion, as: UInt16.self), try integer(.leafTLSCipherSuite, as: UInt16.self)) {
+        case (nil, nil): return nil
+        case let (version?, cipherSuite?):
+            return NegotiatedTLS(version: TLSProtocolVersion(rawValue: version), cipherSuite: TLSCipherSuite(rawValue: cipherSuite),
+                                 fromHelloRetryRequest: false, source: .tunnelLeaf)
+        default: throw corrupt("tls_leaf_version and tls_leaf_cipher_suite not set together")
+        }
+    }
+
+    func serverEnding() throws(StoreError) -> TLSStreamEnding? {
+        guard let raw = try integer(.serverEnding, as: UInt8.self) else { return nil }
+        guard let ending = TLSStreamEnding(rawValue: raw) else { throw corrupt("tls_server_ending \(raw)") }
+        return ending
+    }
 
     func streamOpening() throws(StoreError) -> StreamOpening? {
         guard let raw = try text(.streamOpening) else { return nil }

@@ -52,7 +52,15 @@ extension FlowFactValues {
             break
         }
         self[.streamOpening] = record.streamOpening.map { .text($0.rawValue) } ?? .null
-        self[.inspectionFailure] = record.inspectionFailure.map { .text($0) } ?? .null
+        if let reason = record.inspectionReason {
+            self[.inspectionReason] = .text(reason.kind.rawValue)
+            self[.inspectionDetail] = reason.detail.map(SQLiteValue.text) ?? .null
+        }
+        if let leaf = record.leafTLS {
+            self[.leafTLSVersion] = .integer(Int64(leaf.version.rawValue))
+            self[.leafTLSCipherSuite] = .integer(Int64(leaf.cipherSuite.rawValue))
+        }
+        self[.serverEnding] = record.serverEnding.map { .integer(Int64($0.rawValue)) } ?? .null
     }
 
     private static func isListable(_ name: String) -> Bool {

@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 7
+        public static let latestVersion = 8
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -160,6 +160,19 @@ extension FlowStore {
             // Why an inspection attempt failed a flow closed (the upstream's certificate, say).
             Migration(version: 7, sql: """
                 ALTER TABLE flows ADD COLUMN inspection_failure TEXT;
+                """),
+            // Why a flow was not inspected, typed (`InspectionReasonKind`), with inspection_failure
+            // as its detail; what the app and the tunnel's leaf negotiated; how the real server
+            // ended an inspected flow. A failure recorded before the kinds existed broke its flow
+            // (inspection then failed closed), so it becomes the status and kind that say so.
+            Migration(version: 8, sql: """
+                ALTER TABLE flows ADD COLUMN inspection_reason TEXT;
+                ALTER TABLE flows ADD COLUMN tls_leaf_version INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_leaf_cipher_suite INTEGER;
+                ALTER TABLE flows ADD COLUMN tls_server_ending INTEGER;
+                UPDATE flows SET inspection_reason = '\(InspectionReasonKind.upstreamFailed.rawValue)',
+                    tls_status = \(TLSInspectionStatus.inspectionFailed.rawValue)
+                    WHERE inspection_failure IS NOT NULL;
                 """),
         ]
 

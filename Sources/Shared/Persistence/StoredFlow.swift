@@ -21,8 +21,12 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let quic: QUICVersionReading?
     public let serverCertificates: ServerCertificateReading?
     public let streamOpening: StreamOpening?
-    /// Why inspection failed this flow closed; nil when it did not.
-    public let inspectionFailure: String?
+    /// Why an encrypted flow was not decrypted, or how inspection broke it (`FlowRecord`'s).
+    public let inspectionReason: InspectionReason?
+    /// On an inspected flow: what the app and the tunnel's leaf negotiated.
+    public let leafTLS: NegotiatedTLS?
+    /// On an inspected flow: how the real server ended its side.
+    public let serverEnding: TLSStreamEnding?
 
     public var firstSeen: Date { EpochNanoseconds.date(firstSeenNanoseconds) }
     public var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
@@ -63,6 +67,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         quic = try facts.quic()
         serverCertificates = try facts.serverCertificates()
         streamOpening = try facts.streamOpening()
-        inspectionFailure = try facts.inspectionFailure()
+        inspectionReason = try facts.inspectionReason()
+        leafTLS = try facts.leafTLS()
+        serverEnding = try facts.serverEnding()
     }
 }

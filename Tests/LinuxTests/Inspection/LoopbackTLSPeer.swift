@@ -56,6 +56,8 @@ struct ShuttleRecord {
     var fromPeer = Data()
     var established = false
     var ended: TLSSessionEnd?
+    /// The peer's close_notify arrived (and was answered with ours, as a faithful peer does).
+    var peerClosed = false
     var peerEndedStream = false
 }
 
@@ -77,6 +79,16 @@ struct ShuttleCue {
 
 /// Moves bytes between `descriptor` and `session` until the session ends, the peer's stream ends,
 /// or `timeout` passes; then closes the socket.
+extension TLSSessionFactory {
+    /// A client leg offering everything the tunnel's TLS can: what a client with the widest limits gets
+    /// (AEAD suites first: their code points are the highest).
+    func makeClient(host: String, applicationProtocols: [String]) throws(TLSSessionFailure) -> any TLSSession {
+        try makeClient(UpstreamOffer(host: host, applicationProtocols: applicationProtocols, minimumVersion: .tls12,
+                                     maximumVersion: .tls13, tls12CipherSuites: capabilities.tls12CipherSuites.sorted(by: >),
+                                     tls13CipherSuites: capabilities.tls13CipherSuites.sorted()))
+    }
+}
+
 func shuttle(_ session: any TLSSession, over descriptor: Int32, cues: [ShuttleCue] = [],
              timeout: TimeInterval = 15) -> ShuttleRecord {
     var record = ShuttleRecord()
@@ -87,6 +99,10 @@ func shuttle(_ session: any TLSSession, over descriptor: Int32, cues: [ShuttleCu
         record.plaintext += step.plaintext
         if step.becameEstablished { record.established = true }
         if let end = step.ended, record.ended == nil { record.ended = end }
+        if step.peerClosed {
+            record.peerClosed = true
+            apply(session.close())
+        }
         while record.ended == nil, let cue = pending.first, cue.holds(record) {
             pending.removeFirst()
             if let plaintext = cue.plaintext { apply(session.send(plaintext)) }

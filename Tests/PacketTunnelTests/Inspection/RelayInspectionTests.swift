@@ -36,13 +36,28 @@ struct RelayInspectionTests {
         relay.observer = { _, facts in log.facts += facts }
     }
 
-    var key: FlowKey { FlowKey(proto: .tcp, source: Self.device, destination: Self.server) }
+    var server = Self.server
+    var key: FlowKey { FlowKey(proto: .tcp, source: Self.device, destination: server) }
     var connection: RelayTests.ScriptedConnection? { connector.tcp[key] }
 
     func send(_ flags: TCPFlags, seq: UInt32, ack: UInt32 = 0, _ payload: Data = Data()) {
-        let datagram = try! PacketEmitter.tcp(source: Self.device, destination: Self.server, sequence: seq,
+        let datagram = try! PacketEmitter.tcp(source: Self.device, destination: server, sequence: seq,
                                               acknowledgment: ack, flags: flags, windowSize: 65_535, payload: payload)
         relay.passthrough(try! PacketParser.parse(datagram), datagram: datagram)
+    }
+
+    /// The device's sequence number after the hello.
+    static let afterHello = deviceISN + 1 + UInt32(hello.count)
+
+    /// Both legs up, the device's Finished sent: the flow is inspected.
+    func inspectedFlow() {
+        factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
+        established()
+        sendHello()
+        factory.client.onReceive = [TLSSessionStep(becameEstablished: true)]
+        factory.server.onReceive = [TLSSessionStep(toPeer: Data("our-server-hello")), TLSSessionStep(becameEstablished: true)]
+        relay.serverDidReceive(key, Data("their-flight"))
+        send([.ack, .psh], seq: Self.afterHello, ack: Self.ourISN + 1, Data("client-finished"))
     }
 
     func established() {
@@ -60,7 +75,7 @@ struct RelayInspectionTests {
         }
     }
 
-    @Test("a 443 candidate's plain connection opens on the SYN and its SYN-ACK waits for the server, as any flow's")
+    @Test("a candidate's plain connection opens on the SYN and its SYN-ACK waits for the server, as any flow's")
     func candidateOpensAsAnyFlow() throws {
         send(.syn, seq: Self.deviceISN)
         #expect(connection != nil)
@@ -74,8 +89,10 @@ struct RelayInspectionTests {
         factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
         established()
         sendHello()
-        #expect(factory.clientRequests.first?.host == "example.com")
-        #expect(factory.clientRequests.first?.protocols == ["h2", "http/1.1"])
+        // The hello offers TLS 1.3 and 1.2 but only TLS 1.3 suites: the upstream offers 1.3 alone.
+        #expect(factory.clientRequests == [UpstreamOffer(host: "example.com", applicationProtocols: ["h2", "http/1.1"],
+                                                         minimumVersion: .tls13, maximumVersion: .tls13,
+                                                         tls12CipherSuites: [], tls13CipherSuites: [0x1301, 0x1302])])
         #expect(connection?.sent == [Data("our-hello")])                 // never the device's hello
         #expect(relay.stats.inspection?.inspectionCandidates == 1)
         #expect(relay.stats.inspection?.terminationsOpened == 1)
@@ -95,7 +112,7 @@ struct RelayInspectionTests {
         #expect(facts.facts.contains(.serverAnswer(.negotiated(factory.client.negotiated!))))
     }
 
-    @Test("a stream that is not TLS goes to the server untouched, byte for byte")
+    @Test("a stream that is not TLS goes to the server untouched, byte for byte, and nothing is said of inspection")
     func notTLSReleased() {
         established()
         let request = Data("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
@@ -103,6 +120,39 @@ struct RelayInspectionTests {
         #expect(connection?.sent == [request])
         #expect(factory.clientRequests.isEmpty)
         #expect(relay.stats.inspection?.inspectionCandidates == 0)
+        #expect(!facts.facts.contains { if case .inspection = $0 { true } else { false } })
+    }
+
+    @Test("a ClientHello on another port than 443 is a candidate too")
+    mutating func anyPortIsACandidate() {
+        server = IPEndpoint(address: Self.server.address, port: 8443)
+        factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
+        established()
+        sendHello()
+        #expect(connection?.sent == [Data("our-hello")])
+        #expect(relay.stats.inspection?.terminationsOpened == 1)
+    }
+
+    @Test("a hello that names no server passes through untouched and says so")
+    func noServerName() {
+        established()
+        let hello = Data(TLSVectors.clientHello(extensions: [TLSVectors.supportedVersions([0x0304])]))
+        send([.ack, .psh], seq: Self.deviceISN + 1, ack: Self.ourISN + 1, hello)
+        #expect(connection?.sent == [hello])
+        #expect(facts.facts.contains(.inspection(.encrypted, InspectionReason(.noServerName))))
+        #expect(relay.stats.inspection?.byReason[.noServerName] == 1)
+    }
+
+    @Test("a client whose limits the tunnel cannot stay inside passes through untouched, with the client's policy as the reason")
+    func outsideTheClientsPolicy() {
+        established()
+        // TLS 1.1 at most: inspection speaks 1.2 and 1.3 only, so no upstream offer can stay inside.
+        let hello = Data(TLSVectors.clientHello(legacyVersion: 0x0302, extensions: [TLSVectors.serverName("old.test")]))
+        send([.ack, .psh], seq: Self.deviceISN + 1, ack: Self.ourISN + 1, hello)
+        #expect(connection?.sent == [hello])
+        #expect(factory.clientRequests.isEmpty)
+        #expect(facts.facts.contains(.inspection(.encrypted, InspectionReason(
+            .clientTLSPolicy, detail: "the client offers up to TLS 1.1; inspection speaks TLS 1.2 and 1.3 only"))))
     }
 
     @Test("a hello split over two segments is held whole and read once")
@@ -121,27 +171,44 @@ struct RelayInspectionTests {
         #expect(factory.server.calls == [.receive(Self.hello)])
     }
 
-    @Test("with inspection off, a 443 flow is relayed untouched")
+    @Test("with inspection off, a TLS flow is relayed untouched and says inspection was off")
     func offMeansUntouched() {
         inspection.isEnabled = false
         established()
         sendHello()
         #expect(connection?.sent == [Self.hello])
         #expect(factory.clientRequests.isEmpty)
+        #expect(facts.facts.contains(.inspection(.encrypted, InspectionReason(.inspectionOff))))
+        #expect(relay.stats.inspection?.byReason[.inspectionOff] == 1)
     }
 
-    @Test("a host that refused our leaf is remembered: its next connection passes through with no attempt")
+    @Test("a QUIC flow is passed through and says so")
+    func quicSaysSo() {
+        let udpKey = FlowKey(proto: .udp, source: Self.device, destination: Self.server)
+        let initial = Data([0xC3, 0x00, 0x00, 0x00, 0x01] + [UInt8](repeating: 0, count: 20))
+        let datagram = try! PacketEmitter.udp(source: Self.device, destination: Self.server, payload: initial)
+        relay.passthrough(try! PacketParser.parse(datagram), datagram: datagram)
+        #expect(connector.udp[udpKey]?.sent == [initial])
+        #expect(facts.facts == [.inspection(.encrypted, InspectionReason(.quic))])
+        let other = try! PacketEmitter.udp(source: IPEndpoint(address: TunnelAddressing.ipv4Address, port: 40_002),
+                                           destination: Self.server, payload: Data("not quic".utf8))
+        relay.passthrough(try! PacketParser.parse(other), datagram: other)
+        #expect(facts.facts.count == 1)
+    }
+
+    @Test("a host whose client refused our leaf is remembered: its next connection passes through with no attempt")
     func pinnedHostIsNeverRetried() throws {
         factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
         established()
         sendHello()
         factory.client.onReceive = [TLSSessionStep(becameEstablished: true)]
-        factory.server.onReceive = [TLSSessionStep(toPeer: Data("our-server-hello")), TLSSessionStep(ended: .alertFromPeer(48))]
+        factory.server.onReceive = [TLSSessionStep(toPeer: Data("our-server-hello")), TLSSessionStep(ended: .alertFromPeer(.unknownCA))]
         relay.serverDidReceive(key, Data("their-flight"))
-        send([.ack, .psh], seq: Self.deviceISN + 1 + UInt32(Self.hello.count), ack: Self.ourISN + 1, Data([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x30]))
+        send([.ack, .psh], seq: Self.afterHello, ack: Self.ourISN + 1, Data([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x30]))
         #expect(relay.stats.inspection?.flowsPinned == 1)
-        #expect(facts.facts.contains(.inspection(.notInspectable)))
-        #expect(inspection.pinned.contains("example.com"))
+        let refused = InspectionReason(.refusedCertificate, detail: "the client refused the run's certificate with alert 48 (unknown_ca)")
+        #expect(facts.facts.contains(.inspection(.notInspectable, refused)))
+        #expect(inspection.remembered.reason(for: "example.com") == refused)
 
         // The same host again, on another port of the device: straight through, counted as a skip.
         relay.close(key)
@@ -160,20 +227,47 @@ struct RelayInspectionTests {
         #expect(factory.clientRequests.count == 1)                        // zero attempts for it
         #expect(relay.stats.inspection?.pinnedHostSkips == 1)
         #expect(relay.stats.inspection?.terminationsOpened == 1)
+        #expect(relay.stats.inspection?.byReason[.refusedCertificate] == 2)
     }
 
-    @Test("an upstream that fails verification resets the device and records why")
-    func failClosed() throws {
+    @Test("an upstream that fails verification steps aside: the device meets the real server, and the host is remembered")
+    func verificationFailureStepsAside() throws {
         factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
         established()
         sendHello()
+        let first = try #require(connection)
         factory.client.onReceive = [TLSSessionStep(ended: .verificationFailed("certificate has expired"))]
         relay.serverDidReceive(key, Data("their-flight"))
-        #expect(delivered.packets.last?.tcp?.flags.contains(.rst) == true)
+        #expect(first.cancelled)
+        #expect(connection?.sent == [Self.hello])                          // the device's own hello, on a fresh connection
+        #expect(!delivered.packets.contains { $0.tcp?.flags.contains(.rst) == true })
         #expect(payloads().isEmpty)                                        // no leaf of ours ever sent
-        #expect(facts.facts.contains(.inspectionFailure("certificate has expired")))
-        #expect(relay.stats.inspection?.terminationsFailed == 1)
+        let reason = InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired")
+        #expect(facts.facts.contains(.inspection(.encrypted, reason)))
+        #expect(relay.stats.inspection?.byReason[.upstreamVerificationFailed] == 1)
+        #expect(inspection.remembered.reason(for: "example.com") == reason)
+        #expect(relay.openFlowCount == 1)
+    }
+
+    @Test("a server that resets an inspected flow resets the device, and the flow says how the server ended")
+    func serverResetReachesTheDevice() {
+        inspectedFlow()
+        relay.serverDidFail(key)
+        #expect(delivered.packets.last?.tcp?.flags.contains(.rst) == true)
+        #expect(facts.facts.contains(.serverEnding(.reset)))
         #expect(relay.openFlowCount == 0)
+    }
+
+    @Test("a half-closed device's FIN reaches the server as a FIN, and the server's answer still reaches the device")
+    func halfCloseCarriedUpstream() throws {
+        inspectedFlow()
+        send([.ack, .fin], seq: Self.afterHello + 15, ack: Self.ourISN + 1 + 16)
+        #expect(connection?.shutDown == true)
+        let before = payloads().count
+        factory.client.onReceive = [TLSSessionStep(plaintext: Data("answer"))]
+        relay.serverDidReceive(key, Data("answer-records"))
+        #expect(payloads().count == before + 1)
+        #expect(payloads().last == Data("enc(answer)"))
     }
 
     @Test("a transient failure before the device heard anything rolls back over a fresh connection, hello intact")
@@ -204,10 +298,10 @@ struct RelayInspectionTests {
         factory.client.onReceive = [TLSSessionStep(becameEstablished: true)]
         factory.server.onReceive = [TLSSessionStep(becameEstablished: true), TLSSessionStep(plaintext: Data("GET /"))]
         relay.serverDidReceive(key, Data("their-flight"))
-        send([.ack, .psh], seq: Self.deviceISN + 1 + UInt32(Self.hello.count), ack: Self.ourISN + 1, Data("records"))
+        #expect(relay.stats.inspection?.flowsInspected == 1)             // the handshake finished: accepted
+        #expect(facts.facts.contains(.inspection(.inspected, nil)))
+        send([.ack, .psh], seq: Self.afterHello, ack: Self.ourISN + 1, Data("records"))
         #expect(kept.map(\.0) == [key])
         #expect(kept.map(\.1) == [DecryptedPiece(Data("GET /"), .outbound)])
-        #expect(relay.stats.inspection?.flowsInspected == 1)
-        #expect(facts.facts.contains(.inspection(.inspected)))
     }
 }

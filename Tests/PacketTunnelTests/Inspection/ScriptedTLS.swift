@@ -40,7 +40,8 @@ final class ScriptedSession: TLSSession {
 final class ScriptedFactory: TLSSessionFactory {
     let client = ScriptedSession()
     let server = ScriptedSession()
-    var clientRequests: [(host: String, protocols: [String])] = []
+    var capabilities = UpstreamCapabilities(tls12CipherSuites: [0xC02F, 0xC030], tls13CipherSuites: [0x1301, 0x1302])
+    var clientRequests: [UpstreamOffer] = []
     var serverRequests: [(host: String, protocol: String?)] = []
     var refuseClient = false
     var refuseServer = false
@@ -51,10 +52,18 @@ final class ScriptedFactory: TLSSessionFactory {
         return server
     }
 
-    func makeClient(host: String, applicationProtocols: [String]) throws(TLSSessionFailure) -> any TLSSession {
-        clientRequests.append((host, applicationProtocols))
+    func makeClient(_ offer: UpstreamOffer) throws(TLSSessionFailure) -> any TLSSession {
+        clientRequests.append(offer)
         if refuseClient { throw TLSSessionFailure("no context") }
         return client
+    }
+}
+
+extension UpstreamOffer {
+    /// An offer for `host` at both versions with the scripted factory's suites.
+    static func test(_ host: String = "example.test", alpn: [String] = ["h2", "http/1.1"]) -> UpstreamOffer {
+        UpstreamOffer(host: host, applicationProtocols: alpn, minimumVersion: .tls12, maximumVersion: .tls13,
+                      tls12CipherSuites: [0xC02F], tls13CipherSuites: [0x1301])
     }
 }
 

@@ -4,19 +4,24 @@ import Testing
 @testable import PacketTunnel
 
 /// The pairing of an inspected flow's two legs against scripted sessions: which bytes leave
-/// through which door and when, and how every ending is read (ADR 0003 above all).
+/// through which door and when, how every ending is carried across, and how every way the attempt
+/// can end is read (ADR 0003 above all: only evidence of refusal counts as one).
 @Suite("Pairing the two legs of an inspected flow")
 struct TLSTerminationConnectionTests {
     let factory = ScriptedFactory()
     static let upstream = NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1301),
                                         fromHelloRetryRequest: false, source: .upstreamConnection)
 
-    func termination(alpn: [String] = ["h2", "http/1.1"]) throws -> TLSTerminationConnection {
+    func termination(_ offer: UpstreamOffer = .test()) throws -> TLSTerminationConnection {
         factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
-        return try TLSTerminationConnection(host: "example.test", applicationProtocols: alpn, factory: factory)
+        let t = try TLSTerminationConnection(offer, factory: factory)
+        _ = t.start()
+        _ = t.fromDevice(Data("device-hello"))
+        return t
     }
 
     /// The upstream handshake finishes and the device's leg is made and fed the held hello.
+    @discardableResult
     func upstreamUp(_ t: TLSTerminationConnection, serverFlight: String = "server-hello") -> TLSTerminationStep {
         factory.client.negotiated = Self.upstream
         factory.client.applicationProtocol = "h2"
@@ -25,12 +30,24 @@ struct TLSTerminationConnectionTests {
         return t.fromServer(Data("their-flight"))
     }
 
-    @Test("the upstream leg is made for the client's name with the client's own ALPN list, and speaks first")
+    /// Both legs up: the client's Finished reached our leaf.
+    @discardableResult
+    func bothUp(_ t: TLSTerminationConnection) -> TLSTerminationStep {
+        upstreamUp(t)
+        factory.server.negotiated = NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1302),
+                                                  fromHelloRetryRequest: false, source: .upstreamConnection)
+        factory.server.onReceive = [TLSSessionStep(toPeer: Data("tickets"), becameEstablished: true)]
+        return t.fromDevice(Data("client-finished"))
+    }
+
+    // MARK: The upstream handshake
+
+    @Test("the upstream leg is made from the offer inside the client's limits, and speaks first")
     func upstreamLegSpeaksFirst() throws {
-        let t = try termination()
+        factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
+        let t = try TLSTerminationConnection(.test(alpn: ["h2", "http/1.1"]), factory: factory)
         let step = t.start()
-        #expect(factory.clientRequests.map(\.host) == ["example.test"])
-        #expect(factory.clientRequests.first?.protocols == ["h2", "http/1.1"])
+        #expect(factory.clientRequests == [.test(alpn: ["h2", "http/1.1"])])
         #expect(step.toServer == Data("our-hello"))
         #expect(step.toDevice.isEmpty)
         #expect(factory.serverRequests.isEmpty)
@@ -39,9 +56,6 @@ struct TLSTerminationConnectionTests {
     @Test("the device's hello is held, untouched, until the real server has passed verification")
     func helloHeldUntilUpstreamIsUp() throws {
         let t = try termination()
-        _ = t.start()
-        let held = t.fromDevice(Data("device-hello"))
-        #expect(held == TLSTerminationStep())
         #expect(factory.serverRequests.isEmpty)
         let step = upstreamUp(t)
         #expect(factory.serverRequests.map(\.protocol) == ["h2"])          // the server's choice answers the client
@@ -52,193 +66,347 @@ struct TLSTerminationConnectionTests {
         #expect(step.outcome == nil)
     }
 
-    @Test("a server that fails verification fails the flow closed, and the client never sees a leaf of ours")
-    func verificationFailureFailsClosed() throws {
+    @Test("a server that fails verification steps aside: the client judges the real certificate itself")
+    func verificationFailureStepsAside() throws {
         let t = try termination()
-        _ = t.start()
-        _ = t.fromDevice(Data("device-hello"))
         factory.client.onReceive = [TLSSessionStep(ended: .verificationFailed("certificate has expired"))]
         let step = t.fromServer(Data("their-flight"))
-        #expect(step.outcome == .serverHandshakeFailed("certificate has expired"))
-        #expect(step.ending == .abort)
+        #expect(step.outcome == .steppedAside(InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired")))
+        #expect(step.ending == .rollback(Data("device-hello")))
         #expect(step.toDevice.isEmpty)
         #expect(factory.serverRequests.isEmpty)
-        #expect(TLSInterceptionPolicy.decide(step.outcome!) == .fail(.handshakeWithServerFailed("certificate has expired")))
+        let verdict = TLSInterceptionPolicy.verdict(for: step.outcome!)
+        #expect(verdict.status == .encrypted && verdict.remembersHost)
         #expect(t.fromDevice(Data("more")) == TLSTerminationStep())         // nothing after the end
+    }
+
+    @Test("a server that asks for the app's certificate makes its host not inspectable, and the client meets it directly")
+    func certificateRequestStepsAside() throws {
+        let t = try termination()
+        factory.client.onReceive = [TLSSessionStep(ended: .certificateRequested)]
+        let step = t.fromServer(Data("their-flight-with-certificate-request"))
+        #expect(step.outcome == .notInspectable(InspectionReason(.clientCertificateRequested,
+                                                                 detail: "the server asks for the app's certificate")))
+        #expect(step.ending == .rollback(Data("device-hello")))
+        #expect(step.toServer.isEmpty)                    // our leg answers nothing: no empty certificate sent
+        #expect(TLSInterceptionPolicy.verdict(for: step.outcome!) ==
+                .init(status: .notInspectable, reason: step.outcome.flatMap { if case .notInspectable(let r) = $0 { r } else { nil } },
+                      remembersHost: true))
+    }
+
+    @Test("a server that refuses what the client offers is the client's own TLS policy, and the client hears it from the server")
+    func offerRefusalIsTheClientsPolicy() throws {
+        let t = try termination()
+        factory.client.onReceive = [TLSSessionStep(ended: .alertFromPeer(.protocolVersion))]
+        let step = t.fromServer(Data("alert"))
+        #expect(step.outcome == .steppedAside(InspectionReason(.clientTLSPolicy,
+                                                               detail: "the server refused what the client offers: alert 70 (protocol_version)")))
+        #expect(step.ending == .rollback(Data("device-hello")))
+        #expect(TLSInterceptionPolicy.verdict(for: step.outcome!).remembersHost == false)
+    }
+
+    @Test("another alert from the server during its handshake is the server breaking it, not the client's policy")
+    func otherServerAlert() throws {
+        let t = try termination()
+        factory.client.onReceive = [TLSSessionStep(ended: .alertFromPeer(TLSAlertDescription(112)))]
+        let step = t.fromServer(Data("alert"))
+        #expect(step.outcome == .steppedAside(InspectionReason(.upstreamHandshakeFailed,
+                                                               detail: "the server sent alert 112 (unrecognized_name)")))
+        #expect(step.ending == .rollback(Data("device-hello")))
     }
 
     @Test("an upstream that is not TLS rolls back with every byte the device sent, in order")
     func notTLSUpstreamRollsBack() throws {
-        let t = try termination()
+        factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
+        let t = try TLSTerminationConnection(.test(), factory: factory)
         _ = t.start()
         _ = t.fromDevice(Data("hello-part-1"))
         _ = t.fromDevice(Data("hello-part-2"))
         factory.client.onReceive = [TLSSessionStep(ended: .failed("wrong version number"))]
         let step = t.fromServer(Data("HTTP/1.1 400 Bad Request"))
         #expect(step.ending == .rollback(Data("hello-part-1hello-part-2")))
-        #expect(step.outcome == nil)
+        #expect(step.outcome == .steppedAside(InspectionReason(.upstreamHandshakeFailed, detail: "wrong version number")))
         #expect(step.toServer.isEmpty)
+    }
+
+    @Test("a server that closes during its handshake rolls back; one that resets it is reset through")
+    func upstreamEndsDuringHandshake() throws {
+        let closing = try termination()
+        factory.client.onReceiveEnd = [TLSSessionStep(ended: .streamEndedInHandshake)]
+        let closed = closing.serverEnded()
+        #expect(closed.ending == .rollback(Data("device-hello")))
+        #expect(closed.outcome == .steppedAside(InspectionReason(.upstreamHandshakeFailed,
+                                                                 detail: "the server closed the connection during the handshake")))
+        let resetting = try TLSTerminationConnection(.test(), factory: ScriptedFactory())
+        let reset = resetting.serverReset()
+        #expect(reset.ending == .abort)
+        #expect(reset.serverEnding == nil)
     }
 
     @Test("a leaf that cannot be made rolls back: nothing was said to the device yet")
     func unmintableLeafRollsBack() throws {
         let t = try termination()
-        _ = t.start()
-        _ = t.fromDevice(Data("device-hello"))
         factory.refuseServer = true
         let step = upstreamUp(t)
         #expect(step.ending == .rollback(Data("device-hello")))
         #expect(step.toDevice.isEmpty)
+        #expect(step.outcome == .steppedAside(InspectionReason(.internalError, detail: "no leaf")))
     }
 
-    @Test("a client that sends an alert during our handshake is recorded as pinning, and both sides are closed")
-    func alertMeansPinned() throws {
+    // MARK: The client's handshake with our leaf
+
+    @Test("a certificate alert before the client's Finished is a refusal: not inspectable, both sides closed")
+    func certificateAlertIsARefusal() throws {
         let t = try termination()
-        _ = t.start()
-        _ = t.fromDevice(Data("device-hello"))
-        _ = upstreamUp(t)
-        factory.server.onReceive = [TLSSessionStep(ended: .alertFromPeer(48))]
+        upstreamUp(t)
+        factory.server.onReceive = [TLSSessionStep(ended: .alertFromPeer(.unknownCA))]
         let step = t.fromDevice(Data("alert-unknown-ca"))
-        #expect(step.outcome == .pinned)
-        #expect(TLSInterceptionPolicy.decide(.pinned) == .notInspectable)
+        #expect(step.outcome == .notInspectable(InspectionReason(.refusedCertificate,
+                                                                 detail: "the client refused the run's certificate with alert 48 (unknown_ca)")))
         #expect(step.ending == nil)                      // ends as the client chose: a close, not a reset
         #expect(step.closeDeviceSend && step.closeServerSend)
         #expect(step.toServer == Data("close_notify"))
         #expect(t.isFinished)
     }
 
-    @Test("a client that completes the handshake and closes without sending anything refused it too")
-    func closeAfterHandshakeMeansPinned() throws {
-        let t = try termination()
-        _ = t.start()
-        _ = t.fromDevice(Data("device-hello"))
-        _ = upstreamUp(t)
-        factory.server.onReceive = [TLSSessionStep(toPeer: Data("tickets"), becameEstablished: true)]
-        let finished = t.fromDevice(Data("client-finished"))
-        #expect(finished.outcome == nil)
-        #expect(finished.toDevice == Data("tickets"))
-        let step = t.deviceEnded()
-        #expect(step.outcome == .pinned)
+    @Test("every certificate alert refuses, and no other alert does")
+    func whichAlertsRefuse() {
+        let refusing = (0...255).map { TLSAlertDescription(UInt8($0)) }.filter(\.refusesCertificate).map(\.rawValue)
+        #expect(refusing == [42, 43, 44, 45, 46, 48])
     }
 
-    @Test("the client's first data is the moment the flow is inspected, and it reaches the server encrypted")
-    func firstDataMeansInspected() throws {
+    @Test("another alert before the client's Finished is inspection failing the flow, never a refusal")
+    func otherClientAlertFailsTheFlow() throws {
         let t = try termination()
-        _ = t.start()
-        _ = t.fromDevice(Data("device-hello"))
-        _ = upstreamUp(t)
-        factory.server.onReceive = [TLSSessionStep(becameEstablished: true),
-                                    TLSSessionStep(plaintext: Data("GET / HTTP/1.1\r\n\r\n"))]
-        _ = t.fromDevice(Data("client-finished"))
+        upstreamUp(t)
+        factory.server.onReceive = [TLSSessionStep(ended: .alertFromPeer(.handshakeFailure))]
+        let step = t.fromDevice(Data("alert"))
+        #expect(step.outcome == .failed(InspectionReason(.clientHandshakeFailed,
+                                                         detail: "the client ended the handshake with alert 40 (handshake_failure)")))
+        #expect(TLSInterceptionPolicy.verdict(for: step.outcome!) ==
+                .init(status: .inspectionFailed, reason: InspectionReason(.clientHandshakeFailed,
+                                                                          detail: "the client ended the handshake with alert 40 (handshake_failure)"),
+                      remembersHost: false))
+    }
+
+    @Test("a close or a reset before the client's Finished is a refusal")
+    func closeOrResetBeforeFinishedRefuses() throws {
+        let closing = try termination()
+        upstreamUp(closing)
+        let closed = closing.deviceEnded()
+        #expect(closed.outcome == .notInspectable(InspectionReason(.refusedCertificate,
+                                                                   detail: "the client closed the connection before finishing its handshake")))
+        #expect(closed.closeServerSend && closed.closeDeviceSend)
+
+        let other = ScriptedFactory()
+        other.client.onReceive = [TLSSessionStep(becameEstablished: true)]
+        let resetting = try TLSTerminationConnection(.test(), factory: other)
+        _ = resetting.start()
+        _ = resetting.fromServer(Data("their-flight"))
+        let reset = resetting.deviceReset()
+        #expect(reset.outcome == .notInspectable(InspectionReason(.refusedCertificate,
+                                                                  detail: "the client reset the connection before finishing its handshake")))
+    }
+
+    @Test("a client that finishes its handshake accepted our leaf: inspected, even if it then closes without a word")
+    func finishedHandshakeIsInspected() throws {
+        let t = try termination()
+        let finished = bothUp(t)
+        #expect(finished.outcome == .inspected)
+        #expect(finished.toDevice == Data("tickets"))
+        #expect(finished.leafTLS == NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1302),
+                                                   fromHelloRetryRequest: false, source: .tunnelLeaf))
+        let end = t.deviceEnded()
+        #expect(end.outcome == nil)                      // reported once, and never as a refusal
+        #expect(end.closeServerSend)
+        #expect(t.deviceReset().outcome == nil)
+    }
+
+    // MARK: The conversation and its ends
+
+    @Test("the client's data reaches the server encrypted and the answer comes back, both kept in order")
+    func dataBothWays() throws {
+        let t = try termination()
+        bothUp(t)
+        factory.server.onReceive = [TLSSessionStep(plaintext: Data("GET / HTTP/1.1\r\n\r\n"))]
         let step = t.fromDevice(Data("request-records"))
-        #expect(step.outcome == .inspected)
         #expect(step.plaintext == [DecryptedPiece(Data("GET / HTTP/1.1\r\n\r\n"), .outbound)])
         #expect(step.toServer == Data("enc(GET / HTTP/1.1\r\n\r\n)"))
 
         factory.client.onReceive = [TLSSessionStep(plaintext: Data("HTTP/1.1 200 OK\r\n\r\n"))]
         let answer = t.fromServer(Data("response-records"))
-        #expect(answer.outcome == nil)                   // reported once
         #expect(answer.plaintext == [DecryptedPiece(Data("HTTP/1.1 200 OK\r\n\r\n"), .inbound)])
         #expect(answer.toDevice == Data("enc(HTTP/1.1 200 OK\r\n\r\n)"))
-        // Closing after data is an ordinary end, not a refusal.
-        let end = t.deviceEnded()
-        #expect(end.outcome == nil)
-        #expect(end.closeServerSend)
     }
 
-    @Test("what the server says before the device's leg is up is held, then flushed in order")
+    @Test("a half-closed client still gets its answer: its FIN goes upstream as a FIN, and the answer comes back")
+    func halfClosedClientGetsItsAnswer() throws {
+        let t = try termination()
+        bothUp(t)
+        factory.server.onReceive = [TLSSessionStep(plaintext: Data("request"))]
+        _ = t.fromDevice(Data("request-records"))
+        let fin = t.deviceEnded()
+        #expect(fin.closeServerSend)
+        #expect(fin.toServer.isEmpty)                    // no close_notify the client never sent
+        #expect(!fin.closeDeviceSend)
+        #expect(!factory.client.calls.contains(.close))
+        #expect(!t.isFinished)
+
+        factory.client.onReceive = [TLSSessionStep(plaintext: Data("answer"), peerClosed: true)]
+        let answer = t.fromServer(Data("answer-records+close_notify"))
+        #expect(answer.toDevice == Data("enc(answer)close_notify"))
+        let end = t.serverEnded()
+        #expect(end.serverEnding == .closeNotify)
+        #expect(end.closeDeviceSend)
+        #expect(t.isFinished)
+    }
+
+    @Test("the client's close_notify reaches the server as a close_notify, and reading goes on")
+    func clientCloseNotifyIsMirrored() throws {
+        let t = try termination()
+        bothUp(t)
+        factory.server.onReceive = [TLSSessionStep(peerClosed: true)]
+        let step = t.fromDevice(Data("close_notify-records"))
+        #expect(step.toServer == Data("close_notify"))
+        #expect(!step.closeServerSend)                   // the FIN follows when the client sends it
+        factory.client.onReceive = [TLSSessionStep(plaintext: Data("late answer"))]
+        #expect(t.fromServer(Data("records")).toDevice == Data("enc(late answer)"))
+    }
+
+    @Test("a server that stops without close_notify is seen by the client as exactly that: a FIN and no close_notify")
+    func truncationIsNeverHidden() throws {
+        let t = try termination()
+        bothUp(t)
+        let end = t.serverEnded()
+        #expect(end.serverEnding == .withoutCloseNotify)
+        #expect(end.closeDeviceSend)
+        #expect(end.toDevice.isEmpty)
+        #expect(!factory.server.calls.contains(.close))
+    }
+
+    @Test("a server's reset resets the client, and a fatal alert from it too")
+    func resetAndAlertResetTheClient() throws {
+        let t = try termination()
+        bothUp(t)
+        let reset = t.serverReset()
+        #expect(reset.serverEnding == .reset)
+        #expect(reset.ending == .abort)
+        #expect(reset.outcome == nil)                    // it was inspected; the server ended it
+
+        let other = ScriptedFactory()
+        let u = try TLSTerminationConnection(.test(), factory: other)
+        other.client.onReceive = [TLSSessionStep(becameEstablished: true)]
+        other.server.onReceive = [TLSSessionStep(becameEstablished: true)]
+        _ = u.fromServer(Data("their-flight"))
+        _ = u.fromDevice(Data("client-hello-and-finished"))
+        other.client.onReceive = [TLSSessionStep(ended: .alertFromPeer(TLSAlertDescription(20)))]
+        let alert = u.fromServer(Data("alert"))
+        #expect(alert.serverEnding == .fatalAlert)
+        #expect(alert.ending == .abort)
+    }
+
+    @Test("what the server says before the device's leg is up is held, then flushed in order, and its close owed")
     func serverPlaintextHeldUntilDeviceReady() throws {
         let t = try termination()
-        _ = t.start()
-        _ = t.fromDevice(Data("device-hello"))
         factory.client.negotiated = Self.upstream
-        factory.client.onReceive = [TLSSessionStep(becameEstablished: true, ended: nil),
-                                    TLSSessionStep(plaintext: Data("banner"))]
+        factory.client.onReceive = [TLSSessionStep(becameEstablished: true),
+                                    TLSSessionStep(plaintext: Data("banner"), peerClosed: true)]
         factory.server.onReceive = [TLSSessionStep(toPeer: Data("server-hello")),
                                     TLSSessionStep(becameEstablished: true)]
         _ = t.fromServer(Data("their-flight"))
         let early = t.fromServer(Data("banner-records"))
         #expect(early.toDevice.isEmpty)
+        let fin = t.serverEnded()
+        #expect(!fin.closeDeviceSend)
         let ready = t.fromDevice(Data("client-finished"))
-        #expect(ready.toDevice == Data("enc(banner)"))
-    }
-
-    @Test("the server's close is passed on as close_notify and our FIN")
-    func serverCloseIsPassedOn() throws {
-        let t = try termination()
-        _ = t.start()
-        _ = t.fromDevice(Data("device-hello"))
-        _ = upstreamUp(t)
-        factory.client.onReceiveEnd = [TLSSessionStep(ended: .closedByPeer)]
-        let step = t.serverEnded()
-        #expect(step.toDevice == Data("close_notify"))
-        #expect(step.closeDeviceSend)
+        #expect(ready.toDevice == Data("enc(banner)close_notify"))
+        #expect(ready.closeDeviceSend)
     }
 
     @Test("a client that sends more than the bound before the server answers fails the flow")
     func holdIsBounded() throws {
-        let t = try termination()
+        factory.client.onStart = [TLSSessionStep(toPeer: Data("our-hello"))]
+        let t = try TLSTerminationConnection(.test(), factory: factory)
         _ = t.start()
         let step = t.fromDevice(Data(repeating: 0x16, count: TLSTerminationConnection.holdLimit + 1))
         #expect(step.ending == .abort)
-        #expect(step.outcome == .userspaceStackError("the client sent more than 65536 bytes before the server answered"))
+        #expect(step.outcome == .failed(InspectionReason(.internalError,
+                                                         detail: "the client sent more than 65536 bytes before the server answered")))
     }
 
     @Test("a factory that cannot make the upstream leg refuses the attempt before anything is sent")
     func refusedUpstreamLeg() {
         factory.refuseClient = true
         #expect(throws: TLSSessionFailure("no context")) {
-            try TLSTerminationConnection(host: "example.test", applicationProtocols: [], factory: factory)
+            try TLSTerminationConnection(.test(), factory: factory)
         }
     }
 }
 
-@Suite("The gate and the memory of pinning hosts")
+@Suite("The gate and the memory of hosts not inspectable")
 struct TLSInterceptionPolicyTests {
-    static let server443 = IPEndpoint(address: IPAddress(parsing: "198.19.0.2")!, port: 443)
     static let device = IPEndpoint(address: TunnelAddressing.ipv4Address, port: 40_000)
 
-    @Test("only TCP to 443 with inspection on is a candidate")
+    @Test("any TCP stream is a candidate while inspection is on, whatever its port; UDP never")
     func candidates() {
-        let tcp = FlowKey(proto: .tcp, source: Self.device, destination: Self.server443)
-        let udp = FlowKey(proto: .udp, source: Self.device, destination: Self.server443)
-        let other = IPEndpoint(address: Self.server443.address, port: 8443)
-        #expect(TLSInterceptionPolicy.isCandidate(tcp, server: Self.server443, inspectionEnabled: true))
-        #expect(!TLSInterceptionPolicy.isCandidate(tcp, server: Self.server443, inspectionEnabled: false))
-        #expect(!TLSInterceptionPolicy.isCandidate(udp, server: Self.server443, inspectionEnabled: true))
-        #expect(!TLSInterceptionPolicy.isCandidate(FlowKey(proto: .tcp, source: Self.device, destination: other),
-                                                   server: other, inspectionEnabled: true))
+        for port: UInt16 in [443, 8443, 4433, 25] {
+            let server = IPEndpoint(address: IPAddress(parsing: "198.19.0.2")!, port: port)
+            #expect(TLSInterceptionPolicy.isCandidate(FlowKey(proto: .tcp, source: Self.device, destination: server),
+                                                      inspectionEnabled: true))
+            #expect(!TLSInterceptionPolicy.isCandidate(FlowKey(proto: .tcp, source: Self.device, destination: server),
+                                                       inspectionEnabled: false))
+            #expect(!TLSInterceptionPolicy.isCandidate(FlowKey(proto: .udp, source: Self.device, destination: server),
+                                                       inspectionEnabled: true))
+        }
     }
 
-    @Test("the gate asks for the CA first, then a name, then a host that never refused us")
+    @Test("the gate asks for the CA first, then a name, then a host not already found uninspectable")
     func gateOrder() {
-        var pinned = PinnedHostMemory()
-        #expect(TLSInterceptionPolicy.gate(caReady: false, clientHelloSNI: nil, pinned: pinned) == .abort(.noCA))
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: nil, pinned: pinned) == .abort(.noSNI))
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "", pinned: pinned) == .abort(.noSNI))
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", pinned: pinned) == .attempt(sni: "a.test"))
-        pinned.remember("A.test")
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", pinned: pinned) == .abort(.pinnedHost))
-        #expect(TLSInterceptionPolicy.status(for: .pinnedHost) == .notInspectable)
-        #expect(TLSInterceptionPolicy.status(for: .noSNI) == nil)
+        var remembered = UninspectableHosts()
+        #expect(TLSInterceptionPolicy.gate(caReady: false, clientHelloSNI: nil, remembered: remembered)
+                == .skip(.encrypted, InspectionReason(.inspectionOff, detail: "the local CA is not usable")))
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: nil, remembered: remembered)
+                == .skip(.encrypted, InspectionReason(.noServerName)))
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "", remembered: remembered)
+                == .skip(.encrypted, InspectionReason(.noServerName)))
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", remembered: remembered) == .attempt(sni: "a.test"))
+        let refused = InspectionReason(.refusedCertificate, detail: "alert 48")
+        remembered.remember("A.test", refused)
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", remembered: remembered)
+                == .skip(.notInspectable, refused))
+        let unverified = InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired")
+        remembered.remember("b.test", unverified)
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "b.test", remembered: remembered)
+                == .skip(.encrypted, unverified))
     }
 
-    @Test("every outcome has its decision, and a refusal is never an error")
-    func decisions() {
-        #expect(TLSInterceptionPolicy.decide(.inspected) == .inspected)
-        #expect(TLSInterceptionPolicy.decide(.pinned) == .notInspectable)
-        #expect(TLSInterceptionPolicy.decide(.userspaceStackError("x")) == .fail(.userspaceStackError("x")))
+    @Test("the server alerts that refuse an offer are the ones about versions, suites, groups and extensions")
+    func offerRefusals() {
+        let refusing = (0...255).map { TLSAlertDescription(UInt8($0)) }.filter(TLSInterceptionPolicy.refusesOffer).map(\.rawValue)
+        #expect(refusing == [40, 47, 70, 71, 109, 110, 120])
     }
 
-    @Test("the memory is bounded and forgets the oldest host first")
+    @Test("every outcome has its status, and only refusals and verification failures are remembered")
+    func verdicts() {
+        let reason = InspectionReason(.internalError)
+        #expect(TLSInterceptionPolicy.verdict(for: .inspected) == .init(status: .inspected, reason: nil, remembersHost: false))
+        #expect(TLSInterceptionPolicy.verdict(for: .steppedAside(reason)) == .init(status: .encrypted, reason: reason, remembersHost: false))
+        #expect(TLSInterceptionPolicy.verdict(for: .notInspectable(reason))
+                == .init(status: .notInspectable, reason: reason, remembersHost: true))
+        #expect(TLSInterceptionPolicy.verdict(for: .failed(reason)) == .init(status: .inspectionFailed, reason: reason, remembersHost: false))
+    }
+
+    @Test("the memory is bounded, forgets the oldest host first, and keeps a host's first reason")
     func memoryBound() {
-        var memory = PinnedHostMemory(capacity: 3)
-        for host in ["a", "b", "c", "d"] { memory.remember(host) }
+        var memory = UninspectableHosts(capacity: 3)
+        let first = InspectionReason(.refusedCertificate)
+        for host in ["a", "b", "c", "d"] { memory.remember(host, first) }
         #expect(memory.count == 3)
         #expect(!memory.contains("a"))
         #expect(memory.contains("b") && memory.contains("d"))
-        memory.remember("b")                           // already known: nothing moves
-        for index in 0..<20 { memory.remember("h\(index)") }
+        memory.remember("b", InspectionReason(.clientCertificateRequested))   // already known: nothing moves
+        #expect(memory.reason(for: "B") == first)
+        for index in 0..<20 { memory.remember("h\(index)", first) }
         #expect(memory.count == 3)
         #expect(memory.contains("h19") && memory.contains("h17") && !memory.contains("h16"))
     }

@@ -1,65 +1,78 @@
 import Shared
 
-/// The decisions of TLS inspection, apart from any TLS: whether a flow may be attempted, and what
-/// an attempt's outcome makes of it. Where the pinning invariant lives (ADR 0003): a client that
-/// refused our leaf resolves to `notInspectable` — never to an error that could invite a retry.
+/// The decisions of TLS inspection, apart from any TLS: whether a flow may be attempted, what an
+/// attempt's outcome makes of it, and what a peer's alert means. Where the pinning invariant lives
+/// (ADR 0003): a client that refused our leaf makes its host not inspectable for the rest of the
+/// run — never an error that could invite a retry — and only evidence of refusal counts.
 package enum TLSInterceptionPolicy {
-    /// Only TCP to port 443 is ever a candidate (ADR 0005), and only while inspection is on.
-    package static func isCandidate(_ key: FlowKey, server: IPEndpoint, inspectionEnabled: Bool) -> Bool {
-        inspectionEnabled && key.proto == .tcp && server.port == WellKnownPort.https
+    /// Any TCP stream may be a candidate while inspection is on: what makes it one is that it opens
+    /// with a ClientHello, whatever its port (8443, 4433, …).
+    package static func isCandidate(_ key: FlowKey, inspectionEnabled: Bool) -> Bool {
+        inspectionEnabled && key.proto == .tcp
     }
 
     package enum Gate: Sendable, Equatable {
         case attempt(sni: String)
-        case abort(TLSInterceptError)
+        /// Passed through untouched, with the status and reason to record.
+        case skip(TLSInspectionStatus, InspectionReason)
     }
 
     /// Once the ClientHello is read: the CA first (without it nothing can be presented), then a
-    /// name to mint for, then the hosts that already refused us.
-    package static func gate(caReady: Bool, clientHelloSNI: String?, pinned: PinnedHostMemory) -> Gate {
-        guard caReady else { return .abort(.noCA) }
-        guard let sni = clientHelloSNI, !sni.isEmpty else { return .abort(.noSNI) }
-        guard !pinned.contains(sni) else { return .abort(.pinnedHost) }
+    /// name to mint for, then the hosts already found not inspectable.
+    package static func gate(caReady: Bool, clientHelloSNI: String?, remembered: UninspectableHosts) -> Gate {
+        guard caReady else {
+            return .skip(.encrypted, InspectionReason(.inspectionOff, detail: "the local CA is not usable"))
+        }
+        guard let sni = clientHelloSNI, !sni.isEmpty else { return .skip(.encrypted, InspectionReason(.noServerName)) }
+        if let reason = remembered.reason(for: sni) { return .skip(status(rememberedFor: reason.kind), reason) }
         return .attempt(sni: sni)
     }
 
-    package enum Decision: Sendable, Equatable {
-        case inspected
-        case notInspectable
-        case fail(TLSInterceptError)
+    /// What a flow is recorded as after its attempt, and whether its host is remembered.
+    package struct Verdict: Sendable, Equatable {
+        package var status: TLSInspectionStatus
+        package var reason: InspectionReason?
+        package var remembersHost: Bool
     }
 
-    package static func decide(_ outcome: TLSTerminationOutcome) -> Decision {
+    package static func verdict(for outcome: TLSTerminationOutcome) -> Verdict {
         switch outcome {
-        case .inspected: .inspected
-        case .pinned: .notInspectable
-        case .serverHandshakeFailed(let reason): .fail(.handshakeWithServerFailed(reason))
-        case .userspaceStackError(let reason): .fail(.userspaceStackError(reason))
+        case .inspected:
+            Verdict(status: .inspected, reason: nil, remembersHost: false)
+        case .steppedAside(let reason):
+            // A server that fails verification fails it for every connection: one upstream
+            // handshake per flow spent on it is enough.
+            Verdict(status: .encrypted, reason: reason, remembersHost: reason.kind == .upstreamVerificationFailed)
+        case .notInspectable(let reason):
+            Verdict(status: .notInspectable, reason: reason, remembersHost: true)
+        case .failed(let reason):
+            Verdict(status: .inspectionFailed, reason: reason, remembersHost: false)
         }
     }
 
-    /// The status a flow is recorded with for a gate that stopped it; nil leaves it as it was.
-    package static func status(for abort: TLSInterceptError) -> TLSInspectionStatus? {
-        abort == .pinnedHost ? .notInspectable : nil
+    /// A remembered host's later flows pass through: a refusing host's are not inspectable, a host
+    /// that failed verification keeps passing through encrypted.
+    static func status(rememberedFor kind: InspectionReasonKind) -> TLSInspectionStatus {
+        kind == .refusedCertificate || kind == .clientCertificateRequested ? .notInspectable : .encrypted
+    }
+
+    /// The server's alerts during the upstream handshake that refuse what was offered — versions,
+    /// suites, groups, extensions (RFC 8446 §6.2): with the offer inside the client's limits, the
+    /// client's own policy and the server's do not meet.
+    package static func refusesOffer(_ alert: TLSAlertDescription) -> Bool {
+        [40, 47, 70, 71, 109, 110, 120].contains(alert.rawValue)
     }
 }
 
-/// How one termination ended, as the pairing saw it.
+/// How one termination's attempt went, as the pairing saw it.
 package enum TLSTerminationOutcome: Sendable, Equatable {
-    /// Both legs up and the client sent its first data through ours.
+    /// The client finished its handshake with our leaf (its Finished arrived): it accepted it.
     case inspected
-    /// The client refused our leaf: an alert during the handshake, or a close right after it
-    /// without sending anything.
-    case pinned
-    /// The real server failed the upstream leg's checks (its certificate, its name); the client
-    /// never saw a leaf of ours.
-    case serverHandshakeFailed(String)
-    /// Ours broke: a session that could not be made, a stream that overflowed its bound.
-    case userspaceStackError(String)
-}
-
-package enum TLSInterceptError: Error, Sendable, Equatable {
-    case noCA, noSNI, pinnedHost
-    case handshakeWithServerFailed(String)
-    case userspaceStackError(String)
+    /// Nothing of the attempt reached the client, which meets the real server directly.
+    case steppedAside(InspectionReason)
+    /// The host cannot be inspected (the client refused our leaf before its Finished; the server
+    /// asks for the app's certificate): left alone for the rest of the run.
+    case notInspectable(InspectionReason)
+    /// The attempt broke the flow after the client's leg began.
+    case failed(InspectionReason)
 }

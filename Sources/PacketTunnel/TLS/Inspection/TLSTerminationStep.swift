@@ -12,6 +12,10 @@ package struct TLSTerminationStep: Sendable, Equatable {
     package var plaintext: [DecryptedPiece] = []
     /// What the real server chose on the upstream leg, once.
     package var upstreamTLS: NegotiatedTLS?
+    /// What the client and our leaf negotiated, once.
+    package var leafTLS: NegotiatedTLS?
+    /// How the real server ended its side, once.
+    package var serverEnding: TLSStreamEnding?
     /// How the attempt went, once.
     package var outcome: TLSTerminationOutcome?
     /// Half-close the server's socket (after `toServer`).
@@ -22,7 +26,8 @@ package struct TLSTerminationStep: Sendable, Equatable {
     package var ending: Ending?
 
     package enum Ending: Sendable, Equatable {
-        /// Fail closed: reset the device, close the server.
+        /// Reset the device, close the server: the end the device is owed (the server reset, or a
+        /// failure that left nothing better to give it).
         case abort
         /// Nothing was said to the device yet: the flow goes back to plain passthrough over a fresh
         /// connection, and these — every byte the device sent — go first.

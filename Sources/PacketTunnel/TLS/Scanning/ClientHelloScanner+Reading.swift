@@ -1,10 +1,12 @@
 import Shared
 
 extension ClientHelloScanner {
-    /// What one ClientHello body gave: the name's outcome and, when the hello was sound, the offer.
+    /// What one ClientHello body gave: the name's outcome and, when the hello was sound, the offer
+    /// and the limits it sets.
     struct Reading {
         var name: Outcome
         var offer: ClientTLSOffer?
+        var limits: ClientTLSLimits?
     }
 
     /// Reads a ClientHello body.
@@ -23,8 +25,10 @@ extension ClientHelloScanner {
               let compression = reader.readVector(lengthBytes: 1), compression.remaining >= 1
         else { return Reading(name: .unavailable(.malformed), offer: nil) }
         let ceiling = TLSProtocolVersion(rawValue: legacyVersion)
+        let cipherSuites = codePoints(suites).filter { !ClientTLSLimits.signallingSuites.contains($0) }
         if reader.isAtEnd {
-            return Reading(name: .unavailable(.noServerName), offer: ClientTLSOffer(versions: .upTo(ceiling)))
+            return Reading(name: .unavailable(.noServerName), offer: ClientTLSOffer(versions: .upTo(ceiling)),
+                           limits: ClientTLSLimits(versions: .upTo(ceiling), cipherSuites: cipherSuites))
         }
         guard var extensions = reader.readVector(lengthBytes: 2), reader.isAtEnd else {
             return Reading(name: .unavailable(.malformed), offer: nil)
@@ -36,10 +40,24 @@ extension ClientHelloScanner {
             }
             walk.read(type: type, data: data)
         }
-        return Reading(name: walk.name ?? .unavailable(.noServerName), offer: walk.offer(ceiling: ceiling))
+        let offer = walk.offer(ceiling: ceiling)
+        return Reading(name: walk.name ?? .unavailable(.noServerName), offer: offer,
+                       limits: offer.flatMap { walk.limits(versions: $0.versions, cipherSuites: cipherSuites) })
     }
 
-    /// The four extensions read, gathered as the block is walked once.
+    /// A vector of 16-bit code points (cipher suites, groups, signature schemes), GREASE removed.
+    /// The caller has checked the length is even.
+    static func codePoints(_ vector: TLSByteReader) -> [UInt16] {
+        var vector = vector
+        var values: [UInt16] = []
+        values.reserveCapacity(vector.remaining / 2)
+        while let value = vector.readUInt16() {
+            if !TLSWire.isGREASE(value) { values.append(value) }
+        }
+        return values
+    }
+
+    /// The extensions read, gathered as the block is walked once.
     private struct ExtensionWalk {
         let config: Config
         var name: Outcome?
@@ -49,6 +67,10 @@ extension ClientHelloScanner {
         var omittedApplicationProtocols = 0
         var sawALPN = false
         var hasEncryptedClientHello = false
+        var groups: [UInt16]?
+        var signatureAlgorithms: [UInt16]?
+        /// A groups or signature list that is unsound or repeated: the limits are not known.
+        var limitsAreSound = true
 
         init(config: Config) { self.config = config }
 
@@ -68,6 +90,16 @@ extension ClientHelloScanner {
             case TLSWire.encryptedClientHelloExtension:
                 if hasEncryptedClientHello { offerIsSound = false }
                 hasEncryptedClientHello = true
+            case TLSWire.supportedGroupsExtension:
+                // NamedGroup named_group_list<2..2^16-1> (RFC 8446 §4.2.7).
+                if groups != nil { limitsAreSound = false }
+                groups = ClientHelloScanner.codePointList(data)
+                if groups == nil { limitsAreSound = false }
+            case TLSWire.signatureAlgorithmsExtension:
+                // SignatureScheme supported_signature_algorithms<2..2^16-2> (RFC 8446 §4.2.3).
+                if signatureAlgorithms != nil { limitsAreSound = false }
+                signatureAlgorithms = ClientHelloScanner.codePointList(data)
+                if signatureAlgorithms == nil { limitsAreSound = false }
             default:
                 break
             }
@@ -79,6 +111,12 @@ extension ClientHelloScanner {
                                   applicationProtocols: applicationProtocols,
                                   omittedApplicationProtocols: omittedApplicationProtocols,
                                   hasEncryptedClientHello: hasEncryptedClientHello)
+        }
+
+        func limits(versions: OfferedTLSVersions, cipherSuites: [UInt16]) -> ClientTLSLimits? {
+            guard limitsAreSound else { return nil }
+            return ClientTLSLimits(versions: versions, cipherSuites: cipherSuites, groups: groups,
+                                   signatureAlgorithms: signatureAlgorithms)
         }
 
         /// RFC 7301 §3.1: ProtocolName protocol_name_list<2..2^16-1>; ProtocolName<1..2^8-1>.
@@ -103,6 +141,15 @@ extension ClientHelloScanner {
             }
             return true
         }
+    }
+
+    /// An extension holding one vector of 16-bit code points with a 2-byte length, and nothing
+    /// after it; nil when unsound (a length that lies, an odd count, an empty list).
+    static func codePointList(_ data: TLSByteReader) -> [UInt16]? {
+        var data = data
+        guard let list = data.readVector(lengthBytes: 2), data.isAtEnd,
+              list.remaining >= 2, list.remaining % 2 == 0 else { return nil }
+        return codePoints(list)
     }
 
     /// RFC 8446 §4.2.1, the ClientHello form: ProtocolVersion versions<2..254>. GREASE removed;

@@ -46,6 +46,9 @@ package struct ClientHelloScanner: Sendable {
     package let framing: Framing
     /// What the client offered; nil until the hello is read, and for good when it was unsound.
     package private(set) var offer: ClientTLSOffer?
+    /// What the client lets a server choose; nil until the hello is read, and for good when the
+    /// offer or one of the lists it is read from was unsound.
+    package private(set) var limits: ClientTLSLimits?
     private var assembler: TLSHandshakeAssembler
     private var settled: Outcome?
 
@@ -75,6 +78,7 @@ package struct ClientHelloScanner: Sendable {
             case .messageBody(_, _, let body):
                 let reading = assembler.withBody(body, in: bytes) { Self.read($0, config: config) }
                 offer = reading.offer
+                limits = reading.limits
                 return settle(reading.name)
             case .alert, .otherRecord, .failure(.notTLS):
                 // Before the hello: not a handshake. Inside it: another record cut the message.

@@ -32,6 +32,8 @@ enum TLSWire {
 
     // Extension types (IANA TLS ExtensionType Values).
     static let serverNameExtension: UInt16 = 0
+    static let supportedGroupsExtension: UInt16 = 10
+    static let signatureAlgorithmsExtension: UInt16 = 13
     static let alpnExtension: UInt16 = 16
     static let supportedVersionsExtension: UInt16 = 43
     static let encryptedClientHelloExtension: UInt16 = 65037

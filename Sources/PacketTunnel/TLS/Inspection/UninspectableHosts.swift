@@ -1,0 +1,46 @@
+import Shared
+
+/// The hosts found not to be inspectable during this run, each with why (ADR 0003): its client
+/// refused the run's certificate, the server asks for the app's own certificate, or the server
+/// failed the upstream's verification. Their later connections pass through untouched, never
+/// attempted again. Bounded: past `capacity` the host remembered longest ago is forgotten — the
+/// one cost of that is a single further attempt, which ends the same way.
+package struct UninspectableHosts: Sendable {
+    package let capacity: Int
+    private var reasons: [String: InspectionReason] = [:]
+    /// Oldest first, for the bound.
+    private var order: [String] = []
+    private var oldest = 0
+
+    package init(capacity: Int = 4096) {
+        precondition(capacity > 0, "a memory that holds nothing would retry every refusing host")
+        self.capacity = capacity
+    }
+
+    package var count: Int { reasons.count }
+
+    package func contains(_ host: String) -> Bool { reasons[Self.normalized(host)] != nil }
+
+    /// Why `host` is not inspectable, when it is remembered.
+    package func reason(for host: String) -> InspectionReason? { reasons[Self.normalized(host)] }
+
+    /// Remembers `host`; a host already remembered keeps its first reason.
+    package mutating func remember(_ host: String, _ reason: InspectionReason) {
+        let host = Self.normalized(host)
+        guard reasons[host] == nil else { return }
+        reasons[host] = reason
+        order.append(host)
+        if reasons.count > capacity {
+            reasons[order[oldest]] = nil
+            oldest += 1
+            // Compact now and then, so the list does not grow with every host ever forgotten.
+            if oldest > capacity {
+                order.removeFirst(oldest)
+                oldest = 0
+            }
+        }
+    }
+
+    /// Host names compare without case (RFC 4343); the scanner already lowercases SNI.
+    private static func normalized(_ host: String) -> String { host.lowercased() }
+}
