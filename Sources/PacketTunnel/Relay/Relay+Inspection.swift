@@ -93,10 +93,11 @@ extension Relay {
     /// The ClientHello named `sni`: the gate, the offer inside the client's limits, then the swap
     /// — or the release, untouched.
     private func attempt(_ key: FlowKey, sni: String, scanner: ClientHelloScanner, held: Data) {
-        guard let inspection else { return release(key, held) }
-        switch TLSInterceptionPolicy.gate(caReady: inspection.caReady(), clientHelloSNI: sni, remembered: inspection.remembered) {
+        guard let inspection, let port = tcpFlows[key]?.flow.server.port else { return release(key, held) }
+        switch TLSInterceptionPolicy.gate(caReady: inspection.caReady(), clientHelloSNI: sni, port: port,
+                                          remembered: inspection.remembered) {
         case .skip(let status, let reason):
-            if inspection.remembered.contains(sni) { stats.inspection?.pinnedHostSkips += 1 }
+            if inspection.remembered.contains(sni, port: port) { stats.inspection?.pinnedHostSkips += 1 }
             recordInspection(key, status, reason)
             release(key, held)
         case .attempt(let host):
@@ -190,7 +191,9 @@ extension Relay {
         case .notInspectable where verdict.reason?.kind == .refusedCertificate: stats.inspection?.flowsPinned += 1
         case .plaintext, .encrypted, .notInspectable: break
         }
-        if verdict.remembersHost, let reason = verdict.reason { inspection?.remembered.remember(host, reason) }
+        if verdict.remembersHost, let reason = verdict.reason, let port = tcpFlows[key]?.flow.server.port {
+            inspection?.remembered.remember(host, port: port, reason)
+        }
         recordInspection(key, verdict.status, verdict.reason)
     }
 

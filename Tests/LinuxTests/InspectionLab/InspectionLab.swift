@@ -79,6 +79,16 @@ struct InspectionLab {
 
     func file(_ name: String) -> URL { work.url.appendingPathComponent(name) }
 
+    /// The history's TCP flows to the lab's server at `port`, oldest first, as the store reads them:
+    /// typed, whatever the commands print.
+    func storedFlows(port: Int) async throws -> [StoredFlow] {
+        let server = IPEndpoint(address: IPAddress(parsing: Lab.serverIPv4)!, port: UInt16(port))
+        let store = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data))
+        return try await store.recentFlows(limit: 10_000)
+            .filter { $0.key.proto == .tcp && ($0.key.endpointA == server || $0.key.endpointB == server) }
+            .sorted { $0.id < $1.id }
+    }
+
     /// A directory with no certificate in it, for a client that must trust one file only.
     var emptyDirectory: URL {
         let empty = file("no-certificates")

@@ -208,7 +208,7 @@ struct RelayInspectionTests {
         #expect(relay.stats.inspection?.flowsPinned == 1)
         let refused = InspectionReason(.refusedCertificate, detail: "the client refused the run's certificate with alert 48 (unknown_ca)")
         #expect(facts.facts.contains(.inspection(.notInspectable, refused)))
-        #expect(inspection.remembered.reason(for: "example.com") == refused)
+        #expect(inspection.remembered.reason(for: "example.com", port: 443) == refused)
 
         // The same host again, on another port of the device: straight through, counted as a skip.
         relay.close(key)
@@ -245,7 +245,7 @@ struct RelayInspectionTests {
         let reason = InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired")
         #expect(facts.facts.contains(.inspection(.encrypted, reason)))
         #expect(relay.stats.inspection?.byReason[.upstreamVerificationFailed] == 1)
-        #expect(inspection.remembered.reason(for: "example.com") == reason)
+        #expect(inspection.remembered.reason(for: "example.com", port: 443) == reason)
         #expect(relay.openFlowCount == 1)
     }
 

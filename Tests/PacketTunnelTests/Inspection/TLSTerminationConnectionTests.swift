@@ -363,20 +363,23 @@ struct TLSInterceptionPolicyTests {
     @Test("the gate asks for the CA first, then a name, then a host not already found uninspectable")
     func gateOrder() {
         var remembered = UninspectableHosts()
-        #expect(TLSInterceptionPolicy.gate(caReady: false, clientHelloSNI: nil, remembered: remembered)
+        #expect(TLSInterceptionPolicy.gate(caReady: false, clientHelloSNI: nil, port: 443, remembered: remembered)
                 == .skip(.encrypted, InspectionReason(.inspectionOff, detail: "the local CA is not usable")))
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: nil, remembered: remembered)
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: nil, port: 443, remembered: remembered)
                 == .skip(.encrypted, InspectionReason(.noServerName)))
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "", remembered: remembered)
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "", port: 443, remembered: remembered)
                 == .skip(.encrypted, InspectionReason(.noServerName)))
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", remembered: remembered) == .attempt(sni: "a.test"))
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", port: 443, remembered: remembered) == .attempt(sni: "a.test"))
         let refused = InspectionReason(.refusedCertificate, detail: "alert 48")
-        remembered.remember("A.test", refused)
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", remembered: remembered)
+        remembered.remember("A.test", port: 443, refused)
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", port: 443, remembered: remembered)
                 == .skip(.notInspectable, refused))
+        // Another port of the same name is another server: attempted on its own.
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "a.test", port: 8443, remembered: remembered)
+                == .attempt(sni: "a.test"))
         let unverified = InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired")
-        remembered.remember("b.test", unverified)
-        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "b.test", remembered: remembered)
+        remembered.remember("b.test", port: 443, unverified)
+        #expect(TLSInterceptionPolicy.gate(caReady: true, clientHelloSNI: "b.test", port: 443, remembered: remembered)
                 == .skip(.encrypted, unverified))
     }
 
@@ -400,14 +403,15 @@ struct TLSInterceptionPolicyTests {
     func memoryBound() {
         var memory = UninspectableHosts(capacity: 3)
         let first = InspectionReason(.refusedCertificate)
-        for host in ["a", "b", "c", "d"] { memory.remember(host, first) }
+        for host in ["a", "b", "c", "d"] { memory.remember(host, port: 443, first) }
         #expect(memory.count == 3)
-        #expect(!memory.contains("a"))
-        #expect(memory.contains("b") && memory.contains("d"))
-        memory.remember("b", InspectionReason(.clientCertificateRequested))   // already known: nothing moves
-        #expect(memory.reason(for: "B") == first)
-        for index in 0..<20 { memory.remember("h\(index)", first) }
+        #expect(!memory.contains("a", port: 443))
+        #expect(memory.contains("b", port: 443) && memory.contains("d", port: 443))
+        #expect(!memory.contains("b", port: 444))
+        memory.remember("b", port: 443, InspectionReason(.clientCertificateRequested))   // already known: nothing moves
+        #expect(memory.reason(for: "B", port: 443) == first)
+        for index in 0..<20 { memory.remember("h\(index)", port: 443, first) }
         #expect(memory.count == 3)
-        #expect(memory.contains("h19") && memory.contains("h17") && !memory.contains("h16"))
+        #expect(memory.contains("h19", port: 443) && memory.contains("h17", port: 443) && !memory.contains("h16", port: 443))
     }
 }

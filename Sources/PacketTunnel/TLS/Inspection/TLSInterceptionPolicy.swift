@@ -18,13 +18,13 @@ package enum TLSInterceptionPolicy {
     }
 
     /// Once the ClientHello is read: the CA first (without it nothing can be presented), then a
-    /// name to mint for, then the hosts already found not inspectable.
-    package static func gate(caReady: Bool, clientHelloSNI: String?, remembered: UninspectableHosts) -> Gate {
+    /// name to mint for, then the hosts (a name at `port`) already found not inspectable.
+    package static func gate(caReady: Bool, clientHelloSNI: String?, port: UInt16, remembered: UninspectableHosts) -> Gate {
         guard caReady else {
             return .skip(.encrypted, InspectionReason(.inspectionOff, detail: "the local CA is not usable"))
         }
         guard let sni = clientHelloSNI, !sni.isEmpty else { return .skip(.encrypted, InspectionReason(.noServerName)) }
-        if let reason = remembered.reason(for: sni) { return .skip(status(rememberedFor: reason.kind), reason) }
+        if let reason = remembered.reason(for: sni, port: port) { return .skip(status(rememberedFor: reason.kind), reason) }
         return .attempt(sni: sni)
     }
 

@@ -3,13 +3,20 @@ import Shared
 /// The hosts found not to be inspectable during this run, each with why (ADR 0003): its client
 /// refused the run's certificate, the server asks for the app's own certificate, or the server
 /// failed the upstream's verification. Their later connections pass through untouched, never
-/// attempted again. Bounded: past `capacity` the host remembered longest ago is forgotten — the
-/// one cost of that is a single further attempt, which ends the same way.
+/// attempted again. A host is a name at a port: inspection covers every port, and one name's
+/// services (a site on 443, a client-certificate API on 8443) are not one server. Bounded: past
+/// `capacity` the host remembered longest ago is forgotten — the one cost of that is a single
+/// further attempt, which ends the same way.
 package struct UninspectableHosts: Sendable {
+    private struct Host: Hashable {
+        let name: String
+        let port: UInt16
+    }
+
     package let capacity: Int
-    private var reasons: [String: InspectionReason] = [:]
+    private var reasons: [Host: InspectionReason] = [:]
     /// Oldest first, for the bound.
-    private var order: [String] = []
+    private var order: [Host] = []
     private var oldest = 0
 
     package init(capacity: Int = 4096) {
@@ -19,14 +26,14 @@ package struct UninspectableHosts: Sendable {
 
     package var count: Int { reasons.count }
 
-    package func contains(_ host: String) -> Bool { reasons[Self.normalized(host)] != nil }
+    package func contains(_ name: String, port: UInt16) -> Bool { reason(for: name, port: port) != nil }
 
-    /// Why `host` is not inspectable, when it is remembered.
-    package func reason(for host: String) -> InspectionReason? { reasons[Self.normalized(host)] }
+    /// Why `name` at `port` is not inspectable, when it is remembered.
+    package func reason(for name: String, port: UInt16) -> InspectionReason? { reasons[Self.host(name, port)] }
 
-    /// Remembers `host`; a host already remembered keeps its first reason.
-    package mutating func remember(_ host: String, _ reason: InspectionReason) {
-        let host = Self.normalized(host)
+    /// Remembers `name` at `port`; a host already remembered keeps its first reason.
+    package mutating func remember(_ name: String, port: UInt16, _ reason: InspectionReason) {
+        let host = Self.host(name, port)
         guard reasons[host] == nil else { return }
         reasons[host] = reason
         order.append(host)
@@ -42,5 +49,5 @@ package struct UninspectableHosts: Sendable {
     }
 
     /// Host names compare without case (RFC 4343); the scanner already lowercases SNI.
-    private static func normalized(_ host: String) -> String { host.lowercased() }
+    private static func host(_ name: String, _ port: UInt16) -> Host { Host(name: name.lowercased(), port: port) }
 }

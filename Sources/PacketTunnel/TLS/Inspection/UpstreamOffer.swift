@@ -55,15 +55,16 @@ package struct UpstreamCapabilities: Sendable, Equatable {
         256: "ffdhe2048", 257: "ffdhe3072", 258: "ffdhe4096", 259: "ffdhe6144", 260: "ffdhe8192",
     ]
 
-    /// IANA TLS SignatureScheme, by RFC 8446 §4.2.3's names (which OpenSSL accepts in a sigalgs
-    /// list); the schemes OpenSSL cannot be given by name are left out.
+    /// IANA TLS SignatureScheme, by RFC 8446 §4.2.3's names, which OpenSSL accepts in a sigalgs
+    /// list — but for the legacy SHA-1 and SHA-224 schemes, which it takes only in its own
+    /// `ALGORITHM+HASH` form. Schemes OpenSSL cannot be given are left out.
     package static let signatureAlgorithmNames: [UInt16: String] = [
         0x0401: "rsa_pkcs1_sha256", 0x0501: "rsa_pkcs1_sha384", 0x0601: "rsa_pkcs1_sha512",
         0x0403: "ecdsa_secp256r1_sha256", 0x0503: "ecdsa_secp384r1_sha384", 0x0603: "ecdsa_secp521r1_sha512",
         0x0804: "rsa_pss_rsae_sha256", 0x0805: "rsa_pss_rsae_sha384", 0x0806: "rsa_pss_rsae_sha512",
         0x0807: "ed25519", 0x0808: "ed448",
         0x0809: "rsa_pss_pss_sha256", 0x080A: "rsa_pss_pss_sha384", 0x080B: "rsa_pss_pss_sha512",
-        0x0201: "rsa_pkcs1_sha1", 0x0203: "ecdsa_sha1",
+        0x0201: "RSA+SHA1", 0x0203: "ECDSA+SHA1", 0x0301: "RSA+SHA224", 0x0303: "ECDSA+SHA224",
     ]
 }
 
