@@ -107,16 +107,28 @@ enum TLSVectors {
 
     /// A ClientHello body: TLS 1.2 legacy_version unless told, a fixed random, an empty session
     /// id, one suite, null compression; the extensions block only when `extensions` is not nil.
-    static func clientHelloBody(legacyVersion: UInt16 = 0x0303, extensions: [[UInt8]]?) -> [UInt8] {
-        var body = bigEndian(Int(legacyVersion), bytes: 2) + [UInt8](repeating: 0x11, count: 32)
-        body += [0x00, 0x00, 0x02, 0x13, 0x01, 0x01, 0x00]
+    static func clientHelloBody(legacyVersion: UInt16 = 0x0303, suites: [UInt16] = [0x1301], extensions: [[UInt8]]?) -> [UInt8] {
+        var body = bigEndian(Int(legacyVersion), bytes: 2) + [UInt8](repeating: 0x11, count: 32) + [0x00]
+        body += codePoints(suites) + [0x01, 0x00]
         if let extensions { body += vector(extensions.flatMap { $0 }, lengthBytes: 2) }
         return body
     }
 
-    static func clientHello(legacyVersion: UInt16 = 0x0303, extensions: [[UInt8]]?) -> [UInt8] {
-        record(handshake(1, clientHelloBody(legacyVersion: legacyVersion, extensions: extensions)))
+    static func clientHello(legacyVersion: UInt16 = 0x0303, suites: [UInt16] = [0x1301], extensions: [[UInt8]]?) -> [UInt8] {
+        record(handshake(1, clientHelloBody(legacyVersion: legacyVersion, suites: suites, extensions: extensions)))
     }
+
+    /// A vector of 16-bit code points with its 2-byte length: cipher_suites, named_group_list,
+    /// supported_signature_algorithms.
+    static func codePoints(_ values: [UInt16]) -> [UInt8] {
+        vector(values.flatMap { bigEndian(Int($0), bytes: 2) }, lengthBytes: 2)
+    }
+
+    /// supported_groups (RFC 8446 §4.2.7).
+    static func supportedGroups(_ groups: [UInt16]) -> [UInt8] { ext(10, codePoints(groups)) }
+
+    /// signature_algorithms (RFC 8446 §4.2.3).
+    static func signatureAlgorithms(_ schemes: [UInt16]) -> [UInt8] { ext(13, codePoints(schemes)) }
 
     /// A ServerHello body; the extensions block only when `extensions` is not nil.
     static func serverHelloBody(legacyVersion: UInt16 = 0x0303, random: [UInt8] = [UInt8](repeating: 0x22, count: 32),

@@ -94,6 +94,45 @@ import Testing
         #expect(try await roundTrip { $0.streamOpening = opening }.streamOpening == opening)
     }
 
+    static let reasons: [InspectionReason] = InspectionReasonKind.allCases.map { InspectionReason($0) }
+        + [InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired")]
+
+    @Test(arguments: reasons)
+    func theInspectionReasonRoundTrips(reason: InspectionReason) async throws {
+        #expect(try await roundTrip { $0.inspectionReason = reason }.inspectionReason == reason)
+    }
+
+    @Test(arguments: TLSStreamEnding.allCases)
+    func theServersEndingRoundTrips(ending: TLSStreamEnding) async throws {
+        #expect(try await roundTrip { $0.serverEnding = ending }.serverEnding == ending)
+    }
+
+    @Test func theLeafsNegotiationRoundTripsAsTheTunnelLeafs() async throws {
+        let leaf = NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1302), fromHelloRetryRequest: false,
+                                 source: .tunnelLeaf)
+        #expect(try await roundTrip { $0.leafTLS = leaf }.leafTLS == leaf)
+    }
+
+    @Test func aFlowThatFailedBeforeTheReasonsWereTypedReadsAsBrokenByInspection() async throws {
+        let directory = TemporaryDirectory()
+        let store = try F.store(in: directory)
+        try await store.upsertFlow(F.record(F.key(1)))
+        await store.close()
+        // The file as version 7 left it: a failure's words, no kind, the status it was given then.
+        let old = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
+        try old.execute("""
+            ALTER TABLE flows DROP COLUMN inspection_reason; ALTER TABLE flows DROP COLUMN tls_leaf_version;
+            ALTER TABLE flows DROP COLUMN tls_leaf_cipher_suite; ALTER TABLE flows DROP COLUMN tls_server_ending;
+            UPDATE flows SET inspection_failure = 'certificate has expired', tls_status = 1; PRAGMA user_version = 7
+            """)
+        old.close()
+        let upgraded = try F.store(in: directory)
+        let flow = try #require(try await upgraded.flow(matching: F.key(1)))
+        #expect(flow.tlsStatus == .inspectionFailed)
+        #expect(flow.inspectionReason == InspectionReason(.upstreamFailed, detail: "certificate has expired"))
+        await upgraded.close()
+    }
+
     @Test func aFactTheRecordDoesNotKnowKeepsTheStoredOneAndAKnownOneReplacesItsGroup() async throws {
         let directory = TemporaryDirectory()
         let store = try F.store(in: directory)
@@ -166,6 +205,10 @@ import Testing
         ("UPDATE flows SET tls_chain_state = 7", "tls_chain_state 7"),
         ("UPDATE flows SET tls_chain_state = 0, tls_chain = '{'", "not a certificate list"),
         ("UPDATE flows SET stream_opening = 'smtp'", "stream_opening \"smtp\""),
+        ("UPDATE flows SET inspection_reason = 'pinnedHost'", "inspection_reason \"pinnedHost\""),
+        ("UPDATE flows SET inspection_failure = 'why'", "inspection_failure without inspection_reason"),
+        ("UPDATE flows SET tls_leaf_version = 772", "not set together"),
+        ("UPDATE flows SET tls_server_ending = 9", "tls_server_ending 9"),
         ("UPDATE flows SET sni = x'2a'", "sni is not text"),
         ("UPDATE flows SET tls_hello_retry = 2, tls_version = 772, tls_cipher_suite = 1", "not 0 or 1"),
         ("UPDATE packets SET direction = 3", "direction 3"),

@@ -51,7 +51,7 @@ import Testing
         #expect(IPProtocolNumber(wire: 47).rawValue == 47 && IPProtocolNumber(wire: 47) != .other)
         #expect(IPProtocolNumber(wire: 58) == .icmpv6)
         #expect(Direction.outbound.rawValue == 0 && Direction.inbound.rawValue == 1)
-        #expect(TLSInspectionStatus.allCases.map(\.rawValue) == [0, 1, 2, 3])
+        #expect(TLSInspectionStatus.allCases.map(\.rawValue) == [0, 1, 2, 3, 4])
         #expect(IPVersion.v4.addressByteCount == 4 && IPVersion.v6.addressByteCount == 16)
         #expect(CaptureDetail.metadataOnly.snaplen == 128 && CaptureDetail.fullPayload.snaplen == 262_144)
     }
