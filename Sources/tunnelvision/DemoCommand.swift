@@ -57,13 +57,14 @@ enum DemoCommand {
     private static func serve(_ directory: URL, noOpen: Bool, kept: Bool, demoStatus: Int32) async -> Int32 {
         let session: WebAppSession
         do {
-            session = try await WebAppSession.start(directory: directory, listen: .standard)
+            session = try await WebAppSession.start(directory: directory, listen: .standard, lifetime: .untilStopped)
         } catch {
             printError("tunnelvision: demo: the web app could not start: \(error)")
             return 1
         }
-        step(session.announcement(dataDirectory: directory, lifetime: .untilStopped).text)
-        UICommand.openBrowser(session.server.url, noOpen: noOpen)
+        step(session.announcement.text)
+        if let problem = session.linkProblem { step("warning: \(problem)") }
+        UICommand.openBrowser(session, noOpen: noOpen)
         await UICommand.untilStopped()
         await session.stop()
         step(kept ? "web app stopped; the record is kept in \(directory.path)" : "web app stopped; the demo's data directory is removed")

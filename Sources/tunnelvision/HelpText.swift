@@ -18,6 +18,8 @@ enum HelpText {
     The app in a browser:
       tunnelvision ui [--data-dir D] [--listen ADDR:PORT] [--no-open] [--json]
                                                 serve the app to a browser on this machine
+      tunnelvision ui link [--data-dir D] [--json]
+                                                a new address (its key works once) for another browser
     The history (what was recorded):
       tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--since T] …
                                                 its connections, newest first, a page at a time
@@ -138,7 +140,11 @@ enum HelpText {
     --mtu BYTES                 the tunnel's MTU, 1280…65520 (default 65520, as pasta and
                                 slirp4netns use; measured 3.5× the throughput of 1500, whose
                                 real link's segmentation --mtu 1500 gives back)
-    --json-summary FILE         also write the summary as one JSON object to FILE
+    --json-summary FILE         also write the summary as one JSON object to FILE: a new file
+                                of mode 0600, since it holds CMD's command line (an existing
+                                FILE is replaced; a symbolic link is refused, unless it leads
+                                to a terminal or a pipe, as /dev/stdout does; under sudo the
+                                file is given to the invoking user)
                                 ("historyComplete"/"historyProblem", "captureComplete"/
                                 "captureProblem" say what is missing from it; "bursts" lists
                                 where the text shows a burst as one row: {"first" (an index

@@ -135,7 +135,7 @@ enum RunCommand {
         printError(summary.text())
         if let path = request.jsonSummary {
             do {
-                try SummaryFile.write(summary.json() + "\n", to: path)
+                try SummaryFile.write(summary.json() + "\n", to: path, owner: outcome.account.map { ($0.uid, $0.gid) })
             } catch {
                 printError("tunnelvision: cannot write the JSON summary to \(path): \(error) "
                            + "(\(summary.command) \(summary.ending); the summary above is complete)")
@@ -151,9 +151,10 @@ extension RunCommand {
     /// Failing to start it is said and the run goes on: monitoring matters more than the view.
     static func startUI(on directory: URL, noOpen: Bool) async -> WebAppSession? {
         do {
-            let session = try await WebAppSession.start(directory: directory, listen: .standard)
-            printError("tunnelvision: " + session.announcement(dataDirectory: directory, lifetime: .withTheRun).text)
-            UICommand.openBrowser(session.server.url, noOpen: noOpen)
+            let session = try await WebAppSession.start(directory: directory, listen: .standard, lifetime: .withTheRun)
+            printError("tunnelvision: " + session.announcement.text)
+            if let problem = session.linkProblem { printError("tunnelvision: warning: \(problem)") }
+            UICommand.openBrowser(session, noOpen: noOpen)
             return session
         } catch {
             printError("tunnelvision: the web app could not start (\(error)); the run goes on without it")

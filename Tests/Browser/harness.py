@@ -29,7 +29,7 @@ class Server:
     """`tunnelvision ui --json --no-open --data-dir D` or the development stand-in, on loopback."""
 
     def __init__(self, kind, binary, data_dir):
-        self.binary, self.data_dir = binary, data_dir
+        self.kind, self.binary, self.data_dir = kind, binary, data_dir
         if kind == "ui":
             command = [binary, "ui", "--json", "--no-open", "--data-dir", data_dir]
         else:
@@ -38,9 +38,27 @@ class Server:
         line = self.process.stdout.readline()
         if not line:
             raise SystemExit(f"the server did not start: {' '.join(command)}\n{self.process.stderr.read()}")
-        self.url = json.loads(line)["url"]
-        parts = urllib.parse.urlsplit(self.url)
+        announced = json.loads(line)
+        self.printed, self.listen = announced["url"], announced.get("listen")
+        parts = urllib.parse.urlsplit(self.printed)
         self.origin = f"{parts.scheme}://{parts.netloc}"
+
+    @property
+    def url(self):
+        """An address to log in with. A key opens one browser once, so the printed address serves
+        the first time and `tunnelvision ui link` makes each later one (the stand-in's key lasts)."""
+        if self.printed is not None and self.kind == "ui":
+            url, self.printed = self.printed, None
+            return url
+        if self.kind != "ui":
+            return self.printed
+        result = subprocess.run([self.binary, "ui", "link", "--json", "--data-dir", self.data_dir],
+                                capture_output=True, text=True, timeout=30)
+        for line in result.stdout.splitlines():
+            answer = json.loads(line)
+            if answer["listen"] == self.listen:
+                return answer["url"]
+        raise Failure(f"ui link made no address for {self.listen}: {result.stderr.strip()}")
 
     def stop(self):
         if self.process.poll() is None:

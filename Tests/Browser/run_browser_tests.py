@@ -58,7 +58,8 @@ class Context:
         """A server over a copy of the history, for tests that delete (the given one is kept)."""
         copy = os.path.join(self.scratch, "copy")
         shutil.rmtree(copy, ignore_errors=True)
-        shutil.copytree(self.data_dir, copy, symlinks=True)
+        # Not the running servers' sockets (ui/ holds `ui link`'s): a copy of a socket is no socket.
+        shutil.copytree(self.data_dir, copy, symlinks=True, ignore=shutil.ignore_patterns("*.sock"))
         server = Server(self.options.server, self.binary, copy)
         self.servers.append(server)
         return server

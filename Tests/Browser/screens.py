@@ -57,6 +57,40 @@ def test_access_needs_the_key(t):
     t.b.wait(lambda: urllib.parse.urlsplit(t.b.driver.current_url).query == "", 10, "the key stayed in the address bar")
 
 
+def test_a_browser_opened_for_the_owner_gets_in(t):
+    """`tunnelvision ui` on a display opens the browser with xdg-open (here a stand-in that notes
+    its arguments) on a private page, never on the address; Chromium opening that page is let in,
+    and the page is removed once its key is used."""
+    work = os.path.join(t.scratch, "opened")
+    runtime, bin_dir, noted = os.path.join(work, "runtime"), os.path.join(work, "bin"), os.path.join(work, "argv")
+    for directory in (work, runtime, bin_dir):
+        os.mkdir(directory, 0o700)
+    opener = os.path.join(bin_dir, "xdg-open")
+    with open(opener, "w") as script:
+        script.write(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {noted}.tmp && mv {noted}.tmp {noted}\n")
+    os.chmod(opener, 0o700)
+    environment = {"PATH": f"{bin_dir}:/usr/bin:/bin", "DISPLAY": ":99", "XDG_RUNTIME_DIR": runtime,
+                   "HOME": os.environ.get("HOME", "/root")}
+    served = subprocess.Popen([t.binary, "ui", "--json", "--data-dir", t.data_dir], env=environment,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        served.stdout.readline()
+        page = t.b.wait(lambda: os.path.exists(noted) and open(noted).read().strip(), 10, "xdg-open was never run")
+        check(page.startswith(runtime + "/") and "key" not in page, f"xdg-open was given {page!r}, not a private page")
+        t.b.go("file://" + page)
+        t.b.wait(lambda: t.b.driver.current_url.startswith("http://") and not urllib.parse.urlsplit(t.b.driver.current_url).query,
+                 10, f"the page did not lead into the app: {t.b.driver.current_url}")
+        port = urllib.parse.urlsplit(t.b.driver.current_url).port
+        t.b.wait(lambda: t.b.driver.title == "TunnelVision" and t.b.css("main"), 10,
+                 f"the app was not drawn: {t.b.driver.title!r} {t.b.driver.page_source[:200]!r}")
+        check(any(c["name"] == f"tunnelvision_session_{port}" for c in t.b.driver.get_cookies()), "no session cookie")
+        t.b.wait(lambda: not os.path.exists(page), 10, "the page outlived its key")
+    finally:
+        served.terminate()
+        served.wait(timeout=10)
+        t.b.go(t.server.url)
+
+
 def test_introduction_first_open(t):
     t.b.wait(lambda: t.b.driver.current_url.endswith("#/welcome"), 10, "the first open did not show the introduction")
     t.b.wait_text("1 of 3")
@@ -766,7 +800,7 @@ TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduct
          test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
          test_diagnostics, test_empty_history_teaches, test_dashboard_live,
          test_deleting_keeps_the_history_and_retention_returns_the_axis, test_certificate_setup_stages,
-         test_server_gone_gives_an_error_card]
+         test_a_browser_opened_for_the_owner_gets_in, test_server_gone_gives_an_error_card]
 
 
 # --- a live tunnel of its own: top talkers to the inspector, diagnostics ---------------------------

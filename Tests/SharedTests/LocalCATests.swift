@@ -8,13 +8,13 @@ import TestSupport
 @Suite struct LocalCATests {
     private func mode(_ path: String) -> mode_t? { PathStatus.of(path)?.mode }
 
-    @Test("create writes ca/ 0700, root-key.pem 0600 (PKCS#8 PEM) and root.pem; openssl reads both")
+    @Test("create writes ca/ 0700, root-key.pem 0600 (PKCS#8 PEM) and root.pem 0600; openssl reads both")
     func layoutAndModes() throws {
         let data = TemporaryDirectory("tv-localca")
         let ca = try LocalCA.create(dataDirectory: data.url)
         let directory = DataDirectoryLayout.caDirectory(in: data.url).path
         let key = DataDirectoryLayout.caKey(in: data.url).path, certificate = DataDirectoryLayout.caCertificate(in: data.url).path
-        #expect(mode(directory) == 0o700 && mode(key) == 0o600 && mode(certificate) == 0o644)
+        #expect(mode(directory) == 0o700 && mode(key) == 0o600 && mode(certificate) == 0o600)
         #expect(directory.hasSuffix("/ca") && key.hasSuffix("/ca/root-key.pem") && certificate.hasSuffix("/ca/root.pem"))
         let keyText = try String(contentsOfFile: key, encoding: .utf8)
         #expect(keyText.hasPrefix("-----BEGIN PRIVATE KEY-----\n"))

@@ -16,7 +16,8 @@ public enum HTTPCloseReason: Sendable, Equatable {
     case slowReader
     /// The server already served its maximum of connections, none idle (503 sent).
     case overCap
-    /// Idle, it gave way to a new connection at the cap.
+    /// It never showed the session cookie, and gave way to a new connection at the cap
+    /// (`WebAdmission`).
     case evicted
     /// The server is stopping.
     case serverStopping

@@ -15,6 +15,7 @@
 ///   before is taken, so a slow client holds one chunk, never the file.
 /// - Event stream: after an `.eventStream` response the connection only carries pushed events
 ///   until the client goes; bytes it sends are dropped; a backlog over the limit closes it.
+/// - HEAD: the head GET would get — a file's or a stream's included — and no body (RFC 9110 § 9.3.2).
 public struct HTTPConnection: Sendable {
     public enum Action: Sendable, Equatable {
         /// Nothing to do until the socket or the deadline says more.
@@ -88,7 +89,7 @@ public struct HTTPConnection: Sendable {
     public var wantsRead: Bool { phase == .reading || phase == .streaming }
     public var wantsWrite: Bool { blocked && sent < output.count }
     public var isStreaming: Bool { phase == .streaming }
-    /// Whether it waits for a request with none begun: the connection that may give way at the cap.
+    /// Whether it waits for a request with none begun (between two, or before its first).
     public var isIdle: Bool { phase == .reading && !parser.hasPartialRequest }
 
     /// How many bytes the next read may take: no more than a request may still grow by (plus
@@ -128,19 +129,22 @@ public struct HTTPConnection: Sendable {
     public mutating func responded(_ response: HTTPResponse) -> Action {
         guard case .responding(let exchange) = phase else { return .wait }
         let secured = WebSecurityHeaders.applied(to: response, path: exchange.path)
-        if secured.body == .eventStream {
+        if secured.body == .eventStream && !exchange.headOnly {
             output = HTTPResponseEncoder.encode(secured, keepAlive: false)
             phase = .streaming
             arm(.heartbeat)
         } else {
-            output = HTTPResponseEncoder.head(secured, keepAlive: exchange.keepAlive, http10: exchange.http10)
+            // A HEAD of an event stream gets the stream's head, which says Connection: close
+            // (its body has no length), and then the close it promised.
+            let keepAlive = exchange.keepAlive && secured.body != .eventStream
+            output = HTTPResponseEncoder.head(secured, keepAlive: keepAlive, http10: exchange.http10)
             body = switch secured.body {
             case _ where exchange.headOnly: nil
             case .bytes(let bytes): bytes.isEmpty ? nil : .bytes(bytes)
             case .file(let file): .file(file, offset: 0)
             case .eventStream: nil
             }
-            phase = .writing(thenClose: exchange.keepAlive ? nil : .finished)
+            phase = .writing(thenClose: keepAlive ? nil : .finished)
             arm(.write)
         }
         sent = 0

@@ -23,13 +23,16 @@ public enum HTTPRefusal: Error, Sendable, Equatable {
     case badLineEnding
     /// An HTTP/1.1 request without exactly one Host field (§ 3.2).
     case missingHost
+    /// More than one Origin field (RFC 6454 § 7.3: a user agent sends at most one): which of
+    /// them the origin check should believe cannot be told, so neither is.
+    case duplicateOrigin
     /// A `%` not followed by two hex digits, or a decoded NUL, in the target.
     case badPercentEncoding
 
     public var status: HTTPStatus {
         switch self {
         case .malformedRequestLine, .badContentLength, .malformedHeader, .badLineEnding, .missingHost,
-             .badPercentEncoding: .badRequest
+             .duplicateOrigin, .badPercentEncoding: .badRequest
         case .unsupportedVersion: .versionNotSupported
         case .headerSectionTooLarge: .headerFieldsTooLarge
         case .targetTooLong: .uriTooLong
@@ -61,6 +64,8 @@ public enum HTTPRefusal: Error, Sendable, Equatable {
             "a line does not end in CRLF, or the request holds a NUL byte"
         case .missingHost:
             "an HTTP/1.1 request needs exactly one Host header"
+        case .duplicateOrigin:
+            "a request may carry one Origin header, not several"
         case .badPercentEncoding:
             "the request target has a '%' not followed by two hex digits, or an encoded NUL"
         }

@@ -36,6 +36,8 @@ struct HTTPRequestHead: Sendable {
         // § 3.2: exactly one Host in HTTP/1.1 (1.0 clients may omit it).
         let hosts = headers.values("Host").count
         if version == "HTTP/1.1" ? hosts != 1 : hosts > 1 { throw .missingHost }
+        // As two Hosts are: two Origins leave the cross-origin check two answers to choose from.
+        if headers.values("Origin").count > 1 { throw .duplicateOrigin }
         // § 6.1: a coding we do not decode is refused rather than guessed at.
         if let coding = headers["Transfer-Encoding"] { throw .unsupportedTransferEncoding(coding) }
         contentLength = try Self.contentLength(headers.values("Content-Length"), limit: limits.maximumBodyBytes)

@@ -6,16 +6,22 @@ import Shared
 /// 1. only GET, HEAD and POST (405);
 /// 2. `Host` must name the address listened on, so a page of another site cannot reach this port
 ///    through a name of its own that resolves to loopback (DNS rebinding, 421);
-/// 3. `GET /?key=SECRET` — the address `tunnelvision ui` prints — is exchanged for a session
-///    cookie (`HttpOnly`: no script reads it; `SameSite=Strict`: no other site's page sends it)
-///    and a redirect to `/`, so the key leaves the address bar and the history (303);
+/// 3. `GET /?key=KEY` (or HEAD) — an address `tunnelvision ui` printed, or `ui link` made — is
+///    exchanged for a session cookie (`HttpOnly`: no script reads it; `SameSite=Strict`: no other
+///    site's page sends it) and a redirect to `/`, so the key leaves the address bar and the
+///    history (303; for a navigation another site started, a page that goes on to `/`, so the
+///    cookie is sent with it). A key opens one browser: the exchange spends it, and one not used
+///    within its lifetime expires; a spent key is told so (401). A browser that already has the
+///    cookie is sent on to `/` without spending the key;
 /// 4. every other request needs that cookie (401);
 /// 5. a POST also needs `X-TunnelVision: 1` (a cross-site form cannot set a header, and a
 ///    cross-site fetch that sets one needs a CORS preflight this server never grants) and an
 ///    `Origin` that is this server's own (403).
 ///
-/// The key and the session token are separate random values, so the cookie never shows the key;
-/// both are compared in constant time. Randomness is an input (STYLE practice 7).
+/// Keys and the session token are separate random values, so the cookie never shows a key; both
+/// are compared in constant time. Randomness and the time are inputs (STYLE practice 7); the
+/// shell calls `expire(now:)` when a key's lifetime ends, and learns from every call which keys
+/// were spent.
 public struct WebAccess: Sendable {
     /// Cookies do not tell ports apart (RFC 6265 § 8.5): two servers on one machine, each with a
     /// cookie of the same name, would log each other out. So the name carries the port.
@@ -24,64 +30,153 @@ public struct WebAccess: Sendable {
     public static let writeHeaderName = "X-TunnelVision"
     public static let writeHeaderValue = "1"
     public static let allowedMethods = ["GET", "HEAD", "POST"]
-    /// Bytes of randomness in the key and in the session token: 256 bits, beyond guessing.
+    /// Bytes of randomness in a key and in the session token: 256 bits, beyond guessing.
     public static let randomBytes = 32
+    /// Keys waiting to be used at once; minting past it retires the oldest, so asking for
+    /// addresses in a loop holds a fixed amount.
+    public static let maximumPendingKeys = 32
+    /// Spent keys remembered, so that a second use is told "already used" or "expired" rather
+    /// than "not this server's".
+    public static let rememberedSpentKeys = 64
 
     public let listening: IPEndpoint
-    /// The key the printed address carries, as hex.
-    public let secret: String
+    /// How long a key may wait for its browser.
+    public let keyLifetime: Duration
     private let sessionToken: String
     /// The Host values that name the address listened on, lowercased.
     public let acceptedHosts: [String]
+    private var pending: [Pending] = []
+    private var spent: [(secret: String, how: WebLoginKey.Spent)] = []
+    private var nextID: UInt64 = 0
 
-    public init(listening: IPEndpoint, secret: [UInt8], sessionToken: [UInt8]) {
+    private struct Pending: Sendable {
+        let id: WebLoginKey.ID
+        let secret: String
+        let expires: ContinuousClock.Instant
+    }
+
+    public init(listening: IPEndpoint, sessionToken: [UInt8], keyLifetime: Duration) {
         self.listening = listening
-        self.secret = Self.hex(secret)
         self.sessionToken = Self.hex(sessionToken)
+        self.keyLifetime = keyLifetime
         var hosts = [listening.description]
         if WebListenAddress.isLoopback(listening.address) { hosts.append("localhost:\(listening.port)") }
         if listening.port == 80 { hosts += hosts.map { String($0.dropLast(3)) } }
         acceptedHosts = hosts.map { $0.lowercased() }
     }
 
-    public init(listening: IPEndpoint, using random: inout some RandomNumberGenerator) {
-        func draw() -> [UInt8] { (0..<Self.randomBytes).map { _ in UInt8.random(in: .min ... .max, using: &random) } }
-        self.init(listening: listening, secret: draw(), sessionToken: draw())
+    public init(listening: IPEndpoint, keyLifetime: Duration, using random: inout some RandomNumberGenerator) {
+        self.init(listening: listening, sessionToken: Self.draw(using: &random), keyLifetime: keyLifetime)
     }
 
-    /// The address to open: it carries the key.
-    public var url: String { "\(origin)/?key=\(secret)" }
     /// This server's own origin, as a browser sends it.
     public var origin: String { "http://\(listening)" }
+
+    /// The keys minted and not yet spent.
+    public var pendingKeys: [WebLoginKey.ID] { pending.map(\.id) }
+
+    // MARK: Keys
+
+    /// A new key, good once until `now + keyLifetime`, and the keys it retired (the oldest, past
+    /// `maximumPendingKeys`).
+    public mutating func mint(secret: [UInt8], now: ContinuousClock.Instant) -> (key: WebLoginKey, retired: [WebLoginKey.ID]) {
+        var retired: [WebLoginKey.ID] = []
+        while pending.count >= Self.maximumPendingKeys {
+            let oldest = pending.removeFirst()
+            remember(oldest.secret, .superseded)
+            retired.append(oldest.id)
+        }
+        let key = Pending(id: WebLoginKey.ID(nextID), secret: Self.hex(secret), expires: now + keyLifetime)
+        nextID += 1
+        pending.append(key)
+        return (WebLoginKey(id: key.id, url: "\(origin)/?key=\(key.secret)", expires: key.expires), retired)
+    }
+
+    public mutating func mint(now: ContinuousClock.Instant,
+                              using random: inout some RandomNumberGenerator) -> (key: WebLoginKey, retired: [WebLoginKey.ID]) {
+        mint(secret: Self.draw(using: &random), now: now)
+    }
+
+    /// Retires every key whose lifetime has ended by `now`; the ones retired.
+    public mutating func expire(now: ContinuousClock.Instant) -> [WebLoginKey.ID] {
+        let due = pending.filter { $0.expires <= now }
+        pending.removeAll { $0.expires <= now }
+        for key in due { remember(key.secret, .expired) }
+        return due.map(\.id)
+    }
+
+    private mutating func remember(_ secret: String, _ how: WebLoginKey.Spent) {
+        spent.append((secret, how))
+        if spent.count > Self.rememberedSpentKeys { spent.removeFirst(spent.count - Self.rememberedSpentKeys) }
+    }
+
+    // MARK: Requests
 
     public enum Decision: Sendable, Equatable {
         /// Let the responder answer it.
         case pass
-        /// Answered here: the key exchanged for the cookie.
-        case answer(HTTPResponse)
+        /// Answered here: a key exchanged for the cookie (the key, spent now), or a browser that
+        /// already has the cookie sent on to `/` (nil: nothing spent).
+        case login(HTTPResponse, spent: WebLoginKey.ID?)
         /// Refused, with its reason (the server logs it and sends `reason.response(path:)`).
         case refuse(WebAccessRefusal)
     }
 
-    public func decide(_ request: HTTPRequest) -> Decision {
+    public mutating func decide(_ request: HTTPRequest, now: ContinuousClock.Instant) -> Decision {
         guard Self.allowedMethods.contains(request.method) else { return .refuse(.methodNotAllowed(request.method)) }
         let host = request.headers["Host"]
         guard let host, acceptedHosts.contains(host.lowercased()) else { return .refuse(.wrongHost(host)) }
-        if request.method == "GET", request.path == "/", let key = request.queryValue("key") {
-            guard Self.constantTimeEquals(key, secret) else { return .refuse(.wrongSecret) }
-            return .answer(HTTPResponse(status: .seeOther, headers: HTTPHeaders([
-                ("Location", "/"),
-                ("Set-Cookie", "\(cookieName)=\(sessionToken); HttpOnly; SameSite=Strict; Path=/"),
-            ])))
+        let hasSession = Self.cookie(cookieName, in: request.headers).map { Self.constantTimeEquals($0, sessionToken) } ?? false
+        if request.method != "POST", request.path == "/", let key = request.queryValue("key") {
+            if hasSession { return .login(Self.redirectHome(setting: nil), spent: nil) }
+            return exchange(key, in: request, now: now)
         }
-        guard let cookie = Self.cookie(cookieName, in: request.headers),
-              Self.constantTimeEquals(cookie, sessionToken) else { return .refuse(.noSession) }
+        guard hasSession else { return .refuse(.noSession) }
         if request.method == "POST" {
             guard request.headers[Self.writeHeaderName] == Self.writeHeaderValue else { return .refuse(.missingWriteHeader) }
             let origin = request.headers["Origin"]
             guard let origin, origin.lowercased() == "http://" + host.lowercased() else { return .refuse(.crossOrigin(origin)) }
         }
         return .pass
+    }
+
+    /// The key spent for the cookie, or why not. Every pending and remembered key is compared,
+    /// each in constant time.
+    private mutating func exchange(_ key: String, in request: HTTPRequest, now: ContinuousClock.Instant) -> Decision {
+        if let index = pending.firstIndex(where: { Self.constantTimeEquals(key, $0.secret) }) {
+            let found = pending[index]
+            // Past its lifetime but not yet collected by `expire`: expired all the same.
+            guard now < found.expires else { return .refuse(.spentKey(.expired)) }
+            pending.remove(at: index)
+            remember(found.secret, .used)
+            let cookie = "\(cookieName)=\(sessionToken); HttpOnly; SameSite=Strict; Path=/"
+            let crossSite = request.headers["Sec-Fetch-Site"]?.lowercased() == "cross-site"
+            return .login(crossSite ? Self.hopHome(setting: cookie) : Self.redirectHome(setting: cookie), spent: found.id)
+        }
+        if let how = spent.last(where: { Self.constantTimeEquals(key, $0.secret) })?.how { return .refuse(.spentKey(how)) }
+        return .refuse(.wrongSecret)
+    }
+
+    /// The login of a navigation another site started — the page a browser is opened on is a
+    /// file, which is another site — as a page of this server's own that goes on to `/`. A
+    /// `SameSite=Strict` cookie is not sent anywhere in a navigation another site started,
+    /// redirects included (RFC 6265bis, same-site requests), so a 303 would land on `/` without it; a navigation
+    /// this server's page starts is its own, and carries it.
+    private static func hopHome(setting cookie: String) -> HTTPResponse {
+        let page = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=/"><title>TunnelVision</title></head>
+        <body><main><p><a href="/">Open TunnelVision</a></p></main></body></html>
+
+        """
+        return HTTPResponse(status: .ok, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8"), ("Set-Cookie", cookie)]),
+                            body: .bytes(Array(page.utf8)))
+    }
+
+    private static func redirectHome(setting cookie: String?) -> HTTPResponse {
+        var headers = HTTPHeaders([("Location", "/")])
+        if let cookie { headers.add("Set-Cookie", cookie) }
+        return HTTPResponse(status: .seeOther, headers: headers)
     }
 
     /// The value of the cookie `name` among every Cookie header (RFC 6265 § 5.4's `name=value; …`).
@@ -105,6 +200,10 @@ public struct WebAccess: Sendable {
             difference |= (index < left.count ? left[index] : 0) ^ (index < right.count ? right[index] : 0)
         }
         return difference == 0
+    }
+
+    private static func draw(using random: inout some RandomNumberGenerator) -> [UInt8] {
+        (0..<randomBytes).map { _ in UInt8.random(in: .min ... .max, using: &random) }
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

@@ -6,8 +6,10 @@ public enum WebAccessRefusal: Sendable, Equatable {
     /// The Host header does not name the address listened on: a page of another site reaching
     /// this port through a name that resolves to it (DNS rebinding), or a mistyped address.
     case wrongHost(String?)
-    /// `/?key=` with a key that is not this start's.
+    /// `/?key=` with a key this server never made (or one forgotten long ago).
     case wrongSecret
+    /// `/?key=` with a key already spent: used by another browser, expired, or retired.
+    case spentKey(WebLoginKey.Spent)
     /// No session cookie, or one from an earlier start.
     case noSession
     /// A state-changing request from another origin (or none said).
@@ -19,12 +21,14 @@ public enum WebAccessRefusal: Sendable, Equatable {
         switch self {
         case .methodNotAllowed: .methodNotAllowed
         case .wrongHost: .misdirectedRequest
-        case .wrongSecret, .noSession: .unauthorized
+        case .wrongSecret, .spentKey, .noSession: .unauthorized
         case .crossOrigin, .missingWriteHeader: .forbidden
         }
     }
 
-    static let openPrinted = "open the address 'tunnelvision ui' printed (it carries this start's key)"
+    static let openPrinted = "open the address 'tunnelvision ui' printed, or a new one from 'tunnelvision ui link' "
+        + "(each opens one browser)"
+    static let askAnother = "'tunnelvision ui link' prints a new address"
 
     public var sentence: String {
         switch self {
@@ -34,7 +38,13 @@ public enum WebAccessRefusal: Sendable, Equatable {
             "this server answers only to the address it listens on, not to Host \(host.map { "'\($0)'" } ?? "(none)"); "
                 + Self.openPrinted
         case .wrongSecret:
-            "the key in the address is not this start's; " + Self.openPrinted
+            "the key in the address is not this server's; " + Self.openPrinted
+        case .spentKey(.used):
+            "the key in the address was already used: each address opens one browser; " + Self.askAnother
+        case .spentKey(.expired):
+            "the key in the address has expired: an address not opened within its lifetime stops working; " + Self.askAnother
+        case .spentKey(.superseded):
+            "the key in the address was retired unused, after many newer addresses were made; " + Self.askAnother
         case .noSession:
             "this browser has no session with this server yet; " + Self.openPrinted
         case .crossOrigin(let origin):

@@ -58,6 +58,7 @@ public struct WebListenAddress: Sendable, Equatable {
     /// What `tunnelvision ui` says on stderr when it listens where other machines can reach it.
     public var exposureWarning: String? {
         isLoopback ? nil : "listening on \(endpoint), which other machines on that network can reach; "
-            + "the key in the address is then all that keeps them out (leave --listen out to stay on loopback)"
+            + "the key in the address and the session cookie then travel in plain HTTP, readable by anyone who can "
+            + "see that network, and they are all that keeps others out (leave --listen out to stay on loopback)"
     }
 }

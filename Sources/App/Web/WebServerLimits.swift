@@ -14,15 +14,18 @@ public struct WebServerLimits: Sendable, Equatable {
     public var maximumBodyBytes: Int
     /// Connections served at once. A page holds a handful (its fetches and one event stream);
     /// 256 covers ten pages many times over and bounds the descriptors and buffers a flood holds.
-    /// At the cap, the connection idle longest gives way to a new one; with none idle, the new
-    /// one is told 503 and closed.
+    /// At the cap, a connection that never showed the session cookie gives way to a new one,
+    /// the oldest first (`WebAdmission`); one that did is never closed for a newcomer, and with
+    /// only those open the newcomer is told 503 and closed.
     public var maximumConnections: Int
     /// How long a connection may wait with no request begun (before its first, or between two):
     /// a browser reopens one at once, so 10 s frees slots without costing a page anything.
     public var idleTimeout: Duration
-    /// From a request's first byte to its last; also how long a response may wait for the client
-    /// to take any more of it. A browser sends a request in one write; 10 s refuses a client that
-    /// dribbles a header a byte a second (408) without hurting a slow but honest one.
+    /// From a request's first byte to its last — a head sent in part and then dribbled included:
+    /// the clock starts at the first byte and more bytes do not restart it; also how long a
+    /// response may wait for the client to take any more of it. A browser sends a request in one
+    /// write; 10 s refuses a client that dribbles a header a byte a second (408) without hurting a
+    /// slow but honest one.
     public var requestDeadline: Duration
     /// An event stream with nothing to say sends a comment this often, so proxies and the browser
     /// see it alive (the WHATWG spec suggests about 15 s).
@@ -32,6 +35,10 @@ public struct WebServerLimits: Sendable, Equatable {
     public var maximumStreamBacklog: Int
     /// Connections taken from the backlog per readiness, so a burst is spread over loop turns.
     public var acceptBurst: Int
+    /// How long a key (the address `tunnelvision ui` prints, or `ui link` makes) may wait for its
+    /// browser: long enough to copy an address into a browser, short enough that one seen later
+    /// (a scrollback, a screen share) no longer opens anything. A used key is spent at once.
+    public var keyLifetime: Duration
     /// The kernel's queue of connections not yet accepted.
     public var listenBacklog: Int32
     /// After accept(2) fails for want of descriptors, how long the listener is left alone (the
@@ -40,7 +47,8 @@ public struct WebServerLimits: Sendable, Equatable {
 
     public init(maximumHeaderBytes: Int, maximumTargetBytes: Int, maximumBodyBytes: Int, maximumConnections: Int,
                 idleTimeout: Duration, requestDeadline: Duration, heartbeatInterval: Duration,
-                maximumStreamBacklog: Int, acceptBurst: Int, listenBacklog: Int32, acceptRetryDelay: Duration) {
+                maximumStreamBacklog: Int, acceptBurst: Int, keyLifetime: Duration, listenBacklog: Int32,
+                acceptRetryDelay: Duration) {
         self.maximumHeaderBytes = maximumHeaderBytes
         self.maximumTargetBytes = maximumTargetBytes
         self.maximumBodyBytes = maximumBodyBytes
@@ -50,6 +58,7 @@ public struct WebServerLimits: Sendable, Equatable {
         self.heartbeatInterval = heartbeatInterval
         self.maximumStreamBacklog = maximumStreamBacklog
         self.acceptBurst = acceptBurst
+        self.keyLifetime = keyLifetime
         self.listenBacklog = listenBacklog
         self.acceptRetryDelay = acceptRetryDelay
     }
@@ -58,7 +67,16 @@ public struct WebServerLimits: Sendable, Equatable {
         maximumHeaderBytes: 16 * 1024, maximumTargetBytes: 8 * 1024, maximumBodyBytes: 64 * 1024,
         maximumConnections: 256, idleTimeout: .seconds(10), requestDeadline: .seconds(10),
         heartbeatInterval: .seconds(15), maximumStreamBacklog: 1024 * 1024, acceptBurst: 32,
-        listenBacklog: 512, acceptRetryDelay: .milliseconds(100))
+        keyLifetime: .seconds(5 * 60), listenBacklog: 512, acceptRetryDelay: .milliseconds(100))
+
+    /// The key lifetime in words ("5 minutes"), as the help and the printed address say it.
+    public var keyLifetimeText: String { Self.words(keyLifetime) }
+
+    static func words(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        if seconds >= 60 && seconds % 60 == 0 { return "\(seconds / 60) minute\(seconds == 60 ? "" : "s")" }
+        return "\(seconds) second\(seconds == 1 ? "" : "s")"
+    }
 
     /// The most a connection buffers while reading one request: its head and its body.
     public var maximumRequestBytes: Int { maximumHeaderBytes + maximumBodyBytes }

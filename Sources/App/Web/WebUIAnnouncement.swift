@@ -1,10 +1,16 @@
-/// What `tunnelvision ui` prints once it listens: the address to open, as a sentence or as one
-/// JSON line a script (or a test) reads before the server starts answering.
+import Foundation
+
+/// What `tunnelvision ui` prints once it listens, and what `tunnelvision ui link` prints for
+/// another browser: an address to open, as a sentence or as one JSON line a script (or a test)
+/// reads. The address carries a key that opens one browser, once, within `keyLifetime`.
 public struct WebUIAnnouncement: Sendable, Equatable {
     public let url: String
     public let listen: String
     public let dataDirectory: String
-    public let lifetime: Lifetime
+    public let keyLifetime: Duration
+    /// What ends the server, said beside its first address; nil for `ui link`'s, which another
+    /// command prints.
+    public let lifetime: Lifetime?
 
     /// What ends the server, said beside its address.
     public enum Lifetime: Sendable, Equatable {
@@ -14,23 +20,40 @@ public struct WebUIAnnouncement: Sendable, Equatable {
         case withTheRun
     }
 
-    public init(url: String, listen: String, dataDirectory: String, lifetime: Lifetime = .untilStopped) {
+    public init(url: String, listen: String, dataDirectory: String, keyLifetime: Duration = WebServerLimits.standard.keyLifetime,
+                lifetime: Lifetime? = .untilStopped) {
         self.url = url
         self.listen = listen
         self.dataDirectory = dataDirectory
+        self.keyLifetime = keyLifetime
         self.lifetime = lifetime
     }
 
     public var text: String {
-        let ending = switch lifetime {
-        case .untilStopped: "Ctrl-C stops it"
-        case .withTheRun: "it stops when the run ends"
+        let opening = "open it in a browser on this machine within \(WebServerLimits.words(keyLifetime)); its key works once"
+        return switch lifetime {
+        case .untilStopped: "TunnelVision is at \(url) (\(opening), and 'tunnelvision ui link' prints another; Ctrl-C stops it)"
+        case .withTheRun: "TunnelVision is at \(url) (\(opening), and 'tunnelvision ui link' prints another; it stops when the run ends)"
+        case nil: "TunnelVision is at \(url) (\(opening))"
         }
-        return "TunnelVision is at \(url) (open it in a browser on this machine; \(ending))"
     }
 
     public var json: String {
         "{\"url\": \(WebRefusalResponse.jsonString(url)), \"listen\": \(WebRefusalResponse.jsonString(listen)), "
-            + "\"dataDirectory\": \(WebRefusalResponse.jsonString(dataDirectory))}"
+            + "\"dataDirectory\": \(WebRefusalResponse.jsonString(dataDirectory)), "
+            + "\"keyLifetimeSeconds\": \(keyLifetime.components.seconds)}"
+    }
+
+    /// Reads `json` back (what `ui link` receives from the server); nil for anything else.
+    public init?(json line: String, lifetime: Lifetime? = nil) {
+        struct Fields: Decodable {
+            let url: String
+            let listen: String
+            let dataDirectory: String
+            let keyLifetimeSeconds: Int64
+        }
+        guard let fields = try? JSONDecoder().decode(Fields.self, from: Data(line.utf8)) else { return nil }
+        self.init(url: fields.url, listen: fields.listen, dataDirectory: fields.dataDirectory,
+                  keyLifetime: .seconds(fields.keyLifetimeSeconds), lifetime: lifetime)
     }
 }

@@ -3,36 +3,63 @@ import Shared
 import Foundation
 
 /// The web app serving one data directory, as `tunnelvision ui`, `run --ui` and `demo --ui` start
-/// it: the server on its own loop thread, the site's files, the API, and the one live-feed reader
-/// whose line every open Dashboard receives each second. Started by `start`, ended by `stop`;
-/// who decides when to stop (a signal, the end of a run) is the caller's.
+/// it: the server on its own loop thread, the site's files, the API, the one live-feed reader
+/// whose line every open Dashboard receives each second, and the channel `tunnelvision ui link`
+/// asks for a new address. Started by `start`, ended by `stop`; who decides when to stop (a
+/// signal, the end of a run) is the caller's.
 public final class WebAppSession: Sendable {
     public let server: WebServer
+    public let dataDirectory: URL
+    public let lifetime: WebUIAnnouncement.Lifetime
+    /// Why `tunnelvision ui link` cannot reach this server, when it cannot (said once, at start).
+    public let linkProblem: String?
     private let feed: WebLiveFeed
+    private let link: WebLinkListener?
 
-    private init(server: WebServer, feed: WebLiveFeed) {
+    private init(server: WebServer, dataDirectory: URL, lifetime: WebUIAnnouncement.Lifetime, feed: WebLiveFeed,
+                 link: WebLinkListener?, linkProblem: String?) {
         self.server = server
+        self.dataDirectory = dataDirectory
+        self.lifetime = lifetime
         self.feed = feed
+        self.link = link
+        self.linkProblem = linkProblem
     }
 
     /// Binds `listen` for `directory` (which must exist and be readable) and starts serving.
-    public static func start(directory: URL, listen: WebListenAddress) async throws -> WebAppSession {
+    public static func start(directory: URL, listen: WebListenAddress, lifetime: WebUIAnnouncement.Lifetime,
+                             limits: WebServerLimits = .standard) async throws -> WebAppSession {
         try DataDirectory.verify(directory, access: .read)
         let feed = WebLiveFeed(dataDirectory: directory)
         let site = try WebSite(directory: WebSite.bundledDirectory)
         let api = WebAPI(dataDirectory: directory, liveFeed: feed)
-        let server = try WebServer(listening: listen.endpoint, responder: WebRouter(api: api, site: site))
+        let server = try WebServer(listening: listen.endpoint, responder: WebRouter(api: api, site: site), limits: limits)
+        var link: WebLinkListener?
+        var linkProblem: String?
+        do {
+            link = try WebLinkListener.start(dataDirectory: directory, server: server)
+        } catch {
+            linkProblem = "'tunnelvision ui link' cannot reach this web app (\(error)); restart it for another address"
+        }
         server.start()
         await feed.start { server.broadcast(event: "dashboard", data: $0) }
-        return WebAppSession(server: server, feed: feed)
+        return WebAppSession(server: server, dataDirectory: directory, lifetime: lifetime, feed: feed, link: link,
+                             linkProblem: linkProblem)
     }
 
-    public func announcement(dataDirectory: URL, lifetime: WebUIAnnouncement.Lifetime) -> WebUIAnnouncement {
+    /// The first address, said as the command prints it.
+    public var announcement: WebUIAnnouncement {
         WebUIAnnouncement(url: server.url, listen: server.address.description, dataDirectory: dataDirectory.path,
-                          lifetime: lifetime)
+                          keyLifetime: server.limits.keyLifetime, lifetime: lifetime)
+    }
+
+    /// A page for a browser to be opened on, with a key of its own (`BrowserLaunchFile`).
+    public func browserFile(environment: [String: String]) throws(BrowserLaunchFile.Failure) -> BrowserLaunchFile {
+        try BrowserLaunchFile.make(for: server, environment: environment)
     }
 
     public func stop() async {
+        link?.stop()
         await feed.stop()
         server.stop()
     }

@@ -11,19 +11,33 @@ import Synchronization
 /// The web app's HTTP server: one listening socket and its connections on one `EventLoop` thread
 /// (the model is `ControlServer`: accept bursts, a cap, a timer per connection, MSG_NOSIGNAL, a
 /// pause on EMFILE). Every decision is a pure core's — `HTTPConnection` for the exchange,
-/// `WebAccess` for who may look, `HTTPResponseEncoder` and `WebSecurityHeaders` for the bytes —
-/// and this class only moves bytes, timers and answers between them and the kernel.
+/// `WebAccess` for who may look and which keys are good, `WebAdmission` for who gives way at the
+/// cap, `HTTPResponseEncoder` and `WebSecurityHeaders` for the bytes — and this class only moves
+/// bytes, timers and answers between them and the kernel.
 ///
 /// The responder is called on a Task (it reads SQLite and files) that prefers the server's own
 /// executor (`WebResponderExecutor`), and its answer comes back to the loop with `execute`; a connection closed meanwhile is recognised by its serial number, so
 /// an answer never reaches a reused descriptor. `broadcast` may be called from any thread.
 public final class WebServer: @unchecked Sendable {
-    public let access: WebAccess
     public let limits: WebServerLimits
-    private let loop: EventLoop
+    /// The address listened on, with its real port.
+    public let address: IPEndpoint
+    /// The first address: the one `tunnelvision ui` prints (its key works once, like every other).
+    public let url: String
+    let loop: EventLoop
     private let responder: any WebResponder
-    private let log: @Sendable (String) -> Void
+    let log: @Sendable (String) -> Void
     private let executor = WebResponderExecutor()
+    /// Who may look, and the keys: asked on the loop for each request, and from any thread for a
+    /// new key (`mintAddress`), so behind a lock.
+    let keys: Mutex<Keys>
+
+    struct Keys {
+        var access: WebAccess
+        /// What to do once each key is spent (remove its browser's launch file).
+        var whenSpent: [WebLoginKey.ID: @Sendable () -> Void] = [:]
+        var stopped = false
+    }
 
     // Loop thread only.
     private var listener: Int32 = -1
@@ -41,13 +55,14 @@ public final class WebServer: @unchecked Sendable {
 
     private struct Served {
         var connection: HTTPConnection
+        /// In the order connections were accepted: the oldest gives way first at the cap.
         let serial: UInt64
         let peer: String
         var interest: EventLoop.Interest
         var timer: TimerID?
         var timerGeneration: UInt64?
-        /// When it became idle (a serial order), so the longest idle gives way first at the cap.
-        var idleSince: UInt64?
+        /// It showed the session cookie (or traded a key for it): never closed for a newcomer.
+        var authenticated = false
         /// The request being answered, for the log.
         var request: (method: String, target: String)?
     }
@@ -58,7 +73,8 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// Listens on `endpoint` (port 0: a free one) and serves `responder` behind the access checks.
-    /// The key is drawn from the system's random source. Call `start()` to serve.
+    /// The session token and the first key are drawn from the system's random source. Call
+    /// `start()` to serve.
     public init(listening endpoint: IPEndpoint = WebListenAddress.standard.endpoint, responder: any WebResponder,
                 limits: WebServerLimits = .standard,
                 log: @escaping @Sendable (String) -> Void = WebServer.standardErrorLog) throws(WebServerError) {
@@ -69,7 +85,11 @@ public final class WebServer: @unchecked Sendable {
         }
         let (descriptor, bound) = try WebListener.open(endpoint, backlog: limits.listenBacklog)
         var random = SystemRandomNumberGenerator()
-        access = WebAccess(listening: bound, using: &random)
+        var access = WebAccess(listening: bound, keyLifetime: limits.keyLifetime, using: &random)
+        let first = access.mint(now: .now, using: &random).key
+        address = bound
+        url = first.url
+        keys = Mutex(Keys(access: access))
         self.limits = limits
         self.responder = responder
         self.log = log
@@ -81,16 +101,12 @@ public final class WebServer: @unchecked Sendable {
             Glibc.close(descriptor)
             throw .eventLoop("\(error)")
         }
+        expireKeys(after: limits.keyLifetime)
     }
 
     deinit {
         if listener >= 0 { Glibc.close(listener) }
     }
-
-    /// The address listened on, with its real port.
-    public var address: IPEndpoint { access.listening }
-    /// The address to open, key included.
-    public var url: String { access.url }
 
     /// Serves on a thread of its own until `stop()`; after `stop()`, does nothing.
     public func start() {
@@ -130,6 +146,7 @@ public final class WebServer: @unchecked Sendable {
             loop.stop()
             finished.wait()
         }
+        spendEveryKey()
     }
 
     private func closeListener() {
@@ -169,16 +186,21 @@ public final class WebServer: @unchecked Sendable {
             accepted: { client in admit(client) })
     }
 
-    /// At the cap, the connection idle longest gives way; with none idle, the new one is told why.
+    /// At the cap, the oldest connection that never showed the cookie gives way; with none, the
+    /// new one is told why (`WebAdmission`).
     private func admit(_ client: Int32) {
-        if connections.count >= limits.maximumConnections {
-            guard let idlest = connections.filter({ $0.value.idleSince != nil })
-                .min(by: { $0.value.idleSince! < $1.value.idleSince! })?.key else {
-                return refuseAtOnce(client)
-            }
-            finish(idlest, .evicted)
+        let open = connections.lazy.map { client, served in
+            WebAdmission.Connection(id: client, accepted: served.serial, authenticated: served.authenticated)
         }
-        serve(client)
+        switch WebAdmission.decide(open: open, maximum: limits.maximumConnections) {
+        case .admit:
+            serve(client)
+        case .evict(let victim):
+            finish(victim, .evicted)
+            serve(client)
+        case .refuse:
+            refuseAtOnce(client)
+        }
     }
 
     private func serve(_ client: Int32) {
@@ -276,8 +298,10 @@ public final class WebServer: @unchecked Sendable {
     /// The access check first; a request it lets through goes to the responder on a Task.
     private func decide(_ client: Int32, _ request: HTTPRequest) -> HTTPConnection.Action? {
         connections[client]?.request = (request.method, request.target)
-        switch access.decide(request) {
-        case .answer(let response):
+        switch keys.withLock({ $0.access.decide(request, now: .now) }) {
+        case .login(let response, let spent):
+            connections[client]?.authenticated = true
+            if let spent { keySpent(spent) }
             return connections[client]?.connection.responded(response)
         case .refuse(let reason):
             if let peer = connections[client]?.peer {
@@ -286,6 +310,7 @@ public final class WebServer: @unchecked Sendable {
             }
             return connections[client]?.connection.responded(reason.response(path: request.path))
         case .pass:
+            connections[client]?.authenticated = true
             guard let serial = connections[client]?.serial else { return nil }
             let responder = self.responder
             Task(executorPreference: executor) { [weak self] in
@@ -337,14 +362,6 @@ public final class WebServer: @unchecked Sendable {
                 }
                 served.timerGeneration = wanted.generation
             }
-        }
-        if served.connection.isIdle {
-            if served.idleSince == nil {
-                served.idleSince = nextSerial
-                nextSerial += 1
-            }
-        } else {
-            served.idleSince = nil
         }
         connections[client] = served
     }

@@ -21,6 +21,9 @@ public enum DataDirectoryLayout {
     public static let caDirectoryName = "ca"
     public static let caKeyFileName = "root-key.pem"
     public static let caCertificateFileName = "root.pem"
+    /// Where a running web app (`tunnelvision ui`) listens for `tunnelvision ui link`: a
+    /// directory of its own, mode 0700, one Unix socket (0600) per server.
+    public static let webLinksDirectoryName = "ui"
 
     public static func database(in directory: URL) -> URL { directory.appendingPathComponent(databaseFileName) }
     public static func ring(in directory: URL) -> URL { directory.appendingPathComponent(ringFileName) }
@@ -35,4 +38,7 @@ public enum DataDirectoryLayout {
     public static func caDirectory(in directory: URL) -> URL { directory.appendingPathComponent(caDirectoryName, isDirectory: true) }
     public static func caKey(in directory: URL) -> URL { caDirectory(in: directory).appendingPathComponent(caKeyFileName) }
     public static func caCertificate(in directory: URL) -> URL { caDirectory(in: directory).appendingPathComponent(caCertificateFileName) }
+    public static func webLinks(in directory: URL) -> URL {
+        directory.appendingPathComponent(webLinksDirectoryName, isDirectory: true)
+    }
 }

@@ -49,7 +49,7 @@ enum LocalCAFiles {
         guard descriptor >= 0 else {
             if errno == ELOOP {
                 throw .insecure(path: file.path, problem: "is a symbolic link",
-                                fix: "Put the file itself there (mode \(privateKey ? "0600" : "0644")), or 'tunnelvision ca remove'.")
+                                fix: "Put the file itself there (mode 0600), or 'tunnelvision ca remove'.")
             }
             throw .system(path: file.path, action: "open", errno: errno)
         }

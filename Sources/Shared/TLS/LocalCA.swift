@@ -7,7 +7,7 @@ import Foundation
 ///
 ///   <data-dir>/ca/              mode 0700
 ///   <data-dir>/ca/root-key.pem  the root's private key, PKCS#8 PEM, mode 0600
-///   <data-dir>/ca/root.pem      the root certificate, PEM
+///   <data-dir>/ca/root.pem      the root certificate, PEM, mode 0600 (like every file there; `ca export` hands out copies)
 ///
 /// The key never leaves this directory: it is not logged, printed, exported or captured; what is
 /// handed out is the certificate. Reading refuses a key that is a symbolic link, not the user's,
@@ -44,7 +44,7 @@ public struct LocalCA: Sendable {
         let key = DataDirectoryLayout.caKey(in: dataDirectory), certificate = DataDirectoryLayout.caCertificate(in: dataDirectory)
         try LocalCAFiles.writeNew(key, Array(keyPEM.utf8), mode: 0o600)
         do {
-            try LocalCAFiles.writeNew(certificate, Array(ca.rootCertificatePEM.utf8), mode: 0o644)
+            try LocalCAFiles.writeNew(certificate, Array(ca.rootCertificatePEM.utf8), mode: 0o600)
         } catch {
             unlink(key.path)
             throw error

@@ -41,9 +41,9 @@ struct WebDownloadTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             let line = try await firstLine(of: out.fileHandleForReading)
-            let announced = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
-            let url = try #require(announced?["url"], "no url in \(line)")
-            listen = try #require(announced?["listen"])
+            let announced = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let url = try #require(announced?["url"] as? String, "no url in \(line)")
+            listen = try #require(announced?["listen"] as? String)
             let login = try await ServedForTest.curl(["-o", "/dev/null", "-w", "%{http_code}", "-c", jar, "-b", jar, url])
             #expect(login.out == "303")
         }

@@ -3,6 +3,7 @@ import AppLinux
 import Foundation
 import Shared
 import Synchronization
+import Testing
 import TestSupport
 
 /// Answers what the tests ask: `/api/live` opens an event stream, a POST echoes its body, any
@@ -48,10 +49,15 @@ final class ServedForTest: @unchecked Sendable {
     var port: UInt16 { server.address.port }
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// Logs in as the printed address does and returns the Cookie header's value.
+    /// A new address (its key works once), as `tunnelvision ui link` gets one.
+    func freshURL() throws -> String {
+        try #require(server.mintAddress()?.url, "the server made no address")
+    }
+
+    /// Logs in with a new address and returns the Cookie header's value.
     func cookie() async throws -> String {
         let client = try RawHTTPClient(port: port)
-        let path = String(server.url.dropFirst(base.count))
+        let path = String(try freshURL().dropFirst(base.count))
         try client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
         let response = await client.response()
         guard let line = response.split(separator: "\r\n").first(where: { $0.hasPrefix("Set-Cookie: ") }) else {
@@ -83,4 +89,14 @@ func firstLine(of reader: FileHandle) async throws -> String {
         while let byte = try reader.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
         return String(decoding: bytes, as: UTF8.self)
     }
+}
+
+/// Whether `condition` holds within `timeout`, asked every 20 ms.
+func eventually(within timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
 }

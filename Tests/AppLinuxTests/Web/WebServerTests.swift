@@ -63,6 +63,37 @@ struct WebServerTests {
         #expect(await served.log.eventually { _ in served.log.all.filter { $0.contains(" POST /api/storage/apply 403 ") }.count == 2 })
     }
 
+    @Test("two Origin headers are 400, as two Host headers are, even with the cookie and the write header")
+    func twoOrigins() async throws {
+        let served = try ServedForTest()
+        let cookie = try await served.cookie()
+        for (first, second) in [("Origin", "Origin"), ("Host", "Host")] {
+            let client = try RawHTTPClient(port: served.port)
+            let one = first == "Host" ? "Origin: \(served.base)" : "Host: 127.0.0.1:\(served.port)"
+            try client.send("POST /api/storage/apply HTTP/1.1\r\n\(one)\r\n\(first): \(first == "Host" ? "127.0.0.1:\(served.port)" : served.base)\r\n"
+                            + "\(second): \(second == "Host" ? "evil.example" : "http://evil.example")\r\nCookie: \(cookie)\r\n"
+                            + "X-TunnelVision: 1\r\nContent-Length: 0\r\n\r\n")
+            let answer = await client.read { $0.contains("\r\n\r\n") }
+            #expect(answer.text.hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "two \(first): \(answer.text.prefix(60))")
+            #expect(await client.closes(within: .seconds(2)))
+        }
+        #expect(await served.log.eventually { $0.contains(" 400 a request may carry one Origin header, not several") })
+        #expect(await served.log.eventually { $0.contains(" 400 an HTTP/1.1 request needs exactly one Host header") })
+    }
+
+    @Test("what a client sends reaches the log escaped: a Host with bidi and C1 controls cannot reorder or break a line")
+    func escapedLog() async throws {
+        let served = try ServedForTest()
+        let client = try RawHTTPClient(port: served.port)
+        // C0 controls never get this far (the parser refuses them, 400); UTF-8 ones do.
+        try client.send("GET /x HTTP/1.1\r\nHost: a\u{202E}b\u{85}c\u{2066}d\r\n\r\n")
+        _ = await client.read { $0.contains("\r\n\r\n") }
+        #expect(await served.log.eventually { $0.contains(" GET /x 421 ") })
+        let line = try #require(served.log.all.first { $0.contains(" GET /x 421 ") })
+        #expect(line.contains("'a\\u{202E}b\\u{85}c\\u{2066}d'"), "\(line)")
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" || $0 == "\u{2066}" })
+    }
+
     @Test("oversized headers are 431 and a malformed request line 400, each closed and logged")
     func refusals() async throws {
         let served = try ServedForTest()
@@ -83,7 +114,7 @@ struct WebServerTests {
         let cookie = try await served.cookie()
         let responses = [
             try await ServedForTest.curl(["-i", served.base + "/"]).out,                                      // 401
-            try await ServedForTest.curl(["-i", served.server.url]).out,                                      // 303
+            try await ServedForTest.curl(["-i", try served.freshURL()]).out,                                  // 303
             try await ServedForTest.curl(["-i", "-H", "Cookie: \(cookie)", served.base + "/x"]).out,          // 200
             try await ServedForTest.curl(["-i", "-H", "Host: a:1", served.base + "/"]).out,                   // 421
             try await ServedForTest.curl(["-i", "-X", "PUT", "-H", "Cookie: \(cookie)", served.base + "/"]).out,  // 405
@@ -152,8 +183,8 @@ struct WebServerTests {
         #expect(!(await idle.last!.closes(within: .milliseconds(100))), "the newest idle ones are still held")
     }
 
-    @Test("with the cap held by requests in progress, a new connection is told 503 and closed")
-    func overCap() async throws {
+    @Test("with the cap held by requests in progress that never showed the cookie, a new connection takes the oldest one's place")
+    func overCapUnauthenticated() async throws {
         var limits = WebServerLimits.standard
         limits.maximumConnections = 8
         let served = try ServedForTest(limits: limits)
@@ -163,12 +194,32 @@ struct WebServerTests {
             try holder.send("GET / HT")
             holders.append(holder)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually { await served.server.openConnections() == 8 })
+        let cookie = try await served.cookie()   // a ninth connection: the oldest holder gave way to it
+        #expect(await holders[0].closes(within: .seconds(2)), "the oldest half-sent request was closed for the newcomer")
+        #expect(!(await holders[7].closes(within: .milliseconds(100))), "the newest are still held")
+        #expect(!cookie.isEmpty)
+    }
+
+    @Test("with the cap held by connections that showed the cookie, a new one is told 503 and closed, and they are kept")
+    func overCap() async throws {
+        var limits = WebServerLimits.standard
+        limits.maximumConnections = 8
+        let served = try ServedForTest(limits: limits)
+        let cookie = try await served.cookie()
+        var streams: [RawHTTPClient] = []
+        for _ in 0..<8 {
+            let stream = try RawHTTPClient(port: served.port)
+            try stream.send("GET /api/live HTTP/1.1\r\nHost: 127.0.0.1:\(served.port)\r\nCookie: \(cookie)\r\n\r\n")
+            _ = await stream.read { $0.contains("\r\n\r\n") }
+            streams.append(stream)
+        }
         let extra = try RawHTTPClient(port: served.port)
         let answer = await extra.read { $0.contains("\r\n\r\n") }
         #expect(answer.text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(await extra.closes(within: .seconds(1)))
         #expect(await served.log.eventually { $0.contains(" 503 the server is already serving 8 connections") })
+        #expect(await served.server.openConnections() == 8, "no authenticated connection gave way")
     }
 
     @Test("an event stream receives what is broadcast, framed as SSE, and keep-alive serves two requests on one connection")

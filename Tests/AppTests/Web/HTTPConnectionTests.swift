@@ -112,6 +112,35 @@ struct HTTPConnectionTests {
         #expect(idle.deadlinePassed(generation: generation) == .close(.idle))
     }
 
+    @Test("a head sent in part and then dribbled a byte at a time keeps its first byte's deadline, and is told 408 at it")
+    func dribbledHead() {
+        var slow = HTTPConnection()
+        #expect(slow.received(Array("GET / HTTP/1.1\r\nHost: h\r\n".utf8)) == .wait)
+        let first = slow.deadline
+        #expect(first?.kind == .request && first?.delay == WebServerLimits.standard.requestDeadline)
+        for byte in "X-Slow: \(String(repeating: "a", count: 200))\r\n".utf8 {
+            #expect(slow.received([byte]) == .wait)
+            #expect(slow.deadline == first, "a byte does not restart the clock")
+        }
+        #expect(!slow.isIdle, "a partial head is not idle")
+        let (sent, last) = Self.drain(&slow, slow.deadlinePassed(generation: first!.generation))
+        #expect(sent.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
+        #expect(last == .close(.requestTimedOut))
+    }
+
+    @Test("a HEAD of an event stream gets the stream's head and no stream: then the close its head promised")
+    func headOfStream() {
+        var connection = HTTPConnection()
+        guard case .respond = connection.received(Array("HEAD /api/live HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else { return }
+        let (head, last) = Self.drain(&connection, connection.responded(HTTPResponse(status: .ok, body: .eventStream)))
+        #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(head.contains("Content-Type: text/event-stream\r\n") && head.contains("Connection: close\r\n"))
+        #expect(head.hasSuffix("\r\n\r\n"))
+        #expect(!connection.isStreaming)
+        #expect(last == .close(.finished))
+        #expect(connection.push(ServerSentEvent.heartbeat) == .wait, "nothing is pushed to it")
+    }
+
     @Test("a write that blocks waits for writability, and a response never taken closes the connection")
     func blockedWrites() {
         var connection = HTTPConnection()

@@ -15,7 +15,7 @@ struct HTTPRequestParserTests {
     static let small = WebServerLimits(maximumHeaderBytes: 200, maximumTargetBytes: 40, maximumBodyBytes: 10,
                                        maximumConnections: 4, idleTimeout: .seconds(1), requestDeadline: .seconds(1),
                                        heartbeatInterval: .seconds(1), maximumStreamBacklog: 100, acceptBurst: 4,
-                                       listenBacklog: 4, acceptRetryDelay: .milliseconds(10))
+                                       keyLifetime: .seconds(1), listenBacklog: 4, acceptRetryDelay: .milliseconds(10))
 
     @Test("a GET is read with its path and query decoded, + a space in the query only")
     func get() throws {
@@ -70,6 +70,8 @@ struct HTTPRequestParserTests {
         ("GET / HTTPS/1.1\r\nHost: h\r\n\r\n", .malformedRequestLine),
         ("GET / HTTP/1.1\r\n\r\n", .missingHost),
         ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", .missingHost),
+        ("POST / HTTP/1.1\r\nHost: h\r\nOrigin: http://h\r\nOrigin: http://evil.example\r\n\r\n", .duplicateOrigin),
+        ("GET / HTTP/1.1\r\nOrigin: http://h\r\nHost: h\r\norigin: http://h\r\n\r\n", .duplicateOrigin),
         ("GET / HTTP/1.1\r\nHost: h\r\n folded\r\n\r\n", .malformedHeader("a line starts with whitespace (a folded header)")),
         ("GET / HTTP/1.1\r\nHost : h\r\n\r\n", .malformedHeader("whitespace before a colon")),
         ("GET / HTTP/1.1\r\nHost: h\r\nNoColon\r\n\r\n", .malformedHeader("a line has no colon")),

@@ -5,9 +5,22 @@ import Testing
 @Suite("WebAccess")
 struct WebAccessTests {
     static let endpoint = IPEndpoint(address: IPAddress(parsing: "127.0.0.1")!, port: 8123)
-    static let access = WebAccess(listening: endpoint, secret: [UInt8](repeating: 0xAB, count: 32),
-                                  sessionToken: [UInt8](repeating: 0x01, count: 32))
+    static let start = ContinuousClock.now
+    static let secret = [UInt8](repeating: 0xAB, count: 32)
+    /// A server's access with one key minted at `start`, `secret`'s.
+    static var access: WebAccess {
+        var access = WebAccess(listening: endpoint, sessionToken: [UInt8](repeating: 0x01, count: 32), keyLifetime: .seconds(300))
+        _ = access.mint(secret: secret, now: start)
+        return access
+    }
     static let session = "tunnelvision_session_8123=" + String(repeating: "01", count: 32)
+    static let key = String(repeating: "ab", count: 32)
+
+    /// The decision of a fresh `access` for `request`, at `start`.
+    static func decide(_ request: HTTPRequest) -> WebAccess.Decision {
+        var access = Self.access
+        return access.decide(request, now: start)
+    }
 
     static func request(_ method: String = "GET", _ target: String = "/api/flows", host: String? = "127.0.0.1:8123",
                         _ extra: [(String, String)] = []) -> HTTPRequest {
@@ -22,9 +35,10 @@ struct WebAccessTests {
 
     @Test("the printed address carries 64 hex digits of key, and the key buys a cookie and a redirect to /")
     func login() {
-        #expect(Self.access.url == "http://127.0.0.1:8123/?key=" + String(repeating: "ab", count: 32))
-        let decision = Self.access.decide(Self.request("GET", "/?key=" + String(repeating: "ab", count: 32)))
-        guard case .answer(let response) = decision else { Issue.record("\(decision)"); return }
+        var access = WebAccess(listening: Self.endpoint, sessionToken: [UInt8](repeating: 0x01, count: 32), keyLifetime: .seconds(300))
+        #expect(access.mint(secret: Self.secret, now: Self.start).key.url == "http://127.0.0.1:8123/?key=" + Self.key)
+        let decision = access.decide(Self.request("GET", "/?key=" + Self.key), now: Self.start)
+        guard case .login(let response, .some) = decision else { Issue.record("\(decision)"); return }
         #expect(response.status.code == 303)
         #expect(response.headers["Location"] == "/")
         #expect(response.headers["Set-Cookie"] == Self.session + "; HttpOnly; SameSite=Strict; Path=/")
@@ -33,39 +47,40 @@ struct WebAccessTests {
 
     @Test("with the cookie a request passes; without it, with another, or with a wrong key it is 401")
     func session() {
-        #expect(Self.access.decide(Self.request(.init("GET"), "/api/flows", [("Cookie", "x=1; " + Self.session)])) == .pass)
-        #expect(Self.access.decide(Self.request()) == .refuse(.noSession))
-        #expect(Self.access.decide(Self.request("GET", "/", [("Cookie", "tunnelvision_session_8123=0101")])) == .refuse(.noSession))
-        #expect(Self.access.decide(Self.request("GET", "/?key=abab")) == .refuse(.wrongSecret))
+        #expect(Self.decide(Self.request(.init("GET"), "/api/flows", [("Cookie", "x=1; " + Self.session)])) == .pass)
+        #expect(Self.decide(Self.request()) == .refuse(.noSession))
+        #expect(Self.decide(Self.request("GET", "/", [("Cookie", "tunnelvision_session_8123=0101")])) == .refuse(.noSession))
+        #expect(Self.decide(Self.request("GET", "/?key=abab")) == .refuse(.wrongSecret))
         #expect(WebAccessRefusal.noSession.status.code == 401)
         #expect(WebAccessRefusal.noSession.sentence.contains("open the address 'tunnelvision ui' printed"))
     }
 
     @Test("a Host other than the address listened on is 421, localhost included only for loopback")
     func host() {
-        #expect(Self.access.decide(Self.request(host: "evil.example:8123")) == .refuse(.wrongHost("evil.example:8123")))
-        #expect(Self.access.decide(Self.request(host: "127.0.0.1:8124")) == .refuse(.wrongHost("127.0.0.1:8124")))
-        #expect(Self.access.decide(Self.request(host: "LOCALHOST:8123", [("Cookie", Self.session)])) == .pass)
+        #expect(Self.decide(Self.request(host: "evil.example:8123")) == .refuse(.wrongHost("evil.example:8123")))
+        #expect(Self.decide(Self.request(host: "127.0.0.1:8124")) == .refuse(.wrongHost("127.0.0.1:8124")))
+        #expect(Self.decide(Self.request(host: "LOCALHOST:8123", [("Cookie", Self.session)])) == .pass)
         #expect(WebAccessRefusal.wrongHost(nil).status.code == 421)
-        let v6 = WebAccess(listening: IPEndpoint(address: IPAddress(parsing: "::1")!, port: 9), secret: [1], sessionToken: [2])
+        let v6 = WebAccess(listening: IPEndpoint(address: IPAddress(parsing: "::1")!, port: 9), sessionToken: [2], keyLifetime: .seconds(1))
         #expect(v6.acceptedHosts == ["[::1]:9", "localhost:9"])
-        let lan = WebAccess(listening: IPEndpoint(address: IPAddress(parsing: "198.18.0.1")!, port: 9), secret: [1], sessionToken: [2])
+        let lan = WebAccess(listening: IPEndpoint(address: IPAddress(parsing: "198.18.0.1")!, port: 9), sessionToken: [2],
+                            keyLifetime: .seconds(1))
         #expect(lan.acceptedHosts == ["198.18.0.1:9"])
     }
 
     @Test("a POST needs X-TunnelVision: 1 and this server's Origin, else 403; other methods are 405")
     func writes() {
         let cookie = ("Cookie", Self.session)
-        #expect(Self.access.decide(Self.request("POST", "/api/storage/apply", [cookie, ("X-TunnelVision", "1"),
+        #expect(Self.decide(Self.request("POST", "/api/storage/apply", [cookie, ("X-TunnelVision", "1"),
                                                                                 ("Origin", "http://127.0.0.1:8123")])) == .pass)
-        #expect(Self.access.decide(Self.request("POST", "/api/storage/apply", [cookie, ("Origin", "http://127.0.0.1:8123")]))
+        #expect(Self.decide(Self.request("POST", "/api/storage/apply", [cookie, ("Origin", "http://127.0.0.1:8123")]))
                 == .refuse(.missingWriteHeader))
-        #expect(Self.access.decide(Self.request("POST", "/api/storage/apply", [cookie, ("X-TunnelVision", "1"),
+        #expect(Self.decide(Self.request("POST", "/api/storage/apply", [cookie, ("X-TunnelVision", "1"),
                                                                                 ("Origin", "http://evil.example")]))
                 == .refuse(.crossOrigin("http://evil.example")))
-        #expect(Self.access.decide(Self.request("POST", "/api/storage/apply", [cookie, ("X-TunnelVision", "1")]))
+        #expect(Self.decide(Self.request("POST", "/api/storage/apply", [cookie, ("X-TunnelVision", "1")]))
                 == .refuse(.crossOrigin(nil)))
-        #expect(Self.access.decide(Self.request("DELETE", "/api/captures/1", [cookie])) == .refuse(.methodNotAllowed("DELETE")))
+        #expect(Self.decide(Self.request("DELETE", "/api/captures/1", [cookie])) == .refuse(.methodNotAllowed("DELETE")))
         #expect(WebAccessRefusal.crossOrigin(nil).status.code == 403)
         #expect(WebAccessRefusal.methodNotAllowed("PUT").response(path: "/").headers["Allow"] == "GET, HEAD, POST")
     }
@@ -78,13 +93,13 @@ struct WebAccessTests {
         #expect(page.headers["Content-Type"] == "text/html; charset=utf-8")
     }
 
-    @Test("a random source gives a different key each start; the comparison is exact")
+    @Test("a random source gives a different key each time; the comparison is exact")
     func randomness() {
         var random = SystemRandomNumberGenerator()
-        let one = WebAccess(listening: Self.endpoint, using: &random)
-        let two = WebAccess(listening: Self.endpoint, using: &random)
-        #expect(one.secret.count == 64)
-        #expect(one.secret != two.secret)
+        var access = WebAccess(listening: Self.endpoint, keyLifetime: .seconds(300), using: &random)
+        let one = access.mint(now: Self.start, using: &random).key.url, two = access.mint(now: Self.start, using: &random).key.url
+        #expect(one.count == "http://127.0.0.1:8123/?key=".count + 64)
+        #expect(one != two)
         #expect(WebAccess.constantTimeEquals("abc", "abc"))
         #expect(!WebAccess.constantTimeEquals("abc", "abd"))
         #expect(!WebAccess.constantTimeEquals("abc", "abcd"))
@@ -103,7 +118,8 @@ struct WebAccessTests {
         #expect(WebListenAddress.standard.endpoint.description == "127.0.0.1:0")
         #expect(try WebListenAddress(parsing: "[::1]:8080").isLoopback)
         #expect(try WebListenAddress(parsing: "127.0.0.1:8080").exposureWarning == nil)
-        #expect(try WebListenAddress(parsing: "198.18.0.1:80").exposureWarning != nil)
+        let warning = try WebListenAddress(parsing: "198.18.0.1:80").exposureWarning
+        #expect(warning?.contains("the key in the address and the session cookie then travel in plain HTTP") == true, "\(warning ?? "")")
         #expect(throws: WebListenAddress.ParseError.self) { try WebListenAddress(parsing: "0.0.0.0:80") }
         #expect(throws: WebListenAddress.ParseError.self) { try WebListenAddress(parsing: "localhost:80") }
         #expect(throws: WebListenAddress.ParseError.self) { try WebListenAddress(parsing: "127.0.0.1:70000") }
@@ -134,14 +150,15 @@ struct WebAccessTests {
 
     @Test("the session cookie is named for the port, so a second server on the machine does not log the first one out")
     func theCookieIsNamedForThePort() {
-        let other = WebAccess(listening: IPEndpoint(address: IPAddress(parsing: "127.0.0.1")!, port: 8124),
-                              secret: [UInt8](repeating: 0xAB, count: 32), sessionToken: [UInt8](repeating: 0x01, count: 32))
+        var other = WebAccess(listening: IPEndpoint(address: IPAddress(parsing: "127.0.0.1")!, port: 8124),
+                              sessionToken: [UInt8](repeating: 0x01, count: 32), keyLifetime: .seconds(300))
+        _ = other.mint(secret: Self.secret, now: Self.start)
         #expect(other.cookieName == "tunnelvision_session_8124" && Self.access.cookieName == "tunnelvision_session_8123")
         let theFirstServersCookie = "tunnelvision_session_8123=" + String(repeating: "01", count: 32)
-        #expect(other.decide(Self.request("GET", "/api/flows", host: "127.0.0.1:8124", [("Cookie", theFirstServersCookie)]))
-                == .refuse(.noSession))
-        guard case .answer(let login) = other.decide(Self.request("GET", "/?key=" + String(repeating: "ab", count: 32),
-                                                                  host: "127.0.0.1:8124")) else {
+        #expect(other.decide(Self.request("GET", "/api/flows", host: "127.0.0.1:8124", [("Cookie", theFirstServersCookie)]),
+                             now: Self.start) == .refuse(.noSession))
+        guard case .login(let login, .some) = other.decide(Self.request("GET", "/?key=" + Self.key, host: "127.0.0.1:8124"),
+                                                           now: Self.start) else {
             Issue.record("the key was not exchanged")
             return
         }

@@ -184,9 +184,11 @@ public enum WebAPIRoute: Sendable, Equatable {
             try expect([method], parameters: command)
         }
 
-        /// `methods` only; and no query at all when `command` is named (it takes none).
+        /// `methods` only — HEAD wherever GET is (RFC 9110 § 9.3.2: the same answer without its
+        /// body) — and no query at all when `command` is named (it takes none).
         func expect(_ methods: [String], parameters command: String? = nil) throws(Refusal) {
-            guard methods.contains(request.method) else {
+            let method = request.method == "HEAD" ? "GET" : request.method
+            guard methods.contains(method) else {
                 throw Refusal(.methodNotAllowed, "\(request.method) \(request.path) is not answered: it takes \(methods.joined(separator: " or "))")
             }
             if let command, let item = request.query.first {

@@ -136,4 +136,25 @@ struct WebAPIRouteTests {
         #expect(Self.refusal("GET", "/api/flows/1/2/3/4")?.status == .notFound)
         #expect(Self.refusal("GET", "/index.html")?.status == .notFound)
     }
+
+    /// Every route a GET is answered on, with a query where the route reads one.
+    static let readings: [(path: String, query: [(String, String)])] = [
+        ("/api/flows", [("search", "a")]), ("/api/activity", []), ("/api/flows/7", [("packets", "3")]),
+        ("/api/flows/7/packets/2", []), ("/api/flows/7/capture.pcap", []), ("/api/flows/7/capture.pcapng", []),
+        ("/api/captures", []), ("/api/captures/3", []), ("/api/storage", []), ("/api/settings", []),
+        ("/api/diagnostics", []), ("/api/live", []), ("/api/live/now", []), ("/api/ca", []), ("/api/ca/root.pem", []),
+        ("/api/ca/root.der", []), ("/api/export/summary", []),
+    ]
+
+    @Test("HEAD is routed as GET on every route GET is answered on, event stream included; where GET is refused, so is HEAD")
+    func head() {
+        for (path, query) in Self.readings {
+            let get = Self.route("GET", path, query)
+            #expect((try? get.get()) != nil, "GET \(path) is a reading: \(get)")
+            #expect(Self.route("HEAD", path, query) == get, "HEAD \(path)")
+        }
+        for path in ["/api/captures/rotate", "/api/storage/apply", "/api/ca/create", "/api/export", "/api/nothing"] {
+            #expect(Self.refusal("HEAD", path)?.status == Self.refusal("GET", path)?.status, "HEAD \(path)")
+        }
+    }
 }
