@@ -3,25 +3,24 @@ import Foundation
 import PacketTunnel
 import Shared
 
-/// One TLS endpoint of an inspected flow: an `SSL` over two memory BIOs, fed by the relay from
-/// the stream it already holds (DESIGN.md: no socket, no bridge). The read BIO holds what the
-/// peer sent, the write BIO what OpenSSL wrote for it; every call empties both before returning,
-/// so nothing is buffered beyond one call's input.
+/// One TLS endpoint of an inspected flow: an `SSL` over memory (`OpenSSLRecordStream`), fed by
+/// the relay from the stream it already holds (DESIGN.md: no socket, no bridge). Every call
+/// reads all the peer's records it was given and hands out all OpenSSL wrote, so nothing is
+/// buffered beyond one call's input.
 ///
 /// Used on one thread (the tunnel's event loop); OpenSSL's error queue is per thread and is
 /// cleared on entry to every call.
 package final class OpenSSLSession: TLSSession {
     private enum Phase { case handshaking, established, ended }
 
-    /// Records are fed to OpenSSL this many bytes at a time, each slice drained before the next,
-    /// so the read BIO never holds more than one slice however big the relay's chunk.
-    private static let feedSlice = 64 * 1024
     /// Plaintext is encrypted at most one TLS record's worth per `SSL_write` (RFC 8446 §5.1).
     private static let recordPlaintext = 16 * 1024
+    /// What a record adds to its plaintext, at most: the header and the cipher's expansion
+    /// (RFC 8446 §5.2 allows 256; TLS 1.2's CBC suites with their IV, MAC and padding stay below).
+    private static let recordExpansion = 5 + 256
 
     private let ssl: OpaquePointer
-    private let readBIO: OpaquePointer
-    private let writeBIO: OpaquePointer
+    private let stream: OpenSSLRecordStream
     /// Keeps the `SSL_CTX` and its key log alive while this `SSL` points at them.
     private let context: OpenSSLContext
     /// A server's ALPN answer, in wire bytes; read by the select callback.
@@ -42,7 +41,7 @@ package final class OpenSSLSession: TLSSession {
         applicationProtocolAnswer = try applicationProtocol.map { (name) throws(TLSSessionFailure) in
             Array(try ALPNWireList.encode([name]).dropFirst())
         }
-        (ssl, readBIO, writeBIO) = try Self.makeSSL(context)
+        (ssl, stream) = try Self.makeSSL(context)
         self.context = context
         attach()
         // Each takes its own reference: the cached leaf may be dropped while this session lives.
@@ -56,7 +55,7 @@ package final class OpenSSLSession: TLSSession {
     /// context's trust store, and nothing offered beyond `offer` — its versions, cipher suites,
     /// groups, signature algorithms and ALPN list, in the client's order.
     init(client context: OpenSSLContext, offer: UpstreamOffer, cipherNames: [UInt16: String]) throws(TLSSessionFailure) {
-        (ssl, readBIO, writeBIO) = try Self.makeSSL(context)
+        (ssl, stream) = try Self.makeSSL(context)
         self.context = context
         applicationProtocolAnswer = nil
         attach()
@@ -102,18 +101,15 @@ package final class OpenSSLSession: TLSSession {
 
     deinit { SSL_free(ssl) }
 
-    private static func makeSSL(_ context: OpenSSLContext) throws(TLSSessionFailure)
-        -> (OpaquePointer, OpaquePointer, OpaquePointer) {
+    private static func makeSSL(_ context: OpenSSLContext) throws(TLSSessionFailure) -> (OpaquePointer, OpenSSLRecordStream) {
         OpenSSLErrorQueue.clear()
+        let stream = try OpenSSLRecordStream()
         guard let ssl = SSL_new(context.pointer) else {
+            BIO_free(stream.bio)
             throw TLSSessionFailure("OpenSSL could not make a session: " + OpenSSLErrorQueue.drain(fallback: "out of memory?"))
         }
-        guard let readBIO = BIO_new(BIO_s_mem()), let writeBIO = BIO_new(BIO_s_mem()) else {
-            SSL_free(ssl)
-            throw TLSSessionFailure("OpenSSL could not make a memory BIO: " + OpenSSLErrorQueue.drain(fallback: "out of memory?"))
-        }
-        SSL_set_bio(ssl, readBIO, writeBIO)  // the SSL owns both from here
-        return (ssl, readBIO, writeBIO)
+        SSL_set_bio(ssl, stream.bio, stream.bio)  // the SSL owns it from here (one reference for both roles)
+        return (ssl, stream)
     }
 
     /// Points the callbacks back at this object (unretained: it owns the `SSL`).
@@ -133,25 +129,20 @@ package final class OpenSSLSession: TLSSession {
         OpenSSLErrorQueue.clear()
         var step = TLSSessionStep()
         advance(&step)
+        step.toPeer = stream.takeOutput()
         return step
     }
 
     package func receive(_ records: Data) -> TLSSessionStep {
         var step = TLSSessionStep()
         // After its close_notify the peer has nothing more to say (RFC 8446 §6.1).
-        guard phase != .ended, !receivedCloseNotify else { return step }
+        guard phase != .ended, !receivedCloseNotify, !records.isEmpty else { return step }
         OpenSSLErrorQueue.clear()
-        var offset = records.startIndex
-        while offset < records.endIndex, phase != .ended {
-            let slice = records[offset..<min(offset + Self.feedSlice, records.endIndex)]
-            let written = slice.withUnsafeBytes { BIO_write(readBIO, $0.baseAddress, Int32($0.count)) }
-            guard written == slice.count else {
-                finish(&step, .failed("OpenSSL's read buffer took \(written) of \(slice.count) bytes"))
-                break
-            }
-            offset = slice.endIndex
-            advance(&step)
-        }
+        stream.feed(records)
+        advance(&step)
+        // OpenSSL reads until it wants more, so bytes are left only where the session stopped.
+        stream.releaseInput(discardingUnread: phase == .ended || receivedCloseNotify)
+        step.toPeer = stream.takeOutput()
         return step
     }
 
@@ -164,17 +155,19 @@ package final class OpenSSLSession: TLSSession {
                                                   : "plaintext sent before the handshake finished"))
             return step
         }
+        let records = (plaintext.count + Self.recordPlaintext - 1) / Self.recordPlaintext
+        stream.reserveOutput(plaintext.count + records * Self.recordExpansion)
         var offset = plaintext.startIndex
         while offset < plaintext.endIndex {
             let chunk = plaintext[offset..<min(offset + Self.recordPlaintext, plaintext.endIndex)]
             let written = chunk.withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
             guard written > 0 else {
                 stop(&step, result: written)
-                return step
+                break
             }
             offset += Int(written)  // partial writes resume where OpenSSL stopped
-            step.toPeer += drainWriteBIO()
         }
+        step.toPeer = stream.takeOutput()
         return step
     }
 
@@ -191,7 +184,7 @@ package final class OpenSSLSession: TLSSession {
         OpenSSLErrorQueue.clear()
         sentCloseNotify = true
         _ = SSL_shutdown(ssl)  // 0: ours is sent, the peer's not yet read; 1: both were
-        step.toPeer = drainWriteBIO()
+        step.toPeer = stream.takeOutput()
         OpenSSLErrorQueue.clear()
         return step
     }
@@ -204,7 +197,7 @@ package final class OpenSSLSession: TLSSession {
             let result = SSL_do_handshake(ssl)
             guard result == 1 else {
                 switch SSL_get_error(ssl, result) {
-                case SSL_ERROR_WANT_READ: step.toPeer += drainWriteBIO()
+                case SSL_ERROR_WANT_READ: break
                 case SSL_ERROR_WANT_X509_LOOKUP: stop(&step, .certificateRequested, reason: "the server asked for a certificate")
                 default: stop(&step, result: result)
                 }
@@ -214,9 +207,15 @@ package final class OpenSSLSession: TLSSession {
             step.becameEstablished = true
             readNegotiated()
         }
-        var buffer = [UInt8](repeating: 0, count: Self.recordPlaintext)
+        guard phase == .established, !receivedCloseNotify else { return }
+        var plaintext = PlaintextBuffer(capacity: stream.unreadCount + Self.recordPlaintext)
+        defer { step.plaintext = plaintext.take() }
         while phase == .established, !receivedCloseNotify {
-            let count = SSL_read(ssl, &buffer, Int32(buffer.count))
+            guard let room = plaintext.room() else {
+                finish(&step, .failed("out of memory for the plaintext"))
+                return
+            }
+            let count = SSL_read(ssl, room.baseAddress, Int32(clamping: room.count))
             guard count > 0 else {
                 switch SSL_get_error(ssl, count) {
                 case SSL_ERROR_WANT_READ: break
@@ -230,9 +229,8 @@ package final class OpenSSLSession: TLSSession {
                 }
                 break
             }
-            step.plaintext.append(contentsOf: buffer[..<Int(count)])
+            plaintext.count += Int(count)
         }
-        step.toPeer += drainWriteBIO()
     }
 
     /// Ends the session from a call that returned `result` without wanting more bytes.
@@ -252,8 +250,8 @@ package final class OpenSSLSession: TLSSession {
         finish(&step, reading.end)
     }
 
+    /// Our alert, when OpenSSL wrote one, goes out with the rest of the call's records.
     private func finish(_ step: inout TLSSessionStep, _ end: TLSSessionEnd) {
-        step.toPeer += drainWriteBIO()  // our alert or close_notify, when OpenSSL wrote one
         step.ended = end
         phase = .ended
         OpenSSLErrorQueue.clear()
@@ -271,17 +269,6 @@ package final class OpenSSLSession: TLSSession {
         if let name, length > 0 {
             applicationProtocol = String(decoding: UnsafeBufferPointer(start: name, count: Int(length)), as: UTF8.self)
         }
-    }
-
-    private func drainWriteBIO() -> Data {
-        var out = Data()
-        while case let pending = BIO_ctrl_pending(writeBIO), pending > 0 {
-            var chunk = [UInt8](repeating: 0, count: min(Int(pending), Self.feedSlice))
-            let count = BIO_read(writeBIO, &chunk, Int32(chunk.count))
-            guard count > 0 else { break }
-            out.append(contentsOf: chunk[..<Int(count)])
-        }
-        return out
     }
 
     private static func describe(_ error: Int32) -> String {
