@@ -3,7 +3,9 @@
 #include <linux/if_tun.h>
 #include <errno.h>
 #include <net/if.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 unsigned long ctv_tun_set_iff(void) { return TUNSETIFF; }
 int16_t ctv_iff_tun(void) { return IFF_TUN; }
@@ -18,4 +20,16 @@ int ctv_tun_attach(int fd, const char *requested, char actual[16]) {
     memcpy(actual, request.ifr_name, IFNAMSIZ);
     actual[IFNAMSIZ - 1] = 0;
     return 0;
+}
+
+int ctv_tun_device_namespace(int fd) {
+    int namespace_fd = ioctl(fd, TUNGETDEVNETNS);
+    if (namespace_fd < 0) return -errno;
+    // The kernel's descriptor has no close-on-exec: set it before anything can spawn.
+    if (fcntl(namespace_fd, F_SETFD, FD_CLOEXEC) != 0) {
+        int error = errno;
+        close(namespace_fd);
+        return -error;
+    }
+    return namespace_fd;
 }

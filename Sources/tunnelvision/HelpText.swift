@@ -146,9 +146,13 @@ enum HelpText {
                                 to a terminal or a pipe, as /dev/stdout does; under sudo the
                                 file is given to the invoking user)
                                 ("historyComplete"/"historyProblem", "captureComplete"/
-                                "captureProblem" say what is missing from it; "bursts" lists
-                                where the text shows a burst as one row: {"first" (an index
-                                into "connections"), "count"})
+                                "captureProblem" say what is missing from it; "captureFiles"
+                                are the files still there, "captureFilesGone" the run's files
+                                retention deleted while it ran; "deviceQueueDrops" what the
+                                kernel dropped before the tunnel read it, null when not known
+                                ("deviceCountsProblem" says why); "bursts" lists where the text
+                                shows a burst as one row: {"first" (an index into
+                                "connections"), "count"})
     --ui                        also serve the web app on the data directory while the run
                                 lasts, as 'tunnelvision ui' does (its address goes to standard
                                 error; it stops when the run ends)
@@ -240,12 +244,19 @@ enum HelpText {
     and then, on resumes it; what the tunnel made of it is said on standard error ("the running tunnel
     applied it at once", or why not — a run started without --inspect decrypts nothing, and one started
     with keeping off keeps nothing until its next run). Only 'run --inspect' ever decrypts.
+    'tls-inspection on' needs a local CA that can sign now: with none ('tunnelvision ca create' makes
+    one), one that cannot be read or one outside its validity, it is refused with the reason and
+    the command that fixes it, exit status 2, and nothing is saved (--force does not change that);
+    the web app's switch follows the same rule. Turning it off is always accepted.
 
     The retention limits are applied by the tunnel when a session starts and each time it begins a new
     capture file (every 64 MiB, and on 'tunnelvision captures rotate'), and at once by
     'tunnelvision storage apply'. A running tunnel keeps the limits it started with until its next
     session; 'storage apply' uses the ones stored now. The oldest captures go first and the file being
     recorded never does; the history loses the connections last seen before the age limit.
+    retention-size is a ceiling the captures never pass: the file being recorded counts as the 64 MiB
+    it grows to from the moment it opens, and room for each new file is made before it is created, so
+    under a 256m limit the closed captures keep to 192 MiB beside the one being recorded.
 
     A settings file that cannot be read — not JSON, a value of the wrong type or unknown, a key this
     build does not know (a newer build's, a typo) — is reported on standard error with its path and
@@ -325,6 +336,11 @@ enum HelpText {
             DATA/control.sock) for its counters: what the pipeline recorded, what the relay
             forwarded, the resolvers announced to the monitored namespace, and what the TUN device
             and the relay's sockets refused (counts by errno, e.g. connectFailuresByErrno.ECONNREFUSED).
+            shell.device.kernel is what the kernel counted on the TUN device, read from it as the stats
+            are asked (ip -s link's numbers, in the monitored namespace): queueDrops, the datagrams
+            the monitored programs sent that it dropped because the tunnel did not read them fast
+            enough (its queue full: in no capture or history, never sent), and datagramsRead;
+            kernelProblem says why they could not be read. 'run' prints the drops in its summary too.
             --json prints the control channel's own answer. Exit status 1 when no tunnel runs there.
             """
         case "settings": settings

@@ -168,7 +168,7 @@ extension RunSummary {
     /// for them, its capture files, and the history.
     static func of(command: String, exitStatus: Int32?, signal: Int32?, ranAsRoot: Bool = false,
                    tunnelFailure: String? = nil, recording: SessionRecording) async -> RunSummary {
-        RunSummary(command: command, exitStatus: exitStatus, signal: signal,
+        var summary = RunSummary(command: command, exitStatus: exitStatus, signal: signal,
                    connections: await SessionHistory(store: recording.store).connections(ofSession: recording.sessionID)
                        .recorded(with: RecordingLosses(recording.pipelineStats)),
                    captureFiles: recording.captureFiles.map { RunSummary.CaptureFile(path: $0.path, bytes: $0.bytes) },
@@ -178,6 +178,10 @@ extension RunSummary {
                    readingCommand: HistoryWhereabouts.readingCommand(
                        dataDirectory: URL(fileURLWithPath: recording.databasePath).deletingLastPathComponent(),
                        isRoot: geteuid() == 0, viaSudo: ProcessInfo.processInfo.environment["SUDO_USER"] != nil))
+        summary.captureFilesGone = recording.captureFilesGone
+        let device = recording.shellStats.device
+        summary.deviceDrops = device.kernel.map { .counted($0) } ?? device.kernelProblem.map { .unknown($0) }
+        return summary
     }
 
     /// The summary of a monitored command that ended as `ending`.

@@ -76,7 +76,8 @@ enum SettingsCommand {
             done = try question.set(change, force: force, tunnel: .channel)
         } catch {
             printError("tunnelvision: \(error)")
-            return 1
+            // A value refused as it stands (no CA for inspection, one this build refuses): a usage error.
+            return error.kind == .badParameter ? 2 : 1
         }
         if let setAside = done.setAside { printError("tunnelvision: \(setAside)") }
         print(json ? done.json : done.text)

@@ -29,7 +29,8 @@ enum StorageCommand {
     own expiry ('plaintext-age') under a fixed ceiling of \(StorageReport.plaintextCeiling).
 
     apply  applies the stored limits now, as the tunnel does when a session starts and at each new
-           capture file: the oldest captures past the limits deleted (never the one being recorded),
+           capture file: the oldest captures past the limits deleted (never the one being recorded,
+           which counts at the 64 MiB it grows to, so the captures stay within the size limit),
            the connections last seen before the age limit deleted; then the decrypted content's
            sweep: its index entries past 'plaintext-age' deleted, the files no entry points into
            any more, then the oldest over the ceiling (never the file being written). Always

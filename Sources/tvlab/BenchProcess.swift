@@ -33,14 +33,18 @@ final class BenchProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // Its own group (pgid = its pid), and default handling of the signals tvlab catches or
-        // ignores: the child must die of SIGTERM and see EPIPE as a signal like anywhere else.
+        // Its own group (pgid = its pid), every signal at its default and none blocked: the child
+        // behaves as from a fresh shell whatever tvlab inherited. An ignored SIGHUP (tvlab under
+        // nohup, or a harness that ignores it) would pass through `tunnelvision run` to its
+        // command, which then outlives the HUP the fault suite sends; a blocked one never arrives.
         var defaults = sigset_t()
-        sigemptyset(&defaults)
-        [SIGINT, SIGTERM, SIGPIPE].forEach { sigaddset(&defaults, $0) }
+        sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
         let arguments: [UnsafeMutablePointer<CChar>?] = ([path] + argv.dropFirst()).map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }

@@ -186,7 +186,9 @@ enum HelpText {
                     or hangs
     Prints connections held and working afterwards, faults injected and survived, bad inputs
     tried and crashes, bytes lost; exit status 1 unless all held, survived and arrived.
-    --only NAMES runs only the scenarios named (comma-separated, as the progress lines name them).
+    --only NAMES runs only the scenarios named (comma-separated, as the progress lines name them; an
+    unknown name is refused before anything runs), and judges only the figures they measure: a
+    figure none of them measures is reported "not measured" and neither passes nor fails.
     --json prints the report as one JSON object.
 
     tvlab soak [--seconds S] [--json]

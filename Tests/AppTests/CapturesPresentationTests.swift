@@ -48,7 +48,15 @@ import Shared
     func theSizeOutcomes() {
         guard case .limits(.roomToSpare(let left, let used, _), _) = Self.headroom(Self.files, .unlimited, .megabytes256, recording: 3)
         else { Issue.record("no room to spare"); return }
-        #expect(left == 196 * Self.mib && used == 60 * Self.mib)
+        // 60 MiB used, and the 10 MiB capture being recorded holds 54 MiB more before the next file: 142 MiB left.
+        #expect(left == 142 * Self.mib && used == 60 * Self.mib)
+        #expect(Self.headroom(Self.files, .unlimited, .megabytes256, recording: 3).lines[0]
+                == "room left: 142.0 MiB (60.0 MiB of the 256.0 MiB limit, 54.0 MiB kept for the capture being recorded to grow into); "
+                    + "past it the oldest captures are deleted")
+        // No tunnel running: nothing grows, the files as they are count.
+        guard case .limits(.roomToSpare(let idleLeft, _, _), _) = Self.headroom(Self.files, .unlimited, .megabytes256, recording: nil)
+        else { Issue.record("no room to spare"); return }
+        #expect(idleLeft == 196 * Self.mib)
         let full = [Self.file(1, mib: 200, startedDaysAgo: 2, writtenDaysAgo: 1), Self.file(2, mib: 100, startedDaysAgo: 1, writtenDaysAgo: 0)]
         #expect(Self.headroom(full, .unlimited, .megabytes256, recording: 2)
                 == .limits(.limitFull(used: 300 * Self.mib, limit: 256 * Self.mib), .off))

@@ -107,15 +107,35 @@ import Shared
         #expect(shown.status == 0 && shown.out.contains("retention"))
     }
 
-    @Test("decrypting and keeping plaintext are stored like any setting, with no warning")
+    @Test("decrypting and keeping plaintext are stored like any setting, with no warning, once there is a CA to decrypt with")
     func decryptingAndKeepingPlaintextAreStored() throws {
         defer { clean() }
+        let created = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["ca", "create", "--data-dir", dataDirectory.path])
+        #expect(created.status == 0, "\(created.err)")
         for (key, value) in [("tls-inspection", "on"), ("plaintext-persistence", "yes")] {
             let stored = try run(["set", key, value])
             #expect(stored.status == 0 && stored.out == "\(key) on\n" && stored.err.isEmpty, "\(stored.err)")
         }
         let settings = try SettingsStore(dataDirectory: dataDirectory).load()
         #expect(settings.tlsInspectionEnabled && settings.plaintextPersistenceEnabled)
+    }
+
+    @Test("tls-inspection on with no CA, or one that cannot be read, is refused with why and the command that fixes it: exit status 2, nothing saved")
+    func inspectionWithoutACAIsRefused() throws {
+        defer { clean() }
+        let none = try run(["set", "tls-inspection", "on"])
+        #expect(none.status == 2 && none.out.isEmpty)
+        #expect(none.err.contains("tls-inspection on is refused: there is no local CA to sign with; 'tunnelvision ca create' makes one"))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        // --force sets an unreadable settings file aside; it does not turn inspection on without a CA.
+        #expect(try run(["set", "tls-inspection", "on", "--force"]).status == 2)
+        // A CA whose key cannot be read is no CA to sign with either: refused with what is wrong.
+        let created = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["ca", "create", "--data-dir", dataDirectory.path])
+        #expect(created.status == 0, "\(created.err)")
+        try Data("not a key".utf8).write(to: DataDirectoryLayout.caKey(in: dataDirectory))
+        let unreadable = try run(["set", "tls-inspection", "on", "--json"])
+        #expect(unreadable.status == 2 && unreadable.err.contains("tls-inspection on is refused: the local CA cannot be read"))
+        #expect(try run(["set", "tls-inspection", "off"]).status == 0)
     }
 
     @Test("a retention limit is stored without a warning: it is enforced")

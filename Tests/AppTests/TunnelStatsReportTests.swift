@@ -50,7 +50,9 @@ import Testing
                                         inspectionsAbandoned: next(), pinnedHostSkips: next(), flowsInspected: next(),
                                         flowsPinned: next(), terminationsFailed: next()))
         let shell = ShellStats(
-            device: ShellStats.Device(readFailures: [:], writeDrops: ["EAGAIN": next(), "EIO": next()]),
+            device: ShellStats.Device(readFailures: [:], writeDrops: ["EAGAIN": next(), "EIO": next()],
+                                      kernel: DeviceKernelCounters(queueDrops: next(), datagramsRead: next()),
+                                      kernelProblem: "Operation not permitted"),
             sockets: ShellStats.Sockets(socketFailures: next(), connectFailures: next(), sendFailures: next(),
                                         receiveFailures: next(), shutdownFailures: next(), watchFailures: next(),
                                         udpSendsLost: next(), connectFailuresByErrno: ["ECONNREFUSED": next(),
@@ -133,13 +135,24 @@ import Testing
                                                            connectFailuresByErrno: ["ETIMEDOUT": 1, "ECONNREFUSED": 2]))
         let report = TunnelStatsReport(TunnelStats(pipeline: .zero, shell: shell))
         let device = report.groups.first { $0.path == "shell.device" }
-        #expect(device?.title == "what the TUN device refused (0 reads failed, 7 datagrams lost)")
+        #expect(device?.title == "what the TUN device refused (0 reads failed, 7 datagrams lost) and what the kernel counted on it (not known)")
         #expect(device?.lines.map(\.name) == ["readFailures", "writeDrops.EAGAIN", "writeDrops.EIO"])
         #expect(device?.lines.first?.value == "none")
         let sockets = report.groups.first { $0.path == "shell.sockets" }
         #expect(sockets?.lines.suffix(2).map { "\($0.name)=\($0.value)" }
             == ["connectFailuresByErrno.ECONNREFUSED=2", "connectFailuresByErrno.ETIMEDOUT=1"])
         #expect(report.text.contains("  connectFailures                      3"))
+    }
+
+    @Test("what the kernel dropped at the device before the tunnel read it heads the device's group and is listed under its JSON name")
+    func theKernelsDropsAreShown() {
+        let counted = ShellStats(device: ShellStats.Device(kernel: DeviceKernelCounters(queueDrops: 36_790, datagramsRead: 43_210)))
+        let device = TunnelStatsReport(TunnelStats(pipeline: .zero, shell: counted)).groups.first { $0.path == "shell.device" }
+        #expect(device?.title.hasSuffix("(36790 datagrams dropped before the tunnel read them)") == true)
+        #expect(device?.lines.suffix(2).map { "\($0.name)=\($0.value)" } == ["kernel.queueDrops=36790", "kernel.datagramsRead=43210"])
+        let unread = ShellStats(device: ShellStats.Device(kernelProblem: "the kernel answered No such device"))
+        let lines = TunnelStatsReport(TunnelStats(pipeline: .zero, shell: unread)).groups.first { $0.path == "shell.device" }?.lines
+        #expect(lines?.last.map { "\($0.name)=\($0.value)" } == #"kernelProblem="the kernel answered No such device""#)
     }
 
     @Test("the text heads each group and lines its values up, one counter a line")

@@ -48,6 +48,31 @@ struct FaultSuiteReportTests {
         for report in [nothingHeld, noFaults, noInputs] { #expect(!report.passed) }
     }
 
+    @Test("a run of only some scenarios (--only signals) passes when its faults were survived, and says the other figures were not measured")
+    func onlySomeScenariosPassOnTheirOwnFigures() throws {
+        var signals = FaultSuiteReport()
+        signals.measured = []
+        signals.faults = [.init(name: "kill -HUP tunnelvision run", survived: true, detail: "exit status 129")]
+        #expect(signals.passed)
+        #expect(signals.text.hasSuffix("fault suite: passed"))
+        #expect(signals.text.contains("connections held: not measured"))
+        #expect(signals.text.contains("bad inputs: not measured"))
+        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(signals)) as? [String: Any])
+        #expect(object["connectionsHeld"] == nil && object["badInputsTried"] == nil && object["passed"] as? Bool == true)
+
+        var failedSignal = signals
+        failedSignal.faults.append(.init(name: "kill -TERM tunnelvision run", survived: false, detail: "exit status 1"))
+        #expect(!failedSignal.passed)
+        // A measured figure still judges: garbage datagrams that tried nothing did not pass.
+        var garbage = signals
+        garbage.measured = .badInputs
+        #expect(!garbage.passed)
+        garbage.badInputsTried = 2_000
+        #expect(garbage.passed)
+        garbage.badInputsCrashed = 1
+        #expect(!garbage.passed)
+    }
+
     @Test("the JSON carries the figures, the counts derived from the faults and the verdict")
     func jsonCarriesTheFigures() throws {
         var report = Self.passing()

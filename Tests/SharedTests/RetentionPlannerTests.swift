@@ -120,6 +120,45 @@ import Testing
         #expect(!odd.filesToDelete.contains(1))
     }
 
+    @Test("the file being recorded counts at the size it grows to: the closed files leave it that room under the limit")
+    func theRecordingFileCountsAtItsRotationSize() {
+        // Five closed 60 MiB files and a 4 MiB file being recorded, against 256 MiB: the files
+        // hold 304 MiB; with the recording one counted at 64 MiB, the closed ones keep to 192.
+        var files = Self.dailyFiles(5, mib: 60)
+        files.append(Self.file(6, mib: 4, startedDaysAgo: 0, writtenDaysAgo: 0))
+        let plan = Self.plan(files, size: .megabytes256, recording: 6)
+        #expect(plan.filesToDelete == [1, 2])
+        #expect(plan.captureBytesAfter == 184 * Self.mib)
+        #expect(plan.captureBytesAfter + RetentionPlanner.recordingGrowth(files: files, recordingSequence: 6) <= 256 * Self.mib)
+        #expect(RetentionPlanner.recordingGrowth(files: files, recordingSequence: 6) == 60 * Self.mib)
+        // Not recording, the same files fit by what they hold: only one goes.
+        #expect(Self.plan(files, size: .megabytes256, recording: nil).filesToDelete == [1])
+        // A recording file past the rotation size (a single huge record) counts as what it holds.
+        #expect(RetentionPlanner.recordingGrowth(files: [Self.file(1, mib: 70, startedDaysAgo: 0, writtenDaysAgo: 0)],
+                                                 recordingSequence: 1) == 0)
+    }
+
+    @Test("room for a file about to open: it is not listed yet and counts at the full rotation size")
+    func roomForAFileAboutToOpen() {
+        // Four closed 64 MiB files fill 256 MiB exactly; file 5 is about to open.
+        let files = Self.dailyFiles(4)
+        let plan = Self.plan(files, size: .megabytes256, recording: 5)
+        #expect(plan.filesToDelete == [1] && plan.captureBytesAfter == 192 * Self.mib && !plan.sizeCapUnreachable)
+        // The rotation size is the writer's: a smaller one needs less room.
+        let small = RetentionPlanner.plan(files: files, settings: RetentionSettings(maxAge: .unlimited, maxCaptureSize: .megabytes256),
+                                          now: Self.now, recordingSequence: 5, rotationBytes: 0)
+        #expect(small.filesToDelete.isEmpty)
+    }
+
+    @Test("a file newer than the one being recorded is spared too: a pass planned before a rotation never takes the new file")
+    func aNewerFileIsSpared() {
+        // A pass still planning for file 3 while the writer has moved on to file 4.
+        let files = [Self.file(1, mib: 100, startedDaysAgo: 3, writtenDaysAgo: 2), Self.file(2, mib: 100, startedDaysAgo: 2, writtenDaysAgo: 1),
+                     Self.file(3, mib: 64, startedDaysAgo: 1, writtenDaysAgo: 0), Self.file(4, mib: 200, startedDaysAgo: 0, writtenDaysAgo: 0)]
+        let plan = Self.plan(files, age: .oneDay, size: .megabytes256, recording: 3)
+        #expect(plan.filesToDelete == [1, 2] && plan.sizeCapUnreachable)
+    }
+
     @Test("oldest first whatever the listing's order, and reclaimed plus remaining add up to the directory")
     func oldestFirstAndTheSumsAddUp() {
         var random = SystemRandomNumberGenerator()

@@ -6,7 +6,8 @@ import Shared
 public enum CaptureHeadroom: Sendable, Equatable {
     /// Against the size limit.
     public enum Size: Sendable, Equatable {
-        /// `left` more bytes fit before the oldest captures go.
+        /// `left` more bytes fit before the oldest captures go; with `used` they fall short of
+        /// `limit` by the room the capture being recorded still has to grow into.
         case roomToSpare(left: UInt64, used: UInt64, limit: UInt64)
         /// At or over the limit: the oldest go at the next pass (a rotation, `storage apply`).
         case limitFull(used: UInt64, limit: UInt64)
@@ -54,7 +55,9 @@ public enum CaptureHeadroom: Sendable, Equatable {
         if plan.sizeCapUnreachable {
             return .unmeetable(recording: files.first { $0.sequence == recordingSequence }?.byteCount ?? used, limit: limit)
         }
-        return used >= limit ? .limitFull(used: used, limit: limit) : .roomToSpare(left: limit - used, used: used, limit: limit)
+        // The capture being recorded counts at the size it grows to, as the pass counts it.
+        let counted = used + RetentionPlanner.recordingGrowth(files: files, recordingSequence: recordingSequence)
+        return counted >= limit ? .limitFull(used: used, limit: limit) : .roomToSpare(left: limit - counted, used: used, limit: limit)
     }
 
     static func expiry(files: [CaptureFileInfo], settings: RetentionSettings, recordingSequence: UInt32?, now: Date) -> Expiry {
@@ -86,8 +89,9 @@ public enum CaptureHeadroom: Sendable, Equatable {
     static func line(_ size: Size) -> String {
         switch size {
         case let .roomToSpare(left, used, limit):
-            "room left: \(RunSummary.bytes(left)) (\(RunSummary.bytes(used)) of the \(RunSummary.bytes(limit)) limit); "
-                + "past it the oldest captures are deleted"
+            "room left: \(RunSummary.bytes(left)) (\(RunSummary.bytes(used)) of the \(RunSummary.bytes(limit)) limit"
+                + (used + left < limit ? ", \(RunSummary.bytes(limit - used - left)) kept for the capture being recorded to grow into" : "")
+                + "); past it the oldest captures are deleted"
         case let .limitFull(used, limit):
             "limit full: \(RunSummary.bytes(used)) of \(RunSummary.bytes(limit)); the oldest captures go at the next rotation "
                 + "or 'tunnelvision storage apply'"

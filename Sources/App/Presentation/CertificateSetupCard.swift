@@ -78,7 +78,7 @@ public struct CertificateSetupCard: Sendable, Equatable {
         if CertificateSetupPolicy.canRegenerate(status) { actions.append(.remake) }
         if CertificateSetupPolicy.canRemove(status) { actions.append(.remove) }
         self.actions = actions
-        canTurnInspectionOn = CertificateStatusPolicy.canInspect(status)
+        canTurnInspectionOn = CertificateStatusPolicy.inspectionRefusal(status) == nil
         switchHint = switch stage {
         case .ready: nil
         case .none: "Create the certificate first: inspection can be turned on only when it is ready."

@@ -49,4 +49,24 @@ public enum CertificateStatusPolicy {
     public static func canInspect(_ status: CertificateStatus) -> Bool {
         status.authority == .generated(.usable)
     }
+
+    /// Why TLS inspection cannot be turned on over `status`, with the command that fixes it; nil
+    /// when it can (`canInspect`). `settings set tls-inspection on` and the web app's switch
+    /// refuse by this one rule.
+    public static func inspectionRefusal(_ status: CertificateStatus) -> String? {
+        switch status.authority {
+        case .generated(.usable):
+            nil
+        case .notGenerated:
+            "there is no local CA to sign with; 'tunnelvision ca create' makes one"
+        case let .generated(.expired(notAfter)):
+            "the local CA's root certificate expired on \(notAfter.formatted(.iso8601)); "
+                + "'tunnelvision ca create --remake' makes a new one"
+        case let .generated(.notYetValid(notBefore)):
+            "the local CA's root certificate is not valid before \(notBefore.formatted(.iso8601)): is this machine's clock "
+                + "right? ('tunnelvision ca show' says what is known)"
+        case let .unknown(reason):
+            "the local CA cannot be read: \(reason)"
+        }
+    }
 }

@@ -25,6 +25,7 @@ extension DiagnosticsPresentation {
         var sections: [DiagnosticsSection] = []
         if let inspection = stats.relay?.inspection { sections.append(inspectionSection(inspection)) }
         sections.append(trafficSection(stats.pipeline))
+        if let shell = stats.shell { sections.append(deviceSection(shell.device)) }
         if let relay = stats.relay { sections.append(relaySection(relay)) }
         if let resolvers = stats.resolvers { sections.append(resolverSection(resolvers, relay: stats.relay)) }
         if let relay = stats.relay { sections.append(tcpNamesSection(relay)) }
@@ -134,7 +135,7 @@ extension DiagnosticsPresentation {
         return errors.rows.isEmpty ? [] : [errors]
     }
 
-    private static func section(_ key: String, _ title: String, note: String? = nil,
+    static func section(_ key: String, _ title: String, note: String? = nil,
                                 _ fill: (inout Rows) -> Void) -> DiagnosticsSection {
         var rows = Rows(prefix: key)
         fill(&rows)

@@ -107,6 +107,28 @@ public struct RunSummary: Sendable, Equatable {
     public let readingCommand: String?
     /// `run --inspect`'s trust probe, as one word (`TrustVerdict.word`); nil without inspection.
     public var inspectionTrust: String?
+    /// The run's capture files that were gone when it ended (retention deleted them to keep within
+    /// its limits while the run went on, or someone did by hand): named, never listed as if there.
+    public var captureFilesGone: [String] = []
+    /// What the kernel dropped at the TUN device before the tunnel read it; nil when not asked.
+    public var deviceDrops: DeviceDrops?
+
+    /// The kernel's counts at the device, or why they could not be read.
+    public enum DeviceDrops: Sendable, Equatable {
+        case counted(DeviceKernelCounters)
+        case unknown(String)
+
+        var counters: DeviceKernelCounters? { if case .counted(let counters) = self { counters } else { nil } }
+        var problem: String? { if case .unknown(let problem) = self { problem } else { nil } }
+
+        /// The summary's line; nil when nothing was dropped.
+        var line: String? {
+            switch self {
+            case .counted(let counters): DeviceQueueDrops.sentence(counters).map { "lost before the tunnel: " + $0 }
+            case .unknown(let problem): "drops before the tunnel: " + DeviceQueueDrops.unknown(problem)
+            }
+        }
+    }
 
     public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
                 captureFiles: [CaptureFile], captureProblem: String? = nil, databasePath: String,
@@ -162,6 +184,12 @@ public struct RunSummary: Sendable, Equatable {
                 lines.append((index == 0 ? "captures: " : "          ") + "\(file.path) (\(Self.bytes(file.bytes)))")
             }
         }
+        if !captureFilesGone.isEmpty {
+            let count = captureFilesGone.count == 1 ? "1 earlier capture file" : "\(captureFilesGone.count) earlier capture files"
+            lines.append("          \(count) of this run no longer there: deleted while it ran, by retention to keep "
+                         + "the captures within their limits (or by hand)")
+        }
+        if let line = deviceDrops?.line { lines.append(line) }
         lines.append("history:  \(databasePath)" + (readingCommand.map { " — read it with: \($0)" } ?? ""))
         if !recordingStops.isEmpty { lines.append("recording: " + recordingStops.map(\.summary).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
@@ -170,6 +198,8 @@ public struct RunSummary: Sendable, Equatable {
     /// One JSON object, for scripts: `historyComplete` is false and `historyProblem` says why when
     /// the list is not the whole session — `connections` is then what was written, or null when the
     /// history could not be read; `captureComplete` and `captureProblem` likewise for the captures;
+    /// `captureFilesGone` the run's files deleted while it ran; `deviceQueueDrops` (null when not
+    /// known, `deviceCountsProblem` says why) what the kernel dropped before the tunnel read it;
     /// `bursts` says which connections the text shows as one row (`TimelineBursts`).
     public func json() -> String {
         var out = JSONWriter()
@@ -210,8 +240,12 @@ public struct RunSummary: Sendable, Equatable {
             out.endObject()
         }
         out.endArray()
+        out.strings("captureFilesGone", captureFilesGone)
         out.bool("captureComplete", captureProblem == nil)
         out.string("captureProblem", captureProblem)
+        out.number("deviceQueueDrops", deviceDrops?.counters.map { Int(clamping: $0.queueDrops) })
+        out.number("deviceDatagramsRead", deviceDrops?.counters.map { Int(clamping: $0.datagramsRead) })
+        out.string("deviceCountsProblem", deviceDrops?.problem)
         out.string("database", databasePath)
         out.string("readWith", readingCommand)
         out.beginArray("recordingStopped")

@@ -173,9 +173,16 @@ public struct TunnelStatsReport: Sendable, Equatable {
         let sockets = shell.sockets
         return [
             group("shell.device", "what the TUN device refused (\(device.readFailureCount) reads failed, "
-                  + "\(device.writeDropCount) datagrams lost)") { lines in
+                  + "\(device.writeDropCount) datagrams lost) and what the kernel counted on it ("
+                  + (device.kernel.map { "\($0.queueDrops) datagrams dropped before the tunnel read them" } ?? "not known")
+                  + ")") { lines in
                 lines.add("readFailures", device.readFailures)
                 lines.add("writeDrops", device.writeDrops)
+                if let kernel = device.kernel {
+                    lines.add("kernel.queueDrops", kernel.queueDrops)
+                    lines.add("kernel.datagramsRead", kernel.datagramsRead)
+                }
+                lines.add("kernelProblem", device.kernelProblem)
             },
             group("shell.sockets", "what the relay's sockets refused") { lines in
                 lines.add("socketFailures", sockets.socketFailures)

@@ -28,6 +28,15 @@ int ctv_tun_attach(int fd, const char *requested, char actual[16]);
 /// CLONE_NEWNET, which glibc declares only under _GNU_SOURCE). Returns 0 or the errno.
 int ctv_join_network_namespace(int fd);
 
+/// A descriptor (O_CLOEXEC) for the network namespace the TUN device behind `fd` lives in now,
+/// wherever it was moved (the TUNGETDEVNETNS ioctl, Linux 5.2). Returns it, or -errno.
+int ctv_tun_device_namespace(int fd);
+
+/// socket(domain, type | SOCK_CLOEXEC, protocol) made inside the network namespace `namespace_fd`
+/// refers to, by a short-lived thread of its own that joins it — so no caller's thread ever
+/// changes namespace. The socket keeps that namespace for its life. Returns it, or -errno.
+int ctv_socket_in_network_namespace(int namespace_fd, int domain, int type, int protocol);
+
 /// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC) (declared only under _GNU_SOURCE):
 /// a connection that can never block the event loop nor leak into a child. -1 and errno on failure.
 int ctv_accept_nonblocking(int fd);

@@ -18,27 +18,35 @@ package struct SessionRecording: Sendable {
     package let store: FlowStore
     /// The session's id in it; nil when nothing was written (no packet crossed the tunnel).
     package let sessionID: Int64?
+    /// The session's capture files still there, with their sizes.
     package let captureFiles: [CaptureFile]
+    /// The session's capture files gone by the stop (retention deleted them as the captures
+    /// grew past the size limit, or someone did by hand): never listed as if they were there.
+    package let captureFilesGone: [String]
     package let databasePath: String
     /// The pipeline's counters at the stop: its history batches and capture writes that failed.
     package let pipelineStats: PipelineStats
+    /// What the device and the sockets refused, and what the kernel counted on the device, at the stop.
+    package let shellStats: ShellStats
     /// Capture or history stopping on a failure (a full disk) while the tunnel went on.
     package let recordingStops: [RecordingStop]
 
-    /// Reads where `session` recorded; call it after `session.stop()`.
+    /// Reads where `session` recorded; call it after `session.stop()`, before its device is closed.
     package static func read(_ session: TunnelSession) async -> SessionRecording {
-        SessionRecording(store: session.store, sessionID: await session.store.sessionID,
-                         captureFiles: (session.capture?.captureFiles() ?? []).map {
-                             CaptureFile(path: $0.path, bytes: size(of: $0.path))
-                         },
-                         databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path,
-                         // The loop has stopped and the pipeline is flushed: nothing else touches it now.
-                         pipelineStats: session.runtime.pipeline.stats,
-                         recordingStops: session.recordingStops.all)
+        let written = (session.capture?.captureFiles() ?? []).map { ($0.path, size(of: $0.path)) }
+        return SessionRecording(store: session.store, sessionID: await session.store.sessionID,
+                                captureFiles: written.compactMap { path, bytes in bytes.map { CaptureFile(path: path, bytes: $0) } },
+                                captureFilesGone: written.filter { $0.1 == nil }.map(\.0),
+                                databasePath: DataDirectoryLayout.database(in: session.dataDirectory).path,
+                                // The loop has stopped and the pipeline is flushed: nothing else touches it now.
+                                pipelineStats: session.runtime.pipeline.stats,
+                                shellStats: session.runtime.shellStats,
+                                recordingStops: session.recordingStops.all)
     }
 
-    private static func size(of path: String) -> UInt64 {
+    /// The file's size; nil when it is not there.
+    private static func size(of path: String) -> UInt64? {
         var status = stat()
-        return stat(path, &status) == 0 ? UInt64(status.st_size) : 0
+        return stat(path, &status) == 0 ? UInt64(status.st_size) : nil
     }
 }

@@ -10,6 +10,11 @@ import Shared
 /// holds up the tunnel's writes behind the store actor. Requests that arrive during a pass are
 /// folded into one more pass with the newest recording sequence.
 ///
+/// Before each capture file opens, the writer asks for room for it (`makeRoom`): the files the
+/// plan deletes with the new file counted at its full size go at once, on the writer's thread —
+/// a listing and a few unlinks, once per capture file — so the new file never takes the directory
+/// over the size limit; the history's pruning waits for the pass that follows the rotation.
+///
 /// Beside it, the decrypted-content sweep (`PlaintextRetention`), asked for at session start and
 /// on every change of the file being written (to none included), the same way.
 package final class RetentionSweeper: @unchecked Sendable {
@@ -43,6 +48,13 @@ package final class RetentionSweeper: @unchecked Sendable {
         requested = .some(recordingSequence)
         guard running == nil else { return }
         running = Task.detached { [self] in await drainRequests() }
+    }
+
+    /// Deletes, now, what the limits need gone before capture file `sequence` opens (the writer's
+    /// `beforeOpening`); counted in `stats`, not as a sweep.
+    package func makeRoom(opening sequence: UInt32) {
+        let result = RetentionPass.makeRoom(listing: listing(), settings: settings, now: Date(), opening: sequence)
+        lock.withLock { counted.add(result, sweep: false) }
     }
 
     /// Asks for a decrypted-content pass sparing `openSequence` (nil: no file is being written).
@@ -84,11 +96,14 @@ package final class RetentionSweeper: @unchecked Sendable {
         lock.withLock { plaintextCounted.add(outcome) }
     }
 
-    private func sweepCaptures(recording: UInt32?) async {
-        let listing: RetentionPass.Listing
-        do { listing = .files(try CaptureDirectory.fileInfos(in: captures)) } catch {
-            listing = .unreadable(error.description)
+    private func listing() -> RetentionPass.Listing {
+        do { return .files(try CaptureDirectory.fileInfos(in: captures)) } catch {
+            return .unreadable(error.description)
         }
+    }
+
+    private func sweepCaptures(recording: UInt32?) async {
+        let listing = listing()
         let history: RetentionPass.History = switch store {
         case .success(let store): .store(store)
         case .failure(let error): .unavailable("\(error)")

@@ -185,8 +185,17 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
 
     package var relayStats: RelayStats { relay.stats }
 
-    /// What the device and the relay's sockets refused (loop thread).
-    package var shellStats: ShellStats { ShellStats(device: deviceHealth.counts, sockets: connector.stats) }
+    /// What the device and the relay's sockets refused (loop thread), and what the kernel counted
+    /// on the device (asked now: a few system calls, so only when the stats are asked and at the end).
+    package var shellStats: ShellStats {
+        var device = deviceHealth.counts
+        switch self.device.kernelCounters() {
+        case .success(let counters): device.kernel = counters
+        case .failure(let problem): device.kernelProblem = problem.description
+        case nil: break
+        }
+        return ShellStats(device: device, sockets: connector.stats)
+    }
 
     /// Why the tunnel stopped by itself; nil while it runs, and after a `stop` it did not fail before.
     package var failure: TunnelFailure? {

@@ -61,12 +61,16 @@ package final class TunnelSession: @unchecked Sendable {
             ring.close()
             throw .store(error)
         }
+        let retention = options.retention.map { RetentionSweeper(dataDirectory: dataDirectory, settings: $0) }
+        self.retention = retention
         if options.captureEnabled {
             let highest = try? await store.highestCaptureFileSequence()
+            var config = PcapFileWriter.Config(directory: DataDirectoryLayout.captures(in: dataDirectory),
+                                               snaplen: options.captureDetail.snaplen, highestReferencedSequence: highest ?? nil)
+            // Room is made for each capture file before it opens, so none takes the captures over the size limit.
+            if let retention { config.beforeOpening = { sequence in retention.makeRoom(opening: sequence) } }
             do {
-                capture = try PcapFileWriter(config: .init(directory: DataDirectoryLayout.captures(in: dataDirectory),
-                                                           snaplen: options.captureDetail.snaplen,
-                                                           highestReferencedSequence: highest ?? nil))
+                capture = try PcapFileWriter(config: config)
             } catch {
                 ring.close()
                 throw .capture(error)
@@ -74,7 +78,6 @@ package final class TunnelSession: @unchecked Sendable {
         } else {
             capture = nil
         }
-        retention = options.retention.map { RetentionSweeper(dataDirectory: dataDirectory, settings: $0) }
         let history = StoreWriterQueue(store: store, path: DataDirectoryLayout.database(in: dataDirectory).path,
                                        recordingStopped: recordingStops.record)
         let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: history,

@@ -1,4 +1,5 @@
 import Posix
+import Shared
 
 /// Where the tunnel's IP datagrams come from and go to: a TUN device in the product, an
 /// in-memory device in tests. Modelled on wireguard-go's `tun.Device`: it reads and writes
@@ -21,4 +22,12 @@ package protocol PacketDevice: AnyObject, SendableMetatype {
     /// the first the device refuses (its queue full, or an error) and says why: the rest are the
     /// caller's to count as lost.
     func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> PacketWriteResult
+
+    /// What the kernel counted on the device (`ShellStats.Device.kernel`): nil for a device the
+    /// kernel does not count (an in-memory one), else its counters or why they could not be read.
+    func kernelCounters() -> Result<DeviceKernelCounters, LinkStatisticsError>?
+}
+
+extension PacketDevice {
+    package func kernelCounters() -> Result<DeviceKernelCounters, LinkStatisticsError>? { nil }
 }

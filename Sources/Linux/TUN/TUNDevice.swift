@@ -47,6 +47,29 @@ public final class TUNDevice: @unchecked Sendable {
         guard descriptor >= 0 else { return }
         Glibc.close(descriptor)
         descriptor = -1
+        statistics = nil
+    }
+
+    /// The netlink socket that answers for the namespace the device was last found in.
+    private var statistics: LinkStatisticsSocket?
+
+    /// What the kernel counted on this device, asked in the namespace it lives in now (the
+    /// device is moved into the monitored namespace after it is made); its socket is made once
+    /// per namespace and kept. A few system calls: for when the stats are asked, never per packet.
+    /// Never nil: a TUN is always the kernel's (optional only as `PacketDevice` asks it).
+    package func kernelCounters() -> Result<DeviceKernelCounters, LinkStatisticsError>? {
+        guard descriptor >= 0 else { return .failure(.closed) }
+        let namespace = ctv_tun_device_namespace(descriptor)
+        guard namespace >= 0 else { return .failure(.namespace(errno: -namespace)) }
+        defer { Glibc.close(namespace) }
+        do throws(LinkStatisticsError) {
+            if statistics == nil || statistics?.namespace != LinkStatisticsSocket.NamespaceIdentity(descriptor: namespace) {
+                statistics = try LinkStatisticsSocket(namespaceDescriptor: namespace)
+            }
+            return .success(try statistics!.counters(of: name))
+        } catch {
+            return .failure(error)
+        }
     }
 
     deinit { close() }

@@ -22,14 +22,19 @@ public final class PcapFileWriter: @unchecked Sendable {
         public var maxFileBytes: UInt64
         /// `FlowStore.highestCaptureFileSequence()`: a deleted file's number stays taken.
         public var highestReferencedSequence: UInt32?
+        /// Called with a file's sequence just before the writer creates it (the first included,
+        /// after the previous one is written out and closed), so the owner can make room for it
+        /// (`RetentionPass.makeRoom`). On the writer's thread: it must not wait on that thread.
+        public var beforeOpening: (@Sendable (UInt32) -> Void)?
 
         public init(directory: URL, snaplen: UInt32 = CaptureDetail.fullPayload.snaplen,
                     maxFileBytes: UInt64 = PcapFileWriter.defaultMaxFileBytes,
-                    highestReferencedSequence: UInt32? = nil) {
+                    highestReferencedSequence: UInt32? = nil, beforeOpening: (@Sendable (UInt32) -> Void)? = nil) {
             self.directory = directory
             self.snaplen = snaplen
             self.maxFileBytes = maxFileBytes
             self.highestReferencedSequence = highestReferencedSequence
+            self.beforeOpening = beforeOpening
         }
     }
 
@@ -71,6 +76,7 @@ public final class PcapFileWriter: @unchecked Sendable {
         }
         let highest = max(existing.keys.max() ?? 0, config.highestReferencedSequence ?? 0)
         guard highest < UInt32.max else { throw .sequenceExhausted }
+        config.beforeOpening?(highest + 1)
         let first = try Self.open(sequence: highest + 1, in: config.directory, snaplen: config.snaplen,
                                   at: wallClock(), buffer: &buffer)
         file = first
@@ -128,6 +134,7 @@ public final class PcapFileWriter: @unchecked Sendable {
         _ = Glibc.close(current.descriptor)
         file = nil
         guard current.sequence < UInt32.max else { broken = true; throw .sequenceExhausted }
+        config.beforeOpening?(current.sequence + 1)
         do {
             let next = try Self.open(sequence: current.sequence + 1, in: config.directory, snaplen: config.snaplen,
                                      at: wallClock(), buffer: &buffer)

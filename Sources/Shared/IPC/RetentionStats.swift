@@ -3,8 +3,9 @@
 /// counters because a sweep that fails with nobody watching has nowhere else to be counted.
 public struct RetentionStats: Codable, Sendable, Equatable {
     /// Retention passes run (one at session start, one per rotation; rotations close together share one).
+    /// The room made for each new capture file just before it opens is not one of them.
     public var sweeps: UInt64
-    /// Capture files deleted by retention.
+    /// Capture files deleted by retention: by the passes, and to make room for a new capture file.
     public var capturesReclaimed: UInt64
     /// The bytes those files held.
     public var bytesReclaimed: UInt64
@@ -29,8 +30,9 @@ public struct RetentionStats: Codable, Sendable, Equatable {
     public static let zero = RetentionStats()
 
     /// Adds one pass: what it deleted and pruned, and each failure (the last one kept to be read).
-    public mutating func add(_ result: RetentionPass.Result) {
-        sweeps += 1
+    /// `sweep` false: the room made for a new capture file (`RetentionPass.makeRoom`), not a pass.
+    public mutating func add(_ result: RetentionPass.Result, sweep: Bool = true) {
+        if sweep { sweeps += 1 }
         switch result {
         case let .done(outcome, _):
             capturesReclaimed += UInt64(outcome.deletedFiles.count)

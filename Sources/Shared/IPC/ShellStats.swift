@@ -16,8 +16,9 @@ public struct ShellStats: Codable, Sendable, Equatable {
     /// Nothing dropped yet.
     public static let zero = ShellStats()
 
-    /// The device's failed calls. A read that fails loses nothing (the datagram stays queued, or
-    /// the device is gone); a write that fails loses the datagram, as on a wire.
+    /// The device's failed calls, and what the kernel counted on it. A read that fails loses
+    /// nothing (the datagram stays queued, or the device is gone); a write that fails loses the
+    /// datagram, as on a wire; a datagram the kernel could not queue for us is lost before we read.
     public struct Device: Codable, Sendable, Equatable {
         /// Reads that failed, by errno (EAGAIN, "nothing waits", is not one).
         public var readFailures: [String: UInt64]
@@ -25,9 +26,18 @@ public struct ShellStats: Codable, Sendable, Equatable {
         /// side reads too slowly), anything else an error.
         public var writeDrops: [String: UInt64]
 
-        public init(readFailures: [String: UInt64] = [:], writeDrops: [String: UInt64] = [:]) {
+        /// What the kernel counted on the device, read when the stats were asked; nil when it
+        /// could not be read (`kernelProblem` says why) or the device is not the kernel's (a test's).
+        public var kernel: DeviceKernelCounters?
+        /// Why `kernel` could not be read, as the person should read it.
+        public var kernelProblem: String?
+
+        public init(readFailures: [String: UInt64] = [:], writeDrops: [String: UInt64] = [:],
+                    kernel: DeviceKernelCounters? = nil, kernelProblem: String? = nil) {
             self.readFailures = readFailures
             self.writeDrops = writeDrops
+            self.kernel = kernel
+            self.kernelProblem = kernelProblem
         }
 
         public var readFailureCount: UInt64 { readFailures.values.reduce(0, +) }

@@ -9,7 +9,7 @@ public struct RetentionOutcome: Sendable, Equatable {
     /// One sentence per thing that could not be done (a file that would not go, a history that
     /// would not open or prune), each naming what and why; the pass never stops at the first.
     public let failures: [String]
-    /// The size limit still cannot be met: the file being recorded alone exceeds it.
+    /// The size limit still cannot be met: the file being recorded, at the size it grows to, alone exceeds it.
     public let sizeCapUnreachable: Bool
 
     public init(deletedFiles: [UInt32] = [], bytesReclaimed: UInt64 = 0, prunedFlows: Int = 0, failures: [String] = [],

@@ -12,7 +12,8 @@ public struct RetentionPlan: Sendable, Equatable {
     public let bytesReclaimed: UInt64
     /// What the captures will hold afterwards: with `bytesReclaimed`, the whole directory.
     public let captureBytesAfter: UInt64
-    /// The size limit cannot be met even after the plan: the file being recorded alone is larger.
+    /// The size limit cannot be met even after the plan: the file being recorded, counted at the
+    /// size it grows to (`RetentionPlanner`, decision 4), alone is larger.
     public let sizeCapUnreachable: Bool
 
     public init(historyCutoff: Date?, filesToDelete: [UInt32], bytesReclaimed: UInt64, captureBytesAfter: UInt64,

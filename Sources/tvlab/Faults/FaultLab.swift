@@ -119,6 +119,11 @@ final class FaultLab {
     /// The tunnel namespaces (`tvrun-…`) that exist now.
     static func tunnelNamespaces() -> [String] { NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") } }
 
+    /// A `sleep` duration no other suite's command shares: `base` (which tells the scenarios
+    /// apart) followed by this suite's pid, so a second suite on the machine — or one a crash
+    /// left behind — is never taken for this one's, and never signalled by it.
+    static func sleepMarker(_ base: Int) -> String { "\(base)\(getpid())" }
+
     /// Waits up to `seconds` for `condition`, polling; whether it came true.
     static func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
         let waited = Stopwatch()
@@ -129,8 +134,9 @@ final class FaultLab {
         return condition()
     }
 
-    /// Pids whose command line starts with `prefix` ("sleep 31337", "curl -sS -o PATH"): the
-    /// monitored command itself, never the `tunnelvision run` whose arguments merely name it.
+    /// Pids whose command line starts with the whole words of `prefix` ("sleep 31337", "curl -sS
+    /// -o PATH"): the monitored command itself, never the `tunnelvision run` whose arguments
+    /// merely name it, nor a command whose last word merely begins the same ("sleep 313315").
     static func processes(startingWith prefix: String) -> [pid_t] {
         guard let directory = opendir("/proc") else { return [] }
         defer { closedir(directory) }
@@ -139,7 +145,8 @@ final class FaultLab {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard let pid = pid_t(name), pid != getpid() else { continue }
             let commandLine = BenchProcess.readText("/proc/\(pid)/cmdline").replacingNulls()
-            if commandLine.hasPrefix(prefix) { found.append(pid) }
+            // Each argument ends in a NUL, read as a space: the prefix's last word ends there too.
+            if commandLine.hasPrefix(prefix + " ") { found.append(pid) }
         }
         return found
     }

@@ -41,7 +41,7 @@ extension FaultSuite {
     /// The tunnel's device deleted under a running command: `run` ends visibly (non-zero, with
     /// the reason), and the command goes with it.
     func deviceDeleted() throws(Failure) {
-        let marker = "31340"
+        let marker = FaultLab.sleepMarker(31340)
         let errors = lab.path("device.err")
         let run = try lab.run(data: dataDirectory("device"), command: ["sleep", marker], name: "tunnelvision run (device deleted)",
                               errors: errors)

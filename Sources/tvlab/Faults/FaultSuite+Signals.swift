@@ -13,7 +13,7 @@ extension FaultSuite {
     }
 
     private func timeoutStopsTheCommand() throws(Failure) {
-        let marker = "31337"
+        let marker = FaultLab.sleepMarker(31337)
         let run = try lab.run(data: dataDirectory("timeout"), command: ["sleep", marker], name: "timeout tunnelvision run",
                               errors: lab.path("timeout.err"), prefix: ["timeout", "2"])
         let outcome = try run.wait(seconds: 20)
@@ -25,7 +25,7 @@ extension FaultSuite {
     }
 
     private func signalReachesTheCommand(_ signal: Int32, name: String) throws(Failure) {
-        let marker = "3133\(signal)"
+        let marker = FaultLab.sleepMarker(31330 + Int(signal))
         let run = try lab.run(data: dataDirectory("signal-\(name)"), command: ["sleep", marker], name: "tunnelvision run (\(name))",
                               errors: lab.path("signal.err"))
         guard FaultLab.eventually(within: 10, { !FaultLab.processes(startingWith: "sleep \(marker)").isEmpty }) else {

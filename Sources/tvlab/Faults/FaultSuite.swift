@@ -44,26 +44,18 @@ final class FaultSuite {
         // write into the suite's private directory.
         unsetenv("SUDO_UID")
         unsetenv("SUDO_GID")
+        let chosen = try scenarios(named: options.only)
         let lab = try FaultLab(bigFileBytes: FaultsOptions.downloadBytes)
         defer { lab.close() }
         let suite = FaultSuite(options: options, lab: lab)
-        let scenarios: [(String, (FaultSuite) throws(Failure) -> Void)] = [
-            ("connections", { suite throws(Failure) in try suite.holdConnections() }),
-            ("signals", { suite throws(Failure) in try suite.signals() }),
-            ("kill -9", { suite throws(Failure) in try suite.killedMidDownload() }),
-            ("device deleted", { suite throws(Failure) in try suite.deviceDeleted() }),
-            ("full disk", { suite throws(Failure) in try suite.fullDisk() }),
-            ("hostile control clients", { suite throws(Failure) in try suite.hostileControlClients() }),
-            ("damaged and planted files", { suite throws(Failure) in try suite.damagedAndPlantedFiles() }),
-            ("garbage datagrams", { suite throws(Failure) in try suite.garbageDatagrams() }),
-            ("mutated captures", { suite throws(Failure) in try suite.mutatedCaptures() }),
-        ]
-        for (name, scenario) in scenarios where options.only.isEmpty || options.only.contains(name) {
+        // Only what the scenarios run measure is judged: `--only signals` holds no connection.
+        suite.report.measured = chosen.reduce(into: []) { $0.formUnion($1.measures) }
+        for scenario in chosen {
             try Interruption.check()
-            Console.progress("faults: \(name)…")
-            do { try scenario(suite) } catch {
+            Console.progress("faults: \(scenario.name)…")
+            do { try scenario.run(suite) } catch {
                 if Interruption.receivedSignal != nil { throw error }
-                suite.record(name, false, "the scenario itself failed: \(error)")
+                suite.record(scenario.name, false, "the scenario itself failed: \(error)")
             }
         }
         if options.json {
@@ -75,6 +67,36 @@ final class FaultSuite {
             print(suite.report.text)
         }
         if !suite.report.passed { throw Failure("the fault suite failed; see the report above") }
+    }
+
+    /// One scenario: its name (what `--only` takes and the progress line shows), the figures it
+    /// measures besides its faults, and how it runs.
+    struct Scenario: Sendable {
+        let name: String
+        let measures: FaultSuiteReport.Figures
+        let run: @Sendable (FaultSuite) throws(Failure) -> Void
+    }
+
+    static let all: [Scenario] = [
+        Scenario(name: "connections", measures: .connections) { suite throws(Failure) in try suite.holdConnections() },
+        Scenario(name: "signals", measures: []) { suite throws(Failure) in try suite.signals() },
+        Scenario(name: "kill -9", measures: []) { suite throws(Failure) in try suite.killedMidDownload() },
+        Scenario(name: "device deleted", measures: []) { suite throws(Failure) in try suite.deviceDeleted() },
+        Scenario(name: "full disk", measures: []) { suite throws(Failure) in try suite.fullDisk() },
+        Scenario(name: "hostile control clients", measures: []) { suite throws(Failure) in try suite.hostileControlClients() },
+        Scenario(name: "damaged and planted files", measures: []) { suite throws(Failure) in try suite.damagedAndPlantedFiles() },
+        Scenario(name: "garbage datagrams", measures: .badInputs) { suite throws(Failure) in try suite.garbageDatagrams() },
+        Scenario(name: "mutated captures", measures: .badInputs) { suite throws(Failure) in try suite.mutatedCaptures() },
+    ]
+
+    /// The scenarios `names` picks, in the suite's order (none: all); a name that is none of
+    /// them is refused before anything is built, with the names there are.
+    static func scenarios(named names: [String]) throws(Failure) -> [Scenario] {
+        if let unknown = names.first(where: { name in !all.contains { $0.name == name } }) {
+            throw Failure("faults: no scenario is named \(unknown.debugDescription); --only takes "
+                          + all.map(\.name).joined(separator: ", ") + " (comma-separated)")
+        }
+        return all.filter { names.isEmpty || names.contains($0.name) }
     }
 
     func record(_ name: String, _ survived: Bool, _ detail: String) {

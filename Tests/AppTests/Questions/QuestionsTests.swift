@@ -118,6 +118,9 @@ import TestSupport
         let detail = try question.set(try SettingsQuestion.change(key: "capture-detail", value: "metadata"), force: false)
         #expect(detail.settings.retention == done.settings.retention && detail.settings.captureDetail == .metadataOnly)
         #expect(throws: QuestionFailure.self) { try SettingsQuestion.change(key: "colour", value: "blue") }
+        // Inspection on needs a CA that can sign: refused without one, accepted once it is made.
+        #expect(throws: QuestionFailure.self) { try question.set(try SettingsQuestion.change(key: "tls-inspection", value: "on"), force: false) }
+        _ = try CAQuestion(dataDirectory: directory.url.path).create()
         let inspecting = try question.set(try SettingsQuestion.change(key: "tls-inspection", value: "on"), force: false)
         #expect(inspecting.settings.tlsInspectionEnabled && inspecting.settings.captureDetail == .metadataOnly)
         #expect(question.reading().settings == inspecting.settings)

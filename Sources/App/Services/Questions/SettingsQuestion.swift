@@ -70,10 +70,19 @@ public struct SettingsQuestion: Sendable, Equatable {
 
     /// Changes one setting and keeps the others. Over a file that cannot be read it refuses
     /// (saving over it would drop whatever it held that this build did not understand) unless
-    /// forced, and then the file is first set aside whole, never overwritten.
+    /// forced, and then the file is first set aside whole, never overwritten. Turning TLS
+    /// inspection on is refused, forced or not, while there is no CA that can sign
+    /// (`CertificateStatusPolicy.inspectionRefusal`).
     public func set(_ change: SettingChange, force: Bool, now: Date = Date()) throws(QuestionFailure) -> Change {
         if case let .refused(reason) = change.support {
             throw QuestionFailure(.badParameter, "\(change.setting.rawValue) \(change.spelling) is refused: \(reason). Nothing was changed.")
+        }
+        // Inspection on needs a CA that can sign now (`--force` does not change that: it is for an
+        // unreadable settings file); off is always allowed, so it is never locked on.
+        if change == .tlsInspection(true),
+           let refusal = CertificateStatusPolicy.inspectionRefusal(CAQuestion(dataDirectory: dataDirectory, settings: store,
+                                                                              now: { now }).show().status) {
+            throw QuestionFailure(.badParameter, "\(change.setting.rawValue) \(change.spelling) is refused: \(refusal). Nothing was changed.")
         }
         let store = store
         var settings: AppSettings

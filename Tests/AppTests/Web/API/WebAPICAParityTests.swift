@@ -18,6 +18,26 @@ import TestSupport
 
     static func json(_ response: HTTPResponse) throws -> [String: Any] { try HistoryCommandSupport.pythonJSON(P.text(response)) }
 
+    @Test("tls-inspection on with no CA: the API refuses it with the command's sentence (400, exit status 2), nothing saved; with a CA both accept it")
+    func inspectionOnNeedsACA() async throws {
+        let data = TemporaryDirectory("tv-webca-switch")
+        let api = P.api(data.url), d = ["--data-dir", data.url.path]
+        let body = #"{"setting": "tls-inspection", "value": "on"}"#
+        let refused = await P.ask(api, "POST", "/api/settings", body: body)
+        try P.expectSameError(refused, status: .badRequest, ["settings", "set", "tls-inspection", "on"] + d)
+        let command = try WebAPICommandParityTests.C.run(["settings", "set", "tls-inspection", "on"] + d)
+        #expect(command.status == 2)
+        #expect(command.err == "tunnelvision: tls-inspection on is refused: there is no local CA to sign with; "
+                + "'tunnelvision ca create' makes one. Nothing was changed.\n")
+        #expect(SettingsStore(dataDirectory: data.url).loadForSession().settings.tlsInspectionEnabled == false)
+        // Off is never refused; on is, once a CA can sign.
+        #expect(try P.command(["settings", "set", "tls-inspection", "off"] + d) == "tls-inspection off\n")
+        _ = try P.command(["ca", "create"] + d)
+        #expect((await P.ask(api, "POST", "/api/settings", body: body)).status == .ok)
+        #expect(try P.command(["settings", "set", "tls-inspection", "on"] + d) == "tls-inspection on\n")
+        #expect(SettingsStore(dataDirectory: data.url).loadForSession().settings.tlsInspectionEnabled)
+    }
+
     @Test("GET /api/ca is 'ca show --json'; create, remake and remove answer the new state and the command's lines")
     func lifecycle() async throws {
         let data = TemporaryDirectory("tv-webca")
