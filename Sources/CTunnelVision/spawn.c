@@ -86,6 +86,47 @@ static void become_command(const ctv_spawn_request *request, int report_fd) {
     fail(report_fd, CTV_REPORT_START_FAILED, CTV_STEP_EXEC);
 }
 
+/// Opens `relative` below the directory `base` as an O_PATH descriptor, one component at a time,
+/// following no symbolic link after `base`; -1 with errno set otherwise.
+static int open_beneath(const char *base, const char *relative) {
+    int fd = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    char component[256];
+    const char *cursor = relative;
+    while (fd >= 0 && *cursor) {
+        if (*cursor == '/') { cursor++; continue; }
+        size_t length = 0;
+        while (cursor[length] && cursor[length] != '/') length++;
+        if (length >= sizeof component || (length <= 2 && cursor[0] == '.' && cursor[length - 1] == '.')) {
+            close(fd);
+            errno = EINVAL;
+            return -1;
+        }
+        memcpy(component, cursor, length);
+        component[length] = 0;
+        int next = openat(fd, component, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        fd = next;
+        cursor += length;
+    }
+    return fd;
+}
+
+/// Bind-mounts `source` over what `fd` is, through /proc/self/fd/N (mount(2) takes a path, and
+/// that one names exactly the opened directory, whatever its path now leads to).
+static int mount_over_descriptor(const char *source, int fd) {
+    char target[32] = "/proc/self/fd/";
+    char digits[12];
+    int count = 0;
+    unsigned int value = (unsigned int)fd;
+    do { digits[count++] = (char)('0' + value % 10); value /= 10; } while (value && count < (int)sizeof digits);
+    size_t at = strlen(target);
+    while (count > 0) target[at++] = digits[--count];
+    target[at] = 0;
+    return mount(source, target, "none", MS_BIND, 0);
+}
+
 /// `ip netns exec`'s work (iproute2 netns_switch): the namespace, a private mount namespace,
 /// /sys of the namespace, /etc/netns/NAME/* over /etc/*; then /proc of the new PID namespace.
 static void prepare(const ctv_spawn_request *request, int report_fd) {
@@ -103,8 +144,16 @@ static void prepare(const ctv_spawn_request *request, int report_fd) {
         if (mount(request->sysfs_source, "/sys", "sysfs", flags, 0) != 0) fail(report_fd, CTV_REPORT_SETUP_FAILED, CTV_STEP_SYSFS);
     }
     for (int i = 0; i < request->bind_count; i++) {
-        if (mount(request->binds[i].source, request->binds[i].target, "none", MS_BIND, 0) != 0)
+        const ctv_bind_mount *bind = &request->binds[i];
+        if (bind->beneath) {
+            // Opened inside this mount namespace: a descriptor from before the unshare would
+            // name a mount of the host's, which mount(2) refuses.
+            int fd = open_beneath(bind->beneath, bind->target);
+            if (fd < 0 || mount_over_descriptor(bind->source, fd) != 0) fail(report_fd, CTV_REPORT_SETUP_FAILED, CTV_STEP_BIND_MOUNT);
+            close(fd);
+        } else if (mount(bind->source, bind->target, "none", MS_BIND, 0) != 0) {
             fail(report_fd, CTV_REPORT_SETUP_FAILED, CTV_STEP_BIND_MOUNT);
+        }
     }
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, 0) != 0)
         fail(report_fd, CTV_REPORT_SETUP_FAILED, CTV_STEP_PROC);

@@ -164,9 +164,17 @@ enum HelpText {
                                 file (and OpenSSL's /etc/ssl/certs gets the root's hash name)
                                 inside CMD's own mount namespace, and SSL_CERT_FILE,
                                 CURL_CA_BUNDLE, REQUESTS_CA_BUNDLE (the bundle) and
-                                NODE_EXTRA_CA_CERTS (the root) are set for CMD. The host's trust
-                                store is never written; the files live in a private directory
-                                removed when the run ends. Before CMD starts, a throwaway leaf
+                                NODE_EXTRA_CA_CERTS (the root) are set for CMD. NSS readers
+                                (Chromium) trust $HOME/.pki/nssdb instead: CMD sees there a
+                                private copy of its user's database (or a new one) with the
+                                root added by certutil (libnss3-tools; without it run says so
+                                and goes on). Not reached: Firefox's own profile store and
+                                programs with roots built in — a refusal from those is a trust
+                                store the run did not reach, not necessarily pinning. The
+                                host's trust stores and the user's database are never written;
+                                the files live in a private directory removed when the run ends
+                                (as are the empty .pki/nssdb folders made in a home that had
+                                none, for the mount). Before CMD starts, a throwaway leaf
                                 for a .invalid host is verified against that bundle with OpenSSL;
                                 unless it is trusted, run refuses (exit status 1). Inspection
                                 happens because --inspect was given, whatever the stored

@@ -21,6 +21,9 @@
 typedef struct {
     const char *source;
     const char *target;
+    /// Non-NULL: `target` is relative to this directory and is reached without following a
+    /// symbolic link (a place in a user's home, which that user could turn into a link).
+    const char *beneath;
 } ctv_bind_mount;
 
 typedef struct {

@@ -7,16 +7,26 @@ import Shared
 /// The run's private trust directory, written as an `InspectionTrustPlan` says: made by
 /// mkdtemp (0700, owned by the account CMD runs as, so the variables' files are readable by CMD
 /// and nobody else), filled, and removed by `remove` — which `MonitoredRun` calls however the
-/// run ends. The system's files are only read.
+/// run ends. The system's files are only read. With `nss`, it also holds the NSS database of an
+/// `InspectionNSSPlan`, or the notice saying why NSS readers go without.
 package struct InspectionTrustBundle: Sendable {
     package let directory: String
     package let plan: InspectionTrustPlan
+    /// The NSS database made for CMD's home, when one was.
+    package private(set) var nss: InspectionNSSDatabase?
+    /// Why NSS readers (Chromium) do not trust the root this run, when they do not.
+    package private(set) var nssNotice: String?
+
+    /// Every bind mount CMD's mount namespace gets: the plan's, then the NSS database's.
+    package var mounts: [InspectionTrustPlan.Mount] { plan.mounts + (nss.map { [$0.grant.mount] } ?? []) }
 
     /// Writes the bundle, the root alone and the hashed directory's copy under a new directory
     /// in `parent`; reads the system's files under `systemRoot` (a test's tree; "/" for real).
-    /// On failure nothing is left behind.
+    /// `nss`: CMD's home (nil: none known) and the tools there are, to give NSS readers the root
+    /// too; nil leaves NSS alone. On failure nothing is left behind; NSS never fails the write.
     package static func write(ca: LocalCA, system: InspectionSystemTrust, systemRoot: String = "/",
-                              parent: String, owner: CommandAccount?) throws(InspectionRefusal) -> InspectionTrustBundle {
+                              parent: String, owner: CommandAccount?,
+                              nss: (home: String?, tools: InspectionNSSDatabase.Tools)? = nil) throws(InspectionRefusal) -> InspectionTrustBundle {
         var template = Array(InspectionTrustLeftovers.template(in: parent).utf8CString)
         guard let made = mkdtemp(&template) else {
             throw .bundle("cannot make a private directory in \(parent): \(SystemError.text(errno))")
@@ -26,7 +36,7 @@ package struct InspectionTrustBundle: Sendable {
             rmdir(directory)
             throw .bundle("cannot read the local root with OpenSSL to file it in a hashed directory")
         }
-        let bundle = InspectionTrustBundle(directory: directory,
+        var bundle = InspectionTrustBundle(directory: directory,
                                            plan: InspectionTrustPlan(system: system, rootSubjectHash: subjectHash,
                                                                      privateDirectory: directory))
         do {
@@ -34,6 +44,17 @@ package struct InspectionTrustBundle: Sendable {
         } catch {
             bundle.remove()
             throw .bundle("cannot write the command's trust store in \(directory): \(error)")
+        }
+        if let (home, tools) = nss {
+            let decision = InspectionNSSPlan(home: home.map(InspectionNSSHome.survey), account: owner, certutil: tools.certutil,
+                                             setpriv: tools.setpriv, privateDirectory: directory, rootFile: bundle.plan.rootFile).decision
+            switch decision {
+            case let .skip(notice): bundle.nssNotice = notice
+            case let .grant(grant):
+                do { bundle.nss = try InspectionNSSDatabase.make(grant, trustDirectory: directory) } catch {
+                    bundle.nssNotice = InspectionNSSPlan.notice("\(error)")
+                }
+            }
         }
         return bundle
     }
@@ -56,8 +77,10 @@ package struct InspectionTrustBundle: Sendable {
         }
     }
 
-    /// Removes the directory and all in it; a run's end calls it whatever happened.
+    /// Removes the directory and all in it, and what was made in CMD's home; a run's end calls
+    /// it whatever happened.
     package func remove() {
+        nss?.removeCreated()
         try? FileManager.default.removeItem(atPath: directory)
     }
 

@@ -34,13 +34,16 @@ package enum InspectionTrustLeftovers {
         entries.filter { entry in creator(of: entry).map { !isAlive($0) } ?? false }.sorted()
     }
 
-    /// Removes what killed runs left in `parent`; the paths removed, for the run's one notice.
-    /// Whatever cannot be removed is left as it is: it holds only public certificates.
+    /// Removes what killed runs left in `parent` — and the empty directories each made in a home
+    /// for its NSS database; the paths removed, for the run's one notice. Whatever cannot be
+    /// removed is left as it is: it holds public certificates and at most a copy of CMD's user's
+    /// own NSS database, in a directory only that user can enter.
     package static func sweep(parent: String) -> [String] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return [] }
         return abandoned(entries, isAlive: LeftoverSweeper.isAlive).compactMap { entry in
             let path = parent + "/" + entry
             guard PathStatus.of(path)?.kind == .directory else { return nil }   // never follow a link planted there
+            InspectionNSSDatabase.sweepCreated(trustDirectory: path)
             do { try FileManager.default.removeItem(atPath: path) } catch { return nil }
             return path
         }

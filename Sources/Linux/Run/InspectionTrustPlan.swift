@@ -21,9 +21,14 @@ package struct InspectionTrustPlan: Sendable, Equatable {
     package struct Mount: Sendable, Equatable {
         package let source: String
         package let target: String
-        package init(source: String, target: String) {
+        /// Set when `target` lies in a directory a user controls (their home): the part of
+        /// `target` below this one is reached without following a symbolic link, so the mount
+        /// cannot be led elsewhere between our look and the mount.
+        package let noLinksBeneath: String?
+        package init(source: String, target: String, noLinksBeneath: String? = nil) {
             self.source = source
             self.target = target
+            self.noLinksBeneath = noLinksBeneath
         }
     }
 

@@ -52,8 +52,9 @@ package struct MonitoredRun: Sendable {
     let account: CommandAccount?
     /// What the person should know before CMD starts (the settings, the resolvers).
     package let warnings: [RunWarning]
-    /// `--inspect`'s local CA and the system's trust store CMD's own is made from; nil without it.
-    let inspectionTrust: (ca: LocalCA, system: InspectionSystemTrust)?
+    /// `--inspect`'s local CA, the system's trust store CMD's own is made from and the tools
+    /// for NSS's; nil without it.
+    let inspectionTrust: (ca: LocalCA, system: InspectionSystemTrust, nssTools: InspectionNSSDatabase.Tools)?
 
     /// Checks what a person can act on before anything is made (root, the TUN device, CMD), then
     /// prepares the data directory and reads the settings and this machine's resolvers.
@@ -74,7 +75,9 @@ package struct MonitoredRun: Sendable {
         dataDirectory = DataDirectory.location(override: options.dataDirectory, environment: environment,
                                                effectiveUserID: geteuid())
         do { try DataDirectory.prepare(dataDirectory) } catch { throw .dataDirectory(error) }
-        inspectionTrust = try Self.localCA(for: options, in: dataDirectory).map { ($0, InspectionSystemTrust.survey()) }
+        inspectionTrust = try Self.localCA(for: options, in: dataDirectory).map {
+            ($0, InspectionSystemTrust.survey(), InspectionNSSDatabase.Tools.locate())
+        }
         let reading = SettingsStore(dataDirectory: dataDirectory).loadForSession()
         captureDetail = options.captureDetail ?? reading.settings.captureDetail
         captureEnabled = !options.captureOff && reading.settings.captureEnabled
@@ -97,11 +100,12 @@ package struct MonitoredRun: Sendable {
     /// `--inspect`'s trust store for CMD, written to a private directory and measured by the trust
     /// probe; refused unless the probe says trusted. The caller removes it when the run ends.
     func commandTrust() throws(RunFailure) -> (bundle: InspectionTrustBundle, verdict: TrustVerdict)? {
-        guard let (ca, system) = inspectionTrust else { return nil }
+        guard let (ca, system, nssTools) = inspectionTrust else { return nil }
         let bundle: InspectionTrustBundle
+        let home = InspectionNSSPlan.home(account: account, environment: environment) { CommandAccount.lookUp(uid: 0)?.home }
         do {
             bundle = try InspectionTrustBundle.write(ca: ca, system: system, parent: InspectionTrustLeftovers.parent(environment: environment),
-                                                     owner: account)
+                                                     owner: account, nss: (home, nssTools))
         } catch { throw .inspection(error) }
         // Minted by the CA the tunnel mints with: the leaf measured is a leaf as the tunnel makes them.
         let verdict = TrustProbe.evaluate(bundle: URL(fileURLWithPath: bundle.plan.bundleFile)) { host in
@@ -165,6 +169,7 @@ package struct MonitoredRun: Sendable {
         let trust = try commandTrust()
         defer { trust?.bundle.remove() }
         if let trust { notice("TLS inspection: \(trust.verdict.sentence)") }
+        if let missing = trust?.bundle.nssNotice { notice("TLS inspection: \(missing)") }
         let namespace: NetworkNamespace
         do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .system(error) }
         defer { namespace.delete() }
@@ -217,7 +222,7 @@ package struct MonitoredRun: Sendable {
             let running = try RunningCommand.start(command, namespace: CommandNamespace(name: namespace.name),
                                                    environment: environment.merging(trust?.bundle.plan.environment ?? [:]) { $1 },
                                                    signalRecords: signalRecords,
-                                                   trustMounts: trust?.bundle.plan.mounts ?? [])
+                                                   trustMounts: trust?.bundle.mounts ?? [])
             stopper.watch(running)
             ending = try await running.ending()
         } catch {

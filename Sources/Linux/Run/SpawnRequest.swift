@@ -11,7 +11,7 @@ struct SpawnRequest: Sendable {
     let environment: [String]
     let namespaceFD: Int32
     let sysfsSource: String?
-    let binds: [(source: String, target: String)]
+    let binds: [InspectionTrustPlan.Mount]
     let account: CommandAccount?
     let openFileLimit: OpenFileLimit?
 
@@ -23,7 +23,8 @@ struct SpawnRequest: Sendable {
         self.namespaceFD = namespaceFD
         sysfsSource = namespace?.name
         // After /etc/netns's files, in the plan's order (a directory before the files inside it).
-        binds = (namespace.map { $0.bindMounts(entries: $0.etcEntries()) } ?? []) + trustMounts.map { ($0.source, $0.target) }
+        binds = (namespace.map { $0.bindMounts(entries: $0.etcEntries()) } ?? []).map { .init(source: $0.source, target: $0.target) }
+            + trustMounts
         account = command.account
         openFileLimit = command.openFileLimit
     }
@@ -39,7 +40,13 @@ struct SpawnRequest: Sendable {
         }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map(c) + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map(c) + [nil]
-        let mounts = binds.map { ctv_bind_mount(source: c($0.source), target: c($0.target)) }
+        let mounts = binds.map { bind in
+            guard let beneath = bind.noLinksBeneath else { return ctv_bind_mount(source: c(bind.source), target: c(bind.target), beneath: nil) }
+            // A target outside its directory is walked from / with no link followed at all.
+            let inside = bind.target.hasPrefix(beneath + "/")
+            return ctv_bind_mount(source: c(bind.source), target: c(inside ? String(bind.target.dropFirst(beneath.count + 1)) : bind.target),
+                                  beneath: c(inside ? beneath : "/"))
+        }
         let groups = account?.groups ?? []
         let relayed: [Int32] = SignalRelay.relayed
         let sysfs = sysfsSource.map(c)

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shared
+
+/// An `InspectionNSSPlan.Grant` carried out: the private database made in the run's trust
+/// directory (the user's files copied, certutil adding the root as CMD's user), and the mount
+/// point's missing directories made in the home — recorded first in the trust directory, so the
+/// sweep of a killed run removes them too. `removeCreated` takes those away when the run ends.
+/// Every step in the home goes through `PathBeneath`; the user's database is only read.
+package struct InspectionNSSDatabase: Sendable {
+    /// The record of the directories made in the home, in the trust directory.
+    static let manifestName = "home-directories.json"
+
+    /// Which tools this machine has for it.
+    package struct Tools: Sendable, Equatable {
+        package let certutil: String?
+        package let setpriv: String?
+        package init(certutil: String?, setpriv: String?) {
+            self.certutil = certutil
+            self.setpriv = setpriv
+        }
+
+        package static func locate() -> Tools {
+            Tools(certutil: ExternalCommand.locate("certutil"), setpriv: ExternalCommand.locate("setpriv"))
+        }
+    }
+
+    /// What was made in the home, relative to it, outer first.
+    struct Manifest: Codable, Equatable {
+        let home: String
+        let created: [String]
+    }
+
+    package let grant: InspectionNSSPlan.Grant
+    /// The directories this run made in the home (relative, outer first): those it removes.
+    let created: [String]
+
+    /// Makes the database and the mount point; on failure, undoes what it made and throws the
+    /// reason (for the run's one notice — never its failure).
+    package static func make(_ grant: InspectionNSSPlan.Grant, trustDirectory: String) throws(NSSSetUpError) -> InspectionNSSDatabase {
+        do {
+            try makeDatabase(grant)
+            try ExternalCommand.run(grant.command)
+        } catch let error as CommandError {
+            try? FileManager.default.removeItem(atPath: grant.database)
+            throw NSSSetUpError(reason: "certutil could not add the root: \(error)")
+        } catch {
+            try? FileManager.default.removeItem(atPath: grant.database)
+            throw error as? NSSSetUpError ?? NSSSetUpError(reason: "\(error)")
+        }
+        var made = InspectionNSSDatabase(grant: grant, created: [])
+        guard !grant.created.isEmpty else { return made }
+        do {
+            let manifest = try JSONEncoder().encode(Manifest(home: grant.home, created: grant.created))
+            try manifest.write(to: URL(fileURLWithPath: trustDirectory + "/" + manifestName), options: .withoutOverwriting)
+        } catch {
+            try? FileManager.default.removeItem(atPath: grant.database)
+            throw NSSSetUpError(reason: "cannot record what it makes in \(grant.home): \(error.localizedDescription)")
+        }
+        for path in grant.created {
+            let components = path.split(separator: "/").map(String.init)
+            let outcome = makeDirectory(home: grant.home, components, owner: grant.owner)
+            if outcome == 0 {
+                made = InspectionNSSDatabase(grant: grant, created: made.created + [path])
+            } else if outcome != EEXIST {
+                made.removeCreated()
+                try? FileManager.default.removeItem(atPath: grant.database)
+                throw NSSSetUpError(reason: "cannot make \(grant.home)/\(path): \(SystemError.text(outcome))")
+            }
+        }
+        return made
+    }
+
+    /// Removes the directories this run made, innermost first, each only while empty.
+    package func removeCreated() {
+        Self.removeEmpty(home: grant.home, created)
+    }
+
+    /// What a killed run made in a home, recorded in its trust directory `directory`, removed as
+    /// `removeCreated` would have. Trusted only when the record is a plain file of ours (the
+    /// directory belongs to CMD's user, who could write another) naming directories the plan
+    /// makes and nothing else.
+    static func sweepCreated(trustDirectory directory: String) {
+        let path = directory + "/" + manifestName
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(), status.st_nlink == 1,
+              let bytes = FileManager.default.contents(atPath: path),
+              let manifest = try? JSONDecoder().decode(Manifest.self, from: bytes) else { return }
+        let planned = InspectionNSSPlan.databaseComponents.indices.map {
+            InspectionNSSPlan.databaseComponents[...$0].joined(separator: "/")
+        }
+        removeEmpty(home: manifest.home, manifest.created.filter(planned.contains))
+    }
+
+    private static func removeEmpty(home: String, _ created: [String]) {
+        for path in created.reversed() {
+            var components = path.split(separator: "/").map(String.init)
+            guard let name = components.popLast() else { continue }
+            let parent = PathBeneath.open(home, components)
+            guard parent >= 0 else { continue }
+            unlinkat(parent, name, AT_REMOVEDIR)   // ENOTEMPTY: someone else's now, kept
+            close(parent)
+        }
+    }
+
+    /// The private database: a new 0700 directory of CMD's user, holding a copy of each of the
+    /// user's files, looked at again as they are opened.
+    private static func makeDatabase(_ grant: InspectionNSSPlan.Grant) throws(NSSSetUpError) {
+        guard mkdir(grant.database, 0o700) == 0 else {
+            throw NSSSetUpError(reason: "cannot make \(grant.database): \(SystemError.text(errno))")
+        }
+        let target = Glibc.open(grant.database, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard target >= 0 else { throw NSSSetUpError(reason: "cannot open \(grant.database): \(SystemError.text(errno))") }
+        defer { close(target) }
+        if let owner = grant.owner, fchown(target, owner.uid, owner.gid) != 0 {
+            throw NSSSetUpError(reason: "cannot give \(grant.database) to \(owner.name): \(SystemError.text(errno))")
+        }
+        guard let userDatabase = grant.userDatabase, !grant.copied.isEmpty else { return }
+        let source = PathBeneath.open(grant.home, InspectionNSSPlan.databaseComponents)
+        guard source >= 0 else { throw NSSSetUpError(reason: "cannot open \(userDatabase): \(SystemError.text(errno))") }
+        defer { close(source) }
+        for name in grant.copied {
+            if let problem = copy(name, from: source, to: target, owner: grant.owner) {
+                throw NSSSetUpError(reason: "cannot copy \(userDatabase)/\(name): \(problem)")
+            }
+        }
+    }
+
+    /// Copies one file of the user's database; nil, or what went wrong.
+    private static func copy(_ name: String, from source: Int32, to target: Int32, owner: CommandAccount?) -> String? {
+        let input = openat(source, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard input >= 0 else { return SystemError.text(errno) }
+        defer { close(input) }
+        var status = stat()
+        guard fstat(input, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return "it is no longer a plain file" }
+        if let owner, status.st_uid != owner.uid { return "it is no longer \(owner.name)'s" }
+        let output = openat(target, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard output >= 0 else { return SystemError.text(errno) }
+        defer { close(output) }
+        if let owner, fchown(output, owner.uid, owner.gid) != 0 { return SystemError.text(errno) }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let got = read(input, &buffer, buffer.count)
+            if got < 0, errno == EINTR { continue }
+            guard got >= 0 else { return SystemError.text(errno) }
+            if got == 0 { return nil }
+            if let code = buffer.withUnsafeBytes({ FileDescriptor.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[..<got])) }) {
+                return SystemError.text(code)
+            }
+        }
+    }
+
+    /// Makes `components`' last directory under the home (0700, the owner's); 0, or the errno.
+    private static func makeDirectory(home: String, _ components: [String], owner: CommandAccount?) -> Int32 {
+        guard let name = components.last else { return EINVAL }
+        let parent = PathBeneath.open(home, components.dropLast())
+        guard parent >= 0 else { return errno }
+        defer { close(parent) }
+        guard mkdirat(parent, name, 0o700) == 0 else { return errno }
+        let made = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard made >= 0 else { return errno }
+        defer { close(made) }
+        guard fchmod(made, 0o700) == 0 else { return errno }
+        if let owner, fchown(made, owner.uid, owner.gid) != 0 { return errno }
+        return 0
+    }
+}
+
+/// Why the NSS database could not be made: said in the run's one notice, never a failure.
+package struct NSSSetUpError: Error, Sendable, CustomStringConvertible {
+    let reason: String
+    package var description: String { reason }
+}
