@@ -179,7 +179,16 @@ enum HelpText {
                                 unless it is trusted, run refuses (exit status 1). Inspection
                                 happens because --inspect was given, whatever the stored
                                 tls-inspection setting says; setting it off while the run lasts
-                                pauses inspection for new connections, on resumes it
+                                pauses inspection for new connections, on resumes it.
+                                Any TCP stream opening with a ClientHello is inspected, on any
+                                port, and never beyond what the client allows: the real server
+                                is offered only the client's versions, suites, groups and
+                                signature algorithms. A server that fails verification, refuses
+                                the client's offer or asks for the app's certificate is not
+                                inspected: the client meets it directly and judges it itself.
+                                A client refusing the run's certificate before its handshake
+                                ends is left alone, its host remembered for the run. Every
+                                flow not inspected says why (flow ID, flows --json)
     --upstream-ca FILE          with --inspect, trust the CA certificates in FILE (PEM) for the
                                 real servers instead of the system's (for a lab)
     --keylog FILE               with --inspect, append the TLS keys of both legs of every
