@@ -16,7 +16,9 @@ enum ExportCommand {
     Writes the whole history as one JSON file: for each connection its protocol, both ends as
     stored ("peers") and split into "local" and "remote" (null when that cannot be told), its name
     and where the name came from (sni|quic|dns), first and last seen (UTC), bytes sent and
-    received, packets and encryption status (plaintext|encrypted|inspected|notInspectable).
+    received, packets, encryption status (plaintext|encrypted|inspected|notInspectable|
+    inspectionFailed) and, when it was not inspected or inspection broke it, why
+    ("inspectionReason", as 'tunnelvision help flows' lists them, and "inspectionDetail").
     Metadata only — the file says so in its "contents" field; the packets are in the captures.
     At most the 20 000 most recent connections: when the history holds more, the file and this
     command say "truncated".

@@ -38,8 +38,12 @@ enum FlowCommand {
     --json         one JSON document. Inspector: {"id", "name", "nameSource", "otherNames",
                    "protocol", "ipVersion", "local", "remote", "ends", "firstPacket",
                    "lastPacket" (UTC), "durationSeconds", "bytesReceived", "bytesSent",
-                   "encryption" (plaintext|encrypted|inspected|notInspectable), "streamOpening",
-                   "quicVersion", "clientOffer", "serverAnswer", "certificates" (as analyze's),
+                   "encryption" (plaintext|encrypted|inspected|notInspectable|inspectionFailed),
+                   "streamOpening", "quicVersion", "clientOffer", "serverAnswer" (on an inspected
+                   connection: the real server's answer to TunnelVision), "leafTLS" (what the app
+                   and TunnelVision's certificate negotiated, or null), "serverEnding"
+                   (closeNotify|withoutCloseNotify|reset|fatalAlert|null), "inspectionReason",
+                   "inspectionDetail" (as 'tunnelvision help flows' says), "certificates" (as analyze's),
                    "handshake": [{"label", "text"}] (what the text form lists under "What the
                    handshake said", in its words), "decryptedNote" (why no decrypted content is
                    shown, or null), "decrypted" (only for an inspected connection whose content was

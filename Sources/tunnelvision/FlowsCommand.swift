@@ -11,8 +11,8 @@ enum FlowsCommand {
 
     static let help = """
     tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--protocol tcp|udp|icmp|icmpv6|N,…]
-                       [--status plaintext|encrypted|inspected|notInspectable,…] [--since T] [--until T]
-                       [--limit N] [--after CURSOR]
+                       [--status plaintext|encrypted|inspected|notInspectable|inspectionFailed,…]
+                       [--reason KIND,…] [--since T] [--until T] [--limit N] [--after CURSOR]
 
     Lists the connections the history holds, most recently active first, one a line: its id (for
     'tunnelvision flow ID'), when it was last active (UTC), the host — its name and where the name
@@ -22,7 +22,11 @@ enum FlowsCommand {
 
     --search TEXT    connections whose name, other names or remote address contain TEXT (any case)
     --protocol P     only these protocols (comma-separated or repeated; icmp means ICMP and ICMPv6)
-    --status S       only these encryption statuses (comma-separated or repeated)
+    --status S       only these encryption statuses (comma-separated or repeated); inspectionFailed
+                     is a connection TLS inspection broke
+    --reason KIND    only connections not inspected, or broken by inspection, for these reasons:
+                     \(HelpText.wrapped(InspectionReasonKind.allCases.map(\.rawValue).joined(separator: ", "), width: 75)
+                        .joined(separator: "\n                 "))
     --since T        only connections still active at or after T
     --until T        only connections that had begun by T
     T is \(HistoryTimeInput.accepted).
@@ -32,8 +36,10 @@ enum FlowsCommand {
                      "port"}, null when the ends could not be told apart), "peers" (both ends as
                      stored), "name", "nameSource" (sni|quic|dns|null), "otherNames", "firstSeen",
                      "lastSeen" (UTC), "bytesIn", "bytesOut", "packets", "durationSeconds",
-                     "tlsStatus"}], "bursts", "scanned", "hasMore", "next" (a cursor or null),
-                     "keptLooking", "historyEmpty", "filter"}
+                     "tlsStatus", "inspectionReason" (a KIND above, or null), "inspectionDetail"
+                     (the reason in the words of whoever gave it, or null), "inspectionSentence"
+                     (both as a sentence, or null)}], "bursts", "scanned",
+                     "hasMore", "next" (a cursor or null), "keptLooking", "historyEmpty", "filter"}
                      "bursts" lists the page's bursts, each flow of which is still in "flows": [{"ids"
                      (in the flows' order), "count", "host", "nameSource", "port", "protocol",
                      "tlsStatus", "firstSeen", "lastSeen", "startedWithinSeconds", "bytesIn",

@@ -152,7 +152,11 @@ enum HelpText {
                                 kernel dropped before the tunnel read it, null when not known
                                 ("deviceCountsProblem" says why); "bursts" lists where the text
                                 shows a burst as one row: {"first" (an index into
-                                "connections"), "count"})
+                                "connections"), "count"}; each connection has its "tlsStatus",
+                                "inspectionReason" and "inspectionDetail"; with --inspect,
+                                "inspection": {"inspected", "notInspected", "notInspectable",
+                                "inspectionFailed"}, each but the first a list of {"reason",
+                                "count"})
     --ui                        also serve the web app on the data directory while the run
                                 lasts, as 'tunnelvision ui' does (its address goes to standard
                                 error; it stops when the run ends)

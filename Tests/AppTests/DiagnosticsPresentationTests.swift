@@ -49,10 +49,11 @@ struct DiagnosticsPresentationTests {
         #expect(P.verdict(for: Self.stats(inspection: nil, tlsOpenings: 40), isMonitoring: true) == .idle)
     }
 
-    @Test("a missing relay is not read as idle, and the pinned-only copy says it is by design")
+    @Test("a missing relay is not read as idle, and the refused-only copy says what is known: pinning, or a trust store not reached")
     func copy() {
         #expect(P.headline(for: .unavailable) != P.headline(for: .idle))
-        #expect(P.headline(for: .pinnedOnly).text.contains("by design"))
+        #expect(P.headline(for: .pinnedOnly).text.contains("trusts a store this run did not reach"))
+        #expect(P.headline(for: .pinnedOnly).text.contains("never forced"))
         let verdicts: [P.InspectionVerdict] = [.notMonitoring, .unavailable, .idle, .neverTerminates(named: true),
                                                .neverTerminates(named: false), .working, .pinnedOnly, .failing, .starting]
         #expect(Set(verdicts.map { P.headline(for: $0).text }).count == verdicts.count)

@@ -115,7 +115,7 @@ struct FlowExportTests {
         #expect(HistoryFlowWording.protocolIdentifier(.icmpv6) == "icmpv6")
         #expect(HistoryFlowWording.protocolIdentifier(IPProtocolNumber(rawValue: 47)) == "proto-47")
         #expect(TLSInspectionStatus.allCases.map(HistoryFlowWording.statusIdentifier)
-                == ["plaintext", "encrypted", "inspected", "notInspectable"])
+                == ["plaintext", "encrypted", "inspected", "notInspectable", "inspectionFailed"])
         let fixture = try ExportHistoryFixture()
         let flows = try await fixture.write([
             ExportHistoryFixture.record(port: 40_001, lastSeen: 3_000_000, proto: .udp, sni: "quic.example"),

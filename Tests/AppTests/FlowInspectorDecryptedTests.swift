@@ -72,14 +72,16 @@ import TestSupport
     func emptyCases() async throws {
         let never: @Sendable (Int64) async throws -> [DecryptedChunk] = { _ in Issue.record("read for a flow that was not inspected"); return [] }
         let pinned = try await Self.inspector(status: .notInspectable, decrypted: never).0
-        #expect(pinned.text().contains("  Decrypted content: this app checks its certificate; its content stays private"))
-        #expect(try PythonJSON.value(pinned.json(), "decryptedNote") == "\"this app checks its certificate; its content stays private\"")
+        #expect(pinned.text().contains("  Decrypted content: " + DecryptedSection.pinnedGuarantee))
+        #expect(DecryptedSection.pinnedGuarantee.contains("it pins, or trusts a store this run did not reach"))
+        #expect(try PythonJSON.value(pinned.json(), "decryptedNote") == "\"\(DecryptedSection.pinnedGuarantee)\"")
         #expect(throws: PythonJSON.Refusal.self) { try PythonJSON.value(pinned.json(), "decrypted") }   // absent, not empty
         #expect(try await Self.inspector(status: .encrypted, decrypted: never).0.decryptedSection?.note == DecryptedSection.notInspected)
         #expect(try await Self.inspector(status: .plaintext, decrypted: never).0.decryptedSection?.note == DecryptedSection.notEncrypted)
 
         let off = try await Self.inspector(status: .inspected, keeping: false) { _ in [] }.0
         #expect(off.decryptedSection?.note == DecryptedSection.keepingOff)
+        #expect(off.text().contains("'tunnelvision settings set plaintext-persistence on' keeps it"))
         #expect(try PythonJSON.value(off.json(), "decrypted.turns") == "[]")
         let expired = try await Self.inspector(status: .inspected, keeping: true) { _ in [] }.0
         #expect(expired.text().contains("none of its decrypted content is kept any more: it expired or was deleted"))
@@ -91,7 +93,7 @@ import TestSupport
 
         let unread = try await Self.inspector(status: .inspected, decrypted: nil).0   // the section waits for its index
         #expect(unread.decryptedSection == nil && !unread.text().contains("Decrypted content"))
-        #expect(pinned.facts.last?.value == "kept private: this app checks its certificate; its content stays private")
+        #expect(pinned.facts.last?.value == "kept private: " + DecryptedSection.pinnedGuarantee)
     }
 }
 

@@ -136,3 +136,60 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == [database.lastPathComponent])
     }
 }
+
+/// Inspection's statuses and reasons through `flows`: the status of a connection inspection broke,
+/// the filter by reason, and the reason in the JSON, over a real store.
+@Suite(.serialized) struct FlowsInspectionReasonTests {
+    typealias H = HistoryFixtures
+    typealias C = HistoryCommandSupport
+
+    static let reasons: [(TLSInspectionStatus, InspectionReason?)] = [
+        (.inspected, nil),
+        (.encrypted, InspectionReason(.clientTLSPolicy, detail: "the server refused what the client offers: alert 70 (protocol_version)")),
+        (.notInspectable, InspectionReason(.refusedCertificate, detail: "the client refused the run's certificate with alert 48 (unknown_ca)")),
+        (.inspectionFailed, InspectionReason(.upstreamFailed, detail: "the server ended the connection with alert 20 (bad_record_mac)")),
+        (.encrypted, InspectionReason(.quic)),
+    ]
+
+    static func history() async throws -> TemporaryDirectory {
+        let directory = TemporaryDirectory("tv-flows-reasons")
+        let store = try H.store(in: directory)
+        let flows = reasons.enumerated().map { index, pair in
+            var record = H.record(H.key(index), first: Double(index), last: Double(index) + 0.5, status: pair.0,
+                                  sni: "host-\(index).example")
+            record.inspectionReason = pair.1
+            return record
+        }
+        try await store.write(FlowStoreBatch(flows: flows, packets: []))
+        await store.close()
+        return directory
+    }
+
+    @Test("--status inspectionFailed finds the connection inspection broke, and --reason finds each by why")
+    func filters() async throws {
+        let directory = try await Self.history()
+        let broken = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--status", "inspectionFailed"]).out)
+        let brokenFlows = try #require(broken["flows"] as? [[String: Any]])
+        #expect(brokenFlows.map { $0["name"] as? String } == ["host-3.example"])
+        #expect(brokenFlows.first?["inspectionReason"] as? String == "upstreamFailed")
+        #expect(brokenFlows.first?["inspectionDetail"] as? String == "the server ended the connection with alert 20 (bad_record_mac)")
+        #expect((brokenFlows.first?["inspectionSentence"] as? String)?.hasPrefix("broken by inspection") == true)
+
+        let byReason = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--reason", "quic,clientTLSPolicy"]).out)
+        let named = try #require(byReason["flows"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        #expect(named == ["host-4.example", "host-1.example"])
+        #expect((byReason["filter"] as? [String: Any])?["reasons"] as? [String] == ["quic", "clientTLSPolicy"])
+        let inspected = try #require(try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--status",
+                                                                   "inspected"]).out)["flows"] as? [[String: Any]])
+        #expect(inspected.first?["inspectionReason"] is NSNull)
+    }
+
+    @Test("an unknown status or reason is refused with every one that exists")
+    func unknownWords() async throws {
+        let directory = try await Self.history()
+        let status = try C.run(["flows", "--data-dir", directory.url.path, "--status", "pinned"])
+        #expect(status.status == 2 && status.err.contains("inspectionFailed"))
+        let reason = try C.run(["flows", "--data-dir", directory.url.path, "--reason", "pinned"])
+        #expect(reason.status == 2 && reason.err.contains("refusedCertificate") && reason.err.contains("clientCertificateRequested"))
+    }
+}

@@ -40,10 +40,15 @@ extension DiagnosticsPresentation {
             rows.count("candidates", "secure connections that qualified", inspection.inspectionCandidates)
             rows.count("terminationsOpened", "taken over", inspection.terminationsOpened)
             rows.count("abandoned", "given up before being taken over", inspection.inspectionsAbandoned)
-            rows.count("pinnedHostSkips", "left alone: the server is known to pin", inspection.pinnedHostSkips)
+            rows.count("pinnedHostSkips", "left alone: the host is known not to be inspectable", inspection.pinnedHostSkips)
             rows.count("flowsInspected", "decrypted", inspection.flowsInspected)
-            rows.count("flowsPinned", "refused our certificate (pinned)", inspection.flowsPinned)
-            rows.count("terminationsFailed", "failed", inspection.terminationsFailed)
+            rows.count("flowsPinned", "refused this run's certificate (they pin, or trust a store this run did not reach)",
+                       inspection.flowsPinned)
+            rows.count("terminationsFailed", "broken by inspection", inspection.terminationsFailed)
+            // Every connection not inspected, or broken, once, by why: the reasons with any.
+            for (kind, count) in inspection.byReason.all where count > 0 {
+                rows.count("reason." + InspectionReasonWording.identifier(kind), "not inspected: " + InspectionReasonWording.label(kind), count)
+            }
         }
     }
 

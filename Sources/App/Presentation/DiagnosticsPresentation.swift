@@ -65,7 +65,7 @@ public enum DiagnosticsPresentation {
             DiagnosticsHeadline(verdict: "working", text: "Looking inside secure traffic works: connections are being decrypted.")
         case .pinnedOnly:
             DiagnosticsHeadline(verdict: "pinnedOnly",
-                                text: "Every connection taken over refused our certificate because it pins its own, and was left alone: that is by design, such apps are never forced.")
+                                text: "Every connection taken over refused this run's certificate — the app pins its own, or trusts a store this run did not reach — and was left alone: such apps are never forced.")
         case .failing:
             DiagnosticsHeadline(verdict: "failing",
                                 text: "Connections are taken over and their inspection fails: those connections are lost to the programs that made them.")

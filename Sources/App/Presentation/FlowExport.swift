@@ -73,6 +73,7 @@ public enum FlowExport {
         out.number("bytesIn", stored.bytesIn)
         out.number("packets", stored.packetCount)
         out.string("tlsStatus", HistoryFlowWording.statusIdentifier(stored.tlsStatus))
+        HistoryFlowWording.writeInspectionReason(stored.inspectionReason, to: &out)
         out.endObject()
     }
 

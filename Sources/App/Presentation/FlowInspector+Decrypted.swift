@@ -21,11 +21,16 @@ public struct DecryptedSection: Sendable, Equatable {
 
     /// Marks everything shown here: it was read only because the person set up inspection.
     public static let marking = "inspected with your local CA"
-    /// ADR 0003: a limitation said as a guarantee, not an error.
-    public static let pinnedGuarantee = "this app checks its certificate; its content stays private"
+    /// ADR 0003: a limitation said as a guarantee, not an error — and only what is known: a
+    /// refusal may be pinning, or a trust store the run did not reach.
+    public static let pinnedGuarantee = "this app did not accept this run's certificate (it pins, or trusts a store this run did not "
+        + "reach), or its server asks for the app's own; its content stays private"
     public static let notEncrypted = "not encrypted: there was nothing to decrypt (what it carried travelled in the clear)"
     public static let notInspected = "not inspected: its content stayed encrypted and was not decrypted"
+    /// The command that turns keeping on, said wherever its being off is the reason nothing shows.
+    public static let keepCommand = SettingName.plaintextPersistence.command("on")
     public static let keepingOff = "inspected, but none of its decrypted content is kept: keeping decrypted content is off"
+        + " ('\(keepCommand)' keeps it from the next run)"
     public static let expired = "inspected, but none of its decrypted content is kept any more: it expired or was deleted"
         + " (or keeping decrypted content was off while it ran)"
     public static let brokenByInspection = "not read: the attempt to inspect it failed the connection"
@@ -38,6 +43,8 @@ public struct DecryptedSection: Sendable, Equatable {
         case (.plaintext, _): (content, note) = (nil, Self.notEncrypted)
         case (.encrypted, _): (content, note) = (nil, Self.notInspected)
         case (.notInspectable, _): (content, note) = (nil, Self.pinnedGuarantee)
+        case let (.inspectionFailed, .read(chunks, _)?) where !chunks.isEmpty:
+            (content, note) = (DecryptedContent(chunks, connectionStart: connectionStart), nil)
         case (.inspectionFailed, _): (content, note) = (nil, Self.brokenByInspection)
         case (.inspected, nil): return nil
         case let (.inspected, .failed(reason)?): (content, note) = (nil, Self.unreadable(reason))

@@ -67,11 +67,36 @@ public struct FlowInspector: Sendable {
         if let opening = stored.streamOpening { said.append(("opened with", AnalysisReport.text(opening))) }
         if let quic = stored.quic { said.append(("QUIC version", AnalysisReport.hex(quic.version.rawValue, digits: 8))) }
         if let offer = stored.clientTLS { said.append(("client offered", AnalysisReport.text(offer))) }
-        if let answer = stored.serverTLS { said.append(("server answered", AnalysisReport.text(answer))) }
+        // An inspected flow had two handshakes: each is said with whose it was.
+        if let leaf = stored.leafTLS {
+            said.append((Self.leafLabel, AnalysisReport.text(.negotiated(leaf))))
+        }
+        if let answer = stored.serverTLS {
+            let upstream = if case .negotiated(let negotiated) = answer, negotiated.source == .upstreamConnection { true } else { false }
+            said.append((upstream ? Self.upstreamLabel : "server answered", AnalysisReport.text(answer)))
+        }
         if let certificates { said.append(("certificates", AnalysisReport.summary(certificates))) }
+        if let ending = stored.serverEnding { said.append(("server ended", Self.ending(ending))) }
         if let reason = stored.inspectionReason { said.append(("inspection", InspectionReasonWording.text(reason))) }
         return said
     }
+
+    /// The two legs of an inspected flow, labelled by whose handshake each was.
+    public static let leafLabel = "the app and TunnelVision's certificate negotiated"
+    public static let upstreamLabel = "the server answered TunnelVision"
+
+    /// How the real server ended an inspected flow, and what that means for its content.
+    public static func ending(_ ending: TLSStreamEnding) -> String {
+        switch ending {
+        case .closeNotify: "with close_notify: everything it meant to send arrived"
+        case .withoutCloseNotify: "without close_notify: what it sent last may be cut short, and the app was told the same way"
+        case .reset: "by resetting the connection; the app's connection was reset in turn"
+        case .fatalAlert: "with a fatal alert; the app's connection was reset"
+        }
+    }
+
+    /// `serverEnding`'s stable identifiers in JSON.
+    public static func endingIdentifier(_ ending: TLSStreamEnding) -> String { "\(ending)" }
 
     /// What the server showed of its certificates, when there was a TLS answer or a reading.
     public var certificates: ServerCertificateVisibility? {

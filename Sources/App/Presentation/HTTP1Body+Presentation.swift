@@ -32,8 +32,12 @@ public enum HTTP1BodyPresentation: Sendable, Equatable {
 }
 
 extension HTTP1Body {
+    /// What became of the bytes an incomplete body lacks.
+    var missing: String { cutByBudget ? "the rest was not kept" : "the connection ended before the rest was sent" }
+
     /// One line about the body: "no body", "42 bytes", "1 200 bytes kept of 5 000 — the rest was
-    /// not kept", "77 bytes, compressed (gzip): not decoded here".
+    /// not kept", "40 000 bytes of 100 000 — the connection ended before the rest was sent",
+    /// "77 bytes, compressed (gzip): not decoded here".
     public func summary(_ presentation: HTTP1BodyPresentation) -> String {
         let count = FlowInspector.grouped(bytes.count)
         var said: String
@@ -41,9 +45,9 @@ extension HTTP1Body {
         case (.none, _): return "no body"
         case (_, true) where isComplete: return "an empty body"
         case let (.length(declared), _) where !isComplete:
-            said = "\(count) bytes kept of \(FlowInspector.grouped(declared)) — the rest was not kept"
+            said = "\(count) bytes" + (cutByBudget ? " kept" : "") + " of \(FlowInspector.grouped(declared)) — " + missing
         case (_, _) where !isComplete:
-            said = "\(count) bytes kept — the rest was not kept"
+            said = "\(count) bytes" + (cutByBudget ? " kept" : "") + " — " + missing
         default:
             said = "\(count) bytes"
         }

@@ -19,13 +19,24 @@ public struct HTTP1Body: Sendable, Equatable {
     /// Every byte of the body was kept: the declared length reached, the last chunk seen, or the
     /// connection's end recorded. False when the budget cut it or the connection ended early.
     public let isComplete: Bool
+    /// The budget for decrypted content ran out in this body's direction, in it or after it: what
+    /// is missing was not kept. When false, an incomplete body is one the connection ended before
+    /// its sender finished it — the budget is never blamed for bytes that were never sent.
+    public let cutByBudget: Bool
+
+    public init(framing: Framing, bytes: Data, isComplete: Bool, cutByBudget: Bool = false) {
+        self.framing = framing
+        self.bytes = bytes
+        self.isComplete = isComplete
+        self.cutByBudget = cutByBudget
+    }
 
     public static let empty = HTTP1Body(framing: .none, bytes: Data(), isComplete: true)
 
     /// The same body when its direction's budget ran out in it or after it: a body that runs to
     /// the connection's close is then cut; one that reached its declared end stays whole.
     func cut() -> HTTP1Body {
-        HTTP1Body(framing: framing, bytes: bytes, isComplete: isComplete && framing != .untilClose)
+        HTTP1Body(framing: framing, bytes: bytes, isComplete: isComplete && framing != .untilClose, cutByBudget: true)
     }
 
     /// §6.3's rules in order; nil when Content-Length is not one number.

@@ -95,6 +95,16 @@ public enum HistoryFlowWording {
         out.number("packets", flow.stored.packetCount)
         out.number("durationSeconds", flow.stored.duration, decimals: 6)
         out.string("tlsStatus", statusIdentifier(flow.stored.tlsStatus))
+        writeInspectionReason(flow.stored.inspectionReason, to: &out)
+        out.string("inspectionSentence", flow.stored.inspectionReason.map(InspectionReasonWording.text))
         out.endObject()
+    }
+
+    /// Why the flow was not inspected, or how inspection broke it, beside `tlsStatus` in every
+    /// document that lists flows: `inspectionReason` (a stable `InspectionReasonKind`
+    /// identifier) and `inspectionDetail` (the words of whoever said it), each null when none.
+    public static func writeInspectionReason(_ reason: InspectionReason?, to out: inout JSONWriter) {
+        out.string("inspectionReason", reason.map { InspectionReasonWording.identifier($0.kind) })
+        out.string("inspectionDetail", reason?.detail)
     }
 }

@@ -19,11 +19,15 @@ public struct RunSummary: Sendable, Equatable {
         /// When its first packet crossed; nil when not known (then it is never part of a burst).
         public let firstSeen: Date?
         public let tlsStatus: TLSInspectionStatus?
+        /// Why it was not inspected, or how inspection broke it (`StoredFlow.inspectionReason`).
+        public let inspectionReason: InspectionReason?
 
         public init(proto: IPProtocolNumber, remote: IPEndpoint?, name: String?, bytesOut: UInt64, bytesIn: UInt64,
-                    packets: UInt64, duration: TimeInterval, firstSeen: Date? = nil, tlsStatus: TLSInspectionStatus? = nil) {
+                    packets: UInt64, duration: TimeInterval, firstSeen: Date? = nil, tlsStatus: TLSInspectionStatus? = nil,
+                    inspectionReason: InspectionReason? = nil) {
             self.firstSeen = firstSeen
             self.tlsStatus = tlsStatus
+            self.inspectionReason = inspectionReason
             self.proto = proto
             self.remote = remote
             self.name = name
@@ -37,7 +41,7 @@ public struct RunSummary: Sendable, Equatable {
             let remote = LiveFeedAddressing.endpoints(of: flow.key, localAddresses: localAddresses)?.remote
             self.init(proto: flow.key.proto, remote: remote, name: flow.name?.text, bytesOut: flow.bytesOut,
                       bytesIn: flow.bytesIn, packets: flow.packetCount, duration: flow.duration, firstSeen: flow.firstSeen,
-                      tlsStatus: flow.tlsStatus)
+                      tlsStatus: flow.tlsStatus, inspectionReason: flow.inspectionReason)
         }
 
         /// How `TimelineBursts` sees it: alike by name (or address), port, protocol and status.
@@ -190,6 +194,7 @@ public struct RunSummary: Sendable, Equatable {
                          + "the captures within their limits (or by hand)")
         }
         if let line = deviceDrops?.line { lines.append(line) }
+        if let line = inspectionTally?.line { lines.append(line) }
         lines.append("history:  \(databasePath)" + (readingCommand.map { " — read it with: \($0)" } ?? ""))
         if !recordingStops.isEmpty { lines.append("recording: " + recordingStops.map(\.summary).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
@@ -210,6 +215,7 @@ public struct RunSummary: Sendable, Equatable {
         out.bool("ranAsRoot", ranAsRoot)
         out.string("tunnelFailure", tunnelFailure)
         if let inspectionTrust { out.string("inspectionTrust", inspectionTrust) }
+        if let inspectionTally { inspectionTally.write(to: &out) }
         switch connections {
         case let .known(connections), let .incomplete(connections, _):
             out.beginArray("connections")
@@ -296,6 +302,8 @@ public struct RunSummary: Sendable, Equatable {
         out.number("bytesIn", connection.bytesIn)
         out.number("packets", connection.packets)
         out.number("durationSeconds", connection.duration, decimals: 6)
+        out.string("tlsStatus", connection.tlsStatus.map(HistoryFlowWording.statusIdentifier))
+        HistoryFlowWording.writeInspectionReason(connection.inspectionReason, to: &out)
         out.endObject()
     }
 

@@ -49,6 +49,10 @@ public struct TimelineListing: Sendable {
             words += ["--status", filter.tlsStatuses.sorted { $0.rawValue < $1.rawValue }
                 .map(HistoryFlowWording.statusIdentifier).joined(separator: ",")]
         }
+        if !filter.inspectionReasons.isEmpty {
+            words += ["--reason", InspectionReasonKind.allCases.filter(filter.inspectionReasons.contains)
+                .map(InspectionReasonWording.identifier).joined(separator: ",")]
+        }
         if let range = filter.dateRange {
             if range.lowerBound > .distantPast { words += ["--since", Self.instant(range.lowerBound)] }
             if range.upperBound < .distantFuture { words += ["--until", Self.instant(range.upperBound)] }
@@ -146,6 +150,8 @@ public struct TimelineListing: Sendable {
         out.string("search", filter.needle.isEmpty ? nil : filter.searchText)
         out.strings("protocols", filter.protocols.sorted { $0.rawValue < $1.rawValue }.map(HistoryFlowWording.protocolIdentifier))
         out.strings("statuses", filter.tlsStatuses.sorted { $0.rawValue < $1.rawValue }.map(HistoryFlowWording.statusIdentifier))
+        out.strings("reasons", InspectionReasonKind.allCases.filter(filter.inspectionReasons.contains)
+            .map(InspectionReasonWording.identifier))
         HistoryFlowWording.write("since", filter.dateRange.map(\.lowerBound).flatMap { $0 > .distantPast ? $0 : nil }, to: &out)
         HistoryFlowWording.write("until", filter.dateRange.map(\.upperBound).flatMap { $0 < .distantFuture ? $0 : nil }, to: &out)
         out.endObject()

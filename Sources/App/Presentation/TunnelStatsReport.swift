@@ -154,6 +154,9 @@ public struct TunnelStatsReport: Sendable, Equatable {
                 lines.add("flowsInspected", inspection.flowsInspected)
                 lines.add("flowsPinned", inspection.flowsPinned)
                 lines.add("terminationsFailed", inspection.terminationsFailed)
+                lines.add("byReason", Dictionary(uniqueKeysWithValues: inspection.byReason.all.map {
+                    (InspectionReasonWording.identifier($0.kind), $0.count)
+                }))
                 if let minted = inspection.leavesMinted { lines.add("leavesMinted", minted) }
             })
         }

@@ -169,6 +169,10 @@ package struct MonitoredRun: Sendable {
         let trust = try commandTrust()
         defer { trust?.bundle.remove() }
         if let trust { notice("TLS inspection: \(trust.verdict.sentence)") }
+        if trust != nil, !plaintextPersistenceEnabled {
+            notice("TLS inspection: decrypted content is read but not kept (keeping it is off; "
+                   + "'\(SettingName.plaintextPersistence.command("on"))' keeps it from the next run)")
+        }
         if let missing = trust?.bundle.nssNotice { notice("TLS inspection: \(missing)") }
         let namespace: NetworkNamespace
         do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .system(error) }

@@ -10,6 +10,9 @@ public enum SettingName: String, CaseIterable, Sendable {
     case retentionSize = "retention-size"
     case plaintextAge = "plaintext-age"
 
+    /// The command that sets it to `value`: what a screen says when the setting is why nothing shows.
+    public func command(_ value: String) -> String { "tunnelvision settings set \(rawValue) \(value)" }
+
     /// What it decides, in one line of help.
     public var summary: String {
         switch self {

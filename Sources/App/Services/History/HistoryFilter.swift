@@ -9,6 +9,8 @@ public struct HistoryFilter: Sendable, Equatable {
     public var protocols: Set<IPProtocolNumber>
     /// Empty: every status.
     public var tlsStatuses: Set<TLSInspectionStatus>
+    /// Empty: every flow, whatever its reason; else only flows with one of these reasons.
+    public var inspectionReasons: Set<InspectionReasonKind> = []
     /// Matched by overlap with [firstSeen, lastSeen], not containment: a connection that began
     /// before the stretch and was still going in it was part of it.
     public var dateRange: ClosedRange<Date>?
@@ -28,12 +30,15 @@ public struct HistoryFilter: Sendable, Equatable {
 
     /// Whether anything is narrowed: what tells "no matches" (offer to clear) from "no traffic yet".
     public var isActive: Bool {
-        !needle.isEmpty || !protocols.isEmpty || !tlsStatuses.isEmpty || dateRange != nil
+        !needle.isEmpty || !protocols.isEmpty || !tlsStatuses.isEmpty || !inspectionReasons.isEmpty || dateRange != nil
     }
 
     public func matches(_ flow: HistoryFlow) -> Bool {
         if !protocols.isEmpty, !protocols.contains(flow.stored.key.proto) { return false }
         if !tlsStatuses.isEmpty, !tlsStatuses.contains(flow.stored.tlsStatus) { return false }
+        if !inspectionReasons.isEmpty, !(flow.stored.inspectionReason.map { inspectionReasons.contains($0.kind) } ?? false) {
+            return false
+        }
         if let dateRange, !(flow.stored.firstSeen <= dateRange.upperBound && flow.stored.lastSeen >= dateRange.lowerBound) {
             return false
         }

@@ -38,9 +38,18 @@ public struct TimelineQuestion: Sendable, Equatable {
             case "--status":
                 for word in try options.value(option).split(separator: ",") {
                     guard let status = HistoryFlowWording.status(identifier: String(word)) else {
-                        throw .usage("flows: unknown status '\(word)': give plaintext, encrypted, inspected or notInspectable")
+                        throw .usage("flows: unknown status '\(word)': give "
+                                     + TLSInspectionStatus.allCases.map(HistoryFlowWording.statusIdentifier).joined(separator: ", "))
                     }
                     question.filter.tlsStatuses.insert(status)
+                }
+            case "--reason":
+                for word in try options.value(option).split(separator: ",") {
+                    guard let kind = InspectionReasonWording.kind(identifier: String(word)) else {
+                        throw .usage("flows: unknown reason '\(word)': give "
+                                     + InspectionReasonKind.allCases.map(InspectionReasonWording.identifier).joined(separator: ", "))
+                    }
+                    question.filter.inspectionReasons.insert(kind)
                 }
             case "--since": since = try options.instant(option)
             case "--until": until = try options.instant(option)

@@ -3,12 +3,13 @@
 
 import { h, bytes, clock, duration, count } from "./dom.js";
 
-/** The four statuses; only departures from "encrypted" are written out on a row. */
+/** The five statuses; only departures from "encrypted" are written out on a row. */
 export const statuses = {
   plaintext: { label: "Not encrypted", icon: "open", written: true },
   encrypted: { label: "Encrypted", icon: "closed", written: false },
   inspected: { label: "Inspected", icon: "eye", written: true },
   notInspectable: { label: "Kept private", icon: "shield", written: true },
+  inspectionFailed: { label: "Broken by inspection", icon: "broken", written: true },
 };
 
 export const protocols = { tcp: "TCP", udp: "UDP", icmp: "ICMP", icmpv6: "ICMPv6" };
@@ -24,6 +25,7 @@ const iconPaths = {
   open: "M4 7V5a4 4 0 0 1 8 0h-2a2 2 0 0 0-4 0v2h7v8H3V7z",
   eye: "M8 3c4 0 7 5 7 5s-3 5-7 5-7-5-7-5 3-5 7-5zm0 2.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5z",
   shield: "M8 1l6 2v5c0 4-3 6-6 7-3-1-6-3-6-7V3z",
+  broken: "M4 7V5a4 4 0 0 1 8 0v2h1v8H9l1.5-3L8 10l1-3zM6 7h4V5a2 2 0 0 0-4 0zM3 7h4l-1 3 2 2-1.5 3H3z",
 };
 
 export function statusIcon(status) {
@@ -31,11 +33,13 @@ export function statusIcon(status) {
   return h("svg", { class: "status-icon", viewBox: "0 0 16 16", "aria-hidden": "true", focusable: "false" }, h("path", { d: iconPaths[kind] }));
 }
 
-/** The badge: icon, label, colour class. `always` writes "Encrypted" too (the inspector does). */
-export function statusBadge(status, always = false) {
+/** The badge: icon, label, colour class. `always` writes "Encrypted" too (the inspector does).
+ *  `why` — the reason in the server's own words (`inspectionSentence`) — is its tooltip. */
+export function statusBadge(status, always = false, why = null) {
   const known = statuses[status] ?? { label: status, written: true };
   const label = h("span", { class: known.written || always ? "status-label" : "visually-hidden" }, known.label);
-  return h("span", { class: `status status-${status}` }, statusIcon(status), label);
+  return h("span", why ? { class: `status status-${status}`, title: why } : { class: `status status-${status}` },
+    statusIcon(status), label);
 }
 
 export function hostOf(flow) {
@@ -56,7 +60,7 @@ export function timelineRow(flow) {
         h("span", { class: "line line-host" },
           h("span", { class: "host" }, hostOf(flow)),
           h("time", { datetime: flow.firstSeen }, clock(flow.firstSeen))),
-        h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), statusBadge(flow.tlsStatus)),
+        h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), statusBadge(flow.tlsStatus, false, flow.inspectionSentence)),
         h("span", { class: "line line-moved" },
           h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesIn)} received`),
           h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesOut)} sent`),
