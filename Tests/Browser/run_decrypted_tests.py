@@ -100,6 +100,12 @@ def drawn_for_a_real_inspected_flow(browser, server, options, problems):
                     check(exchange[part]["startLine"] in text, f"{part} {exchange[part]['startLine']!r} not drawn")
     else:
         check(decrypted["turns"][0]["heading"] in text, "the first turn is not drawn")
+    # Both legs are said, each labelled with whose handshake it was, as `flow ID --json` words them.
+    handshake = browser.css(".handshake")[0].text
+    legs = [fact for fact in answer["handshake"] if "TunnelVision" in fact["label"]]
+    check(len(legs) == 2, f"the inspected flow's two legs are not both in the handshake: {answer['handshake']}")
+    for fact in legs:
+        check(fact["text"] in handshake and fact["label"][1:] in handshake, f"{fact['label']!r} is not drawn: {handshake[:400]!r}")
     shoot(browser, f"decrypted-flow-{flow_id}", problems)
 
 
