@@ -36,21 +36,11 @@ public struct TimelineQuestion: Sendable, Equatable {
                     question.filter.protocols.formUnion(protocols)
                 }
             case "--status":
-                for word in try options.value(option).split(separator: ",") {
-                    guard let status = HistoryFlowWording.status(identifier: String(word)) else {
-                        throw .usage("flows: unknown status '\(word)': give "
-                                     + TLSInspectionStatus.allCases.map(HistoryFlowWording.statusIdentifier).joined(separator: ", "))
-                    }
-                    question.filter.tlsStatuses.insert(status)
-                }
+                question.filter.tlsStatuses.formUnion(try Self.named(try options.value(option), "status", TLSInspectionStatus.allCases,
+                                                                     HistoryFlowWording.statusIdentifier))
             case "--reason":
-                for word in try options.value(option).split(separator: ",") {
-                    guard let kind = InspectionReasonWording.kind(identifier: String(word)) else {
-                        throw .usage("flows: unknown reason '\(word)': give "
-                                     + InspectionReasonKind.allCases.map(InspectionReasonWording.identifier).joined(separator: ", "))
-                    }
-                    question.filter.inspectionReasons.insert(kind)
-                }
+                question.filter.inspectionReasons.formUnion(try Self.named(try options.value(option), "reason", InspectionReasonKind.allCases,
+                                                                           InspectionReasonWording.identifier))
             case "--since": since = try options.instant(option)
             case "--until": until = try options.instant(option)
             case "--limit":
@@ -76,6 +66,20 @@ public struct TimelineQuestion: Sendable, Equatable {
             question.filter.dateRange = lower...upper
         }
         return question
+    }
+
+    /// The values `text` names, comma-separated, each by its identifier (any case); an unknown one
+    /// is refused with every identifier there is.
+    static func named<Value>(_ text: String, _ what: String, _ all: [Value],
+                             _ identifier: (Value) -> String) throws(QuestionFailure) -> [Value] {
+        var values: [Value] = []
+        for word in text.split(separator: ",") {
+            guard let value = all.first(where: { identifier($0).lowercased() == word.lowercased() }) else {
+                throw .usage("flows: unknown \(what) '\(word)': give " + all.map(identifier).joined(separator: ", "))
+            }
+            values.append(value)
+        }
+        return values
     }
 
     /// `icmp` is both ICMPs: a person asking for pings means either family's.
