@@ -23,6 +23,20 @@ import App
         #expect(Self.statuses.filter(CertificateStatusPolicy.canInspect) == [CertificateStatus(authority: .generated(.usable))])
     }
 
+    @Test("turning inspection on is refused over every status but a usable root, each refusal a clause naming what fixes it")
+    func inspectionRefusals() {
+        let refusals = Self.statuses.map(CertificateStatusPolicy.inspectionRefusal)
+        #expect(refusals.map { $0 == nil } == [false, true, false, false, false])
+        #expect(refusals[0] == "there is no local CA to sign with; 'tunnelvision ca create' makes one")
+        #expect(refusals[2]?.contains("expired") == true && refusals[2]?.contains("'tunnelvision ca create --remake'") == true)
+        #expect(refusals[3]?.contains("clock") == true)
+        #expect(refusals[4] == "the local CA cannot be read: the key cannot be read")
+        // The reader's reason ends its own sentence; the clause does not, so the caller's full stop is the only one.
+        let sentence = CertificateStatusPolicy.inspectionRefusal(CertificateStatus(authority: .unknown("a damaged key. 'tunnelvision ca remove' deletes it.")))
+        #expect(sentence == "the local CA cannot be read: a damaged key. 'tunnelvision ca remove' deletes it")
+        #expect(refusals.compactMap { $0 }.allSatisfy { !$0.hasSuffix(".") })
+    }
+
     @Test("the stage is derived from the status: the trade-off first, then generate, ready, or why not")
     func stages() {
         #expect(CertificateSetupPolicy.stage(for: Self.statuses[0], tradeOffAcknowledged: false) == .explainTradeOff)

@@ -47,12 +47,12 @@ public enum CertificateStatusPolicy {
 
     /// Whether inspection can use the CA now: only a readable root within its validity.
     public static func canInspect(_ status: CertificateStatus) -> Bool {
-        status.authority == .generated(.usable)
+        inspectionRefusal(status) == nil
     }
 
-    /// Why TLS inspection cannot be turned on over `status`, with the command that fixes it; nil
-    /// when it can (`canInspect`). `settings set tls-inspection on` and the web app's switch
-    /// refuse by this one rule.
+    /// Why TLS inspection cannot be turned on over `status`, with the command that fixes it, as
+    /// a clause (no closing full stop: the caller ends the sentence); nil when it can.
+    /// `settings set tls-inspection on`, the web app's switch and `canInspect` go by this one rule.
     public static func inspectionRefusal(_ status: CertificateStatus) -> String? {
         switch status.authority {
         case .generated(.usable):
@@ -66,7 +66,8 @@ public enum CertificateStatusPolicy {
             "the local CA's root certificate is not valid before \(notBefore.formatted(.iso8601)): is this machine's clock "
                 + "right? ('tunnelvision ca show' says what is known)"
         case let .unknown(reason):
-            "the local CA cannot be read: \(reason)"
+            // The reader's reason is a sentence of its own, with its full stop.
+            "the local CA cannot be read: " + (reason.hasSuffix(".") ? String(reason.dropLast()) : reason)
         }
     }
 }
