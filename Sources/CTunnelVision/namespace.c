@@ -9,7 +9,6 @@ int ctv_join_network_namespace(int fd) {
     return setns(fd, CLONE_NEWNET) == 0 ? 0 : errno;
 }
 
-
 struct socket_request {
     int namespace_fd, domain, type, protocol;
     int result;   // the socket, or -errno

@@ -38,7 +38,7 @@ final class LinkStatisticsSocket {
     }
 
     /// Opens the socket inside the namespace `namespaceDescriptor` refers to (the caller keeps
-    /// and closes its descriptor); nil with the errno when it cannot.
+    /// and closes its descriptor); throws why when it cannot.
     init(namespaceDescriptor: Int32) throws(LinkStatisticsError) {
         guard let identity = NamespaceIdentity(descriptor: namespaceDescriptor) else { throw .namespace(errno: errno) }
         let made = ctv_socket_in_network_namespace(namespaceDescriptor, AF_NETLINK, Int32(SOCK_RAW.rawValue), Self.routeProtocol)
