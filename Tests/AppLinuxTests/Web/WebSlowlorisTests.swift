@@ -92,10 +92,11 @@ struct WebSlowlorisTests {
         #expect(await eventually(within: .seconds(10)) { flood.closedByServer.load(ordering: .relaxed) >= 44 },
                 "the flood never reached the cap: \(flood.opened.load(ordering: .relaxed)) opened")
         // Longer than the request deadline (10 s from a head's first byte): whether a held head is
-        // evicted for a newer one or times out, it is reopened, and the owner is answered throughout.
+        // evicted for a newer one or times out, it is reopened, and the owner is answered throughout
+        // — three rounds at least, however slowly a loaded machine gets through them.
         let until = ContinuousClock.now + .seconds(12)
         var rounds = 0, slowest = Duration.zero
-        while ContinuousClock.now < until {
+        while rounds < 3 || ContinuousClock.now < until {
             for path in ["/", "/api/settings"] {
                 let (status, took) = try await Self.ask(path, port: ui.port, cookie: cookie)
                 #expect(status == 200, "GET \(path) during the flood, round \(rounds)")
@@ -108,7 +109,6 @@ struct WebSlowlorisTests {
         // 12 s); with the whole suite in parallel on two cores, 6 s was seen. The bound is what the
         // owner is promised: answered before a held head's own 10 s deadline, every round.
         #expect(slowest < .seconds(9), "the owner waited \(slowest) for an answer during the flood")
-        #expect(rounds >= 2)
         let closed = flood.closedByServer.load(ordering: .relaxed)
         #expect(closed >= 300, "the flood's heads were evicted or timed out, and reopened: \(closed) closed")
         flood.stop()
