@@ -39,6 +39,7 @@ enum FlowCommand {
                    "protocol", "ipVersion", "local", "remote", "ends", "firstPacket",
                    "lastPacket" (UTC), "durationSeconds", "bytesReceived", "bytesSent",
                    "encryption" (plaintext|encrypted|inspected|notInspectable|inspectionFailed),
+                   "encryptionLabel" (the same in a screen's words),
                    "streamOpening", "quicVersion", "clientOffer", "serverAnswer" (on an inspected
                    connection: the real server's answer to TunnelVision), "leafTLS" (what the app
                    and TunnelVision's certificate negotiated, or null), "serverEnding"
@@ -47,10 +48,12 @@ enum FlowCommand {
                    "handshake": [{"label", "text"}] (what the text form lists under "What the
                    handshake said", in its words), "decryptedNote" (why no decrypted content is
                    shown, or null), "decrypted" (only for an inspected connection whose content was
-                   read) {"marking", "protocol" (HTTP/1.1|HTTP/2|null), "protocolNote", "turns":
+                   read) {"marking", "protocol" (HTTP/1.1|HTTP/2|null), "protocolNote",
+                   "endingNote" (what an unclean end by the server means, or null), "turns":
                    [{"direction", "at", "seconds", "heading", "storedBytes", "originalBytes",
                    "truncated", "note", "text" | "hex" with "dump" and "bytesNotDrawn"}], "http":
-                   [{"request", "interim", "response": {"startLine", "method", "target" |
+                   [{"request", "requestMissing", "interim", "response", "responseMissing" (why
+                   either is null, or null); each message {"startLine", "method", "target" |
                    "status", "reason", "version", "headers": [[name, value]], "body": {"framing",
                    "storedBytes", "declaredBytes", "complete", "summary", "kind"
                    (none|json|text|binary|compressed), "text" | "hex"…}}}], "httpNotes"},

@@ -18,7 +18,8 @@ enum FlowsCommand {
     'tunnelvision flow ID'), when it was last active (UTC), the host — its name and where the name
     came from (sni: the connection announced it; quic: a QUIC Initial did; dns: the DNS answer for
     its address), else its address —, the remote port, the protocol, bytes received and sent, packets,
-    how long it lasted and whether it was encrypted.
+    how long it lasted and whether it was encrypted — with why, when it was not inspected or
+    inspection broke it (inspection off says nothing: it is every connection of a plain run).
 
     --search TEXT    connections whose name, other names or remote address contain TEXT (any case)
     --protocol P     only these protocols (comma-separated or repeated; icmp means ICMP and ICMPv6)
@@ -37,9 +38,17 @@ enum FlowsCommand {
                      stored), "name", "nameSource" (sni|quic|dns|null), "otherNames", "firstSeen",
                      "lastSeen" (UTC), "bytesIn", "bytesOut", "packets", "durationSeconds",
                      "tlsStatus", "inspectionReason" (a KIND above, or null), "inspectionDetail"
-                     (the reason in the words of whoever gave it, or null), "inspectionSentence"
-                     (both as a sentence, or null)}], "bursts", "scanned",
-                     "hasMore", "next" (a cursor or null), "keptLooking", "historyEmpty", "filter"}
+                     (the reason in the words of whoever gave it, or null), "leafTLS" (on an
+                     inspected connection, what the app and TunnelVision's certificate negotiated:
+                     {"version", "cipherSuite", "cipherSuiteName", "helloRetryRequest", "text"}, or
+                     null), "serverEnding" (how the real server ended an inspected connection:
+                     closeNotify|withoutCloseNotify|reset|fatalAlert, or null), "inspectionSentence"
+                     (the status and reason as a sentence, or null), "statusNote" (the same when a
+                     row says it, or null)}], "bursts", "scanned", "hasMore", "next" (a cursor or
+                     null), "keptLooking", "historyEmpty", "filter" (as applied: "search",
+                     "protocols", "statuses", "reasons", "since", "until"), "choices" (what can be
+                     asked for, in a screen's words: {"statuses": [{"id", "label", "written"}],
+                     "reasons": [{"id", "label"}]})}
                      "bursts" lists the page's bursts, each flow of which is still in "flows": [{"ids"
                      (in the flows' order), "count", "host", "nameSource", "port", "protocol",
                      "tlsStatus", "firstSeen", "lastSeen", "startedWithinSeconds", "bytesIn",

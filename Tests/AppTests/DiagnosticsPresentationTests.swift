@@ -33,9 +33,15 @@ struct DiagnosticsPresentationTests {
                           isMonitoring: true) == .neverTerminates(named: false))
         let all = InspectionStats(inspectionCandidates: 9, terminationsOpened: 9, flowsInspected: 1, flowsPinned: 1,
                                   terminationsFailed: 1)
-        #expect(P.verdict(for: Self.stats(inspection: all), isMonitoring: true) == .working)
+        // A connection broken by inspection is never hidden: it qualifies "working" and heads off "only refusals".
+        #expect(P.verdict(for: Self.stats(inspection: all), isMonitoring: true) == .workingWithBreakage)
+        #expect(P.verdict(for: Self.stats(inspection: InspectionStats(inspectionCandidates: 9, terminationsOpened: 9, flowsInspected: 1,
+                                                                      flowsPinned: 1)),
+                          isMonitoring: true) == .working)
         #expect(P.verdict(for: Self.stats(inspection: InspectionStats(inspectionCandidates: 9, terminationsOpened: 9,
                                                                       flowsPinned: 1, terminationsFailed: 1)),
+                          isMonitoring: true) == .failing)
+        #expect(P.verdict(for: Self.stats(inspection: InspectionStats(inspectionCandidates: 9, terminationsOpened: 9, flowsPinned: 1)),
                           isMonitoring: true) == .pinnedOnly)
         #expect(P.verdict(for: Self.stats(inspection: InspectionStats(inspectionCandidates: 9, terminationsOpened: 9,
                                                                       terminationsFailed: 1)),
@@ -55,9 +61,14 @@ struct DiagnosticsPresentationTests {
         #expect(P.headline(for: .pinnedOnly).text.contains("trusts a store this run did not reach"))
         #expect(P.headline(for: .pinnedOnly).text.contains("never forced"))
         let verdicts: [P.InspectionVerdict] = [.notMonitoring, .unavailable, .idle, .neverTerminates(named: true),
-                                               .neverTerminates(named: false), .working, .pinnedOnly, .failing, .starting]
+                                               .neverTerminates(named: false), .working, .workingWithBreakage, .pinnedOnly, .failing,
+                                               .starting]
         #expect(Set(verdicts.map { P.headline(for: $0).text }).count == verdicts.count)
         #expect(Set(verdicts.map { P.headline(for: $0).verdict }).count == verdicts.count)
+        #expect(!verdicts.map { P.headline(for: $0).text }.contains { $0.contains("pinned") })
+        for broken in [P.InspectionVerdict.workingWithBreakage, .failing] {
+            #expect(P.headline(for: broken).text.contains("'tunnelvision flows --status inspectionFailed' lists them"))
+        }
     }
 
     @Test("every resolver verdict; a reply without resolvers is unknown, never 'announced none'")
@@ -111,7 +122,7 @@ struct DiagnosticsPresentationTests {
         let full = P.screen(stats: Self.stats(inspection: .zero, resolvers: ResolverStatus(announced: ["198.19.0.2"],
                                                                                           reportedAtStart: ["198.19.0.2"])),
                             isMonitoring: true)
-        #expect(full.sections.map(\.key) == ["inspection", "traffic", "relay", "resolvers", "namesFromTCP",
+        #expect(full.sections.map(\.key) == ["inspection", "inspectionReasons", "traffic", "relay", "resolvers", "namesFromTCP",
                                              "namesFromQUIC", "namesFromLookups"])
         let noRelay = P.screen(stats: Self.stats(relay: false), isMonitoring: true)
         #expect(noRelay.sections.map(\.key) == ["traffic", "namesFromQUIC", "namesFromLookups"])
@@ -126,6 +137,21 @@ struct DiagnosticsPresentationTests {
                                                                             terminationsFailed: 7)), isMonitoring: true)
         let rows = screen.sections.first { $0.key == "inspection" }?.rows ?? []
         #expect(rows.map(\.value) == ["1", "2", "3", "4", "5", "6", "7"])
+        #expect(!rows.map(\.label).contains { $0.contains("pinned") })
+    }
+
+    @Test("the connections not inspected, or broken, are counted by reason in the reasons' order; none yet is said")
+    func reasonRows() {
+        let tally = InspectionReasonTally([.clientCertificateRequested: 2, .quic: 5, .upstreamFailed: 1])
+        let screen = P.screen(stats: Self.stats(inspection: InspectionStats(inspectionCandidates: 3, byReason: tally)), isMonitoring: true)
+        let section = screen.sections.first { $0.key == "inspectionReasons" }
+        #expect(section?.rows.map(\.key) == ["inspectionReasons.quic", "inspectionReasons.clientCertificateRequested",
+                                             "inspectionReasons.upstreamFailed"])
+        #expect(section?.rows.map(\.label) == ["QUIC (passed through)", "server asks for the app's certificate", "server's side failed"])
+        #expect(section?.rows.map(\.value) == ["5", "2", "1"])
+        #expect(section?.note == nil)
+        let none = P.screen(stats: Self.stats(inspection: .zero), isMonitoring: true).sections.first { $0.key == "inspectionReasons" }
+        #expect(none?.rows.isEmpty == true && none?.note?.hasPrefix("None so far") == true)
     }
 
     @Test("the errors section exists only when there is an error")

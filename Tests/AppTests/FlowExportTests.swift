@@ -134,6 +134,29 @@ struct FlowExportTests {
         await fixture.close()
     }
 
+    @Test("each connection carries its reason, both legs' facts and how the server ended, as flows --json writes them")
+    func inspectionFields() async throws {
+        var inspected = ExportHistoryFixture.record(port: 40_003, lastSeen: 5_000_000, sni: "shop.example", status: .inspected)
+        inspected.leafTLS = NegotiatedTLS(version: .tls12, cipherSuite: TLSCipherSuite(rawValue: 0xC02F), fromHelloRetryRequest: false,
+                                          source: .tunnelLeaf)
+        inspected.serverEnding = .reset
+        var verification = ExportHistoryFixture.record(port: 40_004, lastSeen: 6_000_000, sni: "expired.example")
+        verification.inspectionReason = InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired")
+        let fixture = try ExportHistoryFixture()
+        let flows = try await fixture.write([inspected, verification])
+        let entries = try #require(try exportDocument(FlowExport.document(flows, exportedAt: Self.exportedAt))["connections"]
+            as? [[String: Any]])
+        let shop = try #require(entries.first { $0["name"] as? String == "shop.example" })
+        #expect((shop["leafTLS"] as? [String: Any])?["version"] as? Int == 0x0303)
+        #expect((shop["leafTLS"] as? [String: Any])?["cipherSuite"] as? Int == 0xC02F)
+        #expect(shop["serverEnding"] as? String == "reset" && shop["inspectionReason"] is NSNull)
+        let expired = try #require(entries.first { $0["name"] as? String == "expired.example" })
+        #expect(expired["inspectionReason"] as? String == "upstreamVerificationFailed")
+        #expect(expired["inspectionDetail"] as? String == "certificate has expired")
+        #expect(expired["leafTLS"] is NSNull && expired["serverEnding"] is NSNull)
+        await fixture.close()
+    }
+
     @Test("an export is told from a stranger's file by its first bytes")
     func signature() {
         #expect(FlowExport.isExport(prefix: Array(FlowExport.document([], exportedAt: Self.exportedAt))))

@@ -13,10 +13,11 @@ import TestSupport
                            C.chunk(.inbound, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n" + json, at: 40)]
 
     /// A stored flow with `status` and the inspector `FlowInspection` makes of it with `decrypted` as its seam.
-    static func inspector(status: TLSInspectionStatus, keeping: Bool = true,
+    static func inspector(status: TLSInspectionStatus, keeping: Bool = true, facts: (inout FlowRecord) -> Void = { _ in },
                           decrypted: (@Sendable (Int64) async throws -> [DecryptedChunk])?) async throws -> (FlowInspector, Int64) {
         let history = try InspectorHistory()
-        let id = try await history.record(InspectorHistory.tcpKey, try InspectorHistory.tcpConversation(), sni: "shop.test", status: status)
+        let id = try await history.record(InspectorHistory.tcpKey, try InspectorHistory.tcpConversation(), sni: "shop.test", status: status,
+                                          facts: facts)
         let inspection = FlowInspection(store: history.store, library: CaptureLibrary(dataDirectory: history.dataDirectory),
                                         decrypted: decrypted, keepsDecryptedContent: keeping)
         let inspector = try await inspection.inspector(flowID: id)
@@ -94,6 +95,54 @@ import TestSupport
         let unread = try await Self.inspector(status: .inspected, decrypted: nil).0   // the section waits for its index
         #expect(unread.decryptedSection == nil && !unread.text().contains("Decrypted content"))
         #expect(pinned.facts.last?.value == "kept private: " + DecryptedSection.pinnedGuarantee)
+    }
+}
+
+/// What `flow ID` says of inspection itself: the two legs, how the server ended, why not inspected.
+@Suite struct FlowInspectorInspectionTests {
+    static let leaf = NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1302), fromHelloRetryRequest: false,
+                                    source: .tunnelLeaf)
+    static let upstream = NegotiatedTLS(version: .tls12, cipherSuite: TLSCipherSuite(rawValue: 0xC02F), fromHelloRetryRequest: false,
+                                        source: .upstreamConnection)
+
+    @Test("an inspected flow says both legs, each labelled with whose it was, how the server ended, and that a short body was the server's doing")
+    func bothLegsAndTheEnding() async throws {
+        // 10 bytes of a declared 40, nothing cut by the budget, and the server ended without close_notify.
+        let chunks = [DecryptedChunks.chunk(.outbound, "GET / HTTP/1.1\r\nHost: shop.test\r\n\r\n", at: 3),
+                      DecryptedChunks.chunk(.inbound, "HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n0123456789", at: 40)]
+        let (inspector, _) = try await FlowInspectorDecryptedTests.inspector(status: .inspected, facts: { record in
+            record.leafTLS = Self.leaf
+            record.serverTLS = .negotiated(Self.upstream)
+            record.serverEnding = .withoutCloseNotify
+        }) { _ in chunks }
+        let text = inspector.text()
+        #expect(text.contains(FlowInspector.leafLabel + ": TLS 1.3 · cipher suite TLS_AES_256_GCM_SHA384"))
+        #expect(text.contains(FlowInspector.upstreamLabel + ": TLS 1.2 · cipher suite TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"))
+        #expect(text.contains("server ended: without close_notify"))
+        #expect(text.contains("10 bytes of 40 — the connection ended before the rest was sent"))
+        #expect(text.contains("the server ended the connection without close_notify: what it sent last may be cut short"))
+        #expect(!text.contains("budget"))
+        let json = inspector.json()
+        #expect(try PythonJSON.value(json, "leafTLS.version") == "772")
+        #expect(try PythonJSON.value(json, "serverAnswer.version") == "771")
+        #expect(try PythonJSON.value(json, "serverEnding") == "\"withoutCloseNotify\"")
+        #expect(try PythonJSON.value(json, "encryptionLabel") == "\"Inspected\"")
+        #expect(try PythonJSON.value(json, "decrypted.endingNote").contains("not by what TunnelVision keeps"))
+        #expect(try PythonJSON.value(json, "decrypted.http.0.responseMissing") == "null")
+    }
+
+    @Test("a flow not inspected says why, with its status and the detail in the words of whoever gave it")
+    func reasonSaid() async throws {
+        let never: @Sendable (Int64) async throws -> [DecryptedChunk] = { _ in [] }
+        let (inspector, _) = try await FlowInspectorDecryptedTests.inspector(status: .encrypted, facts: { record in
+            record.inspectionReason = InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired")
+        }, decrypted: never)
+        let said = "not inspected (passed through untouched): the server failed verification, so the app was shown the server's "
+            + "own certificate to judge for itself (certificate has expired)"
+        #expect(inspector.text().contains("inspection: " + said))
+        #expect(try PythonJSON.value(inspector.json(), "inspectionReason") == "\"upstreamVerificationFailed\"")
+        #expect(try PythonJSON.value(inspector.json(), "inspectionDetail") == "\"certificate has expired\"")
+        #expect(try PythonJSON.value(inspector.json(), "handshake").contains(said))
     }
 }
 

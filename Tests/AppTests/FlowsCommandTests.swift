@@ -1,3 +1,4 @@
+import App
 import Foundation
 import Shared
 import TestSupport
@@ -100,8 +101,11 @@ import Testing
         #expect(none.status == 0 && none.out == "no connections recorded yet: 'sudo tunnelvision run -- CMD' records every connection CMD makes\n")
         #expect(try C.pythonJSON(try C.run(["flows", "--data-dir", empty.url.path, "--json"]).out)["historyEmpty"] as? Bool == true)
         let directory = try await Self.history(count: 5)
+        // The status is narrowed by the store: none is read, and none is said to be there at all.
         let miss = try C.run(["flows", "--data-dir", directory.url.path, "--status", "inspected"])
-        #expect(miss.status == 0 && miss.out.hasPrefix("no connections match (scanned 5, none older remain); run 'tunnelvision flows' without"))
+        #expect(miss.status == 0 && miss.out.hasPrefix("no connections match (none in the history); run 'tunnelvision flows' without"))
+        let searched = try C.run(["flows", "--data-dir", directory.url.path, "--search", "no-such-host"])
+        #expect(searched.status == 0 && searched.out.hasPrefix("no connections match (scanned 5, none older remain); run"))
     }
 
     @Test("bad input: an unknown cursor, a malformed one, a bad --since, each a clear refusal")
@@ -151,15 +155,25 @@ import Testing
         (.encrypted, InspectionReason(.quic)),
     ]
 
-    static func history() async throws -> TemporaryDirectory {
+    /// What the app and the tunnel's leaf negotiated on the inspected flow, and how its server ended.
+    static let leaf = NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1301), fromHelloRetryRequest: false,
+                                    source: .tunnelLeaf)
+
+    /// The flows of `reasons`, oldest first, then `plain` ordinary encrypted ones newer than all of them.
+    static func history(plain: Int = 0) async throws -> TemporaryDirectory {
         let directory = TemporaryDirectory("tv-flows-reasons")
         let store = try H.store(in: directory)
-        let flows = reasons.enumerated().map { index, pair in
+        var flows = reasons.enumerated().map { index, pair in
             var record = H.record(H.key(index), first: Double(index), last: Double(index) + 0.5, status: pair.0,
                                   sni: "host-\(index).example")
             record.inspectionReason = pair.1
+            if pair.0 == .inspected {
+                record.leafTLS = leaf
+                record.serverEnding = .withoutCloseNotify
+            }
             return record
         }
+        flows += (0..<plain).map { H.record(H.key(100 + $0), first: Double(10 + $0), last: Double(10 + $0) + 0.5, sni: "plain-\($0).example") }
         try await store.write(FlowStoreBatch(flows: flows, packets: []))
         await store.close()
         return directory
@@ -182,6 +196,70 @@ import Testing
         let inspected = try #require(try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--status",
                                                                    "inspected"]).out)["flows"] as? [[String: Any]])
         #expect(inspected.first?["inspectionReason"] is NSNull)
+    }
+
+    @Test("the store narrows by status and reason: one far behind more pages than a load reads is found at once, and paging goes on narrowed")
+    func narrowedInTheStore() async throws {
+        // 40 newer ordinary flows and --limit 2: a load reads at most 8 batches of 2 rows, far short of the broken one.
+        let directory = try await Self.history(plain: 40)
+        let broken = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--limit", "2",
+                                                 "--status", "inspectionFailed"]).out)
+        #expect((broken["flows"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["host-3.example"])
+        #expect(broken["keptLooking"] as? Bool == false && broken["hasMore"] as? Bool == false)
+        let first = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--limit", "1",
+                                                "--reason", "clientTLSPolicy,quic,refusedCertificate"]).out)
+        #expect((first["flows"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["host-4.example"])
+        let next = try #require(first["next"] as? String)
+        let second = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--limit", "2",
+                                                 "--reason", "clientTLSPolicy,quic,refusedCertificate", "--after", next]).out)
+        #expect((second["flows"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["host-2.example", "host-1.example"])
+        // Status and reason together: both must hold.
+        let both = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--status", "encrypted",
+                                               "--reason", "refusedCertificate,quic"]).out)
+        #expect((both["flows"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["host-4.example"])
+    }
+
+    @Test("each flow carries both legs' facts and its reason in words; the listing offers every status and reason in a screen's words")
+    func fieldsAndChoices() async throws {
+        let directory = try await Self.history()
+        let listing = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json"]).out)
+        let flows = try #require(listing["flows"] as? [[String: Any]])
+        let inspected = try #require(flows.first { $0["name"] as? String == "host-0.example" })
+        #expect((inspected["leafTLS"] as? [String: Any])?["version"] as? Int == 0x0304)
+        #expect((inspected["leafTLS"] as? [String: Any])?["cipherSuiteName"] as? String == "TLS_AES_128_GCM_SHA256")
+        #expect(inspected["serverEnding"] as? String == "withoutCloseNotify")
+        #expect(inspected["statusNote"] is NSNull && inspected["inspectionReason"] is NSNull)
+        let refused = try #require(flows.first { $0["name"] as? String == "host-2.example" })
+        #expect(refused["leafTLS"] is NSNull && refused["serverEnding"] is NSNull)
+        #expect((refused["statusNote"] as? String)?.hasPrefix("kept private (the host is left alone for the rest of the run): "
+                                                              + "the app refused this run's certificate") == true)
+        let choices = try #require(listing["choices"] as? [String: Any])
+        let statuses = try #require(choices["statuses"] as? [[String: Any]])
+        #expect(statuses.compactMap { $0["id"] as? String } == ["plaintext", "encrypted", "inspected", "notInspectable", "inspectionFailed"])
+        #expect(statuses.last?["label"] as? String == "Broken by inspection" && statuses.last?["written"] as? Bool == true)
+        #expect(statuses[1]["written"] as? Bool == false)
+        #expect((choices["reasons"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == InspectionReasonKind.allCases.map(\.rawValue))
+
+        let text = try C.run(["flows", "--data-dir", directory.url.path]).out
+        #expect(text.contains("broken by inspection — server's side failed"))
+        #expect(text.contains("encrypted — QUIC (passed through)"))
+    }
+
+    @Test("every status and reason is in flows' help, and every field its JSON writes")
+    func help() throws {
+        let help = try C.run(["help", "flows"]).out
+        for word in TLSInspectionStatus.allCases.map(HistoryFlowWording.statusIdentifier) + InspectionReasonKind.allCases.map(\.rawValue) {
+            #expect(help.contains(word), "\(word)")
+        }
+        for field in ["inspectionReason", "inspectionDetail", "leafTLS", "serverEnding", "inspectionSentence", "statusNote", "choices"] {
+            #expect(help.contains("\"\(field)\""), "\(field)")
+        }
+        let flow = try C.run(["help", "flow"]).out
+        for field in ["leafTLS", "serverEnding", "inspectionReason", "encryptionLabel", "endingNote", "responseMissing"] {
+            #expect(flow.contains("\"\(field)\""), "\(field)")
+        }
+        let export = try C.run(["help", "export"]).out
+        for field in ["inspectionReason", "inspectionDetail", "leafTLS", "serverEnding"] { #expect(export.contains("\"\(field)\""), "\(field)") }
     }
 
     @Test("an unknown status or reason is refused with every one that exists")

@@ -7,18 +7,41 @@ import Testing
 /// the run summary's tally, and a body the server cut short never blamed on the budget.
 @Suite("Inspection, said on every screen")
 struct InspectionPresentationTests {
-    @Test("every reason has its own label and sentence; broken flows say so, refusals never claim pinning alone")
+    @Test("every reason has its own label and sentence; what became of the flow is its status's to say, and refusals never claim pinning alone")
     func wordingPerKind() {
         let kinds = InspectionReasonKind.allCases
         #expect(Set(kinds.map(InspectionReasonWording.label)).count == kinds.count)
         #expect(Set(kinds.map(InspectionReasonWording.sentence)).count == kinds.count)
         for kind in kinds { #expect(InspectionReasonWording.kind(identifier: InspectionReasonWording.identifier(kind).uppercased()) == kind) }
         #expect(InspectionReasonWording.sentence(.refusedCertificate).contains("trusts a store this run did not reach"))
-        for kind in [InspectionReasonKind.clientHandshakeFailed, .upstreamFailed, .internalError] {
-            #expect(InspectionReasonWording.sentence(kind).hasPrefix("broken by inspection"))
-        }
-        #expect(InspectionReasonWording.text(InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired"))
+        #expect(!kinds.map(InspectionReasonWording.sentence).contains { $0.contains("pinned") })
+        // The tunnel's own failure steps aside when it still can: its flow is then not said broken.
+        let own = InspectionReason(.internalError, detail: "a certificate could not be minted")
+        #expect(InspectionReasonWording.text(own, status: .encrypted)
+                == "not inspected (passed through untouched): the tunnel's own side failed (a certificate could not be minted)")
+        #expect(InspectionReasonWording.text(own, status: .inspectionFailed).hasPrefix("broken by inspection (the app's connection failed): "))
+        #expect(InspectionReasonWording.text(InspectionReason(.clientCertificateRequested), status: .notInspectable)
+                == "kept private (the host is left alone for the rest of the run): the server asks for the app's own certificate, "
+                + "which the tunnel cannot present for it")
+        #expect(InspectionReasonWording.text(InspectionReason(.upstreamVerificationFailed, detail: "certificate has expired"), status: .encrypted)
                 .hasSuffix("(certificate has expired)"))
+        #expect(InspectionReasonWording.sentence(.inspectionOff).contains("'tunnelvision settings set tls-inspection on'"))
+    }
+
+    @Test("a row says every reason but inspection simply not asked for, which is every connection of a plain run")
+    func worthSaying() {
+        #expect(!InspectionReasonWording.isWorthSaying(InspectionReason(.inspectionOff)))
+        #expect(InspectionReasonWording.isWorthSaying(InspectionReason(.inspectionOff, detail: "the local CA is not usable")))
+        for kind in InspectionReasonKind.allCases where kind != .inspectionOff {
+            #expect(InspectionReasonWording.isWorthSaying(InspectionReason(kind)))
+        }
+        #expect(HistoryFlowWording.encryption(.encrypted, reason: InspectionReason(.quic)) == "encrypted — QUIC (passed through)")
+        #expect(HistoryFlowWording.encryption(.encrypted, reason: InspectionReason(.inspectionOff)) == "encrypted")
+        #expect(HistoryFlowWording.encryption(.inspectionFailed, reason: InspectionReason(.upstreamFailed))
+                == "broken by inspection — server's side failed")
+        #expect(Set(TLSInspectionStatus.allCases.map(HistoryFlowWording.statusLabel)).count == TLSInspectionStatus.allCases.count)
+        #expect(HistoryFlowWording.statusLabel(.inspectionFailed) == "Broken by inspection")
+        #expect(TLSInspectionStatus.allCases.filter { !HistoryFlowWording.statusIsWritten($0) } == [.encrypted])
     }
 
     static func connection(_ status: TLSInspectionStatus?, _ kind: InspectionReasonKind?) -> RunSummary.Connection {
@@ -60,5 +83,24 @@ struct InspectionPresentationTests {
         #expect(Set(said).count == said.count)
         #expect(FlowInspector.ending(.withoutCloseNotify).contains("cut short"))
         #expect(TLSStreamEnding.allCases.map(FlowInspector.endingIdentifier) == ["closeNotify", "withoutCloseNotify", "reset", "fatalAlert"])
+    }
+
+    @Test("an unclean end by the server is said as the server's doing under the decrypted content; a clean one says nothing")
+    func endingNotes() {
+        let chunks = [DecryptedChunks.chunk(.outbound, "GET / HTTP/1.1\r\nHost: a\r\n\r\n", at: 1),
+                      DecryptedChunks.chunk(.inbound, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n01234", at: 2)]
+        let start = Date(timeIntervalSince1970: 0)
+        #expect(DecryptedContent(chunks, connectionStart: start, serverEnding: .closeNotify).endingNote == nil)
+        #expect(DecryptedContent(chunks, connectionStart: start).endingNote == nil)
+        let notes = [TLSStreamEnding.withoutCloseNotify, .reset, .fatalAlert].compactMap {
+            DecryptedContent(chunks, connectionStart: start, serverEnding: $0).endingNote
+        }
+        #expect(notes.count == 3 && Set(notes).count == 3)
+        for note in notes { #expect(note.hasPrefix("the server ") && note.contains("not by what TunnelVision keeps") && !note.contains("budget")) }
+        // No response, no budget cut: it never came; a cut inbound direction is the budget's.
+        let unanswered = DecryptedContent([chunks[0]], connectionStart: start)
+        #expect(unanswered.responseMissing == "none arrived before the connection ended")
+        let cut = DecryptedContent([chunks[0], DecryptedChunks.chunk(.inbound, "", carried: 4_000, at: 2)], connectionStart: start)
+        #expect(cut.responseMissing.contains("the budget for what was received ran out"))
     }
 }

@@ -6,7 +6,10 @@
 2. drawn for a real inspected connection of --data-dir (the one `tunnelvision run --inspect`
    leaves), checked against what `tunnelvision flow ID --json` answers. **Fails, never skips**,
    when the data directory holds no inspected connection: that means the end-to-end run did not
-   inspect anything.
+   inspect anything;
+3. said for a real connection whose client refused the run's certificate (the lab's second
+   client trusts its own root alone): the Timeline's Kept private box finds it, its row and its
+   inspector say why in `flows`' and `flow ID`'s words. Fails, never skips, without one.
 
     run_decrypted_tests.py --binary .build/debug/tunnelvision --data-dir D [--artifacts DIR]
 
@@ -41,10 +44,10 @@ ANSWER_WITH_FIXTURE = """
 """
 
 
-def shoot(browser, name, problems):
+def shoot(browser, name, problems, at=".decrypted"):
     for scheme in ("light", "dark"):
         browser.color_scheme(scheme)
-        browser.driver.execute_script("window.scrollTo(0, document.querySelector('.decrypted').offsetTop - 20)")
+        browser.driver.execute_script("const at = document.querySelector(arguments[0]); window.scrollTo(0, at ? at.offsetTop - 20 : 0)", at)
         browser.screenshot(name)
         browser.driver.execute_script("window.scrollTo(0, 0)")
         problems += [f"axe on {name} ({scheme}): {v}" for v in browser.axe()]
@@ -109,6 +112,35 @@ def drawn_for_a_real_inspected_flow(browser, server, options, problems):
     shoot(browser, f"decrypted-flow-{flow_id}", problems)
 
 
+def said_for_a_refused_connection(browser, server, options, problems):
+    flows = oracle(options.binary, options.data_dir, "flows", "--status", "notInspectable").get("flows", [])
+    check(flows, f"{options.data_dir} holds no connection kept private: the lab's client that trusts its own root alone "
+                 "did not refuse the run's certificate (this test fails rather than skips)")
+    chosen = flows[0]
+    check(chosen["inspectionReason"] == "refusedCertificate" and chosen["statusNote"], f"the refusal's reason: {chosen}")
+    browser.go(server.url)
+    browser.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
+    browser.route("#/timeline")
+    browser.one("checkbox", "Kept private", exact=True).click()
+    drawn = lambda: browser.css("ul.rows li.row:not(.burst)")
+    browser.wait(lambda: len(drawn()) == len(flows) and not browser.css(".list-status .loading"), 15,
+                 f"Kept private should list {len(flows)} connections")
+    row = browser.css(f'ul.rows a[data-flow="{chosen["id"]}"]')[0]
+    check("Kept private" in row.text and chosen["statusNote"] in row.text, f"the row does not say why: {row.text!r}")
+    shoot(browser, "timeline-kept-private", problems, at="ul.rows")
+    answer = oracle(options.binary, options.data_dir, "flow", str(chosen["id"]))
+    said = next((fact["text"] for fact in answer["handshake"] if fact["label"] == "inspection"), None)
+    check(said == chosen["inspectionSentence"], f"flow ID says {said!r}, flows {chosen['inspectionSentence']!r}")
+    row.click()
+    browser.wait(lambda: browser.driver.current_url.endswith(f"#/flow/{chosen['id']}"), 10, "the row did not open its connection")
+    facts = browser.wait(lambda: dict(zip([dt.text for dt in browser.css(".facts.handshake dt")],
+                                          [dd.text for dd in browser.css(".facts.handshake dd")])), 10, "no handshake facts drawn")
+    check(facts.get("Inspection") == said, f"the Encryption card says {facts.get('Inspection')!r}, the command {said!r}")
+    note = browser.wait(lambda: browser.css(".decrypted .notice"), 10, "no Decrypted content note")[0].text
+    check(note.startswith(answer["decryptedNote"][0].upper() + answer["decryptedNote"][1:]), f"the note reads {note!r}")
+    shoot(browser, f"kept-private-flow-{chosen['id']}", problems, at=".handshake")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True)
@@ -126,7 +158,9 @@ def main():
         for name, run in (("decrypted content drawn from a hand-written answer",
                            lambda problems: drawn_from_the_fixture(browser, start(empty), problems)),
                           ("decrypted content of a real inspected connection",
-                           lambda problems: drawn_for_a_real_inspected_flow(browser, start(options.data_dir), options, problems))):
+                           lambda problems: drawn_for_a_real_inspected_flow(browser, start(options.data_dir), options, problems)),
+                          ("a real refusal of the run's certificate, found and said",
+                           lambda problems: said_for_a_refused_connection(browser, start(options.data_dir), options, problems))):
             def start(directory):
                 servers.append(Server("ui", options.binary, directory))
                 return servers[-1]

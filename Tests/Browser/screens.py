@@ -150,14 +150,16 @@ def test_timeline_rows_are_the_commands(t):
         flow: r.querySelector('a').dataset.flow, status: r.className, text: r.innerText,
         icon: !!r.querySelector('svg.status-icon'), label: r.querySelector('.status')?.textContent,
         behindDisclosure: !!r.closest('details:not([open])')}))""")
-    words = {"plaintext": "Not encrypted", "encrypted": "Encrypted", "inspected": "Inspected", "notInspectable": "Kept private"}
+    words = {status["id"]: status for status in page["choices"]["statuses"]}   # the command's own words
     for flow, row in zip(page["flows"], drawn_rows):
         check(row["flow"] == str(flow["id"]), f"rows out of the command's order: {row['flow']} where {flow['id']} is")
         check(row["status"].endswith(f"status-{flow['tlsStatus']}"), f"row {flow['id']}'s status class")
-        check(row["icon"] and row["label"] == words[flow["tlsStatus"]],
+        check(row["icon"] and row["label"] == words[flow["tlsStatus"]]["label"],
               f"row {flow['id']}: the status by icon and label, not colour alone: {row}")
-        if flow["tlsStatus"] != "encrypted" and not row["behindDisclosure"]:
-            check(words[flow["tlsStatus"]] in row["text"], f"a departure from encrypted is written out: {row['text']!r}")
+        if words[flow["tlsStatus"]]["written"] and not row["behindDisclosure"]:
+            check(words[flow["tlsStatus"]]["label"] in row["text"], f"a departure from encrypted is written out: {row['text']!r}")
+        if flow["statusNote"] and not row["behindDisclosure"]:
+            check(flow["statusNote"] in row["text"], f"row {flow['id']} does not say why: {row['text']!r}")
     footer = t.b.driver.find_element("css selector", ".list-footer").text
     if page["hasMore"]:
         check("Load older" in footer or "Keep looking" in footer, f"more history, but no way to it: {footer!r}")
@@ -222,6 +224,53 @@ def test_filters_by_protocol_and_status(t):
     wait_rows(t, len(t.ask("flows", "--protocol", "udp", "--status", "plaintext", "--since", "1h")["flows"]), "and the last hour")
     t.b.one("button", "Clear filters", exact=True).click()
     wait_rows(t, len(t.ask("flows")["flows"]), "after Clear filters")
+
+
+def test_status_filter_offers_every_status_in_the_commands_words(t):
+    """The Encryption boxes are the listing's own `choices`, Broken by inspection among them; each
+    narrows the list as `flows --status` does — none broken in a history is said as no match."""
+    open_timeline(t)
+    page = t.ask("flows")
+    wait_rows(t, len(page["flows"]), "the first page")
+    drawn = t.b.driver.execute_script("""return [...document.querySelectorAll('fieldset.statuses label.check')]
+        .map((label) => [label.querySelector('input').value, label.textContent.trim()])""")
+    offered = [[status["id"], status["label"]] for status in page["choices"]["statuses"]]
+    check(drawn == offered, f"the Encryption boxes are {drawn}, the command offers {offered}")
+    check(["inspectionFailed", "Broken by inspection"] in drawn, f"no Broken by inspection box: {drawn}")
+    t.b.one("checkbox", "Broken by inspection", exact=True).click()
+    broken = t.ask("flows", "--status", "inspectionFailed")
+    if broken["flows"]:
+        wait_rows(t, len(broken["flows"]), "broken by inspection only")
+        check(all("Broken by inspection" in row.text for row in rows(t)), "a row without its Broken by inspection badge")
+    else:
+        t.b.wait_text("No connections match")
+    t.shoot("timeline-broken-by-inspection")
+    t.b.one("checkbox", "Encrypted", exact=True).click()
+    wait_rows(t, len(t.ask("flows", "--status", "inspectionFailed,encrypted")["flows"]), "broken or encrypted")
+    t.b.one("button", "Clear filters", exact=True).click()
+    wait_rows(t, len(page["flows"]), "after Clear filters")
+
+
+def test_inspector_says_why_a_connection_was_not_inspected(t):
+    """A secure connection the demo did not inspect says why in its Encryption card, in the words
+    of `flow ID` (text and JSON); its badge is the command's label."""
+    listing = t.ask("flows", "--protocol", "tcp", "--status", "encrypted")
+    chosen = next((flow for flow in listing["flows"] if flow["inspectionReason"]), None)
+    check(chosen, f"the demo's history should hold a secure connection that was not inspected: {listing['flows'][:3]}")
+    answer = t.ask("flow", str(chosen["id"]))
+    said = next((fact["text"] for fact in answer["handshake"] if fact["label"] == "inspection"), None)
+    check(said == chosen["inspectionSentence"], f"flow ID says {said!r}, flows says {chosen['inspectionSentence']!r}")
+    t.b.route(f"#/flow/{chosen['id']}")
+    t.b.one("heading", "Encryption", exact=True)
+    drawn = t.b.wait(lambda: dict(zip([dt.text for dt in t.b.css(".facts.handshake dt")], [dd.text for dd in t.b.css(".facts.handshake dd")])),
+                     10, "the Encryption card lists no handshake facts")
+    check(drawn.get("Inspection") == said, f"the card says {drawn.get('Inspection')!r}, the command {said!r}")
+    badge = t.b.css(".facts.six .status-label")
+    check(badge and badge[0].text == answer["encryptionLabel"], f"the badge reads {badge[0].text if badge else None!r}")
+    text = subprocess.run([t.binary, "flow", str(chosen["id"]), "--data-dir", t.data_dir], capture_output=True, text=True,
+                          timeout=60).stdout
+    check(f"    inspection: {said}\n" in text, f"`flow {chosen['id']}` does not say why: {text[:600]!r}")
+    t.shoot("inspector-not-inspected")
 
 
 def test_load_older_follows_the_cursor(t):
@@ -792,10 +841,12 @@ def test_server_gone_gives_an_error_card(t):
 
 TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_starts_on_the_dashboard,
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
-         test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit, test_filters_by_protocol_and_status, test_load_older_follows_the_cursor,
+         test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit, test_filters_by_protocol_and_status,
+         test_status_filter_offers_every_status_in_the_commands_words, test_load_older_follows_the_cursor,
          test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,
          test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,
          test_keyboard_moves_the_cursor_and_sweeps, test_inspector_from_a_row, test_inspector_says_the_handshake_in_the_commands_words,
+         test_inspector_says_why_a_connection_was_not_inspected,
          test_packet_detail_bytes_headers_and_reasons,
          test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
          test_diagnostics, test_empty_history_teaches, test_dashboard_live,

@@ -32,6 +32,45 @@ import Testing
         await store.close()
     }
 
+    @Test("recent flows narrowed by status and reason in the query: pages of matches only, newest first, a flow without a reason never matching one")
+    func recentFlowsNarrowedByStatusAndReason() async throws {
+        let directory = TemporaryDirectory()
+        let store = try F.store(in: directory)
+        // Every fifth flow QUIC, every seventh refused, the rest without a reason; statuses to match.
+        let records = (0..<120).map { index -> FlowRecord in
+            var record = F.record(F.key(index), lastSeen: F.uptime(Double(1 + index)))
+            if index % 5 == 0 { record.inspectionReason = InspectionReason(.quic) }
+            else if index % 7 == 0 {
+                record.tlsStatus = .notInspectable
+                record.inspectionReason = InspectionReason(.refusedCertificate, detail: "alert 48 (unknown_ca)")
+            }
+            return record
+        }
+        _ = try await store.write(FlowStoreBatch(flows: records))
+        func all(statuses: Set<TLSInspectionStatus> = [], reasons: Set<InspectionReasonKind> = []) async throws -> [StoredFlow] {
+            var seen: [StoredFlow] = []
+            var cursor: FlowCursor?
+            while true {
+                let page = try await store.recentFlows(limit: 4, before: cursor, statuses: statuses, reasons: reasons)
+                guard let last = page.last else { break }
+                seen += page
+                cursor = FlowCursor(after: last)
+            }
+            return seen
+        }
+        let quic = try await all(reasons: [.quic])
+        #expect(quic.count == 24 && quic.allSatisfy { $0.inspectionReason?.kind == .quic })
+        #expect(zip(quic, quic.dropFirst()).allSatisfy { $0.0.lastSeen > $0.1.lastSeen })
+        let refused = try await all(statuses: [.notInspectable])
+        #expect(refused.count == records.indices.filter { $0 % 5 != 0 && $0 % 7 == 0 }.count)
+        #expect(refused.first?.inspectionReason == InspectionReason(.refusedCertificate, detail: "alert 48 (unknown_ca)"))
+        #expect(try await all(statuses: [.encrypted], reasons: [.refusedCertificate]).isEmpty)
+        #expect(try await all(reasons: [.quic, .refusedCertificate]).count == quic.count + refused.count)
+        #expect(try await all(statuses: [.encrypted, .notInspectable]).count == 120)
+        #expect(try await all(statuses: [.inspectionFailed]).isEmpty)
+        await store.close()
+    }
+
     @Test func aFlowsPacketsComeInTimeOrderCappedWithTheirCaptureLocations() async throws {
         let directory = TemporaryDirectory()
         let store = try F.store(in: directory)

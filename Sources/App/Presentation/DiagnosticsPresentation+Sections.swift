@@ -23,7 +23,7 @@ extension DiagnosticsPresentation {
 
     static func sections(for stats: TunnelStats, failure: String?) -> [DiagnosticsSection] {
         var sections: [DiagnosticsSection] = []
-        if let inspection = stats.relay?.inspection { sections.append(inspectionSection(inspection)) }
+        if let inspection = stats.relay?.inspection { sections += [inspectionSection(inspection), inspectionReasonsSection(inspection)] }
         sections.append(trafficSection(stats.pipeline))
         if let shell = stats.shell { sections.append(deviceSection(shell.device)) }
         if let relay = stats.relay { sections.append(relaySection(relay)) }
@@ -45,9 +45,17 @@ extension DiagnosticsPresentation {
             rows.count("flowsPinned", "refused this run's certificate (they pin, or trust a store this run did not reach)",
                        inspection.flowsPinned)
             rows.count("terminationsFailed", "broken by inspection", inspection.terminationsFailed)
-            // Every connection not inspected, or broken, once, by why: the reasons with any.
-            for (kind, count) in inspection.byReason.all where count > 0 {
-                rows.count("reason." + InspectionReasonWording.identifier(kind), "not inspected: " + InspectionReasonWording.label(kind), count)
+        }
+    }
+
+    /// Every secure connection not inspected, or broken by inspection, once, by why: the reasons
+    /// that have any, in the reasons' order; none yet is said, not left blank.
+    static func inspectionReasonsSection(_ inspection: InspectionStats) -> DiagnosticsSection {
+        let counted = inspection.byReason.all.filter { $0.count > 0 }
+        return section("inspectionReasons", "Why secure connections were not inspected, or broke",
+                       note: counted.isEmpty ? "None so far: no secure connection was left uninspected or broken." : nil) { rows in
+            for (kind, count) in counted {
+                rows.count(InspectionReasonWording.identifier(kind), InspectionReasonWording.label(kind), count)
             }
         }
     }

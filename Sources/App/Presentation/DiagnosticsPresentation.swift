@@ -18,14 +18,18 @@ public enum DiagnosticsPresentation {
         /// symptom), not when the streams were not TLS (normal).
         case neverTerminates(named: Bool)
         case working
-        /// Every outcome was a client refusing our certificate: pinned apps left alone (ADR 0003).
-        case pinnedOnly
+        /// Decrypting, and some connections broken by the attempt: it works, and it costs some.
+        case workingWithBreakage
+        /// Taken over and broken, none decrypted (refusals aside): those connections are lost.
         case failing
+        /// Every outcome was a client refusing our certificate: left alone (ADR 0003).
+        case pinnedOnly
         /// Taken over, no outcome yet: outcomes arrive when a flow closes.
         case starting
     }
 
-    /// The inspection verdict, checked in the seed's order.
+    /// The inspection verdict, checked in the seed's order — except that a connection broken by
+    /// inspection is never hidden: it qualifies "working" and heads off "only refusals".
     public static func verdict(for stats: TunnelStats?, isMonitoring: Bool) -> InspectionVerdict {
         guard isMonitoring else { return .notMonitoring }
         guard let relay = stats?.relay else { return .unavailable }
@@ -33,9 +37,9 @@ public enum DiagnosticsPresentation {
         // A ClientHello read is what gives a TLS stream its name; pinnedHostSkips cannot precede a
         // termination, so it never separates the two cases.
         if inspection.terminationsOpened == 0 { return .neverTerminates(named: relay.streamOpeningsTLS > 0) }
-        if inspection.flowsInspected > 0 { return .working }
-        if inspection.flowsPinned > 0 { return .pinnedOnly }
+        if inspection.flowsInspected > 0 { return inspection.terminationsFailed > 0 ? .workingWithBreakage : .working }
         if inspection.terminationsFailed > 0 { return .failing }
+        if inspection.flowsPinned > 0 { return .pinnedOnly }
         return .starting
     }
 
@@ -63,15 +67,23 @@ public enum DiagnosticsPresentation {
                                 text: "The connections that qualified were not TLS, so none was taken over — normal, not a fault.")
         case .working:
             DiagnosticsHeadline(verdict: "working", text: "Looking inside secure traffic works: connections are being decrypted.")
+        case .workingWithBreakage:
+            DiagnosticsHeadline(verdict: "workingWithBreakage",
+                                text: "Looking inside secure traffic works, but some connections were broken by inspection: the programs that made them lost them. "
+                                    + "\(brokenListing) lists them, each with why.")
+        case .failing:
+            DiagnosticsHeadline(verdict: "failing",
+                                text: "Connections are taken over and their inspection fails: those connections are lost to the programs that made them. "
+                                    + "\(brokenListing) lists them, each with why.")
         case .pinnedOnly:
             DiagnosticsHeadline(verdict: "pinnedOnly",
                                 text: "Every connection taken over refused this run's certificate — the app pins its own, or trusts a store this run did not reach — and was left alone: such apps are never forced.")
-        case .failing:
-            DiagnosticsHeadline(verdict: "failing",
-                                text: "Connections are taken over and their inspection fails: those connections are lost to the programs that made them.")
         case .starting:
             DiagnosticsHeadline(verdict: "starting",
                                 text: "Connections have been taken over; what became of each is known when it closes.")
         }
     }
+
+    /// The command that lists the connections inspection broke.
+    static let brokenListing = "'tunnelvision flows --status \(HistoryFlowWording.statusIdentifier(.inspectionFailed))'"
 }

@@ -73,7 +73,7 @@ public enum FlowExport {
         out.number("bytesIn", stored.bytesIn)
         out.number("packets", stored.packetCount)
         out.string("tlsStatus", HistoryFlowWording.statusIdentifier(stored.tlsStatus))
-        HistoryFlowWording.writeInspectionReason(stored.inspectionReason, to: &out)
+        HistoryFlowWording.writeInspection(stored, to: &out)
         out.endObject()
     }
 

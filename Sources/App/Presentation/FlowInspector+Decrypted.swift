@@ -38,13 +38,13 @@ public struct DecryptedSection: Sendable, Equatable {
     public static let restNotKept = "the rest of this direction was not kept"
 
     /// Nil for an inspected flow whose content was not read: the section waits for it.
-    init?(status: TLSInspectionStatus, reading: DecryptedContentReading?, connectionStart: Date) {
+    init?(status: TLSInspectionStatus, reading: DecryptedContentReading?, connectionStart: Date, serverEnding: TLSStreamEnding? = nil) {
         switch (status, reading) {
         case (.plaintext, _): (content, note) = (nil, Self.notEncrypted)
         case (.encrypted, _): (content, note) = (nil, Self.notInspected)
         case (.notInspectable, _): (content, note) = (nil, Self.pinnedGuarantee)
         case let (.inspectionFailed, .read(chunks, _)?) where !chunks.isEmpty:
-            (content, note) = (DecryptedContent(chunks, connectionStart: connectionStart), nil)
+            (content, note) = (DecryptedContent(chunks, connectionStart: connectionStart, serverEnding: serverEnding), nil)
         case (.inspectionFailed, _): (content, note) = (nil, Self.brokenByInspection)
         case (.inspected, nil): return nil
         case let (.inspected, .failed(reason)?): (content, note) = (nil, Self.unreadable(reason))
@@ -52,7 +52,7 @@ public struct DecryptedSection: Sendable, Equatable {
             if chunks.isEmpty {
                 (content, note) = (nil, keepingIsOn ? Self.expired : Self.keepingOff)
             } else {
-                (content, note) = (DecryptedContent(chunks, connectionStart: connectionStart), nil)
+                (content, note) = (DecryptedContent(chunks, connectionStart: connectionStart, serverEnding: serverEnding), nil)
             }
         }
     }
@@ -64,11 +64,37 @@ public struct DecryptedContent: Sendable, Equatable {
     public let application: DecryptedApplication
     /// The connection's first packet: turns are placed from it.
     public let connectionStart: Date
+    /// How the real server ended the connection, when it did.
+    public let serverEnding: TLSStreamEnding?
 
-    public init(_ chunks: [DecryptedChunk], connectionStart: Date) {
+    public init(_ chunks: [DecryptedChunk], connectionStart: Date, serverEnding: TLSStreamEnding? = nil) {
         turns = DecryptedTurns(chunks)
         application = DecryptedApplication(turns)
         self.connectionStart = connectionStart
+        self.serverEnding = serverEnding
+    }
+
+    /// What an unclean end by the server means for what was received, nil for a clean one: the
+    /// server's doing, never the budget's — the budget's cuts are said where they are.
+    public var endingNote: String? {
+        let how: String
+        switch serverEnding {
+        case nil, .closeNotify?: return nil
+        case .withoutCloseNotify?: how = "ended the connection without close_notify"
+        case .reset?: how = "reset the connection"
+        case .fatalAlert?: how = "ended the connection with a fatal alert"
+        }
+        return "the server \(how): what it sent last may be cut short — by the server, not by what TunnelVision keeps"
+    }
+
+    /// Why an exchange has no request: its head was cut by the budget for what was sent.
+    public static let requestNotKept = "not kept (the budget for what was sent ran out before it)"
+
+    /// Why an exchange has no response: the budget for what was received ran out, or none came
+    /// before the connection ended — never blamed on the budget when it did not run out.
+    public var responseMissing: String {
+        turns.isCut(.inbound) ? "not kept (the budget for what was received ran out before it)"
+                              : "none arrived before the connection ended"
     }
 
     /// What the turn's header says: "sent, 0.012 s into the connection, 78 bytes" or with a cut
@@ -114,6 +140,7 @@ public struct DecryptedContent: Sendable, Equatable {
 extension FlowInspector {
     /// The *Decrypted content* section; nil for an inspected flow whose content was not read.
     public var decryptedSection: DecryptedSection? {
-        DecryptedSection(status: flow.stored.tlsStatus, reading: decrypted, connectionStart: flow.stored.firstSeen)
+        DecryptedSection(status: flow.stored.tlsStatus, reading: decrypted, connectionStart: flow.stored.firstSeen,
+                         serverEnding: flow.stored.serverEnding)
     }
 }

@@ -12,6 +12,7 @@ extension FlowInspector {
         out.string("marking", DecryptedSection.marking)
         out.string("protocol", section.content?.application.name)
         out.string("protocolNote", section.content?.protocolLine)
+        out.string("endingNote", section.content?.endingNote)
         out.beginArray("turns")
         if let content = section.content {
             for turn in content.turns.turns { Self.write(turn, in: content, to: &out) }
@@ -23,11 +24,13 @@ extension FlowInspector {
                 out.beginObject()
                 out.key("request")
                 if let request = exchange.request { Self.write(request, to: &out) } else { out.null() }
+                out.string("requestMissing", exchange.request == nil ? DecryptedContent.requestNotKept : nil)
                 out.beginArray("interim")
                 for interim in exchange.interim { Self.write(interim, to: &out) }
                 out.endArray()
                 out.key("response")
                 if let response = exchange.response { Self.write(response, to: &out) } else { out.null() }
+                out.string("responseMissing", exchange.response == nil ? content.responseMissing : nil)
                 out.endObject()
             }
             out.endArray()

@@ -17,23 +17,24 @@ extension FlowInspector {
                 if let request = exchange.request {
                     lines += Self.messageLines("Request \(number + 1)", request)
                 } else {
-                    lines.append("    Request \(number + 1): not kept (the budget for what was sent ran out before it)")
+                    lines.append("    Request \(number + 1): \(DecryptedContent.requestNotKept)")
                 }
                 for interim in exchange.interim { lines += Self.messageLines("Interim answer", interim) }
                 if let response = exchange.response {
                     lines += Self.messageLines("Response \(number + 1)", response)
                 } else {
-                    lines.append("    Response \(number + 1): none was kept")
+                    lines.append("    Response \(number + 1): \(content.responseMissing)")
                 }
             }
             lines += content.httpNotes.map { "    (\($0))" }
-            return lines
+        } else {
+            for (number, turn) in content.turns.turns.enumerated() {
+                lines.append("")
+                lines.append("    Turn \(number + 1): \(content.heading(turn))")
+                lines += Self.rendered(turn.rendering, bytes: turn.storedLength).map { "      " + $0 }
+            }
         }
-        for (number, turn) in content.turns.turns.enumerated() {
-            lines.append("")
-            lines.append("    Turn \(number + 1): \(content.heading(turn))")
-            lines += Self.rendered(turn.rendering, bytes: turn.storedLength).map { "      " + $0 }
-        }
+        if let note = content.endingNote { lines += ["", "    (\(note))"] }
         return lines
     }
 

@@ -33,10 +33,8 @@ extension FlowInspector {
         if let offer = stored.clientTLS { AnalysisReport.write(offer, to: &out) } else { out.null() }
         out.key("serverAnswer")
         if let answer = stored.serverTLS { AnalysisReport.write(answer, to: &out) } else { out.null() }
-        out.key("leafTLS")
-        if let leaf = stored.leafTLS { AnalysisReport.write(.negotiated(leaf), to: &out) } else { out.null() }
-        out.string("serverEnding", stored.serverEnding.map(FlowInspector.endingIdentifier))
-        HistoryFlowWording.writeInspectionReason(stored.inspectionReason, to: &out)
+        HistoryFlowWording.writeInspection(stored, to: &out)
+        out.string("encryptionLabel", HistoryFlowWording.statusLabel(stored.tlsStatus))
         out.key("certificates")
         if let certificates { AnalysisReport.write(certificates, to: &out) } else { out.null() }
         out.beginArray("handshake")

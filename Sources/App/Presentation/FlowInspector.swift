@@ -77,7 +77,9 @@ public struct FlowInspector: Sendable {
         }
         if let certificates { said.append(("certificates", AnalysisReport.summary(certificates))) }
         if let ending = stored.serverEnding { said.append(("server ended", Self.ending(ending))) }
-        if let reason = stored.inspectionReason { said.append(("inspection", InspectionReasonWording.text(reason))) }
+        if let reason = stored.inspectionReason {
+            said.append(("inspection", InspectionReasonWording.text(reason, status: stored.tlsStatus)))
+        }
         return said
     }
 

@@ -25,6 +25,34 @@ public enum HistoryFlowWording {
         }
     }
 
+    /// The encryption column, with the reason when there is one worth saying: "encrypted — not
+    /// inspected: QUIC, passed through", "broken by inspection — server's side failed".
+    public static func encryption(_ status: TLSInspectionStatus, reason: InspectionReason?) -> String {
+        guard let reason, InspectionReasonWording.isWorthSaying(reason) else { return encryption(status) }
+        return encryption(status) + " — " + InspectionReasonWording.label(reason.kind)
+    }
+
+    /// The status as a screen's badge and filter name it: "Not encrypted", …, "Broken by inspection".
+    public static func statusLabel(_ status: TLSInspectionStatus) -> String {
+        switch status {
+        case .plaintext: "Not encrypted"
+        case .encrypted: "Encrypted"
+        case .inspected: "Inspected"
+        case .notInspectable: "Kept private"
+        case .inspectionFailed: "Broken by inspection"
+        }
+    }
+
+    /// Whether a list's row writes its status out: only departures from "encrypted", the ordinary case.
+    public static func statusIsWritten(_ status: TLSInspectionStatus) -> Bool { status != .encrypted }
+
+    /// What a list's row says under its status, nil when nothing: the reason's sentence when it is
+    /// worth saying (`InspectionReasonWording.isWorthSaying`).
+    public static func statusNote(_ stored: StoredFlow) -> String? {
+        guard let reason = stored.inspectionReason, InspectionReasonWording.isWorthSaying(reason) else { return nil }
+        return InspectionReasonWording.text(reason, status: stored.tlsStatus)
+    }
+
     /// The host column: the name with where it came from, else the remote address, else both ends.
     public static func host(_ flow: HistoryFlow) -> String {
         if let name = flow.name, let source = flow.nameSource { return "\(name.text) (\(source.rawValue))" }
@@ -95,14 +123,26 @@ public enum HistoryFlowWording {
         out.number("packets", flow.stored.packetCount)
         out.number("durationSeconds", flow.stored.duration, decimals: 6)
         out.string("tlsStatus", statusIdentifier(flow.stored.tlsStatus))
-        writeInspectionReason(flow.stored.inspectionReason, to: &out)
-        out.string("inspectionSentence", flow.stored.inspectionReason.map(InspectionReasonWording.text))
+        writeInspection(flow.stored, to: &out)
+        out.string("statusNote", statusNote(flow.stored))
+        out.string("inspectionSentence", flow.stored.inspectionReason.map { InspectionReasonWording.text($0, status: flow.stored.tlsStatus) })
         out.endObject()
     }
 
     /// Why the flow was not inspected, or how inspection broke it, beside `tlsStatus` in every
     /// document that lists flows: `inspectionReason` (a stable `InspectionReasonKind`
     /// identifier) and `inspectionDetail` (the words of whoever said it), each null when none.
+    /// What inspection made of a flow, beside `tlsStatus` in every document that lists flows:
+    /// its reason (`writeInspectionReason`), `leafTLS` — what the app and the tunnel's certificate
+    /// negotiated, as `serverAnswer` is written — and `serverEnding`, how the real server ended an
+    /// inspected flow (`closeNotify`, `withoutCloseNotify`, `reset`, `fatalAlert`); each null when none.
+    public static func writeInspection(_ stored: StoredFlow, to out: inout JSONWriter) {
+        writeInspectionReason(stored.inspectionReason, to: &out)
+        out.key("leafTLS")
+        if let leaf = stored.leafTLS { AnalysisReport.write(.negotiated(leaf), to: &out) } else { out.null() }
+        out.string("serverEnding", stored.serverEnding.map(FlowInspector.endingIdentifier))
+    }
+
     public static func writeInspectionReason(_ reason: InspectionReason?, to out: inout JSONWriter) {
         out.string("inspectionReason", reason.map { InspectionReasonWording.identifier($0.kind) })
         out.string("inspectionDetail", reason?.detail)

@@ -29,41 +29,60 @@ public enum InspectionReasonWording {
         }
     }
 
-    /// The kind as a sentence: what happened and what it means for the content.
-    public static func sentence(_ kind: InspectionReasonKind) -> String {
-        switch kind {
-        case .inspectionOff:
-            "not inspected: inspection was off for this connection (run --inspect, and the tls-inspection setting)"
-        case .noServerName:
-            "not inspected: the app named no server in its hello, so there was no name to make a certificate for"
-        case .unreadableClientHello:
-            "not inspected: the app's hello could not be read, so nothing sound could be decided"
-        case .quic:
-            "not inspected: QUIC is passed through untouched (only TCP connections are inspected)"
-        case .clientTLSPolicy:
-            "not inspected: nothing within the app's own TLS policy could be agreed with the server, "
-                + "so the app met the server directly and got its answer"
-        case .upstreamVerificationFailed:
-            "not inspected: the server failed verification, so the app was shown the server's own certificate to judge itself"
-        case .upstreamHandshakeFailed:
-            "not inspected: the server broke off the handshake before anything reached the app, which met the server directly"
-        case .refusedCertificate:
-            "kept private: the app refused this run's certificate (it pins its certificate, or trusts a store this run "
-                + "did not reach); later connections to this host pass through untouched"
-        case .clientCertificateRequested:
-            "kept private: the server asks for the app's own certificate, which the tunnel cannot present for it; "
-                + "connections to this host pass through untouched"
-        case .clientHandshakeFailed:
-            "broken by inspection: the app broke off the handshake with this run's certificate"
-        case .upstreamFailed:
-            "broken by inspection: the server's side failed after the app's side began, and the app's connection was reset"
-        case .internalError:
-            "broken by inspection: the tunnel's own side failed"
+    /// What became of a flow that has a reason, before the reason itself: "not inspected
+    /// (passed through untouched)", "kept private (…)", "broken by inspection (…)". The status,
+    /// not the kind, says it: the tunnel's own failure, say, steps aside when it still can.
+    public static func outcome(_ status: TLSInspectionStatus) -> String {
+        switch status {
+        case .plaintext, .encrypted, .inspected: "not inspected (passed through untouched)"
+        case .notInspectable: "kept private (the host is left alone for the rest of the run)"
+        case .inspectionFailed: "broken by inspection (the app's connection failed)"
         }
     }
 
-    /// The reason in full: its sentence, then its detail when there is one.
-    public static func text(_ reason: InspectionReason) -> String {
-        reason.detail.map { sentence(reason.kind) + " (\($0))" } ?? sentence(reason.kind)
+    /// The kind as a sentence: what happened, and only what is known.
+    public static func sentence(_ kind: InspectionReasonKind) -> String {
+        switch kind {
+        case .inspectionOff:
+            "inspection was off for this connection (it needs run --inspect, or '\(SettingName.tlsInspection.command("on"))', "
+                + "and a usable local CA)"
+        case .noServerName:
+            "the app named no server in its hello, so there was no name to make a certificate for"
+        case .unreadableClientHello:
+            "the app's hello could not be read, so nothing sound could be decided"
+        case .quic:
+            "QUIC is passed through untouched: only TLS over TCP is inspected"
+        case .clientTLSPolicy:
+            "nothing within the app's own TLS policy could be agreed with the server, so the app met the server directly "
+                + "and got its answer"
+        case .upstreamVerificationFailed:
+            "the server failed verification, so the app was shown the server's own certificate to judge for itself"
+        case .upstreamHandshakeFailed:
+            "the server broke off the handshake before anything reached the app, which met the server directly"
+        case .refusedCertificate:
+            "the app refused this run's certificate before finishing its handshake — it pins its certificate, or trusts "
+                + "a store this run did not reach"
+        case .clientCertificateRequested:
+            "the server asks for the app's own certificate, which the tunnel cannot present for it"
+        case .clientHandshakeFailed:
+            "the app broke off its handshake with this run's certificate in a way that is no refusal of it"
+        case .upstreamFailed:
+            "the server's side failed after the app's side had begun"
+        case .internalError:
+            "the tunnel's own side failed"
+        }
+    }
+
+    /// The reason in full, for a flow of `status`: what became of it, why, then the detail in the
+    /// words of whoever said it.
+    public static func text(_ reason: InspectionReason, status: TLSInspectionStatus) -> String {
+        let said = outcome(status) + ": " + sentence(reason.kind)
+        return reason.detail.map { said + " (\($0))" } ?? said
+    }
+
+    /// Whether a list's row says the reason beside its status: every reason but inspection simply
+    /// not asked for, which is every TLS connection of a run without --inspect.
+    public static func isWorthSaying(_ reason: InspectionReason) -> Bool {
+        reason.kind != .inspectionOff || reason.detail != nil
     }
 }

@@ -77,7 +77,7 @@ public struct TimelineListing: Sendable {
                                  flow.remotePort.map { "\($0)" } ?? "-", flow.stored.key.proto.displayName,
                                  RunSummary.bytes(flow.stored.bytesIn), RunSummary.bytes(flow.stored.bytesOut),
                                  "\(flow.stored.packetCount)", HistoryFlowWording.duration(flow.stored.duration),
-                                 HistoryFlowWording.encryption(flow.stored.tlsStatus)])
+                                 HistoryFlowWording.encryption(flow.stored.tlsStatus, reason: flow.stored.inspectionReason)])
                 case let .burst(burst):
                     bursts.append(burst)
                     rows.append([burst.idRanges, HistoryFlowWording.time(burst.lastSeen),
@@ -85,7 +85,7 @@ public struct TimelineListing: Sendable {
                                  burst.first.remotePort.map { "\($0)" } ?? "-", burst.first.stored.key.proto.displayName,
                                  RunSummary.bytes(burst.bytesIn), RunSummary.bytes(burst.bytesOut), "\(burst.packets)",
                                  HistoryFlowWording.duration(burst.lastSeen.timeIntervalSince(burst.firstSeen)),
-                                 HistoryFlowWording.encryption(burst.first.stored.tlsStatus)])
+                                 HistoryFlowWording.encryption(burst.first.stored.tlsStatus, reason: burst.first.stored.inspectionReason)])
                 }
             }
             lines += RunSummary.aligned(rows)
@@ -122,8 +122,10 @@ public struct TimelineListing: Sendable {
             return "\(Self.connections(shown)) shown (scanned \(scanned)); more remain — next page: \(next)"
         }
         if snapshot.filter.isActive && shown == 0 {
-            return "no connections match (scanned \(scanned), none older remain); run 'tunnelvision flows' without "
-                + "--search, --protocol, --status, --since and --until to see them all"
+            // The status and reason are narrowed by the store: nothing read can mean none at all.
+            let looked = scanned > 0 ? "scanned \(scanned), none older remain" : "none in the history"
+            return "no connections match (\(looked)); run 'tunnelvision flows' without "
+                + "--search, --protocol, --status, --reason, --since and --until to see them all"
         }
         return "\(Self.connections(shown)) shown (scanned \(scanned)); nothing older remains"
     }
@@ -155,8 +157,34 @@ public struct TimelineListing: Sendable {
         HistoryFlowWording.write("since", filter.dateRange.map(\.lowerBound).flatMap { $0 > .distantPast ? $0 : nil }, to: &out)
         HistoryFlowWording.write("until", filter.dateRange.map(\.upperBound).flatMap { $0 < .distantFuture ? $0 : nil }, to: &out)
         out.endObject()
+        writeChoices(to: &out)
         out.endObject()
         return out.writer.string
+    }
+
+    /// What a screen offers to narrow by and how it names each: `"choices": {"statuses": [{"id",
+    /// "label", "written"}], "reasons": [{"id", "label"}]}`, in their order — `written` is whether a
+    /// row writes that status out (`HistoryFlowWording.statusIsWritten`).
+    func writeChoices(to out: inout JSONWriter) {
+        out.beginObject("choices")
+        out.beginArray("statuses")
+        for status in TLSInspectionStatus.allCases {
+            out.beginObject()
+            out.string("id", HistoryFlowWording.statusIdentifier(status))
+            out.string("label", HistoryFlowWording.statusLabel(status))
+            out.bool("written", HistoryFlowWording.statusIsWritten(status))
+            out.endObject()
+        }
+        out.endArray()
+        out.beginArray("reasons")
+        for kind in InspectionReasonKind.allCases {
+            out.beginObject()
+            out.string("id", InspectionReasonWording.identifier(kind))
+            out.string("label", InspectionReasonWording.label(kind))
+            out.endObject()
+        }
+        out.endArray()
+        out.endObject()
     }
 
     static func connections(_ count: Int) -> String { count == 1 ? "1 connection" : "\(count) connections" }

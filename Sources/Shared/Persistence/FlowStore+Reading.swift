@@ -3,17 +3,29 @@ import Foundation
 extension FlowStore {
     /// Up to `limit` flows, most recently seen first, starting after `cursor` (from the newest when
     /// nil). Ties on `lastSeen` are broken by id, so consecutive pages neither skip nor repeat.
-    public func recentFlows(limit: Int, before cursor: FlowCursor? = nil) throws(StoreError) -> [StoredFlow] {
-        // The row value compares in index order: flows_last_seen is (last_seen, rowid).
-        let after = cursor == nil ? "" : "WHERE (last_seen, id) < (?2, ?3)"
+    /// Narrowed in SQL, so a rare status or reason is found however far back it lies: only flows
+    /// whose status is in `statuses` (any when empty) and whose inspection reason is in `reasons`
+    /// (any or none when empty; a flow without a reason never matches a non-empty set).
+    public func recentFlows(limit: Int, before cursor: FlowCursor? = nil, statuses: Set<TLSInspectionStatus> = [],
+                            reasons: Set<InspectionReasonKind> = []) throws(StoreError) -> [StoredFlow] {
+        // The row value compares in index order: flows_last_seen is (last_seen, rowid). A status is
+        // one bit of ?4; the reasons are one string ",a,b," that a reason's ",name," is found in.
+        // Bound values keep the text to eight statements whatever the sets, each prepared once.
+        var conditions: [String] = []
+        if cursor != nil { conditions.append("(last_seen, id) < (?2, ?3)") }
+        if !statuses.isEmpty { conditions.append("(?4 >> tls_status) & 1 = 1") }
+        if !reasons.isEmpty { conditions.append("instr(?5, ',' || inspection_reason || ',') > 0") }
+        let narrowing = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let rows = try sqlite { connection throws(SQLiteError) in
-            try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows \(after) ORDER BY last_seen DESC, id DESC LIMIT ?1") {
+            try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows \(narrowing) ORDER BY last_seen DESC, id DESC LIMIT ?1") {
                 statement throws(SQLiteError) in
                 statement.bind(Int64(clamping: max(0, limit)), at: 1)
                 if let cursor {
                     statement.bind(cursor.lastSeenNanoseconds, at: 2)
                     statement.bind(cursor.id, at: 3)
                 }
+                if !statuses.isEmpty { statement.bind(statuses.reduce(Int64(0)) { $0 | Int64(1) << Int64($1.rawValue) }, at: 4) }
+                if !reasons.isEmpty { statement.bind("," + reasons.map(\.rawValue).sorted().joined(separator: ",") + ",", at: 5) }
                 return try Self.rows(of: statement)
             }
         }

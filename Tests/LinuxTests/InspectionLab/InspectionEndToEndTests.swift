@@ -157,8 +157,14 @@ struct InspectionEndToEndTests {
         let set = try InspectionLab.tunnelvision(["settings", "set", "plaintext-persistence", "on", "--data-dir", lab.data.path])
         #expect(set.status == 0, "\(set.err)")
         let curl = (["curl", "-sS", "--max-time", "30", "--http1.1"] + lab.resolve).joined(separator: " ")
-        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: "\(curl) -o /dev/null \(lab.url)/api.json")
+        // Then a client that trusts the lab's root alone refuses the run's certificate: the browser
+        // script finds it in the Timeline as kept private, and says why.
+        let refusing = (["curl", "-sS", "--max-time", "30", "-o", "/dev/null", "--cacert", lab.pki.root, "--capath",
+                         lab.emptyDirectory.path] + lab.resolve).joined(separator: " ")
+        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root],
+                                 script: "\(curl) -o /dev/null \(lab.url)/api.json && { \(refusing) \(lab.url)/api.json; true; }")
         #expect(result.status == 0, "\(result.err)")
+        #expect(try secureFlows(lab).map { $0["tlsStatus"] as? String } == ["inspected", "notInspectable"])
         let files = try FileManager.default.contentsOfDirectory(atPath: lab.data.appendingPathComponent("plaintext").path)
         #expect(files.contains { $0.hasSuffix(".tvpt") }, "\(files)")
         let id = try #require(try secureFlows(lab).first?["id"] as? Int)

@@ -93,6 +93,8 @@ struct InspectionFidelityTests {
     /// Runs `script` under `run` with `options`, answering each step's line.
     func results(_ lab: FidelityLab, _ options: [String]) throws -> [String: String] {
         let result = try lab.inspection.run(options, script: try script(lab))
+        // A run that never got the clients going says why, rather than nineteen empty outcomes.
+        #expect(result.out.contains("="), "run \(options) printed nothing (status \(result.status)): \(result.err.suffix(1500))")
         var lines: [String: String] = [:]
         for line in result.out.split(separator: "\n") {
             guard let equals = line.firstIndex(of: "=") else { continue }

@@ -7,7 +7,7 @@
 
 import { get } from "./api.js";
 import { h, replace, bytes, errorCard, facts, keyed } from "./dom.js";
-import { timelineRow } from "./rows.js";
+import { timelineRow, statusNames } from "./rows.js";
 
 const windowSeconds = 60;   // seconds drawn: the last minute
 
@@ -106,7 +106,8 @@ export function render(main) {
       const page = await get("/api/flows", { limit: 5 });
       if (!alive) return;
       // A row whose connection did not change is kept (keyed by all it shows), so a click lands.
-      keyed(recentList, page.flows, (flow) => JSON.stringify(flow), timelineRow);
+      const names = statusNames(page.choices);
+      keyed(recentList, page.flows, (flow) => JSON.stringify(flow), (flow) => timelineRow(flow, names));
       if (!recent.contains(recentList) || page.flows.length === 0) {
         replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
           page.flows.length ? recentList : h("p", {}, "No connections recorded yet: they appear here as the tunnel sees them."),

@@ -60,15 +60,17 @@ function decryptedContent(flow) {
   const content = flow.decrypted;
   if (!content || content.turns.length === 0) return flow.decryptedNote ? card(h("p", { class: "notice" }, capitalised(flow.decryptedNote) + ".")) : null;
   const marking = h("p", { class: "marking" }, capitalised(content.marking) + (content.protocolNote ? ` · ${content.protocolNote}` : ""));
-  if (!content.http) return card(marking, turnList(content.turns));
+  const ending = content.endingNote ? h("p", { class: "notice" }, capitalised(content.endingNote) + ".") : null;
+  if (!content.http) return card(marking, turnList(content.turns), ending);
   return card(marking,
     content.http.map((exchange, index) => h("article", { class: "exchange", "aria-label": `Exchange ${index + 1}` },
       exchange.request ? message(`Request ${index + 1}`, `request-${index}`, exchange.request)
-        : h("p", { class: "hint" }, `Request ${index + 1} was not kept.`),
+        : h("p", { class: "hint" }, `Request ${index + 1}: ${exchange.requestMissing}.`),
       exchange.interim.map((interim, step) => message("Interim answer", `interim-${index}-${step}`, interim)),
       exchange.response ? message(`Response ${index + 1}`, `response-${index}`, exchange.response)
-        : h("p", { class: "hint" }, `No response to request ${index + 1} was kept.`))),
+        : h("p", { class: "hint" }, `Response ${index + 1}: ${exchange.responseMissing}.`))),
     content.httpNotes.map((note) => h("p", { class: "hint" }, capitalised(note) + ".")),
+    ending,
     h("details", { class: "turns-as-recorded" }, h("summary", {}, `The ${content.turns.length} turns as recorded`), turnList(content.turns)));
 }
 
@@ -114,7 +116,7 @@ export function render(main, { id }) {
         flow.otherNames.length ? ` · also called ${flow.otherNames.join(", ")}` : ""),
       facts([
         ["Protocol", `${protocols[flow.protocol] ?? flow.protocol} over ${flow.ipVersion}`],
-        ["Encryption", statusBadge(flow.encryption, true)],
+        ["Encryption", statusBadge(flow.encryption, flow.encryptionLabel)],
         ["This machine", flow.local ?? flow.ends[0]],
         ["Other end", flow.remote ?? flow.ends[1]],
         ["First to last packet", `${when(flow.firstPacket)} – ${when(flow.lastPacket)} (${duration(flow.durationSeconds)})`],

@@ -3,14 +3,16 @@
 
 import { h, bytes, clock, duration, count } from "./dom.js";
 
-/** The five statuses; only departures from "encrypted" are written out on a row. */
-export const statuses = {
-  plaintext: { label: "Not encrypted", icon: "open", written: true },
-  encrypted: { label: "Encrypted", icon: "closed", written: false },
-  inspected: { label: "Inspected", icon: "eye", written: true },
-  notInspectable: { label: "Kept private", icon: "shield", written: true },
-  inspectionFailed: { label: "Broken by inspection", icon: "broken", written: true },
+/** Each status's icon: the look is the browser's, the words are the server's (the listing's
+ *  `choices.statuses`, the inspector's `encryptionLabel`). */
+const statusIcons = {
+  plaintext: "open", encrypted: "closed", inspected: "eye", notInspectable: "shield", inspectionFailed: "broken",
 };
+
+/** The listing's `choices.statuses` by id: {label, written}. */
+export function statusNames(choices) {
+  return Object.fromEntries((choices?.statuses ?? []).map((status) => [status.id, status]));
+}
 
 export const protocols = { tcp: "TCP", udp: "UDP", icmp: "ICMP", icmpv6: "ICMPv6" };
 
@@ -29,17 +31,19 @@ const iconPaths = {
 };
 
 export function statusIcon(status) {
-  const kind = statuses[status]?.icon ?? "closed";
+  const kind = statusIcons[status] ?? "closed";
   return h("svg", { class: "status-icon", viewBox: "0 0 16 16", "aria-hidden": "true", focusable: "false" }, h("path", { d: iconPaths[kind] }));
 }
 
-/** The badge: icon, label, colour class. `always` writes "Encrypted" too (the inspector does).
- *  `why` — the reason in the server's own words (`inspectionSentence`) — is its tooltip. */
-export function statusBadge(status, always = false, why = null) {
-  const known = statuses[status] ?? { label: status, written: true };
-  const label = h("span", { class: known.written || always ? "status-label" : "visually-hidden" }, known.label);
-  return h("span", why ? { class: `status status-${status}`, title: why } : { class: `status status-${status}` },
-    statusIcon(status), label);
+/** The badge: icon, label, colour class; the label is read aloud only when not `written`. */
+export function statusBadge(status, label, written = true) {
+  return h("span", { class: `status status-${status}` }, statusIcon(status),
+    h("span", { class: written ? "status-label" : "visually-hidden" }, label ?? status));
+}
+
+/** A row's badge, as the listing's `names` (`statusNames`) say it. */
+function rowBadge(status, names) {
+  return statusBadge(status, names[status]?.label, names[status]?.written ?? true);
 }
 
 export function hostOf(flow) {
@@ -48,7 +52,7 @@ export function hostOf(flow) {
   return remote ? `${remote.address}` : "unknown host";
 }
 
-export function timelineRow(flow) {
+export function timelineRow(flow, names) {
   const remote = flow.remote ?? flow.peers?.[1];
   const what = [protocols[flow.protocol] ?? flow.protocol.toUpperCase()];
   if (remote) what.push(flow.name ? `${remote.address} port ${remote.port}` : `port ${remote.port}`);
@@ -60,7 +64,8 @@ export function timelineRow(flow) {
         h("span", { class: "line line-host" },
           h("span", { class: "host" }, hostOf(flow)),
           h("time", { datetime: flow.firstSeen }, clock(flow.firstSeen))),
-        h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), statusBadge(flow.tlsStatus, false, flow.inspectionSentence)),
+        h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), rowBadge(flow.tlsStatus, names)),
+        flow.statusNote ? h("span", { class: "line line-why" }, flow.statusNote) : null,
         h("span", { class: "line line-moved" },
           h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesIn)} received`),
           h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesOut)} sent`),
@@ -69,7 +74,7 @@ export function timelineRow(flow) {
 
 /** A burst (the listing's `bursts`: alike connections started together) as one row: the
  *  listing's own sentence, and its connections behind a disclosure, each a row that opens. */
-export function burstRow(burst, flows) {
+export function burstRow(burst, flows, names) {
   const first = flows[0];
   const remote = first.remote ?? first.peers?.[1];
   const what = [protocols[burst.protocol] ?? burst.protocol.toUpperCase()];
@@ -83,8 +88,8 @@ export function burstRow(burst, flows) {
           h("span", { class: "line line-host" },
             h("span", { class: "host" }, `${burst.count} × ${burst.host}`),
             h("time", { datetime: burst.firstSeen }, clock(burst.firstSeen))),
-          h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), statusBadge(burst.tlsStatus)),
+          h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), rowBadge(burst.tlsStatus, names)),
           h("span", { class: "line line-summary" }, burst.summary))),
       h("ul", { class: "burst-rows", "aria-label": `The ${burst.count} connections of this burst` },
-        ...flows.map(timelineRow))));
+        ...flows.map((flow) => timelineRow(flow, names)))));
 }

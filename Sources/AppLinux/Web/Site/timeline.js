@@ -4,7 +4,7 @@
 
 import { get } from "./api.js";
 import { h, replace, clock, errorCard, announce, count } from "./dom.js";
-import { timelineRow, burstRow, statuses, protocols } from "./rows.js";
+import { timelineRow, burstRow, statusNames, protocols } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
 
 const presets = [["", "Any time"], ["10m", "Last 10 minutes"], ["1h", "Last hour"], ["1d", "Last day"], ["7d", "Last week"]];
@@ -15,6 +15,7 @@ const state = {
   range: null,     // {from, to, kind: "zoom" | "bar" | "sweep"}: what the list is bounded to
   notice: null,    // a sentence about the axis (a stretch retention took)
   cursor: null,
+  choices: null,   // what the listing offers to narrow by, in its words (`choices`), from its first answer
 };
 
 function filtered() {
@@ -29,6 +30,7 @@ function axisBars(main) {
 
 export function render(main) {
   let alive = true;
+  let statusCheckbox = null;   // set by filterForm: the status boxes share its change handler
   const heading = h("h1", { tabindex: -1 }, "Timeline");
   const axisSection = h("section", { class: "axis-section", "aria-labelledby": "axis-title", hidden: true });
   const form = filterForm();
@@ -38,6 +40,7 @@ export function render(main) {
   replace(main, heading, axisSection, form,
     h("section", { class: "list-section", "aria-labelledby": "list-title" },
       h("h2", { id: "list-title", class: "visually-hidden" }, "Connections"), status, list, footer));
+  if (state.choices) drawStatusChoices();
 
   async function reload() {
     const listed = loadList(null);
@@ -210,6 +213,8 @@ export function render(main) {
       return;
     }
     if (!alive || mine !== generation) return;
+    if (!state.choices && page.choices) { state.choices = page.choices; drawStatusChoices(); }
+    const names = statusNames(page.choices);
     if (after === null) { replace(list); shownConnections = 0; }
     replace(status);
     // A burst is one row at its first connection's place (its ids are consecutive in the page).
@@ -218,8 +223,8 @@ export function render(main) {
     const drawn = document.createDocumentFragment();   // one insertion into the page, not a hundred
     for (const flow of page.flows) {
       const burst = burstOf.get(flow.id);
-      if (!burst) drawn.append(timelineRow(flow));
-      else if (burst.ids[0] === flow.id) drawn.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst)));
+      if (!burst) drawn.append(timelineRow(flow, names));
+      else if (burst.ids[0] === flow.id) drawn.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst), names));
     }
     list.append(drawn);
     shownConnections += page.flows.length;
@@ -266,6 +271,14 @@ export function render(main) {
         h("button", { type: "button", on: { click: clearFilters } }, "Clear filters")));
   }
 
+  // The Encryption boxes, in the listing's words, once its first answer brought them.
+  function drawStatusChoices() {
+    const fieldset = form.querySelector("fieldset.statuses");
+    replace(fieldset, h("legend", {}, "Encryption"),
+      state.choices.statuses.map(({ id, label }) => statusCheckbox(id, label)));
+    fieldset.hidden = false;
+  }
+
   function filterForm() {
     const search = h("input", { type: "search", id: "search", name: "search", value: state.search,
                                 placeholder: "name or address" });
@@ -278,8 +291,7 @@ export function render(main) {
         h("button", { type: "submit" }, "Search")),
       h("fieldset", {}, h("legend", {}, "Protocol"),
         Object.entries(protocols).filter(([id]) => id !== "icmpv6").map(([id, label]) => checkbox("protocols", id, label))),
-      h("fieldset", {}, h("legend", {}, "Encryption"),
-        Object.entries(statuses).map(([id, { label }]) => checkbox("statuses", id, label))),
+      h("fieldset", { class: "statuses", hidden: true }),
       h("div", { class: "field" }, h("label", { for: "since" }, "Time"), since),
       h("button", { type: "button", class: "secondary", on: { click: clearFilters } }, "Clear filters"));
     const apply = () => {
@@ -299,9 +311,13 @@ export function render(main) {
     element.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
     // Search applies on submit and on clear; the boxes and the time apply as they change.
     search.addEventListener("search", () => { if (search.value === "") apply(); });
-    for (const input of element.querySelectorAll("input[type=checkbox], select")) input.addEventListener("change", () => {
-      const keep = search.value; search.value = state.search; apply(); search.value = keep;
-    });
+    const changed = () => { const keep = search.value; search.value = state.search; apply(); search.value = keep; };
+    for (const input of element.querySelectorAll("input[type=checkbox], select")) input.addEventListener("change", changed);
+    statusCheckbox = (id, label) => {
+      const box = checkbox("statuses", id, label);
+      box.querySelector("input").addEventListener("change", changed);
+      return box;
+    };
     return element;
   }
 
