@@ -7,8 +7,9 @@ import Shared
 /// An `InspectionNSSPlan.Grant` carried out: the private database made in the run's trust
 /// directory (the user's files copied, certutil adding the root as CMD's user), and the mount
 /// point's missing directories made in the home — recorded first in the trust directory, so the
-/// sweep of a killed run removes them too. `removeCreated` takes those away when the run ends.
-/// Every step in the home goes through `PathBeneath`; the user's database is only read.
+/// sweep of a killed run removes them too. `removeCreated` takes those away when the run ends,
+/// unless another run still holds the mount point (`InspectionNSSMountPoint`): the last run out
+/// removes them. Every step in the home goes through `PathBeneath`; the user's database is only read.
 package struct InspectionNSSDatabase: Sendable {
     /// The record of the directories made in the home, in the trust directory.
     static let manifestName = "home-directories.json"
@@ -27,15 +28,14 @@ package struct InspectionNSSDatabase: Sendable {
         }
     }
 
-    /// What was made in the home, relative to it, outer first.
-    struct Manifest: Codable, Equatable {
-        let home: String
-        let created: [String]
-    }
-
     package let grant: InspectionNSSPlan.Grant
     /// The directories this run made in the home (relative, outer first): those it removes.
     let created: [String]
+    /// The mount point, open with a shared lock while the run lasts (-1: none could be had), so
+    /// no other run's end removes it from under this one's command.
+    let hold: Int32
+    /// Where a removal put off by another run's hold is recorded: beside the trust directories.
+    let pendingParent: String
 
     /// Makes the database and the mount point; on failure, undoes what it made and throws the
     /// reason (for the run's one notice — never its failure).
@@ -50,58 +50,64 @@ package struct InspectionNSSDatabase: Sendable {
             try? FileManager.default.removeItem(atPath: grant.database)
             throw error as? NSSSetUpError ?? NSSSetUpError(reason: "\(error)")
         }
-        var made = InspectionNSSDatabase(grant: grant, created: [])
-        guard !grant.created.isEmpty else { return made }
-        do {
-            let manifest = try JSONEncoder().encode(Manifest(home: grant.home, created: grant.created))
-            try manifest.write(to: URL(fileURLWithPath: trustDirectory + "/" + manifestName), options: .withoutOverwriting)
-        } catch {
-            try? FileManager.default.removeItem(atPath: grant.database)
-            throw NSSSetUpError(reason: "cannot record what it makes in \(grant.home): \(error.localizedDescription)")
-        }
-        for path in grant.created {
-            let components = path.split(separator: "/").map(String.init)
-            let outcome = makeDirectory(home: grant.home, components, owner: grant.owner)
-            if outcome == 0 {
-                made = InspectionNSSDatabase(grant: grant, created: made.created + [path])
-            } else if outcome != EEXIST {
-                made.removeCreated()
+        let pendingParent = (trustDirectory as NSString).deletingLastPathComponent
+        if !grant.created.isEmpty {
+            do {
+                let manifest = try JSONEncoder().encode(InspectionNSSMountPoint.Manifest(home: grant.home, created: grant.created))
+                try manifest.write(to: URL(fileURLWithPath: trustDirectory + "/" + manifestName), options: .withoutOverwriting)
+            } catch {
                 try? FileManager.default.removeItem(atPath: grant.database)
-                throw NSSSetUpError(reason: "cannot make \(grant.home)/\(path): \(SystemError.text(outcome))")
+                throw NSSSetUpError(reason: "cannot record what it makes in \(grant.home): \(error.localizedDescription)")
             }
         }
-        return made
+        // Another run's end may remove the mount point between its making and its holding: then
+        // it is made again (what this run made then is its own to remove).
+        var created: [String] = []
+        for _ in 0..<3 {
+            for path in grant.created {
+                let outcome = makeDirectory(home: grant.home, path.split(separator: "/").map(String.init), owner: grant.owner)
+                if outcome == 0 {
+                    if !created.contains(path) { created.append(path) }
+                } else if outcome != EEXIST {
+                    InspectionNSSDatabase(grant: grant, created: created, hold: -1, pendingParent: pendingParent).removeCreated()
+                    try? FileManager.default.removeItem(atPath: grant.database)
+                    throw NSSSetUpError(reason: "cannot make \(grant.home)/\(path): \(SystemError.text(outcome))")
+                }
+            }
+            switch InspectionNSSMountPoint.hold(home: grant.home) {
+            case .held(let descriptor):
+                return InspectionNSSDatabase(grant: grant, created: created, hold: descriptor, pendingParent: pendingParent)
+            case .unavailable:
+                return InspectionNSSDatabase(grant: grant, created: created, hold: -1, pendingParent: pendingParent)
+            case .vanished:
+                continue
+            }
+        }
+        InspectionNSSDatabase(grant: grant, created: created, hold: -1, pendingParent: pendingParent).removeCreated()
+        try? FileManager.default.removeItem(atPath: grant.database)
+        throw NSSSetUpError(reason: "\(grant.home)/\(InspectionNSSPlan.databaseComponents.joined(separator: "/")) kept vanishing "
+                            + "as it was made (another run ending each time)")
     }
 
-    /// Removes the directories this run made, innermost first, each only while empty.
+    /// Lets go of the mount point and removes the directories this run made, innermost first,
+    /// each only while empty — or, while another run still holds the mount point, leaves that
+    /// run's end to do it. Then carries out the removals other runs left to this one.
     package func removeCreated() {
-        Self.removeEmpty(home: grant.home, created)
+        if hold >= 0 { close(hold) }
+        if !InspectionNSSMountPoint.removeUnlessHeld(home: grant.home, created) {
+            InspectionNSSMountPoint.recordPending(.init(home: grant.home, created: created), in: pendingParent)
+        }
+        InspectionNSSMountPoint.sweepPending(parent: pendingParent)
     }
 
     /// What a killed run made in a home, recorded in its trust directory `directory`, removed as
-    /// `removeCreated` would have. Trusted only when the record is a plain file of ours (the
-    /// directory belongs to CMD's user, who could write another) naming directories the plan
-    /// makes and nothing else.
+    /// `removeCreated` would have — or left in a pending record while a live run holds it.
+    /// Trusted only when the record is a plain file of ours (the directory belongs to CMD's user,
+    /// who could write another), and only the directories the plan makes are ever removed.
     static func sweepCreated(trustDirectory directory: String) {
-        let path = directory + "/" + manifestName
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(), status.st_nlink == 1,
-              let bytes = FileManager.default.contents(atPath: path),
-              let manifest = try? JSONDecoder().decode(Manifest.self, from: bytes) else { return }
-        let planned = InspectionNSSPlan.databaseComponents.indices.map {
-            InspectionNSSPlan.databaseComponents[...$0].joined(separator: "/")
-        }
-        removeEmpty(home: manifest.home, manifest.created.filter(planned.contains))
-    }
-
-    private static func removeEmpty(home: String, _ created: [String]) {
-        for path in created.reversed() {
-            var components = path.split(separator: "/").map(String.init)
-            guard let name = components.popLast() else { continue }
-            let parent = PathBeneath.open(home, components)
-            guard parent >= 0 else { continue }
-            unlinkat(parent, name, AT_REMOVEDIR)   // ENOTEMPTY: someone else's now, kept
-            close(parent)
+        guard let manifest = InspectionNSSMountPoint.readManifest(directory + "/" + manifestName) else { return }
+        if !InspectionNSSMountPoint.removeUnlessHeld(home: manifest.home, manifest.created) {
+            InspectionNSSMountPoint.recordPending(manifest, in: (directory as NSString).deletingLastPathComponent)
         }
     }
 

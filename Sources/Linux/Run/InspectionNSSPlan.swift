@@ -16,7 +16,8 @@ import Shared
 /// copied, and an overlay over it would either throw away every other write CMD makes there or
 /// need a work directory on the home's own filesystem. So the plan makes exactly the missing
 /// directories — empty, 0700 and the user's, as Chromium would make them — and the run removes
-/// exactly those afterwards, each only if still empty (what someone else put there is theirs).
+/// exactly those afterwards, each only if still empty (what someone else put there is theirs),
+/// or the last of the runs sharing them does (`InspectionNSSMountPoint`).
 /// The home ends as it was; the empty mount point is visible outside CMD only while the run lasts,
 /// and a killed run's is removed by the next run's sweep.
 package struct InspectionNSSPlan: Sendable, Equatable {

@@ -35,11 +35,13 @@ package enum InspectionTrustLeftovers {
     }
 
     /// Removes what killed runs left in `parent` — and the empty directories each made in a home
-    /// for its NSS database; the paths removed, for the run's one notice. Whatever cannot be
+    /// for its NSS database, with those an ended run left to a run still using them
+    /// (`InspectionNSSMountPoint`); the trust directories removed, for the run's one notice. Whatever cannot be
     /// removed is left as it is: it holds public certificates and at most a copy of CMD's user's
     /// own NSS database, in a directory only that user can enter.
     package static func sweep(parent: String) -> [String] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return [] }
+        defer { InspectionNSSMountPoint.sweepPending(parent: parent) }
         return abandoned(entries, isAlive: LeftoverSweeper.isAlive).compactMap { entry in
             let path = parent + "/" + entry
             guard PathStatus.of(path)?.kind == .directory else { return nil }   // never follow a link planted there

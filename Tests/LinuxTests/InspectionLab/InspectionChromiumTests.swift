@@ -41,7 +41,7 @@ struct InspectionChromiumTests {
         }
         let lab = try InspectionLab()
         defer { lab.remove() }
-        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+        let home = lab.home.path
         let before = Self.snapshot(home)
         let page = lab.file("page.html"), elsewhere = lab.file("elsewhere-home")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)

@@ -13,6 +13,9 @@ struct InspectionLab {
     let work: TemporaryDirectory
     let pki: DemoCertificates
     let data: URL
+    /// The home the lab's runs give CMD (`HOME`): each lab its own, so the NSS mount point one
+    /// run makes there is no other test's, and a test can see its home as it was.
+    let home: URL
     let www: URL
     private let nginx: Process
     let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 11) })
@@ -30,6 +33,8 @@ struct InspectionLab {
             try body.write(to: www.appendingPathComponent("file.bin"))
             try Data(Self.json.utf8).write(to: www.appendingPathComponent("api.json"))
             data = work.url.appendingPathComponent("data")
+            home = work.url.appendingPathComponent("home")
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let server = InspectionNginx(host: Self.host, pki: pki, root: www, work: work.url)
             nginx = try LabScripts.start(try server.prepare(), in: lab.server)
             try LabScripts.waitForListener(Lab.serverIPv4, InspectionNginx.port, from: lab.server)
@@ -60,7 +65,7 @@ struct InspectionLab {
     func run(_ arguments: [String], script: String) throws -> (status: Int32, out: String, err: String) {
         let tunnelvision = try BuiltProduct.url("tunnelvision")
         let ip = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")
-        return try BuiltProduct.run(ip, lab.host.command([tunnelvision.path, "run", "--data-dir", data.path] + arguments
+        return try BuiltProduct.run(ip, lab.host.command(["env", "HOME=\(home.path)", tunnelvision.path, "run", "--data-dir", data.path] + arguments
                                                           + ["--", "sh", "-c", script]).dropFirst().map { $0 })
     }
 

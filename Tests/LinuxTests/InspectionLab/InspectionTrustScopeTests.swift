@@ -44,7 +44,7 @@ struct InspectionTrustScopeTests {
         let tunnelvision = try BuiltProduct.url("tunnelvision").path
         let command = ([tunnelvision, "run", "--data-dir", lab.data.path] + arguments + ["--", "sh", "-c", script])
             .map(Self.quoted).joined(separator: " ")
-        return try LabScripts.start(["sh", "-c", "TMPDIR=\(quoted(lab.work.url.path)) exec \(command) 2>\(quoted(stderr.path))"],
+        return try LabScripts.start(["sh", "-c", "TMPDIR=\(quoted(lab.work.url.path)) HOME=\(quoted(lab.home.path)) exec \(command) 2>\(quoted(stderr.path))"],
                                     in: lab.lab.host)
     }
 
