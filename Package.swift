@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "AppTests", dependencies: ["App", "Shared", "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "Shared"], swiftSettings: strict),
         .testTarget(name: "LinuxTests", dependencies: ["Linux", "App", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
-                                                       "Fixtures", "TestSupport"], swiftSettings: strict),
+                                                       "COpenSSL", "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AppLinuxTests", dependencies: ["AppLinux", "App", "Posix", "Shared", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "BenchTests", dependencies: ["Bench", "Linux", "Shared"], swiftSettings: strict),
