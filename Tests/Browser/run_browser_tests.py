@@ -17,6 +17,7 @@ Exit status 1 when any check, axe scan or page error fails.
 import argparse
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -59,7 +60,17 @@ class Context:
         copy = os.path.join(self.scratch, "copy")
         shutil.rmtree(copy, ignore_errors=True)
         # Not the running servers' sockets (ui/ holds `ui link`'s): a copy of a socket is no socket.
-        shutil.copytree(self.data_dir, copy, symlinks=True, ignore=shutil.ignore_patterns("*.sock"))
+        # Nor the history's files: its -wal and -shm come and go as readers close, so the database
+        # is copied whole by SQLite's own backup, consistent whatever is reading it meanwhile.
+        shutil.copytree(self.data_dir, copy, symlinks=True,
+                        ignore=shutil.ignore_patterns("*.sock", "TunnelVision.sqlite*"))
+        database = os.path.join(self.data_dir, "TunnelVision.sqlite")
+        source, target = sqlite3.connect(database), sqlite3.connect(os.path.join(copy, "TunnelVision.sqlite"))
+        with target:
+            source.backup(target)
+        source.close()
+        target.close()
+        os.chmod(os.path.join(copy, "TunnelVision.sqlite"), os.stat(database).st_mode & 0o777)
         server = Server(self.options.server, self.binary, copy)
         self.servers.append(server)
         return server
