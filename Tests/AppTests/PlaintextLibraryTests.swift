@@ -109,4 +109,18 @@ import Shared
         #expect(await refusal(written, written.rows[2], mismatch: false))
         written.rows = []
     }
+
+    @Test("a file whose own header allows 4 GiB records, and a record claiming 3 GiB of it, is refused by the file's size before anything is allocated (found by fuzzing)")
+    func hugeClaimRefusedBySize() async throws {
+        let written = try Written()
+        var bytes = try Data(contentsOf: written.url)
+        bytes.replaceSubrange(8..<12, with: [0xF0, 0xFF, 0xFF, 0xFF])      // max_record_bytes, little-endian
+        bytes.replaceSubrange(36..<40, with: [0x00, 0x00, 0x00, 0xC0])     // the first record's stored_length
+        try bytes.write(to: written.url)
+        let library = PlaintextLibrary(directory: written.directory.url)
+        await #expect { try await library.chunk(for: written.row(0, stored: 0xC000_0000)) } throws: { error in
+            guard case .recordUnreadable(let reason) = error as? PlaintextLibraryError else { return false }
+            return reason.contains("claims 3221225472 bytes") && reason.contains("ends at \(bytes.count)")
+        }
+    }
 }

@@ -26,7 +26,7 @@ public actor PlaintextLibrary {
     }
 
     /// The chunk `row` indexes: three short reads (global header, record header, `stored_length`
-    /// bytes bounded by the file's `max_record_bytes` before anything is allocated).
+    /// bytes bounded by the file's `max_record_bytes` and by its size before anything is allocated).
     public func chunk(for row: StoredPlaintextChunk) throws(PlaintextLibraryError) -> DecryptedChunk {
         let directory: URL
         do { directory = try resolveDirectory() } catch { throw .containerUnavailable("\(error)") }
@@ -54,6 +54,14 @@ public actor PlaintextLibrary {
         }
         guard header.storedLength <= global.maxRecordBytes else {
             throw .recordUnreadable("\(name) at \(offset) claims \(header.storedLength) bytes; its file allows \(global.maxRecordBytes)")
+        }
+        // The file's own header is as untrusted as the rest: the record must also fit in what is on
+        // disk before its length is allocated (a header claiming 4 GiB records allocated 4 GiB).
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .recordUnreadable("\(name): \(SystemError.text(errno))") }
+        let end = offset + UInt64(PlaintextFormat.recordHeaderLength) + UInt64(header.storedLength)
+        guard end <= UInt64(max(0, status.st_size)) else {
+            throw .recordUnreadable("\(name) ends at \(status.st_size); the record at \(offset) claims \(header.storedLength) bytes up to \(end)")
         }
         guard header.stream == row.stream else {
             throw .recordMismatch("\(name) at \(offset) is conversation \(header.stream), not \(row.stream)")
