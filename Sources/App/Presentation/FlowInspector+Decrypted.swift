@@ -76,15 +76,11 @@ public struct DecryptedContent: Sendable, Equatable {
 
     /// What an unclean end by the server means for what was received, nil for a clean one: the
     /// server's doing, never the budget's — the budget's cuts are said where they are.
+    /// The words for how it ended are `FlowInspector.ending`'s, as `flow ID` says them.
     public var endingNote: String? {
-        let how: String
-        switch serverEnding {
-        case nil, .closeNotify?: return nil
-        case .withoutCloseNotify?: how = "ended the connection without close_notify"
-        case .reset?: how = "reset the connection"
-        case .fatalAlert?: how = "ended the connection with a fatal alert"
-        }
-        return "the server \(how): what it sent last may be cut short — by the server, not by what TunnelVision keeps"
+        guard let serverEnding, serverEnding != .closeNotify else { return nil }
+        return "the server ended the connection \(FlowInspector.ending(serverEnding)) — a cut made by the server, "
+            + "not by what TunnelVision keeps"
     }
 
     /// Why an exchange has no request: its head was cut by the budget for what was sent.

@@ -14,14 +14,13 @@ public enum HistoryFlowWording {
         TLSInspectionStatus.allCases.first { statusIdentifier($0).lowercased() == identifier.lowercased() }
     }
 
-    /// The encryption column.
+    /// The encryption column: the badge's words (`statusLabel`), with what two of them mean.
     public static func encryption(_ status: TLSInspectionStatus) -> String {
+        let label = statusLabel(status).lowercased()
         switch status {
-        case .plaintext: "not encrypted"
-        case .encrypted: "encrypted"
-        case .inspected: "decrypted (inspected)"
-        case .notInspectable: "encrypted (kept private: not inspectable)"
-        case .inspectionFailed: "broken by inspection"
+        case .inspected: return "decrypted (\(label))"
+        case .notInspectable: return "encrypted (\(label): not inspectable)"
+        case .plaintext, .encrypted, .inspectionFailed: return label
         }
     }
 

@@ -33,10 +33,11 @@ public enum InspectionReasonWording {
     /// (passed through untouched)", "kept private (…)", "broken by inspection (…)". The status,
     /// not the kind, says it: the tunnel's own failure, say, steps aside when it still can.
     public static func outcome(_ status: TLSInspectionStatus) -> String {
+        let label = HistoryFlowWording.statusLabel(status).lowercased()   // the badge's words, where they apply
         switch status {
-        case .plaintext, .encrypted, .inspected: "not inspected (passed through untouched)"
-        case .notInspectable: "kept private (the host is left alone for the rest of the run)"
-        case .inspectionFailed: "broken by inspection (the app's connection failed)"
+        case .plaintext, .encrypted, .inspected: return "not inspected (passed through untouched)"
+        case .notInspectable: return "\(label) (the host is left alone for the rest of the run)"
+        case .inspectionFailed: return "\(label) (the app's connection failed)"
         }
     }
 
