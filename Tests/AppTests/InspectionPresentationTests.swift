@@ -85,7 +85,7 @@ struct InspectionPresentationTests {
         #expect(TLSStreamEnding.allCases.map(FlowInspector.endingIdentifier) == ["closeNotify", "withoutCloseNotify", "reset", "fatalAlert"])
     }
 
-    @Test("an unclean end by the server is said as the server's doing under the decrypted content; a clean one says nothing")
+    @Test("an unclean end by the server is said as the server's doing under the decrypted content; a clean one, or one after whole answers, says nothing")
     func endingNotes() {
         let chunks = [DecryptedChunks.chunk(.outbound, "GET / HTTP/1.1\r\nHost: a\r\n\r\n", at: 1),
                       DecryptedChunks.chunk(.inbound, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n01234", at: 2)]
@@ -97,6 +97,15 @@ struct InspectionPresentationTests {
         }
         #expect(notes.count == 3 && Set(notes).count == 3)
         for note in notes { #expect(note.hasPrefix("the server ") && note.contains("not by what TunnelVision keeps") && !note.contains("budget")) }
+        // Answered in full before the server dropped the connection: nothing was cut, nothing is said.
+        let whole = [chunks[0], DecryptedChunks.chunk(.inbound, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n01234", at: 2)]
+        #expect(DecryptedContent(whole, connectionStart: start, serverEnding: .withoutCloseNotify).endingNote == nil)
+        #expect(DecryptedContent(whole, connectionStart: start, serverEnding: .reset).endingNote == nil)
+        // A body read until the close is never known to be whole; bytes that are not HTTP neither.
+        let untilClose = [chunks[0], DecryptedChunks.chunk(.inbound, "HTTP/1.1 200 OK\r\n\r\n01234", at: 2)]
+        #expect(DecryptedContent(untilClose, connectionStart: start, serverEnding: .withoutCloseNotify).endingNote != nil)
+        let opaque = [DecryptedChunks.chunk(.outbound, "hello", at: 1), DecryptedChunks.chunk(.inbound, "world", at: 2)]
+        #expect(DecryptedContent(opaque, connectionStart: start, serverEnding: .withoutCloseNotify).endingNote != nil)
         // No response, no budget cut: it never came; a cut inbound direction is the budget's.
         let unanswered = DecryptedContent([chunks[0]], connectionStart: start)
         #expect(unanswered.responseMissing == "none arrived before the connection ended")

@@ -76,11 +76,24 @@ public struct DecryptedContent: Sendable, Equatable {
 
     /// What an unclean end by the server means for what was received, nil for a clean one: the
     /// server's doing, never the budget's — the budget's cuts are said where they are.
-    /// The words for how it ended are `FlowInspector.ending`'s, as `flow ID` says them.
+    /// The words for how it ended are `FlowInspector.ending`'s, as `flow ID` says them. Nil too
+    /// when everything received reads as whole responses (`receivedIsWhole`): a keep-alive
+    /// connection the server dropped after answering in full cut nothing the app was owed.
     public var endingNote: String? {
-        guard let serverEnding, serverEnding != .closeNotify else { return nil }
+        guard let serverEnding, serverEnding != .closeNotify, !receivedIsWhole else { return nil }
         return "the server ended the connection \(FlowInspector.ending(serverEnding)) — a cut made by the server, "
             + "not by what TunnelVision keeps"
+    }
+
+    /// Whether what was received reads as HTTP/1.1 responses to every request, each body complete
+    /// by its own framing (a body read until the close is never known to be whole).
+    var receivedIsWhole: Bool {
+        guard case .http1(let conversation) = application, !conversation.switchedProtocols,
+              conversation.unreadReceivedBytes == 0 else { return false }
+        return conversation.exchanges.allSatisfy { exchange in
+            guard let response = exchange.response else { return false }
+            return response.body.isComplete && response.body.framing != .untilClose
+        }
     }
 
     /// Why an exchange has no request: its head was cut by the budget for what was sent.

@@ -178,8 +178,11 @@ struct InspectionEndToEndTests {
         // compares its Flow Inspector with `flow ID --json` over this data directory.
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Browser/run_decrypted_tests.py").standardized
         let python = URL(fileURLWithPath: ExternalCommand.locate("python3") ?? "/usr/bin/python3")
-        let browser = try BuiltProduct.run(python, [script.path, "--binary", try BuiltProduct.url("tunnelvision").path,
-                                                    "--data-dir", lab.data.path, "--artifacts", lab.file("browser").path])
+        // Its screenshots are kept in the build folder (browser-artifacts/decrypted), to be looked at.
+        let binary = try BuiltProduct.url("tunnelvision")
+        let artifacts = binary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("browser-artifacts/decrypted")
+        let browser = try BuiltProduct.run(python, [script.path, "--binary", binary.path,
+                                                    "--data-dir", lab.data.path, "--artifacts", artifacts.path])
         #expect(browser.status == 0, "\(browser.out)\n\(browser.err)")
     }
 
