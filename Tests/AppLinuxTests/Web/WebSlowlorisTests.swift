@@ -106,8 +106,9 @@ struct WebSlowlorisTests {
             try await Task.sleep(for: .milliseconds(200))
         }
         // Alone on an idle machine the slowest answer takes well under a second (measured: 12 rounds in
-        // 12 s); with the whole suite in parallel on two cores, 6 s was seen. The bound is what the
-        // owner is promised: answered before a held head's own 10 s deadline, every round.
+        // 12 s); beside the whole suite on two cores, 6 s and once 19.7 s were seen — the CPU timed,
+        // not the server, which is why scripts/test runs this test in a stage of its own. The bound
+        // is what the owner is promised: answered before a held head's own 10 s deadline, every round.
         #expect(slowest < .seconds(9), "the owner waited \(slowest) for an answer during the flood")
         let closed = flood.closedByServer.load(ordering: .relaxed)
         #expect(closed >= 300, "the flood's heads were evicted or timed out, and reopened: \(closed) closed")
