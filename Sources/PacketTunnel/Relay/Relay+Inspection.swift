@@ -245,10 +245,10 @@ extension Relay {
         let allowance = flow.serverReadAllowance
         if !leg.pendingToDevice.isEmpty, allowance > 0 {
             let count = min(allowance, leg.pendingToDevice.count)
-            // Taken from the front of the pieces as they came: the backlog behind a small window
-            // is never re-made whole at each flush (measured: that copy was the path's largest).
-            let front = leg.pendingToDevice.bytes(at: 0, count: count)
-            let chunk = front.startIndex == 0 ? front : Data(front)
+            // Taken from the front of the pieces as they came, a slice where it lies in one: the
+            // backlog behind a small window is never re-made whole at each flush (measured: that
+            // copy was the path's largest), nor a piece's rest copied once the window cut it.
+            let chunk = leg.pendingToDevice.bytes(at: 0, count: count)
             leg.pendingToDevice.removeFirst(count)
             leg.spokeToDevice = true
             tcpFlows[key]?.inspection = .terminating(leg)
