@@ -43,7 +43,7 @@ struct InspectBenchResults {
                   + ", inspect/mitmproxy " + ratio(comparison.connectionRateOfMitmproxy)]
         lines.append("leaves minted per inspecting run: "
                      + (leavesMinted.isEmpty ? "—" : leavesMinted.map { $0.map(String.init) ?? "not reported" }.joined(separator: ", ")))
-        lines += ["", "targets (issue 15 § Speed; issue 23 raised the first to 70 %):"]
+        lines += ["", "targets (issue 15 § Speed; issue 23 raised the first from 0.5× to 0.7×):"]
         lines += TextColumns.aligned(verdicts.map { ["  " + Self.label($0.measure), value($0), target($0), verdict($0.met)] })
         let unmet = verdicts.filter { $0.met == false }.count, unjudged = verdicts.filter { $0.met == nil }.count
         lines += ["", (unmet == 0 ? "all measured targets met" : "\(unmet) of \(verdicts.count) targets NOT met")
@@ -77,7 +77,7 @@ struct InspectBenchResults {
 
     private func target(_ verdict: InspectBenchTargets.Verdict) -> String {
         switch verdict.measure {
-        case .throughputOfPassthrough: String(format: "≥ %.0f %%", verdict.target * 100)
+        case .throughputOfPassthrough: String(format: "≥ %.1f×", verdict.target)
         case .throughputOfMitmproxy, .connectionRateOfMitmproxy: String(format: "≥ %.0f×", verdict.target)
         case .leavesMinted: "= \(Int(verdict.target))"
         }

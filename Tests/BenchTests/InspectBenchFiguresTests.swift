@@ -13,7 +13,7 @@ struct InspectBenchFiguresTests {
         ]
     }
 
-    @Test("exactly on every bound meets every target: 70 % of passthrough, 5× and 3× mitmproxy, one leaf")
+    @Test("exactly on every bound meets every target: 0.7× passthrough, 5× and 3× mitmproxy, one leaf")
     func onTheBounds() {
         let verdicts = InspectBenchTargets.verdicts(Self.figures(inspect: 700, rate: 300), leavesMinted: 1)
         #expect(verdicts.map(\.measure) == InspectBenchTargets.Measure.allCases)
