@@ -25,8 +25,9 @@ package struct InspectPathFigures: Sendable, Equatable, Codable {
     package var medianConnectionRate: Double? { BenchStatistics.median(connectionRate) }
 }
 
-/// Issue 15 § Speed's targets for inspection, and the verdict on each. A target whose figure is
-/// missing is not judged: it is neither met nor failed.
+/// The targets for inspection (issue 15 § Speed; issue 23 § Speed raised the passthrough bound),
+/// and the verdict on each. A target whose figure is missing is not judged: it is neither met nor
+/// failed.
 package enum InspectBenchTargets {
     /// Inspected throughput, at least this fraction of passthrough's (issue 23 raised issue 15's 0.5).
     package static let throughputOfPassthrough = 0.7

@@ -33,6 +33,7 @@ extension HelpText {
       mitmdump                     the clients' HTTPS proxy (CONNECT), trusting its CA
     Prints the figures, the ratios, and the targets of issues 15 and 23: inspected download at
     least 0.7× passthrough's (issue 23; issue 15 asked 0.5×) and 5× mitmproxy's, inspected
-    connections/s at least 3× mitmproxy's, one leaf minted per run for its one host. The binaries are the ones next to tvlab.
+    connections/s at least 3× mitmproxy's, one leaf minted per run for its one host. The
+    binaries are the ones next to tvlab.
     """
 }

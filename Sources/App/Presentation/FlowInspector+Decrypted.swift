@@ -90,7 +90,8 @@ public struct DecryptedContent: Sendable, Equatable {
     var receivedIsWhole: Bool {
         guard case .http1(let conversation) = application, !conversation.switchedProtocols,
               conversation.unreadReceivedBytes == 0 else { return false }
-        return conversation.exchanges.allSatisfy { exchange in
+        // A conversation always has a request (`HTTP1Conversation`); none would be nothing whole.
+        return !conversation.exchanges.isEmpty && conversation.exchanges.allSatisfy { exchange in
             guard let response = exchange.response else { return false }
             return response.body.isComplete && response.body.framing != .untilClose
         }

@@ -22,8 +22,8 @@ public struct InternetChecksum: Sendable {
         // complement sum is the same in either byte order up to a final swap (RFC 1071 §2(B)),
         // and 2^32 ≡ 1 (mod 0xFFFF) as 2^16 is, so the lanes fold to the 16-bit sum. Four
         // independent lanes with no carry to chase let the compiler vectorize the loop (it was a
-        // serial add-with-carry chain, 8 bytes a step). A block stays far below 2^32 words, so
-        // no lane can overflow.
+        // serial add-with-carry chain, 8 bytes a step). A block is small enough that no lane
+        // can overflow (`laneBlockBytes`).
         while remaining >= 16 {
             let block = min(remaining, Self.laneBlockBytes) & ~15
             var lanes: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
@@ -35,7 +35,7 @@ public struct InternetChecksum: Sendable {
                 lanes.3 &+= UInt64(pointer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                 offset += 16
             }
-            let native = lanes.0 &+ lanes.1 &+ lanes.2 &+ lanes.3     // each below 2^60
+            let native = lanes.0 &+ lanes.1 &+ lanes.2 &+ lanes.3     // each below 2^58
             sum &+= UInt64(UInt16(bigEndian: Self.fold(native)))
             pointer += block
             remaining -= block
@@ -87,7 +87,8 @@ public struct InternetChecksum: Sendable {
         ~fold(UInt64(~checksum) + UInt64(~old) + UInt64(new))
     }
 
-    /// Bytes summed into the lanes before they are folded: 2^30, so a lane holds under 2^28 words.
+    /// Bytes summed into the lanes before they are folded: 2^30, so each lane adds at most 2^26
+    /// words of under 2^32 and stays below 2^58.
     private static let laneBlockBytes = 1 << 30
 
     private static func fold(_ value: UInt64) -> UInt16 {
