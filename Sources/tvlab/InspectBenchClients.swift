@@ -7,8 +7,10 @@ import Linux
 /// beside mitmdump, through it as its HTTPS proxy.
 struct InspectBenchClients {
     let lab: InspectBenchLab
-    /// mitmdump's CA, the one root its clients trust; nil when mitmdump is not running.
-    let mitmproxyCA: String?
+    /// The CA files of the clients outside `run --inspect` (`InspectBenchLab.trustBundle`): the
+    /// system's roots and the lab's root, or mitmdump's CA; the latter nil when mitmdump is not running.
+    let passthroughTrust: String
+    let mitmproxyTrust: String?
     let largeBytes: Int
     let connections: Int
 
@@ -56,16 +58,17 @@ struct InspectBenchClients {
         return (report.perSecond, try Self.inspectionCounts(in: stats))
     }
 
-    /// The trust each client needs: the inspecting tunnel's clients trust what `run --inspect`
-    /// gives them (the person's CA in the command's system store); passthrough's the lab's root;
-    /// mitmproxy's its own CA, and they reach the server through it.
+    /// The trust each client needs, always the system's roots and one more: the inspecting
+    /// tunnel's clients trust what `run --inspect` gives them (the person's CA in the command's
+    /// system store); passthrough's the lab's root; mitmproxy's its own CA, and they reach the
+    /// server through it.
     private func trust(_ path: InspectBenchPath, curl: Bool) -> [String] {
         switch path {
         case .inspect: return curl ? lab.resolve : []
-        case .passthrough: return curl ? ["--cacert", lab.labRoot] + lab.resolve : ["--cafile", lab.labRoot]
+        case .passthrough: return curl ? ["--cacert", passthroughTrust] + lab.resolve : ["--cafile", passthroughTrust]
         case .mitmproxy:
             let proxy = "127.0.0.1:\(InspectBenchLab.proxyPort)"
-            return curl ? ["--cacert", mitmproxyCA ?? "", "--proxy", "http://" + proxy] : ["--cafile", mitmproxyCA ?? "", "--proxy", proxy]
+            return curl ? ["--cacert", mitmproxyTrust ?? "", "--proxy", "http://" + proxy] : ["--cafile", mitmproxyTrust ?? "", "--proxy", proxy]
         }
     }
 

@@ -67,7 +67,11 @@ enum InspectBenchCommand {
         } else {
             results.notes.append("mitmdump not installed: no mitmproxy figures (pip install mitmproxy; scripts/bench inspect installs it)")
         }
-        let clients = InspectBenchClients(lab: lab, mitmproxyCA: mitmproxyCA, largeBytes: largeBytes, connections: options.connections)
+        let clients = InspectBenchClients(lab: lab, passthroughTrust: try lab.trustBundle(adding: lab.labRoot, name: "passthrough"),
+                                          mitmproxyTrust: try mitmproxyCA.map { ca throws(Failure) in
+                                              try lab.trustBundle(adding: ca, name: "mitmproxy")
+                                          },
+                                          largeBytes: largeBytes, connections: options.connections)
         var failed = Set<InspectBenchPath>()
         for run in 1...options.repeats {
             for path in paths where !failed.contains(path) {

@@ -73,6 +73,25 @@ final class InspectBenchLab {
     /// the inspecting tunnel and to mitmdump as the upstream's CA.
     var labRoot: String { pki.root }
 
+    /// A CA file for a client that is not inside `run --inspect`: the system's bundle with `root`
+    /// after it — the shape `run --inspect` gives its command (the system's roots and the person's
+    /// CA), so every path's client parses as many roots per connection. (curl reads its whole CA
+    /// file on each start: 140 roots cost it ~30 ms a handshake, the same with or without the
+    /// tunnel; a one-root file on one path only would credit that path with the difference.)
+    func trustBundle(adding root: String, name: String) throws(Failure) -> String {
+        let path = directory + "/\(name)-trust.pem"
+        let system = InspectionSystemTrust.survey().bundles.first.map(\.resolved)
+        do {
+            var bundle = try system.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } ?? Data()
+            if !bundle.isEmpty, bundle.last != UInt8(ascii: "\n") { bundle.append(UInt8(ascii: "\n")) }
+            bundle.append(try Data(contentsOf: URL(fileURLWithPath: root)))
+            try bundle.write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw Failure("cannot write \(path) from \(system ?? "no system bundle") and \(root): \(error)")
+        }
+        return path
+    }
+
     /// `curl` flags that reach the server by name without DNS.
     var resolve: [String] { ["--resolve", "\(Self.host):\(InspectionNginx.port):\(Lab.serverIPv4)"] }
 

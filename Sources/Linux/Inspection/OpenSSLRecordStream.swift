@@ -15,14 +15,16 @@ import PacketTunnel
 /// as its `SSL` lives.
 final class OpenSSLRecordStream {
     let bio: OpaquePointer
-    /// The peer's records given and not yet read by OpenSSL: `input` from `consumed` on.
-    private var input = Data()
+    /// The peer's records given and not yet read by OpenSSL, in the chunks they came in, the
+    /// first read up to `consumed`. Kept as chunks: a chunk rarely ends on a record's edge, and
+    /// joining the cut record's start to the next chunk copied every byte of that chunk again.
+    private var input: [Data] = []
     private var consumed = 0
     /// Our records, written by OpenSSL and not yet taken.
     private var output = Data()
 
     /// Bytes of the peer's records OpenSSL has not read yet.
-    var unreadCount: Int { input.count - consumed }
+    private(set) var unreadCount = 0
 
     init() throws(TLSSessionFailure) {
         guard let method = Self.method.pointer, let bio = BIO_new(method) else {
@@ -35,23 +37,18 @@ final class OpenSSLRecordStream {
 
     /// The peer's records, read after whatever is still unread.
     func feed(_ records: Data) {
-        guard unreadCount > 0 else {
-            input = records
-            consumed = 0
-            return
-        }
-        var joined = Data(input[(input.startIndex + consumed)...])
-        joined.append(records)
-        input = joined
-        consumed = 0
+        guard !records.isEmpty else { return }
+        input.append(records)
+        unreadCount += records.count
     }
 
     /// Forgets what OpenSSL did not read (the session will not read again), and lets go of a
     /// chunk read to its end.
     func releaseInput(discardingUnread: Bool) {
         guard discardingUnread || unreadCount == 0 else { return }
-        input = Data()
+        input.removeAll(keepingCapacity: true)
         consumed = 0
+        unreadCount = 0
     }
 
     /// Room for `count` more bytes of our records, so a large write is not grown piece by piece.
@@ -69,13 +66,21 @@ final class OpenSSLRecordStream {
     // MARK: The BIO's side
 
     private func read(into buffer: UnsafeMutablePointer<CChar>, _ length: Int) -> Int {
-        let count = min(length, unreadCount)
-        guard count > 0 else { return 0 }
-        input.withUnsafeBytes { bytes in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + consumed, byteCount: count)
+        var copied = 0
+        while copied < length, let first = input.first {
+            let count = min(first.count - consumed, length - copied)
+            first.withUnsafeBytes { bytes in
+                (UnsafeMutableRawPointer(buffer) + copied).copyMemory(from: bytes.baseAddress! + consumed, byteCount: count)
+            }
+            copied += count
+            consumed += count
+            if consumed == first.count {
+                input.removeFirst()
+                consumed = 0
+            }
         }
-        consumed += count
-        return count
+        unreadCount -= copied
+        return copied
     }
 
     private func write(_ bytes: UnsafePointer<CChar>, _ length: Int) {

@@ -46,6 +46,26 @@ struct OpenSSLRecordStreamTests {
         #expect(stream.unreadCount == 0 && Self.read(stream, 2).0 == -1)
     }
 
+    @Test("one read crosses every chunk still unread, slices among them, and empties none it did not finish")
+    func aReadCrossesChunks() throws {
+        let stream = try OpenSSLRecordStream()
+        defer { BIO_free(stream.bio) }
+        let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
+        // A record's start, its body in two more chunks, the next record's start: as socket reads
+        // cut a stream of records.
+        stream.feed(Data([0xFF] + bytes[0..<5])[1...])
+        stream.feed(Data(bytes[5..<200]))
+        stream.feed(Data([0xEE, 0xEE] + bytes[200..<250])[2...])
+        stream.feed(Data())
+        stream.feed(Data(bytes[250..<300]))
+        #expect(stream.unreadCount == 300)
+        #expect(Self.read(stream, 5) == (5, Data(bytes[0..<5])))
+        #expect(Self.read(stream, 240) == (240, Data(bytes[5..<245])))
+        #expect(stream.unreadCount == 55 && BIO_ctrl_pending(stream.bio) == 55)
+        #expect(Self.read(stream, 1_000) == (55, Data(bytes[245..<300])))
+        #expect(stream.unreadCount == 0 && Self.read(stream, 1).0 == -1)
+    }
+
     @Test("OpenSSL's writes are taken whole and handed out once, in order, with the room reserved or not")
     func writesAreTakenWhole() throws {
         let stream = try OpenSSLRecordStream()
