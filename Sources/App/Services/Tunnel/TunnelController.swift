@@ -1,0 +1,103 @@
+import Foundation
+import Shared
+
+/// The monitoring control a screen drives (seeds/000 § Tunnel control, The controller): Start,
+/// Stop and Try again, the state to render, and the control channel for Settings.
+///
+/// An actor where the seed has `@MainActor @Observable`: on Linux no UI thread drains the main
+/// actor — the web server and the command drive it from their own tasks, and read `state` after
+/// each step, as `DiagnosticsViewModel` is read.
+///
+/// The toggles never throw: a failure becomes `.failed` for the screen to show with a retry.
+/// `send` throws, because its callers (Settings) react to a command failing.
+public actor TunnelController {
+    public private(set) var state: TunnelState = .off
+    public let configuration: TunnelConfiguration
+    private let manager: any TunnelProviderManaging
+    private var observation: Task<Void, Never>?
+
+    public init(manager: any TunnelProviderManaging, configuration: TunnelConfiguration = .default) {
+        self.manager = manager
+        self.configuration = configuration
+    }
+
+    /// Loads the status; a failure shown stays until a status that is not a stop replaces it.
+    public func refresh() async {
+        do throws(TunnelControlError) {
+            apply(try await manager.loadStatus())
+        } catch {
+            state = .failed(error)
+        }
+    }
+
+    /// Follows the manager's status changes until `stopObservingStatus`.
+    public func startObservingStatus() {
+        guard observation == nil else { return }
+        let updates = manager.statusUpdates()
+        observation = Task { [weak self] in
+            for await status in updates {
+                guard let self else { return }
+                await self.apply(status)
+            }
+        }
+    }
+
+    public func stopObservingStatus() {
+        observation?.cancel()
+        observation = nil
+    }
+
+    /// Sets the service up for the configuration (the priming step), without starting it.
+    public func install() async {
+        do throws(TunnelControlError) {
+            try configuration.validate()
+            try await manager.install(configuration)
+            apply(try await manager.loadStatus())
+        } catch {
+            state = .failed(error)
+        }
+    }
+
+    /// Start, or Try again: sets up first when nothing is, then starts; the outcome is the state.
+    public func startMonitoring() async {
+        do throws(TunnelControlError) {
+            try configuration.validate()
+            switch try await manager.loadStatus() {
+            case .connected: return apply(.connected)      // already live: nothing to start
+            case .notInstalled: try await manager.install(configuration)
+            case .disconnected, .connecting, .reasserting, .disconnecting: break
+            }
+            state = .starting       // an explicit retry is what clears a failure
+            try await manager.start()
+            apply(try await manager.loadStatus())
+        } catch {
+            state = .failed(error)
+        }
+    }
+
+    public func stopMonitoring() async {
+        do throws(TunnelControlError) {
+            state = .stopping
+            try await manager.stop()
+            apply(try await manager.loadStatus())
+        } catch {
+            state = .failed(error)
+        }
+    }
+
+    /// One command through the control channel, with the shared codec. No reply is no service:
+    /// `.notRunning`, the ordinary race with a stop.
+    @discardableResult
+    public func send(_ command: ControlCommand) async throws(TunnelControlError) -> ControlResponse {
+        guard let reply = try await manager.sendControl(ControlChannel.encode(command)) else { throw .notRunning }
+        do {
+            return try ControlChannel.decodeResponse(reply)
+        } catch {
+            throw .malformedResponse
+        }
+    }
+
+    private func apply(_ status: TunnelStatus) {
+        state = TunnelStatePolicy.next(from: state, status: status)
+    }
+}
