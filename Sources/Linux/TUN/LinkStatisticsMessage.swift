@@ -13,13 +13,11 @@ import Shared
 ///     stats64  = u64 rx_packets, tx_packets, rx_bytes, tx_bytes, rx_errors, tx_errors,
 ///                rx_dropped, tx_dropped, …   (IFLA_STATS: the same fields as u32, older kernels)
 package enum LinkStatisticsMessage {
-    static let headerLength = 16
+    static let headerLength = NetlinkWire.headerLength
     static let interfaceInfoLength = 16
     static let attributeHeaderLength = 4
     static let getLink: UInt16 = 18          // RTM_GETLINK
     static let newLink: UInt16 = 16          // RTM_NEWLINK
-    static let error: UInt16 = 2             // NLMSG_ERROR
-    static let request: UInt16 = 1           // NLM_F_REQUEST
     static let interfaceName: UInt16 = 3     // IFLA_IFNAME
     static let stats: UInt16 = 7             // IFLA_STATS
     static let stats64: UInt16 = 23          // IFLA_STATS64
@@ -32,7 +30,7 @@ package enum LinkStatisticsMessage {
     static let maximumNameLength = 15
 
     /// Why an answer gave no counters.
-    package enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: NetlinkAnswerFailure, Equatable, CustomStringConvertible {
         /// The kernel answered with this errno (ENODEV: no interface of that name there).
         case kernel(errno: Int32)
         /// The answer is not the one asked for, or is cut short (the reason says where).
@@ -56,11 +54,7 @@ package enum LinkStatisticsMessage {
         let length = headerLength + interfaceInfoLength + aligned(attributeLength)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length)
-        append(UInt32(length), to: &bytes)
-        append(getLink, to: &bytes)
-        append(request, to: &bytes)
-        append(sequence, to: &bytes)
-        append(UInt32(0), to: &bytes)                                   // pid: the kernel
+        NetlinkWire.appendHeader(length: length, type: getLink, flags: NetlinkWire.requestFlag, sequence: sequence, to: &bytes)
         bytes += [UInt8](repeating: 0, count: interfaceInfoLength)      // any family, index 0: by name
         append(UInt16(attributeLength), to: &bytes)
         append(interfaceName, to: &bytes)
@@ -72,19 +66,10 @@ package enum LinkStatisticsMessage {
     /// The counters in the answer to request `sequence`; nil for a message that answers another
     /// request (a late answer to one given up on), which the caller skips.
     package static func counters(in answer: [UInt8], sequence: UInt32) throws(Failure) -> DeviceKernelCounters? {
-        guard answer.count >= headerLength else { throw .malformed("\(answer.count) bytes, shorter than a header") }
-        let length = Int(load(UInt32.self, answer, 0))
-        guard length >= headerLength, length <= answer.count else {
-            throw .malformed("a length of \(length) in \(answer.count) bytes")
-        }
-        guard load(UInt32.self, answer, 8) == sequence else { return nil }
-        switch load(UInt16.self, answer, 4) {
-        case error:
-            guard length >= headerLength + 4 else { throw .malformed("an error message without its code") }
-            let code = Int32(bitPattern: load(UInt32.self, answer, headerLength))
-            throw .kernel(errno: code == 0 ? 0 : -code)
+        guard let header = try NetlinkWire.answerHeader(of: answer, sequence: sequence, failing: Failure.self) else { return nil }
+        switch header.type {
         case newLink:
-            return try statistics(in: answer, from: headerLength + interfaceInfoLength, to: length)
+            return try statistics(in: answer, from: headerLength + interfaceInfoLength, to: header.length)
         case let other:
             throw .malformed("message type \(other), not RTM_NEWLINK")
         }
@@ -117,14 +102,13 @@ package enum LinkStatisticsMessage {
         return fallback
     }
 
-    static func aligned(_ length: Int) -> Int { (length + 3) & ~3 }
+    static func aligned(_ length: Int) -> Int { NetlinkWire.aligned(length) }
 
-    private static func append<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value) { bytes += $0 }
+    private static func load<Value: FixedWidthInteger>(_ type: Value.Type, _ bytes: [UInt8], _ offset: Int) -> Value {
+        NetlinkWire.load(type, bytes, offset)
     }
 
-    /// `Value` in host order at `offset`; the caller has checked the bounds.
-    private static func load<Value: FixedWidthInteger>(_: Value.Type, _ bytes: [UInt8], _ offset: Int) -> Value {
-        bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Value.self) }
+    private static func append<Value: FixedWidthInteger>(_ value: Value, to bytes: inout [UInt8]) {
+        NetlinkWire.append(value, to: &bytes)
     }
 }

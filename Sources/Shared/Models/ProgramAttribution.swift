@@ -1,0 +1,34 @@
+/// Which program made a connection, as the kernel said when the connection opened — or why no
+/// program can be named. Nothing is guessed: a socket gone before it was asked about says so.
+public enum ProgramAttribution: Sendable, Equatable, Hashable {
+    case program(ProgramFacts)
+    /// No socket had this connection's 5-tuple when asked (closed already), or none that a
+    /// process still held (its owner closed it; TIME_WAIT).
+    case socketGone
+    /// The connection is not one of the target's own sockets (forwarded or bridged traffic seen
+    /// passively).
+    case notLocal
+    /// The kernel could not be asked; the reason says why.
+    case unavailable(String)
+}
+
+/// A process as the monitoring service's namespace sees it, and the socket's owner.
+public struct ProgramFacts: Sendable, Equatable, Hashable {
+    public let pid: Int32
+    /// /proc/PID/comm: the kernel's short name (at most 15 bytes).
+    public let command: String
+    /// /proc/PID/exe, resolved; nil when the kernel would not say (a kernel thread, no rights).
+    public let executable: String?
+    /// The socket's owner.
+    public let uid: UInt32
+    /// The owner's name in the user database; nil when it has none.
+    public let user: String?
+
+    public init(pid: Int32, command: String, executable: String?, uid: UInt32, user: String?) {
+        self.pid = pid
+        self.command = command
+        self.executable = executable
+        self.uid = uid
+        self.user = user
+    }
+}
