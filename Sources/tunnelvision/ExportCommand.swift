@@ -20,7 +20,8 @@ enum ExportCommand {
     inspectionFailed) and, when it was not inspected or inspection broke it, why
     ("inspectionReason", as 'tunnelvision help flows' lists them, and "inspectionDetail"); for an
     inspected connection what the app and TunnelVision's certificate negotiated ("leafTLS") and how
-    the real server ended it ("serverEnding"), as 'tunnelvision help flows' says.
+    the real server ended it ("serverEnding"); the program behind it ("program"), as 'tunnelvision
+    help flows' says.
     Metadata only — the file says so in its "contents" field; the packets are in the captures.
     At most the 20 000 most recent connections: when the history holds more, the file and this
     command say "truncated".

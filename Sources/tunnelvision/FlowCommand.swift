@@ -43,7 +43,8 @@ enum FlowCommand {
                    "streamOpening", "quicVersion", "clientOffer", "serverAnswer" (on an inspected
                    connection: the real server's answer to TunnelVision), "leafTLS" (what the app
                    and TunnelVision's certificate negotiated, or null), "serverEnding"
-                   (closeNotify|withoutCloseNotify|reset|fatalAlert|null), "inspectionReason",
+                   (closeNotify|withoutCloseNotify|reset|fatalAlert|null), "program" (as
+                   'tunnelvision help flows' says), "inspectionReason",
                    "inspectionDetail" (as 'tunnelvision help flows' says), "certificates" (as analyze's),
                    "handshake": [{"label", "text"}] (what the text form lists under "What the
                    handshake said", in its words), "decryptedNote" (why no decrypted content is

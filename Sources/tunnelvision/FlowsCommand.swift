@@ -42,7 +42,11 @@ enum FlowsCommand {
                      inspected connection, what the app and TunnelVision's certificate negotiated:
                      {"version", "cipherSuite", "cipherSuiteName", "helloRetryRequest", "text"}, or
                      null), "serverEnding" (how the real server ended an inspected connection:
-                     closeNotify|withoutCloseNotify|reset|fatalAlert, or null), "inspectionSentence"
+                     closeNotify|withoutCloseNotify|reset|fatalAlert, or null), "program" (the
+                     program behind the connection, asked when it opened: {"state"
+                     (program|socketGone|notLocal|unavailable), "pid", "command", "executable",
+                     "uid", "user", "detail" (why it is unavailable), "text"}, or null when it was
+                     not asked), "inspectionSentence"
                      (the status and reason as a sentence, or null), "statusNote" (the same when a
                      row says it, or null)}], "bursts", "scanned", "hasMore", "next" (a cursor or
                      null), "keptLooking", "historyEmpty", "filter" (as applied: "search",

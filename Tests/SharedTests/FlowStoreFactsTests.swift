@@ -107,6 +107,30 @@ import Testing
         #expect(try await roundTrip { $0.serverEnding = ending }.serverEnding == ending)
     }
 
+    static let attributions: [ProgramAttribution] = [
+        .program(ProgramFacts(pid: 4242, command: "curl", executable: "/usr/bin/curl", uid: 1000, user: "ana")),
+        .program(ProgramFacts(pid: 1, command: "kworker/0:1 ü", executable: nil, uid: 0, user: nil)),
+        .socketGone, .notLocal, .unavailable("the kernel's socket table could not be asked: Operation not permitted"),
+    ]
+
+    @Test("the program behind a flow, or why none was named, comes back as it went in", arguments: attributions)
+    func theProgramRoundTrips(attribution: ProgramAttribution) async throws {
+        #expect(try await roundTrip { $0.program = attribution }.program == attribution)
+    }
+
+    @Test("a flush that does not know the program keeps the stored one")
+    func theProgramIsKept() async throws {
+        let directory = TemporaryDirectory()
+        let store = try F.store(in: directory)
+        var record = F.record(F.key(1))
+        record.program = Self.attributions[0]
+        try await store.upsertFlow(record)
+        try await store.upsertFlow(F.record(F.key(1), lastSeen: F.uptime(9), packets: 5, status: .encrypted))
+        #expect(try await store.flow(matching: record.key)?.program == Self.attributions[0])
+        #expect(try await store.flow(matching: record.key)?.packetCount == 5)
+        await store.close()
+    }
+
     @Test func theLeafsNegotiationRoundTripsAsTheTunnelLeafs() async throws {
         let leaf = NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1302), fromHelloRetryRequest: false,
                                  source: .tunnelLeaf)
@@ -121,8 +145,7 @@ import Testing
         // The file as version 7 left it: a failure's words, no kind, the status it was given then.
         let old = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
         try old.execute("""
-            ALTER TABLE flows DROP COLUMN inspection_reason; ALTER TABLE flows DROP COLUMN tls_leaf_version;
-            ALTER TABLE flows DROP COLUMN tls_leaf_cipher_suite; ALTER TABLE flows DROP COLUMN tls_server_ending;
+            \(F.droppingColumnsAdded(after: 7))
             UPDATE flows SET inspection_failure = 'certificate has expired', tls_status = 1; PRAGMA user_version = 7
             """)
         old.close()
@@ -209,6 +232,13 @@ import Testing
         ("UPDATE flows SET inspection_failure = 'why'", "inspection_failure without inspection_reason"),
         ("UPDATE flows SET tls_leaf_version = 772", "not set together"),
         ("UPDATE flows SET tls_server_ending = 9", "tls_server_ending 9"),
+        ("UPDATE flows SET program_pid = 7", "program columns without program_state"),
+        ("UPDATE flows SET program_state = 'guessed'", "program_state \"guessed\""),
+        ("UPDATE flows SET program_state = 'program', program_pid = 7, program_uid = 0", "without its pid, command and uid"),
+        ("UPDATE flows SET program_state = 'socketGone', program_pid = 7", "a program's facts beside"),
+        ("UPDATE flows SET program_state = 'unavailable'", "without program_detail"),
+        ("UPDATE flows SET program_state = 'notLocal', program_detail = 'x'", "program_detail beside"),
+        ("UPDATE flows SET program_state = 'program', program_pid = -1, program_command = 'c', program_uid = 0", "program_pid -1"),
         ("UPDATE flows SET sni = x'2a'", "sni is not text"),
         ("UPDATE flows SET tls_hello_retry = 2, tls_version = 772, tls_cipher_suite = 1", "not 0 or 1"),
         ("UPDATE packets SET direction = 3", "direction 3"),

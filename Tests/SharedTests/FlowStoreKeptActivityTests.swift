@@ -109,9 +109,7 @@ import Testing
         let old = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
         try old.execute("""
             DROP TABLE activity_seconds; DROP TABLE activity_minutes; DROP TABLE activity_hours;
-            ALTER TABLE flows DROP COLUMN inspection_failure; ALTER TABLE flows DROP COLUMN inspection_reason;
-            ALTER TABLE flows DROP COLUMN tls_leaf_version; ALTER TABLE flows DROP COLUMN tls_leaf_cipher_suite;
-            ALTER TABLE flows DROP COLUMN tls_server_ending; PRAGMA user_version = 5
+            \(F.droppingColumnsAdded(after: 5)) PRAGMA user_version = 5
             """)
         old.close()
         let upgraded = try F.store(in: directory)

@@ -36,7 +36,7 @@ public struct FlowInspector: Sendable {
         return "showing the first \(Self.grouped(rows.count)) of \(Self.grouped(storedPacketCount)) packets"
     }
 
-    /// The header's six facts, in reading order.
+    /// The header's six facts, in reading order, and the program behind the flow when it was asked.
     public var facts: [(label: String, value: String)] {
         let stored = flow.stored
         return [
@@ -47,7 +47,7 @@ public struct FlowInspector: Sendable {
             ("Received", "\(RunSummary.bytes(stored.bytesIn)) (\(stored.bytesIn) bytes)"),
             ("Sent", "\(RunSummary.bytes(stored.bytesOut)) (\(stored.bytesOut) bytes)"),
             ("Encryption", Self.encryption(stored.tlsStatus)),
-        ]
+        ] + (stored.program.map { [("Program", ProgramWording.text($0))] } ?? [])
     }
 
     /// The two ends in plain words: this device's first when the split is known.

@@ -135,11 +135,13 @@ public enum HistoryFlowWording {
     /// its reason (`writeInspectionReason`), `leafTLS` — what the app and the tunnel's certificate
     /// negotiated, as `serverAnswer` is written — and `serverEnding`, how the real server ended an
     /// inspected flow (`closeNotify`, `withoutCloseNotify`, `reset`, `fatalAlert`); each null when none.
+    /// Then `program` (`ProgramWording.write`), the program behind the flow.
     public static func writeInspection(_ stored: StoredFlow, to out: inout JSONWriter) {
         writeInspectionReason(stored.inspectionReason, to: &out)
         out.key("leafTLS")
         if let leaf = stored.leafTLS { AnalysisReport.write(.negotiated(leaf), to: &out) } else { out.null() }
         out.string("serverEnding", stored.serverEnding.map(FlowInspector.endingIdentifier))
+        ProgramWording.write(stored.program, to: &out)
     }
 
     public static func writeInspectionReason(_ reason: InspectionReason?, to out: inout JSONWriter) {

@@ -5,35 +5,77 @@ import Foundation
 import Shared
 
 /// Which process holds a socket, from /proc: every /proc/PID/fd/N that links to `socket:[INODE]`.
-/// Read again only when asked for an inode it has not seen (a socket opened since); one process
-/// found for an inode is enough — a socket shared across a fork is the parent's as much as the
-/// child's, and the first found is kept.
+/// Asked once per connection, so the search is kept short:
+///   1. the processes that held this namespace's sockets before, the latest first — a program
+///      that opens one connection opens the next;
+///   2. then processes not seen yet (a new pid in /proc), if they are in the target's network
+///      namespace (a `run`'s command and its children, a container's processes), newest first;
+///   3. and only when neither finds it, every process again, in case a pid was reused.
+/// Within a process its descriptors are read highest first, stopping at the socket. The sooner
+/// it is found, the likelier a short-lived process is still there to be named. One process found
+/// for an inode is enough: a socket shared across a fork is the parent's as much as the child's.
 ///
-/// One owner at a time (the attribution's thread); no lock.
+/// One owner at a time (the attribution's queue); no lock.
 final class ProcessSocketIndex {
-    private let procRoot: String
-    private var holders: [UInt32: Int32] = [:]
-    /// Scans of /proc so far, for the benchmark and tests.
-    private(set) var scans = 0
-
-    init(procRoot: String = "/proc") {
-        self.procRoot = procRoot
+    /// A network namespace as `stat` tells it apart.
+    struct Namespace: Equatable {
+        let device: UInt64
+        let inode: UInt64
     }
 
-    /// The process holding socket `inode`, scanning /proc again when it is not known yet — or
-    /// when the one known has let it go (the inode is reused only after the socket is freed).
+    private let procRoot: String
+    private let namespace: Namespace?
+    /// Processes known to be in the namespace, the latest to hold a wanted socket first.
+    private var members: [Int32] = []
+    /// Every pid classified so far (members and not), to tell new processes apart.
+    private var classified: Set<Int32> = []
+    /// Users' names by uid, as the user database gave them (nil: it has none), asked once each.
+    private var userNames: [UInt32: String?] = [:]
+    /// Searches that had to list /proc, for the benchmark and tests.
+    private(set) var scans = 0
+
+    /// `namespace`: only processes in it are searched; nil searches every process.
+    init(procRoot: String = "/proc", namespace: Namespace? = nil) {
+        self.procRoot = procRoot
+        self.namespace = namespace
+    }
+
+    /// The process holding socket `inode` now, or nil when none does.
     func holder(of inode: UInt32) -> Int32? {
-        if let known = holders[inode], Self.holds(known, inode, procRoot: procRoot) { return known }
-        rescan()
-        return holders[inode]
+        if let found = member(holding: inode, among: members.prefix(Self.recentMembers)) { return found }
+        scans += 1
+        let listed = Self.pids(in: procRoot)
+        let alive = Set(listed)
+        members.removeAll { !alive.contains($0) }
+        classified.formIntersection(alive)
+        if let found = search(listed.filter { !classified.contains($0) }, for: inode) { return found }
+        if let found = member(holding: inode, among: members.dropFirst(Self.recentMembers)) { return found }
+        // A pid classified long ago may have been reused by a process of the namespace.
+        classified = Set(members)
+        return search(listed.filter { !classified.contains($0) }, for: inode)
+    }
+
+    /// How many of the latest holders are looked at before /proc is listed.
+    static let recentMembers = 4
+
+    /// The member among `candidates` holding `inode`, moved to the front.
+    private func member(holding inode: UInt32, among candidates: ArraySlice<Int32>) -> Int32? {
+        guard let pid = candidates.first(where: { holds($0, inode) }) else { return nil }
+        members.removeAll { $0 == pid }
+        members.insert(pid, at: 0)
+        return pid
     }
 
     /// The facts of process `pid` now, with `uid` the socket's owner; nil when it has exited.
     func facts(of pid: Int32, uid: UInt32) -> ProgramFacts? {
         let base = "\(procRoot)/\(pid)"
-        guard let comm = try? String(contentsOfFile: base + "/comm", encoding: .utf8) else { return nil }
-        let command = comm.hasSuffix("\n") ? String(comm.dropLast()) : comm
-        return ProgramFacts(pid: pid, command: command, executable: Self.link(base + "/exe"), uid: uid, user: Self.userName(uid))
+        guard let command = Self.commandName(base + "/comm") else { return nil }
+        let user: String?
+        if let known = userNames[uid] { user = known } else {
+            user = Self.userName(uid)
+            userNames[uid] = user
+        }
+        return ProgramFacts(pid: pid, command: command, executable: Self.link(base + "/exe"), uid: uid, user: user)
     }
 
     /// The inode a /proc/PID/fd link names when it is a socket (`socket:[12345]`), else nil. Pure.
@@ -42,25 +84,72 @@ final class ProcessSocketIndex {
         return UInt32(target.dropFirst("socket:[".count).dropLast())
     }
 
-    private func rescan() {
-        scans += 1
-        holders.removeAll(keepingCapacity: true)
-        guard let processes = try? FileManager.default.contentsOfDirectory(atPath: procRoot) else { return }
-        for name in processes {
-            guard let pid = Int32(name), pid > 0 else { continue }
-            let directory = "\(procRoot)/\(name)/fd"
-            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { continue }
-            for descriptor in descriptors {
-                guard let target = Self.link(directory + "/" + descriptor), let inode = Self.socketInode(fromLink: target) else { continue }
-                if holders[inode] == nil { holders[inode] = pid }
+    /// Classifies `candidates` (newest first), and looks for `inode` in those of the namespace.
+    private func search(_ candidates: [Int32], for inode: UInt32) -> Int32? {
+        for pid in candidates.sorted(by: >) {
+            classified.insert(pid)
+            if let namespace, Self.namespace(of: pid, procRoot: procRoot) != namespace { continue }
+            members.append(pid)
+            if holds(pid, inode) {
+                members.insert(members.removeLast(), at: 0)
+                return pid
             }
         }
+        return nil
     }
 
-    private static func holds(_ pid: Int32, _ inode: UInt32, procRoot: String) -> Bool {
+    /// Whether `pid` has a descriptor on socket `inode`, its descriptors read highest first.
+    private func holds(_ pid: Int32, _ inode: UInt32) -> Bool {
         let directory = "\(procRoot)/\(pid)/fd"
-        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return false }
-        return descriptors.contains { link(directory + "/" + $0).flatMap(socketInode(fromLink:)) == inode }
+        for descriptor in Self.numberedEntries(of: directory).sorted(by: >) {
+            if let target = Self.link("\(directory)/\(descriptor)"), Self.socketInode(fromLink: target) == inode { return true }
+        }
+        return false
+    }
+
+    /// The pids /proc lists now.
+    static func pids(in procRoot: String) -> [Int32] { numberedEntries(of: procRoot).filter { $0 > 0 } }
+
+    /// The names of `directory` that are numbers (pids, descriptors), read with readdir: no
+    /// object per entry, as FileManager makes.
+    static func numberedEntries(of directory: String) -> [Int32] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var numbers: [Int32] = []
+        while let entry = readdir(stream) {
+            let number = withUnsafeBytes(of: entry.pointee.d_name) { name -> Int32? in
+                var value: Int32 = 0
+                var digits = 0
+                for byte in name {
+                    if byte == 0 { break }
+                    guard byte >= 0x30, byte <= 0x39, value < Int32.max / 10 - 9 else { return nil }
+                    value = value * 10 + Int32(byte - 0x30)
+                    digits += 1
+                }
+                return digits > 0 ? value : nil
+            }
+            if let number { numbers.append(number) }
+        }
+        return numbers
+    }
+
+    /// The network namespace process `pid` is in, as `stat` of its /proc link tells it.
+    static func namespace(of pid: Int32, procRoot: String) -> Namespace? {
+        var status = stat()
+        guard stat("\(procRoot)/\(pid)/ns/net", &status) == 0 else { return nil }
+        return Namespace(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
+    /// /proc/PID/comm without its newline, read with one read(2) (it is at most 16 bytes).
+    private static func commandName(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let end = buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
+        return String(decoding: buffer[0..<end], as: UTF8.self)
     }
 
     /// A link's target, without following it; nil when it is no link or cannot be read.

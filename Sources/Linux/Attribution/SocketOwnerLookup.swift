@@ -29,12 +29,15 @@ package final class SocketOwnerLookup {
         var timeout = Self.answerTimeout
         _ = setsockopt(made, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         descriptor = made
-        index = ProcessSocketIndex(procRoot: procRoot)
+        var status = stat()
+        let namespace = fstat(namespaceDescriptor, &status) == 0
+            ? ProcessSocketIndex.Namespace(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) : nil
+        index = ProcessSocketIndex(procRoot: procRoot, namespace: namespace)
     }
 
     deinit { close(descriptor) }
 
-    /// /proc scans so far (one per socket not seen before at most).
+    /// Searches of /proc so far (one per socket not seen before at most).
     package var procScans: Int { index.scans }
 
     /// The program whose socket is `lookup`'s local side, or why none can be named.

@@ -42,6 +42,8 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// after a failure, or twice.
     private let finished = DispatchSemaphore(value: 0)
     private var control: ControlServer?
+    /// Asks which program opened each flow (`attributePrograms`); nil when not asked for.
+    private var attributor: ProgramAttributor?
     /// The device's answers, counted and judged (loop thread).
     private var deviceHealth = DeviceHealth()
     /// The capture file last swept for; the tick sweeps when the writer has moved on (loop thread).
@@ -173,6 +175,24 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         }
         let pipeline = UncheckedBox(pipeline)
         await pipeline.value.shutdown()
+    }
+
+    /// Asks which program opened each TCP and UDP flow, in the network namespace
+    /// `namespaceDescriptor` refers to (taken: closed with the attributor). Call before `start`.
+    package func attributePrograms(namespaceDescriptor: Int32) {
+        let attributor = ProgramAttributor(namespaceDescriptor: namespaceDescriptor) { [weak self] in
+            // A stopped loop runs nothing more: answers after the stop go nowhere.
+            self?.loop.execute { [weak self] in
+                guard let self, let attributor = self.attributor else { return }
+                for answer in attributor.takeAnswers() {
+                    pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen)
+                }
+            }
+        }
+        self.attributor = attributor
+        pipeline.flowOpened = { key, local, remote, firstSeen in
+            attributor.flowOpened(key, local: local, remote: remote, firstSeen: firstSeen)
+        }
     }
 
     /// Runs `body` on the loop thread and hands back its result (for `stats` and the control

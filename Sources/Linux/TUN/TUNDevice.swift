@@ -53,6 +53,14 @@ public final class TUNDevice: @unchecked Sendable {
     /// The netlink socket that answers for the namespace the device was last found in.
     private var statistics: LinkStatisticsSocket?
 
+    /// A descriptor of the network namespace the device lives in now (the caller closes it), or
+    /// the errno.
+    package func networkNamespace() -> Result<Int32, LinkStatisticsError> {
+        guard descriptor >= 0 else { return .failure(.closed) }
+        let namespace = ctv_tun_device_namespace(descriptor)
+        return namespace >= 0 ? .success(namespace) : .failure(.namespace(errno: -namespace))
+    }
+
     /// What the kernel counted on this device, asked in the namespace it lives in now (the
     /// device is moved into the monitored namespace after it is made); its socket is made once
     /// per namespace and kept. A few system calls: for when the stats are asked, never per packet.

@@ -14,6 +14,8 @@ package enum FlowFact: Sendable, Equatable {
     case leafTLS(NegotiatedTLS)
     /// How the real server ended its side of an inspected flow.
     case serverEnding(TLSStreamEnding)
+    /// The program whose socket the flow is, or why none was named.
+    case program(ProgramAttribution)
 }
 
 extension FlowTable {
@@ -32,6 +34,7 @@ extension FlowTable {
             }
         case .leafTLS(let negotiated): updateRecord(of: key) { $0.leafTLS = negotiated }
         case .serverEnding(let ending): updateRecord(of: key) { $0.serverEnding = ending }
+        case .program(let attribution): updateRecord(of: key) { $0.program = attribution }
         }
     }
 }

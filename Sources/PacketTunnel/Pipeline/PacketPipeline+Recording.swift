@@ -55,6 +55,10 @@ extension PacketPipeline {
         if flow.opened {
             counters.flowsOpened &+= 1
             if flow.isNamedByDNS { counters.dnsNames.flowsNamed &+= 1 }
+            if let flowOpened, parsed.tcp != nil || parsed.udp != nil {
+                let (local, remote) = direction == .outbound ? (parsed.source, parsed.destination) : (parsed.destination, parsed.source)
+                flowOpened(key, local, remote, now)
+            }
         }
         if config.recordsEachPacket {
             let meta = PacketMeta(timestamp: now, flowKey: key, direction: direction, length: length,

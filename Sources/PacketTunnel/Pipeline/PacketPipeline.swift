@@ -60,6 +60,10 @@ package final class PacketPipeline {
     /// Told, on the loop's thread, each time the decrypted-content file being written changes
     /// (to none included): the sweep runs then.
     package var plaintextFileChanged: (@Sendable (UInt32?) -> Void)?
+    /// Told, on the loop's thread, of each TCP or UDP flow as it opens — its local socket's side
+    /// and its peer's, and the lifetime's first instant — so the program behind it can be asked
+    /// about off the packet path; the answer comes back through `observeProgram`. It must not wait.
+    package var flowOpened: ((_ key: FlowKey, _ local: IPEndpoint, _ remote: IPEndpoint, _ firstSeen: UInt64) -> Void)?
     /// Each inspected flow's conversation and budget, and the file last reported.
     var plaintextConversations: [FlowKey: PlaintextConversation] = [:]
     var plaintextFileSequence: UInt32?

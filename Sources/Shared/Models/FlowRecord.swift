@@ -31,6 +31,8 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     public var leafTLS: NegotiatedTLS?
     /// On an inspected flow: how the real server ended its side.
     public var serverEnding: TLSStreamEnding?
+    /// The program whose socket the flow is, as asked when it opened, or why none was named.
+    public var program: ProgramAttribution?
 
     /// A flow just seen for the first time: no traffic counted yet, nothing learnt about it.
     public init(key: FlowKey, firstSeen: UInt64, tlsStatus: TLSInspectionStatus) {

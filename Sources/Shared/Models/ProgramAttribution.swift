@@ -1,6 +1,6 @@
 /// Which program made a connection, as the kernel said when the connection opened — or why no
 /// program can be named. Nothing is guessed: a socket gone before it was asked about says so.
-public enum ProgramAttribution: Sendable, Equatable, Hashable {
+public enum ProgramAttribution: Sendable, Equatable, Hashable, Codable {
     case program(ProgramFacts)
     /// No socket had this connection's 5-tuple when asked (closed already), or none that a
     /// process still held (its owner closed it; TIME_WAIT).
@@ -13,7 +13,7 @@ public enum ProgramAttribution: Sendable, Equatable, Hashable {
 }
 
 /// A process as the monitoring service's namespace sees it, and the socket's owner.
-public struct ProgramFacts: Sendable, Equatable, Hashable {
+public struct ProgramFacts: Sendable, Equatable, Hashable, Codable {
     public let pid: Int32
     /// /proc/PID/comm: the kernel's short name (at most 15 bytes).
     public let command: String
@@ -30,5 +30,19 @@ public struct ProgramFacts: Sendable, Equatable, Hashable {
         self.executable = executable
         self.uid = uid
         self.user = user
+    }
+}
+
+/// `ProgramAttribution`'s case by name, as the history and `--json` spell it.
+public enum ProgramAttributionState: String, Sendable, CaseIterable {
+    case program, socketGone, notLocal, unavailable
+
+    public init(_ attribution: ProgramAttribution) {
+        switch attribution {
+        case .program: self = .program
+        case .socketGone: self = .socketGone
+        case .notLocal: self = .notLocal
+        case .unavailable: self = .unavailable
+        }
     }
 }

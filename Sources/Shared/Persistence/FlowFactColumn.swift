@@ -36,6 +36,15 @@ enum FlowFactColumn: String, CaseIterable {
     case leafTLSCipherSuite = "tls_leaf_cipher_suite"
     /// `TLSStreamEnding`.
     case serverEnding = "tls_server_ending"
+    /// `ProgramAttribution`'s case (`ProgramAttributionState`); the program's facts are set
+    /// exactly when it names one, `program_detail` exactly when it is unavailable.
+    case programState = "program_state"
+    case programPID = "program_pid"
+    case programCommand = "program_command"
+    case programExecutable = "program_executable"
+    case programUID = "program_uid"
+    case programUser = "program_user"
+    case programDetail = "program_detail"
 
     /// Facts are reported once: a record that does not know a group leaves the stored group alone,
     /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
@@ -52,5 +61,7 @@ enum FlowFactColumn: String, CaseIterable {
         ([.inspectionReason], [.inspectionReason, .inspectionDetail]),
         ([.leafTLSVersion], [.leafTLSVersion, .leafTLSCipherSuite]),
         ([.serverEnding], [.serverEnding]),
+        ([.programState], [.programState, .programPID, .programCommand, .programExecutable, .programUID, .programUser,
+                           .programDetail]),
     ]
 }

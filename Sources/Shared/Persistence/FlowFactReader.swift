@@ -115,6 +115,34 @@ struct FlowFactReader {
         return ending
     }
 
+    func program() throws(StoreError) -> ProgramAttribution? {
+        let facts: [FlowFactColumn] = [.programPID, .programCommand, .programExecutable, .programUID, .programUser]
+        guard let raw = try text(.programState) else {
+            guard (facts + [.programDetail]).allSatisfy({ values[$0] == .null }) else { throw corrupt("program columns without program_state") }
+            return nil
+        }
+        guard let state = ProgramAttributionState(rawValue: raw) else { throw corrupt("program_state \"\(raw)\"") }
+        guard state == .unavailable || values[.programDetail] == .null else { throw corrupt("program_detail beside program_state \"\(raw)\"") }
+        switch state {
+        case .program:
+            guard let pid = try integer(.programPID, as: Int32.self), let command = try text(.programCommand),
+                  let uid = try integer(.programUID, as: UInt32.self) else {
+                throw corrupt("program_state \"program\" without its pid, command and uid")
+            }
+            return .program(ProgramFacts(pid: pid, command: command, executable: try text(.programExecutable), uid: uid,
+                                         user: try text(.programUser)))
+        case .socketGone, .notLocal, .unavailable:
+            guard facts.allSatisfy({ values[$0] == .null }) else { throw corrupt("a program's facts beside program_state \"\(raw)\"") }
+            switch state {
+            case .socketGone: return .socketGone
+            case .notLocal: return .notLocal
+            default:
+                guard let detail = try text(.programDetail) else { throw corrupt("program_state \"unavailable\" without program_detail") }
+                return .unavailable(detail)
+            }
+        }
+    }
+
     func streamOpening() throws(StoreError) -> StreamOpening? {
         guard let raw = try text(.streamOpening) else { return nil }
         guard let opening = StreamOpening(rawValue: raw) else { throw corrupt("stream_opening \"\(raw)\"") }

@@ -61,6 +61,21 @@ extension FlowFactValues {
             self[.leafTLSCipherSuite] = .integer(Int64(leaf.cipherSuite.rawValue))
         }
         self[.serverEnding] = record.serverEnding.map { .integer(Int64($0.rawValue)) } ?? .null
+        if let program = record.program {
+            self[.programState] = .text(ProgramAttributionState(program).rawValue)
+            switch program {
+            case .program(let facts):
+                self[.programPID] = .integer(Int64(facts.pid))
+                self[.programCommand] = .text(facts.command)
+                self[.programExecutable] = facts.executable.map(SQLiteValue.text) ?? .null
+                self[.programUID] = .integer(Int64(facts.uid))
+                self[.programUser] = facts.user.map(SQLiteValue.text) ?? .null
+            case .unavailable(let reason):
+                self[.programDetail] = .text(reason)
+            case .socketGone, .notLocal:
+                break
+            }
+        }
     }
 
     private static func isListable(_ name: String) -> Bool {

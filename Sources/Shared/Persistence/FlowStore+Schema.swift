@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 8
+        public static let latestVersion = 9
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -173,6 +173,16 @@ extension FlowStore {
                 UPDATE flows SET inspection_reason = '\(InspectionReasonKind.upstreamFailed.rawValue)',
                     tls_status = \(TLSInspectionStatus.inspectionFailed.rawValue)
                     WHERE inspection_failure IS NOT NULL;
+                """),
+            // The program whose socket a flow is (`ProgramAttribution`), asked when it opened.
+            Migration(version: 9, sql: """
+                ALTER TABLE flows ADD COLUMN program_state TEXT;
+                ALTER TABLE flows ADD COLUMN program_pid INTEGER;
+                ALTER TABLE flows ADD COLUMN program_command TEXT;
+                ALTER TABLE flows ADD COLUMN program_executable TEXT;
+                ALTER TABLE flows ADD COLUMN program_uid INTEGER;
+                ALTER TABLE flows ADD COLUMN program_user TEXT;
+                ALTER TABLE flows ADD COLUMN program_detail TEXT;
                 """),
         ]
 

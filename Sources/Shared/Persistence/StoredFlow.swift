@@ -27,6 +27,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let leafTLS: NegotiatedTLS?
     /// On an inspected flow: how the real server ended its side.
     public let serverEnding: TLSStreamEnding?
+    /// The program whose socket the flow is, or why none was named; nil when nobody asked.
+    public let program: ProgramAttribution?
 
     public var firstSeen: Date { EpochNanoseconds.date(firstSeenNanoseconds) }
     public var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
@@ -70,5 +72,6 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         inspectionReason = try facts.inspectionReason()
         leafTLS = try facts.leafTLS()
         serverEnding = try facts.serverEnding()
+        program = try facts.program()
     }
 }

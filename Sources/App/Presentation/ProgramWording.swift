@@ -1,0 +1,37 @@
+import Shared
+
+/// The program behind a flow, as every screen and document says it: one sentence, and one JSON
+/// object whose `state` is `ProgramAttributionState`'s name.
+public enum ProgramWording {
+    /// "curl (pid 4242, /usr/bin/curl), user ana"; for no program, why none was named.
+    public static func text(_ attribution: ProgramAttribution) -> String {
+        switch attribution {
+        case .program(let facts):
+            let process = ["pid \(facts.pid)", facts.executable].compactMap { $0 }.joined(separator: ", ")
+            return "\(facts.command) (\(process)), " + (facts.user.map { "user \($0)" } ?? "uid \(facts.uid)")
+        case .socketGone: return "not named: its socket was closed before it could be asked about"
+        case .notLocal: return "none on this machine: the connection only passed through it"
+        case .unavailable(let reason): return "not named: \(reason)"
+        }
+    }
+
+    /// `"program"`: null when nobody asked (a `run` before programs were kept, an analyzed
+    /// capture), else {"state", "pid", "command", "executable", "uid", "user", "detail", "text"},
+    /// the program's fields null unless `state` is `program`, `detail` unless it is `unavailable`.
+    public static func write(_ attribution: ProgramAttribution?, to out: inout JSONWriter) {
+        out.key("program")
+        guard let attribution else { return out.null() }
+        let facts: ProgramFacts? = if case .program(let facts) = attribution { facts } else { nil }
+        let detail: String? = if case .unavailable(let reason) = attribution { reason } else { nil }
+        out.beginObject()
+        out.string("state", ProgramAttributionState(attribution).rawValue)
+        out.number("pid", facts.map { Int($0.pid) })
+        out.string("command", facts?.command)
+        out.string("executable", facts?.executable)
+        out.number("uid", facts.map { Int($0.uid) })
+        out.string("user", facts?.user)
+        out.string("detail", detail)
+        out.string("text", text(attribution))
+        out.endObject()
+    }
+}
