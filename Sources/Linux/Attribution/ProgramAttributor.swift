@@ -29,21 +29,24 @@ package final class ProgramAttributor: Sendable {
     private let answers = Mutex<[Answer]>([])
     /// The queue's own: the lookup, made on first use, and the namespace it is made in (owned).
     private let lookup = Mutex<Result<SocketOwnerLookup, SocketDiagMessage.Failure>?>(nil)
-    private let namespace: Int32
+    /// The target's network namespace (owned), or why it could not be found.
+    private let namespace: Result<Int32, LinkStatisticsError>
     private let procRoot: String
-    /// Questions handed to the queue whose answers the loop has not taken (the loop's thread only).
+    /// Questions handed to the queue whose answers the loop has not taken.
     private let waiting = Mutex(0)
 
-    /// Takes `namespaceDescriptor` (the target's network namespace) and closes it when done.
+    /// Takes the descriptor of the target's network namespace and closes it when done; when the
+    /// namespace could not be found, every flow is answered `unavailable` with the reason.
     /// `wake` is called from any thread when answers start waiting: it must get the loop to call
     /// `takeAnswers`, and not wait.
-    package init(namespaceDescriptor: Int32, procRoot: String = "/proc", wake: @escaping @Sendable () -> Void) {
-        namespace = namespaceDescriptor
+    package init(namespace: Result<Int32, LinkStatisticsError>, procRoot: String = "/proc",
+                 wake: @escaping @Sendable () -> Void) {
+        self.namespace = namespace
         self.procRoot = procRoot
         self.wake = wake
     }
 
-    deinit { close(namespace) }
+    deinit { if case .success(let descriptor) = namespace { close(descriptor) } }
 
     /// A flow opened (the loop's thread): ask about its socket.
     package func flowOpened(_ key: FlowKey, local: IPEndpoint, remote: IPEndpoint, firstSeen: UInt64) {
@@ -86,9 +89,14 @@ package final class ProgramAttributor: Sendable {
     /// On the queue.
     private func attribution(of question: SocketDiagMessage.Lookup) -> ProgramAttribution {
         lookup.withLock { lookup in
+            let descriptor: Int32
+            switch namespace {
+            case .success(let found): descriptor = found
+            case .failure(let failure): return .unavailable(failure.description)
+            }
             if lookup == nil {
                 do throws(SocketDiagMessage.Failure) {
-                    lookup = .success(try SocketOwnerLookup(namespaceDescriptor: namespace, procRoot: procRoot))
+                    lookup = .success(try SocketOwnerLookup(namespaceDescriptor: descriptor, procRoot: procRoot))
                 } catch {
                     lookup = .failure(error)
                 }

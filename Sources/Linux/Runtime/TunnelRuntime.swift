@@ -177,10 +177,11 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         await pipeline.value.shutdown()
     }
 
-    /// Asks which program opened each TCP and UDP flow, in the network namespace
-    /// `namespaceDescriptor` refers to (taken: closed with the attributor). Call before `start`.
-    package func attributePrograms(namespaceDescriptor: Int32) {
-        let attributor = ProgramAttributor(namespaceDescriptor: namespaceDescriptor) { [weak self] in
+    /// Asks which program opened each TCP and UDP flow, in the network namespace `namespace`'s
+    /// descriptor refers to (taken: closed with the attributor); a namespace not found is said on
+    /// every flow. Call before `start`.
+    package func attributePrograms(namespace: Result<Int32, LinkStatisticsError>) {
+        let attributor = ProgramAttributor(namespace: namespace) { [weak self] in
             // A stopped loop runs nothing more: answers after the stop go nowhere.
             self?.loop.execute { [weak self] in
                 guard let self, let attributor = self.attributor else { return }

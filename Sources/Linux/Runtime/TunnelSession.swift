@@ -94,7 +94,7 @@ package final class TunnelSession: @unchecked Sendable {
             throw .eventLoop(error)
         }
         // Each flow's program, asked in the namespace the device (and so the monitored sockets) is in.
-        if case .success(let namespace) = device.networkNamespace() { runtime.attributePrograms(namespaceDescriptor: namespace) }
+        runtime.attributePrograms(namespace: device.networkNamespace())
         if let inspection = options.inspection {
             do {
                 let factory = try TunnelInspectionSetup.factory(dataDirectory: dataDirectory, options: inspection)

@@ -82,17 +82,17 @@ extension PacketPipeline {
     /// go into the flow table, and — when each packet is recorded — the flow's record into the
     /// batch at once, so the history has them even if no other packet follows. (Offline, the
     /// record goes out when the flow ends or the capture does, facts and all.)
+    package func observe(_ facts: [FlowFact], for key: FlowKey) {
+        guard !facts.isEmpty else { return }
+        for fact in facts { flowTable.apply(fact, for: key) }
+        if config.recordsEachPacket, let record = flowTable.record(for: key) { place(record) }
+    }
+
     /// The program behind the lifetime of `key` that began at `firstSeen`. When that lifetime
     /// has left the table (or another began on the 5-tuple, not the same socket's), the answer
     /// has no record to join and the flow keeps "not asked".
     package func observeProgram(_ attribution: ProgramAttribution, for key: FlowKey, firstSeen: UInt64) {
         guard flowTable.record(for: key)?.firstSeen == firstSeen else { return }
         observe([.program(attribution)], for: key)
-    }
-
-    package func observe(_ facts: [FlowFact], for key: FlowKey) {
-        guard !facts.isEmpty else { return }
-        for fact in facts { flowTable.apply(fact, for: key) }
-        if config.recordsEachPacket, let record = flowTable.record(for: key) { place(record) }
     }
 }
