@@ -77,7 +77,8 @@ struct RunCommandSignalTests {
         #expect(piped.status == 0 && piped.out == "y\n", "\(piped.err)")
         #expect(!piped.err.contains("Broken pipe") && !piped.err.contains("write error"))
         let status = try host.run(["--", "grep", "-E", "Sig(Blk|Ign)", "/proc/self/status"])
-        #expect(status.out == "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n", "\(status.out.debugDescription)")
+        #expect(status.out == "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n",
+                "exit \(status.status): \(status.out.debugDescription) \(status.err)")
     }
 
     @Test("a signal run was started with ignored (nohup's HUP) starts ignored in the command too, as a shell passes it on")
