@@ -12,14 +12,18 @@ enum FlowsCommand {
     static let help = """
     tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--protocol tcp|udp|icmp|icmpv6|N,…]
                        [--status plaintext|encrypted|inspected|notInspectable|inspectionFailed,…]
-                       [--reason KIND,…] [--since T] [--until T] [--limit N] [--after CURSOR]
+                       [--reason KIND,…] [--program NAME,…] [--since T] [--until T] [--limit N]
+                       [--after CURSOR]
 
     Lists the connections the history holds, most recently active first, one a line: its id (for
-    'tunnelvision flow ID'), when it was last active (UTC), the host — its name and where the name
-    came from (sni: the connection announced it; quic: a QUIC Initial did; dns: the DNS answer for
-    its address), else its address —, the remote port, the protocol, bytes received and sent, packets,
-    how long it lasted and whether it was encrypted — with why, when it was not inspected or
-    inspection broke it (inspection off says nothing: it is every connection of a plain run).
+    'tunnelvision flow ID'), when it was last active (UTC), the program that opened it — its command
+    and pid, or why none is named: (closed) its socket was gone before it was asked about, (passing)
+    it only passed through the machine, (unknown) the kernel could not be asked; - when it was not
+    asked (before programs were kept) —, the host — its name and where the name came from (sni: the
+    connection announced it; quic: a QUIC Initial did; dns: the DNS answer for its address), else
+    its address —, the remote port, the protocol, bytes received and sent, packets, how long it
+    lasted and whether it was encrypted — with why, when it was not inspected or inspection broke it
+    (inspection off says nothing: it is every connection of a plain run).
 
     --search TEXT    connections whose name, other names or remote address contain TEXT (any case)
     --protocol P     only these protocols (comma-separated or repeated; icmp means ICMP and ICMPv6)
@@ -28,6 +32,8 @@ enum FlowsCommand {
     --reason KIND    only connections not inspected, or broken by inspection, for these reasons:
                      \(HelpText.wrapped(InspectionReasonKind.allCases.map(\.rawValue).joined(separator: ", "), width: 75)
                         .joined(separator: "\n                 "))
+    --program NAME   only connections these programs opened (comma-separated or repeated): NAME is
+                     the command flows shows or the executable's file name, A-Z in any case
     --since T        only connections still active at or after T
     --until T        only connections that had begun by T
     T is \(HistoryTimeInput.accepted).
@@ -45,18 +51,22 @@ enum FlowsCommand {
                      closeNotify|withoutCloseNotify|reset|fatalAlert, or null), "program" (the
                      program behind the connection, asked when it opened: {"state"
                      (program|socketGone|notLocal|unavailable), "pid", "command", "executable",
-                     "uid", "user", "detail" (why it is unavailable), "text"}, or null when it was
-                     not asked), "inspectionSentence"
-                     (the status and reason as a sentence, or null), "statusNote" (the same when a
-                     row says it, or null)}], "bursts", "scanned", "hasMore", "next" (a cursor or
+                     "uid", "user", "detail" (why it is unavailable), "label" (the PROGRAM cell),
+                     "text"}, or null when it was not asked), "inspectionSentence" (the status and
+                     reason as a sentence, or null), "statusNote" (the same when a row says it, or
+                     null)}], "bursts", "programGroups", "scanned", "hasMore", "next" (a cursor or
                      null), "keptLooking", "historyEmpty", "filter" (as applied: "search",
-                     "protocols", "statuses", "reasons", "since", "until"), "choices" (what can be
-                     asked for, in a screen's words: {"statuses": [{"id", "label", "written"}],
-                     "reasons": [{"id", "label"}]})}
+                     "protocols", "statuses", "reasons", "programs", "since", "until"), "choices"
+                     (what can be asked for, in a screen's words: {"statuses": [{"id", "label",
+                     "written"}], "reasons": [{"id", "label"}]})}
                      "bursts" lists the page's bursts, each flow of which is still in "flows": [{"ids"
                      (in the flows' order), "count", "host", "nameSource", "port", "protocol",
                      "tlsStatus", "firstSeen", "lastSeen", "startedWithinSeconds", "bytesIn",
-                     "bytesOut", "packets", "summary" (the sentence the text prints)}]
+                     "bytesOut", "packets", "program" (the PROGRAM cell), "summary" (the sentence
+                     the text prints)}]
+                     "programGroups" lists the page's flows by program, the group of the newest
+                     first: [{"key" ("program:COMMAND", socketGone, notLocal, unavailable or
+                     notAsked), "label", "ids" (in the flows' order), "count", "pids", "summary"}]
 
     A burst — \(TimelineBursts.minimumCount) or more consecutive connections to one host (name, else address) and port,
     of one protocol and status, each started within \(Int(TimelineBursts.maximumGap)) s of the one before — is one row: its

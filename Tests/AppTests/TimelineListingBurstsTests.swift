@@ -56,7 +56,7 @@ struct TimelineListingBurstsTests {
         let lines = listing.text().components(separatedBy: "\n")
         #expect(lines.count == 7, "\(lines)")
         let row = HistoryCommandSupport.words(lines[2])
-        #expect(row == ["\(low)–\(high)", "2026-11-30", "02:01:40", "50", "×", "files.demo.test", "(dns)", "8080", "TCP",
+        #expect(row == ["\(low)–\(high)", "2026-11-30", "02:01:40", "-", "50", "×", "files.demo.test", "(dns)", "8080", "TCP",
                         "48.8", "KiB", "4.9", "KiB", "300", "690", "ms", "not", "encrypted"])
         #expect(lines[4] == "\(low)–\(high): a burst of 50 connections to files.demo.test:8080 started within 490 ms, "
                 + "48.8 KiB received, 4.9 KiB sent; open one with: tunnelvision flow \(ids[1]) --data-dir /d")

@@ -226,6 +226,43 @@ def test_filters_by_protocol_and_status(t):
     wait_rows(t, len(t.ask("flows")["flows"]), "after Clear filters")
 
 
+def test_rows_name_their_program_which_filters_and_groups_them(t):
+    """Each row says the program that opened it (the listing's label); the Program field asks
+    `flows --program`; Group by program draws the listing's programGroups, each under its heading."""
+    open_timeline(t)
+    page = t.ask("flows")
+    wait_rows(t, len(page["flows"]), "the first page")
+    named = [f for f in page["flows"] if f["program"] and f["program"]["state"] == "program"]
+    check(named, "the demo's connections name the programs that made them")
+    drawn = t.b.driver.execute_script("""return Object.fromEntries([...document.querySelectorAll('ul.rows li.row:not(.burst)')]
+        .map(r => [r.querySelector('a').dataset.flow, r.querySelector('.program')?.textContent ?? null]))""")
+    for flow in page["flows"]:
+        label = flow["program"]["label"] if flow["program"] else None
+        check(drawn[str(flow["id"])] == (None if label in (None, "-") else "Program: " + label),
+              f"row {flow['id']} should say its program {label!r}: {drawn[str(flow['id'])]!r}")
+    command = named[-1]["program"]["command"]
+    box = t.b.one("searchbox", "Program")
+    box.clear()
+    box.send_keys(command.upper())
+    box.send_keys(Keys.ENTER)
+    expected = t.ask("flows", "--program", command.upper())
+    check(0 < len(expected["flows"]) < len(page["flows"]), f"--program {command} narrows the demo's page: {len(expected['flows'])}")
+    wait_rows(t, len(expected["flows"]), f"the connections of {command}")
+    t.b.one("button", "Clear filters", exact=True).click()
+    wait_rows(t, len(page["flows"]), "after Clear filters")
+    t.b.one("checkbox", "Group by program").click()
+    groups = page["programGroups"]
+    t.b.wait(lambda: [e.text for e in t.b.css("li.program-group h3")] == [g["label"] for g in groups], 10,
+             f"the groups' headings should be {[g['label'] for g in groups]}")
+    ids = t.b.driver.execute_script("""return [...document.querySelectorAll('li.program-group')].map(g =>
+        [...g.querySelectorAll('a[data-flow]')].map(a => Number(a.dataset.flow)))""")
+    check(ids == [g["ids"] for g in groups], f"each group holds the listing's connections, in order: {ids}")
+    check(t.b.one("list", groups[0]["label"], exact=True), "a group's list is named by its heading")
+    t.shoot("timeline-by-program")
+    t.b.one("checkbox", "Group by program").click()
+    wait_rows(t, len(page["flows"]), "ungrouped again")
+
+
 def test_status_filter_offers_every_status_in_the_commands_words(t):
     """The Encryption boxes are the listing's own `choices`, Broken by inspection among them; each
     narrows the list as `flows --status` does — none broken in a history is said as no match."""
@@ -443,7 +480,13 @@ def test_inspector_from_a_row(t):
     flow = t.ask("flow", str(chosen["id"]))
     t.b.one("heading", flow["name"] or flow["remote"], exact=True)
     terms = [e.text for e in t.b.css(".facts.six dt")]
-    check(terms == ["Protocol", "Encryption", "This machine", "Other end", "First to last packet", "Moved"], f"the six facts: {terms}")
+    program = ["Program"] if flow["program"] else []
+    check(terms == ["Protocol", "Encryption", "This machine", *program, "Other end", "First to last packet", "Moved"],
+          f"the six facts, and the program when it was asked: {terms}")
+    if flow["program"]:
+        said = t.b.driver.execute_script("""return [...document.querySelectorAll('.facts.six dt')]
+            .find(e => e.textContent === 'Program').nextElementSibling.textContent""")
+        check(said == flow["program"]["text"], f"the program in the command's words: {said!r}")
     t.b.wait(lambda: len(t.b.css("table.packets tbody tr")) == flow["shownPackets"], 10,
              f"the packets table should list {flow['shownPackets']}")
     titles = [e.text for e in t.b.css("table.packets tbody tr:nth-child(-n+5) td:nth-child(5)")]
@@ -842,6 +885,7 @@ def test_server_gone_gives_an_error_card(t):
 TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_starts_on_the_dashboard,
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
          test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit, test_filters_by_protocol_and_status,
+         test_rows_name_their_program_which_filters_and_groups_them,
          test_status_filter_offers_every_status_in_the_commands_words, test_load_older_follows_the_cursor,
          test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,
          test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,

@@ -15,8 +15,33 @@ public enum ProgramWording {
         }
     }
 
+    /// The timeline's PROGRAM cell: "curl 4242" (the command and its pid); in brackets, why none
+    /// is named — "(closed)", "(passing)", "(unknown)"; "-" when nobody asked.
+    public static func cell(_ attribution: ProgramAttribution?) -> String {
+        switch attribution {
+        case .program(let facts)?: "\(facts.command) \(facts.pid)"
+        case .socketGone?: "(closed)"
+        case .notLocal?: "(passing)"
+        case .unavailable?: "(unknown)"
+        case nil: "-"
+        }
+    }
+
+    /// A burst's PROGRAM cell: one process's cell when one made them all, its command when one
+    /// program did from several processes, else "several".
+    public static func cell(_ attributions: [ProgramAttribution?]) -> String {
+        guard let first = attributions.first else { return "-" }
+        if attributions.allSatisfy({ $0 == first }) { return cell(first) }
+        let commands = Set(attributions.map { attribution -> String? in
+            if case .program(let facts)? = attribution { facts.command } else { nil }
+        })
+        if commands.count == 1, let command = commands.first ?? nil { return command }
+        return "several"
+    }
+
     /// `"program"`: null when nobody asked (a `run` before programs were kept, an analyzed
-    /// capture), else {"state", "pid", "command", "executable", "uid", "user", "detail", "text"},
+    /// capture), else {"state", "pid", "command", "executable", "uid", "user", "detail", "label"
+    /// (the timeline's cell), "text"},
     /// the program's fields null unless `state` is `program`, `detail` unless it is `unavailable`.
     public static func write(_ attribution: ProgramAttribution?, to out: inout JSONWriter) {
         out.key("program")
@@ -31,6 +56,7 @@ public enum ProgramWording {
         out.number("uid", facts.map { Int($0.uid) })
         out.string("user", facts?.user)
         out.string("detail", detail)
+        out.string("label", cell(attribution))
         out.string("text", text(attribution))
         out.endObject()
     }

@@ -93,6 +93,7 @@ public struct TimelineBurst: Sendable, Equatable {
         out.number("bytesIn", bytesIn)
         out.number("bytesOut", bytesOut)
         out.number("packets", packets)
+        out.string("program", ProgramWording.cell(flows.map(\.stored.program)))
         out.string("summary", sentence)
         out.endObject()
     }

@@ -53,6 +53,7 @@ public struct TimelineListing: Sendable {
             words += ["--reason", InspectionReasonKind.allCases.filter(filter.inspectionReasons.contains)
                 .map(InspectionReasonWording.identifier).joined(separator: ",")]
         }
+        if !filter.programs.isEmpty { words += ["--program", Self.quoted(filter.programs.sorted().joined(separator: ","))] }
         if let range = filter.dateRange {
             if range.lowerBound > .distantPast { words += ["--since", Self.instant(range.lowerBound)] }
             if range.upperBound < .distantFuture { words += ["--until", Self.instant(range.upperBound)] }
@@ -67,20 +68,21 @@ public struct TimelineListing: Sendable {
     public func text() -> String {
         var lines: [String] = []
         if !snapshot.flows.isEmpty {
-            var rows = [["ID", "LAST ACTIVE (UTC)", "HOST (NAME FROM)", "PORT", "PROTO", "RECEIVED", "SENT", "PACKETS",
+            var rows = [["ID", "LAST ACTIVE (UTC)", "PROGRAM", "HOST (NAME FROM)", "PORT", "PROTO", "RECEIVED", "SENT", "PACKETS",
                          "DURATION", "ENCRYPTION"]]
             var bursts: [TimelineBurst] = []
             for piece in TimelineBurst.pieces(of: snapshot.flows) {
                 switch piece {
                 case let .flow(flow):
-                    rows.append(["\(flow.id)", HistoryFlowWording.time(flow.stored.lastSeen), HistoryFlowWording.host(flow),
+                    rows.append(["\(flow.id)", HistoryFlowWording.time(flow.stored.lastSeen), ProgramWording.cell(flow.stored.program),
+                                 HistoryFlowWording.host(flow),
                                  flow.remotePort.map { "\($0)" } ?? "-", flow.stored.key.proto.displayName,
                                  RunSummary.bytes(flow.stored.bytesIn), RunSummary.bytes(flow.stored.bytesOut),
                                  "\(flow.stored.packetCount)", HistoryFlowWording.duration(flow.stored.duration),
                                  HistoryFlowWording.encryption(flow.stored.tlsStatus, reason: flow.stored.inspectionReason)])
                 case let .burst(burst):
                     bursts.append(burst)
-                    rows.append([burst.idRanges, HistoryFlowWording.time(burst.lastSeen),
+                    rows.append([burst.idRanges, HistoryFlowWording.time(burst.lastSeen), ProgramWording.cell(burst.flows.map(\.stored.program)),
                                  "\(burst.count) × \(HistoryFlowWording.host(burst.first))",
                                  burst.first.remotePort.map { "\($0)" } ?? "-", burst.first.stored.key.proto.displayName,
                                  RunSummary.bytes(burst.bytesIn), RunSummary.bytes(burst.bytesOut), "\(burst.packets)",
@@ -125,7 +127,7 @@ public struct TimelineListing: Sendable {
             // The status and reason are narrowed by the store: nothing read can mean none at all.
             let looked = scanned > 0 ? "scanned \(scanned), none older remain" : "none in the history"
             return "no connections match (\(looked)); run 'tunnelvision flows' without "
-                + "--search, --protocol, --status, --reason, --since and --until to see them all"
+                + "--search, --protocol, --status, --reason, --program, --since and --until to see them all"
         }
         return "\(Self.connections(shown)) shown (scanned \(scanned)); nothing older remains"
     }
@@ -142,6 +144,9 @@ public struct TimelineListing: Sendable {
         out.beginArray("bursts")
         for burst in TimelineBurst.bursts(of: snapshot.flows) { burst.write(to: &out) }
         out.endArray()
+        out.beginArray("programGroups")
+        for group in TimelineProgramGroup.groups(of: snapshot.flows) { group.write(to: &out) }
+        out.endArray()
         out.number("scanned", snapshot.scannedInLastLoad)
         out.bool("hasMore", snapshot.hasMore)
         out.string("next", snapshot.hasMore ? snapshot.nextCursor.map(HistoryCursorText.text) : nil)
@@ -154,6 +159,7 @@ public struct TimelineListing: Sendable {
         out.strings("statuses", filter.tlsStatuses.sorted { $0.rawValue < $1.rawValue }.map(HistoryFlowWording.statusIdentifier))
         out.strings("reasons", InspectionReasonKind.allCases.filter(filter.inspectionReasons.contains)
             .map(InspectionReasonWording.identifier))
+        out.strings("programs", filter.programs.sorted())
         HistoryFlowWording.write("since", filter.dateRange.map(\.lowerBound).flatMap { $0 > .distantPast ? $0 : nil }, to: &out)
         HistoryFlowWording.write("until", filter.dateRange.map(\.upperBound).flatMap { $0 < .distantFuture ? $0 : nil }, to: &out)
         out.endObject()

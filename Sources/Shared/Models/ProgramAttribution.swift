@@ -33,6 +33,26 @@ public struct ProgramFacts: Sendable, Equatable, Hashable, Codable {
     }
 }
 
+extension ProgramFacts {
+    /// The executable's file name ("/usr/bin/curl" → "curl"); nil without an executable.
+    public var executableFileName: String? {
+        executable.map { path in String(path[(path.lastIndex(of: "/").map(path.index(after:)) ?? path.startIndex)...]) }
+    }
+
+    /// Whether a person asking for `name` (`flows --program`) means this program: it is the
+    /// command or the executable's file name — the command alone is cut to 15 bytes by the
+    /// kernel — with A–Z in any case, as the history's SQL folds them (`lower`).
+    public func isNamed(_ name: String) -> Bool {
+        let wanted = Self.folded(name)
+        return Self.folded(command) == wanted || executableFileName.map(Self.folded) == wanted
+    }
+
+    /// `name` with A–Z lowered and every other character kept: SQLite's `lower()` without ICU.
+    public static func folded(_ name: String) -> String {
+        String(decoding: name.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
 /// `ProgramAttribution`'s case by name, as the history and `--json` spell it.
 public enum ProgramAttributionState: String, Sendable, CaseIterable {
     case program, socketGone, notLocal, unavailable

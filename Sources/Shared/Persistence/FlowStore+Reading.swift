@@ -5,9 +5,10 @@ extension FlowStore {
     /// nil). Ties on `lastSeen` are broken by id, so consecutive pages neither skip nor repeat.
     /// Narrowed in SQL, so a rare status or reason is found however far back it lies: only flows
     /// whose status is in `statuses` (any when empty) and whose inspection reason is in `reasons`
-    /// (any or none when empty; a flow without a reason never matches a non-empty set).
+    /// (any or none when empty; a flow without a reason never matches a non-empty set), and whose
+    /// program is named by one of `programs` (`ProgramFacts.isNamed`; any flow when empty).
     public func recentFlows(limit: Int, before cursor: FlowCursor? = nil, statuses: Set<TLSInspectionStatus> = [],
-                            reasons: Set<InspectionReasonKind> = []) throws(StoreError) -> [StoredFlow] {
+                            reasons: Set<InspectionReasonKind> = [], programs: Set<String> = []) throws(StoreError) -> [StoredFlow] {
         // The row value compares in index order: flows_last_seen is (last_seen, rowid). A status is
         // one bit of ?4; the reasons are one string ",a,b," that a reason's ",name," is found in.
         // Bound values keep the text to eight statements whatever the sets, each prepared once.
@@ -15,6 +16,7 @@ extension FlowStore {
         if cursor != nil { conditions.append("(last_seen, id) < (?2, ?3)") }
         if !statuses.isEmpty { conditions.append("(?4 >> tls_status) & 1 = 1") }
         if !reasons.isEmpty { conditions.append("instr(?5, ',' || inspection_reason || ',') > 0") }
+        if !programs.isEmpty { conditions.append(Self.programNamedSQL) }
         let narrowing = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows \(narrowing) ORDER BY last_seen DESC, id DESC LIMIT ?1") {
@@ -26,10 +28,29 @@ extension FlowStore {
                 }
                 if !statuses.isEmpty { statement.bind(statuses.reduce(Int64(0)) { $0 | Int64(1) << Int64($1.rawValue) }, at: 4) }
                 if !reasons.isEmpty { statement.bind("," + reasons.map(\.rawValue).sorted().joined(separator: ",") + ",", at: 5) }
+                if !programs.isEmpty { statement.bind(Self.jsonArray(programs.map(ProgramFacts.folded).sorted()), at: 6) }
                 return try Self.rows(of: statement)
             }
         }
         return try rows.map { row throws(StoreError) in try StoredFlow(row: row) }
+    }
+
+    /// `ProgramFacts.isNamed` in SQL, for the names in ?6 (a JSON array, folded): the command or the
+    /// executable's file name — what follows its last "/", found as the length of the path with
+    /// its trailing non-"/" characters trimmed — lowered.
+    static let programNamedSQL = """
+        (program_state = '\(ProgramAttributionState.program.rawValue)' AND \
+        (lower(program_command) IN (SELECT value FROM json_each(?6)) OR \
+        lower(substr(program_executable, length(rtrim(program_executable, replace(program_executable, '/', ''))) + 1)) \
+        IN (SELECT value FROM json_each(?6))))
+        """
+
+    private static func jsonArray(_ values: [String]) -> String {
+        var out = JSONWriter()
+        out.beginArray()
+        for value in values { out.element(value) }
+        out.endArray()
+        return out.writer.string
     }
 
     /// The flow whose row id is `id`; nil when there is none (pruned, cleared, never recorded).

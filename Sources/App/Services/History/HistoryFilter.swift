@@ -11,6 +11,8 @@ public struct HistoryFilter: Sendable, Equatable {
     public var tlsStatuses: Set<TLSInspectionStatus>
     /// Empty: every flow, whatever its reason; else only flows with one of these reasons.
     public var inspectionReasons: Set<InspectionReasonKind> = []
+    /// Empty: every flow; else only flows whose program one of these names (`ProgramFacts.isNamed`).
+    public var programs: Set<String> = []
     /// Matched by overlap with [firstSeen, lastSeen], not containment: a connection that began
     /// before the stretch and was still going in it was part of it.
     public var dateRange: ClosedRange<Date>?
@@ -30,7 +32,7 @@ public struct HistoryFilter: Sendable, Equatable {
 
     /// Whether anything is narrowed: what tells "no matches" (offer to clear) from "no traffic yet".
     public var isActive: Bool {
-        !needle.isEmpty || !protocols.isEmpty || !tlsStatuses.isEmpty || !inspectionReasons.isEmpty || dateRange != nil
+        !needle.isEmpty || !protocols.isEmpty || !tlsStatuses.isEmpty || !inspectionReasons.isEmpty || !programs.isEmpty || dateRange != nil
     }
 
     public func matches(_ flow: HistoryFlow) -> Bool {
@@ -38,6 +40,9 @@ public struct HistoryFilter: Sendable, Equatable {
         if !tlsStatuses.isEmpty, !tlsStatuses.contains(flow.stored.tlsStatus) { return false }
         if !inspectionReasons.isEmpty, !(flow.stored.inspectionReason.map { inspectionReasons.contains($0.kind) } ?? false) {
             return false
+        }
+        if !programs.isEmpty {
+            guard case .program(let facts)? = flow.stored.program, programs.contains(where: facts.isNamed) else { return false }
         }
         if let dateRange, !(flow.stored.firstSeen <= dateRange.upperBound && flow.stored.lastSeen >= dateRange.lowerBound) {
             return false

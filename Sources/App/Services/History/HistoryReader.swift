@@ -93,10 +93,12 @@ public actor HistoryReader {
         var fill = HistoryPageFill(filter: filter, policy: policy, localAddresses: localAddresses, after: cursor)
         do {
             while !fill.isSettled {
-                // The status and reason are narrowed by the store: a rare one (a connection
-                // inspection broke) is found however far back, not only within the query budget.
+                // The status, reason and program are narrowed by the store: a rare one (a
+                // connection inspection broke) is found however far back, not only within the
+                // query budget.
                 let rows = try await store.recentFlows(limit: fill.queryLimit, before: fill.cursor,
-                                                       statuses: filter.tlsStatuses, reasons: filter.inspectionReasons)
+                                                       statuses: filter.tlsStatuses, reasons: filter.inspectionReasons,
+                                                       programs: filter.programs)
                 guard mine == generation else { return }
                 fill.consume(rows)
             }

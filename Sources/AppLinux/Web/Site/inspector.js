@@ -1,6 +1,7 @@
-// The Flow Inspector: one connection — six facts, its name and where the name came from, what
-// its TLS handshake offered and answered and which certificates could be seen, its decrypted
-// content (or why there is none), and its packets by meaning, each leading to Packet detail.
+// The Flow Inspector: one connection — six facts and the program that opened it, its name and
+// where the name came from, what its TLS handshake offered and answered and which certificates
+// could be seen, its decrypted content (or why there is none), and its packets by meaning, each
+// leading to Packet detail.
 // All from `tunnelvision flow ID --json`; every sentence is the command's.
 
 import { get } from "./api.js";
@@ -118,6 +119,8 @@ export function render(main, { id }) {
         ["Protocol", `${protocols[flow.protocol] ?? flow.protocol} over ${flow.ipVersion}`],
         ["Encryption", statusBadge(flow.encryption, flow.encryptionLabel)],
         ["This machine", flow.local ?? flow.ends[0]],
+        // Asked when the connection opened; absent from a history kept before programs were.
+        flow.program ? ["Program", flow.program.text] : null,
         ["Other end", flow.remote ?? flow.ends[1]],
         ["First to last packet", `${when(flow.firstPacket)} – ${when(flow.lastPacket)} (${duration(flow.durationSeconds)})`],
         ["Moved", h("span", { class: "directions" },

@@ -52,19 +52,27 @@ export function hostOf(flow) {
   return remote ? `${remote.address}` : "unknown host";
 }
 
+/** Who opened it, in the listing's words: "curl 4242", "(closed)"… with the whole sentence as
+ *  its title; nothing when nobody asked. */
+function programMark(label, text) {
+  if (!label || label === "-") return null;
+  return h("span", { class: "program", title: text ?? label }, h("span", { class: "visually-hidden" }, "Program: "), label);
+}
+
 export function timelineRow(flow, names) {
   const remote = flow.remote ?? flow.peers?.[1];
   const what = [protocols[flow.protocol] ?? flow.protocol.toUpperCase()];
   if (remote) what.push(flow.name ? `${remote.address} port ${remote.port}` : `port ${remote.port}`);
   if (flow.nameSource) what.push(nameSources[flow.nameSource] ?? flow.nameSource);
-  return h("li", { class: `row status-${flow.tlsStatus}` },
+  return h("li", { class: `row status-${flow.tlsStatus}`, "data-program": flow.program?.label ?? "" },
     h("a", { class: "row-link", href: `#/flow/${flow.id}`, "data-flow": flow.id },
       h("span", { class: "rail", "aria-hidden": "true" }),
       h("span", { class: "row-body" },
         h("span", { class: "line line-host" },
           h("span", { class: "host" }, hostOf(flow)),
           h("time", { datetime: flow.firstSeen }, clock(flow.firstSeen))),
-        h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), rowBadge(flow.tlsStatus, names)),
+        h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")),
+          programMark(flow.program?.label, flow.program?.text), rowBadge(flow.tlsStatus, names)),
         flow.statusNote ? h("span", { class: "line line-why" }, flow.statusNote) : null,
         h("span", { class: "line line-moved" },
           h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesIn)} received`),
@@ -88,7 +96,8 @@ export function burstRow(burst, flows, names) {
           h("span", { class: "line line-host" },
             h("span", { class: "host" }, `${burst.count} × ${burst.host}`),
             h("time", { datetime: burst.firstSeen }, clock(burst.firstSeen))),
-          h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), rowBadge(burst.tlsStatus, names)),
+          h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), programMark(burst.program),
+            rowBadge(burst.tlsStatus, names)),
           h("span", { class: "line line-summary" }, burst.summary))),
       h("ul", { class: "burst-rows", "aria-label": `The ${burst.count} connections of this burst` },
         ...flows.map((flow) => timelineRow(flow, names)))));

@@ -11,6 +11,8 @@ const presets = [["", "Any time"], ["10m", "Last 10 minutes"], ["1h", "Last hour
 
 const state = {
   search: "", protocols: [], statuses: [], since: "",
+  program: "",     // programs by name, comma-separated, as `flows --program` takes them
+  group: false,    // Group by program: each page's rows under their program (the listing's programGroups)
   zoom: [],        // the stretches tapped into, widest first: Back pops one, All empties it
   range: null,     // {from, to, kind: "zoom" | "bar" | "sweep"}: what the list is bounded to
   notice: null,    // a sentence about the axis (a stretch retention took)
@@ -19,7 +21,8 @@ const state = {
 };
 
 function filtered() {
-  return state.search !== "" || state.protocols.length > 0 || state.statuses.length > 0 || state.since !== "" || state.range !== null;
+  return state.search !== "" || state.program !== "" || state.protocols.length > 0 || state.statuses.length > 0
+    || state.since !== "" || state.range !== null;
 }
 
 function axisBars(main) {
@@ -174,7 +177,7 @@ export function render(main) {
   }
 
   function clearFilters() {
-    state.search = ""; state.protocols = []; state.statuses = []; state.since = "";
+    state.search = ""; state.program = ""; state.protocols = []; state.statuses = []; state.since = "";
     state.zoom = []; state.range = null; state.notice = null; state.cursor = null;
     syncForm();
     reload();
@@ -193,7 +196,7 @@ export function render(main) {
     let page;
     try {
       page = await get("/api/flows", {
-        search: state.search, protocol: state.protocols, status: state.statuses,
+        search: state.search, program: state.program, protocol: state.protocols, status: state.statuses,
         since: state.range ? state.range.from : state.since, until: state.range ? state.range.to : "",
         after: after ?? "",
       });
@@ -217,6 +220,16 @@ export function render(main) {
     const names = statusNames(page.choices);
     if (after === null) { replace(list); shownConnections = 0; }
     replace(status);
+    list.append(state.group ? groupedRows(page, names) : pageRows(page, names));
+    shownConnections += page.flows.length;
+    const shown = shownConnections;
+    if (shown === 0) {
+      replace(status, emptyState(page));
+    }
+    drawFooter(page, shown);
+  }
+
+  function pageRows(page, names) {
     // A burst is one row at its first connection's place (its ids are consecutive in the page).
     const burstOf = new Map();
     for (const burst of page.bursts ?? []) for (const id of burst.ids) burstOf.set(id, burst);
@@ -226,13 +239,21 @@ export function render(main) {
       if (!burst) drawn.append(timelineRow(flow, names));
       else if (burst.ids[0] === flow.id) drawn.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst), names));
     }
-    list.append(drawn);
-    shownConnections += page.flows.length;
-    const shown = shownConnections;
-    if (shown === 0) {
-      replace(status, emptyState(page));
+    return drawn;
+  }
+
+  // Group by program: the page's groups as the listing made them, each a heading over its rows.
+  function groupedRows(page, names) {
+    const byId = new Map(page.flows.map((flow) => [flow.id, flow]));
+    const drawn = document.createDocumentFragment();
+    for (const group of page.programGroups ?? []) {
+      const title = `group-${group.key}-${group.ids[0]}`.replace(/[^A-Za-z0-9_-]/g, "_");
+      drawn.append(h("li", { class: "program-group", "aria-labelledby": title },
+        h("h3", { id: title }, group.label),
+        h("p", { class: "hint" }, group.summary),
+        h("ul", { class: "rows", "aria-labelledby": title }, group.ids.map((id) => timelineRow(byId.get(id), names)))));
     }
-    drawFooter(page, shown);
+    return drawn;
   }
 
   function drawFooter(page, shown) {
@@ -282,6 +303,9 @@ export function render(main) {
   function filterForm() {
     const search = h("input", { type: "search", id: "search", name: "search", value: state.search,
                                 placeholder: "name or address" });
+    const program = h("input", { type: "search", id: "program", name: "program", value: state.program,
+                                 placeholder: "curl, firefox", "aria-describedby": "program-hint" });
+    const group = h("input", { type: "checkbox", id: "group-by-program", checked: state.group });
     const checkbox = (group, value, label) => h("label", { class: "check" },
       h("input", { type: "checkbox", name: group, value, checked: state[group].includes(value) }), ` ${label}`);
     const since = h("select", { id: "since", name: "since" },
@@ -289,13 +313,18 @@ export function render(main) {
     const element = h("form", { class: "filters", role: "search", "aria-label": "Filter connections" },
       h("div", { class: "field" }, h("label", { for: "search" }, "Search hosts"), search,
         h("button", { type: "submit" }, "Search")),
+      h("div", { class: "field" }, h("label", { for: "program" }, "Program"), program,
+        h("span", { id: "program-hint", class: "visually-hidden" }, "Its command or executable's name; several separated by commas")),
       h("fieldset", {}, h("legend", {}, "Protocol"),
         Object.entries(protocols).filter(([id]) => id !== "icmpv6").map(([id, label]) => checkbox("protocols", id, label))),
       h("fieldset", { class: "statuses", hidden: true }),
       h("div", { class: "field" }, h("label", { for: "since" }, "Time"), since),
+      h("label", { class: "check" }, group, " Group by program"),
       h("button", { type: "button", class: "secondary", on: { click: clearFilters } }, "Clear filters"));
     const apply = () => {
       state.search = search.value.trim();
+      state.program = program.value.trim();
+      state.group = group.checked;
       state.protocols = [...element.querySelectorAll("input[name=protocols]:checked")].map((box) => box.value);
       state.statuses = [...element.querySelectorAll("input[name=statuses]:checked")].map((box) => box.value);
       const preset = since.value;
@@ -311,7 +340,13 @@ export function render(main) {
     element.addEventListener("submit", (event) => { event.preventDefault(); apply(); });
     // Search applies on submit and on clear; the boxes and the time apply as they change.
     search.addEventListener("search", () => { if (search.value === "") apply(); });
-    const changed = () => { const keep = search.value; search.value = state.search; apply(); search.value = keep; };
+    program.addEventListener("search", () => { if (program.value === "") apply(); });
+    const changed = () => {
+      const keep = [search.value, program.value];
+      search.value = state.search; program.value = state.program;
+      apply();
+      [search.value, program.value] = keep;
+    };
     for (const input of element.querySelectorAll("input[type=checkbox], select")) input.addEventListener("change", changed);
     statusCheckbox = (id, label) => {
       const box = checkbox("statuses", id, label);
@@ -323,8 +358,10 @@ export function render(main) {
 
   function syncForm() {
     form.querySelector("#search").value = state.search;
+    form.querySelector("#program").value = state.program;
+    form.querySelector("#group-by-program").checked = state.group;
     form.querySelector("#since").value = state.since;
-    for (const box of form.querySelectorAll("input[type=checkbox]")) box.checked = state[box.name].includes(box.value);
+    for (const box of form.querySelectorAll("input[type=checkbox][name]")) box.checked = state[box.name].includes(box.value);
   }
 
   // The bars follow the width: a window made wider or narrower redraws the axis with as many as fit.
