@@ -11,9 +11,11 @@ import Shared
 ///   2. then processes not seen yet (a new pid in /proc), if they are in the target's network
 ///      namespace (a `run`'s command and its children, a container's processes), newest first;
 ///   3. and only when neither finds it, every process again, in case a pid was reused.
-/// Within a process its descriptors are read highest first, stopping at the socket. The sooner
-/// it is found, the likelier a short-lived process is still there to be named. One process found
-/// for an inode is enough: a socket shared across a fork is the parent's as much as the child's.
+/// Within a process the descriptor it last held a wanted socket on is tried first, then all of
+/// them, highest first, stopping at the socket; the latest holders' /proc directories stay open
+/// (`ProcessDirectory`). The sooner it is found, the likelier a short-lived process is still there
+/// to be named. One process found for an inode is enough: a socket shared across a fork is the
+/// parent's as much as the child's.
 ///
 /// One owner at a time (the attribution's queue); no lock.
 final class ProcessSocketIndex {
@@ -29,6 +31,8 @@ final class ProcessSocketIndex {
     private var members: [Int32] = []
     /// Every pid classified so far (members and not), to tell new processes apart.
     private var classified: Set<Int32> = []
+    /// The open /proc directories of the latest holders (at most `recentMembers` between lookups).
+    private var directories: [Int32: ProcessDirectory] = [:]
     /// Users' names by uid, as the user database gave them (nil: it has none), asked once each.
     private var userNames: [UInt32: String?] = [:]
     /// Searches that had to list /proc, for the benchmark and tests.
@@ -42,11 +46,14 @@ final class ProcessSocketIndex {
 
     /// The process holding socket `inode` now, or nil when none does.
     func holder(of inode: UInt32) -> Int32? {
+        defer { closeDirectories(beyond: Self.recentMembers) }
         if let found = member(holding: inode, among: members.prefix(Self.recentMembers)) { return found }
         scans += 1
         let listed = Self.pids(in: procRoot)
         let alive = Set(listed)
-        members.removeAll { !alive.contains($0) }
+        // A held directory of a process that is gone names no process, even when its pid is back.
+        members.removeAll { !alive.contains($0) || directories[$0]?.isGone == true }
+        directories = directories.filter { alive.contains($0.key) && !$0.value.isGone }
         classified.formIntersection(alive)
         if let found = search(listed.filter { !classified.contains($0) }, for: inode) { return found }
         if let found = member(holding: inode, among: members.dropFirst(Self.recentMembers)) { return found }
@@ -68,20 +75,45 @@ final class ProcessSocketIndex {
 
     /// The facts of process `pid` now, with `uid` the socket's owner; nil when it has exited.
     func facts(of pid: Int32, uid: UInt32) -> ProgramFacts? {
-        let base = "\(procRoot)/\(pid)"
-        guard let command = Self.commandName(base + "/comm") else { return nil }
+        guard let process = directory(of: pid), let command = process.commandName() else { return nil }
         let user: String?
         if let known = userNames[uid] { user = known } else {
             user = Self.userName(uid)
             userNames[uid] = user
         }
-        return ProgramFacts(pid: pid, command: command, executable: Self.link(base + "/exe"), uid: uid, user: user)
+        return ProgramFacts(pid: pid, command: command, executable: process.executable(), uid: uid, user: user)
     }
 
     /// The inode a /proc/PID/fd link names when it is a socket (`socket:[12345]`), else nil. Pure.
     static func socketInode(fromLink target: String) -> UInt32? {
-        guard target.hasPrefix("socket:["), target.hasSuffix("]") else { return nil }
-        return UInt32(target.dropFirst("socket:[".count).dropLast())
+        Array(target.utf8).withUnsafeBytes { socketInode(fromLink: $0) }
+    }
+
+    static func socketInode(fromLink target: UnsafeRawBufferPointer) -> UInt32? {
+        let prefix = "socket:[".utf8
+        guard target.count > prefix.count + 1, target.starts(with: prefix), target.last == UInt8(ascii: "]") else { return nil }
+        var value: UInt64 = 0
+        for byte in target[prefix.count..<(target.count - 1)] {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + UInt64(byte - 0x30)
+            guard value <= UInt32.max else { return nil }
+        }
+        return UInt32(value)
+    }
+
+    /// Process `pid`'s /proc directory, opened on first use; nil when it is gone.
+    private func directory(of pid: Int32) -> ProcessDirectory? {
+        if let open = directories[pid] { return open }
+        guard let opened = ProcessDirectory(procRoot: procRoot, pid: pid) else { return nil }
+        directories[pid] = opened
+        return opened
+    }
+
+    /// Closes the directories of every process but the `count` latest holders.
+    private func closeDirectories(beyond count: Int) {
+        guard directories.count > count else { return }
+        let kept = Set(members.prefix(count))
+        directories = directories.filter { kept.contains($0.key) }
     }
 
     /// Classifies `candidates` (newest first), and looks for `inode` in those of the namespace.
@@ -98,13 +130,9 @@ final class ProcessSocketIndex {
         return nil
     }
 
-    /// Whether `pid` has a descriptor on socket `inode`, its descriptors read highest first.
+    /// Whether `pid` has a descriptor on socket `inode` (`ProcessDirectory.holds`).
     private func holds(_ pid: Int32, _ inode: UInt32) -> Bool {
-        let directory = "\(procRoot)/\(pid)/fd"
-        for descriptor in Self.numberedEntries(of: directory).sorted(by: >) {
-            if let target = Self.link("\(directory)/\(descriptor)"), Self.socketInode(fromLink: target) == inode { return true }
-        }
-        return false
+        directory(of: pid)?.holds(inode) ?? false
     }
 
     /// The pids /proc lists now.
@@ -115,6 +143,11 @@ final class ProcessSocketIndex {
     static func numberedEntries(of directory: String) -> [Int32] {
         guard let stream = opendir(directory) else { return [] }
         defer { closedir(stream) }
+        return numberedEntries(of: stream)
+    }
+
+    /// The numbered names `stream` lists from where it stands.
+    static func numberedEntries(of stream: OpaquePointer) -> [Int32] {
         var numbers: [Int32] = []
         while let entry = readdir(stream) {
             let number = withUnsafeBytes(of: entry.pointee.d_name) { name -> Int32? in
@@ -138,26 +171,6 @@ final class ProcessSocketIndex {
         var status = stat()
         guard stat("\(procRoot)/\(pid)/ns/net", &status) == 0 else { return nil }
         return Namespace(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-    }
-
-    /// /proc/PID/comm without its newline, read with one read(2) (it is at most 16 bytes).
-    private static func commandName(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        let end = buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
-        return String(decoding: buffer[0..<end], as: UTF8.self)
-    }
-
-    /// A link's target, without following it; nil when it is no link or cannot be read.
-    private static func link(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func userName(_ uid: UInt32) -> String? {

@@ -127,4 +127,56 @@ struct SocketOwnerLookupTests {
         if case .failure(let failure) = lookup.socketOwner(never) { #expect(failure == .kernel(errno: ENOENT)) } else { Issue.record("found a socket for \(never)") }
         input.fileHandleForWriting.write(Data("end\n".utf8))
     }
+
+    static let serialScript = """
+        import json, os, socket, sys
+        listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen(16)
+        client = None
+        while sys.stdin.readline():
+            if client: client.close()
+            client = socket.create_connection(listener.getsockname())
+            print(json.dumps({"local": list(client.getsockname()), "remote": list(client.getpeername()),
+                              "inode": os.fstat(client.fileno()).st_ino, "fd": client.fileno(), "pid": os.getpid()}), flush=True)
+        """
+
+    struct Connection: Decodable {
+        let local: [Facts.Endpoint]
+        let remote: [Facts.Endpoint]
+        let inode: UInt32
+        let fd: Int32
+        let pid: Int32
+    }
+
+    @Test("a program that closes each connection and opens the next is named every time from its held /proc directory, without listing /proc again")
+    func namesSerialConnections() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        child.arguments = ["python3", "-c", Self.serialScript]
+        let input = Pipe(), output = Pipe()
+        child.standardInput = input
+        child.standardOutput = output
+        try child.run()
+        defer {
+            // Its standard input closed, the script's loop ends and it exits.
+            try? input.fileHandleForWriting.close()
+            child.waitUntilExit()
+        }
+        let namespace = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)
+        defer { close(namespace) }
+        let lookup = try SocketOwnerLookup(namespaceDescriptor: namespace)
+        var descriptors: Set<Int32> = []
+        for round in 0..<5 {
+            input.fileHandleForWriting.write(Data("next\n".utf8))
+            let connection = try JSONDecoder().decode(Connection.self, from: Data(Self.line(output.fileHandleForReading).utf8))
+            descriptors.insert(connection.fd)
+            let key = SocketDiagMessage.Lookup(proto: .tcp, local: try Self.endpoint(connection.local), remote: try Self.endpoint(connection.remote))
+            guard case .program(let program) = lookup.attribution(of: key) else {
+                Issue.record("round \(round): \(lookup.attribution(of: key))")
+                continue
+            }
+            #expect(program.pid == connection.pid && program.command.hasPrefix("python3"), "round \(round)")
+        }
+        #expect(descriptors.count == 1, "each new connection took the closed one's descriptor: \(descriptors)")
+        #expect(lookup.procScans == 1, "only the first connection listed /proc")
+    }
 }
