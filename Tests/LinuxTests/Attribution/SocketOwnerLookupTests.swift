@@ -68,6 +68,18 @@ struct SocketOwnerLookupTests {
 
     struct Unreadable: Error { let pair: String }
 
+    /// `script` running in Python, its standard input and output piped to the test.
+    static func python(_ script: String) throws -> (Process, input: Pipe, output: Pipe) {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        child.arguments = ["python3", "-c", script]
+        let input = Pipe(), output = Pipe()
+        child.standardInput = input
+        child.standardOutput = output
+        try child.run()
+        return (child, input, output)
+    }
+
     /// Reads one line from `handle`, as the child prints it.
     static func line(_ handle: FileHandle) -> String {
         var bytes = Data()
@@ -81,13 +93,7 @@ struct SocketOwnerLookupTests {
 
     @Test("TCP and UDP over IPv4 and IPv6: the inode, owner, pid, name and executable Python gives for each; a closed socket is gone")
     func namesThePythonProcess() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = ["python3", "-c", Self.script]
-        let input = Pipe(), output = Pipe()
-        child.standardInput = input
-        child.standardOutput = output
-        try child.run()
+        let (child, input, output) = try Self.python(Self.script)
         defer {
             if child.isRunning { child.terminate() }
             child.waitUntilExit()
@@ -149,13 +155,7 @@ struct SocketOwnerLookupTests {
 
     @Test("a program that closes each connection and opens the next is named every time from its held /proc directory, without listing /proc again")
     func namesSerialConnections() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = ["python3", "-c", Self.serialScript]
-        let input = Pipe(), output = Pipe()
-        child.standardInput = input
-        child.standardOutput = output
-        try child.run()
+        let (child, input, output) = try Self.python(Self.serialScript)
         defer {
             // Its standard input closed, the script's loop ends and it exits.
             try? input.fileHandleForWriting.close()
