@@ -1,0 +1,125 @@
+import Foundation
+@testable import Linux
+import Shared
+import Testing
+
+/// The routed target's rules in a lab "container": a namespace with its own uplink (a veth to a
+/// second namespace) and default routes, and a real TUN moved into it. The kernel judges each
+/// route (`ip route get`), and the target's rules and routes are compared byte for byte before
+/// the plan and after it is removed — by `remove`, and by the sweep after the TUN vanished as
+/// with a `kill -9`. Needs root.
+@Suite("The routed target's rules in a lab", .serialized)
+struct RoutedRoutingTests {
+    final class Container {
+        let target: NetworkNamespace
+        let uplink: NetworkNamespace
+        init() throws {
+            target = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrtc"))
+            uplink = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrtu"))
+            try target.ip(["link", "add", "up0", "type", "veth", "peer", "name", "up1", "netns", uplink.name])
+            try target.ip(["link", "set", "lo", "up"])
+            try target.ip(["link", "set", "up0", "up"])
+            try uplink.ip(["link", "set", "up1", "up"])
+            try target.ip(["addr", "add", "198.18.77.2/24", "dev", "up0"])
+            try target.ip(["-6", "addr", "add", "fd00:77::2/64", "dev", "up0", "nodad"])
+            try uplink.ip(["addr", "add", "198.18.77.1/24", "dev", "up1"])
+            try uplink.ip(["-6", "addr", "add", "fd00:77::1/64", "dev", "up1", "nodad"])
+            try target.ip(["route", "add", "default", "via", "198.18.77.1"])
+            try target.ip(["-6", "route", "add", "default", "via", "fd00:77::1"])
+        }
+        deinit {
+            target.delete()
+            uplink.delete()
+        }
+
+        /// Every rule and route of the target, as `ip` prints them.
+        func snapshot() throws -> String {
+            try [["-4", "rule", "show"], ["-6", "rule", "show"], ["-4", "route", "show", "table", "all"],
+                 ["-6", "route", "show", "table", "all"]].map { try target.ip($0).standardOutput }.joined(separator: "--\n")
+        }
+
+        /// A TUN made here and moved into the target, up.
+        func tun() throws -> TUNDevice {
+            let device = try TUNDevice()
+            try ExternalCommand.run(["ip", "link", "set", device.name, "netns", target.name])
+            try target.ip(["link", "set", device.name, "up"])
+            return device
+        }
+
+        /// The target as it was, then with a TUN and both families routed through it.
+        func routed() throws -> (before: String, device: TUNDevice, plan: RoutedPlan, routing: RoutedRouting) {
+            let before = try snapshot()
+            let device = try tun()
+            let plan = RoutedPlan(device: device.name, families: [.v4, .v6], uplinkAddresses: RoutedRoutingTests.addresses)
+            let routing = RoutedRouting(namespaceName: target.name)
+            try routing.apply(plan)
+            return (before, device, plan, routing)
+        }
+
+        /// The device the kernel would send `address` out of, with `extra` (`mark M`, `from A iif D`).
+        func route(_ address: String, _ extra: [String] = []) throws -> String {
+            let said = try target.ip(["route", "get", address] + extra).standardOutput
+            let words = said.split(separator: " ").map(String.init)
+            return words.firstIndex(of: "dev").map { words[$0 + 1] } ?? said
+        }
+    }
+
+    static let addresses = [IPAddress(parsing: "198.18.77.2")!, IPAddress(parsing: "fd00:77::2")!]
+
+    @Test("applied: beyond the default route through the TUN, marked or specific routes direct; removed: the rules and routes as before, byte for byte")
+    func applyAndRemove() throws {
+        let lab = try Container()
+        let (before, device, plan, routing) = try lab.routed()
+        #expect(try lab.route("198.18.99.9") == device.name)
+        #expect(try lab.route("fd00:99::9") == device.name)
+        #expect(try lab.route("198.18.99.9", ["mark", "0x7476"]) == "up0")
+        #expect(try lab.route("fd00:99::9", ["mark", "0x7476"]) == "up0")
+        #expect(try lab.route("198.18.77.1") == "up0", "the uplink's own subnet stays direct")
+        #expect(try lab.route("127.0.0.1") == "lo")
+        #expect(try routing.leftovers().rules.count == 6)
+        #expect(routing.remove(plan).isEmpty)
+        device.close()   // as `down` ends: its link's own addresses and routes go with it
+        #expect(try lab.snapshot() == before)
+        #expect(try lab.route("198.18.99.9") == "up0")
+    }
+
+    @Test("strict reverse-path filtering passes a reply to the uplink's address only with its rule")
+    func strictReversePath() throws {
+        let lab = try Container()
+        try lab.target.run(["sysctl", "-q", "-w", "net.ipv4.conf.all.rp_filter=1"])
+        try lab.target.run(["sysctl", "-q", "-w", "net.ipv4.conf.up0.rp_filter=1"])
+        let device = try lab.tun()
+        defer { device.close() }
+        let routing = RoutedRouting(namespaceName: lab.target.name)
+        // A reply from beyond the uplink to the relay's socket, as the kernel checks it arriving.
+        let reply = ["from", "198.18.99.9", "iif", "up0"]
+        let without = RoutedPlan(device: device.name, families: [.v4], uplinkAddresses: [])
+        try routing.apply(without)
+        #expect(throws: CommandError.self, "dropped: its source routes back through the TUN") {
+            try lab.target.ip(["route", "get", "198.18.77.2"] + reply)
+        }
+        routing.remove(without)
+        let with = RoutedPlan(device: device.name, families: [.v4], uplinkAddresses: Self.addresses)
+        try routing.apply(with)
+        #expect(try lab.route("198.18.77.2", reply) == "lo", "delivered locally")
+        routing.remove(with)
+    }
+
+    @Test("after the TUN vanished as with kill -9: traffic takes the target's own routes at once, and the sweep removes exactly what was left")
+    func failOpenAndSweep() throws {
+        let lab = try Container()
+        let (before, device, plan, routing) = try lab.routed()
+        // Someone else's rule at one of our priorities: reported, never removed.
+        try lab.target.ip(["rule", "add", "lookup", "main", "priority", "29815"])
+        device.close()
+        #expect(try lab.route("198.18.99.9") == "up0")
+        #expect(try lab.route("fd00:99::9") == "up0")
+        let left = try routing.leftovers()
+        #expect(Set(left.rules) == Set(plan.rules))
+        #expect(left.foreign == ["priority=29815 src=all table=main"])
+        #expect(routing.sweep(left).isEmpty)
+        try lab.target.ip(["rule", "del", "lookup", "main", "priority", "29815"])
+        #expect(try lab.snapshot() == before)
+        #expect(try routing.leftovers() == RoutedLeftovers())
+    }
+}
