@@ -23,11 +23,11 @@ package struct RelaySocketKernel {
         self.unregister = unregister
     }
 
-    /// Real sockets (`TCPSocket`, TCP_NODELAY on) watched by `loop`.
-    package static func system(_ loop: EventLoop) -> RelaySocketKernel {
+    /// Real sockets (`TCPSocket`, TCP_NODELAY on) watched by `loop`, carrying `mark` when given.
+    package static func system(_ loop: EventLoop, mark: UInt32? = nil) -> RelaySocketKernel {
         RelaySocketKernel(
             connect: { remote in
-                guard let (socket, result) = try? TCPSocket.connect(to: remote) else { return nil }
+                guard let (socket, result) = try? TCPSocket.connect(to: remote, mark: mark) else { return nil }
                 return (socket, result)
             },
             register: { descriptor, interest, handler in

@@ -29,10 +29,15 @@ package final class SocketRelayConnector: RelayConnector {
     /// What the sockets refused; its legs count into it (loop thread).
     package internal(set) var stats = ShellStats.Sockets()
 
-    /// `kernel` defaults to the system's sockets on `loop`; tests script it.
-    package init(loop: EventLoop, kernel: RelaySocketKernel? = nil) {
+    /// The mark every socket of the relay carries (a routed target's rules send marked sockets
+    /// by the target's own routes), or nil.
+    let mark: UInt32?
+
+    /// `kernel` defaults to the system's sockets on `loop`, carrying `mark`; tests script it.
+    package init(loop: EventLoop, kernel: RelaySocketKernel? = nil, mark: UInt32? = nil) {
         self.loop = loop
-        self.kernel = kernel ?? .system(loop)
+        self.mark = mark
+        self.kernel = kernel ?? .system(loop, mark: mark)
     }
 
     /// Retransmit timers armed now (for the diagnostics and the tests).
@@ -46,7 +51,7 @@ package final class SocketRelayConnector: RelayConnector {
 
     package func openUDP(for key: FlowKey, to server: IPEndpoint) -> (any RelayConnection)? {
         let socket: UDPSocket
-        do { socket = try UDPSocket(connectingTo: server) } catch {
+        do { socket = try UDPSocket(connectingTo: server, mark: mark) } catch {
             stats.count(error)
             return nil
         }

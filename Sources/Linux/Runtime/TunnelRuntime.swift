@@ -52,11 +52,14 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     private var recordedFailure: TunnelFailure?
     private let failureLock = NSLock()
 
-    package init(device: Device, pipeline: PacketPipeline, mtu: Int = TunnelAddressing.mtu) throws(EventLoopError) {
+    /// `socketMark`: what every relay socket carries (SO_MARK), so a routed target's rules send
+    /// the relay by the target's own routes rather than back into the tunnel.
+    package init(device: Device, pipeline: PacketPipeline, mtu: Int = TunnelAddressing.mtu,
+                 socketMark: UInt32? = nil) throws(EventLoopError) {
         self.device = device
         self.pipeline = pipeline
         loop = try EventLoop(busyPoll: Self.busyPoll)
-        connector = SocketRelayConnector(loop: loop)
+        connector = SocketRelayConnector(loop: loop, mark: socketMark)
         let datagramLimit = max(mtu, 1500) + 64
         let slots = min(Self.readBatch, max(4, Self.readBatchBytes / datagramLimit))
         batch = PacketBatch(capacity: Self.readBatch, datagramLimit: datagramLimit, arenaBytes: slots * datagramLimit)

@@ -34,6 +34,8 @@ package final class TunnelSession: @unchecked Sendable {
         package var inspection: InspectionRunOptions?
         /// The settings' `plaintextPersistenceEnabled`: keep inspected flows' decrypted content.
         package var plaintextPersistenceEnabled = false
+        /// What every relay socket carries (SO_MARK): a routed target's `RoutedPlan.mark`; nil for `run`.
+        package var socketMark: UInt32?
         package init() {}
     }
 
@@ -89,7 +91,7 @@ package final class TunnelSession: @unchecked Sendable {
             pipeline.plaintextSink = plaintext
             pipeline.plaintextFileChanged = { [retention] sequence in retention?.sweepPlaintext(openSequence: sequence) }
         }
-        do { runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: options.mtu) } catch {
+        do { runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: options.mtu, socketMark: options.socketMark) } catch {
             ring.close()
             throw .eventLoop(error)
         }

@@ -39,9 +39,11 @@ package final class TCPSocket: @unchecked Sendable {
 
     /// Starts connecting to `remote`. Throws only when no socket could be made; a connect that
     /// fails at once is `.failed`, the same answer `finishConnect` gives for one that fails later.
-    package static func connect(to remote: IPEndpoint) throws(SocketError) -> (TCPSocket, ConnectResult) {
+    /// With `mark`, the socket carries it (SO_MARK, which needs CAP_NET_ADMIN) for the routing
+    /// rules to tell it apart.
+    package static func connect(to remote: IPEndpoint, mark: UInt32? = nil) throws(SocketError) -> (TCPSocket, ConnectResult) {
         let address = SocketAddress(remote)
-        let descriptor = try openSocket(address.family, SOCK_STREAM, remote: remote)
+        let descriptor = try openSocket(address.family, SOCK_STREAM, remote: remote, mark: mark)
         let socket = TCPSocket(remote: remote, descriptor: descriptor)
         var on: Int32 = 1
         guard setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
@@ -111,9 +113,10 @@ package final class UDPSocket: @unchecked Sendable {
 
     /// Opens the socket and fixes its remote. Connecting a UDP socket sends nothing, so a
     /// failure here (no route, family disabled) is final.
-    package init(connectingTo remote: IPEndpoint) throws(SocketError) {
+    /// `mark`: as `TCPSocket.connect`'s.
+    package init(connectingTo remote: IPEndpoint, mark: UInt32? = nil) throws(SocketError) {
         let address = SocketAddress(remote)
-        descriptor = try openSocket(address.family, SOCK_DGRAM, remote: remote)
+        descriptor = try openSocket(address.family, SOCK_DGRAM, remote: remote, mark: mark)
         self.remote = remote
         let descriptor = descriptor
         guard address.withSockaddr({ Glibc.connect(descriptor, $0, $1) }) == 0 else {
@@ -151,9 +154,16 @@ package final class UDPSocket: @unchecked Sendable {
     deinit { close() }
 }
 
-/// A non-blocking, close-on-exec socket of `family` and `type`.
-private func openSocket(_ family: Int32, _ type: __socket_type, remote: IPEndpoint) throws(SocketError) -> Int32 {
+/// A non-blocking, close-on-exec socket of `family` and `type`, carrying `mark` when given.
+private func openSocket(_ family: Int32, _ type: __socket_type, remote: IPEndpoint, mark: UInt32?) throws(SocketError) -> Int32 {
     let descriptor = socket(family, Int32(type.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { throw SocketError(.create, remote: remote, errno: errno) }
+    if var mark {
+        guard setsockopt(descriptor, SOL_SOCKET, SO_MARK, &mark, socklen_t(MemoryLayout<UInt32>.size)) == 0 else {
+            let failure = errno
+            Glibc.close(descriptor)
+            throw SocketError(.configure, remote: remote, errno: failure)
+        }
+    }
     return descriptor
 }

@@ -1,5 +1,7 @@
+import CTunnelVision
 import Foundation
 @testable import Linux
+import Posix
 import Shared
 import Testing
 
@@ -121,5 +123,68 @@ struct RoutedRoutingTests {
         try lab.target.ip(["rule", "del", "lookup", "main", "priority", "29815"])
         #expect(try lab.snapshot() == before)
         #expect(try routing.leftovers() == RoutedLeftovers())
+    }
+
+    /// `body` on a thread inside network namespace `name` (the tunnel's loop joins its target so).
+    static func inNamespace<T: Sendable>(_ name: String, _ body: @escaping @Sendable () -> T) throws -> T {
+        let descriptor = open("/var/run/netns/\(name)", O_RDONLY | O_CLOEXEC)
+        #expect(descriptor >= 0)
+        defer { close(descriptor) }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: T?
+        nonisolated(unsafe) var joined: Int32 = 0
+        let thread = Thread {
+            joined = ctv_join_network_namespace(descriptor)
+            if joined == 0 { result = body() }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        try #require(joined == 0, "could not join \(name): errno \(joined)")
+        return try #require(result)
+    }
+
+    @Test("the relay's socket, carrying the mark, leaves by the target's own uplink while the default route goes into the TUN; the kernel keeps its mark")
+    func markedSocketLeavesDirectly() throws {
+        let lab = try Container()
+        // A server beyond the target's default route: only the uplink's routes reach it.
+        try lab.uplink.ip(["addr", "add", "198.18.99.9/32", "dev", "lo"])
+        try lab.uplink.ip(["link", "set", "lo", "up"])
+        let (_, device, plan, routing) = try lab.routed()
+        defer {
+            routing.remove(plan)
+            device.close()
+        }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+        server.arguments = ["netns", "exec", lab.uplink.name, "python3", "-c",
+                            "import socket\ns = socket.create_server(('198.18.99.9', 7907))\nprint('ready', flush=True)\ns.accept()\nprint('accepted', flush=True)"]
+        let output = Pipe()
+        server.standardOutput = output
+        try server.run()
+        defer { if server.isRunning { server.terminate() }; server.waitUntilExit() }
+        #expect(SocketOwnerLookupTests.line(output.fileHandleForReading) == "ready")
+        #expect(try lab.route("198.18.99.9") == device.name, "unmarked, it would go into the TUN")
+
+        let (connected, mark) = try Self.inNamespace(lab.target.name) { () -> (Bool, UInt32) in
+            guard let (socket, first) = try? TCPSocket.connect(to: IPEndpoint(address: IPAddress(parsing: "198.18.99.9")!, port: 7907),
+                                                              mark: RoutedPlan.mark) else { return (false, 0) }
+            defer { socket.close() }
+            var mark: UInt32 = 0
+            var length = socklen_t(MemoryLayout<UInt32>.size)
+            _ = getsockopt(socket.descriptor, SOL_SOCKET, SO_MARK, &mark, &length)
+            let deadline = Date().addingTimeInterval(10)
+            var state = first
+            while case .inProgress = state, Date() < deadline {
+                var ready = pollfd(fd: socket.descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, 100)
+                state = socket.finishConnect()
+            }
+            if case .connected = state { return (true, mark) }
+            return (false, mark)
+        }
+        #expect(mark == RoutedPlan.mark)
+        #expect(connected, "the marked connect reached the server by the uplink")
+        #expect(SocketOwnerLookupTests.line(output.fileHandleForReading) == "accepted")
     }
 }
