@@ -14,7 +14,7 @@ package struct RoutedLeftovers: Sendable, Equatable {
         case unreadable(String)
         package var description: String {
             switch self {
-            case .unreadable(let why): "ip -j rule show printed what it should not: \(why)"
+            case .unreadable(let why): "the target's routing could not be read: \(why)"
             }
         }
     }
@@ -27,8 +27,8 @@ package struct RoutedLeftovers: Sendable, Equatable {
     /// Adds what `json` (`ip -j -4|-6 rule show`) lists of ours in `family`.
     package mutating func read(_ json: Data, family: RoutedPlan.Family) throws(Failure) {
         let parsed: Any
-        do { parsed = try JSONSerialization.jsonObject(with: json) } catch { throw .unreadable("not JSON (\(error.localizedDescription))") }
-        guard let entries = parsed as? [[String: Any]] else { throw .unreadable("not a list of rules") }
+        do { parsed = try JSONSerialization.jsonObject(with: json) } catch { throw .unreadable("its rules are not JSON (\(error.localizedDescription))") }
+        guard let entries = parsed as? [[String: Any]] else { throw .unreadable("its rules are not a JSON list") }
         for entry in entries {
             guard let priority = entry["priority"] as? Int else { throw .unreadable("a rule without its priority") }
             guard RoutedPlan.priorities.contains(priority) else { continue }

@@ -187,4 +187,21 @@ struct RoutedRoutingTests {
         #expect(connected, "the marked connect reached the server by the uplink")
         #expect(SocketOwnerLookupTests.line(output.fileHandleForReading) == "accepted")
     }
+
+    @Test("the target's facts: the families it has a default route in, and the addresses of the devices they leave by")
+    func facts() throws {
+        let lab = try Container()
+        let routing = RoutedRouting(namespaceName: lab.target.name)
+        // A second device with a global address but no default route through it is no uplink.
+        try lab.target.ip(["link", "add", "side0", "type", "veth", "peer", "name", "side1"])
+        try lab.target.ip(["addr", "add", "198.18.88.2/24", "dev", "side0"])
+        #expect(try routing.facts() == RoutedTargetFacts(families: [.v4, .v6], uplinkAddresses: Self.addresses))
+        try lab.target.ip(["-6", "route", "del", "default"])
+        #expect(try routing.facts() == RoutedTargetFacts(families: [.v4], uplinkAddresses: Self.addresses))
+        try lab.target.ip(["route", "del", "default"])
+        #expect(try routing.facts() == RoutedTargetFacts(families: [], uplinkAddresses: []))
+        #expect(throws: RoutedLeftovers.Failure.self) {
+            try RoutedTargetFacts.read(defaultRoutes: Data("Error".utf8), Data("[]".utf8), addresses: Data("[]".utf8))
+        }
+    }
 }
