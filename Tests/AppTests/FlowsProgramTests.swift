@@ -92,7 +92,7 @@ import Testing
             #expect(every.split(separator: "\n").contains { $0.contains(host) && $0.contains(cell) }, "\(host) \(cell)")
         }
 
-        let json = try C.pythonJSON(try C.run(["flows", "--data-dir", path, "--json", "--program", "python3.11,chromium"]).out)
+        let json = try C.pythonJSON(try C.run(["flows", "--data-dir", path, "--json", "--program", "python3.11, chromium "]).out)
         let ids = (json["flows"] as? [[String: Any]])?.compactMap { ($0["program"] as? [String: Any])?["pid"] as? Int }
         #expect(ids == [103, 102])
         #expect((json["filter"] as? [String: Any])?["programs"] as? [String] == ["chromium", "python3.11"])

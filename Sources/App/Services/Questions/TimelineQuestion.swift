@@ -42,7 +42,9 @@ public struct TimelineQuestion: Sendable, Equatable {
                 question.filter.inspectionReasons.formUnion(try Self.named(try options.value(option), "reason", InspectionReasonKind.allCases,
                                                                            InspectionReasonWording.identifier))
             case "--program":
-                let names = try options.value(option).split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+                // "curl, firefox" as a person types it in a screen's field: the spaces are not the names'.
+                let names = try options.value(option).split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 guard !names.isEmpty else { throw .usage("flows: --program needs a program's name, as flows shows it (curl, firefox)") }
                 question.filter.programs.formUnion(names.map(ProgramFacts.folded))
             case "--since": since = try options.instant(option)
