@@ -8,6 +8,8 @@ enum HelpText {
     Usage:
     Record:
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
+      tunnelvision up --netns NAME --foreground [--data-dir D]
+                                                monitor a network namespace (a container's) until stopped
       tunnelvision demo [--data-dir D] [--ui] [--json]
                                                 the tunnel in a lab of namespaces, with real servers and clients
     The running tunnel:
@@ -348,6 +350,7 @@ enum HelpText {
         case "live": LiveCommand.help
         case "ui": UICommand.help
         case "run": run
+        case "up": UpCommand.help
         case "analyze": analyze
         case "demo": demo
         case "stats": """

@@ -18,6 +18,7 @@ enum Invocation: Equatable {
     case live(LiveCommand.Request)
     case ui(UICommand.Request)
     case ca(CACommand.Request)
+    case up(UpCommand.Request)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -67,6 +68,9 @@ enum Invocation: Equatable {
             return .ui(try UICommand.parse(rest, json: json))
         case "ca":
             return .ca(try CACommand.parse(rest, json: json))
+        case "up":
+            if json { throw UsageError(message: "up: --json is for 'status', still to come") }
+            return .up(try UpCommand.parse(rest))
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             let workers = try takeWorkers(from: &rest)

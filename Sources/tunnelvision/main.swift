@@ -58,6 +58,8 @@ case let .ui(request):
     exit(await UICommand.run(request))
 case let .ca(request):
     exit(CACommand.run(request))
+case let .up(request):
+    exit(await UpCommand.run(request))
 case let .demo(dataDirectory, json, ui, noOpen):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json, ui: ui, noOpen: noOpen))
 }

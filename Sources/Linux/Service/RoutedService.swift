@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Shared
+
+/// `tunnelvision up --netns NAME --foreground`: a network namespace monitored as a service
+/// (DESIGN.md § What is monitored, routed). It sweeps what an earlier session left there, puts a
+/// TUN in the namespace and its default routes through it (`RoutedPlan`), relays from inside the
+/// namespace with marked sockets, and records as `run` does — until it is told to stop, when it
+/// takes its rules away before the tunnel. Fail open: the TUN is close-on-exec and never
+/// persistent, so if the service dies its routes go with it and the namespace's own take over.
+package struct RoutedService {
+    package struct Options: Sendable {
+        package var namespace: String
+        package var dataDirectory: String?
+        package init(namespace: String, dataDirectory: String? = nil) {
+            self.namespace = namespace
+            self.dataDirectory = dataDirectory
+        }
+    }
+
+    package enum Failure: Error, CustomStringConvertible {
+        case notRoot
+        case noNamespace(String)
+        case routing(String)
+        case noDefaultRoute(String)
+        case dataDirectory(DirectoryError)
+        case device(TUNError)
+        case system(CommandError)
+        case session(TunnelSessionError)
+
+        package var description: String {
+            switch self {
+            case .notRoot: "up must run as root: it puts a TUN device and routing rules in the namespace "
+                + "(sudo tunnelvision up …)"
+            case .noNamespace(let name): "there is no network namespace \(name) ('ip netns list' shows them)"
+            case .routing(let why): why
+            case .noDefaultRoute(let name): "network namespace \(name) has no default route: nothing in it leaves "
+                + "by one, so there is nothing to send through the tunnel"
+            case .dataDirectory(let error): "\(error)"
+            case .device(let error): "\(error)"
+            case .system(let error): "\(error)"
+            case .session(let error): "\(error)"
+            }
+        }
+    }
+
+    /// What ended the service, for its last line.
+    package struct Outcome: Sendable {
+        package let dataDirectory: URL
+        /// Rules of others found at our priorities (kept), and what of ours could not be removed.
+        package let foreignRules: [String]
+        package let removalFailures: [String]
+    }
+
+    let options: Options
+
+    package init(options: Options) { self.options = options }
+
+    /// Runs until `stopped` returns; `live` is told the moment traffic goes through the tunnel.
+    package func run(live: @Sendable (String) -> Void, until stopped: () async -> Void) async throws(Failure) -> Outcome {
+        guard geteuid() == 0 else { throw .notRoot }
+        let name = options.namespace
+        guard !name.contains("/"), access("/var/run/netns/\(name)", F_OK) == 0 else { throw .noNamespace(name) }
+        let dataDirectory = DataDirectory.location(override: options.dataDirectory, environment: ProcessInfo.processInfo.environment,
+                                                   effectiveUserID: geteuid())
+        do { try DataDirectory.prepare(dataDirectory) } catch { throw .dataDirectory(error) }
+        let routing = RoutedRouting(namespaceName: name)
+        let leftovers: RoutedLeftovers
+        let facts: RoutedTargetFacts
+        do {
+            leftovers = try routing.leftovers()
+            routing.sweep(leftovers)
+            facts = try routing.facts()
+        } catch { throw .routing(error.description) }
+        guard !facts.families.isEmpty else { throw .noDefaultRoute(name) }
+
+        let device: TUNDevice
+        do { device = try TUNDevice() } catch { throw .device(error) }
+        defer { device.close() }
+        do {
+            for command in Self.deviceCommands(device: device.name, namespace: name, families: facts.families) {
+                try ExternalCommand.run(command)
+            }
+        } catch { throw .system(error) }
+
+        var sessionOptions = TunnelSession.Options()
+        let settings = SettingsStore(dataDirectory: dataDirectory).loadForSession()
+        sessionOptions.captureEnabled = settings.settings.captureEnabled
+        sessionOptions.captureDetail = settings.settings.captureDetail
+        sessionOptions.retention = settings.problem == nil ? settings.settings.retention : nil
+        sessionOptions.origin = "up --netns \(name)"
+        sessionOptions.socketMark = RoutedPlan.mark
+        let session: TunnelSession
+        do {
+            session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: sessionOptions,
+                                              relayNamespace: name)
+        } catch { throw .session(error) }
+        let plan = RoutedPlan(device: device.name, families: facts.families, uplinkAddresses: facts.uplinkAddresses)
+        do { try routing.apply(plan) } catch {
+            await session.stop()
+            throw .system(error)
+        }
+        live("monitoring network namespace \(name): its default routes go through \(device.name); "
+             + "the history is in \(dataDirectory.path)")
+        await stopped()
+        let failures = routing.remove(plan)
+        await session.stop()
+        return Outcome(dataDirectory: dataDirectory, foreignRules: leftovers.foreign, removalFailures: failures.map(\.description))
+    }
+
+    /// The TUN moved into the namespace, up, with the tunnel's addresses (the source its
+    /// programs pick for what leaves by our routes) — v6 only where v6 has a default route.
+    static func deviceCommands(device: String, namespace: String, families: [RoutedPlan.Family]) -> [[String]] {
+        let inside = ["ip", "-n", namespace]
+        return [["ip", "link", "set", device, "netns", namespace],
+                inside + ["link", "set", device, "mtu", "\(TunnelAddressing.mtu)", "up"],
+                inside + ["addr", "add", TunnelAddressing.ipv4CIDR, "dev", device]]
+            + (families.contains(.v6) ? [inside + ["-6", "addr", "add", TunnelAddressing.ipv6CIDR, "dev", device, "nodad"]] : [])
+    }
+}
