@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Shared
+import Synchronization
 
 /// `tunnelvision up --netns NAME --foreground`: a network namespace monitored as a service
 /// (DESIGN.md § What is monitored, routed). It sweeps what an earlier session left there, puts a
@@ -29,6 +30,8 @@ package struct RoutedService {
         case device(TUNError)
         case system(CommandError)
         case session(TunnelSessionError)
+        /// The tunnel stopped by itself while the service ran.
+        case tunnel(String)
 
         package var description: String {
             switch self {
@@ -42,6 +45,7 @@ package struct RoutedService {
             case .device(let error): "\(error)"
             case .system(let error): "\(error)"
             case .session(let error): "\(error)"
+            case .tunnel(let why): "the tunnel stopped by itself: \(why)"
             }
         }
     }
@@ -92,21 +96,35 @@ package struct RoutedService {
         sessionOptions.retention = settings.problem == nil ? settings.settings.retention : nil
         sessionOptions.origin = "up --netns \(name)"
         sessionOptions.socketMark = RoutedPlan.mark
+        // The plan while it is applied. A tunnel that fails by itself takes its routes away at
+        // once — a TUN nobody reads must not swallow the namespace's traffic — and ends the
+        // service as a stop would (SIGTERM to itself), saying why.
+        let applied = Mutex<RoutedPlan?>(nil)
         let session: TunnelSession
         do {
             session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: sessionOptions,
-                                              relayNamespace: name)
+                                              relayNamespace: name, onFailure: { failure in
+                FileDescriptor.writeAll(STDERR_FILENO, text: "tunnelvision: up: \(failure); \(name)'s routes are its own again\n")
+                if let plan = applied.withLock({ plan in defer { plan = nil }; return plan }) { routing.remove(plan) }
+                kill(getpid(), SIGTERM)
+            })
         } catch { throw .session(error) }
         let plan = RoutedPlan(device: device.name, families: facts.families, uplinkAddresses: facts.uplinkAddresses)
         do { try routing.apply(plan) } catch {
             await session.stop()
             throw .system(error)
         }
+        applied.withLock { $0 = plan }
         live("monitoring network namespace \(name): its default routes go through \(device.name); "
              + "the history is in \(dataDirectory.path)")
         await stopped()
-        let failures = routing.remove(plan)
+        let stillApplied = applied.withLock { plan -> RoutedPlan? in
+            defer { plan = nil }
+            return plan
+        }
+        let failures: [CommandError] = stillApplied.map { routing.remove($0) } ?? []
         await session.stop()
+        if let failure = session.failure { throw .tunnel(failure.description) }
         return Outcome(dataDirectory: dataDirectory, foreignRules: leftovers.foreign, removalFailures: failures.map(\.description))
     }
 
