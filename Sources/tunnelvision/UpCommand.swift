@@ -3,8 +3,8 @@ import Glibc
 #endif
 import Dispatch
 import Linux
+import AppLinux
 import Shared
-import Synchronization
 
 /// `tunnelvision up`: a network namespace monitored as a service (issue 24's first target).
 enum UpCommand {
@@ -17,7 +17,7 @@ enum UpCommand {
     tunnelvision up --netns NAME --foreground [--data-dir D]
 
     Monitors network namespace NAME (one 'ip netns list' shows, a container's) until it is told to
-    stop (SIGTERM or SIGINT: Ctrl-C, 'kill PID', systemd's stop): every connection its programs make
+    stop (SIGTERM, SIGINT or SIGHUP: Ctrl-C, 'kill PID', systemd's stop): every connection its programs make
     is recorded as 'run' records a command's — names, TLS facts, captures, the history, each
     connection's program — and everything else works on the data directory as it does for 'run'
     ('flows', 'live', 'ui').
@@ -67,33 +67,21 @@ enum UpCommand {
         return Request(namespace: namespace, dataDirectory: dataDirectory)
     }
 
-    /// The stop signals' sources, kept while the service runs.
-    nonisolated(unsafe) static var signalSources: [any DispatchSourceSignal] = []
-
     static func run(_ request: Request) async -> Int32 {
-        // Held until the service has started: then SIGTERM and SIGINT end it in order — even when
-        // whoever started it had them blocked (a child inherits its parent thread's mask).
-        signal(SIGTERM, SIG_IGN)
-        signal(SIGINT, SIG_IGN)
+        // SIGINT, SIGTERM and SIGHUP end the service in order; one that arrives while it starts is
+        // kept and ends it once it is up — even when whoever started it had them blocked (a child
+        // inherits its parent thread's mask).
         var stops = sigset_t()
         sigemptyset(&stops)
-        sigaddset(&stops, SIGTERM)
-        sigaddset(&stops, SIGINT)
+        for number in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&stops, number) }
         pthread_sigmask(SIG_UNBLOCK, &stops, nil)
+        let (stopped, stop) = AsyncStream.makeStream(of: Void.self)
+        let signals = StopSignals.handle(queue: DispatchQueue(label: "up stop")) { stop.yield() }
+        defer { signals.forEach { $0.cancel() } }
         let service = RoutedService(options: RoutedService.Options(namespace: request.namespace, dataDirectory: request.dataDirectory))
         do {
             let outcome = try await service.run(live: { sentence in FileDescriptor.writeAll(STDOUT_FILENO, text: sentence + "\n") }) {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let resumed = Mutex(false)
-                    signalSources = [SIGTERM, SIGINT].map { number in
-                        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                        source.setEventHandler {
-                            if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume() }
-                        }
-                        source.resume()
-                        return source
-                    }
-                }
+                for await _ in stopped { break }
             }
             for rule in outcome.foreignRules { printError("tunnelvision: kept a rule that is not ours at our priorities in \(request.namespace): \(rule)") }
             for failure in outcome.removalFailures { printError("tunnelvision: could not remove: \(failure)") }

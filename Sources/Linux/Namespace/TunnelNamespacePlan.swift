@@ -7,17 +7,27 @@ public enum TunnelNamespacePlan {
     /// Commands to run in order; `ip -n NAMESPACE …` forms apply inside the namespace.
     public static func commands(device: String, namespace: String, mtu: Int = TunnelAddressing.mtu) -> [[String]] {
         let inside = ["ip", "-n", namespace]
-        return [
-            ["ip", "link", "set", device, "netns", namespace],
+        return deviceCommands(device: device, namespace: namespace, mtu: mtu, ipv6: true) + [
             inside + ["link", "set", "lo", "up"],
-            inside + ["link", "set", device, "mtu", "\(mtu)", "up"],
-            inside + ["addr", "add", TunnelAddressing.ipv4CIDR, "dev", device],
-            // nodad: duplicate-address detection would hold the address back for a second, and
-            // nothing else can be on a point-to-point TUN link.
-            inside + ["-6", "addr", "add", TunnelAddressing.ipv6CIDR, "dev", device, "nodad"],
             inside + ["route", "add", "default", "dev", device],
             inside + ["-6", "route", "add", "default", "dev", device],
         ]
+    }
+
+    /// The device alone: moved into `namespace`, up at `mtu`, with the tunnel's IPv4 address and,
+    /// with `ipv6`, its IPv6 one — the source a program there picks for what leaves by the device
+    /// (`run`'s namespace, and a routed target's, whose routes `RoutedPlan` makes).
+    public static func deviceCommands(device: String, namespace: String, mtu: Int = TunnelAddressing.mtu, ipv6: Bool) -> [[String]] {
+        let inside = ["ip", "-n", namespace]
+        return [
+            ["ip", "link", "set", device, "netns", namespace],
+            inside + ["link", "set", device, "mtu", "\(mtu)", "up"],
+            inside + ["addr", "add", TunnelAddressing.ipv4CIDR, "dev", device],
+        ] + (ipv6 ? [
+            // nodad: duplicate-address detection would hold the address back for a second, and
+            // nothing else can be on a point-to-point TUN link.
+            inside + ["-6", "addr", "add", TunnelAddressing.ipv6CIDR, "dev", device, "nodad"],
+        ] : [])
     }
 
     /// Runs the plan; the first failing command is reported.

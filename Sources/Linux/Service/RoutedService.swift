@@ -84,7 +84,9 @@ package struct RoutedService {
         do { device = try TUNDevice() } catch { throw .device(error) }
         defer { device.close() }
         do {
-            for command in Self.deviceCommands(device: device.name, namespace: name, families: facts.families) {
+            // v6 only where v6 has a default route to carry.
+            for command in TunnelNamespacePlan.deviceCommands(device: device.name, namespace: name,
+                                                              ipv6: facts.families.contains(.v6)) {
                 try ExternalCommand.run(command)
             }
         } catch { throw .system(error) }
@@ -126,15 +128,5 @@ package struct RoutedService {
         await session.stop()
         if let failure = session.failure { throw .tunnel(failure.description) }
         return Outcome(dataDirectory: dataDirectory, foreignRules: leftovers.foreign, removalFailures: failures.map(\.description))
-    }
-
-    /// The TUN moved into the namespace, up, with the tunnel's addresses (the source its
-    /// programs pick for what leaves by our routes) — v6 only where v6 has a default route.
-    static func deviceCommands(device: String, namespace: String, families: [RoutedPlan.Family]) -> [[String]] {
-        let inside = ["ip", "-n", namespace]
-        return [["ip", "link", "set", device, "netns", namespace],
-                inside + ["link", "set", device, "mtu", "\(TunnelAddressing.mtu)", "up"],
-                inside + ["addr", "add", TunnelAddressing.ipv4CIDR, "dev", device]]
-            + (families.contains(.v6) ? [inside + ["-6", "addr", "add", TunnelAddressing.ipv6CIDR, "dev", device, "nodad"]] : [])
     }
 }

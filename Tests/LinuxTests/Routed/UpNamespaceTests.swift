@@ -28,12 +28,15 @@ struct UpNamespaceTests {
             try "hello from beyond the uplink\n".write(to: directory.url.appendingPathComponent("hello.txt"), atomically: true, encoding: .utf8)
             try Data(count: 8 << 20).write(to: directory.url.appendingPathComponent("big.bin"))
             server.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-            server.arguments = ["netns", "exec", lab.uplink.name, "python3", "-m", "http.server", "8080", "--bind", "198.18.99.9",
+            server.arguments = ["netns", "exec", lab.uplink.name, "python3", "-u", "-m", "http.server", "8080", "--bind", "198.18.99.9",
                                 "--directory", directory.url.path]
+            let said = Pipe()
+            server.standardOutput = said
             server.standardError = FileHandle.nullDevice
             try server.run()
-            let deadline = Date().addingTimeInterval(20)
-            while (try? lab.uplink.run(["curl", "-sS", "--max-time", "1", url])) == nil, Date() < deadline { usleep(50_000) }
+            // It says so once it listens (or nothing, and the line is empty, if it died).
+            let ready = SocketOwnerLookupTests.line(said.fileHandleForReading)
+            #expect(ready.hasPrefix("Serving HTTP on 198.18.99.9 port 8080"), "\(ready)")
         }
 
         deinit {
@@ -55,11 +58,14 @@ struct UpNamespaceTests {
             return (up, errors)
         }
 
-        /// Waits for `process` to end (a deadline, not a sleep); whether it did.
+        /// Waits for `process` to end, up to a deadline; whether it did.
         static func ended(_ process: Process, within seconds: Double = 15) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning, Date() < deadline { usleep(20_000) }
-            return !process.isRunning
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                process.waitUntilExit()
+                done.signal()
+            }.start()
+            return done.wait(timeout: .now() + seconds) == .success
         }
     }
 
@@ -121,13 +127,14 @@ struct UpNamespaceTests {
         let (up, _) = try site.up(data)
         let download = Process()
         download.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-        download.arguments = ["netns", "exec", lab.target.name, "curl", "-sS", "--limit-rate", "1M", "-o", "/dev/null", site.big]
+        download.arguments = ["netns", "exec", lab.target.name, "curl", "-sS", "--max-time", "20", "--limit-rate", "1M", "-o", "-", site.big]
+        let received = Pipe()
+        download.standardOutput = received
         download.standardError = FileHandle.nullDevice
         try download.run()
         defer { kill(download.processIdentifier, SIGKILL); download.waitUntilExit() }
-        // Mid-download: the flow is in the history's live table before the kill.
-        let started = Date().addingTimeInterval(10)
-        while (try? lab.target.run(["ss", "-Htn", "state", "established"]).standardOutput.isEmpty) != false, Date() < started { usleep(20_000) }
+        // Mid-download: its first bytes came through the tunnel (and the rest wait behind an unread pipe).
+        #expect(received.fileHandleForReading.readData(ofLength: 1).count == 1)
         kill(up.processIdentifier, SIGKILL)
         #expect(Site.ended(up))
         #expect(try lab.route("198.18.99.9") == "up0", "its routes went with its device")
