@@ -8,8 +8,11 @@ enum HelpText {
     Usage:
     Record:
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
-      tunnelvision up --netns NAME --foreground [--data-dir D]
-                                                monitor a network namespace (a container's) until stopped
+      tunnelvision up --netns NAME [--foreground] [--data-dir D]
+                                                monitor a network namespace (a container's) as a service
+      tunnelvision status [--data-dir D] [--json]
+                                                whether a service runs, what it monitors, since when
+      tunnelvision down [--data-dir D]          stop the service
       tunnelvision demo [--data-dir D] [--ui] [--json]
                                                 the tunnel in a lab of namespaces, with real servers and clients
     The running tunnel:
@@ -351,6 +354,8 @@ enum HelpText {
         case "ui": UICommand.help
         case "run": run
         case "up": UpCommand.help
+        case "down": ServiceCommands.downHelp
+        case "status": ServiceCommands.statusHelp
         case "analyze": analyze
         case "demo": demo
         case "stats": """

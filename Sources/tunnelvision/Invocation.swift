@@ -19,6 +19,8 @@ enum Invocation: Equatable {
     case ui(UICommand.Request)
     case ca(CACommand.Request)
     case up(UpCommand.Request)
+    case down(dataDirectory: String?)
+    case status(dataDirectory: String?, json: Bool)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -69,8 +71,13 @@ enum Invocation: Equatable {
         case "ca":
             return .ca(try CACommand.parse(rest, json: json))
         case "up":
-            if json { throw UsageError(message: "up: --json is for 'status', still to come") }
+            if json { throw UsageError(message: "up: --json is for 'tunnelvision status'") }
             return .up(try UpCommand.parse(rest))
+        case "down", "status":
+            let dataDirectory = try takeDataDirectory(from: &rest, command: command)
+            if json && command == "down" { throw UsageError(message: "down: --json is for 'tunnelvision status'") }
+            try expectNothing(rest, after: command)
+            return command == "down" ? .down(dataDirectory: dataDirectory) : .status(dataDirectory: dataDirectory, json: json)
         case "analyze":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             let workers = try takeWorkers(from: &rest)

@@ -2,25 +2,33 @@
 import Glibc
 #endif
 import Dispatch
+import Foundation
+import App
 import Linux
 import AppLinux
 import Shared
 
-/// `tunnelvision up`: a network namespace monitored as a service (issue 24's first target).
+/// `tunnelvision up`: a network namespace monitored as a service (issue 24's first target), in the
+/// background (through the monitoring control, `TunnelController` over `LinuxServiceManager`) or
+/// in the foreground (the service itself).
 enum UpCommand {
     struct Request: Equatable {
-        var namespace: String
+        var configuration: TunnelConfiguration
         var dataDirectory: String?
+        var foreground = false
+        var detached = false
     }
 
     static let help = """
-    tunnelvision up --netns NAME --foreground [--data-dir D]
+    tunnelvision up --netns NAME [--foreground] [--data-dir D]
 
-    Monitors network namespace NAME (one 'ip netns list' shows, a container's) until it is told to
-    stop (SIGTERM, SIGINT or SIGHUP: Ctrl-C, 'kill PID', systemd's stop): every connection its programs make
-    is recorded as 'run' records a command's — names, TLS facts, captures, the history, each
-    connection's program — and everything else works on the data directory as it does for 'run'
-    ('flows', 'live', 'ui').
+    Monitors network namespace NAME (one 'ip netns list' shows, a container's) as a service: every
+    connection its programs make is recorded as 'run' records a command's — names, TLS facts,
+    captures, the history, each connection's program — and everything else works on the data
+    directory as it does for 'run' ('flows', 'live', 'ui', 'stats'). 'up' starts the service in
+    the background and returns once traffic goes through it (or says why it could not);
+    'tunnelvision status' shows it, 'tunnelvision down' stops it. One service runs per data
+    directory: a second 'up' says what is running.
 
     How: a TUN device inside NAME carries its default routes (IPv4 and IPv6, each only where NAME has
     one) through a routing table of ours (0x7476); the tunnel's own sockets, made inside NAME, carry
@@ -33,41 +41,90 @@ enum UpCommand {
     the routes through it vanish with it and NAME's traffic takes its own routes at once.
 
     --netns NAME     the network namespace to monitor (/var/run/netns/NAME)
-    --foreground     stay in the foreground until stopped (required for now: the background service,
-                     'down' and 'status' are still to come, as are --host, --pid and --interface)
-    --data-dir D     where the history, captures and settings live (default as for 'run')
+    --foreground     be the service: stay in the foreground until stopped (SIGTERM, SIGINT or
+                     SIGHUP: Ctrl-C, 'kill PID', systemd's stop), printing to the terminal
+    --data-dir D     where the history, captures and settings live (default as for 'run'); the
+                     service's state is D/service.json, a background service's messages D/service.log
+    --detached       (said by 'up' to the service it starts: once live, its output goes to the log)
 
-    Needs root. Exit status 0 once stopped and cleaned up, 1 when it could not start or clean up,
-    2 on a usage error.
+    Still to come, refused for now: --host, --pid, --interface, --inspect, --ui.
+
+    Needs root. Exit status 0 once live (in the foreground: once stopped and cleaned up); 1 when
+    it could not start, a service already runs on D (its target and pid are said), or cleaning up
+    failed; 2 on a usage error.
     """
 
     static func parse(_ arguments: [String]) throws(Invocation.UsageError) -> Request {
-        var namespace: String?
-        var dataDirectory: String?
-        var foreground = false
+        var target: MonitoringTarget?
+        var request = Request(configuration: .default)
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
-            case "--netns", "--data-dir":
+            case ServiceCommandLine.namespaceOption:
                 guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "up: \(argument) needs a value") }
-                if argument == "--netns" { namespace = value } else { dataDirectory = value }
-            case "--foreground": foreground = true
-            case "--host", "--pid", "--interface", "--inspect", "--ui":
+                guard target == nil else { throw Invocation.UsageError(message: "up: one target at a time") }
+                target = .namespace(value)
+            case ServiceCommandLine.dataDirectoryOption:
+                guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "up: \(argument) needs a value") }
+                request.dataDirectory = value
+            case ServiceCommandLine.foregroundOption: request.foreground = true
+            case ServiceCommandLine.detachedOption: request.detached = true
+            case ServiceCommandLine.hostOption, ServiceCommandLine.processOption, ServiceCommandLine.interfaceOption,
+                 ServiceCommandLine.inspectOption, "--ui":
                 throw Invocation.UsageError(message: "up: \(argument) is not built yet; today up monitors a network namespace: "
-                                            + "tunnelvision up --netns NAME --foreground")
+                                            + "tunnelvision up --netns NAME")
             default:
                 throw Invocation.UsageError(message: "up: unexpected \(argument)")
             }
         }
-        guard let namespace else { throw Invocation.UsageError(message: "up: which network namespace? (tunnelvision up --netns NAME --foreground)") }
-        guard foreground else {
-            throw Invocation.UsageError(message: "up: the background service is not built yet: run it in the foreground "
-                                        + "(tunnelvision up --netns \(namespace) --foreground) and stop it with Ctrl-C or SIGTERM")
+        guard let target else { throw Invocation.UsageError(message: "up: which network namespace? (tunnelvision up --netns NAME)") }
+        request.configuration = TunnelConfiguration(target: target)
+        do { try request.configuration.validate() } catch { throw Invocation.UsageError(message: "up: \(error)") }
+        if request.detached && !request.foreground {
+            throw Invocation.UsageError(message: "up: --detached is for the service itself, with --foreground")
         }
-        return Request(namespace: namespace, dataDirectory: dataDirectory)
+        return request
     }
 
     static func run(_ request: Request) async -> Int32 {
+        let dataDirectory = DataDirectory.location(override: request.dataDirectory, environment: ProcessInfo.processInfo.environment,
+                                                   effectiveUserID: geteuid())
+        return request.foreground ? await serve(request, dataDirectory: dataDirectory)
+                                  : await start(request.configuration, dataDirectory: dataDirectory)
+    }
+
+    /// The background start: the monitoring control starts the service and says how it went.
+    private static func start(_ configuration: TunnelConfiguration, dataDirectory: URL) async -> Int32 {
+        let manager = LinuxServiceManager(dataDirectory: dataDirectory)
+        if let running = runningService(manager, dataDirectory: dataDirectory) {
+            printError("tunnelvision: up: \(running.alreadyRunning)")
+            return 1
+        }
+        printError("starting the service for \(configuration.target)…")
+        let controller = TunnelController(manager: manager, configuration: configuration)
+        await controller.startMonitoring()
+        let state = await controller.state
+        guard state.isLive else {
+            if case .failed(let error) = state { printError("tunnelvision: up: \(error)") }
+            else { printError("tunnelvision: up: the service is \(state.word), not live") }
+            return 1
+        }
+        let screen = (try? manager.report()).map { ServiceStatusScreen(report: $0, dataDirectory: dataDirectory.path, runRecording: false) }
+        print(screen?.headline ?? "monitoring \(configuration.target) is live")
+        print("'tunnelvision status' shows it, 'tunnelvision down' stops it; its messages go to "
+              + DataDirectoryLayout.serviceLog(in: dataDirectory).path)
+        return 0
+    }
+
+    /// The service already running on the directory, if one is.
+    private static func runningService(_ manager: LinuxServiceManager, dataDirectory: URL) -> ServiceStatusScreen? {
+        guard let report = try? manager.report(), report.runningPID != nil else { return nil }
+        return ServiceStatusScreen(report: report, dataDirectory: dataDirectory.path, runRecording: false)
+    }
+
+    /// The service itself, until it is told to stop.
+    private static func serve(_ request: Request, dataDirectory: URL) async -> Int32 {
+        guard case .namespace(let namespace) = request.configuration.target else { return 2 }
         // SIGINT, SIGTERM and SIGHUP end the service in order; one that arrives while it starts is
         // kept and ends it once it is up — even when whoever started it had them blocked (a child
         // inherits its parent thread's mask).
@@ -78,18 +135,59 @@ enum UpCommand {
         let (stopped, stop) = AsyncStream.makeStream(of: Void.self)
         let signals = StopSignals.handle(queue: DispatchQueue(label: "up stop")) { stop.yield() }
         defer { signals.forEach { $0.cancel() } }
-        let service = RoutedService(options: RoutedService.Options(namespace: request.namespace, dataDirectory: request.dataDirectory))
+
+        guard geteuid() == 0 else {
+            printError("tunnelvision: up: \(RoutedService.Failure.notRoot)")
+            return 1
+        }
+        let presence: ServicePresence
         do {
-            let outcome = try await service.run(live: { sentence in FileDescriptor.writeAll(STDOUT_FILENO, text: sentence + "\n") }) {
-                for await _ in stopped { break }
+            try DataDirectory.prepare(dataDirectory)
+            guard let claimed = try ServicePresence(dataDirectory: dataDirectory, target: request.configuration.target,
+                                                    inspect: request.configuration.inspect) else {
+                let manager = LinuxServiceManager(dataDirectory: dataDirectory)
+                let running = runningService(manager, dataDirectory: dataDirectory)
+                printError("tunnelvision: up: \(running?.alreadyRunning ?? "another service holds \(dataDirectory.path)")")
+                return 1
             }
-            for rule in outcome.foreignRules { printError("tunnelvision: kept a rule that is not ours at our priorities in \(request.namespace): \(rule)") }
-            for failure in outcome.removalFailures { printError("tunnelvision: could not remove: \(failure)") }
-            print("stopped monitoring network namespace \(request.namespace); its routes are its own again")
-            return outcome.removalFailures.isEmpty ? 0 : 1
+            presence = claimed
         } catch {
             printError("tunnelvision: up: \(error)")
             return 1
         }
+        let service = RoutedService(options: RoutedService.Options(namespace: namespace, dataDirectory: dataDirectory))
+        do {
+            let outcome = try await service.run(live: { live in
+                presence.live(device: live.device)
+                FileDescriptor.writeAll(STDOUT_FILENO, text: live.sentence + "\n")
+                if request.detached { turnToLog(dataDirectory) }
+            }) {
+                for await _ in stopped { break }
+                presence.stopping()
+            }
+            for rule in outcome.foreignRules { printError("tunnelvision: kept a rule that is not ours at our priorities in \(namespace): \(rule)") }
+            for failure in outcome.removalFailures { printError("tunnelvision: could not remove: \(failure)") }
+            print("stopped monitoring network namespace \(namespace); its routes are its own again")
+            presence.end(problem: outcome.removalFailures.isEmpty ? nil
+                                  : "stopped, but could not remove: " + outcome.removalFailures.joined(separator: "; "))
+            return outcome.removalFailures.isEmpty ? 0 : 1
+        } catch {
+            printError("tunnelvision: up: \(error)")
+            presence.end(problem: "\(error)")
+            return 1
+        }
+    }
+
+    /// Once live, a background service's output goes to its log: the pipe `up` reads closes,
+    /// which is how `up` hears it is live. Nothing may stay on the pipe's descriptor.
+    private static func turnToLog(_ dataDirectory: URL) {
+        let path = DataDirectoryLayout.serviceLog(in: dataDirectory).path
+        var log = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if log < 0 { log = open("/dev/null", O_WRONLY | O_CLOEXEC) }
+        guard log >= 0 else { return }
+        fflush(nil)   // what print buffered belongs to the pipe, before the swap
+        dup2(log, STDOUT_FILENO)
+        dup2(log, STDERR_FILENO)
+        close(log)
     }
 }

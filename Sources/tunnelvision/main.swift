@@ -60,6 +60,10 @@ case let .ca(request):
     exit(CACommand.run(request))
 case let .up(request):
     exit(await UpCommand.run(request))
+case let .down(dataDirectory):
+    exit(await ServiceCommands.down(dataDirectory: dataDirectory))
+case let .status(dataDirectory, json):
+    exit(await ServiceCommands.status(dataDirectory: dataDirectory, json: json))
 case let .demo(dataDirectory, json, ui, noOpen):
     exit(await DemoCommand.run(dataDirectory: dataDirectory, json: json, ui: ui, noOpen: noOpen))
 }

@@ -14,8 +14,9 @@ import Synchronization
 package struct RoutedService {
     package struct Options: Sendable {
         package var namespace: String
-        package var dataDirectory: String?
-        package init(namespace: String, dataDirectory: String? = nil) {
+        /// Already resolved (`DataDirectory.location`): the service and whoever started it agree on it.
+        package var dataDirectory: URL
+        package init(namespace: String, dataDirectory: URL) {
             self.namespace = namespace
             self.dataDirectory = dataDirectory
         }
@@ -62,13 +63,18 @@ package struct RoutedService {
 
     package init(options: Options) { self.options = options }
 
+    /// What the service says the moment traffic goes through the tunnel.
+    package struct Live: Sendable {
+        package let device: String
+        package let sentence: String
+    }
+
     /// Runs until `stopped` returns; `live` is told the moment traffic goes through the tunnel.
-    package func run(live: @Sendable (String) -> Void, until stopped: () async -> Void) async throws(Failure) -> Outcome {
+    package func run(live: @Sendable (Live) -> Void, until stopped: () async -> Void) async throws(Failure) -> Outcome {
         guard geteuid() == 0 else { throw .notRoot }
         let name = options.namespace
         guard !name.contains("/"), access("/var/run/netns/\(name)", F_OK) == 0 else { throw .noNamespace(name) }
-        let dataDirectory = DataDirectory.location(override: options.dataDirectory, environment: ProcessInfo.processInfo.environment,
-                                                   effectiveUserID: geteuid())
+        let dataDirectory = options.dataDirectory
         do { try DataDirectory.prepare(dataDirectory) } catch { throw .dataDirectory(error) }
         let routing = RoutedRouting(namespaceName: name)
         let leftovers: RoutedLeftovers
@@ -117,8 +123,8 @@ package struct RoutedService {
             throw .system(error)
         }
         applied.withLock { $0 = plan }
-        live("monitoring network namespace \(name): its default routes go through \(device.name); "
-             + "the history is in \(dataDirectory.path)")
+        live(Live(device: device.name, sentence: "monitoring network namespace \(name): its default routes go through \(device.name); "
+                  + "the history is in \(dataDirectory.path)"))
         await stopped()
         let stillApplied = applied.withLock { plan -> RoutedPlan? in
             defer { plan = nil }

@@ -24,6 +24,13 @@ public enum DataDirectoryLayout {
     /// Where a running web app (`tunnelvision ui`) listens for `tunnelvision ui link`: a
     /// directory of its own, mode 0700, one Unix socket (0600) per server.
     public static let webLinksDirectoryName = "ui"
+    /// The monitoring service (`tunnelvision up`): an empty file it holds an exclusive `flock` on
+    /// for as long as it lives, so one runs per data directory and a killed one lets go at once.
+    public static let serviceLockFileName = "service.lock"
+    /// What the service says about itself (`ServiceRecord`, JSON), replaced whole at each change.
+    public static let serviceRecordFileName = "service.json"
+    /// What a service started in the background says once it is live (its stdout and stderr).
+    public static let serviceLogFileName = "service.log"
 
     public static func database(in directory: URL) -> URL { directory.appendingPathComponent(databaseFileName) }
     public static func ring(in directory: URL) -> URL { directory.appendingPathComponent(ringFileName) }
@@ -38,6 +45,9 @@ public enum DataDirectoryLayout {
     public static func caDirectory(in directory: URL) -> URL { directory.appendingPathComponent(caDirectoryName, isDirectory: true) }
     public static func caKey(in directory: URL) -> URL { caDirectory(in: directory).appendingPathComponent(caKeyFileName) }
     public static func caCertificate(in directory: URL) -> URL { caDirectory(in: directory).appendingPathComponent(caCertificateFileName) }
+    public static func serviceLock(in directory: URL) -> URL { directory.appendingPathComponent(serviceLockFileName) }
+    public static func serviceRecord(in directory: URL) -> URL { directory.appendingPathComponent(serviceRecordFileName) }
+    public static func serviceLog(in directory: URL) -> URL { directory.appendingPathComponent(serviceLogFileName) }
     public static func webLinks(in directory: URL) -> URL {
         directory.appendingPathComponent(webLinksDirectoryName, isDirectory: true)
     }

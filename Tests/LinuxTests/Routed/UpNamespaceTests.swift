@@ -103,7 +103,7 @@ struct UpNamespaceTests {
         }, "\(flows.out) \(flows.err)")
     }
 
-    @Test("a namespace that is not there, or one with no default route, is refused with why; nothing is left behind")
+    @Test("a namespace that is not there, or one with no default route, is refused with why, in the foreground and the background; nothing is left behind")
     func refusals() throws {
         let missing = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["up", "--netns", "tv-no-such-namespace", "--foreground",
                                                                                    "--data-dir", TemporaryDirectory("tv-up-none").url.path])
@@ -114,8 +114,15 @@ struct UpNamespaceTests {
                                                                                 "--data-dir", TemporaryDirectory("tv-up-none").url.path])
         #expect(none.status == 1 && none.err.contains("has no default route"), "\(none.err)")
         #expect(try lonely.ip(["link", "show"]).standardOutput.components(separatedBy: "\n").filter { $0.contains(": tv") }.isEmpty)
-        let background = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["up", "--netns", lonely.name])
-        #expect(background.status == 2 && background.err.contains("--foreground"))
+        // In the background the same refusal reaches whoever started it, and the record keeps it.
+        let data = TemporaryDirectory("tv-up-none")
+        let background = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["up", "--netns", lonely.name, "--data-dir", data.url.path])
+        #expect(background.status == 1 && background.err.contains("monitoring could not start: network namespace \(lonely.name) has no default route"),
+                "\(background.err)")
+        let status = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["status", "--json", "--data-dir", data.url.path])
+        #expect(status.status == 3)
+        #expect(try PythonJSON.value(status.out, "state") == "\"off\"")
+        #expect(try PythonJSON.value(status.out, "lastService.problem").contains("has no default route"), "\(status.out)")
     }
 
     @Test("kill -9 mid-download: the next download in the namespace succeeds at once with no command; the next up sweeps what was left, and its stop leaves the namespace as before")

@@ -1,0 +1,106 @@
+import Foundation
+import Shared
+
+/// What `tunnelvision status` (and a second `up`) says about the service of one data directory,
+/// as text and as one JSON object.
+public struct ServiceStatusScreen: Sendable {
+    public let report: ServiceReport
+    public let dataDirectory: String
+    /// A `run` records into the directory through its control socket, while no service runs there.
+    public let runRecording: Bool
+
+    public init(report: ServiceReport, dataDirectory: String, runRecording: Bool) {
+        self.report = report
+        self.dataDirectory = dataDirectory
+        self.runRecording = runRecording
+    }
+
+    public var state: TunnelState { TunnelStatePolicy.state(for: report.status) }
+
+    /// The record's facts while a service lives (a dead one's record says only what it was).
+    private var running: ServiceRecord? { report.runningPID == nil ? nil : report.record }
+
+    /// One line: what runs, or that nothing does.
+    public var headline: String {
+        if let record = running {
+            let device = record.device.map { " through \($0)" } ?? ""
+            return "monitoring \(record.target)\(device) is \(state.word) (service pid \(record.pid), started "
+                + "\(UTCTimestamp.iso8601(record.startedAt)))"
+        }
+        if runRecording { return "no service runs on \(dataDirectory); a 'tunnelvision run' is recording there" }
+        return "no service runs on \(dataDirectory)"
+    }
+
+    /// Said when `up` finds a service already running.
+    public var alreadyRunning: String {
+        "\(headline); 'tunnelvision down\(dataDirectoryOption)' stops it"
+    }
+
+    private var dataDirectoryOption: String { " --data-dir \(dataDirectory)" }
+
+    public var text: String {
+        var lines = [headline]
+        if let note = report.note { lines.append(note) }
+        lines.append("data directory: \(dataDirectory)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `{"state", "status", "dataDirectory", "service": {…} or null, "run", "note"}`: `state` is
+    /// what a screen shows (live, starting, stopping, off), `status` the service's transport word;
+    /// `service` is the running service's record (`pid`, `target` {`kind`, `name`/`pid`},
+    /// `targetDescription`, `device`, `inspect`, `phase`, `startedAt`), `lastService` what the
+    /// record of one that ended says.
+    public var json: String {
+        var out = JSONWriter()
+        out.beginObject()
+        out.string("state", state.word)
+        out.string("status", report.status.rawValue)
+        out.string("dataDirectory", dataDirectory)
+        if let record = running {
+            out.key("service")
+            Self.write(record, to: &out)
+        } else {
+            out.key("service")
+            out.null()
+        }
+        if let record = report.record, running == nil {
+            out.key("lastService")
+            Self.write(record, to: &out)
+        }
+        out.bool("run", runRecording)
+        out.string("note", report.note)
+        out.endObject()
+        return out.writer.string
+    }
+
+    private static func write(_ record: ServiceRecord, to out: inout JSONWriter) {
+        out.beginObject()
+        out.number("pid", Int(record.pid))
+        out.beginObject("target")
+        out.string("kind", record.target.kind.rawValue)
+        if let name = record.target.name { out.string("name", name) }
+        if let pid = record.target.pid { out.number("pid", Int(pid)) }
+        out.endObject()
+        out.string("targetDescription", record.target.description)
+        out.string("device", record.device)
+        out.bool("inspect", record.inspect)
+        out.string("phase", record.phase.rawValue)
+        out.string("startedAt", UTCTimestamp.iso8601(record.startedAt))
+        out.string("problem", record.problem)
+        out.endObject()
+    }
+}
+
+extension TunnelState {
+    /// The stable word for scripts and screens.
+    public var word: String {
+        switch self {
+        case .notInstalled: "notInstalled"
+        case .off: "off"
+        case .starting: "starting"
+        case .live: "live"
+        case .stopping: "stopping"
+        case .failed: "failed"
+        }
+    }
+}

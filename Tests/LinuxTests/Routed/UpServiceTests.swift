@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+@testable import Linux
+import Shared
+import Testing
+import TestSupport
+
+/// `tunnelvision up` in the background, `status` and `down`, the built binary, on the lab
+/// container of `UpNamespaceTests`: up returns once the service is live, the service is a
+/// process of its own, one runs per data directory, and down leaves the namespace as it was.
+/// Needs root.
+@Suite("up, status and down: a namespace's service in the background", .serialized)
+struct UpServiceTests {
+    typealias Site = UpNamespaceTests.Site
+
+    static func tunnelvision(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let result = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), arguments)
+        return (result.status, result.out, result.err)
+    }
+
+    /// `status --json`'s value at `path`, as Python reads it.
+    static func status(_ data: TemporaryDirectory, _ path: String) throws -> String {
+        try PythonJSON.value(try tunnelvision(["status", "--json", "--data-dir", data.url.path]).out, path)
+    }
+
+    /// The fields of /proc/PID/stat after the command name (state, ppid, pgrp, session, …).
+    static func stat(_ pid: Int32) -> [String]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return nil }
+        return stat.split(separator: ")").last?.split(separator: " ").map(String.init)
+    }
+
+    /// Whether process `pid` is gone, or a zombie nobody reaps (this machine's PID 1 may not)
+    /// whose every thread has ended — and so has let go of its files, its lock among them. A
+    /// killed leader is a zombie while its other threads are still on their way out.
+    static func gone(_ pid: Int32) -> Bool {
+        guard let fields = stat(pid) else { return true }
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count ?? 0
+        return fields.first == "Z" && threads <= 1
+    }
+
+    @Test("up returns once live and status names the service; a second up names it and starts nothing; curl is recorded; down stops it and the rules and routes are as before")
+    func startsShowsAndStops() throws {
+        let site = try Site()
+        let lab = site.lab
+        let before = try lab.snapshot()
+        let data = TemporaryDirectory("tv-upsvc")
+        let up = try Self.tunnelvision(["up", "--netns", lab.target.name, "--data-dir", data.url.path])
+        #expect(up.status == 0, "\(up.err)")
+        #expect(up.out.hasPrefix("monitoring network namespace \(lab.target.name) through tv"), "\(up.out)")
+        let pid = try #require(Int32(try Self.status(data, "service.pid")), "\(up.out) \(up.err)")
+        defer { if !Self.gone(pid) { kill(pid, SIGKILL) } }
+        #expect(try Self.status(data, "state") == "\"live\"")
+        #expect(try Self.status(data, "service.target") == "{\"kind\": \"netns\", \"name\": \"\(lab.target.name)\"}")
+        // A process of its own: the leader of its own session, not up's child (up has ended).
+        let fields = try #require(Self.stat(pid))
+        #expect(fields.count > 3 && fields[3] == "\(pid)", "not its own session's leader: \(fields)")
+        #expect(try lab.route("198.18.99.9").hasPrefix("tv"))
+
+        let second = try Self.tunnelvision(["up", "--netns", lab.target.name, "--data-dir", data.url.path])
+        #expect(second.status == 1 && second.err.contains("service pid \(pid)") && second.err.contains("tunnelvision down"), "\(second.err)")
+        #expect(try Self.status(data, "service.pid") == "\(pid)")
+
+        let slow = try lab.target.run(["curl", "-sS", "--limit-rate", "8M", "-o", "/dev/null", "-w", "%{size_download}", site.big])
+        #expect(slow.standardOutput == "\(8 << 20)")
+
+        let down = try Self.tunnelvision(["down", "--data-dir", data.url.path])
+        #expect(down.status == 0 && down.out.contains("stopped monitoring network namespace \(lab.target.name)"), "\(down.err)")
+        #expect(Self.gone(pid))
+        let after = try Self.tunnelvision(["status", "--json", "--data-dir", data.url.path])
+        #expect(after.status == 3)
+        #expect(try PythonJSON.value(after.out, "state") == "\"off\"" && PythonJSON.value(after.out, "service") == "null")
+        #expect(access(DataDirectoryLayout.serviceRecord(in: data.url).path, F_OK) != 0, "a clean stop leaves no record")
+        let differences = try lab.differences(from: before)
+        #expect(differences.isEmpty, "\(differences)")
+        // What the service said once live went to its log, and its last word is its stop.
+        let log = try String(contentsOf: DataDirectoryLayout.serviceLog(in: data.url), encoding: .utf8)
+        #expect(log.contains("stopped monitoring network namespace \(lab.target.name)"), "\(log)")
+
+        let flows = try Self.tunnelvision(["flows", "--data-dir", data.url.path, "--json", "--program", "curl"])
+        #expect(flows.out.contains("\"198.18.99.9\""), "\(flows.out) \(flows.err)")
+        let downAgain = try Self.tunnelvision(["down", "--data-dir", data.url.path])
+        #expect(downAgain.status == 3 && downAgain.err.contains("no service runs on"), "\(downAgain.err)")
+    }
+
+    @Test("kill -9 of the background service: status says it ended without stopping, the namespace works at once, and the next up and down leave it as before")
+    func killedServiceIsSaidAndSwept() throws {
+        let site = try Site()
+        let lab = site.lab
+        let before = try lab.snapshot()
+        let data = TemporaryDirectory("tv-upsvc-kill")
+        let up = try Self.tunnelvision(["up", "--netns", lab.target.name, "--data-dir", data.url.path])
+        #expect(up.status == 0, "\(up.err)")
+        let pid = try #require(Int32(try Self.status(data, "service.pid")))
+        kill(pid, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !Self.gone(pid) && ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(Self.gone(pid))
+        let status = try Self.tunnelvision(["status", "--data-dir", data.url.path])
+        #expect(status.status == 3)
+        #expect(status.out.contains("the service (pid \(pid)) ended without stopping while live"), "\(status.out)")
+        let fetched = try lab.target.run(["curl", "-sS", "--max-time", "10", site.url])
+        #expect(fetched.standardOutput == "hello from beyond the uplink\n")
+
+        let again = try Self.tunnelvision(["up", "--netns", lab.target.name, "--data-dir", data.url.path])
+        #expect(again.status == 0, "\(again.err)")
+        let down = try Self.tunnelvision(["down", "--data-dir", data.url.path])
+        #expect(down.status == 0, "\(down.err)")
+        let differences = try lab.differences(from: before)
+        #expect(differences.isEmpty, "\(differences)")
+    }
+}
