@@ -20,9 +20,10 @@ enum UpCommand {
     }
 
     static let help = """
-    tunnelvision up --netns NAME [--foreground] [--data-dir D]
+    tunnelvision up --netns NAME | --pid PID [--foreground] [--data-dir D]
 
-    Monitors network namespace NAME (one 'ip netns list' shows, a container's) as a service: every
+    Monitors network namespace NAME (one 'ip netns list' shows), or the network namespace of
+    process PID (a container's, found from a process in it), as a service: every
     connection its programs make is recorded as 'run' records a command's — names, TLS facts,
     captures, the history, each connection's program — and everything else works on the data
     directory as it does for 'run' ('flows', 'live', 'ui', 'stats'). 'up' starts the service in
@@ -30,24 +31,27 @@ enum UpCommand {
     'tunnelvision status' shows it, 'tunnelvision down' stops it. One service runs per data
     directory: a second 'up' says what is running.
 
-    How: a TUN device inside NAME carries its default routes (IPv4 and IPv6, each only where NAME has
-    one) through a routing table of ours (0x7476); the tunnel's own sockets, made inside NAME, carry
-    the mark 0x7476, which a rule of ours sends by NAME's own routes, so nothing loops. What NAME's
+    How: a TUN device inside the target carries its default routes (IPv4 and IPv6, each only where it has
+    one) through a routing table of ours (0x7476); the tunnel's own sockets, made inside it, carry
+    the mark 0x7476, which a rule of ours sends by its own routes, so nothing loops. What its
     main table routes more specifically than a default route (loopback, link-local, its own subnets)
-    stays direct, as do replies from NAME's own uplink addresses — strict reverse-path filtering
-    keeps working. NAME's resolver configuration is left alone. The rules live at priorities
+    stays direct, as do replies from its own uplink addresses — strict reverse-path filtering
+    keeps working. Its resolver configuration is left alone. The rules live at priorities
     29810-29819 only; stopping removes exactly them, and the next 'up' removes what a killed
     service left there, never anything else. If the service dies, even by kill -9, its device and
-    the routes through it vanish with it and NAME's traffic takes its own routes at once.
+    the routes through it vanish with it and its traffic takes its own routes at once.
 
     --netns NAME     the network namespace to monitor (/var/run/netns/NAME)
+    --pid PID        the network namespace process PID is in (/proc/PID/ns/net), held open from
+                     the start, so the service stays with that namespace if the process ends;
+                     refused when it is the namespace 'up' itself runs in (that is the host)
     --foreground     be the service: stay in the foreground until stopped (SIGTERM, SIGINT or
                      SIGHUP: Ctrl-C, 'kill PID', systemd's stop), printing to the terminal
     --data-dir D     where the history, captures and settings live (default as for 'run'); the
                      service's state is D/service.json, a background service's messages D/service.log
     --detached       (said by 'up' to the service it starts: once live, its output goes to the log)
 
-    Still to come, refused for now: --host, --pid, --interface, --inspect, --ui.
+    Still to come, refused for now: --host, --interface, --inspect, --ui.
 
     Needs root. Exit status 0 once live (in the foreground: once stopped and cleaned up); 1 when
     it could not start, a service already runs on D (its target and pid are said), or cleaning up
@@ -60,24 +64,30 @@ enum UpCommand {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
-            case ServiceCommandLine.namespaceOption:
+            case MonitoringTarget.namespaceOption, MonitoringTarget.processOption:
                 guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "up: \(argument) needs a value") }
                 guard target == nil else { throw Invocation.UsageError(message: "up: one target at a time") }
-                target = .namespace(value)
+                if argument == MonitoringTarget.namespaceOption {
+                    target = .namespace(value)
+                } else {
+                    guard let pid = Int32(value) else { throw Invocation.UsageError(message: "up: --pid takes a process ID, not \(value.debugDescription)") }
+                    target = .process(pid)
+                }
             case ServiceCommandLine.dataDirectoryOption:
                 guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "up: \(argument) needs a value") }
                 request.dataDirectory = value
             case ServiceCommandLine.foregroundOption: request.foreground = true
             case ServiceCommandLine.detachedOption: request.detached = true
-            case ServiceCommandLine.hostOption, ServiceCommandLine.processOption, ServiceCommandLine.interfaceOption,
-                 ServiceCommandLine.inspectOption, "--ui":
+            case MonitoringTarget.hostOption, MonitoringTarget.interfaceOption, ServiceCommandLine.inspectOption, "--ui":
                 throw Invocation.UsageError(message: "up: \(argument) is not built yet; today up monitors a network namespace: "
-                                            + "tunnelvision up --netns NAME")
+                                            + "tunnelvision up --netns NAME | --pid PID")
             default:
                 throw Invocation.UsageError(message: "up: unexpected \(argument)")
             }
         }
-        guard let target else { throw Invocation.UsageError(message: "up: which network namespace? (tunnelvision up --netns NAME)") }
+        guard let target else {
+            throw Invocation.UsageError(message: "up: which network namespace? (tunnelvision up --netns NAME, or --pid PID for a process's)")
+        }
         request.configuration = TunnelConfiguration(target: target)
         do { try request.configuration.validate() } catch { throw Invocation.UsageError(message: "up: \(error)") }
         if request.detached && !request.foreground {
@@ -124,7 +134,7 @@ enum UpCommand {
 
     /// The service itself, until it is told to stop.
     private static func serve(_ request: Request, dataDirectory: URL) async -> Int32 {
-        guard case .namespace(let namespace) = request.configuration.target else { return 2 }
+        let target = request.configuration.target
         // SIGINT, SIGTERM and SIGHUP end the service in order; one that arrives while it starts is
         // kept and ends it once it is up — even when whoever started it had them blocked (a child
         // inherits its parent thread's mask).
@@ -155,7 +165,7 @@ enum UpCommand {
             printError("tunnelvision: up: \(error)")
             return 1
         }
-        let service = RoutedService(options: RoutedService.Options(namespace: namespace, dataDirectory: dataDirectory))
+        let service = RoutedService(options: RoutedService.Options(target: target, dataDirectory: dataDirectory))
         do {
             let outcome = try await service.run(live: { live in
                 presence.live(device: live.device)
@@ -165,9 +175,9 @@ enum UpCommand {
                 for await _ in stopped { break }
                 presence.stopping()
             }
-            for rule in outcome.foreignRules { printError("tunnelvision: kept a rule that is not ours at our priorities in \(namespace): \(rule)") }
+            for rule in outcome.foreignRules { printError("tunnelvision: kept a rule that is not ours at our priorities in \(target): \(rule)") }
             for failure in outcome.removalFailures { printError("tunnelvision: could not remove: \(failure)") }
-            print("stopped monitoring network namespace \(namespace); its routes are its own again")
+            print("stopped monitoring \(target); its routes are its own again")
             presence.end(problem: outcome.removalFailures.isEmpty ? nil
                                   : "stopped, but could not remove: " + outcome.removalFailures.joined(separator: "; "))
             return outcome.removalFailures.isEmpty ? 0 : 1

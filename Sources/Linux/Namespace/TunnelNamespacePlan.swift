@@ -18,9 +18,15 @@ public enum TunnelNamespacePlan {
     /// with `ipv6`, its IPv6 one — the source a program there picks for what leaves by the device
     /// (`run`'s namespace, and a routed target's, whose routes `RoutedPlan` makes).
     public static func deviceCommands(device: String, namespace: String, mtu: Int = TunnelAddressing.mtu, ipv6: Bool) -> [[String]] {
-        let inside = ["ip", "-n", namespace]
-        return [
-            ["ip", "link", "set", device, "netns", namespace],
+        deviceCommands(device: device, movingTo: namespace, inside: ["ip", "-n", namespace], mtu: mtu, ipv6: ipv6)
+    }
+
+    /// The same for a namespace `ip` names by `destination` (a name, or a process ID whose
+    /// namespace it is) and enters with `inside` (`ip -n NAME`, or nsenter's `ip` for a path).
+    public static func deviceCommands(device: String, movingTo destination: String, inside: [String],
+                                      mtu: Int = TunnelAddressing.mtu, ipv6: Bool) -> [[String]] {
+        [
+            ["ip", "link", "set", device, "netns", destination],
             inside + ["link", "set", device, "mtu", "\(mtu)", "up"],
             inside + ["addr", "add", TunnelAddressing.ipv4CIDR, "dev", device],
         ] + (ipv6 ? [

@@ -13,6 +13,9 @@ package struct RoutedRouting: Sendable {
     /// The namespace `path` refers to (/proc/PID/ns/net).
     package init(namespacePath path: String) { ip = ["nsenter", "--net=\(path)", "ip"] }
 
+    /// A routed service's target, as it reaches it.
+    package init(target: RoutedTarget) { ip = target.ip }
+
     /// Runs the plan in order. On a failure, whatever it added is removed again and the failure
     /// thrown: the target is left as it was.
     package func apply(_ plan: RoutedPlan) throws(CommandError) {

@@ -118,8 +118,9 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         }
     }
 
-    /// Starts the loop on its own thread. With `relayNamespace` (a name under /var/run/netns)
-    /// the loop thread joins that network namespace first, so the relay's sockets live there —
+    /// Starts the loop on its own thread. With `relayNamespace` (a name under /var/run/netns, or
+    /// an absolute path to a namespace file such as /proc/PID/fd/N) the loop thread joins that
+    /// network namespace first, so the relay's sockets live there —
     /// how the lab runs a tunnel as if in its "host" namespace without moving the whole process.
     ///
     /// `onFailure` is called once, on the loop thread just before it ends, when the tunnel stops
@@ -136,7 +137,8 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         nonisolated(unsafe) var joinFailure: Int32 = 0
         let thread = Thread { [self] in
             if let relayNamespace {
-                let descriptor = open("/var/run/netns/\(relayNamespace)", O_RDONLY | O_CLOEXEC)
+                let path = relayNamespace.hasPrefix("/") ? relayNamespace : "/var/run/netns/\(relayNamespace)"
+                let descriptor = open(path, O_RDONLY | O_CLOEXEC)
                 joinFailure = descriptor < 0 ? errno : ctv_join_network_namespace(descriptor)
                 if descriptor >= 0 { close(descriptor) }
             }

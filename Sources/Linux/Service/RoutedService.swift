@@ -5,7 +5,7 @@ import Foundation
 import Shared
 import Synchronization
 
-/// `tunnelvision up --netns NAME --foreground`: a network namespace monitored as a service
+/// `tunnelvision up --netns NAME | --pid PID --foreground`: a network namespace monitored as a service
 /// (DESIGN.md § What is monitored, routed). It sweeps what an earlier session left there, puts a
 /// TUN in the namespace and its default routes through it (`RoutedPlan`), relays from inside the
 /// namespace with marked sockets, and records as `run` does — until it is told to stop, when it
@@ -13,18 +13,21 @@ import Synchronization
 /// persistent, so if the service dies its routes go with it and the namespace's own take over.
 package struct RoutedService {
     package struct Options: Sendable {
-        package var namespace: String
+        /// A named namespace or a process's (`.namespace`, `.process`).
+        package var target: MonitoringTarget
         /// Already resolved (`DataDirectory.location`): the service and whoever started it agree on it.
         package var dataDirectory: URL
-        package init(namespace: String, dataDirectory: URL) {
-            self.namespace = namespace
+        package init(target: MonitoringTarget, dataDirectory: URL) {
+            self.target = target
             self.dataDirectory = dataDirectory
         }
     }
 
     package enum Failure: Error, CustomStringConvertible {
         case notRoot
-        case noNamespace(String)
+        case target(RoutedTarget.Failure)
+        /// The device moved in by process ID landed elsewhere: the process ended meanwhile.
+        case targetMoved(MonitoringTarget)
         case routing(String)
         case noDefaultRoute(String)
         case dataDirectory(DirectoryError)
@@ -38,9 +41,10 @@ package struct RoutedService {
             switch self {
             case .notRoot: "up must run as root: it puts a TUN device and routing rules in the namespace "
                 + "(sudo tunnelvision up …)"
-            case .noNamespace(let name): "there is no network namespace \(name) ('ip netns list' shows them)"
+            case .target(let failure): failure.description
+            case .targetMoved(let target): "\(target) changed while the service started (the process ended?); nothing was routed"
             case .routing(let why): why
-            case .noDefaultRoute(let name): "network namespace \(name) has no default route: nothing in it leaves "
+            case .noDefaultRoute(let name): "\(name) has no default route: nothing in it leaves "
                 + "by one, so there is nothing to send through the tunnel"
             case .dataDirectory(let error): "\(error)"
             case .device(let error): "\(error)"
@@ -72,11 +76,14 @@ package struct RoutedService {
     /// Runs until `stopped` returns; `live` is told the moment traffic goes through the tunnel.
     package func run(live: @Sendable (Live) -> Void, until stopped: () async -> Void) async throws(Failure) -> Outcome {
         guard geteuid() == 0 else { throw .notRoot }
-        let name = options.namespace
-        guard !name.contains("/"), access("/var/run/netns/\(name)", F_OK) == 0 else { throw .noNamespace(name) }
+        let target: RoutedTarget
+        do { target = try RoutedTarget(options.target) } catch { throw .target(error) }
+        // Held to the end: a process's namespace is reached through the descriptor it keeps open.
+        defer { withExtendedLifetime(target) {} }
+        let name = options.target.description
         let dataDirectory = options.dataDirectory
         do { try DataDirectory.prepare(dataDirectory) } catch { throw .dataDirectory(error) }
-        let routing = RoutedRouting(namespaceName: name)
+        let routing = RoutedRouting(target: target)
         let leftovers: RoutedLeftovers
         let facts: RoutedTargetFacts
         do {
@@ -91,18 +98,23 @@ package struct RoutedService {
         defer { device.close() }
         do {
             // v6 only where v6 has a default route to carry.
-            for command in TunnelNamespacePlan.deviceCommands(device: device.name, namespace: name,
-                                                              ipv6: facts.families.contains(.v6)) {
+            for command in TunnelNamespacePlan.deviceCommands(device: device.name, movingTo: target.linkDestination,
+                                                              inside: target.ip, ipv6: facts.families.contains(.v6)) {
                 try ExternalCommand.run(command)
             }
         } catch { throw .system(error) }
+        // Moved by process ID: it must be in the namespace held since the start.
+        guard case .success(let landed) = device.networkNamespace() else { throw .targetMoved(options.target) }
+        let landedRight = target.contains(namespace: landed)
+        close(landed)
+        guard landedRight else { throw .targetMoved(options.target) }
 
         var sessionOptions = TunnelSession.Options()
         let settings = SettingsStore(dataDirectory: dataDirectory).loadForSession()
         sessionOptions.captureEnabled = settings.settings.captureEnabled
         sessionOptions.captureDetail = settings.settings.captureDetail
         sessionOptions.retention = settings.problem == nil ? settings.settings.retention : nil
-        sessionOptions.origin = "up --netns \(name)"
+        sessionOptions.origin = (["up"] + options.target.options).joined(separator: " ")
         sessionOptions.socketMark = RoutedPlan.mark
         // The plan while it is applied. A tunnel that fails by itself takes its routes away at
         // once — a TUN nobody reads must not swallow the namespace's traffic — and ends the
@@ -111,7 +123,7 @@ package struct RoutedService {
         let session: TunnelSession
         do {
             session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: sessionOptions,
-                                              relayNamespace: name, onFailure: { failure in
+                                              relayNamespace: target.path, onFailure: { failure in
                 FileDescriptor.writeAll(STDERR_FILENO, text: "tunnelvision: up: \(failure); \(name)'s routes are its own again\n")
                 if let plan = applied.withLock({ plan in defer { plan = nil }; return plan }) { routing.remove(plan) }
                 kill(getpid(), SIGTERM)
@@ -123,7 +135,7 @@ package struct RoutedService {
             throw .system(error)
         }
         applied.withLock { $0 = plan }
-        live(Live(device: device.name, sentence: "monitoring network namespace \(name): its default routes go through \(device.name); "
+        live(Live(device: device.name, sentence: "monitoring \(name): its default routes go through \(device.name); "
                   + "the history is in \(dataDirectory.path)"))
         await stopped()
         let stillApplied = applied.withLock { plan -> RoutedPlan? in

@@ -65,7 +65,7 @@ struct ServiceCommandsTests {
     @Test("the help names up, status and down, and each has its own page")
     func help() throws {
         let overview = try Self.tunnelvision(["--help"]).out
-        #expect(overview.contains("tunnelvision up --netns NAME [--foreground] [--data-dir D]"))
+        #expect(overview.contains("tunnelvision up --netns NAME | --pid PID [--foreground] [--data-dir D]"))
         #expect(overview.contains("tunnelvision status [--data-dir D] [--json]"))
         #expect(overview.contains("tunnelvision down [--data-dir D]"))
         #expect(try Self.tunnelvision(["help", "status"]).out.contains("Exit status 0 when a service runs, 3 when none does"))

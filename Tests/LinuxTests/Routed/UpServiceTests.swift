@@ -110,4 +110,59 @@ struct UpServiceTests {
         let differences = try lab.differences(from: before)
         #expect(differences.isEmpty, "\(differences)")
     }
+
+    /// A process in the container, as a container's own would be (SIGKILLed at the end).
+    static func resident(in namespace: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+        process.arguments = ["netns", "exec", namespace, "sleep", "600"]   // ip netns exec execs: the pid is sleep's
+        try process.run()
+        return process
+    }
+
+    @Test("up --pid monitors the namespace of a process in the container, and stays with it when the process ends; down leaves it as before")
+    func monitorsAProcesssNamespace() throws {
+        let site = try Site()
+        let lab = site.lab
+        let before = try lab.snapshot()
+        let resident = try Self.resident(in: lab.target.name)
+        defer { kill(resident.processIdentifier, SIGKILL); resident.waitUntilExit() }
+        let pid = resident.processIdentifier
+        let data = TemporaryDirectory("tv-upsvc-pid")
+        let up = try Self.tunnelvision(["up", "--pid", "\(pid)", "--data-dir", data.url.path])
+        #expect(up.status == 0, "\(up.err)")
+        #expect(up.out.hasPrefix("monitoring the network namespace of process \(pid) through tv"), "\(up.out)")
+        #expect(try Self.status(data, "service.target") == "{\"kind\": \"pid\", \"pid\": \(pid)}")
+        #expect(try lab.route("198.18.99.9").hasPrefix("tv"))
+        let fetched = try lab.target.run(["curl", "-sS", "--max-time", "10", site.url])
+        #expect(fetched.standardOutput == "hello from beyond the uplink\n")
+
+        // The process ends; the service holds its namespace and still takes its rules away.
+        kill(pid, SIGKILL)
+        resident.waitUntilExit()
+        let down = try Self.tunnelvision(["down", "--data-dir", data.url.path])
+        #expect(down.status == 0 && down.out.contains("stopped monitoring the network namespace of process \(pid)"), "\(down.err)")
+        let differences = try lab.differences(from: before)
+        #expect(differences.isEmpty, "\(differences)")
+        let flows = try Self.tunnelvision(["flows", "--data-dir", data.url.path, "--json"])
+        #expect(flows.out.contains("\"198.18.99.9\""), "\(flows.out) \(flows.err)")
+    }
+
+    @Test("up --pid refuses a process that does not exist, and one in the namespace up itself runs in (that is the host), touching nothing")
+    func refusesWhatIsNotAContainer() throws {
+        let missing = try Self.tunnelvision(["up", "--pid", "\(Int32.max)", "--foreground", "--data-dir", TemporaryDirectory("tv-upsvc-nopid").url.path])
+        #expect(missing.status == 1 && missing.err.contains("there is no process \(Int32.max)"), "\(missing.err)")
+        // The guard is tried in a lab namespace that plays the host, never in this machine's own:
+        // up runs inside the container and is pointed at a process beside it.
+        let lab = try RoutedRoutingTests.Container()
+        let before = try lab.snapshot()
+        let resident = try Self.resident(in: lab.target.name)
+        defer { kill(resident.processIdentifier, SIGKILL); resident.waitUntilExit() }
+        let own = try BuiltProduct.run(URL(fileURLWithPath: "/usr/sbin/ip"),
+                                       ["netns", "exec", lab.target.name, try BuiltProduct.url("tunnelvision").path, "up", "--pid",
+                                        "\(resident.processIdentifier)", "--foreground", "--data-dir", TemporaryDirectory("tv-upsvc-own").url.path])
+        #expect(own.status == 1 && own.err.contains("is in the network namespace this service runs in: that is the host"), "\(own.err)")
+        let differences = try lab.differences(from: before)
+        #expect(differences.isEmpty, "\(differences)")
+    }
 }
