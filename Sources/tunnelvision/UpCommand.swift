@@ -20,10 +20,11 @@ enum UpCommand {
     }
 
     static let help = """
-    tunnelvision up --netns NAME | --pid PID [--foreground] [--data-dir D]
+    tunnelvision up --host | --netns NAME | --pid PID [--foreground] [--data-dir D]
 
-    Monitors network namespace NAME (one 'ip netns list' shows), or the network namespace of
-    process PID (a container's, found from a process in it), as a service: every
+    Monitors the host — the network namespace 'up' runs in — or network namespace NAME (one 'ip
+    netns list' shows), or the network namespace of process PID (a container's, found from a
+    process in it), as a service: every
     connection its programs make is recorded as 'run' records a command's — names, TLS facts,
     captures, the history, each connection's program — and everything else works on the data
     directory as it does for 'run' ('flows', 'live', 'ui', 'stats'). 'up' starts the service in
@@ -41,6 +42,8 @@ enum UpCommand {
     service left there, never anything else. If the service dies, even by kill -9, its device and
     the routes through it vanish with it and its traffic takes its own routes at once.
 
+    --host           the network namespace up runs in (the machine's, unless up itself runs in
+                     another: 'ip netns exec NAME tunnelvision up --host' is NAME playing the host)
     --netns NAME     the network namespace to monitor (/var/run/netns/NAME)
     --pid PID        the network namespace process PID is in (/proc/PID/ns/net), held open from
                      the start, so the service stays with that namespace if the process ends;
@@ -51,7 +54,7 @@ enum UpCommand {
                      service's state is D/service.json, a background service's messages D/service.log
     --detached       (said by 'up' to the service it starts: once live, its output goes to the log)
 
-    Still to come, refused for now: --host, --interface, --inspect, --ui.
+    Still to come, refused for now: --interface, --inspect, --ui.
 
     Needs root. Exit status 0 once live (in the foreground: once stopped and cleaned up); 1 when
     it could not start, a service already runs on D (its target and pid are said), or cleaning up
@@ -78,15 +81,18 @@ enum UpCommand {
                 request.dataDirectory = value
             case ServiceCommandLine.foregroundOption: request.foreground = true
             case ServiceCommandLine.detachedOption: request.detached = true
-            case MonitoringTarget.hostOption, MonitoringTarget.interfaceOption, ServiceCommandLine.inspectOption, "--ui":
-                throw Invocation.UsageError(message: "up: \(argument) is not built yet; today up monitors a network namespace: "
-                                            + "tunnelvision up --netns NAME | --pid PID")
+            case MonitoringTarget.hostOption:
+                guard target == nil else { throw Invocation.UsageError(message: "up: one target at a time") }
+                target = .host
+            case MonitoringTarget.interfaceOption, ServiceCommandLine.inspectOption, "--ui":
+                throw Invocation.UsageError(message: "up: \(argument) is not built yet; today up monitors the host or a network "
+                                            + "namespace: tunnelvision up --host | --netns NAME | --pid PID")
             default:
                 throw Invocation.UsageError(message: "up: unexpected \(argument)")
             }
         }
         guard let target else {
-            throw Invocation.UsageError(message: "up: which network namespace? (tunnelvision up --netns NAME, or --pid PID for a process's)")
+            throw Invocation.UsageError(message: "up: what to monitor? (tunnelvision up --host, --netns NAME, or --pid PID for a process's namespace)")
         }
         request.configuration = TunnelConfiguration(target: target)
         do { try request.configuration.validate() } catch { throw Invocation.UsageError(message: "up: \(error)") }

@@ -6,7 +6,7 @@ import Shared
 /// The namespace a routed service works in, and how each tool reaches it: by the name `ip netns`
 /// gives it, or — for a container found from one of its processes — by a descriptor of its
 /// namespace the service holds from the start, so the namespace cannot change under it when the
-/// process ends and its PID is reused.
+/// process ends and its PID is reused. The host is the namespace the service runs in.
 package final class RoutedTarget: Sendable {
     package let target: MonitoringTarget
     /// What a thread joins (setns) and nsenter enters: /var/run/netns/NAME or /proc/SELF/fd/N.
@@ -61,7 +61,16 @@ package final class RoutedTarget: Sendable {
             path = "/proc/\(getpid())/fd/\(descriptor)"
             ip = ["nsenter", "--net=\(path)", "ip"]
             linkDestination = "\(pid)"
-        case .host, .interface:
+        case .host:
+            // The namespace this process runs in — never "PID 1's". Held like a process's, so a
+            // device moved "in" by our own PID can be checked like any other.
+            let descriptor = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .unreadable(getpid(), errno: errno) }
+            held = descriptor
+            path = "/proc/\(getpid())/fd/\(descriptor)"
+            ip = ["ip"]
+            linkDestination = "\(getpid())"
+        case .interface:
             throw .notRouted(target)
         }
     }

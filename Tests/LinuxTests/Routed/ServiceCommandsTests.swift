@@ -48,12 +48,13 @@ struct ServiceCommandsTests {
     }
 
     @Test("a command line that cannot be is a usage error that says why", arguments: [
-        (["up"], "which network namespace?"),
+        (["up"], "what to monitor?"),
+        (["up", "--host", "--netns", "a"], "one target at a time"),
         (["up", "--netns", "a", "--netns", "b"], "one target at a time"),
         (["up", "--netns", "a/b"], "is not a namespace name"),
         (["up", "--netns", "a", "--detached"], "--detached is for the service itself"),
         (["up", "--netns", "a", "--json"], "--json is for 'tunnelvision status'"),
-        (["up", "--host"], "--host is not built yet"),
+        (["up", "--interface", "eth0"], "--interface is not built yet"),
         (["down", "--json"], "--json is for 'tunnelvision status'"),
         (["status", "extra"], "status"),
     ])
@@ -65,7 +66,7 @@ struct ServiceCommandsTests {
     @Test("the help names up, status and down, and each has its own page")
     func help() throws {
         let overview = try Self.tunnelvision(["--help"]).out
-        #expect(overview.contains("tunnelvision up --netns NAME | --pid PID [--foreground] [--data-dir D]"))
+        #expect(overview.contains("tunnelvision up --host | --netns NAME | --pid PID [--foreground] [--data-dir D]"))
         #expect(overview.contains("tunnelvision status [--data-dir D] [--json]"))
         #expect(overview.contains("tunnelvision down [--data-dir D]"))
         #expect(try Self.tunnelvision(["help", "status"]).out.contains("Exit status 0 when a service runs, 3 when none does"))

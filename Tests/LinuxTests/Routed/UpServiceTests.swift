@@ -165,4 +165,28 @@ struct UpServiceTests {
         let differences = try lab.differences(from: before)
         #expect(differences.isEmpty, "\(differences)")
     }
+
+    @Test("up --host, run in a lab namespace that plays the host, monitors that namespace; down from outside leaves it as before")
+    func monitorsTheHostItRunsIn() throws {
+        let site = try Site()
+        let lab = site.lab
+        let before = try lab.snapshot()
+        let data = TemporaryDirectory("tv-upsvc-host")
+        // Never this machine's own namespace: up runs inside the container, which is its host.
+        let up = try BuiltProduct.run(URL(fileURLWithPath: "/usr/sbin/ip"),
+                                      ["netns", "exec", lab.target.name, try BuiltProduct.url("tunnelvision").path, "up", "--host",
+                                       "--data-dir", data.url.path])
+        #expect(up.status == 0, "\(up.err)")
+        #expect(up.out.hasPrefix("monitoring the host (the namespace the service runs in) through tv"), "\(up.out)")
+        #expect(try Self.status(data, "service.target") == "{\"kind\": \"host\"}")
+        #expect(try lab.route("198.18.99.9").hasPrefix("tv"))
+        let fetched = try lab.target.run(["curl", "-sS", "--max-time", "10", site.url])
+        #expect(fetched.standardOutput == "hello from beyond the uplink\n")
+        let down = try Self.tunnelvision(["down", "--data-dir", data.url.path])
+        #expect(down.status == 0, "\(down.err)")
+        let differences = try lab.differences(from: before)
+        #expect(differences.isEmpty, "\(differences)")
+        let flows = try Self.tunnelvision(["flows", "--data-dir", data.url.path, "--json", "--program", "curl"])
+        #expect(flows.out.contains("\"198.18.99.9\""), "\(flows.out) \(flows.err)")
+    }
 }
