@@ -52,6 +52,12 @@ public struct ServiceStatusScreen: Sendable {
     /// record of one that ended says.
     public var json: String {
         var out = JSONWriter()
+        write(to: &out)
+        return out.writer.string
+    }
+
+    /// The same object, inside another document.
+    public func write(to out: inout JSONWriter) {
         out.beginObject()
         out.string("state", state.word)
         out.string("status", report.status.rawValue)
@@ -70,17 +76,13 @@ public struct ServiceStatusScreen: Sendable {
         out.bool("run", runRecording)
         out.string("note", report.note)
         out.endObject()
-        return out.writer.string
     }
 
     private static func write(_ record: ServiceRecord, to out: inout JSONWriter) {
         out.beginObject()
         out.number("pid", Int(record.pid))
-        out.beginObject("target")
-        out.string("kind", record.target.kind.rawValue)
-        if let name = record.target.name { out.string("name", name) }
-        if let pid = record.target.pid { out.number("pid", Int(pid)) }
-        out.endObject()
+        out.key("target")
+        record.target.write(to: &out)
         out.string("targetDescription", record.target.description)
         out.string("device", record.device)
         out.bool("inspect", record.inspect)
@@ -102,5 +104,16 @@ extension TunnelState {
         case .stopping: "stopping"
         case .failed: "failed"
         }
+    }
+}
+
+extension MonitoringTarget {
+    /// `{"kind", "name" | "pid"}`, the service record's own form.
+    func write(to out: inout JSONWriter) {
+        out.beginObject()
+        out.string("kind", kind.rawValue)
+        if let name { out.string("name", name) }
+        if let pid { out.number("pid", Int(pid)) }
+        out.endObject()
     }
 }

@@ -5,6 +5,10 @@ extension WebAPI {
     /// The API as `tunnelvision ui` serves it: the tunnel asked over the data directory's control
     /// socket, `/api/live/now` read from the feed whose lines the server pushes to `/api/live`.
     public init(dataDirectory: URL, liveFeed: WebLiveFeed) {
-        self.init(dataDirectory: dataDirectory, tunnel: .channel, liveLine: { await liveFeed.current() })
+        let manager = LinuxServiceManager(dataDirectory: dataDirectory)
+        let monitoring = MonitoringControl(manager: manager, dataDirectory: dataDirectory.path,
+                                           report: { () throws(TunnelControlError) in try manager.report() },
+                                           runRecording: { TunnelControl.channel.presence(in: dataDirectory) == .live })
+        self.init(dataDirectory: dataDirectory, tunnel: .channel, liveLine: { await liveFeed.current() }, monitoring: monitoring)
     }
 }

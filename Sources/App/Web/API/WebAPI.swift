@@ -12,14 +12,17 @@ public actor WebAPI: WebResponder {
     let tunnel: TunnelControl
     let liveLine: LiveLine
     let clock: @Sendable () -> Date
+    let monitoring: MonitoringControl?
 
     /// `tunnel` asks the tunnel running there (`TunnelControl.channel`); `liveLine` is the live
-    /// feed's line for now (`WebLiveFeed.current`), the one its stream pushes every second.
+    /// feed's line for now (`WebLiveFeed.current`), the one its stream pushes every second;
+    /// `monitoring` starts and stops the directory's service (nil: this server cannot).
     public init(dataDirectory: URL, tunnel: TunnelControl, liveLine: @escaping LiveLine,
-                clock: @escaping @Sendable () -> Date = { Date() }) {
+                monitoring: MonitoringControl? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.dataDirectory = dataDirectory
         self.tunnel = tunnel
         self.liveLine = liveLine
+        self.monitoring = monitoring
         self.clock = clock
     }
 
@@ -60,6 +63,9 @@ public actor WebAPI: WebResponder {
             guard let file = written.result.url else { throw QuestionFailure(.failed, "the export was written nowhere") }
             return WebAPIResponse.download(try Self.opened(file, unlinking: true), type: "application/json", name: "connections.json")
         case let .exportSummary(question): return .json(try await question.summary(now: clock()).json)
+        case let .monitoring(action):
+            guard let monitoring else { throw QuestionFailure(.failed, "this server cannot start or stop monitoring") }
+            return .json(await monitoring.perform(action).json)
         }
     }
 

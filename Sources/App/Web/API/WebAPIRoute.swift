@@ -29,6 +29,9 @@ public enum WebAPIRoute: Sendable, Equatable {
     case liveNow
     /// `ca show`, `ca create`, `ca create --remake --yes`, `ca remove --yes`, the root certificate.
     case certificateAuthority(CAWebAction)
+    /// The monitoring service's state (`status --json`, with what the screen may offer), or the
+    /// Dashboard's Start and Stop.
+    case monitoring(MonitoringAction)
     /// The export document, as a download.
     case export(ExportQuestion)
     /// What the export holds, before it is handed over.
@@ -140,6 +143,15 @@ public enum WebAPIRoute: Sendable, Equatable {
         case let path where path.count == 2 && path[0] == "ca" && CAWebAction.certificateNames[path[1]] != nil:
             try call.expect("GET", parameters: "ca export")
             return .certificateAuthority(.certificate(CAWebAction.certificateNames[path[1]]!))
+        case ["monitoring"]:
+            try call.expect("GET", parameters: "status")
+            return .monitoring(.show)
+        case ["monitoring", "start"]:
+            try call.expect("POST", parameters: "up")
+            return .monitoring(.start)
+        case ["monitoring", "stop"]:
+            try call.expect("POST", parameters: "down")
+            return .monitoring(.stop)
         case ["export"]:
             try call.expect("POST", parameters: "export")
             return .export(ExportQuestion(dataDirectory: dataDirectory, output: .stream))

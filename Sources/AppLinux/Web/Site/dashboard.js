@@ -1,11 +1,13 @@
-// The Dashboard: whether a tunnel is live (and what to type when none is), received and sent
+// The Dashboard: whether a tunnel is live, the monitoring control (Start and Stop of the
+// directory's service, /api/monitoring — `up` and `down` through the seed's controller, its
+// state, sentence and offered actions decided in App's MonitoringScreen), received and sent
 // over the last minute drawn from the live event stream (/api/live, one `dashboard` event a
 // second, each the line `tunnelvision live --json` prints), this session's counters, the
 // dropped-records indicator, the busiest hosts of the last minute (the line's `topTalkers`, each
 // opening its connection in the Flow Inspector), and the recent connections (the history's
 // newest rows, each opening its own).
 
-import { get } from "./api.js";
+import { get, post } from "./api.js";
 import { h, replace, bytes, errorCard, facts, keyed } from "./dom.js";
 import { timelineRow, statusNames } from "./rows.js";
 
@@ -13,8 +15,8 @@ const windowSeconds = 60;   // seconds drawn: the last minute
 
 const states = {
   live: { title: "Monitoring is on", icon: "●", text: "The tunnel is recording. Everything stays on this machine." },
-  noTunnel: { title: "Monitoring is off", icon: "○", text: "No tunnel is running on this data directory. Start one around the command you want to watch:" },
-  sessionEnded: { title: "The session has ended", icon: "◌", text: "The last tunnel stopped; its connections stay in the timeline. Start another with:" },
+  noTunnel: { title: "Monitoring is off", icon: "○", text: "No tunnel is running on this data directory. Start monitoring below, or wrap one command:" },
+  sessionEnded: { title: "The session has ended", icon: "◌", text: "The last tunnel stopped; its connections stay in the timeline. Start monitoring below, or wrap one command:" },
   unreadable: { title: "The tunnel's feed cannot be read", icon: "⚠", text: "The live feed exists but cannot be read; check the data directory's permissions, or start the tunnel again:" },
 };
 
@@ -56,7 +58,10 @@ function updateTalker(row, talker) {
 export function render(main) {
   let alive = true;
   const samples = [];
-  const monitoring = h("section", { class: "card monitoring", "aria-labelledby": "monitoring-title" });
+  const monitoringState = h("div", {});
+  // Its own element, never redrawn by the feed's line: a button keeps its focus while pressed.
+  const control = h("div", { class: "control", role: "group", "aria-label": "Monitoring control" });
+  const monitoring = h("section", { class: "card monitoring", "aria-labelledby": "monitoring-title" }, monitoringState, control);
   const throughput = h("section", { class: "card", "aria-labelledby": "throughput-title" });
   const counters = h("section", { class: "card", "aria-labelledby": "session-title" });
   const talkers = h("section", { class: "card", "aria-labelledby": "talkers-title" });
@@ -69,7 +74,7 @@ export function render(main) {
 
   function draw(line) {
     const state = states[line.state] ?? states.unreadable;
-    replace(monitoring,
+    replace(monitoringState,
       h("h2", { id: "monitoring-title" }, h("span", { class: `state-icon state-${line.state}`, "aria-hidden": "true" }, state.icon), " ", state.title),
       // Unreadable: the line's own sentence says why (another reader, a damaged ring…).
       h("p", {}, line.state === "unreadable" && line.problem ? `${line.problem[0].toUpperCase()}${line.problem.slice(1)}.` : state.text),
@@ -114,21 +119,66 @@ export function render(main) {
           h("p", {}, h("a", { href: "#/timeline" }, "All connections in the timeline")));
       }
     } catch (error) {
-      if (alive) replace(recent, errorCard("The recent connections could not be read", error, loadRecent));
+      // The heading stays: the section is named by it.
+      if (alive) replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
+        errorCard("The recent connections could not be read", error, loadRecent));
     }
   }
 
-  replace(monitoring, h("p", { class: "loading", role: "status" }, "Asking the tunnel…"));
+  const actionLabels = { start: "Start monitoring", tryAgain: "Try again", stop: "Stop monitoring" };
+
+  function drawControl(screen) {
+    replace(control,
+      h("p", { class: `control-sentence control-${screen.state}`, role: "status" }, screen.sentence),
+      screen.actions.length
+        ? h("p", { class: "actions" }, screen.actions.map((action) =>
+            h("button", { type: "button", class: action === "stop" ? "danger" : null, on: { click: () => act(action) } }, actionLabels[action])))
+        : null);
+  }
+
+  // Start (or Try again) and Stop wait for the service: up returns once it is live or failed.
+  let acting = false;
+  async function act(action) {
+    acting = true;
+    replace(control, h("p", { class: "control-sentence", role: "status" }, action === "stop" ? "Stopping…" : "Starting…"));
+    try {
+      const screen = await post(`/api/monitoring/${action === "stop" ? "stop" : "start"}`);
+      if (alive) drawControl(screen);
+      const button = control.querySelector("button");
+      if (alive && button) button.focus();
+    } catch (error) {
+      if (alive) replace(control, errorCard("The monitoring control could not be reached", error, loadControl));
+    }
+    acting = false;
+  }
+
+  async function loadControl() {
+    try {
+      const screen = await get("/api/monitoring");
+      if (alive) drawControl(screen);
+    } catch (error) {
+      if (alive) replace(control, errorCard("The monitoring control could not be reached", error, loadControl));
+    }
+  }
+
+  replace(monitoringState, h("p", { class: "loading", role: "status" }, "Asking the tunnel…"));
+  loadControl();
   get("/api/live/now").then((line) => { if (alive) draw(line); }).catch((error) => {
     if (alive) replace(monitoring, errorCard("The live feed could not be read", error, () => render(main)));
   });
   loadRecent();
   const source = new EventSource("/api/live", { withCredentials: true });
   let lastRecent = 0;
+  let lastState = null;
   source.addEventListener("dashboard", (event) => {
     if (!alive) return;
     const line = JSON.parse(event.data);
     draw(line);
+    // The tunnel came or went (a service started elsewhere, or one that stopped by itself).
+    if (line.state !== lastState) {
+      if (lastState !== null && !acting) loadControl();
+      lastState = line.state;
+    }
     if (line.state === "live" && Date.now() - lastRecent > 5000) { lastRecent = Date.now(); loadRecent(); }
   });
   return () => { alive = false; source.close(); };

@@ -1,0 +1,47 @@
+import Foundation
+import Shared
+
+/// The monitoring control as the web app holds it: one `TunnelController` for the server's life
+/// (so a failure stays shown until the person tries again, as the seed asks), over the shell's
+/// manager, and the service's record read beside it for what the screen says.
+public actor MonitoringControl {
+    public typealias Report = @Sendable () throws(TunnelControlError) -> ServiceReport
+    /// Whether a `run` records into the directory (its control socket answers).
+    public typealias RunRecording = @Sendable () -> Bool
+
+    private let controller: TunnelController
+    private let report: Report
+    private let runRecording: RunRecording
+    private let dataDirectory: String
+
+    public init(manager: any TunnelProviderManaging, configuration: TunnelConfiguration = .default, dataDirectory: String,
+                report: @escaping Report, runRecording: @escaping RunRecording) {
+        controller = TunnelController(manager: manager, configuration: configuration)
+        self.report = report
+        self.runRecording = runRecording
+        self.dataDirectory = dataDirectory
+    }
+
+    public func perform(_ action: MonitoringAction) async -> MonitoringScreen {
+        switch action {
+        case .show: await controller.refresh()
+        case .start: await controller.startMonitoring()
+        case .stop: await controller.stopMonitoring()
+        }
+        return await screen()
+    }
+
+    private func screen() async -> MonitoringScreen {
+        let state = await controller.state
+        let configuration = controller.configuration
+        do throws(TunnelControlError) {
+            let report = try report()
+            let recording = report.runningPID == nil && runRecording()
+            return MonitoringScreen(state: state, target: configuration.target,
+                                    status: ServiceStatusScreen(report: report, dataDirectory: dataDirectory, runRecording: recording))
+        } catch {
+            // The record could not be read (no rights): the state says so; nothing is invented.
+            return MonitoringScreen(state: state == .live ? .failed(error) : state, target: configuration.target, status: nil)
+        }
+    }
+}
