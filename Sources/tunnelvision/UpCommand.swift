@@ -49,7 +49,8 @@ enum UpCommand {
                      the start, so the service stays with that namespace if the process ends;
                      refused when it is the namespace 'up' itself runs in (that is the host)
     --foreground     be the service: stay in the foreground until stopped (SIGTERM, SIGINT or
-                     SIGHUP: Ctrl-C, 'kill PID', systemd's stop), printing to the terminal
+                     SIGHUP: Ctrl-C, 'kill PID', systemd's stop), printing to the terminal; under
+                     systemd (NOTIFY_SOCKET set, Type=notify) it says READY=1 once live
     --data-dir D     where the history, captures and settings live (default as for 'run'); the
                      service's state is D/service.json, a background service's messages D/service.log
     --detached       (said by 'up' to the service it starts: once live, its output goes to the log)
@@ -172,14 +173,17 @@ enum UpCommand {
             return 1
         }
         let service = RoutedService(options: RoutedService.Options(target: target, dataDirectory: dataDirectory))
+        let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
         do {
             let outcome = try await service.run(live: { live in
                 presence.live(device: live.device)
+                systemd.ready(status: live.sentence)
                 FileDescriptor.writeAll(STDOUT_FILENO, text: live.sentence + "\n")
                 if request.detached { turnToLog(dataDirectory) }
             }) {
                 for await _ in stopped { break }
                 presence.stopping()
+                systemd.stopping()
             }
             for rule in outcome.foreignRules { printError("tunnelvision: kept a rule that is not ours at our priorities in \(target): \(rule)") }
             for failure in outcome.removalFailures { printError("tunnelvision: could not remove: \(failure)") }
