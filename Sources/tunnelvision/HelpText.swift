@@ -265,11 +265,15 @@ enum HelpText {
     with the valid values, exit status 2. Showing prints one 'SETTING VALUE' line each, in the spellings
     above, and on standard error a note for each value this build does not honour.
 
-    tls-inspection and plaintext-persistence also reach a tunnel running on the data directory at once,
-    over its control channel: off stops inspecting new connections (or keeping decrypted content) there
-    and then, on resumes it; what the tunnel made of it is said on standard error ("the running tunnel
-    applied it at once", or why not — a run started without --inspect decrypts nothing, and one started
-    with keeping off keeps nothing until its next run). Only 'run --inspect' ever decrypts.
+    capture, capture-detail, tls-inspection and plaintext-persistence also reach a tunnel (a run or a
+    service) running on the data directory at once, over its control channel: capture off stops
+    capturing there and then and on resumes it; a new capture-detail closes the capture file and
+    opens the next with its snap length; tls-inspection off stops inspecting new connections (or
+    plaintext-persistence off keeping decrypted content) and on resumes it. What the tunnel made of it
+    is said on standard error ("the running tunnel applied it at once", or why not — a session started
+    with capture off has no capture file until its next start, a run started without --inspect
+    decrypts nothing, and one started with keeping off keeps nothing until its next run). Only
+    'run --inspect' ever decrypts.
     'tls-inspection on' needs a local CA that can sign now: with none ('tunnelvision ca create' makes
     one), one that cannot be read or one outside its validity, it is refused with the reason and
     the command that fixes it, exit status 2, and nothing is saved (--force does not change that);

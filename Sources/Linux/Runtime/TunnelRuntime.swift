@@ -71,6 +71,9 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         relay.observer = { [unowned self] key, facts in self.pipeline.observe(facts, for: key) }
     }
 
+    /// Why a session that started with capture off cannot capture until the next one.
+    static var noCaptureFile: String { "this session started with capture off, so it has no capture file: capture begins with the next session" }
+
     /// Serves the control channel at `path` (call before `start`): `stats`, `rotateCapture`,
     /// `setCaptureEnabled` and `setCaptureDetail`, answered on the loop thread. `capture` is the
     /// writer the pipeline records into, rotated in place; `retention` sweeps after each rotation
@@ -98,16 +101,18 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
                 return .stats(TunnelStats(pipeline: pipelineStats, relay: relayStats, resolvers: resolvers,
                                           shell: shellStats))
             case .setCaptureEnabled(let enabled):
+                // A session that started with capture off has no file to write to.
+                if enabled && capture == nil { return .failed(Self.noCaptureFile) }
                 pipeline.setCaptureEnabled(enabled)
                 return .ok
             case .rotateCapture:
-                guard let capture else { return .failed("capture is off for this session") }
+                guard let capture else { return .failed(Self.noCaptureFile) }
                 do { try capture.rotate() } catch { return .failed("\(error)") }
                 sweepAfterRotation()
                 return .ok
             case .setCaptureDetail(let detail):
                 // The snaplen belongs to the file's header, so a new detail starts a new file.
-                guard let capture else { return .failed("capture is off for this session") }
+                guard let capture else { return .failed(Self.noCaptureFile) }
                 do { try capture.setSnaplen(detail.snaplen) } catch { return .failed("\(error)") }
                 return .ok
             case .setTLSInspectionEnabled(let enabled):

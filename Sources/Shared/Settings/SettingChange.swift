@@ -53,14 +53,16 @@ public enum SettingChange: Sendable, Equatable {
         }
     }
 
-    /// The command that carries the change into a running tunnel at once, for the two switches
-    /// that stop or resume a live session's inspection and keeping (screens.md § Settings); nil
-    /// for the values a tunnel takes from its next session (capture, retention's own passes).
+    /// The command that carries the change into a running tunnel at once: the switches that stop
+    /// or resume a live session's capture, inspection and keeping, and the capture's detail (a new
+    /// file with the new snap length); nil for retention's limits, which its own passes read.
     public var liveCommand: ControlCommand? {
         switch self {
         case let .tlsInspection(on): .setTLSInspectionEnabled(on)
         case let .plaintextPersistence(on): .setPlaintextPersistenceEnabled(on)
-        case .capture, .captureDetail, .retentionAge, .retentionSize, .plaintextAge: nil
+        case let .capture(on): .setCaptureEnabled(on)
+        case let .captureDetail(detail): .setCaptureDetail(detail)
+        case .retentionAge, .retentionSize, .plaintextAge: nil
         }
     }
 }

@@ -47,7 +47,7 @@ export function render(main) {
               + "all other secure traffic stays private."
             : "Look inside secure traffic is off: secure traffic is not decrypted, its content stays private.")),
         choice("capture-detail", settings),
-        h("p", { class: "hint" }, "Applies from the next session a tunnel starts.")),
+        h("p", { class: "hint" }, "A running tunnel applies a change at once, in a new capture file; otherwise the next one starts with it.")),
       h("section", { class: "card", "aria-labelledby": "storage-title" },
         h("h2", { id: "storage-title" }, "Storage"),
         choice("retention-age", settings),
