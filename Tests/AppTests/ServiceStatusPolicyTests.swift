@@ -77,3 +77,20 @@ struct ServiceStatusPolicyTests {
         #expect(throws: ServiceRecordError.self) { try ServiceRecord.decoded(Data(unknown.utf8)) }
     }
 }
+
+/// Why a start failed, from what the service said before it ended (`ServiceStartFailure`).
+@Suite("A failed start's reason")
+struct ServiceStartFailureTests {
+    @Test("its own error lines, without the program's prefix, are the reason; other chatter is left out")
+    func errorLinesAreTheReason() {
+        let said = "starting…\ntunnelvision: up: there is no network namespace box\ntunnelvision: kept a rule"
+        #expect(ServiceStartFailure.reason(said: said, waitStatus: 1 << 8) == "there is no network namespace box; tunnelvision: kept a rule")
+        #expect(ServiceStartFailure.reason(said: "plain words", waitStatus: 1 << 8) == "plain words")
+    }
+
+    @Test("silence says how it ended: an exit status, or the signal that killed it")
+    func silenceSaysHowItEnded() {
+        #expect(ServiceStartFailure.reason(said: "", waitStatus: 3 << 8) == "the service ended with exit status 3 and said nothing")
+        #expect(ServiceStartFailure.reason(said: " \n", waitStatus: 9) == "the service was killed by signal 9")
+    }
+}

@@ -79,6 +79,14 @@ def oracle(binary, data_dir, *arguments):
     return json.loads(result.stdout)
 
 
+# True once the page's media query matches the emulated scheme and two frames have been painted
+# since (the first frame after a style change may still be the old one).
+SCHEME_PAINTED = """
+const [scheme, done] = arguments;
+if (!matchMedia(`(prefers-color-scheme: ${scheme})`).matches) { done(false); return; }
+requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
+"""
+
 # The accessible name, as far as these pages need it: aria-label, aria-labelledby, a label, the text.
 FIND_BY_ROLE = """
 const [role, name, exact] = arguments;
@@ -164,9 +172,11 @@ class Browser:
         return self.wait(lambda: text in self.text(), timeout, f"the screen never said {text!r}; it says {self.text()[:400]!r}")
 
     def color_scheme(self, scheme):
+        """Emulates `scheme` and returns once the page sees it and has painted a frame with it."""
         self.scheme = scheme
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                                     {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        self.wait(lambda: self.driver.execute_async_script(SCHEME_PAINTED, scheme), 10, f"the page never painted in {scheme}")
 
     def screenshot(self, name):
         """What the window shows, in the current scheme: ARTIFACTS/NAME-light.png."""

@@ -81,9 +81,8 @@ class Context:
     def shoot(self, name):
         """A screenshot in light and dark, and axe-core in both (contrast differs), once per screen."""
         for scheme in ("light", "dark"):
-            self.b.color_scheme(scheme)
             self.b.driver.execute_script("window.scrollTo(0, 0)")   # axe scrolls as it checks contrast
-            time.sleep(0.15)
+            self.b.color_scheme(scheme)   # returns once a frame in the scheme (and the scroll) is painted
             self.shots.append(self.b.screenshot(name))
             if name not in self.scanned:
                 for violation in self.b.axe():

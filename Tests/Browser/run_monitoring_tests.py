@@ -101,8 +101,7 @@ def inside(options):
 
     def shoot(name):
         for scheme in ("light", "dark"):
-            browser.color_scheme(scheme)
-            time.sleep(0.15)
+            browser.color_scheme(scheme)   # returns once a frame in the scheme is painted
             browser.screenshot(name)
             for violation in browser.axe():
                 failures.append(f"axe on {name} ({scheme}): {violation}")

@@ -80,25 +80,12 @@ package final class LinuxServiceManager: TunnelProviderManaging {
         // It let go of the pipe: live (its record says so) or ended (it is reaped).
         let settle = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < settle {
-            if let status = launcher.exitStatus { throw .startFailed(Self.reason(said, status: status)) }
+            if let status = launcher.exitStatus { throw .startFailed(ServiceStartFailure.reason(said: said, waitStatus: status)) }
             let report = try report()
             if report.status == .connected && report.record?.pid == launcher.pid { return }
             try? await Task.sleep(for: .milliseconds(5))
         }
         throw .startFailed("the service (pid \(launcher.pid)) stopped talking without saying it is live")
-    }
-
-    /// Why the service ended, from what it said: its own error line, without the program's prefix.
-    private static func reason(_ said: String, status: Int32) -> String {
-        let lines = said.split(separator: "\n").map(String.init)
-        let errors = lines.filter { $0.hasPrefix("tunnelvision: ") }
-        let chosen = (errors.isEmpty ? lines : errors).map { line in
-            line.hasPrefix("tunnelvision: up: ") ? String(line.dropFirst("tunnelvision: up: ".count)) : line
-        }
-        if !chosen.isEmpty { return chosen.joined(separator: "; ") }
-        let signal = status & 0x7F
-        return signal == 0 ? "the service ended with exit status \((status >> 8) & 0xFF) and said nothing"
-            : "the service was killed by signal \(signal)"
     }
 
     /// SIGTERM to the service that holds the lock, then waits until it has let go (its rules removed).

@@ -85,6 +85,9 @@ public enum ServiceRecordError: Error, Sendable, Equatable, CustomStringConverti
 /// Reading and writing `service.json` in a data directory: replaced atomically (0600), read
 /// without following a link, and a missing file is "no record", never an error.
 public enum ServiceRecordFile {
+    /// Far above any record (a few hundred bytes), far below what could hurt to read.
+    static let largestRecord = 64 << 10
+
     public static func read(in dataDirectory: URL) throws(ServiceRecordError) -> ServiceRecord? {
         let path = DataDirectoryLayout.serviceRecord(in: dataDirectory).path
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -94,6 +97,13 @@ public enum ServiceRecordFile {
             throw failure == ELOOP ? .symbolicLink(path: path) : .unreadable(path: path, errno: failure)
         }
         defer { close(descriptor) }
+        // A record is a few hundred bytes: anything else in its place is reported, never read whole.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, errno: errno) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .malformed("\(path) is not a regular file") }
+        guard status.st_size <= largestRecord else {
+            throw .malformed("\(path) is \(status.st_size) bytes, far more than a service record")
+        }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {

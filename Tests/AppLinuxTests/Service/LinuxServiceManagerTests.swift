@@ -52,6 +52,16 @@ struct LinuxServiceManagerTests {
         unlink(DataDirectoryLayout.serviceRecord(in: data.url).path)
         try Data("{\"pid\":".utf8).write(to: DataDirectoryLayout.serviceRecord(in: data.url))
         #expect(throws: ServiceRecordError.self) { _ = try ServiceRecordFile.read(in: data.url) }
+        // Something else in its place is reported, never read whole: a megabyte, a directory.
+        try Data(count: 1 << 20).write(to: DataDirectoryLayout.serviceRecord(in: data.url))
+        #expect(throws: ServiceRecordError.malformed("\(DataDirectoryLayout.serviceRecord(in: data.url).path) is 1048576 bytes, far more than a service record")) {
+            _ = try ServiceRecordFile.read(in: data.url)
+        }
+        unlink(DataDirectoryLayout.serviceRecord(in: data.url).path)
+        mkdir(DataDirectoryLayout.serviceRecord(in: data.url).path, 0o700)
+        #expect(throws: ServiceRecordError.malformed("\(DataDirectoryLayout.serviceRecord(in: data.url).path) is not a regular file")) {
+            _ = try ServiceRecordFile.read(in: data.url)
+        }
     }
 
     @Test("a record is written 0600 and read back as written")
@@ -85,9 +95,10 @@ struct LinuxServiceManagerTests {
         let data = TemporaryDirectory("tv-manager-silent")
         let marker = data.url.appendingPathComponent("stopped").path
         let manager = try Self.manager(data, script: """
-            trap 'touch \(marker); exit 0' TERM
+            trap 'kill $!; touch \(marker); exit 0' TERM
             echo "setting up"
-            while :; do sleep 0.05; done
+            sleep 600 &
+            wait
             """, startDeadline: .milliseconds(700))
         try await manager.install(TunnelConfiguration(target: .namespace("box")))
         do {

@@ -31,13 +31,18 @@ struct UpServiceTests {
         return stat.split(separator: ")").last?.split(separator: " ").map(String.init)
     }
 
-    /// Whether process `pid` is gone, or a zombie nobody reaps (this machine's PID 1 may not)
-    /// whose every thread has ended — and so has let go of its files, its lock among them. A
-    /// killed leader is a zombie while its other threads are still on their way out.
-    static func gone(_ pid: Int32) -> Bool {
-        guard let fields = stat(pid) else { return true }
-        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"))?.count ?? 0
-        return fields.first == "Z" && threads <= 1
+    /// Waits until the service lets go of its lock — what "it ended" means to status and up —
+    /// by taking the lock itself (flock blocks until then), up to `seconds`; whether it did.
+    static func lockReleased(_ data: TemporaryDirectory, within seconds: Double = 10) -> Bool {
+        let descriptor = open(DataDirectoryLayout.serviceLock(in: data.url).path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        let released = DispatchSemaphore(value: 0)
+        Thread {
+            while flock(descriptor, LOCK_SH) != 0 && errno == EINTR {}
+            close(descriptor)   // drops the shared lock at once
+            released.signal()
+        }.start()
+        return released.wait(timeout: .now() + seconds) == .success
     }
 
     @Test("up returns once live and status names the service; a second up names it and starts nothing; curl is recorded; down stops it and the rules and routes are as before")
@@ -50,7 +55,7 @@ struct UpServiceTests {
         #expect(up.status == 0, "\(up.err)")
         #expect(up.out.hasPrefix("monitoring network namespace \(lab.target.name) through tv"), "\(up.out)")
         let pid = try #require(Int32(try Self.status(data, "service.pid")), "\(up.out) \(up.err)")
-        defer { if !Self.gone(pid) { kill(pid, SIGKILL) } }
+        defer { if (try? ServiceLock.isHeld(in: data.url)) == true { kill(pid, SIGKILL) } }
         #expect(try Self.status(data, "state") == "\"live\"")
         #expect(try Self.status(data, "service.target") == "{\"kind\": \"netns\", \"name\": \"\(lab.target.name)\"}")
         // A process of its own: the leader of its own session, not up's child (up has ended).
@@ -67,7 +72,7 @@ struct UpServiceTests {
 
         let down = try Self.tunnelvision(["down", "--data-dir", data.url.path])
         #expect(down.status == 0 && down.out.contains("stopped monitoring network namespace \(lab.target.name)"), "\(down.err)")
-        #expect(Self.gone(pid))
+        #expect(try !ServiceLock.isHeld(in: data.url), "down returned while the service still held its lock")
         let after = try Self.tunnelvision(["status", "--json", "--data-dir", data.url.path])
         #expect(after.status == 3)
         #expect(try PythonJSON.value(after.out, "state") == "\"off\"" && PythonJSON.value(after.out, "service") == "null")
@@ -94,9 +99,7 @@ struct UpServiceTests {
         #expect(up.status == 0, "\(up.err)")
         let pid = try #require(Int32(try Self.status(data, "service.pid")))
         kill(pid, SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !Self.gone(pid) && ContinuousClock.now < deadline { usleep(10_000) }
-        #expect(Self.gone(pid))
+        #expect(Self.lockReleased(data), "a killed service's lock outlived it")
         let status = try Self.tunnelvision(["status", "--data-dir", data.url.path])
         #expect(status.status == 3)
         #expect(status.out.contains("the service (pid \(pid)) ended without stopping while live"), "\(status.out)")
