@@ -20,11 +20,11 @@ enum UpCommand {
     }
 
     static let help = """
-    tunnelvision up --host | --netns NAME | --pid PID [--foreground] [--data-dir D]
+    tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--foreground] [--data-dir D]
 
     Monitors the host — the network namespace 'up' runs in — or network namespace NAME (one 'ip
     netns list' shows), or the network namespace of process PID (a container's, found from a
-    process in it), as a service: every
+    process in it), or watches interface IF passively, as a service: every
     connection its programs make is recorded as 'run' records a command's — names, TLS facts,
     captures, the history, each connection's program — and everything else works on the data
     directory as it does for 'run' ('flows', 'live', 'ui', 'stats'). 'up' starts the service in
@@ -42,12 +42,21 @@ enum UpCommand {
     service left there, never anything else. If the service dies, even by kill -9, its device and
     the routes through it vanish with it and its traffic takes its own routes at once.
 
+    --interface is passive: a packet socket (AF_PACKET, a TPACKET_V3 ring of 16 MiB) hears every IP
+    packet the interface sends and receives — 'any' for every interface of the namespace — and
+    nothing of the network is changed or relayed, so nothing can be inspected. Connections with
+    an end on this machine are named with their program; those that only pass by (forwarded or
+    bridged) say they are not local; on 'any' a forwarded packet, seen coming in and going out, is
+    kept once, as it came in. What the kernel could not fit in the ring is counted
+    ('tunnelvision stats', shell.device: kernel.queueDrops), never silent.
+
     --host           the network namespace up runs in (the machine's, unless up itself runs in
                      another: 'ip netns exec NAME tunnelvision up --host' is NAME playing the host)
     --netns NAME     the network namespace to monitor (/var/run/netns/NAME)
     --pid PID        the network namespace process PID is in (/proc/PID/ns/net), held open from
                      the start, so the service stays with that namespace if the process ends;
                      refused when it is the namespace 'up' itself runs in (that is the host)
+    --interface IF   watch interface IF of the namespace up runs in (or 'any') passively
     --foreground     be the service: stay in the foreground until stopped (SIGTERM, SIGINT or
                      SIGHUP: Ctrl-C, 'kill PID', systemd's stop), printing to the terminal; under
                      systemd (NOTIFY_SOCKET set, Type=notify) it says READY=1 once live
@@ -55,7 +64,7 @@ enum UpCommand {
                      service's state is D/service.json, a background service's messages D/service.log
     --detached       (said by 'up' to the service it starts: once live, its output goes to the log)
 
-    Still to come, refused for now: --interface, --inspect, --ui.
+    Still to come, refused for now: --inspect, --ui.
 
     Needs root. Exit status 0 once live (in the foreground: once stopped and cleaned up); 1 when
     it could not start, a service already runs on D (its target and pid are said), or cleaning up
@@ -68,11 +77,13 @@ enum UpCommand {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
-            case MonitoringTarget.namespaceOption, MonitoringTarget.processOption:
+            case MonitoringTarget.namespaceOption, MonitoringTarget.processOption, MonitoringTarget.interfaceOption:
                 guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "up: \(argument) needs a value") }
                 guard target == nil else { throw Invocation.UsageError(message: "up: one target at a time") }
                 if argument == MonitoringTarget.namespaceOption {
                     target = .namespace(value)
+                } else if argument == MonitoringTarget.interfaceOption {
+                    target = .interface(value)
                 } else {
                     guard let pid = Int32(value) else { throw Invocation.UsageError(message: "up: --pid takes a process ID, not \(value.debugDescription)") }
                     target = .process(pid)
@@ -85,15 +96,16 @@ enum UpCommand {
             case MonitoringTarget.hostOption:
                 guard target == nil else { throw Invocation.UsageError(message: "up: one target at a time") }
                 target = .host
-            case MonitoringTarget.interfaceOption, ServiceCommandLine.inspectOption, "--ui":
-                throw Invocation.UsageError(message: "up: \(argument) is not built yet; today up monitors the host or a network "
-                                            + "namespace: tunnelvision up --host | --netns NAME | --pid PID")
+            case ServiceCommandLine.inspectOption, "--ui":
+                throw Invocation.UsageError(message: "up: \(argument) is not built yet; today up monitors without inspecting: "
+                                            + "tunnelvision up --host | --netns NAME | --pid PID | --interface IF")
             default:
                 throw Invocation.UsageError(message: "up: unexpected \(argument)")
             }
         }
         guard let target else {
-            throw Invocation.UsageError(message: "up: what to monitor? (tunnelvision up --host, --netns NAME, or --pid PID for a process's namespace)")
+            throw Invocation.UsageError(message: "up: what to monitor? (tunnelvision up --host, --netns NAME, --pid PID for a "
+                                        + "process's namespace, or --interface IF to watch an interface passively)")
         }
         request.configuration = TunnelConfiguration(target: target)
         do { try request.configuration.validate() } catch { throw Invocation.UsageError(message: "up: \(error)") }
@@ -172,19 +184,27 @@ enum UpCommand {
             printError("tunnelvision: up: \(error)")
             return 1
         }
-        let service = RoutedService(options: RoutedService.Options(target: target, dataDirectory: dataDirectory))
         let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        let announce: @Sendable (ServiceLive) -> Void = { live in
+            presence.live(device: live.device)
+            systemd.ready(status: live.sentence)
+            FileDescriptor.writeAll(STDOUT_FILENO, text: live.sentence + "\n")
+            if request.detached { turnToLog(dataDirectory) }
+        }
+        let untilStopped: () async -> Void = {
+            for await _ in stopped { break }
+            presence.stopping()
+            systemd.stopping()
+        }
         do {
-            let outcome = try await service.run(live: { live in
-                presence.live(device: live.device)
-                systemd.ready(status: live.sentence)
-                FileDescriptor.writeAll(STDOUT_FILENO, text: live.sentence + "\n")
-                if request.detached { turnToLog(dataDirectory) }
-            }) {
-                for await _ in stopped { break }
-                presence.stopping()
-                systemd.stopping()
+            if case .interface(let interface) = target {
+                try await PassiveService(interface: interface, dataDirectory: dataDirectory).run(live: announce, until: untilStopped)
+                print("stopped watching \(target)")
+                presence.end(problem: nil)
+                return 0
             }
+            let service = RoutedService(options: RoutedService.Options(target: target, dataDirectory: dataDirectory))
+            let outcome = try await service.run(live: announce, until: untilStopped)
             for rule in outcome.foreignRules { printError("tunnelvision: kept a rule that is not ours at our priorities in \(target): \(rule)") }
             for failure in outcome.removalFailures { printError("tunnelvision: could not remove: \(failure)") }
             print("stopped monitoring \(target); its routes are its own again")

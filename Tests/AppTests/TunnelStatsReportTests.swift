@@ -155,6 +155,19 @@ import Testing
         #expect(lines?.last.map { "\($0.name)=\($0.value)" } == #"kernelProblem="the kernel answered No such device""#)
     }
 
+    @Test("a watched interface's report says what its capture socket saw — the kernel's drops, frames not IP, frames cut — and has no relay sockets")
+    func aWatchedInterfaceIsReportedAsSuch() {
+        var device = ShellStats.Device(kernel: DeviceKernelCounters(queueDrops: 12, datagramsRead: 9_988))
+        device.framesNotIP = 3
+        device.framesCut = 0
+        let report = TunnelStatsReport(TunnelStats(pipeline: .zero, shell: ShellStats(device: device)))
+        let group = report.groups.first { $0.path == "shell.device" }
+        #expect(group?.title == "what the capture socket on the watched interface saw (12 packets dropped by the kernel before they were read)")
+        #expect(group?.lines.map { "\($0.name)=\($0.value)" }
+            == ["readFailures=none", "kernel.queueDrops=12", "kernel.datagramsRead=9988", "framesNotIP=3", "framesCut=0"])
+        #expect(!report.groups.contains { $0.path == "shell.sockets" })
+    }
+
     @Test("the text heads each group and lines its values up, one counter a line")
     func theTextIsGroupedAndAligned() {
         var stats = TunnelStats(pipeline: PipelineStats(packetsHandled: 7, parseDrops: ParseDropStats(tooShort: 2, badUDPLength: 1)))

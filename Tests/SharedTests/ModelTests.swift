@@ -93,6 +93,16 @@ import Testing
         #expect(MonotonicAnchor.uptimeNow() >= now.uptimeNanoseconds)
     }
 
+    @Test("an anchor turns a kernel's wall-clock timestamp back into its monotonic instant, and a time before the machine started into 0")
+    func anAnchorTurnsWallClockBackIntoUptime() {
+        let anchor = MonotonicAnchor(uptimeNanoseconds: 1_000, wallClockNanosecondsSince1970: 1_800_000_000_000_000_000)
+        #expect(anchor.uptime(forNanosecondsSince1970: 1_800_000_000_000_001_500) == 2_500)
+        #expect(anchor.uptime(forNanosecondsSince1970: 1_799_999_999_999_999_400) == 400)
+        #expect(anchor.uptime(forNanosecondsSince1970: 1_799_999_999_999_998_000) == 0)
+        #expect(anchor.uptime(forNanosecondsSince1970: .min) == 0)
+        #expect(anchor.uptime(forNanosecondsSince1970: anchor.nanosecondsSince1970(forUptime: 123_456)) == 123_456)
+    }
+
     @Test func captureFileNamesCarryASixDigitSequenceAndUTCTime() {
         // 2026-11-30 02:18:50 UTC
         let name = CaptureFileName.make(sequence: 42, nanosecondsSince1970: 1_796_005_130_000_000_000)

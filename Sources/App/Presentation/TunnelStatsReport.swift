@@ -171,22 +171,38 @@ public struct TunnelStatsReport: Sendable, Equatable {
         }
     }
 
+    /// A TUN's refusals, or — for a watched interface, which says what it skipped — what its
+    /// capture socket saw; with what the kernel dropped before it was read.
+    private static func deviceGroup(_ device: ShellStats.Device) -> Group {
+        let watched = device.framesNotIP != nil
+        let title = watched
+            ? "what the capture socket on the watched interface saw ("
+                + (device.kernel.map { "\($0.queueDrops) packets dropped by the kernel before they were read" } ?? "drops not known")
+                + ")"
+            : "what the TUN device refused (\(device.readFailureCount) reads failed, "
+                + "\(device.writeDropCount) datagrams lost) and what the kernel counted on it ("
+                + (device.kernel.map { "\($0.queueDrops) datagrams dropped before the tunnel read them" } ?? "not known")
+                + ")"
+        return group("shell.device", title) { lines in
+            lines.add("readFailures", device.readFailures)
+            if !watched { lines.add("writeDrops", device.writeDrops) }
+            if let kernel = device.kernel {
+                lines.add("kernel.queueDrops", kernel.queueDrops)
+                lines.add("kernel.datagramsRead", kernel.datagramsRead)
+            }
+            lines.add("kernelProblem", device.kernelProblem)
+            if let skipped = device.framesNotIP { lines.add("framesNotIP", skipped) }
+            if let cut = device.framesCut { lines.add("framesCut", cut) }
+        }
+    }
+
     private static func shellGroups(_ shell: ShellStats) -> [Group] {
         let device = shell.device
         let sockets = shell.sockets
+        // A watched interface relays nothing: it has no sockets to report on.
+        if device.framesNotIP != nil { return [deviceGroup(device)] }
         return [
-            group("shell.device", "what the TUN device refused (\(device.readFailureCount) reads failed, "
-                  + "\(device.writeDropCount) datagrams lost) and what the kernel counted on it ("
-                  + (device.kernel.map { "\($0.queueDrops) datagrams dropped before the tunnel read them" } ?? "not known")
-                  + ")") { lines in
-                lines.add("readFailures", device.readFailures)
-                lines.add("writeDrops", device.writeDrops)
-                if let kernel = device.kernel {
-                    lines.add("kernel.queueDrops", kernel.queueDrops)
-                    lines.add("kernel.datagramsRead", kernel.datagramsRead)
-                }
-                lines.add("kernelProblem", device.kernelProblem)
-            },
+            deviceGroup(device),
             group("shell.sockets", "what the relay's sockets refused") { lines in
                 lines.add("socketFailures", sockets.socketFailures)
                 lines.add("connectFailures", sockets.connectFailures)

@@ -7,6 +7,7 @@
 #include "CTVHeap.h"
 #include "CTVTouch.h"
 #include "CTVSpawn.h"
+#include "CTVPacketRing.h"
 
 // Kernel constants that reach Swift as macros (which do not import) are re-exported here as
 // functions, so there is exactly one place that spells them.

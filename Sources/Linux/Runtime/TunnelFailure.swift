@@ -15,6 +15,9 @@ package enum TunnelFailure: Error, Sendable, Equatable, CustomStringConvertible 
     case deviceReadFailed(errno: Int32, times: Int)
     /// Writing to the TUN device failed with this errno `times` times in a row.
     case deviceWriteFailed(errno: Int32, times: Int)
+    /// A passive target's interface is gone (deleted, or renamed and replaced): nothing is left to
+    /// watch. Start the service again on the interface that is there now.
+    case interfaceGone(String)
 
     package var description: String {
         switch self {
@@ -30,6 +33,8 @@ package enum TunnelFailure: Error, Sendable, Equatable, CustomStringConvertible 
         case .deviceWriteFailed(let code, let times):
             "the tunnel stopped: writing to its TUN device failed \(times) times in a row (\(SystemError.name(code)): "
                 + "\(SystemError.text(code))); start the run again, and report it if it repeats"
+        case .interfaceGone(let name):
+            "monitoring stopped: the interface \(name) is gone; start it again on an interface that is there (ip link)"
         }
     }
 }

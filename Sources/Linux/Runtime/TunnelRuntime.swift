@@ -38,19 +38,15 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     private(set) var relay: Relay!
     private let batch: PacketBatch
     private var thread: Thread?
-    /// Signalled when the loop thread ends; every waiter signals it again, so `stop` may be called
-    /// after a failure, or twice.
-    private let finished = DispatchSemaphore(value: 0)
+    /// The loop thread's end, and the failure that ended it.
+    private let lifetime = LoopLifetime()
     private var control: ControlServer?
     /// Asks which program opened each flow (`attributePrograms`); nil when not asked for.
     private var attributor: ProgramAttributor?
     /// The device's answers, counted and judged (loop thread).
     private var deviceHealth = DeviceHealth()
-    /// The capture file last swept for; the tick sweeps when the writer has moved on (loop thread).
-    private var retentionWatch: RetentionWatch?
-    /// Set on the loop thread when the tunnel fails; read from any thread through `failure`.
-    private var recordedFailure: TunnelFailure?
-    private let failureLock = NSLock()
+    /// The recording commands, and the retention pass after each rotation (loop thread).
+    private var recording: RecordingControl?
 
     /// `socketMark`: what every relay socket carries (SO_MARK), so a routed target's rules send
     /// the relay by the target's own routes rather than back into the tunnel.
@@ -71,54 +67,31 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         relay.observer = { [unowned self] key, facts in self.pipeline.observe(facts, for: key) }
     }
 
-    /// Why a session that started with capture off cannot capture until the next one.
-    static var noCaptureFile: String { "this session started with capture off, so it has no capture file: capture begins with the next session" }
-
     /// Serves the control channel at `path` (call before `start`): `stats`, `rotateCapture`,
     /// `setCaptureEnabled` and `setCaptureDetail`, answered on the loop thread. `capture` is the
     /// writer the pipeline records into, rotated in place; `retention` sweeps after each rotation
     /// (the tick notices the writer's own, at its size threshold).
     package func serveControl(at path: String, capture: PcapFileWriter?, resolvers: ResolverStatus?,
                               retention: RetentionSweeper? = nil) throws(ControlSocketError) {
-        if let capture, let retention {
-            retentionWatch = RetentionWatch(capture: capture, sweeper: retention, sweptSequence: capture.currentFileSequence)
-        }
+        let recording = RecordingControl(pipeline: pipeline, capture: capture, retention: retention)
+        self.recording = recording
         control = try ControlServer(path: path, loop: loop) { [unowned self] command in
             switch command {
             case .stats:
-                var pipelineStats = pipeline.stats
-                pipelineStats.retention = retention?.stats
-                if let swept = retention?.plaintextStats, pipelineStats.plaintext != nil {
-                    pipelineStats.plaintext?.plaintextChunksExpired = swept.chunksExpired
-                    pipelineStats.plaintext?.plaintextFilesReclaimed = swept.filesReclaimed
-                }
                 var relayStats = relay.stats
                 // The relay sees the factory through the TLSSessionFactory seam; the count is the
                 // OpenSSL factory's, which mints and parses each host's leaf once.
                 if let factory = relay.inspection?.factory as? OpenSSLSessionFactory {
                     relayStats.inspection?.leavesMinted = UInt64(factory.leavesMinted)
                 }
-                return .stats(TunnelStats(pipeline: pipelineStats, relay: relayStats, resolvers: resolvers,
+                return .stats(TunnelStats(pipeline: recording.pipelineStats, relay: relayStats, resolvers: resolvers,
                                           shell: shellStats))
-            case .setCaptureEnabled(let enabled):
-                // A session that started with capture off has no file to write to.
-                if enabled && capture == nil { return .failed(Self.noCaptureFile) }
-                pipeline.setCaptureEnabled(enabled)
-                return .ok
-            case .rotateCapture:
-                guard let capture else { return .failed(Self.noCaptureFile) }
-                do { try capture.rotate() } catch { return .failed("\(error)") }
-                sweepAfterRotation()
-                return .ok
-            case .setCaptureDetail(let detail):
-                // The snaplen belongs to the file's header, so a new detail starts a new file.
-                guard let capture else { return .failed(Self.noCaptureFile) }
-                do { try capture.setSnaplen(detail.snaplen) } catch { return .failed("\(error)") }
-                return .ok
             case .setTLSInspectionEnabled(let enabled):
                 return setInspectionEnabled(enabled)
             case .setPlaintextPersistenceEnabled(let enabled):
                 return setPlaintextPersistence(enabled)
+            case .setCaptureEnabled, .rotateCapture, .setCaptureDetail:
+                return recording.answer(command)
             }
         }
     }
@@ -149,14 +122,14 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             }
             joined.signal()
             guard joinFailure == 0 else {
-                finished.signal()
+                lifetime.ended()
                 return
             }
             do throws(EventLoopError) { try loop.run() } catch {
                 fail(.loopFailed(error))
             }
             if let failure { onFailure?(failure) }
-            finished.signal()
+            lifetime.ended()
         }
         thread.name = "tunnel"
         thread.start()
@@ -176,13 +149,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         }
         // After a failure the loop has ended and this closure never runs: the failure closed the
         // relay and the control socket already.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { [finished] in
-                finished.wait()
-                finished.signal()
-                continuation.resume()
-            }
-        }
+        await lifetime.waitUntilEnded()
         let pipeline = UncheckedBox(pipeline)
         await pipeline.value.shutdown()
     }
@@ -230,20 +197,14 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
 
     /// Why the tunnel stopped by itself; nil while it runs, and after a `stop` it did not fail before.
     package var failure: TunnelFailure? {
-        failureLock.lock()
-        defer { failureLock.unlock() }
-        return recordedFailure
+        lifetime.failure
     }
 
     /// Ends the tunnel for `failure` on the loop thread: the device unwatched (a gone device is
     /// reported on every turn), the control socket and every relay flow closed, the loop stopped.
     /// Only the first failure is kept.
     private func fail(_ failure: TunnelFailure) {
-        failureLock.lock()
-        let first = recordedFailure == nil
-        if first { recordedFailure = failure }
-        failureLock.unlock()
-        guard first else { return }
+        guard lifetime.record(failure) else { return }
         try? loop.unregister(device.descriptor)
         control?.close()
         relay.closeAll()
@@ -285,26 +246,11 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             guard let self else { return }
             for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) { relay.close(key) }
             pipeline.wakeLiveFeed()
-            sweepAfterRotation()
+            recording?.sweepAfterRotation()
             scheduleTick()
         }
     }
 
-    /// Asks for a retention pass when the capture writer is on a new file since the last one
-    /// (loop thread: one integer compared; the pass itself runs elsewhere).
-    private func sweepAfterRotation() {
-        guard var watch = retentionWatch, watch.capture.currentFileSequence != watch.sweptSequence else { return }
-        watch.sweptSequence = watch.capture.currentFileSequence
-        retentionWatch = watch
-        watch.sweeper.sweep(recordingSequence: watch.sweptSequence)
-    }
-}
-
-/// The capture writer the runtime watches for rotations, and the file it last swept for.
-struct RetentionWatch {
-    let capture: PcapFileWriter
-    let sweeper: RetentionSweeper
-    var sweptSequence: UInt32
 }
 
 /// Hands a value owned by one thread to the next owner once the first has let go of it.

@@ -7,19 +7,22 @@ import Shared
 /// pipeline and runtime over them, opened in the one order every caller needs (`run`, `demo`,
 /// the end-to-end tests) and closed in the spec's stop order.
 package final class TunnelSession: @unchecked Sendable {
-    package let dataDirectory: URL
-    package let store: FlowStore
-    package let ring: RingBufferProducer
-    /// nil when capture is off for the session.
-    package let capture: PcapFileWriter?
+    /// What the session records into.
+    package let sinks: SessionSinks
     package let runtime: TunnelRuntime<TUNDevice>
+
+    package var dataDirectory: URL { sinks.dataDirectory }
+    package var store: FlowStore { sinks.store }
+    package var ring: RingBufferProducer { sinks.ring }
+    /// nil when capture is off for the session.
+    package var capture: PcapFileWriter? { sinks.capture }
     /// Where capture or history stopped on a failure (a full disk) while the tunnel went on.
-    package let recordingStops: RecordingStopLog
+    package var recordingStops: RecordingStopLog { sinks.recordingStops }
     /// Where decrypted content is kept; nil unless the person keeps it (`plaintextPersistenceEnabled`,
     /// off by default even with inspection on): then no `.tvpt` file is ever created.
-    package let plaintext: PlaintextWriter?
+    package var plaintext: PlaintextWriter? { sinks.plaintext }
     /// Applies the retention limits at the start and on each rotation; nil when the session has none.
-    package let retention: RetentionSweeper?
+    package var retention: RetentionSweeper? { sinks.retention }
 
     package struct Options: Sendable {
         package var captureEnabled = true
@@ -49,50 +52,11 @@ package final class TunnelSession: @unchecked Sendable {
                  relayNamespace: String? = nil,
                  onFailure: (@Sendable (TunnelFailure) -> Void)? = nil,
                  recordingStopped: (@Sendable (RecordingStop) -> Void)? = nil) async throws(TunnelSessionError) {
-        self.dataDirectory = dataDirectory
-        let recordingStops = RecordingStopLog(tell: recordingStopped)
-        self.recordingStops = recordingStops
-        let anchor = MonotonicAnchor.now()
-        // The ring first: its space is reserved whole or refused, and a refusal (a full disk)
-        // leaves no history file behind.
-        do { ring = try RingBufferProducer(dataDirectory: dataDirectory) } catch {
-            if case .ringInUse = error { throw .busy(dataDirectory.path) }
-            throw .ring(error)
-        }
-        do { store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor, origin: options.origin) } catch {
-            ring.close()
-            throw .store(error)
-        }
-        let retention = options.retention.map { RetentionSweeper(dataDirectory: dataDirectory, settings: $0) }
-        self.retention = retention
-        if options.captureEnabled {
-            let highest = try? await store.highestCaptureFileSequence()
-            var config = PcapFileWriter.Config(directory: DataDirectoryLayout.captures(in: dataDirectory),
-                                               snaplen: options.captureDetail.snaplen, highestReferencedSequence: highest ?? nil)
-            // Room is made for each capture file before it opens, so none takes the captures over the size limit.
-            if let retention { config.beforeOpening = { sequence in retention.makeRoom(opening: sequence) } }
-            do {
-                capture = try PcapFileWriter(config: config)
-            } catch {
-                ring.close()
-                throw .capture(error)
-            }
-        } else {
-            capture = nil
-        }
-        let history = StoreWriterQueue(store: store, path: DataDirectoryLayout.database(in: dataDirectory).path,
-                                       recordingStopped: recordingStops.record)
-        let pipeline = PacketPipeline(liveFeed: ring, capture: capture, store: history,
-                                      config: .init(captureEnabled: options.captureEnabled, anchor: anchor))
-        pipeline.recordingStopped = recordingStops.record
-        plaintext = options.plaintextPersistenceEnabled
-            ? await Self.plaintextWriter(dataDirectory: dataDirectory, store: store) : nil
-        if let plaintext {
-            pipeline.plaintextSink = plaintext
-            pipeline.plaintextFileChanged = { [retention] sequence in retention?.sweepPlaintext(openSequence: sequence) }
-        }
+        sinks = try await SessionSinks(dataDirectory: dataDirectory, options: options, direction: TunnelAddressDirection(),
+                                       recordingStopped: recordingStopped)
+        let pipeline = sinks.pipeline
         do { runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: options.mtu, socketMark: options.socketMark) } catch {
-            ring.close()
+            sinks.abandon()
             throw .eventLoop(error)
         }
         // Each flow's program, asked in the namespace the device (and so the monitored sockets) is in.
@@ -100,38 +64,25 @@ package final class TunnelSession: @unchecked Sendable {
         if let inspection = options.inspection {
             do {
                 let factory = try TunnelInspectionSetup.factory(dataDirectory: dataDirectory, options: inspection)
-                runtime.enableInspection(factory: factory, enabled: true, keepPlaintext: plaintext != nil,
+                runtime.enableInspection(factory: factory, enabled: true, keepPlaintext: sinks.plaintext != nil,
                                          caReady: TunnelInspectionSetup.caReady(dataDirectory: dataDirectory))
             } catch {
-                ring.close()
+                sinks.abandon()
                 throw error
             }
         }
         do {
-            try runtime.serveControl(at: DataDirectoryLayout.controlSocket(in: dataDirectory).path, capture: capture,
-                                     resolvers: resolvers, retention: retention)
+            try runtime.serveControl(at: sinks.controlSocketPath, capture: sinks.capture,
+                                     resolvers: resolvers, retention: sinks.retention)
         } catch {
-            ring.close()
+            sinks.abandon()
             throw .controlSocket(error)
         }
         do { try runtime.start(relayNamespace: relayNamespace, onFailure: onFailure) } catch {
-            ring.close()
+            sinks.abandon()
             throw .start(error)
         }
-        // The first pass, once the session's own file is open (it is the one being recorded).
-        retention?.sweep(recordingSequence: capture?.currentFileSequence)
-        // Decrypted content expires even when this session keeps none; nothing is open yet.
-        retention?.sweepPlaintext(openSequence: nil)
-    }
-
-    /// The writer over `<data-dir>/plaintext`, starting above what the index references. It opens
-    /// no file until content comes.
-    private static func plaintextWriter(dataDirectory: URL, store: FlowStore) async -> PlaintextWriter {
-        let sequence = try? await store.highestPlaintextFileSequence()
-        let stream = try? await store.highestPlaintextStream()
-        return PlaintextWriter(config: .init(directory: DataDirectoryLayout.plaintext(in: dataDirectory),
-                                             highestReferencedSequence: sequence ?? nil,
-                                             highestReferencedStream: stream ?? nil))
+        sinks.sweepAtStart()
     }
 
     /// Why the tunnel stopped by itself, if it did: `run` reads it after its command ends.
@@ -142,11 +93,7 @@ package final class TunnelSession: @unchecked Sendable {
     /// The store stays open for reading the session back.
     package func stop() async {
         await runtime.stop()
-        await retention?.finish()
-        try? await store.endSession()
-        try? capture?.close()
-        try? plaintext?.close()
-        ring.close()
+        await sinks.close()
     }
 }
 

@@ -67,14 +67,8 @@ package struct RoutedService {
 
     package init(options: Options) { self.options = options }
 
-    /// What the service says the moment traffic goes through the tunnel.
-    package struct Live: Sendable {
-        package let device: String
-        package let sentence: String
-    }
-
     /// Runs until `stopped` returns; `live` is told the moment traffic goes through the tunnel.
-    package func run(live: @Sendable (Live) -> Void, until stopped: () async -> Void) async throws(Failure) -> Outcome {
+    package func run(live: @Sendable (ServiceLive) -> Void, until stopped: () async -> Void) async throws(Failure) -> Outcome {
         guard geteuid() == 0 else { throw .notRoot }
         let target: RoutedTarget
         do { target = try RoutedTarget(options.target) } catch { throw .target(error) }
@@ -135,7 +129,7 @@ package struct RoutedService {
             throw .system(error)
         }
         applied.withLock { $0 = plan }
-        live(Live(device: device.name, sentence: "monitoring \(name): its default routes go through \(device.name); "
+        live(ServiceLive(device: device.name, sentence: "monitoring \(name): its default routes go through \(device.name); "
                   + "the history is in \(dataDirectory.path)"))
         await stopped()
         let stillApplied = applied.withLock { plan -> RoutedPlan? in

@@ -116,13 +116,14 @@ package final class PacketPipeline {
         return stats
     }
 
-    /// One datagram read from the device. Passed through with its parse, or dropped for a counted
-    /// reason.
+    /// One datagram read from the device (or seen on a watched interface). Passed through with its
+    /// parse, or dropped for a counted reason. `originalLength`: its length on the wire when it was
+    /// cut shorter.
     @discardableResult
-    package func handle(packet: UnsafeRawBufferPointer, now: UInt64) -> PacketDisposition {
+    package func handle(packet: UnsafeRawBufferPointer, originalLength: Int? = nil, now: UInt64) -> PacketDisposition {
         counters.packetsHandled &+= 1
         counters.bytesHandled &+= UInt64(packet.count)
-        return record(packet, now: now, reinjected: false)
+        return record(packet, originalLength: originalLength, now: now, reinjected: false)
     }
 
     /// The flow a recorded packet was counted into, and the packet's direction in it.

@@ -31,6 +31,11 @@ public struct ShellStats: Codable, Sendable, Equatable {
         public var kernel: DeviceKernelCounters?
         /// Why `kernel` could not be read, as the person should read it.
         public var kernelProblem: String?
+        /// A watched interface's frames of other protocols than IP (ARP…), skipped; nil for a TUN.
+        public var framesNotIP: UInt64?
+        /// A watched interface's packets cut because they did not fit the capture ring's block
+        /// (recorded with their length on the wire); nil for a TUN.
+        public var framesCut: UInt64?
 
         public init(readFailures: [String: UInt64] = [:], writeDrops: [String: UInt64] = [:],
                     kernel: DeviceKernelCounters? = nil, kernelProblem: String? = nil) {

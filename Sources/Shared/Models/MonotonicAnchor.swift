@@ -41,6 +41,19 @@ public struct MonotonicAnchor: Sendable, Equatable, Codable {
         return overflow ? .min : difference
     }
 
+    /// The monotonic instant of a wall-clock time (a kernel's packet timestamp), the inverse of
+    /// `nanosecondsSince1970(forUptime:)`; 0 for a time before the machine started.
+    public func uptime(forNanosecondsSince1970 wallClock: Int64) -> UInt64 {
+        let (offset, overflow) = wallClock.subtractingReportingOverflow(wallClockNanosecondsSince1970)
+        if overflow { return wallClock < wallClockNanosecondsSince1970 ? 0 : .max }
+        if offset >= 0 {
+            let (sum, over) = uptimeNanoseconds.addingReportingOverflow(UInt64(offset))
+            return over ? .max : sum
+        }
+        let back = offset.magnitude
+        return back > uptimeNanoseconds ? 0 : uptimeNanoseconds - back
+    }
+
     public func date(forUptime nanoseconds: UInt64) -> Date {
         Date(timeIntervalSince1970: Double(nanosecondsSince1970(forUptime: nanoseconds)) / 1e9)
     }

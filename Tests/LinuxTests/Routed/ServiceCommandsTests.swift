@@ -54,7 +54,8 @@ struct ServiceCommandsTests {
         (["up", "--netns", "a/b"], "is not a namespace name"),
         (["up", "--netns", "a", "--detached"], "--detached is for the service itself"),
         (["up", "--netns", "a", "--json"], "--json is for 'tunnelvision status'"),
-        (["up", "--interface", "eth0"], "--interface is not built yet"),
+        (["up", "--interface", "a/b"], "is not an interface name"),
+        (["up", "--interface", "eth0", "--inspect"], "--inspect is not built yet"),
         (["down", "--json"], "--json is for 'tunnelvision status'"),
         (["status", "extra"], "status"),
     ])
@@ -66,7 +67,7 @@ struct ServiceCommandsTests {
     @Test("the help names up, status and down, and each has its own page")
     func help() throws {
         let overview = try Self.tunnelvision(["--help"]).out
-        #expect(overview.contains("tunnelvision up --host | --netns NAME | --pid PID [--foreground] [--data-dir D]"))
+        #expect(overview.contains("tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--foreground] [--data-dir D]"))
         #expect(overview.contains("tunnelvision status [--data-dir D] [--json]"))
         #expect(overview.contains("tunnelvision down [--data-dir D]"))
         #expect(try Self.tunnelvision(["help", "status"]).out.contains("Exit status 0 when a service runs, 3 when none does"))

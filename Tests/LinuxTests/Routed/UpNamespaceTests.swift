@@ -27,8 +27,14 @@ struct UpNamespaceTests {
             try lab.uplink.ip(["addr", "add", "198.18.99.9/32", "dev", "lo"])
             try "hello from beyond the uplink\n".write(to: directory.url.appendingPathComponent("hello.txt"), atomically: true, encoding: .utf8)
             try Data(count: 8 << 20).write(to: directory.url.appendingPathComponent("big.bin"))
+            try Self.serve(server, in: lab.uplink.name, address: "198.18.99.9", directory: directory)
+        }
+
+        /// Starts Python's web server on `address`:8080 in namespace `name`, serving `directory`,
+        /// and returns once it listens.
+        static func serve(_ server: Process, in name: String, address: String, directory: TemporaryDirectory) throws {
             server.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-            server.arguments = ["netns", "exec", lab.uplink.name, "python3", "-u", "-m", "http.server", "8080", "--bind", "198.18.99.9",
+            server.arguments = ["netns", "exec", name, "python3", "-u", "-m", "http.server", "8080", "--bind", address,
                                 "--directory", directory.url.path]
             let said = Pipe()
             server.standardOutput = said
@@ -36,7 +42,7 @@ struct UpNamespaceTests {
             try server.run()
             // It says so once it listens (or nothing, and the line is empty, if it died).
             let ready = SocketOwnerLookupTests.line(said.fileHandleForReading)
-            #expect(ready.hasPrefix("Serving HTTP on 198.18.99.9 port 8080"), "\(ready)")
+            #expect(ready.hasPrefix("Serving HTTP on \(address) port 8080"), "\(ready)")
         }
 
         deinit {

@@ -1,0 +1,42 @@
+import Foundation
+import PacketTunnel
+import Shared
+
+/// One passive session over a data directory: the sinks every session records into, fed by an
+/// interface's packet ring (`PassiveRuntime`) rather than a tunnel.
+package final class PassiveSession: @unchecked Sendable {
+    package let sinks: SessionSinks
+    package let runtime: PassiveRuntime
+
+    /// Opens the sinks and starts reading `ring`. `onFailure` hears, once and from the loop thread,
+    /// why monitoring stopped by itself; call `stop` afterwards all the same.
+    package init(dataDirectory: URL, ring: PacketRing, options: TunnelSession.Options,
+                 onFailure: (@Sendable (TunnelFailure) -> Void)? = nil,
+                 recordingStopped: (@Sendable (RecordingStop) -> Void)? = nil) async throws(TunnelSessionError) {
+        let direction = LocalAddressDirection(addresses: LocalAddresses.current() ?? [])
+        sinks = try await SessionSinks(dataDirectory: dataDirectory, options: options, direction: direction,
+                                       recordingStopped: recordingStopped)
+        do { runtime = try PassiveRuntime(ring: ring, pipeline: sinks.pipeline, direction: direction, anchor: sinks.anchor) } catch {
+            sinks.abandon()
+            throw .eventLoop(error)
+        }
+        runtime.attributePrograms()
+        do { try runtime.serveControl(at: sinks.controlSocketPath, capture: sinks.capture, retention: sinks.retention) } catch {
+            sinks.abandon()
+            throw .controlSocket(error)
+        }
+        do { try runtime.start(onFailure: onFailure) } catch {
+            sinks.abandon()
+            throw .start(.loop(error))
+        }
+        sinks.sweepAtStart()
+    }
+
+    package var failure: TunnelFailure? { runtime.failure }
+
+    /// The loop stopped and the pipeline flushed, then the sinks closed.
+    package func stop() async {
+        await runtime.stop()
+        await sinks.close()
+    }
+}
