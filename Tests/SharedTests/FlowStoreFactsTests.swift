@@ -118,6 +118,14 @@ import Testing
         #expect(try await roundTrip { $0.program = attribution }.program == attribution)
     }
 
+    @Test("the machine's end of a flow comes back as either end it went in as; a flow that knows none has none")
+    func theLocalEndRoundTrips() async throws {
+        let key = F.key(1)
+        #expect(try await roundTrip { $0.localEnd = key.endpointA }.localEnd == key.endpointA)
+        #expect(try await roundTrip { $0.localEnd = key.endpointB }.localEnd == key.endpointB)
+        #expect(try await roundTrip { _ in }.localEnd == nil)
+    }
+
     @Test("a flush that does not know the program keeps the stored one")
     func theProgramIsKept() async throws {
         let directory = TemporaryDirectory()
@@ -239,6 +247,7 @@ import Testing
         ("UPDATE flows SET program_state = 'unavailable'", "without program_detail"),
         ("UPDATE flows SET program_state = 'notLocal', program_detail = 'x'", "program_detail beside"),
         ("UPDATE flows SET program_state = 'program', program_pid = -1, program_command = 'c', program_uid = 0", "program_pid -1"),
+        ("UPDATE flows SET local_end = 2", "local_end 2 is not 0 or 1"),
         ("UPDATE flows SET sni = x'2a'", "sni is not text"),
         ("UPDATE flows SET tls_hello_retry = 2, tls_version = 772, tls_cipher_suite = 1", "not 0 or 1"),
         ("UPDATE packets SET direction = 3", "direction 3"),

@@ -15,6 +15,15 @@ public struct FlowEndpoints: Sendable, Hashable {
 /// the history alike — were each screen to decide it, one flow could show a different host on each.
 public enum LiveFeedAddressing {
     /// The split, or nil when neither end (or both) is one of `localAddresses`: it is never guessed.
+    /// The split of a stored flow: the end recorded as the machine's when there is one
+    /// (`StoredFlow.localEnd`), else as `endpoints(of:localAddresses:)` decides.
+    public static func endpoints(of key: FlowKey, localEnd: IPEndpoint?, localAddresses: Set<IPAddress>) -> FlowEndpoints? {
+        if let localEnd, localEnd == key.endpointA || localEnd == key.endpointB {
+            return FlowEndpoints(local: localEnd, remote: localEnd == key.endpointA ? key.endpointB : key.endpointA)
+        }
+        return endpoints(of: key, localAddresses: localAddresses)
+    }
+
     public static func endpoints(of key: FlowKey, localAddresses: Set<IPAddress>) -> FlowEndpoints? {
         let aIsLocal = localAddresses.contains(key.endpointA.address)
         let bIsLocal = localAddresses.contains(key.endpointB.address)

@@ -16,6 +16,8 @@ package enum FlowFact: Sendable, Equatable {
     case serverEnding(TLSStreamEnding)
     /// The program whose socket the flow is, or why none was named.
     case program(ProgramAttribution)
+    /// The end that is the machine's (`FlowRecord.localEnd`).
+    case localEnd(IPEndpoint)
 }
 
 extension FlowTable {
@@ -35,6 +37,7 @@ extension FlowTable {
         case .leafTLS(let negotiated): updateRecord(of: key) { $0.leafTLS = negotiated }
         case .serverEnding(let ending): updateRecord(of: key) { $0.serverEnding = ending }
         case .program(let attribution): updateRecord(of: key) { $0.program = attribution }
+        case .localEnd(let end): updateRecord(of: key) { $0.localEnd = end }
         }
     }
 }

@@ -19,6 +19,8 @@ package final class LocalAddressDirection: PacketDirectionRule {
 
     package func isLocal(_ address: IPAddress) -> Bool { addresses.contains(address) }
 
+    package func isMachine(_ address: IPAddress) -> Bool { isLocal(address) }
+
     package func direction(of packet: ParsedPacket, key: FlowKey, found: FlowTable.Found?) -> (Direction, localSide: IPEndpoint?)? {
         if let local = found?.localSide {
             return (packet.source == local ? .outbound : .inbound, local)

@@ -8,6 +8,15 @@ package protocol PacketDirectionRule: AnyObject {
     /// keeps none); nil when the direction cannot be told — the packet is then counted as dropped
     /// and touches no flow. `found` is the packet's live flow, when it has one.
     func direction(of packet: ParsedPacket, key: FlowKey, found: FlowTable.Found?) -> (Direction, localSide: IPEndpoint?)?
+
+    /// Whether `address` is known to be the machine's, so a flow's local side there is recorded
+    /// as its end (`FlowRecord.localEnd`). Rules whose local side is the tunnel's address (told
+    /// apart later by that address) or a guess (a capture's first sender) say no.
+    func isMachine(_ address: IPAddress) -> Bool
+}
+
+extension PacketDirectionRule {
+    package func isMachine(_ address: IPAddress) -> Bool { false }
 }
 
 /// The live tunnel's rule: outbound when the packet comes from the tunnel's address in its

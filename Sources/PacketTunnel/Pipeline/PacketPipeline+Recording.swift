@@ -53,6 +53,7 @@ extension PacketPipeline {
         if reinjected { counters.reinjectedRecorded &+= 1 }
         if flow.closesFlow { counters.flowsClosed &+= 1 }
         if flow.opened {
+            if let local, directionRule.isMachine(local.address) { flowTable.apply(.localEnd(local), for: key) }
             counters.flowsOpened &+= 1
             if flow.isNamedByDNS { counters.dnsNames.flowsNamed &+= 1 }
             if let flowOpened, parsed.tcp != nil || parsed.udp != nil {

@@ -33,6 +33,10 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     public var serverEnding: TLSStreamEnding?
     /// The program whose socket the flow is, as asked when it opened, or why none was named.
     public var program: ProgramAttribution?
+    /// The end that is this machine's, when the one who recorded it knew (a watched interface,
+    /// from the machine's own addresses); nil: the tunnel's addresses tell (`LiveFeedAddressing`),
+    /// or neither end is the machine's.
+    public var localEnd: IPEndpoint?
 
     /// A flow just seen for the first time: no traffic counted yet, nothing learnt about it.
     public init(key: FlowKey, firstSeen: UInt64, tlsStatus: TLSInspectionStatus) {

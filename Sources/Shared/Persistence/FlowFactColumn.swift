@@ -45,6 +45,8 @@ enum FlowFactColumn: String, CaseIterable {
     case programUID = "program_uid"
     case programUser = "program_user"
     case programDetail = "program_detail"
+    /// 0 when the key's `endpointA` is the machine's end, 1 when `endpointB` is; NULL when not recorded.
+    case localEnd = "local_end"
 
     /// Facts are reported once: a record that does not know a group leaves the stored group alone,
     /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
@@ -63,5 +65,6 @@ enum FlowFactColumn: String, CaseIterable {
         ([.serverEnding], [.serverEnding]),
         ([.programState], [.programState, .programPID, .programCommand, .programExecutable, .programUID, .programUser,
                            .programDetail]),
+        ([.localEnd], [.localEnd]),
     ]
 }

@@ -143,6 +143,16 @@ struct FlowFactReader {
         }
     }
 
+    /// The machine's end of `key`, when it was recorded.
+    func localEnd(of key: FlowKey) throws(StoreError) -> IPEndpoint? {
+        switch try integer(.localEnd) {
+        case nil: return nil
+        case 0: return key.endpointA
+        case 1: return key.endpointB
+        case let value?: throw corrupt("local_end \(value) is not 0 or 1")
+        }
+    }
+
     func streamOpening() throws(StoreError) -> StreamOpening? {
         guard let raw = try text(.streamOpening) else { return nil }
         guard let opening = StreamOpening(rawValue: raw) else { throw corrupt("stream_opening \"\(raw)\"") }

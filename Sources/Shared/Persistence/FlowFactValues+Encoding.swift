@@ -76,6 +76,10 @@ extension FlowFactValues {
                 break
             }
         }
+        if let local = record.localEnd {
+            if local == record.key.endpointA { self[.localEnd] = .integer(0) }
+            else if local == record.key.endpointB { self[.localEnd] = .integer(1) }
+        }
     }
 
     private static func isListable(_ name: String) -> Bool {

@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 9
+        public static let latestVersion = 10
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -183,6 +183,10 @@ extension FlowStore {
                 ALTER TABLE flows ADD COLUMN program_uid INTEGER;
                 ALTER TABLE flows ADD COLUMN program_user TEXT;
                 ALTER TABLE flows ADD COLUMN program_detail TEXT;
+                """),
+            // Which end is the machine's, when the recorder knew (`FlowRecord.localEnd`).
+            Migration(version: 10, sql: """
+                ALTER TABLE flows ADD COLUMN local_end INTEGER;
                 """),
         ]
 

@@ -29,6 +29,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let serverEnding: TLSStreamEnding?
     /// The program whose socket the flow is, or why none was named; nil when nobody asked.
     public let program: ProgramAttribution?
+    /// The machine's end, when the recorder knew (`FlowRecord.localEnd`).
+    public let localEnd: IPEndpoint?
 
     public var firstSeen: Date { EpochNanoseconds.date(firstSeenNanoseconds) }
     public var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
@@ -73,5 +75,6 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         leafTLS = try facts.leafTLS()
         serverEnding = try facts.serverEnding()
         program = try facts.program()
+        localEnd = try facts.localEnd(of: key)
     }
 }

@@ -95,8 +95,9 @@ struct PassiveServiceTests {
         try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), arguments)
     }
 
-    /// Each TCP flow of `flows --json` as Python reads it: "port port state pid bytes packets", the
-    /// two ends' ports in the history's order, the program's state and pid, bytes both ways.
+    /// Each TCP flow of `flows --json` as Python reads it: "port port state pid bytes packets local",
+    /// the two ends' ports in the history's order, the program's state and pid, bytes both ways,
+    /// and the address of the machine's end (None when neither is).
     static func flowLines(_ data: TemporaryDirectory) throws -> [String] {
         let flows = try tunnelvision(["flows", "--json", "--data-dir", data.url.path])
         let script = """
@@ -105,7 +106,8 @@ struct PassiveServiceTests {
                 if f["protocol"] != "tcp": continue
                 p = f.get("program") or {}
                 a, b = f["peers"]
-                print(a["port"], b["port"], p.get("state"), p.get("pid"), f["bytesIn"] + f["bytesOut"], f["packets"])
+                local = (f.get("local") or {}).get("address")
+                print(a["port"], b["port"], p.get("state"), p.get("pid"), f["bytesIn"] + f["bytesOut"], f["packets"], local)
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -123,7 +125,7 @@ struct PassiveServiceTests {
 
     /// The flow of `lines` with an end at `port`, split into its fields.
     static func flow(_ lines: [String], port: Int) -> [String]? {
-        lines.map { $0.split(separator: " ").map(String.init) }.first { $0.count == 6 && ($0[0] == "\(port)" || $0[1] == "\(port)") }
+        lines.map { $0.split(separator: " ").map(String.init) }.first { $0.count == 7 && ($0[0] == "\(port)" || $0[1] == "\(port)") }
     }
 
     @Test("up --interface any in a router: its own download is named with its program's pid, a forwarded one is not local and counted once, 64 KiB offload frames arrive whole, the kernel's drops are said; SIGTERM ends it")
@@ -150,9 +152,9 @@ struct PassiveServiceTests {
             usleep(100_000)
         } while Date() < deadline
         let mine = try #require(Self.flow(lines, port: own.port), "\(lines)")
-        #expect(mine[2] == "program" && mine[3] == "\(own.0.processIdentifier)", "\(mine)")
+        #expect(mine[2] == "program" && mine[3] == "\(own.0.processIdentifier)" && mine[6] == "198.18.81.1", "\(mine)")
         let passing = try #require(Self.flow(lines, port: forwarded.port), "\(lines)")
-        #expect(passing[2] == "notLocal" && passing[3] == "None", "\(passing)")
+        #expect(passing[2] == "notLocal" && passing[3] == "None" && passing[6] == "None", "\(passing)")
 
         let stats = try Self.tunnelvision(["stats", "--json", "--data-dir", data.url.path])
         #expect(stats.status == 0, "\(stats.err)")

@@ -9,7 +9,7 @@ public struct HistoryFlow: Sendable, Hashable, Identifiable {
 
     public init(_ stored: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
         self.stored = stored
-        endpoints = LiveFeedAddressing.endpoints(of: stored.key, localAddresses: localAddresses)
+        endpoints = LiveFeedAddressing.endpoints(of: stored.key, localEnd: stored.localEnd, localAddresses: localAddresses)
     }
 
     /// The flow's row id in the history.
