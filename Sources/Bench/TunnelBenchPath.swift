@@ -1,10 +1,17 @@
-/// The four ways out of a namespace that `tvlab bench tunnel` compares: the direct path (no relay
-/// at all), TunnelVision's tunnel, and the two userspace relays people use for namespaces today.
+/// The ways out of a namespace that `tvlab bench tunnel` compares: the direct path (no relay at
+/// all), TunnelVision's tunnel around one command (`run`), the same namespace monitored as a
+/// routed service (`up --host`) and watched passively (`up --interface`), and the two userspace
+/// relays people use for namespaces today.
 package enum TunnelBenchPath: String, CaseIterable, Sendable, Equatable {
     case direct
     case tunnel
+    case routed
+    case passive
     case pasta
     case slirp4netns
+
+    /// Whether the path is a TunnelVision service (`up`), measured for its memory and, passive, its drops.
+    package var isService: Bool { self == .routed || self == .passive }
 
     /// The paths named in `text`, comma-separated (`direct,tunnel`), in the order given.
     /// An empty item, an unknown name or a name given twice is refused with a sentence naming it.

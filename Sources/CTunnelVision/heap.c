@@ -7,3 +7,5 @@ void ctv_keep_heap_growth(void) {
     mallopt(M_TOP_PAD, 16 << 20);
     mallopt(M_MMAP_THRESHOLD, 4 << 20);
 }
+
+void ctv_give_heap_back(void) { malloc_trim(0); }

@@ -108,8 +108,10 @@ enum HelpText {
     (needs root; through sudo, CMD runs as the invoking user). Every packet is counted into its
     connection in the history, published to the live feed, and — unless capture is off — written
     to rotating .pcap files. The namespace gets this machine's DNS resolvers (those it can reach;
-    not loopback stubs, whose upstreams are used instead). Options go before CMD; everything from
-    CMD on (or after --) is CMD's.
+    not loopback stubs, whose upstreams are used instead); when this machine's resolv.conf changes
+    while CMD runs (a new network, a VPN), the new servers are given to CMD at once, and 'stats'
+    counts each change (resolvers.networkChanges, networkChangesLearned). Options go before CMD;
+    everything from CMD on (or after --) is CMD's.
 
     When CMD ends, a summary goes to standard error: its connections (protocol, remote address and
     port, bytes out and in, packets, duration), the capture files and the history database.

@@ -114,13 +114,21 @@ enum HelpText {
     The paths, all starting from host:
       direct        the client in host itself
       tunnel        tunnelvision run --capture-detail metadata --mtu M (the binary next to tvlab)
+      routed        tunnelvision up --host --foreground in host (host plays the machine; capture-detail
+                    metadata, as for tunnel, set in its data directory first), the
+                    clients in host itself reaching the server at 198.19.9.9, beyond host's default
+                    route (the server's veth address is on host's own subnet, which stays direct)
+      passive       tunnelvision up --interface veth-host --foreground in host: the direct path, watched
       pasta         pasta --runas 0:0 --config-net --no-map-gw --mtu M
       slirp4netns   slirp4netns --configure --mtu=M on a namespace made by unshare, entered by nsenter
     Then, tunnel only: its resident memory (VmRSS, and the peak VmHWM, from /proc/PID/status)
     while 'tvlab net hold' keeps 1000 connections open through it; and K times, the sequential
     write rate of the disk under a fresh data directory (1 GiB of zeros, one fdatasync, removed)
     followed by a download through the tunnel capturing whole packets into that directory
-    (--capture-detail full), reported as a ratio of the disk's rate.
+    (--capture-detail full), reported as a ratio of the disk's rate. Routed and passive: the
+    service's resident memory with 1000 connections open (target at most 60 MB), and for passive
+    what the kernel dropped before the service read it over all of its path's runs, from
+    'tunnelvision stats --json' (target at most 0.1 %).
     Prints each path's figures and its ratio to direct (latency as microseconds added), and the
     targets for the tunnel: upload and download at least 80 % of direct, at most 15 µs added to
     the median round trip, connections/s at least 80 % of direct, resident memory at most 50 MB
@@ -132,7 +140,7 @@ enum HelpText {
     --mtu M          MTU inside the tunnel, pasta and slirp4netns, 1280…65520 (default 65520)
     --seconds S      length of each iperf3 test and each connections run (default 4)
     --repeat K       runs per figure, the median shown (default 3)
-    --paths LIST     comma-separated, in the order to run (default direct,tunnel,pasta,slirp4netns)
+    --paths LIST     comma-separated, in the order to run (default direct,tunnel,routed,passive,pasta,slirp4netns)
     --json           print the results as one JSON object instead of a table
     """
 

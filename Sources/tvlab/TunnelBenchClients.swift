@@ -34,7 +34,8 @@ struct TunnelBenchTools {
     /// Whether the relay of `path` is here.
     func installed(_ path: TunnelBenchPath) -> Bool {
         switch path {
-        case .direct, .tunnel: true
+        case .direct: true
+        case .tunnel, .routed, .passive: tunnelvision != nil
         case .pasta: pasta != nil
         case .slirp4netns: slirp4netns != nil
         }
@@ -56,7 +57,7 @@ struct TunnelBenchClients {
     func throughput(_ route: TunnelBenchRoute, reverse: Bool) throws(Failure) -> Double {
         guard let iperf3 = tools.iperf3 else { throw Failure("iperf3 is not installed") }
         // -i 0: no per-second intervals, so the report stays small however long the test.
-        let run = try client(route, [iperf3, "-c", Lab.serverIPv4, "-p", String(Self.iperfPort), "-t", String(seconds),
+        let run = try client(route, [iperf3, "-c", route.server, "-p", String(Self.iperfPort), "-t", String(seconds),
                                      "-i", "0", "-J"] + (reverse ? ["-R"] : []),
                              name: "iperf3", limit: Double(seconds) + 60)
         switch IperfReport.read(run.output) {
@@ -68,26 +69,26 @@ struct TunnelBenchClients {
 
     /// The median of `tvlab net rr`'s 1-byte round trips, µs.
     func roundTrip(_ route: TunnelBenchRoute) throws(Failure) -> Double {
-        let run = try client(route, [tools.tvlab, "net", "rr", "--host", Lab.serverIPv4, "--port", String(Self.echoPort), "--json"],
+        let run = try client(route, [tools.tvlab, "net", "rr", "--host", route.server, "--port", String(Self.echoPort), "--json"],
                              name: "tvlab net rr", limit: 120)
         return try decode(NetClients.RoundTripReport.self, run).medianMicroseconds
     }
 
     /// `tvlab net crr`'s connections per second.
     func connectionRate(_ route: TunnelBenchRoute) throws(Failure) -> Double {
-        let run = try client(route, [tools.tvlab, "net", "crr", "--host", Lab.serverIPv4, "--port", String(Self.echoPort),
+        let run = try client(route, [tools.tvlab, "net", "crr", "--host", route.server, "--port", String(Self.echoPort),
                                      "--seconds", String(seconds), "--json"],
                              name: "tvlab net crr", limit: Double(seconds) + 60)
         return try decode(NetClients.ConnectionRateReport.self, run).connectionsPerSecond
     }
 
-    /// The resident memory of `tunnelvision run` (the pid spawned: `ip netns exec` execs it)
-    /// while `tvlab net hold` keeps `flows` connections open through it.
+    /// The resident memory of `tunnelvision run` (the pid spawned: `ip netns exec` execs it), or of
+    /// the route's service, while `tvlab net hold` keeps `flows` connections open through it.
     func memoryWithOpenFlows(_ route: TunnelBenchRoute, flows: Int) throws(Failure) -> ProcessMemory {
         let ready = directory + "/hold.ready"
         let errors = directory + "/hold.err"
         unlink(ready)
-        let process = try BenchProcess(route.command([tools.tvlab, "net", "hold", "--host", Lab.serverIPv4, "--port", String(Self.echoPort),
+        let process = try BenchProcess(route.command([tools.tvlab, "net", "hold", "--host", route.server, "--port", String(Self.echoPort),
                                                       "--count", String(flows), "--ready-file", ready]),
                                        name: "tvlab net hold", errors: errors)
         defer {
@@ -99,8 +100,9 @@ struct TunnelBenchClients {
         } catch {
             throw Failure("\(error)\(Self.tail(of: errors))")
         }
-        guard let memory = ProcessMemory.read(status: BenchProcess.readText("/proc/\(process.pid)/status")) else {
-            throw Failure("cannot read /proc/\(process.pid)/status")
+        let measured = route.service?.pid ?? process.pid
+        guard let memory = ProcessMemory.read(status: BenchProcess.readText("/proc/\(measured)/status")) else {
+            throw Failure("cannot read /proc/\(measured)/status")
         }
         unlink(ready)
         let outcome = try process.wait(seconds: 60)

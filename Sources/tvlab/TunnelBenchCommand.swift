@@ -15,7 +15,7 @@ enum TunnelBenchCommand {
         guard geteuid() == 0 else {
             throw Failure("bench tunnel must run as root: it builds network namespaces and runs tunnelvision run (sudo tvlab bench tunnel)")
         }
-        let tools = try TunnelBenchTools.locate(needTunnelvision: options.paths.contains(.tunnel))
+        let tools = try TunnelBenchTools.locate(needTunnelvision: options.paths.contains { $0 == .tunnel || $0.isService })
         Interruption.install()
         // Behind sudo, `tunnelvision run` would drop its command to the invoking user; the clients
         // run as root on every path, and must write into the bench's private directory.
@@ -48,6 +48,9 @@ enum TunnelBenchCommand {
             // leaves one in TIME_WAIT there; the connection runs would fill host's ~28 000
             // ephemeral ports within seconds and measure that. Reuse is safe with timestamps on.
             try lab.host.run(["sysctl", "-q", "-w", "net.ipv4.tcp_tw_reuse=1"])
+            // The server's address beyond host's default route, for the routed service's clients.
+            try lab.server.ip(["link", "set", "lo", "up"])
+            try lab.server.ip(["addr", "add", TunnelBenchRoute.beyondIPv4 + "/32", "dev", "lo"])
         } catch { throw Failure("cannot build the lab: \(error)") }
         defer { lab.remove() }
 
@@ -86,6 +89,11 @@ enum TunnelBenchCommand {
             results.paths.append(PathResult(path: path, figures: try measureFigures(route, clients: clients, options: options,
                                                                                    iperf: tools.iperf3 != nil,
                                                                                    failures: &results.failures)))
+            if path.isService, let tunnelvision = tools.tunnelvision {
+                results.services.append(try measureService(route, tunnelvision: tunnelvision, clients: clients, options: options,
+                                                           dataDirectory: directory + "/data-\(path.rawValue)",
+                                                           failures: &results.failures))
+            }
         }
 
         if options.paths.contains(.tunnel), let tunnelvision = tools.tunnelvision {
@@ -112,6 +120,12 @@ enum TunnelBenchCommand {
         case .tunnel:
             return .tunnel(lab: lab, tunnelvision: tools.tunnelvision ?? "tunnelvision", dataDirectory: dataDirectory,
                            detail: "metadata", mtu: options.mtu)
+        case .routed, .passive:
+            let serviceData = directory + "/data-\(path.rawValue)"
+            let tunnelvision = tools.tunnelvision ?? "tunnelvision"
+            let errors = directory + "/\(path.rawValue).err"
+            return path == .routed ? try .routed(lab: lab, tunnelvision: tunnelvision, dataDirectory: serviceData, errors: errors)
+                                   : try .passive(lab: lab, tunnelvision: tunnelvision, dataDirectory: serviceData, errors: errors)
         case .pasta: return .pasta(lab: lab, pasta: tools.pasta ?? "pasta", mtu: options.mtu)
         case .slirp4netns:
             return try .slirp4netns(lab: lab, slirp4netns: tools.slirp4netns ?? "slirp4netns", mtu: options.mtu,
@@ -139,6 +153,32 @@ enum TunnelBenchCommand {
         figures.connectionRate = try repeated("\(name) connections", runs, failures: &failures,
                                               format: { IPCBenchCommand.grouped(Int64($0.rounded())) + "/s" }) {
             () throws(Failure) in try clients.connectionRate(route)
+        }
+        return figures
+    }
+
+    /// A service's own figures, after its path's: what the kernel dropped before a passive service
+    /// read it (over every run on the path so far), then its memory with 1 000 flows open.
+    private static func measureService(_ route: TunnelBenchRoute, tunnelvision: String, clients: TunnelBenchClients,
+                                       options: TunnelBenchOptions, dataDirectory: String,
+                                       failures: inout [String]) throws(Failure) -> ServiceFigures {
+        var figures = ServiceFigures(path: route.path)
+        if route.path == .passive {
+            do {
+                let stats = try ExternalCommand.run([tunnelvision, "stats", "--json", "--data-dir", dataDirectory])
+                figures.kernel = try JSONDecoder().decode(ServiceFigures.StatsDocument.self, from: Data(stats.standardOutput.utf8))
+                    .stats.shell.device.kernel
+                if let kernel = figures.kernel {
+                    Console.progress("passive: the kernel dropped \(kernel.queueDrops) of \(kernel.queueDrops + kernel.datagramsRead) packets")
+                }
+            } catch {
+                failures.append("passive: the service's counters: \(error)")
+            }
+        }
+        let flows = TunnelBenchTargets.openFlows
+        figures.memory = try repeated("\(route.path.rawValue) memory, \(flows) open flows", options.repeats, failures: &failures,
+                                      format: { "VmRSS " + megabytes($0.residentBytes) + ", VmHWM " + megabytes($0.peakResidentBytes) }) {
+            () throws(Failure) in try clients.memoryWithOpenFlows(route, flows: flows)
         }
         return figures
     }

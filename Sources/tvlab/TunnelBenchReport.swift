@@ -1,6 +1,7 @@
 import Bench
 import Foundation
 import Linux
+import Shared
 
 /// One path's row: its figures, or why it has none.
 struct PathResult {
@@ -15,6 +16,39 @@ struct PathResult {
     }
 }
 
+/// A service path's own figures: its memory with 1 000 flows open and, passive, the kernel's drops.
+struct ServiceFigures {
+    let path: TunnelBenchPath
+    var memory: [ProcessMemory] = []
+    /// What the kernel counted on the passive service's capture socket over the path's runs.
+    var kernel: DeviceKernelCounters?
+
+    /// `tunnelvision stats --json`, as far as it is read here.
+    struct StatsDocument: Decodable {
+        struct Stats: Decodable { let shell: ShellStats }
+        let stats: Stats
+    }
+
+    var medianResident: Double? { BenchStatistics.median(memory.map { Double($0.residentBytes) }) }
+
+    /// The table's line for it.
+    var line: String {
+        var parts = ["\(path.rawValue) service:"]
+        if let resident = medianResident {
+            let flows = IPCBenchCommand.grouped(Int64(TunnelBenchTargets.openFlows))
+            let target = TunnelBenchCommand.megabytes(TunnelBenchTargets.serviceResidentBytes)
+            parts.append("resident \(TunnelBenchCommand.megabytes(UInt64(resident))) with \(flows) open flows (target ≤ \(target))")
+        }
+        if let kernel {
+            let seen = kernel.queueDrops + kernel.datagramsRead
+            let share = String(format: "%.3f %%", (kernel.dropShare ?? 0) * 100)
+            let target = String(format: "%.1f %%", TunnelBenchTargets.passiveDropShare * 100)
+            parts.append("kernel dropped \(kernel.queueDrops) of \(seen) packets (\(share), target ≤ \(target))")
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
 /// Everything one `bench tunnel` run measured, judged against the targets, as a table or JSON.
 struct TunnelBenchResults {
     let options: TunnelBenchOptions
@@ -22,6 +56,8 @@ struct TunnelBenchResults {
     /// One sample per run of the open-flows test.
     var memory: [ProcessMemory] = []
     var fullCapture = FullCaptureFigures()
+    /// The routed and passive services' own figures.
+    var services: [ServiceFigures] = []
     var notes: [String] = []
     var failures: [String] = []
 
@@ -86,6 +122,7 @@ struct TunnelBenchResults {
             lines.append((unmet == 0 ? "all measured targets met" : "\(unmet) of \(verdicts.count) targets NOT met")
                          + (unjudged == 0 ? "" : "; \(unjudged) not measured"))
         }
+        if !services.isEmpty { lines += [""] + services.map(\.line) }
         if !notes.isEmpty { lines += [""] + notes }
         if !failures.isEmpty { lines += ["", "failed:"] + failures.map { "  " + $0 } }
         return lines.joined(separator: "\n")
@@ -136,6 +173,14 @@ struct TunnelBenchResults {
 
     // MARK: JSON
 
+    private func serviceJSON(_ service: ServiceFigures) -> [String: Any] {
+        var object: [String: Any] = ["path": service.path.rawValue,
+                                     "residentBytes": series(service.memory.map { Double($0.residentBytes) })]
+        object["kernelDrops"] = service.kernel.map { $0.queueDrops as Any } ?? NSNull()
+        object["kernelPackets"] = service.kernel.map { ($0.queueDrops + $0.datagramsRead) as Any } ?? NSNull()
+        return object
+    }
+
     func json() -> String {
         let direct = self.direct
         let pathObjects: [[String: Any]] = paths.map { result in
@@ -163,6 +208,7 @@ struct TunnelBenchResults {
             "repeat": options.repeats,
             "captureDetail": "metadata",
             "paths": pathObjects,
+            "services": services.map(serviceJSON),
             "notes": notes,
             "failures": failures,
         ]

@@ -9,6 +9,10 @@ import Linux
 /// `close`. Every path starts from the lab's host namespace, where the relays' own sockets live.
 final class TunnelBenchRoute {
     let path: TunnelBenchPath
+    /// The server's address the clients connect to.
+    let server: String
+    /// The TunnelVision service that makes a routed or passive path (its memory is the one measured).
+    let service: BenchProcess?
     private let prefix: [String]
     private var helpers: [BenchProcess]
 
@@ -17,11 +21,19 @@ final class TunnelBenchRoute {
     static let slirpCIDR = "198.18.210.0/24"
     static let slirpAddress = "198.18.210.100"
     static let setupSeconds = 10.0
+    /// An address of the server beyond host's default route (on its loopback): what host's own
+    /// subnet routes directly — the server's veth address — a routed service leaves alone.
+    static let beyondIPv4 = "198.19.9.9"
+    /// The interface a passive service watches: host's end of the veth to the server.
+    static let watchedInterface = "veth-host"
 
-    private init(path: TunnelBenchPath, prefix: [String], helpers: [BenchProcess] = []) {
+    private init(path: TunnelBenchPath, server: String = Lab.serverIPv4, prefix: [String], helpers: [BenchProcess] = [],
+                 service: BenchProcess? = nil) {
         self.path = path
+        self.server = server
         self.prefix = prefix
-        self.helpers = helpers
+        self.helpers = helpers + (service.map { [$0] } ?? [])
+        self.service = service
     }
 
     /// `client` (an argv) run on this path.
@@ -43,6 +55,41 @@ final class TunnelBenchRoute {
     static func tunnel(lab: Lab, tunnelvision: String, dataDirectory: String, detail: String, mtu: Int) -> TunnelBenchRoute {
         TunnelBenchRoute(path: .tunnel, prefix: lab.host.command([tunnelvision, "run", "--data-dir", dataDirectory,
                                                                   "--capture-detail", detail, "--mtu", String(mtu), "--"]))
+    }
+
+    /// `up --host` in host (host plays the machine): host's default route goes through the
+    /// service's TUN, and the clients, in host, reach the server at its address beyond it.
+    static func routed(lab: Lab, tunnelvision: String, dataDirectory: String, errors: String) throws(Failure) -> TunnelBenchRoute {
+        try service(.routed, lab: lab, tunnelvision: tunnelvision, target: ["--host"], server: beyondIPv4,
+                    dataDirectory: dataDirectory, errors: errors)
+    }
+
+    /// `up --interface veth-host` in host: the clients take the direct path, watched as it goes by.
+    static func passive(lab: Lab, tunnelvision: String, dataDirectory: String, errors: String) throws(Failure) -> TunnelBenchRoute {
+        try service(.passive, lab: lab, tunnelvision: tunnelvision, target: ["--interface", watchedInterface], server: Lab.serverIPv4,
+                    dataDirectory: dataDirectory, errors: errors)
+    }
+
+    /// A service in the foreground, ready once `tunnelvision status` says it is live.
+    private static func service(_ path: TunnelBenchPath, lab: Lab, tunnelvision: String, target: [String], server: String,
+                                dataDirectory: String, errors: String) throws(Failure) -> TunnelBenchRoute {
+        // Metadata capture, as the tunnel path records: whole packets would measure the disk.
+        do {
+            try ExternalCommand.run([tunnelvision, "settings", "set", "capture-detail", "metadata", "--data-dir", dataDirectory])
+        } catch { throw Failure("cannot set the service's capture detail: \(error)") }
+        let service = try BenchProcess(lab.host.command([tunnelvision, "up"] + target + ["--foreground", "--data-dir", dataDirectory]),
+                                       name: "tunnelvision up", errors: errors)
+        let route = TunnelBenchRoute(path: path, server: server, prefix: lab.host.command([]), service: service)
+        do {
+            try waitUntil("tunnelvision up to be live", seconds: setupSeconds, process: service) {
+                let status = try? ExternalCommand.run([tunnelvision, "status", "--data-dir", dataDirectory])
+                return status?.standardOutput.contains(" is live ") ?? false
+            }
+        } catch {
+            route.close()
+            throw Failure("\(error)\(TunnelBenchClients.tail(of: errors))")
+        }
+        return route
     }
 
     /// pasta starts the client in a namespace of its own and relays it. `--runas 0:0`: as plain

@@ -83,6 +83,14 @@ struct DiagnosticsPresentationTests {
         #expect(P.resolverVerdict(for: Self.stats(resolvers: ResolverStatus(announced: [], reportedAtStart: ["127.0.0.53"])),
                                   isMonitoring: true) == .noneUsable)
         #expect(P.resolverVerdict(for: Self.stats(resolvers: announced, lookups: (4, 0)), isMonitoring: true) == .notAnswering)
+        // Cause and symptom together: a change that taught nothing, and lookups unanswered.
+        var changed = announced
+        changed.networkChanges = 2
+        #expect(P.resolverVerdict(for: Self.stats(resolvers: changed, lookups: (4, 0)), isMonitoring: true) == .stale)
+        #expect(P.resolverVerdict(for: Self.stats(resolvers: changed, lookups: (3, 0)), isMonitoring: true) == .announcing)
+        #expect(P.resolverVerdict(for: Self.stats(resolvers: changed, lookups: (9, 2)), isMonitoring: true) == .announcing)
+        changed.networkChangesLearned = 1   // learnt once: it catches up, so the servers are not blamed on the change
+        #expect(P.resolverVerdict(for: Self.stats(resolvers: changed, lookups: (4, 0)), isMonitoring: true) == .notAnswering)
         #expect(P.resolverVerdict(for: Self.stats(resolvers: announced, lookups: (40, 1)), isMonitoring: true) == .announcing)
         #expect(P.resolverVerdict(for: Self.stats(resolvers: announced), isMonitoring: true) == .announcing)
     }
@@ -98,7 +106,7 @@ struct DiagnosticsPresentationTests {
     func resolverNotices() {
         #expect(P.resolverNotice(for: .announcing) == nil)
         #expect(P.resolverNotice(for: .unknown) == nil)
-        let warned: [P.ResolverVerdict] = [.unreadable, .noneReported, .noneUsable, .notAnswering]
+        let warned: [P.ResolverVerdict] = [.unreadable, .noneReported, .noneUsable, .stale, .notAnswering]
         let texts = warned.compactMap { P.resolverNotice(for: $0)?.text }
         #expect(texts.count == warned.count && Set(texts).count == warned.count)
     }

@@ -8,7 +8,7 @@ struct TunnelBenchPathTests {
     func order() {
         #expect(TunnelBenchPath.list(from: "tunnel,direct") == .success([.tunnel, .direct]))
         #expect(TunnelBenchPath.list(from: "slirp4netns") == .success([.slirp4netns]))
-        #expect(TunnelBenchPath.list(from: "direct,tunnel,pasta,slirp4netns") == .success(TunnelBenchPath.allCases))
+        #expect(TunnelBenchPath.list(from: "direct,tunnel,routed,passive,pasta,slirp4netns") == .success(TunnelBenchPath.allCases))
     }
 
     @Test("an unknown name, an empty item or a repeated name is refused, naming it")

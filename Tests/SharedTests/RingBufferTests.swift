@@ -86,6 +86,23 @@ struct RingBufferTests {
         #expect(throws: PackedPacketMetaError.unknownProtocolCode(7)) { try PacketMeta(packed: record) }
         record.protoAndDirection = 0x02
         #expect(throws: PackedPacketMetaError.unknownDirection(2)) { try PacketMeta(packed: record) }
+        record = RingProbe.record(0)
+        record.localEnd = 3
+        #expect(throws: PackedPacketMetaError.unknownLocalEnd(3)) { try PacketMeta(packed: record) }
+    }
+
+    @Test("the machine's end of a packet's flow travels in byte 11 (1: endpoint A, 2: endpoint B, 0: not said) and comes back")
+    func localEndTravels() throws {
+        let a = IPEndpoint(address: IPAddress(parsing: "198.18.80.1")!, port: 50_000)
+        let b = IPEndpoint(address: IPAddress(parsing: "198.18.81.2")!, port: 443)
+        let key = FlowKey(proto: .tcp, source: a, destination: b)
+        for (end, byte) in [(key.endpointA, UInt8(1)), (key.endpointB, 2), (nil, 0)] as [(IPEndpoint?, UInt8)] {
+            let meta = PacketMeta(timestamp: 1, flowKey: key, direction: .outbound, length: 60, tcpFlags: [], capture: nil, localEnd: end)
+            var slot = [UInt8](repeating: 0xAA, count: 64)
+            slot.withUnsafeMutableBytes { PackedPacketMeta(meta).store(to: $0.baseAddress!) }
+            #expect(slot[11] == byte)
+            #expect(try slot.withUnsafeBytes { try PacketMeta(packed: PackedPacketMeta.load(from: $0.baseAddress!)) } == meta)
+        }
     }
 
     @Test("a full ring drops and counts, and never clobbers an unread slot")

@@ -4,9 +4,9 @@ extension DiagnosticsPresentation {
     /// Can the monitored programs look up names at all? A verdict apart from inspection's: that one
     /// is optional and degrades silently, this one is whether anything works.
     ///
-    /// The seed's `.stale` (a network change that taught no new resolvers) has no counterpart here:
-    /// the monitored namespace's resolvers are fixed when the tunnel starts, so there is no network
-    /// change to fall behind, and no counter of one.
+    /// `.stale` needs cause and symptom together (the seed's rule): the system's resolvers changed
+    /// and nothing new was ever learnt, and lookups go unanswered. A change that was learnt never
+    /// ends in `.stale`: the tunnel has shown it catches up.
     public enum ResolverVerdict: String, Sendable, Equatable, CaseIterable {
         /// No tunnel, or no resolvers in the reply: nothing to affirm — never "announced none".
         case unknown
@@ -16,6 +16,9 @@ extension DiagnosticsPresentation {
         case noneReported
         /// Nothing announced although the system reported some: none could be passed on.
         case noneUsable
+        /// Lookups went unanswered after the system's resolvers changed and nothing new was learnt:
+        /// the servers announced belong to the previous network.
+        case stale
         /// Lookups went out and not one was answered.
         case notAnswering
         case announcing
@@ -32,7 +35,7 @@ extension DiagnosticsPresentation {
         }
         // The lookups are the relay's counters: without them no failure is claimed.
         if let relay = stats?.relay, relay.dnsQueriesSent >= unansweredLookupsBeforeVerdict, relay.dnsRepliesReceived == 0 {
-            return .notAnswering
+            return resolvers.networkChanges > 0 && resolvers.networkChangesLearned == 0 ? .stale : .notAnswering
         }
         return .announcing
     }
@@ -48,6 +51,8 @@ extension DiagnosticsPresentation {
             "This machine reports no resolvers, so the monitored programs were given none and cannot look up names. Configure a DNS server, then start the tunnel again."
         case .noneUsable:
             "None of this machine's resolvers can be reached through the tunnel (a local one such as 127.0.0.53 with no upstream behind it), so the monitored programs cannot look up names. Name an upstream resolver in /etc/resolv.conf, then start the tunnel again."
+        case .stale:
+            "This machine's resolvers changed while the tunnel ran and no new ones could be learnt, so the monitored programs still ask the previous network's servers and get no answer. Check /etc/resolv.conf, then start the tunnel again."
         case .notAnswering:
             "Lookups were sent to the resolvers the tunnel announced and not one was answered: check that they can be reached from this machine."
         }

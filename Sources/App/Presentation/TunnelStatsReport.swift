@@ -168,6 +168,8 @@ public struct TunnelStatsReport: Sendable, Equatable {
             lines.add("announced", resolvers.announced)
             lines.add("reportedAtStart", resolvers.reportedAtStart)
             lines.add("reportedNow", resolvers.reportedNow)
+            lines.add("networkChanges", resolvers.networkChanges)
+            lines.add("networkChangesLearned", resolvers.networkChangesLearned)
         }
     }
 

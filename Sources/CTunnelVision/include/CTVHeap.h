@@ -5,4 +5,7 @@
 /// 4 MiB and more), instead of glibc's 128 KiB thresholds.
 void ctv_keep_heap_growth(void);
 
+/// Returns the heap's free pages to the system (malloc_trim(0)): what a burst left behind.
+void ctv_give_heap_back(void);
+
 #endif

@@ -93,6 +93,7 @@ package final class PassiveRuntime: @unchecked Sendable {
         try loop.register(ring.descriptor, interest: .read) { [unowned self] readiness in readRing(readiness) }
         refreshAddresses()
         scheduleTick()
+        HeapPolicy.giveBackPeriodically(on: loop)
         let thread = Thread { [self] in
             do throws(EventLoopError) { try loop.run() } catch {
                 fail(.loopFailed(error))

@@ -197,12 +197,15 @@ package struct MonitoredRun: Sendable {
         // Decrypted content is kept only by a run that decrypts, and only while its switch is on.
         sessionOptions.plaintextPersistenceEnabled = options.inspection != nil && plaintextPersistenceEnabled
         let reported = NamespaceResolvConf.hostResolvers()
+        let startingResolvers = ResolverStatus(announced: announced.map(\.description), reportedAtStart: reported?.map(\.description))
+        // A network change while CMD runs is caught up with (or counted when it teaches nothing).
+        let resolverWatch = ResolverWatch(status: startingResolvers, namespace: namespace.name) { notice($0) }
+        defer { resolverWatch?.stop() }
         let stopper = CommandStopper(grace: Self.terminationGrace)
         let session: TunnelSession
         do {
             session = try await TunnelSession(dataDirectory: dataDirectory, device: device, options: sessionOptions,
-                                              resolvers: ResolverStatus(announced: announced.map(\.description),
-                                                                        reportedAtStart: reported?.map(\.description)),
+                                              resolvers: { resolverWatch?.status ?? startingResolvers },
                                               onFailure: { failure in
                                                   notice("\(failure); stopping \(options.command[0])")
                                                   stopper.stop()

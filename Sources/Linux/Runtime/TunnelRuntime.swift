@@ -71,7 +71,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// `setCaptureEnabled` and `setCaptureDetail`, answered on the loop thread. `capture` is the
     /// writer the pipeline records into, rotated in place; `retention` sweeps after each rotation
     /// (the tick notices the writer's own, at its size threshold).
-    package func serveControl(at path: String, capture: PcapFileWriter?, resolvers: ResolverStatus?,
+    package func serveControl(at path: String, capture: PcapFileWriter?, resolvers: (@Sendable () -> ResolverStatus)?,
                               retention: RetentionSweeper? = nil) throws(ControlSocketError) {
         let recording = RecordingControl(pipeline: pipeline, capture: capture, retention: retention)
         self.recording = recording
@@ -84,7 +84,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
                 if let factory = relay.inspection?.factory as? OpenSSLSessionFactory {
                     relayStats.inspection?.leavesMinted = UInt64(factory.leavesMinted)
                 }
-                return .stats(TunnelStats(pipeline: recording.pipelineStats, relay: relayStats, resolvers: resolvers,
+                return .stats(TunnelStats(pipeline: recording.pipelineStats, relay: relayStats, resolvers: resolvers?(),
                                           shell: shellStats))
             case .setTLSInspectionEnabled(let enabled):
                 return setInspectionEnabled(enabled)
@@ -111,6 +111,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             throw .loop(error)
         }
         scheduleTick()
+        HeapPolicy.giveBackPeriodically(on: loop)
         let joined = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var joinFailure: Int32 = 0
         let thread = Thread { [self] in

@@ -48,7 +48,7 @@ package final class TunnelSession: @unchecked Sendable {
     /// `TunnelRuntime.start`); `failure` keeps it. Call `stop` afterwards all the same.
     /// `recordingStopped` is told the moment capture or history stops on a failure; it is called
     /// from the loop's thread or the history writer's, and must hand the news on without waiting.
-    package init(dataDirectory: URL, device: TUNDevice, options: Options, resolvers: ResolverStatus? = nil,
+    package init(dataDirectory: URL, device: TUNDevice, options: Options, resolvers: (@Sendable () -> ResolverStatus)? = nil,
                  relayNamespace: String? = nil,
                  onFailure: (@Sendable (TunnelFailure) -> Void)? = nil,
                  recordingStopped: (@Sendable (RecordingStop) -> Void)? = nil) async throws(TunnelSessionError) {

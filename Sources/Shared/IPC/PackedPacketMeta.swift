@@ -6,7 +6,7 @@
 /// @8  protoAndDirection   u8   protocol code (high nibble) | direction (low nibble)
 /// @9  ipVersion           u8   4 or 6
 /// @10 tcpFlags            u8
-/// @11 reserved            u8   0
+/// @11 localEnd            u8   0 not said, 1 endpoint A is the machine's, 2 endpoint B (was reserved, 0)
 /// @12 portA, @14 portB    u16  the canonical endpoints
 /// @16 addrA, @32 addrB    16 B network order; IPv4 fills the first 4, the rest 0
 /// @48 length              u32  bytes of the IP datagram
@@ -30,6 +30,8 @@ public struct PackedPacketMeta: Sendable, Hashable {
     public var addrA: PackedAddress
     public var addrB: PackedAddress
     public var length: UInt32
+    /// 0, 1 or 2 (`PacketMeta.localEnd`: not said, endpoint A, endpoint B).
+    public var localEnd: UInt8 = 0
     /// On the wire `recordOffset == 0` means "not captured" — no record can start there, because
     /// every capture file begins with its global header — and then the sequence is ignored.
     public var capture: CaptureLocation?
@@ -58,18 +60,19 @@ public struct PackedPacketMeta: Sendable, Hashable {
                   portA: key.endpointA.port, portB: key.endpointB.port,
                   addrA: PackedAddress(key.endpointA.address), addrB: PackedAddress(key.endpointB.address),
                   length: meta.length, capture: meta.capture)
+        if let end = meta.localEnd { localEnd = end == key.endpointA ? 1 : end == key.endpointB ? 2 : 0 }
     }
 
     public var protocolCode: UInt8 { protoAndDirection >> 4 }
     public var directionCode: UInt8 { protoAndDirection & 0x0F }
 
-    /// Writes all 64 bytes of the slot at `slot` (the reserved byte as 0).
+    /// Writes all 64 bytes of the slot at `slot`.
     public func store(to slot: UnsafeMutableRawPointer) {
         slot.storeBytes(of: timestamp.littleEndian, toByteOffset: 0, as: UInt64.self)
         slot.storeBytes(of: protoAndDirection, toByteOffset: 8, as: UInt8.self)
         slot.storeBytes(of: ipVersion, toByteOffset: 9, as: UInt8.self)
         slot.storeBytes(of: tcpFlags, toByteOffset: 10, as: UInt8.self)
-        slot.storeBytes(of: 0, toByteOffset: 11, as: UInt8.self)
+        slot.storeBytes(of: localEnd, toByteOffset: 11, as: UInt8.self)
         slot.storeBytes(of: portA.littleEndian, toByteOffset: 12, as: UInt16.self)
         slot.storeBytes(of: portB.littleEndian, toByteOffset: 14, as: UInt16.self)
         addrA.store(to: slot + 16)
@@ -83,7 +86,7 @@ public struct PackedPacketMeta: Sendable, Hashable {
     public static func load(from slot: UnsafeRawPointer) -> PackedPacketMeta {
         let recordOffset = UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 52, as: UInt64.self))
         let fileSequence = UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 60, as: UInt32.self))
-        return PackedPacketMeta(
+        var packed = PackedPacketMeta(
             timestamp: UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
             protoAndDirection: slot.load(fromByteOffset: 8, as: UInt8.self),
             ipVersion: slot.load(fromByteOffset: 9, as: UInt8.self),
@@ -94,6 +97,8 @@ public struct PackedPacketMeta: Sendable, Hashable {
             addrB: PackedAddress.load(from: slot + 32),
             length: UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 48, as: UInt32.self)),
             capture: recordOffset == 0 ? nil : CaptureLocation(fileSequence: fileSequence, recordOffset: recordOffset))
+        packed.localEnd = slot.load(fromByteOffset: 11, as: UInt8.self)
+        return packed
     }
 }
 
@@ -160,6 +165,7 @@ public enum PackedPacketMetaError: Error, Sendable, Hashable {
     case unknownProtocolCode(UInt8)
     case unknownDirection(UInt8)
     case unknownIPVersion(UInt8)
+    case unknownLocalEnd(UInt8)
 }
 
 extension PacketMeta {
@@ -174,9 +180,16 @@ extension PacketMeta {
         guard let version = IPVersion(rawValue: packed.ipVersion) else { throw .unknownIPVersion(packed.ipVersion) }
         let a = IPEndpoint(address: packed.addrA.address(version), port: packed.portA)
         let b = IPEndpoint(address: packed.addrB.address(version), port: packed.portB)
+        let localEnd: IPEndpoint?
+        switch packed.localEnd {
+        case 0: localEnd = nil
+        case 1: localEnd = a
+        case 2: localEnd = b
+        case let other: throw .unknownLocalEnd(other)
+        }
         self.init(timestamp: packed.timestamp,
                   flowKey: FlowKey(proto: code.protocolNumber, source: a, destination: b),
                   direction: direction, length: packed.length,
-                  tcpFlags: TCPFlags(rawValue: packed.tcpFlags), capture: packed.capture)
+                  tcpFlags: TCPFlags(rawValue: packed.tcpFlags), capture: packed.capture, localEnd: localEnd)
     }
 }

@@ -10,14 +10,18 @@ public struct PacketMeta: Sendable, Hashable, Codable {
     public var tcpFlags: TCPFlags
     /// Where its bytes were captured; nil when they were not (capture off, or the writer failed).
     public var capture: CaptureLocation?
+    /// The flow's end that is the machine's, when the recorder knew it (`FlowRecord.localEnd`):
+    /// the live feed then splits the flow by it. Nil for the tunnel, whose address tells.
+    public var localEnd: IPEndpoint?
 
     public init(timestamp: UInt64, flowKey: FlowKey, direction: Direction, length: UInt32,
-                tcpFlags: TCPFlags, capture: CaptureLocation?) {
+                tcpFlags: TCPFlags, capture: CaptureLocation?, localEnd: IPEndpoint? = nil) {
         self.timestamp = timestamp
         self.flowKey = flowKey
         self.direction = direction
         self.length = length
         self.tcpFlags = tcpFlags
         self.capture = capture
+        self.localEnd = localEnd
     }
 }

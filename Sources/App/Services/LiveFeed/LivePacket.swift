@@ -13,7 +13,7 @@ public struct LivePacket: Sendable, Hashable, Identifiable {
     public let tcpFlags: TCPFlags
     /// The capture file and record offset, or nil when the packet was not captured.
     public let capture: CaptureLocation?
-    /// Nil when neither end (or both) is the tunnel's: never guessed.
+    /// Nil when neither end (or both) is the tunnel's, and the recorder said none is the machine's: never guessed.
     public let endpoints: FlowEndpoints?
 
     /// Throws when the slot does not describe a packet (a foreign writer or memory damage): the
@@ -28,6 +28,6 @@ public struct LivePacket: Sendable, Hashable, Identifiable {
         length = meta.length
         tcpFlags = meta.tcpFlags
         capture = meta.capture
-        endpoints = LiveFeedAddressing.endpoints(of: meta.flowKey, localAddresses: localAddresses)
+        endpoints = LiveFeedAddressing.endpoints(of: meta.flowKey, localEnd: meta.localEnd, localAddresses: localAddresses)
     }
 }
