@@ -40,7 +40,10 @@ enum UpCommand {
     keeps working. Its resolver configuration is left alone. The rules live at priorities
     29810-29819 only; stopping removes exactly them, and the next 'up' removes what a killed
     service left there, never anything else. If the service dies, even by kill -9, its device and
-    the routes through it vanish with it and its traffic takes its own routes at once.
+    the routes through it vanish with it and its traffic takes its own routes at once. When the
+    target's network changes while the service runs — a new uplink or address, a default route
+    that comes or goes — the service hears it (netlink) and moves its rules with it; 'status'
+    counts the changes and says what the last one came to.
 
     --interface is passive: a packet socket (AF_PACKET, a TPACKET_V3 ring of 16 MiB) hears every IP
     packet the interface sends and receives — 'any' for every interface of the namespace — and
@@ -204,7 +207,11 @@ enum UpCommand {
                 return 0
             }
             let service = RoutedService(options: RoutedService.Options(target: target, dataDirectory: dataDirectory))
-            let outcome = try await service.run(live: announce, until: untilStopped)
+            let outcome = try await service.run(live: announce, networkChanged: { change in
+                presence.networkChanged(learnt: change.learnt, sentence: change.sentence)
+                FileDescriptor.writeAll(change.learnt ? STDOUT_FILENO : STDERR_FILENO,
+                                        text: (change.learnt ? "" : "tunnelvision: up: ") + change.sentence + "\n")
+            }, until: untilStopped)
             for rule in outcome.foreignRules { printError("tunnelvision: kept a rule that is not ours at our priorities in \(target): \(rule)") }
             for failure in outcome.removalFailures { printError("tunnelvision: could not remove: \(failure)") }
             print("stopped monitoring \(target); its routes are its own again")

@@ -67,12 +67,7 @@ struct LiveCommandTests {
     }
 
     static func waitFor(_ seconds: Double, _ what: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try what() { return true }
-            usleep(100_000)
-        }
-        return try what()
+        try eventually(within: seconds, poll: 100_000, what)
     }
 
     @Test("during a throttled download the dashboard's received rate is non-zero and moving, q restores the terminal, and a pipe gets a JSON line a second")

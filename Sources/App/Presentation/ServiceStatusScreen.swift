@@ -41,6 +41,10 @@ public struct ServiceStatusScreen: Sendable {
 
     public var text: String {
         var lines = [headline]
+        if let record = running, let changes = record.networkChanges {
+            lines.append("its network changed \(changes) time\(changes == 1 ? "" : "s"), followed \(record.networkChangesLearned ?? 0); "
+                         + "last: \(record.lastNetworkChange ?? "not said")")
+        }
         if let note = report.note { lines.append(note) }
         lines.append("data directory: \(dataDirectory)")
         return lines.joined(separator: "\n")
@@ -90,6 +94,9 @@ public struct ServiceStatusScreen: Sendable {
         out.string("phase", record.phase.rawValue)
         out.string("startedAt", UTCTimestamp.iso8601(record.startedAt))
         out.string("problem", record.problem)
+        out.number("networkChanges", record.networkChanges.map { Int(clamping: $0) })
+        out.number("networkChangesLearned", record.networkChangesLearned.map { Int(clamping: $0) })
+        out.string("lastNetworkChange", record.lastNetworkChange)
         out.endObject()
     }
 }

@@ -38,6 +38,11 @@ int ctv_tun_device_namespace(int fd);
 /// changes namespace. The socket keeps that namespace for its life. Returns it, or -errno.
 int ctv_socket_in_network_namespace(int namespace_fd, int domain, int type, int protocol);
 
+/// A non-blocking, close-on-exec rtnetlink socket made inside the network namespace of
+/// `namespace_fd` and joined to the groups that tell its network changed: links, IPv4 and IPv6
+/// addresses and routes (RTMGRP_*, linux/rtnetlink.h). The socket, or -errno.
+int ctv_rtnetlink_listen(int namespace_fd);
+
 /// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC) (declared only under _GNU_SOURCE):
 /// a connection that can never block the event loop nor leak into a child. -1 and errno on failure.
 int ctv_accept_nonblocking(int fd);

@@ -29,11 +29,14 @@ public enum TunnelNamespacePlan {
             ["ip", "link", "set", device, "netns", destination],
             inside + ["link", "set", device, "mtu", "\(mtu)", "up"],
             inside + ["addr", "add", TunnelAddressing.ipv4CIDR, "dev", device],
-        ] + (ipv6 ? [
-            // nodad: duplicate-address detection would hold the address back for a second, and
-            // nothing else can be on a point-to-point TUN link.
-            inside + ["-6", "addr", "add", TunnelAddressing.ipv6CIDR, "dev", device, "nodad"],
-        ] : [])
+        ] + (ipv6 ? [ipv6AddressCommand(device: device, inside: inside)] : [])
+    }
+
+    /// The device's IPv6 address, given when IPv6 is routed through it (at the start, or when
+    /// a routed target gains an IPv6 default route later). nodad: duplicate-address detection
+    /// would hold the address back for a second, and nothing else can be on a point-to-point link.
+    public static func ipv6AddressCommand(device: String, inside: [String]) -> [String] {
+        inside + ["-6", "addr", "add", TunnelAddressing.ipv6CIDR, "dev", device, "nodad"]
     }
 
     /// Runs the plan; the first failing command is reported.

@@ -104,6 +104,21 @@ package struct RoutedPlan: Sendable, Equatable {
             + families.map { [$0.rawValue, "route", "flush", "table", "\(table)"] }
     }
 
+    /// What turns this plan, applied, into `next` (the same device: the target's network changed
+    /// under it): our table's route in each family that gained a default route, the rules that are
+    /// new (a family's diverting rule last, as in `applyCommands`), the rules that went (the
+    /// diverting one first), then our table flushed in each family that lost its default route.
+    /// Nothing when the plans are the same.
+    package func changes(to next: RoutedPlan) -> [[String]] {
+        let gained = next.families.filter { !families.contains($0) }
+        let lost = families.filter { !next.families.contains($0) }
+        let kept = Set(rules), wanted = Set(next.rules)
+        return gained.map { [$0.rawValue, "route", "add", "default", "dev", device, "table", "\(Self.table)"] }
+            + next.rules.filter { !kept.contains($0) }.map { [$0.family.rawValue, "rule", "add"] + $0.arguments }
+            + rules.reversed().filter { !wanted.contains($0) }.map { [$0.family.rawValue, "rule", "del"] + $0.arguments }
+            + lost.map { [$0.rawValue, "route", "flush", "table", "\(Self.table)"] }
+    }
+
     static func family(of address: IPAddress) -> Family {
         address.version == .v4 ? .v4 : .v6
     }

@@ -34,6 +34,11 @@ package struct RoutedRouting: Sendable {
         run(plan.removeCommands)
     }
 
+    /// Runs `commands` (a plan's `changes(to:)`), trying every one; what refused is returned.
+    package func change(_ commands: [[String]]) -> [CommandError] {
+        run(commands)
+    }
+
     /// What an earlier session left in the target.
     package func leftovers() throws(RoutedLeftovers.Failure) -> RoutedLeftovers {
         var found = RoutedLeftovers()

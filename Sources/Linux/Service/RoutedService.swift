@@ -67,8 +67,16 @@ package struct RoutedService {
 
     package init(options: Options) { self.options = options }
 
-    /// Runs until `stopped` returns; `live` is told the moment traffic goes through the tunnel.
-    package func run(live: @Sendable (ServiceLive) -> Void, until stopped: () async -> Void) async throws(Failure) -> Outcome {
+    /// What a network change in the target came to: learnt (our rules follow it) or not, in a sentence.
+    package struct NetworkChange: Sendable {
+        package let learnt: Bool
+        package let sentence: String
+    }
+
+    /// Runs until `stopped` returns; `live` is told the moment traffic goes through the tunnel,
+    /// `networkChanged` each time the target's network changes under it.
+    package func run(live: @Sendable (ServiceLive) -> Void, networkChanged: @escaping @Sendable (NetworkChange) -> Void = { _ in },
+                     until stopped: () async -> Void) async throws(Failure) -> Outcome {
         guard geteuid() == 0 else { throw .notRoot }
         let target: RoutedTarget
         do { target = try RoutedTarget(options.target) } catch { throw .target(error) }
@@ -129,9 +137,22 @@ package struct RoutedService {
             throw .system(error)
         }
         applied.withLock { $0 = plan }
+        // The target's network changing under the service (a new uplink, address or default
+        // route) is learnt: our rules follow it. Without the watch the service still runs, as
+        // it started, and says so.
+        let watch: RouteChangeWatch?
+        do {
+            watch = try RouteChangeWatch(namespace: target.path) {
+                if let change = Self.relearn(applied, routing: routing, target: target, name: name) { networkChanged(change) }
+            }
+        } catch {
+            watch = nil
+            FileDescriptor.writeAll(STDERR_FILENO, text: "tunnelvision: up: \(error); changes to \(name)'s network will not be followed\n")
+        }
         live(ServiceLive(device: device.name, sentence: "monitoring \(name): its default routes go through \(device.name); "
                   + "the history is in \(dataDirectory.path)"))
         await stopped()
+        watch?.stop()
         let stillApplied = applied.withLock { plan -> RoutedPlan? in
             defer { plan = nil }
             return plan
@@ -140,5 +161,41 @@ package struct RoutedService {
         await session.stop()
         if let failure = session.failure { throw .tunnel(failure.description) }
         return Outcome(dataDirectory: dataDirectory, foreignRules: leftovers.foreign, removalFailures: failures.map(\.description))
+    }
+
+    /// Learns the target again after its network changed, and moves the applied plan to what it
+    /// finds (under the plan's lock, so a stop or a failure never races it); nil when nothing we
+    /// route changed — our own rules' echo, or a change beside the default routes.
+    static func relearn(_ applied: borrowing Mutex<RoutedPlan?>, routing: RoutedRouting, target: RoutedTarget,
+                        name: String) -> NetworkChange? {
+        applied.withLock { plan -> NetworkChange? in
+            guard let current = plan else { return nil }
+            let facts: RoutedTargetFacts
+            do { facts = try routing.facts() } catch {
+                return NetworkChange(learnt: false, sentence: "\(name)'s network changed and could not be read again "
+                                     + "(\(error)); its routes stay as they were")
+            }
+            let next = RoutedPlan(device: current.device, families: facts.families, uplinkAddresses: facts.uplinkAddresses)
+            let commands = current.changes(to: next)
+            guard !commands.isEmpty else { return nil }
+            var failures: [CommandError] = []
+            if next.families.contains(.v6) && !current.families.contains(.v6) {
+                do throws(CommandError) {
+                    try ExternalCommand.run(TunnelNamespacePlan.ipv6AddressCommand(device: current.device, inside: target.ip))
+                } catch {
+                    failures.append(error)
+                }
+            }
+            failures += routing.change(commands)
+            plan = next
+            let now = next.families.isEmpty ? "no default route any more: nothing goes through \(current.device)"
+                : "its default routes (\(next.families.map { $0 == .v4 ? "IPv4" : "IPv6" }.joined(separator: ", "))) go through "
+                  + "\(current.device), its uplink addresses " + next.uplinkAddresses.map(\.description).joined(separator: ", ")
+            guard failures.isEmpty else {
+                return NetworkChange(learnt: false, sentence: "\(name)'s network changed; following it failed: "
+                                     + failures.map(\.description).joined(separator: "; "))
+            }
+            return NetworkChange(learnt: true, sentence: "\(name)'s network changed: \(now)")
+        }
     }
 }

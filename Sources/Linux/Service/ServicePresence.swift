@@ -27,6 +27,15 @@ package final class ServicePresence: Sendable {
 
     package func stopping() { update { $0.phase = .stopping } }
 
+    /// The target's network changed under the service, and the service followed it or not.
+    package func networkChanged(learnt: Bool, sentence: String) {
+        update { record in
+            record.networkChanges = (record.networkChanges ?? 0) + 1
+            record.networkChangesLearned = (record.networkChangesLearned ?? 0) + (learnt ? 1 : 0)
+            record.lastNetworkChange = sentence
+        }
+    }
+
     /// The end: a clean stop removes the record; a failure keeps it, saying why. Then the lock goes.
     package func end(problem: String?) {
         if let problem {

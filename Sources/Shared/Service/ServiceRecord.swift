@@ -28,6 +28,12 @@ public struct ServiceRecord: Codable, Sendable, Equatable {
     public var device: String?
     /// Why the service failed, in its own words.
     public var problem: String?
+    /// Changes to the target's network (its uplink, addresses, default routes) the service saw
+    /// while it ran, and those it followed; nil until the first, and in records older than them.
+    public var networkChanges: UInt64?
+    public var networkChangesLearned: UInt64?
+    /// What the last change came to, in the service's words.
+    public var lastNetworkChange: String?
 
     public init(pid: Int32, target: MonitoringTarget, inspect: Bool, phase: Phase, startedAt: Date,
                 device: String? = nil, problem: String? = nil) {

@@ -69,4 +69,28 @@ struct RoutedPlanTests {
         #expect(throws: RoutedLeftovers.Failure.self) { try broken.read(Data("Error: nope".utf8), family: .v4) }
         #expect(throws: RoutedLeftovers.Failure.self) { try broken.read(Data(#"[{"src":"all"}]"#.utf8), family: .v4) }
     }
+
+    @Test("a network change under a running plan: a new uplink address gets its rule before the old one's goes, a family gains our route and rules, a family that lost its default route loses them; the same plan changes nothing")
+    func changesFollowTheNetwork() {
+        let before = RoutedPlan(device: "tv3", families: [.v4], uplinkAddresses: [Self.v4])
+        let moved = IPAddress(parsing: "198.18.78.2")!
+        let after = RoutedPlan(device: "tv3", families: [.v4, .v6], uplinkAddresses: [moved, Self.v6])
+        #expect(before.changes(to: after) == [
+            ["-6", "route", "add", "default", "dev", "tv3", "table", "29814"],
+            ["-4", "rule", "add", "from", "198.18.78.2", "lookup", "main", "priority", "29810"],
+            ["-6", "rule", "add", "from", "fd00:77::2", "lookup", "main", "priority", "29810"],
+            ["-6", "rule", "add", "lookup", "main", "suppress_prefixlength", "0", "priority", "29811"],
+            ["-6", "rule", "add", "not", "fwmark", "0x7476", "lookup", "29814", "priority", "29812"],
+            ["-4", "rule", "del", "from", "198.18.77.2", "lookup", "main", "priority", "29810"],
+        ])
+        #expect(after.changes(to: before) == [
+            ["-4", "rule", "add", "from", "198.18.77.2", "lookup", "main", "priority", "29810"],
+            ["-6", "rule", "del", "not", "fwmark", "0x7476", "lookup", "29814", "priority", "29812"],
+            ["-6", "rule", "del", "lookup", "main", "suppress_prefixlength", "0", "priority", "29811"],
+            ["-6", "rule", "del", "from", "fd00:77::2", "lookup", "main", "priority", "29810"],
+            ["-4", "rule", "del", "from", "198.18.78.2", "lookup", "main", "priority", "29810"],
+            ["-6", "route", "flush", "table", "29814"],
+        ])
+        #expect(after.changes(to: after).isEmpty)
+    }
 }

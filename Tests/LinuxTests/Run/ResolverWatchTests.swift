@@ -14,16 +14,6 @@ import TestSupport
 /// one bind-mounted over /etc/resolv.conf in a mount namespace of the test's own. Needs root.
 @Suite("ResolverWatch: the machine's resolvers changing while a run goes on", .serialized)
 struct ResolverWatchTests {
-    /// Waits for `condition` up to `seconds`; whether it held.
-    static func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
-        }
-        return try condition()
-    }
-
     @Test("written in place, replaced by rename, left with only a loopback stub: three changes, two learnt, the namespace's file follows")
     func changesAreCountedAndLearnt() throws {
         let directory = TemporaryDirectory("tv-resolvers")
@@ -45,19 +35,19 @@ struct ResolverWatchTests {
         try handle.truncate(atOffset: 0)
         try handle.write(contentsOf: Data("nameserver 198.18.6.1\n".utf8))
         try handle.close()
-        #expect(Self.eventually { watch.status.networkChangesLearned == 1 }, "\(watch.status)")
+        #expect(eventually { watch.status.networkChangesLearned == 1 }, "\(watch.status)")
         #expect(watch.status.announced == ["198.18.6.1"] && namespaceServers().contains("nameserver 198.18.6.1\n"))
 
         // Replaced: a new file renamed over it, as resolvconf and NetworkManager do.
         let next = directory.url.appendingPathComponent("resolv.conf.new")
         try "nameserver 198.18.7.1\nnameserver fd00:7::53\n".write(to: next, atomically: false, encoding: .utf8)
         #expect(rename(next.path, file.path) == 0)
-        #expect(Self.eventually { watch.status.networkChangesLearned == 2 }, "\(watch.status)")
+        #expect(eventually { watch.status.networkChangesLearned == 2 }, "\(watch.status)")
         #expect(namespaceServers().contains("nameserver 198.18.7.1\nnameserver fd00:7::53\n"), "\(namespaceServers())")
 
         // Between networks: nothing usable listed. Counted, and the servers stay.
         try "nameserver 127.0.0.53\n".write(to: file, atomically: true, encoding: .utf8)
-        #expect(Self.eventually { watch.status.networkChanges >= 3 }, "\(watch.status)")
+        #expect(eventually { watch.status.networkChanges >= 3 }, "\(watch.status)")
         #expect(watch.status.networkChangesLearned == 2 && watch.status.announced == ["198.18.7.1", "fd00:7::53"])
         #expect(watch.status.reportedNow == ["127.0.0.53"])
         #expect(notices.lines.contains { $0.contains("the command now gets 198.18.7.1, fd00:7::53") }, "\(notices.lines)")
@@ -88,12 +78,12 @@ struct ResolverWatchTests {
                   result.status == 0 else { return nil }
             return try? PythonJSON.value(result.out, path)
         }
-        #expect(Self.eventually { stats("stats.resolvers.announced") == "[\"198.18.5.1\"]" }, "the run never answered")
+        #expect(eventually { stats("stats.resolvers.announced") == "[\"198.18.5.1\"]" }, "the run never answered")
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: 0)
         try handle.write(contentsOf: Data("nameserver 198.18.6.1\n".utf8))
         try handle.close()
-        #expect(Self.eventually { stats("stats.resolvers.networkChangesLearned") == "1" }, "\(stats("stats.resolvers") ?? "no stats")")
+        #expect(eventually { stats("stats.resolvers.networkChangesLearned") == "1" }, "\(stats("stats.resolvers") ?? "no stats")")
         #expect(stats("stats.resolvers.announced") == "[\"198.18.6.1\"]")
         try input.fileHandleForWriting.write(contentsOf: Data("go\n".utf8))
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
