@@ -308,7 +308,7 @@ enum HelpText {
     static var settingsTable: String {
         let names = SettingName.allCases
         let nameWidth = (names.map(\.rawValue.count).max() ?? 0) + 2
-        let values = names.map { $0.choices.map(\.spelling).joined(separator: " | ") }
+        let values = names.map { $0.valueForms(separator: " | ") }
         let valueWidth = (values.map(\.count).max() ?? 0) + 3
         let indent = String(repeating: " ", count: nameWidth)
         var lines: [String] = []

@@ -22,6 +22,7 @@ import Shared
         retention-age          1w
         retention-size         1GiB
         plaintext-age          1d
+        monitoring-target      host
 
         """
 
@@ -45,6 +46,7 @@ import Shared
             ("tls-inspection", "off", "off"), ("plaintext-persistence", "no", "off"), ("capture", "OFF", "off"),
             ("capture-detail", "metadata", "metadata"), ("retention-age", "30d", "30d"),
             ("retention-size", "256MiB", "256MiB"), ("plaintext-age", "1h", "1h"),
+            ("monitoring-target", "Interface:eth0", "interface:eth0"),
         ]
         for change in changes {
             let result = try run(["set", change.key, change.value])
@@ -53,7 +55,8 @@ import Shared
         }
         let expected = AppSettings(captureEnabled: false, captureDetail: .metadataOnly,
                                    retention: RetentionSettings(maxAge: .oneMonth, maxCaptureSize: .megabytes256,
-                                                                maxPlaintextAge: .oneHour))
+                                                                maxPlaintextAge: .oneHour),
+                                   monitoringTarget: .interface("eth0"))
         #expect(try SettingsStore(dataDirectory: dataDirectory).load() == expected)
         let shown = try run([])
         #expect(shown.status == 0)
@@ -238,7 +241,7 @@ import Shared
         let help = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["help", "settings"])
         #expect(help.status == 0)
         for word in ["settings set SETTING VALUE", "--data-dir", "--force", "retention-size", "256MiB | 1GiB | 4GiB | unlimited",
-                     "tls-inspection", "plaintext-age",
+                     "tls-inspection", "plaintext-age", "host | netns:NAME | pid:PID | interface:IF",
                      "applied by the tunnel when a session starts", "storage apply"] {
             #expect(help.out.contains(word), "\(word)")
         }

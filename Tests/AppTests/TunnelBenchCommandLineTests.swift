@@ -39,7 +39,7 @@ struct TunnelBenchCommandLineTests {
         let result = try tvlab(["help", "tunnel"])
         #expect(result.status == 0)
         for option in ["--mtu M", "default 65520", "--seconds S", "default 4", "--repeat K", "default 3",
-                       "--paths LIST", "direct,tunnel,pasta,slirp4netns", "--json"] {
+                       "--paths LIST", "direct,tunnel,routed,passive,pasta,slirp4netns", "--json"] {
             #expect(result.out.contains(option), "\(option)")
         }
     }

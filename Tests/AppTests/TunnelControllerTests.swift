@@ -113,6 +113,21 @@ struct TunnelControllerTests {
         #expect(await manager.calls == ["load", "load", "install network namespace lab", "start", "load"])
     }
 
+    @Test("a Start after another target was chosen sets the manager up for it first; the same target again only starts")
+    func anotherTargetIsSetUpBeforeItStarts() async {
+        let manager = ScriptedManager(status: .notInstalled)
+        let controller = TunnelController(manager: manager)
+        await controller.startMonitoring()
+        await controller.stopMonitoring()
+        await controller.reconfigure(TunnelConfiguration(target: .interface("eth0")))
+        await controller.startMonitoring()
+        #expect(await controller.state == .live)
+        #expect(await manager.calls.suffix(4) == ["load", "install interface eth0, passively", "start", "load"])
+        await controller.stopMonitoring()
+        await controller.startMonitoring()
+        #expect(await manager.calls.suffix(3) == ["load", "start", "load"])
+    }
+
     @Test("Start when already set up only starts; when already live it starts nothing")
     func startOnlyWhatIsNeeded() async {
         let manager = ScriptedManager(status: .disconnected)

@@ -178,6 +178,7 @@ import Testing
         #expect(lines.contains("  packetsHandled                7"))
         #expect(lines.contains("pipeline.parseDrops — datagrams dropped unparseable, by reason (3 in all)"))
         #expect(lines.contains("  tooShort                  2"))
-        #expect(lines.suffix(2) == ["resolvers — name resolution given to the namespace", "  announced  none"])
+        #expect(lines.suffix(4) == ["resolvers — name resolution given to the namespace", "  announced              none",
+                                    "  networkChanges         0", "  networkChangesLearned  0"])
     }
 }

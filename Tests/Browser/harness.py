@@ -91,7 +91,8 @@ requestAnimationFrame(() => requestAnimationFrame(() => done(true)));
 FIND_BY_ROLE = """
 const [role, name, exact] = arguments;
 const implicit = {button: 'button, input[type=submit], input[type=button]', link: 'a[href]', heading: 'h1,h2,h3,h4,h5,h6',
-  checkbox: 'input[type=checkbox]', combobox: 'select', searchbox: 'input[type=search]', navigation: 'nav',
+  checkbox: 'input[type=checkbox]', combobox: 'select', searchbox: 'input[type=search]',
+  textbox: 'input[type=text], input:not([type]), textarea', navigation: 'nav',
   list: 'ul, ol', listitem: 'li', table: 'table', row: 'tr', alert: '[role=alert]', slider: '[role=slider]', search: 'form[role=search]'};
 const candidates = [...document.querySelectorAll(`[role=${role}]` + (implicit[role] ? ', ' + implicit[role] : ''))];
 function accessibleName(el) {

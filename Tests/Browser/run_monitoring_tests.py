@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The Dashboard's monitoring control in a real browser: Start moves the host's default routes
 through the tunnel (the service `up --host` starts, in the background), the screen says it is live
-and offers Stop; Stop gives the routes back exactly; a server without the rights says *permission
-denied* and what to do, and offers Try again.
+and offers Stop; Stop gives the routes back exactly; the introduction's Start really starts it and
+opens the Dashboard on the result; Settings picks another target (an interface, watched
+passively) and Start starts that; a server without the rights says *permission denied* and what to
+do, and offers Try again.
 
 Never on this machine's own network: the script makes a lab of two namespaces (one plays the host,
 with its own uplink veth and default route, and a web server beyond it), and runs the web app, the
@@ -87,6 +89,7 @@ def outside(options):
 
 def inside(options):
     from harness import Browser, Failure, Server, check, oracle
+    from selenium.webdriver.support.ui import Select
 
     failures = []
     data = tempfile.mkdtemp(prefix="tv-monitoring-data-")
@@ -99,7 +102,13 @@ def inside(options):
     os.chmod(nobody, 0o755)
     servers, browser = [], None
 
-    def shoot(name):
+    def shoot(name, heading=None):
+        """Screenshots in both schemes, from the top of the page or from the card `heading` names."""
+        if heading:
+            browser.driver.execute_script("arguments[0].closest('section').scrollIntoView({block: 'center'})",
+                                          browser.one("heading", heading, exact=True))
+        else:
+            browser.driver.execute_script("window.scrollTo(0, 0)")
         for scheme in ("light", "dark"):
             browser.color_scheme(scheme)   # returns once a frame in the scheme is painted
             browser.screenshot(name)
@@ -107,10 +116,18 @@ def inside(options):
                 failures.append(f"axe on {name} ({scheme}): {violation}")
         browser.color_scheme("light")
 
-    def open_dashboard(binary, directory):
-        """A web app of `binary` over `directory`, its Dashboard open past the introduction."""
+    def fresh_server(binary, directory):
+        """A web app of `binary` over `directory`, the earlier ones stopped: the live feed has one
+        reader at a time, and an earlier server would keep it."""
+        while servers:
+            servers.pop().stop()
         server = Server("ui", binary, directory)
         servers.append(server)
+        return server
+
+    def open_dashboard(binary, directory):
+        """A web app of `binary` over `directory`, its Dashboard open past the introduction."""
+        server = fresh_server(binary, directory)
         browser.go(server.url)
         browser.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
         browser.route("#/dashboard")
@@ -148,6 +165,59 @@ def inside(options):
         check(any(flow["remote"]["address"] == SITE_ADDRESS and flow["remote"]["port"] == 8080 for flow in flows["flows"]),
               f"curl's connection is not in the history: {flows['flows'][:3]}")
 
+    def test_introduction_starts_monitoring():
+        server = fresh_server(options.binary, data)
+        browser.go(server.url)   # a new origin: the introduction has not been seen there
+        browser.wait(lambda: browser.driver.current_url.endswith("#/welcome"), 10, "the first open did not show the introduction")
+        browser.press("button", "Next", exact=True)
+        browser.press("button", "Next", exact=True)
+        browser.wait_text("Start monitoring watches the host (the namespace the service runs in) until you stop it.", 15)
+        shoot("welcome-start")
+        browser.press("button", "Start monitoring", exact=True)
+        browser.one("heading", "Dashboard", exact=True)
+        browser.wait(lambda: browser.find("button", "Stop monitoring", True), 60,
+                     "the introduction's Start never came back live: " + browser.text()[:400])
+        answer = status()
+        check(answer["state"] == "live" and answer["service"]["target"] == {"kind": "host"}, f"status after the introduction: {answer}")
+        browser.press("button", "Stop monitoring", exact=True)
+        browser.wait(lambda: browser.find("button", "Start monitoring", True), 60, "Stop never came back: " + browser.text()[:400])
+        check(status()["state"] == "off", "status after Stop")
+
+    def test_settings_pick_an_interface():
+        open_dashboard(options.binary, data)
+        browser.route("#/settings")
+        Select(browser.one("combobox", "Start monitors", exact=True)).select_by_value("interface")
+        field = browser.one("textbox", "Interface name (any for every one)", exact=True)
+        field.clear()
+        field.send_keys("up0")
+        browser.press("button", "Save what Start monitors", exact=True)
+        browser.wait_text("Start on the Dashboard now monitors interface:up0", 15)
+        shoot("settings-monitoring", heading="Monitoring")
+        browser.route("#/dashboard")
+        browser.wait_text("Start monitoring watches interface up0, passively, until you stop it.", 15)
+        def site_flows():
+            return sum(1 for flow in oracle(options.binary, data, "flows")["flows"]
+                       if flow["remote"] and flow["remote"]["address"] == SITE_ADDRESS)
+        earlier = site_flows()   # the routed tests' own
+        browser.press("button", "Start monitoring", exact=True)
+        browser.wait(lambda: browser.find("button", "Stop monitoring", True), 60,
+                     "Start on an interface never came back live: " + browser.text()[:400])
+        answer = status()
+        check(answer["state"] == "live" and answer["service"]["target"] == {"kind": "interface", "name": "up0"},
+              f"status after Start on an interface: {answer}")
+        fetched = subprocess.run(["curl", "-sS", "--max-time", "10", SITE], capture_output=True, text=True)
+        check(fetched.stdout == "hello from beyond the uplink\n", f"curl beside the watched interface: {fetched.stderr}")
+        # Watched, not routed: the route to the site still leaves by the uplink itself.
+        beyond = subprocess.run(["ip", "route", "get", SITE_ADDRESS], capture_output=True, text=True).stdout
+        check(" dev up0" in beyond, f"a passive target's routes are its own: {beyond!r}")
+        browser.wait(lambda: site_flows() > earlier, 15,
+                     "curl's connection seen on the interface is not in the history with its remote end")
+        shoot("dashboard-control-passive")
+        browser.press("button", "Stop monitoring", exact=True)
+        browser.wait(lambda: browser.find("button", "Start monitoring", True), 60, "Stop never came back: " + browser.text()[:400])
+        subprocess.run([options.binary, "settings", "set", "monitoring-target", "host", "--data-dir", data], check=True,
+                       capture_output=True)
+
     def test_permission_denied_says_what_to_do():
         open_dashboard(nobody, denied_data)
         browser.press("button", "Start monitoring", exact=True)
@@ -158,7 +228,8 @@ def inside(options):
 
     try:
         browser = Browser(options.artifacts)
-        for test in (test_start_and_stop, test_permission_denied_says_what_to_do):
+        for test in (test_start_and_stop, test_introduction_starts_monitoring, test_settings_pick_an_interface,
+                     test_permission_denied_says_what_to_do):
             started = time.time()
             try:
                 test()

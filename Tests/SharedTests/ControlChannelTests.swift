@@ -104,7 +104,7 @@ import Testing
             + #""dnsRepliesReceived":0,"emitterFailures":0,"segmentsRefused":0,"streamOpeningsHTTP":0,"#
             + #""streamOpeningsTLS":0,"streamOpeningsUnrecognised":0,"tcpFlowsClosed":0,"tcpFlowsOpened":0,"#
             + #""udpFlowsOpened":0},"#
-            + #""resolvers":{"announced":["198.18.0.53"]}}}"#
+            + #""resolvers":{"announced":["198.18.0.53"],"networkChanges":0,"networkChangesLearned":0}}}"#
         #expect(text(ControlChannel.encode(stats)) == golden)
     }
 

@@ -8,6 +8,7 @@ import Testing
         [SettingChange.tlsInspection(on), .plaintextPersistence(on), .capture(on)]
     } + CaptureDetail.allCases.map(SettingChange.captureDetail) + RetentionAge.allCases.map(SettingChange.retentionAge)
         + RetentionSize.allCases.map(SettingChange.retentionSize) + PlaintextAge.allCases.map(SettingChange.plaintextAge)
+        + [.host, .namespace("lab-1"), .process(4242), .interface("eth0")].map(SettingChange.monitoringTarget)
 
     @Test("every value a setting can hold is one of its choices, printed as it is parsed")
     func everyValueHasASpelling() throws {
@@ -19,7 +20,8 @@ import Testing
             #expect(spelling == value.spelling && spelling != "?", "\(value)")
             #expect(try SettingChange.parse(key: value.setting.rawValue, value: spelling) == value)
         }
-        #expect(SettingName.allCases.map { $0.choices.count }.reduce(0, +) == Self.everyValue.count)
+        // Every fixed value is listed; a target is read from its form (only the host is fixed).
+        #expect(SettingName.allCases.map { $0.choices.count }.reduce(0, +) == Self.everyValue.count - 3)
     }
 
     @Test("every spelling and alias names one choice of its setting, whatever the case, spaces, dashes or underscores")
@@ -48,7 +50,22 @@ import Testing
         #expect(SettingParseError.unknownValue(.retentionSize, "2GiB").description
                 == "retention-size cannot be 2GiB; it takes 256MiB, 1GiB, 4GiB, unlimited")
         #expect(SettingParseError.unknownSetting("colour").description
-                == "no setting colour; the settings are tls-inspection, plaintext-persistence, capture, capture-detail, retention-age, retention-size, plaintext-age")
+                == "no setting colour; the settings are tls-inspection, plaintext-persistence, capture, capture-detail, retention-age, retention-size, plaintext-age, monitoring-target")
+    }
+
+    @Test("a monitoring target is written host, netns:NAME, pid:PID or interface:IF; a form that names none, or a target that cannot be, is refused with the forms")
+    func monitoringTargetForms() throws {
+        #expect(try SettingChange.parse(key: "monitoring-target", value: "NETNS:lab-1") == .monitoringTarget(.namespace("lab-1")))
+        #expect(try SettingChange.parse(key: "monitoring-target", value: " pid:4242 ") == .monitoringTarget(.process(4242)))
+        #expect(try SettingChange.parse(key: "monitoring-target", value: "interface:any") == .monitoringTarget(.interface("any")))
+        for refused in ["", "netns", "netns:", "netns:a/b", "pid:0", "pid:x", "host:x", "interface:has space", "bridge:br0"] {
+            #expect(throws: SettingParseError.unknownValue(.monitoringTarget, refused)) {
+                try SettingChange.parse(key: "monitoring-target", value: refused)
+            }
+        }
+        #expect(SettingParseError.unknownValue(.monitoringTarget, "bridge:br0").description
+                == "monitoring-target cannot be bridge:br0; it takes host, netns:NAME, pid:PID, interface:IF")
+        #expect(SettingName.monitoringTarget.value(in: .default) == "host")
     }
 
     @Test("every value is carried out: decrypting (in run --inspect), keeping plaintext, every retention limit")

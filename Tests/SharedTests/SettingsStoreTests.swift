@@ -49,6 +49,9 @@ import Testing
             {
               "captureDetail" : "fullPayload",
               "captureEnabled" : true,
+              "monitoringTarget" : {
+                "kind" : "host"
+              },
               "plaintextPersistenceEnabled" : false,
               "retention" : {
                 "maxAge" : "oneWeek",

@@ -33,10 +33,11 @@ public struct MonitoringScreen: Sendable {
         switch state {
         case .notInstalled, .off:
             if status?.runRecording == true { return "A 'tunnelvision run' is recording here; it stops with its command." }
-            return "Start monitoring watches \(target) until you stop it."
-        case .starting: return "Starting: moving \(target)'s routes through the tunnel…"
+            return "Start monitoring watches \(target)\(target.isPassive ? "," : "") until you stop it."
+        case .starting:
+            return target.isPassive ? "Starting: opening a capture on \(target)…" : "Starting: moving \(target)'s routes through the tunnel…"
         case .live: return status?.headline.capitalizedFirst.appending(".") ?? "Monitoring is on."
-        case .stopping: return "Stopping: giving the routes back…"
+        case .stopping: return target.isPassive ? "Stopping: closing the capture…" : "Stopping: giving the routes back…"
         case .failed(let error): return "\(error)".capitalizedFirst + "."
         }
     }

@@ -23,8 +23,8 @@ public struct ServiceStatusScreen: Sendable {
     /// One line: what runs, or that nothing does.
     public var headline: String {
         if let record = running {
-            // A watched interface is its own device: naming it twice says nothing.
-            let device = record.target.isPassive ? "" : record.device.map { " through \($0)" } ?? ""
+            // A watched interface is its own device: naming it twice says nothing ("…, passively, is live").
+            let device = record.target.isPassive ? "," : record.device.map { " through \($0)" } ?? ""
             return "monitoring \(record.target)\(device) is \(state.word) (service pid \(record.pid), started "
                 + "\(UTCTimestamp.iso8601(record.startedAt)))"
         }

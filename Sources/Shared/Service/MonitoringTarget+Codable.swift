@@ -34,6 +34,10 @@ extension MonitoringTarget: Codable {
         case .pid: self = .process(try container.decode(Int32.self, forKey: .pid))
         case .interface: self = .interface(try container.decode(String.self, forKey: .name))
         }
+        // A target that cannot be (a name with a slash, pid 0) is no target, wherever it is read.
+        if let invalidity {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: invalidity))
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -13,22 +13,26 @@ public struct AppSettings: Codable, Sendable, Equatable {
     public var captureDetail: CaptureDetail
     /// How long and how much is kept.
     public var retention: RetentionSettings
+    /// What the Dashboard's Start monitors: the host (the namespace the service runs in) unless
+    /// the person picks another, so Start works at once.
+    public var monitoringTarget: MonitoringTarget
 
     public init(tlsInspectionEnabled: Bool = false, plaintextPersistenceEnabled: Bool = false,
                 captureEnabled: Bool = true, captureDetail: CaptureDetail = .fullPayload,
-                retention: RetentionSettings = .default) {
+                retention: RetentionSettings = .default, monitoringTarget: MonitoringTarget = .host) {
         self.tlsInspectionEnabled = tlsInspectionEnabled
         self.plaintextPersistenceEnabled = plaintextPersistenceEnabled
         self.captureEnabled = captureEnabled
         self.captureDetail = captureDetail
         self.retention = retention
+        self.monitoringTarget = monitoringTarget
     }
 
     /// The factory settings: what a fresh install, and a tunnel that cannot read the file, uses.
     public static let `default` = AppSettings()
 
     enum CodingKeys: String, CodingKey {
-        case tlsInspectionEnabled, plaintextPersistenceEnabled, captureEnabled, captureDetail, retention
+        case tlsInspectionEnabled, plaintextPersistenceEnabled, captureEnabled, captureDetail, retention, monitoringTarget
     }
 
     /// Strict (`SettingsDecoding`): a missing field takes its factory value, but a field of the
@@ -44,5 +48,6 @@ public struct AppSettings: Codable, Sendable, Equatable {
         captureEnabled = try container.settingValue(forKey: .captureEnabled) ?? factory.captureEnabled
         captureDetail = try container.settingValue(forKey: .captureDetail) ?? factory.captureDetail
         retention = try container.settingValue(forKey: .retention) ?? factory.retention
+        monitoringTarget = try container.settingValue(forKey: .monitoringTarget) ?? factory.monitoringTarget
     }
 }

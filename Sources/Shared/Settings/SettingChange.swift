@@ -7,6 +7,7 @@ public enum SettingChange: Sendable, Equatable {
     case retentionAge(RetentionAge)
     case retentionSize(RetentionSize)
     case plaintextAge(PlaintextAge)
+    case monitoringTarget(MonitoringTarget)
 
     /// Reads `KEY VALUE` as a person types them; anything else is refused with what is valid.
     public static func parse(key: String, value: String) throws(SettingParseError) -> SettingChange {
@@ -24,11 +25,16 @@ public enum SettingChange: Sendable, Equatable {
         case .retentionAge: .retentionAge
         case .retentionSize: .retentionSize
         case .plaintextAge: .plaintextAge
+        case .monitoringTarget: .monitoringTarget
         }
     }
 
     /// How the value is printed (`SettingName.choices`).
-    public var spelling: String { setting.choices.first { $0.change == self }?.spelling ?? "?" }
+    public var spelling: String {
+        if case .monitoringTarget(let target) = self { return target.settingValue }
+        // Every other value a setting can hold is one of its choices (SettingNameTests checks each).
+        return setting.choices.first { $0.change == self }?.spelling ?? "?"
+    }
 
     public func apply(to settings: inout AppSettings) {
         switch self {
@@ -39,6 +45,7 @@ public enum SettingChange: Sendable, Equatable {
         case let .retentionAge(age): settings.retention.maxAge = age
         case let .retentionSize(size): settings.retention.maxCaptureSize = size
         case let .plaintextAge(age): settings.retention.maxPlaintextAge = age
+        case let .monitoringTarget(target): settings.monitoringTarget = target
         }
     }
 
@@ -48,7 +55,8 @@ public enum SettingChange: Sendable, Equatable {
     /// its switch is on, and every retention limit (`RetentionPass`, `PlaintextRetention`).
     public var support: SettingSupport {
         switch self {
-        case .tlsInspection, .plaintextPersistence, .capture, .captureDetail, .retentionAge, .retentionSize, .plaintextAge:
+        case .tlsInspection, .plaintextPersistence, .capture, .captureDetail, .retentionAge, .retentionSize, .plaintextAge,
+             .monitoringTarget:
             .enforced
         }
     }
@@ -62,7 +70,8 @@ public enum SettingChange: Sendable, Equatable {
         case let .plaintextPersistence(on): .setPlaintextPersistenceEnabled(on)
         case let .capture(on): .setCaptureEnabled(on)
         case let .captureDetail(detail): .setCaptureDetail(detail)
-        case .retentionAge, .retentionSize, .plaintextAge: nil
+        // A running service keeps the target it was started for; the next Start takes the new one.
+        case .retentionAge, .retentionSize, .plaintextAge, .monitoringTarget: nil
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The settings as a person names them — on the command line, and in the web app — in the order
 /// they are listed: each one's values and their spellings, its help line, and what this build does
 /// with it. The one place this vocabulary is written down.
@@ -9,6 +11,7 @@ public enum SettingName: String, CaseIterable, Sendable {
     case retentionAge = "retention-age"
     case retentionSize = "retention-size"
     case plaintextAge = "plaintext-age"
+    case monitoringTarget = "monitoring-target"
 
     /// The command that sets it to `value`: what a screen says when the setting is why nothing shows.
     public func command(_ value: String) -> String { "tunnelvision settings set \(rawValue) \(value)" }
@@ -24,6 +27,8 @@ public enum SettingName: String, CaseIterable, Sendable {
         case .retentionSize: "how much disk the captures may take"
         case .plaintextAge:
             "how long decrypted content is kept (never unlimited; a fixed 512 MiB ceiling may delete it sooner)"
+        case .monitoringTarget:
+            "what the Dashboard's Start monitors: the host, a network namespace, a process's namespace, or an interface (passively)"
         }
     }
 
@@ -55,7 +60,15 @@ public enum SettingName: String, CaseIterable, Sendable {
             [SettingChoice("1h", ["onehour", "1hour", "hour", "60m"], .plaintextAge(.oneHour)),
              SettingChoice("1d", ["oneday", "1day", "day", "24h"], .plaintextAge(.oneDay)),
              SettingChoice("1w", ["oneweek", "1week", "week", "7d"], .plaintextAge(.oneWeek))]
+        // Named, not listed: the one fixed value; the others are read by `choice(named:)`.
+        case .monitoringTarget:
+            [SettingChoice(MonitoringTarget.host.settingValue, [], .monitoringTarget(.host))]
         }
+    }
+
+    /// The values it takes, as help (" | ") and a refusal (", ") list them.
+    public func valueForms(separator: String) -> String {
+        (self == .monitoringTarget ? MonitoringTarget.settingForms : choices.map(\.spelling)).joined(separator: separator)
     }
 
     /// The setting a person typed: its name, ignoring case.
@@ -65,6 +78,10 @@ public enum SettingName: String, CaseIterable, Sendable {
 
     /// The choice `text` names, ignoring case, spaces, "-" and "_".
     public func choice(named text: String) -> SettingChoice? {
+        if self == .monitoringTarget {
+            return MonitoringTarget(settingValue: text.trimmingCharacters(in: .whitespaces))
+                .map { SettingChoice($0.settingValue, [], .monitoringTarget($0)) }
+        }
         let word = Self.normalized(text)
         return choices.first { Self.normalized($0.spelling) == word || $0.aliases.contains(word) }
     }
@@ -79,14 +96,13 @@ public enum SettingName: String, CaseIterable, Sendable {
         case .retentionAge: .retentionAge(settings.retention.maxAge)
         case .retentionSize: .retentionSize(settings.retention.maxCaptureSize)
         case .plaintextAge: .plaintextAge(settings.retention.maxPlaintextAge)
+        case .monitoringTarget: .monitoringTarget(settings.monitoringTarget)
         }
     }
 
     /// Its value in `settings`, spelled as in `choices`.
     public func value(in settings: AppSettings) -> String {
-        let current = current(in: settings)
-        // Every value a setting can hold is one of its choices (SettingNameTests checks each).
-        return choices.first { $0.change == current }?.spelling ?? "?"
+        current(in: settings).spelling
     }
 
     /// The values in `settings` this build does not honour as they ask, in listing order, each

@@ -9,7 +9,7 @@ public enum SettingParseError: Error, Sendable, Equatable, CustomStringConvertib
         case let .unknownSetting(key):
             "no setting \(key); the settings are \(SettingName.allCases.map(\.rawValue).joined(separator: ", "))"
         case let .unknownValue(setting, value):
-            "\(setting.rawValue) cannot be \(value); it takes \(setting.choices.map(\.spelling).joined(separator: ", "))"
+            "\(setting.rawValue) cannot be \(value); it takes \(setting.valueForms(separator: ", "))"
         }
     }
 }

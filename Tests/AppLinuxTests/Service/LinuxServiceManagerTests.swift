@@ -17,8 +17,14 @@ struct LinuxServiceManagerTests {
     /// the arguments up would get).
     static func manager(_ data: TemporaryDirectory, script: String, startDeadline: Duration = .seconds(10)) throws -> LinuxServiceManager {
         let path = data.url.appendingPathComponent("service.sh")
-        try ("#!/bin/sh\n" + script).write(to: path, atomically: true, encoding: .utf8)
-        chmod(path.path, 0o700)
+        // Written through a close-on-exec descriptor: one that a child forked meanwhile by another
+        // test kept open would make the script "text file busy" to run (seen in a full run).
+        let descriptor = open(path.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o700)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let text = Array(("#!/bin/sh\n" + script).utf8)
+        let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        guard written == text.count else { throw POSIXError(.EIO) }
         let directory = data.url.appendingPathComponent("data")
         try DataDirectory.prepare(directory)
         return LinuxServiceManager(dataDirectory: directory, executable: path.path, startDeadline: startDeadline)

@@ -8,21 +8,29 @@ public actor MonitoringControl {
     public typealias Report = @Sendable () throws(TunnelControlError) -> ServiceReport
     /// Whether a `run` records into the directory (its control socket answers).
     public typealias RunRecording = @Sendable () -> Bool
+    /// What the person chose for Start to monitor (the settings' `monitoringTarget`), asked at
+    /// each step; nil when it cannot be read — Start then keeps what it had.
+    public typealias ChosenTarget = @Sendable () -> MonitoringTarget?
 
     private let controller: TunnelController
     private let report: Report
     private let runRecording: RunRecording
     private let dataDirectory: String
+    private let chosenTarget: ChosenTarget
 
     public init(manager: any TunnelProviderManaging, configuration: TunnelConfiguration = .default, dataDirectory: String,
-                report: @escaping Report, runRecording: @escaping RunRecording) {
+                report: @escaping Report, runRecording: @escaping RunRecording, chosenTarget: @escaping ChosenTarget = { nil }) {
         controller = TunnelController(manager: manager, configuration: configuration)
         self.report = report
         self.runRecording = runRecording
         self.dataDirectory = dataDirectory
+        self.chosenTarget = chosenTarget
     }
 
     public func perform(_ action: MonitoringAction) async -> MonitoringScreen {
+        if let target = chosenTarget(), await target != controller.configuration.target {
+            await controller.reconfigure(TunnelConfiguration(target: target))
+        }
         switch action {
         case .show: await controller.refresh()
         case .start: await controller.startMonitoring()
@@ -33,7 +41,7 @@ public actor MonitoringControl {
 
     private func screen() async -> MonitoringScreen {
         let state = await controller.state
-        let configuration = controller.configuration
+        let configuration = await controller.configuration
         do throws(TunnelControlError) {
             let report = try report()
             let recording = report.runningPID == nil && runRecording()

@@ -12,7 +12,9 @@ import Shared
 /// `send` throws, because its callers (Settings) react to a command failing.
 public actor TunnelController {
     public private(set) var state: TunnelState = .off
-    public let configuration: TunnelConfiguration
+    public private(set) var configuration: TunnelConfiguration
+    /// What the manager was last set up for; a Start for anything else sets it up again first.
+    private var installed: TunnelConfiguration?
     private let manager: any TunnelProviderManaging
     private var observation: Task<Void, Never>?
 
@@ -52,10 +54,17 @@ public actor TunnelController {
         do throws(TunnelControlError) {
             try configuration.validate()
             try await manager.install(configuration)
+            installed = configuration
             apply(try await manager.loadStatus())
         } catch {
             state = .failed(error)
         }
+    }
+
+    /// The next Start is for `configuration` (the person chose another target); a service that
+    /// runs keeps the one it was started for.
+    public func reconfigure(_ configuration: TunnelConfiguration) {
+        self.configuration = configuration
     }
 
     /// Start, or Try again: sets up first when nothing is, then starts; the outcome is the state.
@@ -64,8 +73,15 @@ public actor TunnelController {
             try configuration.validate()
             switch try await manager.loadStatus() {
             case .connected: return apply(.connected)      // already live: nothing to start
-            case .notInstalled: try await manager.install(configuration)
-            case .disconnected, .connecting, .reasserting, .disconnecting: break
+            case .notInstalled:
+                try await manager.install(configuration)
+                installed = configuration
+            case .disconnected, .connecting, .reasserting, .disconnecting:
+                // Another target chosen since this controller's last setup: set up for it first.
+                if let previous = installed, previous != configuration {
+                    try await manager.install(configuration)
+                    installed = configuration
+                }
             }
             state = .starting       // an explicit retry is what clears a failure
             try await manager.start()

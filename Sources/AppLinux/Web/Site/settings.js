@@ -1,4 +1,4 @@
-// Settings: looking inside secure traffic (settings-ca.js), decrypted content (settings-decrypted.js),
+// Settings: what Start monitors (settings-monitoring.js), looking inside secure traffic (settings-ca.js), decrypted content (settings-decrypted.js),
 // capture detail and the retention limits (saved, then applied at once — a limit that
 // waits for a button is not a limit), the disk used, Apply limits now, Delete everything (asked
 // first, naming what goes), the introduction again, and what stays private.
@@ -9,6 +9,7 @@ import { h, replace, bytes, errorCard, announce, facts } from "./dom.js";
 import { forgetSeen } from "./welcome.js";
 import { certificateCard } from "./settings-ca.js";
 import { decryptedCard } from "./settings-decrypted.js";
+import { monitoringCard } from "./settings-monitoring.js";
 
 // Each choice: the JSON's identifier → [the value `settings set` takes, the words shown].
 const choices = {
@@ -39,6 +40,7 @@ export function render(main) {
       certificateCard((next) => load(next)),
       // Directly under the secure-traffic card, as the spec places it.
       decryptedCard(settings, storage, load),
+      monitoringCard(settings, load),
       h("section", { class: "card", "aria-labelledby": "recording-title" },
         h("h2", { id: "recording-title" }, "Recording"),
         h("p", {}, `Packets are ${settings.captureEnabled ? "written to capture files" : "not written to capture files"}. `
