@@ -17,10 +17,13 @@ enum UpCommand {
         var dataDirectory: String?
         var foreground = false
         var detached = false
+        /// `--ui`: the web app on the data directory once the service is live (`--no-open`: no browser).
+        var ui = false
+        var noOpen = false
     }
 
     static let help = """
-    tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--foreground] [--data-dir D]
+    tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--ui [--no-open]] [--foreground] [--data-dir D]
 
     Monitors the host — the network namespace 'up' runs in — or network namespace NAME (one 'ip
     netns list' shows), or the network namespace of process PID (a container's, found from a
@@ -67,7 +70,12 @@ enum UpCommand {
                      service's state is D/service.json, a background service's messages D/service.log
     --detached       (said by 'up' to the service it starts: once live, its output goes to the log)
 
-    Still to come, refused for now: --inspect, --ui.
+    --ui             once the service is live, serve the web app on the data directory (as 'tunnelvision
+                     ui' does) until Ctrl-C — the service goes on after it; with --foreground, for as
+                     long as the service runs
+    --no-open        with --ui: print the web app's address, open no browser
+
+    Still to come, refused for now: --inspect.
 
     Needs root. Exit status 0 once live (in the foreground: once stopped and cleaned up); 1 when
     it could not start, a service already runs on D (its target and pid are said), or cleaning up
@@ -99,7 +107,9 @@ enum UpCommand {
             case MonitoringTarget.hostOption:
                 guard target == nil else { throw Invocation.UsageError(message: "up: one target at a time") }
                 target = .host
-            case ServiceCommandLine.inspectOption, "--ui":
+            case ServiceCommandLine.uiOption: request.ui = true
+            case ServiceCommandLine.noOpenOption: request.noOpen = true
+            case ServiceCommandLine.inspectOption:
                 throw Invocation.UsageError(message: "up: \(argument) is not built yet; today up monitors without inspecting: "
                                             + "tunnelvision up --host | --netns NAME | --pid PID | --interface IF")
             default:
@@ -115,14 +125,25 @@ enum UpCommand {
         if request.detached && !request.foreground {
             throw Invocation.UsageError(message: "up: --detached is for the service itself, with --foreground")
         }
+        if request.detached && request.ui {
+            throw Invocation.UsageError(message: "up: --ui is up's own: the service it starts serves no web app")
+        }
+        if request.noOpen && !request.ui {
+            throw Invocation.UsageError(message: "up: --no-open is for --ui (tunnelvision up --host --ui --no-open)")
+        }
         return request
     }
 
     static func run(_ request: Request) async -> Int32 {
         let dataDirectory = DataDirectory.location(override: request.dataDirectory, environment: ProcessInfo.processInfo.environment,
                                                    effectiveUserID: geteuid())
-        return request.foreground ? await serve(request, dataDirectory: dataDirectory)
-                                  : await start(request.configuration, dataDirectory: dataDirectory)
+        if request.foreground { return await serve(request, dataDirectory: dataDirectory) }
+        let started = await start(request.configuration, dataDirectory: dataDirectory)
+        guard started == 0, request.ui else { return started }
+        // The web app in the foreground until Ctrl-C; the service is a service and goes on.
+        let served = await UICommand.run(UICommand.Request(dataDirectory: dataDirectory.path, noOpen: request.noOpen))
+        printError("tunnelvision: the web app stopped; the service goes on ('tunnelvision down' stops it)")
+        return served
     }
 
     /// The background start: the monitoring control starts the service and says how it went.
@@ -145,6 +166,7 @@ enum UpCommand {
         print(screen?.headline ?? "monitoring \(configuration.target) is live")
         print("'tunnelvision status' shows it, 'tunnelvision down' stops it; its messages go to "
               + DataDirectoryLayout.serviceLog(in: dataDirectory).path)
+        fflush(nil)   // before anything written unbuffered (the web app's address, with --ui)
         return 0
     }
 
@@ -156,7 +178,6 @@ enum UpCommand {
 
     /// The service itself, until it is told to stop.
     private static func serve(_ request: Request, dataDirectory: URL) async -> Int32 {
-        let target = request.configuration.target
         // SIGINT, SIGTERM and SIGHUP end the service in order; one that arrives while it starts is
         // kept and ends it once it is up — even when whoever started it had them blocked (a child
         // inherits its parent thread's mask).
@@ -188,6 +209,18 @@ enum UpCommand {
             return 1
         }
         let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+        // In the foreground, --ui serves the web app for as long as the service runs.
+        let ui = request.ui ? await RunCommand.startUI(on: dataDirectory, noOpen: request.noOpen) : nil
+        let status = await runService(request, dataDirectory: dataDirectory, presence: presence, systemd: systemd,
+                                      stopped: stopped)
+        await ui?.stop()
+        return status
+    }
+
+    /// The service's body, from its presence claimed to its end: its exit status.
+    private static func runService(_ request: Request, dataDirectory: URL, presence: ServicePresence, systemd: SystemdNotifier,
+                                   stopped: AsyncStream<Void>) async -> Int32 {
+        let target = request.configuration.target
         let announce: @Sendable (ServiceLive) -> Void = { live in
             presence.live(device: live.device)
             systemd.ready(status: live.sentence)

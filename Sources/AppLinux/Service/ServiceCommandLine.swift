@@ -11,6 +11,9 @@ package enum ServiceCommandLine {
     /// the data directory's `service.log` instead of the pipe the manager reads.
     package static let detachedOption = "--detached"
     package static let dataDirectoryOption = "--data-dir"
+    /// `up`'s own, never the service's: the web app on the data directory once the service is live.
+    package static let uiOption = "--ui"
+    package static let noOpenOption = "--no-open"
 
     /// What the manager runs to start the service for `configuration` on `dataDirectory`.
     package static func serviceArguments(for configuration: TunnelConfiguration, dataDirectory: URL) -> [String] {

@@ -56,6 +56,8 @@ struct ServiceCommandsTests {
         (["up", "--netns", "a", "--json"], "--json is for 'tunnelvision status'"),
         (["up", "--interface", "a/b"], "is not an interface name"),
         (["up", "--interface", "eth0", "--inspect"], "--inspect is not built yet"),
+        (["up", "--host", "--no-open"], "--no-open is for --ui"),
+        (["up", "--host", "--ui", "--foreground", "--detached"], "--ui is up's own"),
         (["down", "--json"], "--json is for 'tunnelvision status'"),
         (["status", "extra"], "status"),
     ])
@@ -67,7 +69,7 @@ struct ServiceCommandsTests {
     @Test("the help names up, status and down, and each has its own page")
     func help() throws {
         let overview = try Self.tunnelvision(["--help"]).out
-        #expect(overview.contains("tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--foreground] [--data-dir D]"))
+        #expect(overview.contains("tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--ui] [--foreground] [--data-dir D]"))
         #expect(overview.contains("tunnelvision status [--data-dir D] [--json]"))
         #expect(overview.contains("tunnelvision down [--data-dir D]"))
         #expect(try Self.tunnelvision(["help", "status"]).out.contains("Exit status 0 when a service runs, 3 when none does"))
