@@ -78,20 +78,23 @@ enum RunCommand {
         return request
     }
 
-    /// `--inspect` and the options that only mean something with it, their files checked.
-    static func inspection(inspect: Bool, upstreamCA: String?, keyLog: String?)
+    /// `--inspect` and the options that only mean something with it, their files checked; `command`
+    /// and `example` name who asks (`run`, `up`) in a refusal.
+    static func inspection(inspect: Bool, upstreamCA: String?, keyLog: String?, command: String = "run",
+                           example: String = "tunnelvision run --inspect OPTION FILE -- CMD")
         throws(Invocation.UsageError) -> InspectionRunOptions? {
         guard inspect else {
             if let option = upstreamCA.map({ _ in "--upstream-ca" }) ?? keyLog.map({ _ in "--keylog" }) {
-                throw Invocation.UsageError(message: "run: \(option) is for TLS inspection (tunnelvision run --inspect \(option) FILE -- CMD)")
+                throw Invocation.UsageError(message: "\(command): \(option) is for TLS inspection "
+                                            + "(\(example.replacingOccurrences(of: "OPTION", with: option)))")
             }
             return nil
         }
         if let path = upstreamCA, let problem = InspectionRunOptions.upstreamCAProblem(path) {
-            throw Invocation.UsageError(message: "run: --upstream-ca: \(problem)")
+            throw Invocation.UsageError(message: "\(command): --upstream-ca: \(problem)")
         }
         if let path = keyLog, let problem = InspectionRunOptions.keyLogProblem(path) {
-            throw Invocation.UsageError(message: "run: --keylog: \(problem)")
+            throw Invocation.UsageError(message: "\(command): --keylog: \(problem)")
         }
         return InspectionRunOptions(upstreamCA: upstreamCA.map { URL(fileURLWithPath: $0) },
                                     keyLog: keyLog.map { URL(fileURLWithPath: $0) })

@@ -20,6 +20,8 @@ enum UpCommand {
         /// `--ui`: the web app on the data directory once the service is live (`--no-open`: no browser).
         var ui = false
         var noOpen = false
+        /// `--inspect`'s lab options (`--upstream-ca`, `--keylog`), for the service in the foreground.
+        var inspection: InspectionRunOptions?
     }
 
     static let help = """
@@ -75,7 +77,16 @@ enum UpCommand {
                      long as the service runs
     --no-open        with --ui: print the web app's address, open no browser
 
-    Still to come, refused for now: --inspect.
+    --inspect        decrypt HTTPS with your local CA ('tunnelvision ca create'), as 'run --inspect'
+                     does — routed targets only. Nothing is installed in the target: programs there
+                     are decrypted only when they trust your CA (put its certificate, 'tunnelvision ca
+                     export FILE', in their trust store yourself). One that does not refuses ours
+                     on its first connection to a host — that connection fails, as it chose — and its
+                     next ones to that host pass untouched, recorded as not inspectable; pinning is
+                     never bypassed. The tls-inspection setting pauses and resumes it while it runs.
+    --upstream-ca F  with --inspect and --foreground: trust the CA certificates in F, not the
+                     system's, for the real servers (a lab's own PKI)
+    --keylog F       with --inspect and --foreground: append both legs' TLS keys to F (NSS key log)
 
     Needs root. Exit status 0 once live (in the foreground: once stopped and cleaned up); 1 when
     it could not start, a service already runs on D (its target and pid are said), or cleaning up
@@ -85,6 +96,7 @@ enum UpCommand {
     static func parse(_ arguments: [String]) throws(Invocation.UsageError) -> Request {
         var target: MonitoringTarget?
         var request = Request(configuration: .default)
+        var inspect = false, upstreamCA: String?, keyLog: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -109,9 +121,10 @@ enum UpCommand {
                 target = .host
             case ServiceCommandLine.uiOption: request.ui = true
             case ServiceCommandLine.noOpenOption: request.noOpen = true
-            case ServiceCommandLine.inspectOption:
-                throw Invocation.UsageError(message: "up: \(argument) is not built yet; today up monitors without inspecting: "
-                                            + "tunnelvision up --host | --netns NAME | --pid PID | --interface IF")
+            case ServiceCommandLine.inspectOption: inspect = true
+            case "--upstream-ca", "--keylog":
+                guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "up: \(argument) needs a value") }
+                if argument == "--upstream-ca" { upstreamCA = value } else { keyLog = value }
             default:
                 throw Invocation.UsageError(message: "up: unexpected \(argument)")
             }
@@ -120,7 +133,13 @@ enum UpCommand {
             throw Invocation.UsageError(message: "up: what to monitor? (tunnelvision up --host, --netns NAME, --pid PID for a "
                                         + "process's namespace, or --interface IF to watch an interface passively)")
         }
-        request.configuration = TunnelConfiguration(target: target)
+        request.configuration = TunnelConfiguration(target: target, inspect: inspect)
+        request.inspection = try RunCommand.inspection(inspect: inspect, upstreamCA: upstreamCA, keyLog: keyLog, command: "up",
+                                                       example: "tunnelvision up --netns NAME --inspect OPTION FILE --foreground")
+        if (upstreamCA != nil || keyLog != nil) && !request.foreground {
+            throw Invocation.UsageError(message: "up: --upstream-ca and --keylog are for a service in the foreground (a lab's; "
+                                        + "tunnelvision up --netns NAME --inspect --upstream-ca FILE --foreground)")
+        }
         do { try request.configuration.validate() } catch { throw Invocation.UsageError(message: "up: \(error)") }
         if request.detached && !request.foreground {
             throw Invocation.UsageError(message: "up: --detached is for the service itself, with --foreground")
@@ -239,7 +258,10 @@ enum UpCommand {
                 presence.end(problem: nil)
                 return 0
             }
-            let service = RoutedService(options: RoutedService.Options(target: target, dataDirectory: dataDirectory))
+            var options = RoutedService.Options(target: target, dataDirectory: dataDirectory)
+            // The service the manager starts is told --inspect alone: it inspects with the system's trust upstream.
+            options.inspection = request.configuration.inspect ? (request.inspection ?? InspectionRunOptions()) : nil
+            let service = RoutedService(options: options)
             let outcome = try await service.run(live: announce, networkChanged: { change in
                 presence.networkChanged(learnt: change.learnt, sentence: change.sentence)
                 FileDescriptor.writeAll(change.learnt ? STDOUT_FILENO : STDERR_FILENO,

@@ -17,6 +17,8 @@ package struct RoutedService {
         package var target: MonitoringTarget
         /// Already resolved (`DataDirectory.location`): the service and whoever started it agree on it.
         package var dataDirectory: URL
+        /// `up --inspect`'s options; nil: nothing is decrypted.
+        package var inspection: InspectionRunOptions?
         package init(target: MonitoringTarget, dataDirectory: URL) {
             self.target = target
             self.dataDirectory = dataDirectory
@@ -118,6 +120,9 @@ package struct RoutedService {
         sessionOptions.retention = settings.problem == nil ? settings.settings.retention : nil
         sessionOptions.origin = (["up"] + options.target.options).joined(separator: " ")
         sessionOptions.socketMark = RoutedPlan.mark
+        sessionOptions.inspection = options.inspection
+        // Decrypted content is kept only by a service that decrypts, and only while its switch is on.
+        sessionOptions.plaintextPersistenceEnabled = options.inspection != nil && settings.settings.plaintextPersistenceEnabled
         // The plan while it is applied. A tunnel that fails by itself takes its routes away at
         // once — a TUN nobody reads must not swallow the namespace's traffic — and ends the
         // service as a stop would (SIGTERM to itself), saying why.
