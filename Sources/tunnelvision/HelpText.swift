@@ -8,7 +8,7 @@ enum HelpText {
     Usage:
     Record:
       tunnelvision run [OPTIONS] [--] CMD ARGS  run CMD with every packet it sends and receives recorded
-      tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--ui] [--foreground] [--data-dir D]
+      tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--inspect] [--ui] [--foreground] [--data-dir D]
                                                 monitor the machine or a namespace (a container's), or watch an interface, as a service
       tunnelvision status [--data-dir D] [--json]
                                                 whether a service runs, what it monitors, since when

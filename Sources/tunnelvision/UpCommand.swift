@@ -25,7 +25,8 @@ enum UpCommand {
     }
 
     static let help = """
-    tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--ui [--no-open]] [--foreground] [--data-dir D]
+    tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--inspect] [--ui [--no-open]]
+                    [--foreground] [--data-dir D]
 
     Monitors the host — the network namespace 'up' runs in — or network namespace NAME (one 'ip
     netns list' shows), or the network namespace of process PID (a container's, found from a

@@ -72,7 +72,7 @@ struct ServiceCommandsTests {
     @Test("the help names up, status and down, and each has its own page")
     func help() throws {
         let overview = try Self.tunnelvision(["--help"]).out
-        #expect(overview.contains("tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--ui] [--foreground] [--data-dir D]"))
+        #expect(overview.contains("tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--inspect] [--ui] [--foreground] [--data-dir D]"))
         #expect(overview.contains("tunnelvision status [--data-dir D] [--json]"))
         #expect(overview.contains("tunnelvision down [--data-dir D]"))
         #expect(try Self.tunnelvision(["help", "status"]).out.contains("Exit status 0 when a service runs, 3 when none does"))
