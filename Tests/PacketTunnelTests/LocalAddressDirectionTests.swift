@@ -61,4 +61,21 @@ struct LocalAddressDirectionTests {
         let answer = try #require(rule.direction(of: reply, key: reply.flowKey, found: table.find(reply.flowKey)))
         #expect(answer.0 == .inbound && answer.localSide == Self.here)
     }
+
+    @Test("on every interface a forwarded packet's outgoing copy is not kept, the machine's own outgoing packets and every incoming one are; one interface keeps all")
+    func forwardedCopiesAreKeptOnce() throws {
+        let rule = LocalAddressDirection(addresses: [Self.here.address])
+        func bytes(_ source: IPEndpoint, _ destination: IPEndpoint) throws -> Data {
+            try PacketEmitter.tcp(source: source, destination: destination, sequence: 1, acknowledgment: 1, flags: [.ack],
+                                  windowSize: 65_535, payload: Data())
+        }
+        let forwarded = try bytes(Self.client, Self.server), own = try bytes(Self.here, Self.server)
+        forwarded.withUnsafeBytes { packet in
+            #expect(!rule.keeps(packet, outgoing: true, onEveryInterface: true))
+            #expect(rule.keeps(packet, outgoing: false, onEveryInterface: true))
+            #expect(rule.keeps(packet, outgoing: true, onEveryInterface: false))
+        }
+        own.withUnsafeBytes { #expect(rule.keeps($0, outgoing: true, onEveryInterface: true)) }
+        Data([0x45, 0, 0]).withUnsafeBytes { #expect(rule.keeps($0, outgoing: true, onEveryInterface: true)) }
+    }
 }

@@ -95,11 +95,7 @@ package final class PassiveRuntime: @unchecked Sendable {
         scheduleTick()
         HeapPolicy.giveBackPeriodically(on: loop)
         let thread = Thread { [self] in
-            do throws(EventLoopError) { try loop.run() } catch {
-                fail(.loopFailed(error))
-            }
-            if let failure { onFailure?(failure) }
-            lifetime.ended()
+            lifetime.run(loop, fail: fail, onFailure: onFailure)
         }
         thread.name = "passive"
         thread.start()
@@ -145,26 +141,11 @@ package final class PassiveRuntime: @unchecked Sendable {
         if readiness.contains(.error) { socketFailed() }
         let everyInterface = ring.interfaceIndex == 0
         let blocks = ring.readBlocks { packet in
-            // On every interface a forwarded packet is seen coming in and again going out: it is
-            // kept once, as it came in. What this machine sends itself is seen only going out.
-            if everyInterface && packet.outgoing && !sentFromHere(packet.bytes) { return }
+            guard direction.keeps(packet.bytes, outgoing: packet.outgoing, onEveryInterface: everyInterface) else { return }
             let now = anchor.uptime(forNanosecondsSince1970: packet.nanosecondsSince1970)
             pipeline.handle(packet: packet.bytes, originalLength: packet.length, now: now)
         }
         if blocks > 0 { pipeline.wakeLiveFeed() }
-    }
-
-    /// Whether an IP packet's source is one of this machine's addresses (a header too short to say is not).
-    private func sentFromHere(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let first = bytes.first else { return false }
-        switch first >> 4 {
-        case 4 where bytes.count >= 20:
-            return direction.isLocal(IPAddress.load(.v4, from: bytes.baseAddress! + 12))
-        case 6 where bytes.count >= 40:
-            return direction.isLocal(IPAddress.load(.v6, from: bytes.baseAddress! + 8))
-        default:
-            return false
-        }
     }
 
     /// The socket reported an error: its interface went down (ENETDOWN), and is perhaps gone.

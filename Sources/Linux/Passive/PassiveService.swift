@@ -41,12 +41,7 @@ package struct PassiveService {
         let ring: PacketRing
         do { ring = try PacketRing(interface: interface) } catch { throw .ring(error) }
         let target = MonitoringTarget.interface(interface)
-        var options = TunnelSession.Options()
-        let settings = SettingsStore(dataDirectory: dataDirectory).loadForSession()
-        options.captureEnabled = settings.settings.captureEnabled
-        options.captureDetail = settings.settings.captureDetail
-        options.retention = settings.problem == nil ? settings.settings.retention : nil
-        options.origin = (["up"] + target.options).joined(separator: " ")
+        let options = TunnelSession.Options.service(for: target, settings: SettingsStore(dataDirectory: dataDirectory).loadForSession())
         let session: PassiveSession
         do {
             session = try await PassiveSession(dataDirectory: dataDirectory, ring: ring, options: options, onFailure: { failure in

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Posix
 
 /// The life of a runtime's loop thread, the same for the tunnel and the passive runtime: the first
 /// failure that ended it (kept, read from any thread), and the moment it ended (waited for by
@@ -27,6 +28,16 @@ final class LoopLifetime: @unchecked Sendable {
 
     /// Said by the loop thread as it ends.
     func ended() { finished.signal() }
+
+    /// The loop thread's body: runs `loop` until it stops; an epoll that fails is the runtime's
+    /// failure (`fail`), and a failure that ended it is told to `onFailure` before the end is said.
+    func run(_ loop: EventLoop, fail: (TunnelFailure) -> Void, onFailure: ((TunnelFailure) -> Void)?) {
+        do throws(EventLoopError) { try loop.run() } catch {
+            fail(.loopFailed(error))
+        }
+        if let failure { onFailure?(failure) }
+        ended()
+    }
 
     /// Returns once the loop thread has ended; every waiter passes the news on.
     func waitUntilEnded() async {

@@ -126,11 +126,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
                 lifetime.ended()
                 return
             }
-            do throws(EventLoopError) { try loop.run() } catch {
-                fail(.loopFailed(error))
-            }
-            if let failure { onFailure?(failure) }
-            lifetime.ended()
+            lifetime.run(loop, fail: fail, onFailure: onFailure)
         }
         thread.name = "tunnel"
         thread.start()

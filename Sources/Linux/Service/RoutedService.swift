@@ -113,12 +113,8 @@ package struct RoutedService {
         close(landed)
         guard landedRight else { throw .targetMoved(options.target) }
 
-        var sessionOptions = TunnelSession.Options()
         let settings = SettingsStore(dataDirectory: dataDirectory).loadForSession()
-        sessionOptions.captureEnabled = settings.settings.captureEnabled
-        sessionOptions.captureDetail = settings.settings.captureDetail
-        sessionOptions.retention = settings.problem == nil ? settings.settings.retention : nil
-        sessionOptions.origin = (["up"] + options.target.options).joined(separator: " ")
+        var sessionOptions = TunnelSession.Options.service(for: options.target, settings: settings)
         sessionOptions.socketMark = RoutedPlan.mark
         sessionOptions.inspection = options.inspection
         // Decrypted content is kept only by a service that decrypts, and only while its switch is on.

@@ -133,6 +133,9 @@ package struct FlowTable: Sendable {
     /// property copied the whole table (measured).
     package mutating func record(inSlot slot: Int) -> FlowRecord { flows[slot].record }
 
+    /// The machine's end of the flow in `slot`, as recorded when it opened (`FlowRecord.localEnd`).
+    package func localEnd(inSlot slot: Int) -> IPEndpoint? { flows[slot].record.localEnd }
+
     /// The slot of the flow `find` found, or of a new one for `key`; nil when it is refused.
     private mutating func open(_ key: FlowKey, found: Found?, now: UInt64,
                                resolvedName: @autoclosure () -> ResolvedFlowName?, localSide: IPEndpoint?) -> Int? {

@@ -21,6 +21,19 @@ package final class LocalAddressDirection: PacketDirectionRule {
 
     package func isMachine(_ address: IPAddress) -> Bool { isLocal(address) }
 
+    /// Whether a packet seen on the watched interfaces is recorded: watching every interface, a
+    /// forwarded packet is seen coming in and again going out, and is kept once, as it came in —
+    /// what this machine sends itself is seen only going out, and kept. A header too short to name
+    /// its source is kept (the parser counts it).
+    package func keeps(_ packet: UnsafeRawBufferPointer, outgoing: Bool, onEveryInterface: Bool) -> Bool {
+        guard onEveryInterface && outgoing, let first = packet.first, let base = packet.baseAddress else { return true }
+        switch first >> 4 {
+        case 4 where packet.count >= 20: return isLocal(IPAddress.load(.v4, from: base + 12))
+        case 6 where packet.count >= 40: return isLocal(IPAddress.load(.v6, from: base + 8))
+        default: return true
+        }
+    }
+
     package func direction(of packet: ParsedPacket, key: FlowKey, found: FlowTable.Found?) -> (Direction, localSide: IPEndpoint?)? {
         if let local = found?.localSide {
             return (packet.source == local ? .outbound : .inbound, local)

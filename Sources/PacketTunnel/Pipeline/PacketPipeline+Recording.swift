@@ -64,7 +64,7 @@ extension PacketPipeline {
         if config.recordsEachPacket {
             let meta = PacketMeta(timestamp: now, flowKey: key, direction: direction, length: length,
                                   tcpFlags: parsed.tcp?.flags ?? [], capture: captureRecord(of: packet, now: now),
-                                  localEnd: local.flatMap { directionRule.isMachine($0.address) ? $0 : nil })
+                                  localEnd: flowTable.localEnd(inSlot: flow.slot))
             if liveFeed.publish(meta) {
                 counters.packetsPublished &+= 1
             } else {

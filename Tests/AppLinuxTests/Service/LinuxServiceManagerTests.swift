@@ -100,10 +100,11 @@ struct LinuxServiceManagerTests {
     func aSilentServiceTimesOut() async throws {
         let data = TemporaryDirectory("tv-manager-silent")
         let marker = data.url.appendingPathComponent("stopped").path
+        // A stand-in that never goes live and never ends by itself: it waits on a child that blocks for ever.
         let manager = try Self.manager(data, script: """
             trap 'kill $!; touch \(marker); exit 0' TERM
             echo "setting up"
-            sleep 600 &
+            tail -f /dev/null &
             wait
             """, startDeadline: .milliseconds(700))
         try await manager.install(TunnelConfiguration(target: .namespace("box")))

@@ -145,12 +145,10 @@ struct PassiveServiceTests {
 
         // Flows are written to the history within a second; the program's answer with them.
         var lines: [String] = []
-        let deadline = Date().addingTimeInterval(15)
-        repeat {
+        _ = try eventually(within: 15, poll: 100_000) {
             lines = try Self.flowLines(data)
-            if let mine = Self.flow(lines, port: own.port), mine[2] == "program", Self.flow(lines, port: forwarded.port)?[2] == "notLocal" { break }
-            usleep(100_000)
-        } while Date() < deadline
+            return Self.flow(lines, port: own.port)?[2] == "program" && Self.flow(lines, port: forwarded.port)?[2] == "notLocal"
+        }
         let mine = try #require(Self.flow(lines, port: own.port), "\(lines)")
         #expect(mine[2] == "program" && mine[3] == "\(own.0.processIdentifier)" && mine[6] == "198.18.81.1", "\(mine)")
         let passing = try #require(Self.flow(lines, port: forwarded.port), "\(lines)")

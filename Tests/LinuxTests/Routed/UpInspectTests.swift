@@ -54,9 +54,7 @@ struct UpInspectTests {
         #expect(try curl(trusting: lab.pki.root) == nil, "the first connection of a client that does not trust the CA must fail")
         #expect(try curl(trusting: lab.pki.root)?.standardOutput == "200", "its next connection passes untouched")
 
-        kill(up.processIdentifier, SIGTERM)
-        #expect(UpNamespaceTests.Site.ended(up) && up.terminationStatus == 0,
-                "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        try UpNamespaceTests.Site.stop(up, errors: errors)
         let statuses = try lab.flows().filter { ($0["remote"] as? [String: Any])?["port"] as? Int == 443 }
             .compactMap { $0["tlsStatus"] as? String }
         #expect(statuses.sorted() == ["inspected", "notInspectable", "notInspectable"], "\(statuses)")

@@ -64,6 +64,18 @@ struct UpNamespaceTests {
             return (up, errors)
         }
 
+        /// SIGTERM to a foreground service: it ends cleanly (exit 0, its stderr said otherwise),
+        /// and, given the container's rules and routes from before, leaves them byte for byte so.
+        static func stop(_ up: Process, errors: Pipe, leaving lab: RoutedRoutingTests.Container? = nil, as before: String = "") throws {
+            kill(up.processIdentifier, SIGTERM)
+            #expect(ended(up) && up.terminationStatus == 0,
+                    "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            if let lab {
+                let differences = try lab.differences(from: before)
+                #expect(differences.isEmpty, "\(differences)")
+            }
+        }
+
         /// Waits for `process` to end, up to a deadline; whether it did.
         static func ended(_ process: Process, within seconds: Double = 15) -> Bool {
             let done = DispatchSemaphore(value: 0)
@@ -93,11 +105,7 @@ struct UpNamespaceTests {
         #expect(slow.standardOutput == "\(8 << 20)")
         #expect(try lab.route("198.18.99.9").hasPrefix("tv"), "the namespace's default route goes through the TUN")
 
-        kill(up.processIdentifier, SIGTERM)
-        #expect(Site.ended(up) && up.terminationStatus == 0,
-                "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
-        let differences = try lab.differences(from: before)
-        #expect(differences.isEmpty, "\(differences)")
+        try Site.stop(up, errors: errors, leaving: lab, as: before)
 
         let flows = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"),
                                          ["flows", "--data-dir", data.url.path, "--json", "--program", "curl"])

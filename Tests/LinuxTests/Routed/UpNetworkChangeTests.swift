@@ -45,10 +45,6 @@ struct UpNetworkChangeTests {
                 "\(rules("-4")) \(rules("-6"))")
         #expect(try lab.route("198.18.99.9").hasPrefix("tv"), "IPv4 still goes through the tunnel")
 
-        kill(up.processIdentifier, SIGTERM)
-        #expect(Site.ended(up) && up.terminationStatus == 0,
-                "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
-        let differences = try lab.differences(from: before)
-        #expect(differences.isEmpty, "\(differences)")
+        try Site.stop(up, errors: errors, leaving: lab, as: before)
     }
 }
