@@ -16,7 +16,7 @@ const cards = [
       + "its own — goes through TunnelVision's tunnel, here on this machine, or an interface is listened to. It records "
       + "each packet as it passes; nothing is sent anywhere else.", out: "Skip" },
   { title: "Your privacy", text: "No account, no cloud, nothing uploaded. Secure traffic stays encrypted unless you turn on "
-      + "Look inside secure traffic with a certificate you create, for a command you start with it; programs that pin "
+      + "Look inside secure traffic with a certificate you create, for a command or service you start with it; programs that pin "
       + "their certificates are left alone. Stop any time; Settings deletes everything it kept.", out: "Not now" },
 ];
 
