@@ -100,11 +100,11 @@ struct LinuxServiceManagerTests {
     func aSilentServiceTimesOut() async throws {
         let data = TemporaryDirectory("tv-manager-silent")
         let marker = data.url.appendingPathComponent("stopped").path
-        // A stand-in that never goes live and never ends by itself: it waits on a child that blocks for ever.
+        // A stand-in that never goes live and never ends by itself: it waits on a child that outlasts the test.
         let manager = try Self.manager(data, script: """
             trap 'kill $!; touch \(marker); exit 0' TERM
             echo "setting up"
-            tail -f /dev/null &
+            sleep 600 &
             wait
             """, startDeadline: .milliseconds(700))
         try await manager.install(TunnelConfiguration(target: .namespace("box")))
