@@ -43,8 +43,8 @@ let package = Package(
 
         // Developer tools: synthetic captures and the benchmarks.
         .target(name: "Bench", dependencies: ["Linux", "Posix", "Shared"], swiftSettings: strict),
-        .executableTarget(name: "tvlab", dependencies: ["App", "AppLinux", "Bench", "Fixtures", "Linux", "Posix", "Shared",
-                                                        "CAllocationCounter"], swiftSettings: strict),
+        .executableTarget(name: "tvlab", dependencies: ["App", "AppLinux", "Bench", "Fixtures", "Linux", "PacketTunnel", "Posix",
+                                                        "Shared", "CAllocationCounter"], swiftSettings: strict),
 
         // Synthetic traffic, seeded randoms, DNS and TLS fixtures: for the tests and tvlab only.
         .target(name: "Fixtures", dependencies: ["Shared"], path: "Tests/Fixtures", swiftSettings: strict),

@@ -100,7 +100,7 @@ enum HelpText {
     """
 
     static let run = """
-    tunnelvision run [--data-dir D] [--capture-detail metadata|full] [--no-capture]
+    tunnelvision run [--data-dir D] [--capture-detail metadata|full] [--no-capture] [--no-programs]
                      [--mtu BYTES] [--json-summary FILE] [--ui [--no-open]]
                      [--inspect [--upstream-ca FILE] [--keylog FILE]] [--] CMD ARGS…
 
@@ -144,6 +144,8 @@ enum HelpText {
     --capture-detail metadata   keep 128 bytes of each packet (headers) instead of whole packets
     --capture-detail full       keep whole packets (the settings' default)
     --no-capture                write no .pcap files (history and live feed still recorded)
+    --no-programs               do not ask which program made each connection (once per
+                                connection opened; 'tvlab bench tunnel' measures the cost)
     --mtu BYTES                 the tunnel's MTU, 1280…65520 (default 65520, as pasta and
                                 slirp4netns use; measured 3.5× the throughput of 1500, whose
                                 real link's segmentation --mtu 1500 gives back)

@@ -48,6 +48,7 @@ enum RunCommand {
                 }
                 request.options.captureDetail = detail
             case "--no-capture": request.options.captureOff = true
+            case "--no-programs": request.options.namesPrograms = false
             case "--json-summary": request.jsonSummary = try value(argument)
             case "--ui": request.ui = true
             case "--no-open": request.noOpen = true

@@ -26,7 +26,7 @@ enum UpCommand {
 
     static let help = """
     tunnelvision up --host | --netns NAME | --pid PID | --interface IF [--inspect] [--ui [--no-open]]
-                    [--foreground] [--data-dir D]
+                    [--no-programs] [--foreground] [--data-dir D]
 
     Monitors the host — the network namespace 'up' runs in — or network namespace NAME (one 'ip
     netns list' shows), or the network namespace of process PID (a container's, found from a
@@ -51,7 +51,7 @@ enum UpCommand {
     that comes or goes — the service hears it (netlink) and moves its rules with it; 'status'
     counts the changes and says what the last one came to.
 
-    --interface is passive: a packet socket (AF_PACKET, a TPACKET_V3 ring of 16 MiB) hears every IP
+    --interface is passive: a packet socket (AF_PACKET, a TPACKET_V3 ring of 12 MiB) hears every IP
     packet the interface sends and receives — 'any' for every interface of the namespace — and
     nothing of the network is changed or relayed, so nothing can be inspected. Connections with
     an end on this machine are named with their program; those that only pass by (forwarded or
@@ -77,6 +77,8 @@ enum UpCommand {
                      ui' does) until Ctrl-C — the service goes on after it; with --foreground, for as
                      long as the service runs
     --no-open        with --ui: print the web app's address, open no browser
+    --no-programs    do not ask which program made each connection (the kernel's socket table and
+                     /proc, once per connection opened: 'tvlab bench tunnel' measures what it costs)
 
     --inspect        decrypt HTTPS with your local CA ('tunnelvision ca create'), as 'run --inspect'
                      does — routed targets only. Nothing is installed in the target: programs there
@@ -97,7 +99,7 @@ enum UpCommand {
     static func parse(_ arguments: [String]) throws(Invocation.UsageError) -> Request {
         var target: MonitoringTarget?
         var request = Request(configuration: .default)
-        var inspect = false, upstreamCA: String?, keyLog: String?
+        var inspect = false, namesPrograms = true, upstreamCA: String?, keyLog: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -123,6 +125,7 @@ enum UpCommand {
             case ServiceCommandLine.uiOption: request.ui = true
             case ServiceCommandLine.noOpenOption: request.noOpen = true
             case ServiceCommandLine.inspectOption: inspect = true
+            case ServiceCommandLine.noProgramsOption: namesPrograms = false
             case "--upstream-ca", "--keylog":
                 guard let value = rest.popFirst() else { throw Invocation.UsageError(message: "up: \(argument) needs a value") }
                 if argument == "--upstream-ca" { upstreamCA = value } else { keyLog = value }
@@ -134,7 +137,7 @@ enum UpCommand {
             throw Invocation.UsageError(message: "up: what to monitor? (tunnelvision up --host, --netns NAME, --pid PID for a "
                                         + "process's namespace, or --interface IF to watch an interface passively)")
         }
-        request.configuration = TunnelConfiguration(target: target, inspect: inspect)
+        request.configuration = TunnelConfiguration(target: target, inspect: inspect, namesPrograms: namesPrograms)
         request.inspection = try RunCommand.inspection(inspect: inspect, upstreamCA: upstreamCA, keyLog: keyLog, command: "up",
                                                        example: "tunnelvision up --netns NAME --inspect OPTION FILE --foreground")
         if (upstreamCA != nil || keyLog != nil) && !request.foreground {
@@ -254,7 +257,8 @@ enum UpCommand {
         }
         do {
             if case .interface(let interface) = target {
-                try await PassiveService(interface: interface, dataDirectory: dataDirectory).run(live: announce, until: untilStopped)
+                try await PassiveService(interface: interface, dataDirectory: dataDirectory,
+                                         namesPrograms: request.configuration.namesPrograms).run(live: announce, until: untilStopped)
                 print("stopped watching \(target)")
                 presence.end(problem: nil)
                 return 0
@@ -262,6 +266,7 @@ enum UpCommand {
             var options = RoutedService.Options(target: target, dataDirectory: dataDirectory)
             // The service the manager starts is told --inspect alone: it inspects with the system's trust upstream.
             options.inspection = request.configuration.inspect ? (request.inspection ?? InspectionRunOptions()) : nil
+            options.namesPrograms = request.configuration.namesPrograms
             let service = RoutedService(options: options)
             let outcome = try await service.run(live: announce, networkChanged: { change in
                 presence.networkChanged(learnt: change.learnt, sentence: change.sentence)

@@ -19,6 +19,12 @@ do {
     exit(2)
 }
 
+// The monitors run for hours: their heap must give a burst's memory back (HeapPolicy).
+switch invocation {
+case .run, .up: HeapPolicy.useOneArena()
+default: break
+}
+
 switch invocation {
 case let .help(topic):
     guard let text = HelpText.text(for: topic) else {

@@ -126,9 +126,13 @@ enum HelpText {
     write rate of the disk under a fresh data directory (1 GiB of zeros, one fdatasync, removed)
     followed by a download through the tunnel capturing whole packets into that directory
     (--capture-detail full), reported as a ratio of the disk's rate. Routed and passive: the
-    service's resident memory with 1000 connections open (target at most 60 MB), and for passive
+    service's resident memory with 1000 connections open (target at most 60 MB), read once the
+    connections of the runs before have left it and it has given back what they grew (21 s
+    after the 1000 are open: their 10 s closing linger, then its 10 s give-back), and for passive
     what the kernel dropped before the service read it over all of its path's runs, from
-    'tunnelvision stats --json' (target at most 0.1 %).
+    'tunnelvision stats --json' (target at most 0.1 %); then what asking each connection's
+    program costs: K pairs, each a fresh service's conn/s with the lookup and a fresh one's with
+    'up --no-programs', the medians' ratio shown (target at least 95 %).
     Prints each path's figures and its ratio to direct (latency as microseconds added), and the
     targets for the tunnel: upload and download at least 80 % of direct, at most 15 µs added to
     the median round trip, connections/s at least 80 % of direct, resident memory at most 50 MB

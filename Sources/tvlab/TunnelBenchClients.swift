@@ -4,6 +4,7 @@ import Glibc
 import Bench
 import Foundation
 import Linux
+import PacketTunnel
 import Shared
 
 /// The programs `bench tunnel` needs, found before anything is built. A relay that is missing
@@ -84,6 +85,12 @@ struct TunnelBenchClients {
 
     /// The resident memory of `tunnelvision run` (the pid spawned: `ip netns exec` execs it), or of
     /// the route's service, while `tvlab net hold` keeps `flows` connections open through it.
+    /// How long a service holding the open flows is left before its memory is read: the flows of
+    /// the runs before linger `closing` (`FlowTable.Config.closingLinger`), then the service gives
+    /// back the room they grew at its next give-back (`HeapPolicy.giveBackInterval`).
+    static let serviceSettleSeconds = Double(FlowTable.Config().closingLinger) / 1e9
+        + Double(HeapPolicy.giveBackInterval.components.seconds) + 1
+
     func memoryWithOpenFlows(_ route: TunnelBenchRoute, flows: Int) throws(Failure) -> ProcessMemory {
         let ready = directory + "/hold.ready"
         let errors = directory + "/hold.err"
@@ -101,6 +108,17 @@ struct TunnelBenchClients {
             throw Failure("\(error)\(Self.tail(of: errors))")
         }
         let measured = route.service?.pid ?? process.pid
+        if route.service != nil {
+            // A service has run the tests before: read it once their flows have left (the closing
+            // linger) and it has given back what they grew (its next periodic give-back).
+            Console.progress("waiting \(Int(Self.serviceSettleSeconds)) s for the service to settle…")
+            let settled = Stopwatch()
+            while settled.elapsedSeconds < Self.serviceSettleSeconds {
+                try Interruption.check()
+                if let outcome = process.poll() { throw Failure("tvlab net hold ended early (\(outcome.summary))\(Self.tail(of: errors))") }
+                usleep(100_000)
+            }
+        }
         guard let memory = ProcessMemory.read(status: BenchProcess.readText("/proc/\(measured)/status")) else {
             throw Failure("cannot read /proc/\(measured)/status")
         }

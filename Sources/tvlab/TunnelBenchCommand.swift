@@ -90,9 +90,12 @@ enum TunnelBenchCommand {
                                                                                    iperf: tools.iperf3 != nil,
                                                                                    failures: &results.failures)))
             if path.isService, let tunnelvision = tools.tunnelvision {
-                results.services.append(try measureService(route, tunnelvision: tunnelvision, clients: clients, options: options,
-                                                           dataDirectory: directory + "/data-\(path.rawValue)",
-                                                           failures: &results.failures))
+                var service = try measureService(route, tunnelvision: tunnelvision, clients: clients, options: options,
+                                                 dataDirectory: directory + "/data-\(path.rawValue)", failures: &results.failures)
+                route.close()
+                service.programLookup = try measureProgramLookup(path, lab: lab, tunnelvision: tunnelvision, clients: clients,
+                                                                 options: options, directory: directory, failures: &results.failures)
+                results.services.append(service)
             }
         }
 
@@ -121,11 +124,8 @@ enum TunnelBenchCommand {
             return .tunnel(lab: lab, tunnelvision: tools.tunnelvision ?? "tunnelvision", dataDirectory: dataDirectory,
                            detail: "metadata", mtu: options.mtu)
         case .routed, .passive:
-            let serviceData = directory + "/data-\(path.rawValue)"
-            let tunnelvision = tools.tunnelvision ?? "tunnelvision"
-            let errors = directory + "/\(path.rawValue).err"
-            return path == .routed ? try .routed(lab: lab, tunnelvision: tunnelvision, dataDirectory: serviceData, errors: errors)
-                                   : try .passive(lab: lab, tunnelvision: tunnelvision, dataDirectory: serviceData, errors: errors)
+            return try .service(path, lab: lab, tunnelvision: tools.tunnelvision ?? "tunnelvision",
+                                dataDirectory: directory + "/data-\(path.rawValue)", errors: directory + "/\(path.rawValue).err")
         case .pasta: return .pasta(lab: lab, pasta: tools.pasta ?? "pasta", mtu: options.mtu)
         case .slirp4netns:
             return try .slirp4netns(lab: lab, slirp4netns: tools.slirp4netns ?? "slirp4netns", mtu: options.mtu,
@@ -179,6 +179,32 @@ enum TunnelBenchCommand {
         figures.memory = try repeated("\(route.path.rawValue) memory, \(flows) open flows", options.repeats, failures: &failures,
                                       format: { "VmRSS " + megabytes($0.residentBytes) + ", VmHWM " + megabytes($0.peakResidentBytes) }) {
             () throws(Failure) in try clients.memoryWithOpenFlows(route, flows: flows)
+        }
+        return figures
+    }
+
+    /// What asking each flow's program costs a service path: its connections/s with the lookup and
+    /// without (`up --no-programs`), in pairs — each run a fresh service of each kind, one after
+    /// the other — so that the machine's drift over the bench falls on both alike.
+    private static func measureProgramLookup(_ path: TunnelBenchPath, lab: Lab, tunnelvision: String, clients: TunnelBenchClients,
+                                             options: TunnelBenchOptions, directory: String,
+                                             failures: inout [String]) throws(Failure) -> ProgramLookupFigures {
+        var figures = ProgramLookupFigures()
+        for run in 1...options.repeats {
+            for namesPrograms in [true, false] {
+                let kind = namesPrograms ? "with" : "without"
+                let label = "\(path.rawValue) connections \(kind) program lookup \(run)/\(options.repeats)"
+                let rates = try repeated(label, 1, failures: &failures,
+                                         format: { IPCBenchCommand.grouped(Int64($0.rounded())) + "/s" }) { () throws(Failure) -> Double in
+                    let route = try TunnelBenchRoute.service(path, lab: lab, tunnelvision: tunnelvision,
+                                                             dataDirectory: directory + "/data-\(path.rawValue)-programs-\(kind)",
+                                                             errors: directory + "/\(path.rawValue)-programs-\(kind).err",
+                                                             namesPrograms: namesPrograms)
+                    defer { route.close() }
+                    return try clients.connectionRate(route)
+                }
+                if namesPrograms { figures.with += rates } else { figures.without += rates }
+            }
         }
         return figures
     }

@@ -22,6 +22,8 @@ struct ServiceFigures {
     var memory: [ProcessMemory] = []
     /// What the kernel counted on the passive service's capture socket over the path's runs.
     var kernel: DeviceKernelCounters?
+    /// Its connections/s with and without asking each flow's program.
+    var programLookup = ProgramLookupFigures()
 
     /// `tunnelvision stats --json`, as far as it is read here.
     struct StatsDocument: Decodable {
@@ -45,7 +47,29 @@ struct ServiceFigures {
             let target = String(format: "%.1f %%", TunnelBenchTargets.passiveDropShare * 100)
             parts.append("kernel dropped \(kernel.queueDrops) of \(seen) packets (\(share), target ≤ \(target))")
         }
+        if let line = programLookup.line { parts.append(line) }
         return parts.joined(separator: " ")
+    }
+}
+
+/// A service's connections/s with each flow's program asked and without (`--no-programs`).
+struct ProgramLookupFigures {
+    var with: [Double] = []
+    var without: [Double] = []
+
+    /// The medians' ratio, with over without; nil unless both were measured.
+    var ratio: Double? {
+        guard let with = BenchStatistics.median(with), let without = BenchStatistics.median(without), without > 0 else { return nil }
+        return with / without
+    }
+
+    /// Its part of the service's line.
+    var line: String? {
+        guard let ratio, let with = BenchStatistics.median(with), let without = BenchStatistics.median(without) else { return nil }
+        let target = String(format: "%.0f %%", TunnelBenchTargets.programLookupConnectionRatio * 100)
+        return "; program lookup: \(IPCBenchCommand.grouped(Int64(with.rounded()))) connections/s with it, "
+            + "\(IPCBenchCommand.grouped(Int64(without.rounded()))) without, " + String(format: "%.1f %%", ratio * 100)
+            + " (target ≥ \(target))"
     }
 }
 
@@ -178,6 +202,12 @@ struct TunnelBenchResults {
                                      "residentBytes": series(service.memory.map { Double($0.residentBytes) })]
         object["kernelDrops"] = service.kernel.map { $0.queueDrops as Any } ?? NSNull()
         object["kernelPackets"] = service.kernel.map { ($0.queueDrops + $0.datagramsRead) as Any } ?? NSNull()
+        object["programLookup"] = [
+            "connectionsPerSecondWith": series(service.programLookup.with),
+            "connectionsPerSecondWithout": series(service.programLookup.without),
+            "ratio": nullable(service.programLookup.ratio),
+            "target": TunnelBenchTargets.programLookupConnectionRatio,
+        ] as [String: Any]
         return object
     }
 

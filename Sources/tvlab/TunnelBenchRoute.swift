@@ -59,25 +59,37 @@ final class TunnelBenchRoute {
 
     /// `up --host` in host (host plays the machine): host's default route goes through the
     /// service's TUN, and the clients, in host, reach the server at its address beyond it.
-    static func routed(lab: Lab, tunnelvision: String, dataDirectory: String, errors: String) throws(Failure) -> TunnelBenchRoute {
+    /// `namesPrograms` false: `up --no-programs`, to measure what asking each flow's program costs.
+    static func routed(lab: Lab, tunnelvision: String, dataDirectory: String, errors: String,
+                       namesPrograms: Bool = true) throws(Failure) -> TunnelBenchRoute {
         try service(.routed, lab: lab, tunnelvision: tunnelvision, target: ["--host"], server: beyondIPv4,
-                    dataDirectory: dataDirectory, errors: errors)
+                    dataDirectory: dataDirectory, errors: errors, namesPrograms: namesPrograms)
     }
 
     /// `up --interface veth-host` in host: the clients take the direct path, watched as it goes by.
-    static func passive(lab: Lab, tunnelvision: String, dataDirectory: String, errors: String) throws(Failure) -> TunnelBenchRoute {
+    static func passive(lab: Lab, tunnelvision: String, dataDirectory: String, errors: String,
+                        namesPrograms: Bool = true) throws(Failure) -> TunnelBenchRoute {
         try service(.passive, lab: lab, tunnelvision: tunnelvision, target: ["--interface", watchedInterface], server: Lab.serverIPv4,
-                    dataDirectory: dataDirectory, errors: errors)
+                    dataDirectory: dataDirectory, errors: errors, namesPrograms: namesPrograms)
+    }
+
+    /// The service path `path` (routed or passive).
+    static func service(_ path: TunnelBenchPath, lab: Lab, tunnelvision: String, dataDirectory: String, errors: String,
+                        namesPrograms: Bool = true) throws(Failure) -> TunnelBenchRoute {
+        path == .routed
+            ? try routed(lab: lab, tunnelvision: tunnelvision, dataDirectory: dataDirectory, errors: errors, namesPrograms: namesPrograms)
+            : try passive(lab: lab, tunnelvision: tunnelvision, dataDirectory: dataDirectory, errors: errors, namesPrograms: namesPrograms)
     }
 
     /// A service in the foreground, ready once `tunnelvision status` says it is live.
     private static func service(_ path: TunnelBenchPath, lab: Lab, tunnelvision: String, target: [String], server: String,
-                                dataDirectory: String, errors: String) throws(Failure) -> TunnelBenchRoute {
+                                dataDirectory: String, errors: String, namesPrograms: Bool) throws(Failure) -> TunnelBenchRoute {
         // Metadata capture, as the tunnel path records: whole packets would measure the disk.
         do {
             try ExternalCommand.run([tunnelvision, "settings", "set", "capture-detail", "metadata", "--data-dir", dataDirectory])
         } catch { throw Failure("cannot set the service's capture detail: \(error)") }
-        let service = try BenchProcess(lab.host.command([tunnelvision, "up"] + target + ["--foreground", "--data-dir", dataDirectory]),
+        let service = try BenchProcess(lab.host.command([tunnelvision, "up"] + target + (namesPrograms ? [] : ["--no-programs"])
+                                                        + ["--foreground", "--data-dir", dataDirectory]),
                                        name: "tunnelvision up", errors: errors)
         let route = TunnelBenchRoute(path: path, server: server, prefix: lab.host.command([]), service: service)
         do {

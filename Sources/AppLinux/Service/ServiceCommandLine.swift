@@ -6,6 +6,7 @@ import Shared
 /// written by the manager that starts the service in the background.
 package enum ServiceCommandLine {
     package static let inspectOption = "--inspect"
+    package static let noProgramsOption = "--no-programs"
     package static let foregroundOption = "--foreground"
     /// Said only by the manager to the service it starts: after going live, its output goes to
     /// the data directory's `service.log` instead of the pipe the manager reads.
@@ -18,6 +19,7 @@ package enum ServiceCommandLine {
     /// What the manager runs to start the service for `configuration` on `dataDirectory`.
     package static func serviceArguments(for configuration: TunnelConfiguration, dataDirectory: URL) -> [String] {
         ["up"] + configuration.target.options + (configuration.inspect ? [inspectOption] : [])
+            + (configuration.namesPrograms ? [] : [noProgramsOption])
             + [dataDirectoryOption, dataDirectory.path, foregroundOption, detachedOption]
     }
 }

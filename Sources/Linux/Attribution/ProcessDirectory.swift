@@ -16,6 +16,9 @@ final class ProcessDirectory {
     /// The descriptor the process last held a wanted socket on: a program that closes a
     /// connection and opens the next gets the same number back (the lowest free one).
     private var lastSocketDescriptor: Int32?
+    /// /proc/PID/comm, opened on first use and read again from its start each time (the kernel
+    /// makes it anew on each read at offset 0, so a later exec's name is read): -1 until then.
+    private var command: Int32 = -1
 
     /// Opens `procRoot`/`pid`; nil when the process is gone or cannot be read.
     init?(procRoot: String, pid: Int32) {
@@ -33,6 +36,7 @@ final class ProcessDirectory {
     }
 
     deinit {
+        if command >= 0 { close(command) }
         closedir(descriptors)
         close(directory)
     }
@@ -68,14 +72,13 @@ final class ProcessDirectory {
     /// Whether the process is gone (its directory answers nothing more).
     var isGone: Bool { faccessat(directory, "fd", F_OK, 0) != 0 }
 
-    /// /proc/PID/comm without its newline, read with one read(2) (it is at most 16 bytes); nil
+    /// /proc/PID/comm without its newline, read with one pread(2) (it is at most 16 bytes); nil
     /// once the process is gone.
     func commandName() -> String? {
-        let file = openat(directory, "comm", O_RDONLY | O_CLOEXEC)
-        guard file >= 0 else { return nil }
-        defer { close(file) }
+        if command < 0 { command = openat(directory, "comm", O_RDONLY | O_CLOEXEC) }
+        guard command >= 0 else { return nil }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer -> String? in
-            let count = read(file, buffer.baseAddress!, buffer.count)
+            let count = pread(command, buffer.baseAddress!, buffer.count, 0)
             guard count > 0 else { return nil }
             let end = buffer[count - 1] == UInt8(ascii: "\n") ? count - 1 : count
             return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<end]), as: UTF8.self)

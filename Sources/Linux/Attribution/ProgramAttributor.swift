@@ -10,6 +10,11 @@ import Synchronization
 /// (`SocketOwnerLookup`), and the answers wait for the loop, which is woken once for however
 /// many arrived meanwhile (`wake`, then `takeAnswers`).
 ///
+/// Batched both ways, because a burst of connections is when the cost shows (`tvlab bench
+/// tunnel` measures it): the loop only appends a question, and wakes the queue only when it is
+/// idle; the queue answers every question waiting, then posts the answers at once. So a burst
+/// costs a wake or two, not two per connection.
+///
 /// Bounded: past `backlogLimit` questions waiting, a flow is answered at once as unavailable and
 /// says why, rather than queueing without end behind a flood of connections.
 package final class ProgramAttributor: Sendable {
@@ -24,16 +29,29 @@ package final class ProgramAttributor: Sendable {
         let asked: Bool
     }
 
+    private struct Question: Sendable {
+        let key: FlowKey
+        let lookup: SocketDiagMessage.Lookup
+        let firstSeen: UInt64
+    }
+
+    /// The questions not yet taken by the queue, and whether the queue has been told to take them.
+    private struct Pending {
+        var questions: [Question] = []
+        var draining = false
+        /// Questions admitted whose answers the loop has not taken (the backlog).
+        var waiting = 0
+    }
+
     private let queue = DispatchQueue(label: "tunnelvision.attribution")
     private let wake: @Sendable () -> Void
+    private let pending = Mutex(Pending())
     private let answers = Mutex<[Answer]>([])
     /// The queue's own: the lookup, made on first use, and the namespace it is made in (owned).
     private let lookup = Mutex<Result<SocketOwnerLookup, SocketDiagMessage.Failure>?>(nil)
     /// The target's network namespace (owned), or why it could not be found.
     private let namespace: Result<Int32, LinkStatisticsError>
     private let procRoot: String
-    /// Questions handed to the queue whose answers the loop has not taken.
-    private let waiting = Mutex(0)
 
     /// Takes the descriptor of the target's network namespace and closes it when done; when the
     /// namespace could not be found, every flow is answered `unavailable` with the reason.
@@ -50,19 +68,24 @@ package final class ProgramAttributor: Sendable {
 
     /// A flow opened (the loop's thread): ask about its socket.
     package func flowOpened(_ key: FlowKey, local: IPEndpoint, remote: IPEndpoint, firstSeen: UInt64) {
-        let admitted = waiting.withLock { count -> Bool in
-            guard count < Self.backlogLimit else { return false }
-            count += 1
-            return true
+        let question = Question(key: key, lookup: SocketDiagMessage.Lookup(proto: key.proto, local: local, remote: remote),
+                                firstSeen: firstSeen)
+        enum Admission { case refused, queued, queuedAndIdle }
+        let admission = pending.withLock { pending -> Admission in
+            guard pending.waiting < Self.backlogLimit else { return .refused }
+            pending.waiting += 1
+            pending.questions.append(question)
+            guard !pending.draining else { return .queued }
+            pending.draining = true
+            return .queuedAndIdle
         }
-        guard admitted else {
+        switch admission {
+        case .queued: return
+        case .queuedAndIdle: queue.async { [self] in drain() }
+        case .refused:
             let refusal = ProgramAttribution.unavailable("too many connections opened at once to ask about each "
                                                           + "(\(Self.backlogLimit) waiting)")
-            return post(Answer(key: key, attribution: refusal, firstSeen: firstSeen, asked: false))
-        }
-        let question = SocketDiagMessage.Lookup(proto: key.proto, local: local, remote: remote)
-        queue.async { [self] in
-            post(Answer(key: key, attribution: attribution(of: question), firstSeen: firstSeen, asked: true))
+            post([Answer(key: key, attribution: refusal, firstSeen: firstSeen, asked: false)])
         }
     }
 
@@ -74,14 +97,28 @@ package final class ProgramAttributor: Sendable {
             return all
         }
         let asked = taken.reduce(0) { $0 + ($1.asked ? 1 : 0) }
-        waiting.withLock { $0 -= asked }
+        if asked > 0 { pending.withLock { $0.waiting -= asked } }
         return taken
     }
 
-    private func post(_ answer: Answer) {
+    /// On the queue: answers what waits, batch by batch, until nothing does.
+    private func drain() {
+        while true {
+            let batch = pending.withLock { pending -> [Question] in
+                let batch = pending.questions
+                pending.questions.removeAll(keepingCapacity: true)
+                if batch.isEmpty { pending.draining = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            post(batch.map { Answer(key: $0.key, attribution: attribution(of: $0.lookup), firstSeen: $0.firstSeen, asked: true) })
+        }
+    }
+
+    private func post(_ batch: [Answer]) {
         let first = answers.withLock { waiting in
-            waiting.append(answer)
-            return waiting.count == 1
+            waiting.append(contentsOf: batch)
+            return waiting.count == batch.count
         }
         if first { wake() }
     }

@@ -93,7 +93,7 @@ package final class PassiveRuntime: @unchecked Sendable {
         try loop.register(ring.descriptor, interest: .read) { [unowned self] readiness in readRing(readiness) }
         refreshAddresses()
         scheduleTick()
-        HeapPolicy.giveBackPeriodically(on: loop)
+        HeapPolicy.giveBackPeriodically(on: loop) { [weak self] in self?.pipeline.releaseUnusedCapacity() }
         let thread = Thread { [self] in
             lifetime.run(loop, fail: fail, onFailure: onFailure)
         }

@@ -28,10 +28,13 @@ package struct PassiveService {
 
     let interface: String
     let dataDirectory: URL
+    /// `up --no-programs`: no flow's program is asked.
+    let namesPrograms: Bool
 
-    package init(interface: String, dataDirectory: URL) {
+    package init(interface: String, dataDirectory: URL, namesPrograms: Bool = true) {
         self.interface = interface
         self.dataDirectory = dataDirectory
+        self.namesPrograms = namesPrograms
     }
 
     /// Runs until `stopped` returns; `live` is told once packets are being read. Monitoring that
@@ -41,7 +44,8 @@ package struct PassiveService {
         let ring: PacketRing
         do { ring = try PacketRing(interface: interface) } catch { throw .ring(error) }
         let target = MonitoringTarget.interface(interface)
-        let options = TunnelSession.Options.service(for: target, settings: SettingsStore(dataDirectory: dataDirectory).loadForSession())
+        var options = TunnelSession.Options.service(for: target, settings: SettingsStore(dataDirectory: dataDirectory).loadForSession())
+        options.namesPrograms = namesPrograms
         let session: PassiveSession
         do {
             session = try await PassiveSession(dataDirectory: dataDirectory, ring: ring, options: options, onFailure: { failure in

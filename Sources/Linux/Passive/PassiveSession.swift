@@ -20,7 +20,7 @@ package final class PassiveSession: @unchecked Sendable {
             sinks.abandon()
             throw .eventLoop(error)
         }
-        runtime.attributePrograms()
+        if options.namesPrograms { runtime.attributePrograms() }
         do { try runtime.serveControl(at: sinks.controlSocketPath, capture: sinks.capture, retention: sinks.retention) } catch {
             sinks.abandon()
             throw .controlSocket(error)

@@ -15,6 +15,8 @@ package struct MonitoredRun: Sendable {
         /// nil: the settings'.
         package var captureDetail: CaptureDetail?
         package var captureOff = false
+        /// `--no-programs`: no flow's program is asked.
+        package var namesPrograms = true
         package var mtu = TunnelAddressing.mtu
         /// `--inspect` and its options; nil: no TLS inspection.
         package var inspection: InspectionRunOptions?
@@ -192,6 +194,7 @@ package struct MonitoredRun: Sendable {
         sessionOptions.captureDetail = captureDetail
         sessionOptions.retention = retention
         sessionOptions.mtu = options.mtu
+        sessionOptions.namesPrograms = options.namesPrograms
         sessionOptions.origin = "run " + options.command.joined(separator: " ")
         sessionOptions.inspection = options.inspection
         // Decrypted content is kept only by a run that decrypts, and only while its switch is on.

@@ -111,7 +111,10 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             throw .loop(error)
         }
         scheduleTick()
-        HeapPolicy.giveBackPeriodically(on: loop)
+        HeapPolicy.giveBackPeriodically(on: loop) { [weak self] in
+            self?.pipeline.releaseUnusedCapacity()
+            self?.relay.releaseUnusedCapacity()
+        }
         let joined = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var joinFailure: Int32 = 0
         let thread = Thread { [self] in

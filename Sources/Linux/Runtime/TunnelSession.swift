@@ -39,6 +39,9 @@ package final class TunnelSession: @unchecked Sendable {
         package var plaintextPersistenceEnabled = false
         /// What every relay socket carries (SO_MARK): a routed target's `RoutedPlan.mark`; nil for `run`.
         package var socketMark: UInt32?
+        /// Whether each flow's program is asked of the kernel (`--no-programs` says no: the lookup
+        /// costs a little on every connection opened, `tvlab bench tunnel` says how much).
+        package var namesPrograms = true
         package init() {}
     }
 
@@ -60,7 +63,7 @@ package final class TunnelSession: @unchecked Sendable {
             throw .eventLoop(error)
         }
         // Each flow's program, asked in the namespace the device (and so the monitored sockets) is in.
-        runtime.attributePrograms(namespace: device.networkNamespace())
+        if options.namesPrograms { runtime.attributePrograms(namespace: device.networkNamespace()) }
         if let inspection = options.inspection {
             do {
                 let factory = try TunnelInspectionSetup.factory(dataDirectory: dataDirectory, options: inspection)

@@ -19,6 +19,8 @@ package struct RoutedService {
         package var dataDirectory: URL
         /// `up --inspect`'s options; nil: nothing is decrypted.
         package var inspection: InspectionRunOptions?
+        /// `up --no-programs`: no flow's program is asked.
+        package var namesPrograms = true
         package init(target: MonitoringTarget, dataDirectory: URL) {
             self.target = target
             self.dataDirectory = dataDirectory
@@ -117,6 +119,7 @@ package struct RoutedService {
         var sessionOptions = TunnelSession.Options.service(for: options.target, settings: settings)
         sessionOptions.socketMark = RoutedPlan.mark
         sessionOptions.inspection = options.inspection
+        sessionOptions.namesPrograms = options.namesPrograms
         // Decrypted content is kept only by a service that decrypts, and only while its switch is on.
         sessionOptions.plaintextPersistenceEnabled = options.inspection != nil && settings.settings.plaintextPersistenceEnabled
         // The plan while it is applied. A tunnel that fails by itself takes its routes away at

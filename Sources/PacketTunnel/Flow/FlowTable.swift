@@ -55,6 +55,9 @@ package struct FlowTable: Sendable {
 
     /// Flows alive now, closing ones included; never more than `config.maxFlows`.
     package var count: Int { flows.count }
+    /// Slots the table has room for, free ones included: what a burst grew it to, until
+    /// `releaseUnusedCapacity`.
+    package var slotCapacity: Int { flows.slotCapacity }
 
     /// A live flow a packet belongs to, as `find` returns it.
     package struct Found: Sendable {
@@ -226,6 +229,22 @@ package struct FlowTable: Sendable {
     /// The flows that left since the last call, other than by idle expiry; each record exactly
     /// once. Each carries its key, so the runtime can also close the flows' relay connections from
     /// the same list.
+    /// Gives back the room a burst of flows left once few of them remain (`UnusedCapacity`): the
+    /// flows move to the lowest slots, so every slot handed out before is stale — a caller that
+    /// keeps slots between packets (`CaptureAnalyzer`) must not call it. The live pipeline calls it
+    /// between ticks.
+    package mutating func releaseUnusedCapacity() {
+        slotByKey.releaseUnusedCapacity()
+        guard UnusedCapacity.isWorthReleasing(count: flows.count, capacity: flows.slotCapacity) else { return }
+        let renumbered = flows.compact()
+        var rebuilt = [FlowKey: Int](minimumCapacity: UnusedCapacity.rebuiltCapacity(count: flows.count))
+        for (key, slot) in slotByKey { rebuilt[key] = renumbered[slot] }
+        slotByKey = rebuilt
+        var sides = [IPEndpoint?](repeating: nil, count: flows.count)
+        for (slot, placed) in renumbered.enumerated() where placed >= 0 { sides[placed] = localSides[slot] }
+        localSides = sides
+    }
+
     package mutating func drainClosed() -> [ClosedFlow] {
         defer { closed = [] }
         return closed

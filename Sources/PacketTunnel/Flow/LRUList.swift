@@ -90,6 +90,37 @@ struct LRUList<Element> {
         return slot
     }
 
+    /// Moves every element into the lowest slots, each lane in its order and with its stamp, and
+    /// gives back the room of the freed slots; returns each old slot's new one (`none`, -1, for a
+    /// slot that was free). Every slot index held outside is stale afterwards: only an owner that
+    /// renumbers what it holds (`FlowTable.releaseUnusedCapacity`) may call it.
+    mutating func compact() -> [Int] {
+        var renumbered = Array(repeating: Self.none, count: links.count)
+        var compactLinks: [Link] = []
+        compactLinks.reserveCapacity(count)
+        var compactElements: [Element?] = []
+        compactElements.reserveCapacity(count)
+        for lane in 0..<laneCount {
+            var slot = mostRecent[lane]
+            var previous = Self.none
+            mostRecent[lane] = Self.none
+            while slot != Self.none {
+                let placed = compactLinks.count
+                renumbered[slot] = placed
+                compactLinks.append(Link(moreRecent: previous, lessRecent: Self.none, lane: lane, stamp: links[slot].stamp))
+                compactElements.append(elements[slot].take())
+                if previous == Self.none { mostRecent[lane] = placed } else { compactLinks[previous].lessRecent = placed }
+                previous = placed
+                slot = links[slot].lessRecent
+            }
+            leastRecent[lane] = previous
+        }
+        links = compactLinks
+        elements = compactElements
+        firstFree = Self.none
+        return renumbered
+    }
+
     /// Makes the element at `slot` the most recent of its lane.
     mutating func touch(_ slot: Int) {
         precondition(links[slot].isOccupied, "slot \(slot) is free")

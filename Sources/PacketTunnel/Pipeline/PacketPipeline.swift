@@ -163,6 +163,16 @@ package final class PacketPipeline {
         return endedKeys.filter { flowTable.record(for: $0) == nil }
     }
 
+    /// Gives back the room a burst of flows left in the flow table and the pipeline's own tables
+    /// (`UnusedCapacity`); the live loop calls it between ticks (never an offline reading, which
+    /// keeps flow slots between packets).
+    package func releaseUnusedCapacity() {
+        flowTable.releaseUnusedCapacity()
+        batchSlot.releaseUnusedCapacity()
+        quicReaders.releaseUnusedCapacity()
+        plaintextConversations.releaseUnusedCapacity()
+    }
+
     /// Sends the batch being gathered, after writing out the capture it points into, and wakes the
     /// live feed's reader.
     package func flush(now: UInt64) {

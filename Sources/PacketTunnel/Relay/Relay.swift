@@ -159,6 +159,13 @@ package final class Relay {
     /// Closes every flow: the tunnel is stopping.
     package func closeAll() { handle(.closeAll) }
 
+    /// Gives back the room a burst of connections left (`UnusedCapacity`); the loop calls it
+    /// between ticks.
+    package func releaseUnusedCapacity() {
+        tcpFlows.releaseUnusedCapacity()
+        udpFlows.releaseUnusedCapacity()
+    }
+
     // MARK: Carrying out
 
     private func relay(_ packet: ParsedPacket, datagram: Data) {

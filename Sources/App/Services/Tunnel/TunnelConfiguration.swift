@@ -8,10 +8,13 @@ public struct TunnelConfiguration: Sendable, Equatable {
     public var target: MonitoringTarget
     /// TLS inspection with the person's local CA, for the routed targets only.
     public var inspect: Bool
+    /// Whether each connection's program is asked of the kernel (`up --no-programs` says no).
+    public var namesPrograms: Bool
 
-    public init(target: MonitoringTarget, inspect: Bool = false) {
+    public init(target: MonitoringTarget, inspect: Bool = false, namesPrograms: Bool = true) {
         self.target = target
         self.inspect = inspect
+        self.namesPrograms = namesPrograms
     }
 
     /// The host, not inspected: what Start does before Settings picks anything else.
