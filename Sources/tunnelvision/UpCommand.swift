@@ -51,7 +51,7 @@ enum UpCommand {
     that comes or goes — the service hears it (netlink) and moves its rules with it; 'status'
     counts the changes and says what the last one came to.
 
-    --interface is passive: a packet socket (AF_PACKET, a TPACKET_V3 ring of 12 MiB) hears every IP
+    --interface is passive: a packet socket (AF_PACKET, a TPACKET_V3 ring of 10 MiB) hears every IP
     packet the interface sends and receives — 'any' for every interface of the namespace — and
     nothing of the network is changed or relayed, so nothing can be inspected. Connections with
     an end on this machine are named with their program; those that only pass by (forwarded or

@@ -44,12 +44,7 @@ final class ProcessDirectory {
     /// Whether the process has a descriptor on socket `inode`: the one it last held a wanted
     /// socket on and the next two first, then every descriptor, highest first.
     func holds(_ inode: UInt32) -> Bool {
-        if let last = lastSocketDescriptor {
-            for descriptor in last...(last + 2) where socketInode(at: descriptor) == inode {
-                lastSocketDescriptor = descriptor
-                return true
-            }
-        }
+        if holdsNearLastDescriptor(inode) { return true }
         rewinddir(descriptors)
         for descriptor in ProcessSocketIndex.numberedEntries(of: descriptors).sorted(by: >)
         where socketInode(at: descriptor) == inode {
@@ -57,6 +52,23 @@ final class ProcessDirectory {
             return true
         }
         return false
+    }
+
+    /// Whether socket `inode` is on the descriptor the process last held a wanted socket on or
+    /// one of the next two: at most three `readlinkat`, whatever the process holds.
+    func holdsNearLastDescriptor(_ inode: UInt32) -> Bool {
+        guard let last = lastSocketDescriptor else { return false }
+        for descriptor in last...(last + 2) where socketInode(at: descriptor) == inode {
+            lastSocketDescriptor = descriptor
+            return true
+        }
+        return false
+    }
+
+    /// The descriptor the process last held a wanted socket on, as another index found it.
+    var socketDescriptor: Int32? {
+        get { lastSocketDescriptor }
+        set { if let newValue { lastSocketDescriptor = newValue } }
     }
 
     /// The inode of the socket at `descriptor`, nil when it is no socket or not open.

@@ -62,6 +62,31 @@ final class ProcessSocketIndex {
         return search(listed.filter { !classified.contains($0) }, for: inode)
     }
 
+    /// The process holding socket `inode` if it is one of the latest holders and holds it on or
+    /// just past the descriptor it last held a wanted socket on; nil otherwise, with /proc never
+    /// listed: a few `readlinkat` at most, cheap enough for the loop's thread (`ProgramLookupFront`).
+    func quickHolder(of inode: UInt32) -> Int32? {
+        defer { closeDirectories(beyond: Self.recentMembers) }
+        guard let pid = members.prefix(Self.recentMembers).first(where: { directory(of: $0)?.holdsNearLastDescriptor(inode) ?? false })
+        else { return nil }
+        members.removeAll { $0 == pid }
+        members.insert(pid, at: 0)
+        return pid
+    }
+
+    /// Where process `pid` holds its latest wanted socket, when it holds one.
+    func heldDescriptor(of pid: Int32) -> Int32? { directories[pid]?.socketDescriptor }
+
+    /// Makes process `pid` — found holding a socket on `descriptor` by another index — the latest
+    /// holder, so that `quickHolder` looks there first.
+    func remember(_ pid: Int32, descriptor: Int32?) {
+        classified.insert(pid)
+        members.removeAll { $0 == pid }
+        members.insert(pid, at: 0)
+        directory(of: pid)?.socketDescriptor = descriptor
+        closeDirectories(beyond: Self.recentMembers)
+    }
+
     /// How many of the latest holders are looked at before /proc is listed.
     static let recentMembers = 4
 

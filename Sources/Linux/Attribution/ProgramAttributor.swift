@@ -6,9 +6,9 @@ import Shared
 import Synchronization
 
 /// Asks, off the packet path, which program opened each flow (DESIGN.md § What is monitored):
-/// the loop hands it a flow as it opens, a queue of its own asks the kernel and /proc
-/// (`SocketOwnerLookup`), and the answers wait for the loop, which is woken once for however
-/// many arrived meanwhile (`wake`, then `takeAnswers`).
+/// the loop hands it each flow its own quick look could not name (`ProgramLookupFront`), a queue
+/// of its own asks the kernel and /proc (`SocketOwnerLookup`), and the answers wait for the
+/// loop, which is woken once for however many arrived meanwhile (`wake`, then `takeAnswers`).
 ///
 /// Batched both ways, because a burst of connections is when the cost shows (`tvlab bench
 /// tunnel` measures it): the loop only appends a question, and wakes the queue only when it is
@@ -27,6 +27,12 @@ package final class ProgramAttributor: Sendable {
         package let firstSeen: UInt64
         /// Whether it came through the queue (and so counts against the backlog).
         let asked: Bool
+        /// The process found holding the socket, for the loop's quick lookup to try first next.
+        var holder: SocketOwnerLookup.Holder?
+
+        init(key: FlowKey, attribution: ProgramAttribution, firstSeen: UInt64, asked: Bool, holder: SocketOwnerLookup.Holder? = nil) {
+            (self.key, self.attribution, self.firstSeen, self.asked, self.holder) = (key, attribution, firstSeen, asked, holder)
+        }
     }
 
     private struct Question: Sendable {
@@ -111,7 +117,10 @@ package final class ProgramAttributor: Sendable {
                 return batch
             }
             guard !batch.isEmpty else { return }
-            post(batch.map { Answer(key: $0.key, attribution: attribution(of: $0.lookup), firstSeen: $0.firstSeen, asked: true) })
+            post(batch.map { question in
+                let (attribution, holder) = attributionAndHolder(of: question.lookup)
+                return Answer(key: question.key, attribution: attribution, firstSeen: question.firstSeen, asked: true, holder: holder)
+            })
         }
     }
 
@@ -124,12 +133,12 @@ package final class ProgramAttributor: Sendable {
     }
 
     /// On the queue.
-    private func attribution(of question: SocketDiagMessage.Lookup) -> ProgramAttribution {
+    private func attributionAndHolder(of question: SocketDiagMessage.Lookup) -> (ProgramAttribution, SocketOwnerLookup.Holder?) {
         lookup.withLock { lookup in
             let descriptor: Int32
             switch namespace {
             case .success(let found): descriptor = found
-            case .failure(let failure): return .unavailable(failure.description)
+            case .failure(let failure): return (.unavailable(failure.description), nil)
             }
             if lookup == nil {
                 do throws(SocketDiagMessage.Failure) {
@@ -139,8 +148,8 @@ package final class ProgramAttributor: Sendable {
                 }
             }
             switch lookup! {
-            case .success(let socket): return socket.attribution(of: question)
-            case .failure(let failure): return .unavailable(failure.description)
+            case .success(let socket): return socket.attributionAndHolder(of: question)
+            case .failure(let failure): return (.unavailable(failure.description), nil)
             }
         }
     }

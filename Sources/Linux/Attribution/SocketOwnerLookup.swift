@@ -40,19 +40,45 @@ package final class SocketOwnerLookup {
     /// Searches of /proc so far (one per socket not seen before at most).
     package var procScans: Int { index.scans }
 
+    /// A process found holding a wanted socket, and the descriptor it held it on.
+    package struct Holder: Sendable, Equatable {
+        package let pid: Int32
+        package let descriptor: Int32?
+    }
+
     /// The program whose socket is `lookup`'s local side, or why none can be named.
-    package func attribution(of lookup: SocketDiagMessage.Lookup) -> ProgramAttribution {
+    package func attribution(of lookup: SocketDiagMessage.Lookup) -> ProgramAttribution { attributionAndHolder(of: lookup).0 }
+
+    /// `attribution(of:)`, and the holder found, for another lookup to `remember`.
+    package func attributionAndHolder(of lookup: SocketDiagMessage.Lookup) -> (ProgramAttribution, Holder?) {
         let owner: SocketDiagMessage.Owner
         switch socketOwner(lookup) {
         case .success(let found): owner = found
-        case .failure(.kernel(errno: ENOENT)): return .socketGone
-        case .failure(let failure): return .unavailable(failure.description)
+        case .failure(.kernel(errno: ENOENT)): return (.socketGone, nil)
+        case .failure(let failure): return (.unavailable(failure.description), nil)
         }
         guard owner.inode != 0, let pid = index.holder(of: owner.inode), let facts = index.facts(of: pid, uid: owner.uid) else {
-            return .socketGone
+            return (.socketGone, nil)
         }
-        return .program(facts)
+        return (.program(facts), Holder(pid: pid, descriptor: index.heldDescriptor(of: pid)))
     }
+
+    /// The attribution when it is quick to find — the socket is gone, or one of the latest holders
+    /// holds it where it held the last one (`ProcessSocketIndex.quickHolder`); nil when finding
+    /// it needs a search of /proc, or the kernel could not be asked.
+    package func quickAttribution(of lookup: SocketDiagMessage.Lookup) -> ProgramAttribution? {
+        switch socketOwner(lookup) {
+        case .success(let owner):
+            guard owner.inode != 0 else { return .socketGone }
+            guard let pid = index.quickHolder(of: owner.inode) else { return nil }
+            return index.facts(of: pid, uid: owner.uid).map { .program($0) }
+        case .failure(.kernel(errno: ENOENT)): return .socketGone
+        case .failure: return nil
+        }
+    }
+
+    /// Makes `holder` the latest holder, so the next quick look tries it first.
+    package func remember(_ holder: Holder) { index.remember(holder.pid, descriptor: holder.descriptor) }
 
     /// The kernel's owner of the socket at `lookup`.
     package func socketOwner(_ lookup: SocketDiagMessage.Lookup) -> Result<SocketDiagMessage.Owner, SocketDiagMessage.Failure> {

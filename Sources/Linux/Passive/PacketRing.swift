@@ -18,12 +18,13 @@ import Synchronization
 ///
 /// Owned by the loop thread, but for `kernelCounters`, which serialises itself.
 package final class PacketRing {
-    /// 12 blocks of 1 MiB: about 10 ms of a 10 Gbit/s link, and 16 offloaded 64 KiB frames per
+    /// 10 blocks of 1 MiB: about 8 ms of a 10 Gbit/s link, and 16 offloaded 64 KiB frames per
     /// block. The pages are the kernel's, mapped once, and count in the service's resident memory
     /// (the 60 MB). Measured (`tvlab bench tunnel`, iperf3 streams of 13–20 Gbit/s
-    /// watched): 16 blocks dropped 0.009 % of the packets, 12 blocks 0.008 %, 8 blocks 0.124 %.
+    /// watched, one run each): 16 blocks dropped 0.009 % of the packets, 12 blocks 0.008 %,
+    /// 10 blocks 0.005 %, 8 blocks 0.124 %.
     package static let blockSize: UInt32 = 1 << 20
-    package static let blockCount: UInt32 = 12
+    package static let blockCount: UInt32 = 10
     /// How long a block that is not full waits before the kernel hands it over: what a quiet link's
     /// packets wait before the live feed shows them.
     package static let retireMilliseconds: UInt32 = 20

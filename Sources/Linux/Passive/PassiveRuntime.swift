@@ -24,7 +24,7 @@ package final class PassiveRuntime: @unchecked Sendable {
     package let pipeline: PacketPipeline
     private let direction: LocalAddressDirection
     private let anchor: MonotonicAnchor
-    private var attributor: ProgramAttributor?
+    private var programs: ProgramLookupFront?
     private var control: ControlServer?
     private var recording: RecordingControl?
     private var thread: Thread?
@@ -46,23 +46,26 @@ package final class PassiveRuntime: @unchecked Sendable {
     /// between two other machines is said to be not local, and nothing is asked. Call before `start`.
     package func attributePrograms() {
         let namespace = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)
-        let attributor = ProgramAttributor(namespace: namespace >= 0 ? .success(namespace) : .failure(.namespace(errno: errno))) { [weak self] in
+        let programs = ProgramLookupFront(namespace: namespace >= 0 ? .success(namespace) : .failure(.namespace(errno: errno))) { [weak self] in
             self?.loop.execute { [weak self] in
-                guard let self, let attributor = self.attributor else { return }
-                for answer in attributor.takeAnswers() {
-                    pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen)
-                }
+                guard let self, let programs = self.programs else { return }
+                record(programs.takeAnswers())
             }
         }
-        self.attributor = attributor
+        self.programs = programs
         pipeline.flowOpened = { [unowned self] key, local, remote, firstSeen in
             guard direction.isLocal(local.address) else {
                 // Answered after the packet that opened it is recorded (never inside its recording).
                 loop.execute { [unowned self] in pipeline.observeProgram(.notLocal, for: key, firstSeen: firstSeen) }
                 return
             }
-            attributor.flowOpened(key, local: local, remote: remote, firstSeen: firstSeen)
+            programs.flowOpened(key, local: local, remote: remote, firstSeen: firstSeen)
         }
+    }
+
+    /// Programs named, into their flows (loop thread; never inside a packet's recording).
+    private func record(_ answers: [ProgramAttributor.Answer]) {
+        for answer in answers { pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen) }
     }
 
     /// Serves the control channel at `path` (call before `start`): stats and the recording commands;
@@ -145,6 +148,7 @@ package final class PassiveRuntime: @unchecked Sendable {
             let now = anchor.uptime(forNanosecondsSince1970: packet.nanosecondsSince1970)
             pipeline.handle(packet: packet.bytes, originalLength: packet.length, now: now)
         }
+        if let programs { record(programs.answerOpened()) }
         if blocks > 0 { pipeline.wakeLiveFeed() }
     }
 

@@ -42,7 +42,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     private let lifetime = LoopLifetime()
     private var control: ControlServer?
     /// Asks which program opened each flow (`attributePrograms`); nil when not asked for.
-    private var attributor: ProgramAttributor?
+    private var programs: ProgramLookupFront?
     /// The device's answers, counted and judged (loop thread).
     private var deviceHealth = DeviceHealth()
     /// The recording commands, and the retention pass after each rotation (loop thread).
@@ -158,19 +158,22 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// descriptor refers to (taken: closed with the attributor); a namespace not found is said on
     /// every flow. Call before `start`.
     package func attributePrograms(namespace: Result<Int32, LinkStatisticsError>) {
-        let attributor = ProgramAttributor(namespace: namespace) { [weak self] in
+        let programs = ProgramLookupFront(namespace: namespace) { [weak self] in
             // A stopped loop runs nothing more: answers after the stop go nowhere.
             self?.loop.execute { [weak self] in
-                guard let self, let attributor = self.attributor else { return }
-                for answer in attributor.takeAnswers() {
-                    pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen)
-                }
+                guard let self, let programs = self.programs else { return }
+                record(programs.takeAnswers())
             }
         }
-        self.attributor = attributor
+        self.programs = programs
         pipeline.flowOpened = { key, local, remote, firstSeen in
-            attributor.flowOpened(key, local: local, remote: remote, firstSeen: firstSeen)
+            programs.flowOpened(key, local: local, remote: remote, firstSeen: firstSeen)
         }
+    }
+
+    /// Programs named, into their flows (loop thread; never inside a packet's recording).
+    private func record(_ answers: [ProgramAttributor.Answer]) {
+        for answer in answers { pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen) }
     }
 
     /// Runs `body` on the loop thread and hands back its result (for `stats` and the control
@@ -227,6 +230,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             case .dropped: break
             }
         }
+        if let programs { record(programs.answerOpened()) }
         pipeline.wakeLiveFeed()
     }
 
@@ -245,6 +249,8 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         _ = loop.schedule(after: Self.tickInterval) { [weak self] in
             guard let self else { return }
             for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) { relay.close(key) }
+            // Flows opened outside a batch read from the device (by the relay's own packets).
+            if let programs { record(programs.answerOpened()) }
             pipeline.wakeLiveFeed()
             recording?.sweepAfterRotation()
             scheduleTick()
