@@ -127,8 +127,8 @@ enum HelpText {
     followed by a download through the tunnel capturing whole packets into that directory
     (--capture-detail full), reported as a ratio of the disk's rate. Routed and passive: the
     service's resident memory with 1000 connections open (target at most 60 MB), read once the
-    connections of the runs before have left it and it has given back what they grew (21 s
-    after the 1000 are open: their 10 s closing linger, then its 10 s give-back), and for passive
+    connections of the runs before have left it and it has given back what they grew
+    (\(Int(TunnelBenchClients.serviceSettleSeconds)) s after the 1000 are open: their closing linger, then its give-back), and for passive
     what the kernel dropped before the service read it over all of its path's runs, from
     'tunnelvision stats --json' (target at most 0.1 %); then what asking each connection's
     program costs: K pairs, each a fresh service's conn/s with the lookup and a fresh one's with

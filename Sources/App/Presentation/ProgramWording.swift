@@ -39,8 +39,8 @@ public enum ProgramWording {
         return "several"
     }
 
-    /// `"program"`: null when nobody asked (a `run` before programs were kept, an analyzed
-    /// capture), else {"state", "pid", "command", "executable", "uid", "user", "detail", "label"
+    /// `"program"`: null when nobody asked (a `run` before programs were kept, one with
+    /// `--no-programs`, an analyzed capture), else {"state", "pid", "command", "executable", "uid", "user", "detail", "label"
     /// (the timeline's cell), "text"},
     /// the program's fields null unless `state` is `program`, `detail` unless it is `unavailable`.
     public static func write(_ attribution: ProgramAttribution?, to out: inout JSONWriter) {

@@ -1,3 +1,4 @@
+import PacketTunnel
 import Shared
 
 /// The loop's side of naming each flow's program. Handing every opened flow to
@@ -61,6 +62,17 @@ package final class ProgramLookupFront {
         }
         opened.removeAll(keepingCapacity: opened.count <= Self.quickBudget)
         return answers
+    }
+
+    /// The quick answers after a batch (`answerOpened`), into `pipeline`'s flows: the loop calls
+    /// it once the batch's packets are recorded, never inside a packet's recording.
+    package func recordOpened(into pipeline: PacketPipeline) { Self.record(answerOpened(), into: pipeline) }
+
+    /// The queue's answers (`takeAnswers`), into `pipeline`'s flows, after its `wake`.
+    package func recordQueued(into pipeline: PacketPipeline) { Self.record(takeAnswers(), into: pipeline) }
+
+    private static func record(_ answers: [ProgramAttributor.Answer], into pipeline: PacketPipeline) {
+        for answer in answers { pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen) }
     }
 
     /// The queue's answers waiting (after its `wake`), the holders it found remembered.

@@ -48,8 +48,8 @@ package final class PassiveRuntime: @unchecked Sendable {
         let namespace = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)
         let programs = ProgramLookupFront(namespace: namespace >= 0 ? .success(namespace) : .failure(.namespace(errno: errno))) { [weak self] in
             self?.loop.execute { [weak self] in
-                guard let self, let programs = self.programs else { return }
-                record(programs.takeAnswers())
+                guard let self else { return }
+                self.programs?.recordQueued(into: pipeline)
             }
         }
         self.programs = programs
@@ -61,11 +61,6 @@ package final class PassiveRuntime: @unchecked Sendable {
             }
             programs.flowOpened(key, local: local, remote: remote, firstSeen: firstSeen)
         }
-    }
-
-    /// Programs named, into their flows (loop thread; never inside a packet's recording).
-    private func record(_ answers: [ProgramAttributor.Answer]) {
-        for answer in answers { pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen) }
     }
 
     /// Serves the control channel at `path` (call before `start`): stats and the recording commands;
@@ -148,7 +143,7 @@ package final class PassiveRuntime: @unchecked Sendable {
             let now = anchor.uptime(forNanosecondsSince1970: packet.nanosecondsSince1970)
             pipeline.handle(packet: packet.bytes, originalLength: packet.length, now: now)
         }
-        if let programs { record(programs.answerOpened()) }
+        programs?.recordOpened(into: pipeline)
         if blocks > 0 { pipeline.wakeLiveFeed() }
     }
 

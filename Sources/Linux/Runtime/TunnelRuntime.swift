@@ -161,19 +161,14 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         let programs = ProgramLookupFront(namespace: namespace) { [weak self] in
             // A stopped loop runs nothing more: answers after the stop go nowhere.
             self?.loop.execute { [weak self] in
-                guard let self, let programs = self.programs else { return }
-                record(programs.takeAnswers())
+                guard let self else { return }
+                self.programs?.recordQueued(into: pipeline)
             }
         }
         self.programs = programs
         pipeline.flowOpened = { key, local, remote, firstSeen in
             programs.flowOpened(key, local: local, remote: remote, firstSeen: firstSeen)
         }
-    }
-
-    /// Programs named, into their flows (loop thread; never inside a packet's recording).
-    private func record(_ answers: [ProgramAttributor.Answer]) {
-        for answer in answers { pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen) }
     }
 
     /// Runs `body` on the loop thread and hands back its result (for `stats` and the control
@@ -230,7 +225,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             case .dropped: break
             }
         }
-        if let programs { record(programs.answerOpened()) }
+        programs?.recordOpened(into: pipeline)
         pipeline.wakeLiveFeed()
     }
 
@@ -250,7 +245,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
             guard let self else { return }
             for key in pipeline.tick(now: MonotonicAnchor.uptimeNow()) { relay.close(key) }
             // Flows opened outside a batch read from the device (by the relay's own packets).
-            if let programs { record(programs.answerOpened()) }
+            programs?.recordOpened(into: pipeline)
             pipeline.wakeLiveFeed()
             recording?.sweepAfterRotation()
             scheduleTick()

@@ -13,8 +13,9 @@ public enum HeapPolicy {
     /// arena. glibc gives each busy thread an arena of its own, and gives back the free top of
     /// those only past the trim threshold `keepGrowth` raises, which `giveBack` does not lower:
     /// measured, a passive service holding 1 000 flows after a burst of 129 000 kept 31 MB of
-    /// anonymous memory with 9.5 MB in use over seven arenas; with one arena, 10 MB (`tvlab bench
-    /// tunnel`). Not for `analyze`, whose workers allocate in parallel. Call before other threads start.
+    /// anonymous memory with 9.5 MB in use over seven arenas (smaps, malloc_stats); with one
+    /// arena, 10 MB. Not for `analyze`, whose workers allocate in parallel. Call before other
+    /// threads start.
     public static func useOneArena() { ctv_use_one_heap_arena() }
 
     /// How often a running tunnel gives back what a burst left: kept growth spares the page faults

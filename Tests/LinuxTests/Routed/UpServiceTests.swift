@@ -123,7 +123,7 @@ struct UpServiceTests {
         return process
     }
 
-    @Test("up --pid monitors the namespace of a process in the container, and stays with it when the process ends; down leaves it as before")
+    @Test("up --pid monitors the namespace of a process in the container, and stays with it when the process ends; down leaves it as before; with --no-programs, passed on to the background service, no program is asked")
     func monitorsAProcesssNamespace() throws {
         let site = try Site()
         let lab = site.lab
@@ -132,7 +132,7 @@ struct UpServiceTests {
         defer { kill(resident.processIdentifier, SIGKILL); resident.waitUntilExit() }
         let pid = resident.processIdentifier
         let data = TemporaryDirectory("tv-upsvc-pid")
-        let up = try Self.tunnelvision(["up", "--pid", "\(pid)", "--data-dir", data.url.path])
+        let up = try Self.tunnelvision(["up", "--pid", "\(pid)", "--no-programs", "--data-dir", data.url.path])
         #expect(up.status == 0, "\(up.err)")
         #expect(up.out.hasPrefix("monitoring the network namespace of process \(pid) through tv"), "\(up.out)")
         #expect(try Self.status(data, "service.target") == "{\"kind\": \"pid\", \"pid\": \(pid)}")
@@ -149,6 +149,8 @@ struct UpServiceTests {
         #expect(differences.isEmpty, "\(differences)")
         let flows = try Self.tunnelvision(["flows", "--data-dir", data.url.path, "--json"])
         #expect(flows.out.contains("\"198.18.99.9\""), "\(flows.out) \(flows.err)")
+        // The first test here names curl's program; this service was told not to ask.
+        #expect(flows.out.contains("\"program\":null") && !flows.out.contains("\"state\":\"program\""), "\(flows.out)")
     }
 
     @Test("up --pid refuses a process that does not exist, and one in the namespace up itself runs in (that is the host), touching nothing")
