@@ -93,7 +93,8 @@ enum UpCommand {
 
     Needs root. Exit status 0 once live (in the foreground: once stopped and cleaned up); 1 when
     it could not start, a service already runs on D (its target and pid are said), or cleaning up
-    failed; 2 on a usage error.
+    failed; 2 on a usage error; 130 when Ctrl-C came while the service started: it is stopped
+    again as soon as it is up (a second Ctrl-C leaves it starting).
     """
 
     static func parse(_ arguments: [String]) throws(Invocation.UsageError) -> Request {
@@ -176,9 +177,14 @@ enum UpCommand {
             printError("tunnelvision: up: \(running.alreadyRunning)")
             return 1
         }
+        // Ctrl-C while it starts (the service is a session of its own and does not see it): the
+        // start is undone once it has gone either way, so nothing is left running unseen.
+        StartInterrupts.watch()
         printError("starting the service for \(configuration.target)…")
         let controller = TunnelController(manager: manager, configuration: configuration)
         await controller.startMonitoring()
+        if StartInterrupts.interrupted { return await undoStart(controller, manager: manager) }
+        StartInterrupts.stopWatching()
         let state = await controller.state
         guard state.isLive else {
             if case .failed(let error) = state { printError("tunnelvision: up: \(error)") }
@@ -191,6 +197,24 @@ enum UpCommand {
               + DataDirectoryLayout.serviceLog(in: dataDirectory).path)
         fflush(nil)   // before anything written unbuffered (the web app's address, with --ui)
         return 0
+    }
+
+    /// After a Ctrl-C during the start: a service that came up is stopped (its rules and routes
+    /// removed, as `down` does); one that failed is said so.
+    private static func undoStart(_ controller: TunnelController, manager: LinuxServiceManager) async -> Int32 {
+        let state = await controller.state
+        guard state.isLive else {
+            if case .failed(let error) = state { printError("tunnelvision: up: interrupted; the start had failed: \(error)") }
+            else { printError("tunnelvision: up: interrupted; the service is \(state.word)") }
+            return StartInterrupts.status
+        }
+        await controller.stopMonitoring()
+        if case .failed(let error) = await controller.state {
+            printError("tunnelvision: up: interrupted, and the service could not be stopped: \(error) ('tunnelvision down' stops it)")
+            return 1
+        }
+        printError("tunnelvision: up: interrupted; the service was stopped and what it had set up removed")
+        return StartInterrupts.status
     }
 
     /// The service already running on the directory, if one is.

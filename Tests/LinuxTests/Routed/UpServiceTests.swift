@@ -114,6 +114,70 @@ struct UpServiceTests {
         #expect(differences.isEmpty, "\(differences)")
     }
 
+    /// A writer holding the history at `database` locked (BEGIN EXCLUSIVE) until its input is
+    /// closed: a service opening it waits (the store's busy timeout) before it is live.
+    static func historyLocked(at database: URL) throws -> (Process, Pipe) {
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", """
+            import sqlite3, sys
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            connection.execute("BEGIN EXCLUSIVE")
+            print("locked", flush=True)
+            sys.stdin.read()
+            """, database.path]
+        let (input, said) = (Pipe(), Pipe())
+        (holder.standardInput, holder.standardOutput) = (input, said)
+        try holder.run()
+        let answer = String(decoding: said.fileHandleForReading.readData(ofLength: 7), as: UTF8.self)
+        try #require(answer == "locked\n", "the history could not be locked: \(answer)")
+        return (holder, input)
+    }
+
+    /// What `handle` says until it has said `text` (or ended), read as it comes.
+    static func read(_ handle: FileHandle, until text: String, into said: inout Data) {
+        while !String(decoding: said, as: UTF8.self).contains(text) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return }
+            said += chunk
+        }
+    }
+
+    @Test("Ctrl-C while up starts the service undoes the start once it has gone through: up says the service was stopped and ends as Ctrl-C ends a command (130), no service runs, and the rules and routes are as before")
+    func interruptedStartIsUndone() throws {
+        let site = try Site()
+        let lab = site.lab
+        let before = try lab.snapshot()
+        let data = TemporaryDirectory("tv-upsvc-interrupt")
+        // A start slow enough to interrupt every time: the history is another writer's a while.
+        let (holder, release) = try Self.historyLocked(at: DataDirectoryLayout.database(in: data.url))
+        defer { holder.terminate(); holder.waitUntilExit() }
+        let up = Process()
+        up.executableURL = try BuiltProduct.url("tunnelvision")
+        up.arguments = ["up", "--netns", lab.target.name, "--data-dir", data.url.path]
+        let (output, errors) = (Pipe(), Pipe())
+        (up.standardOutput, up.standardError) = (output, errors)
+        try up.run()
+        defer {
+            if let pid = try? Int32(Self.status(data, "service.pid")), (try? ServiceLock.isHeld(in: data.url)) == true { kill(pid, SIGKILL) }
+        }
+        var said = Data()
+        Self.read(errors.fileHandleForReading, until: "starting the service", into: &said)   // its handler is in place
+        kill(up.processIdentifier, SIGINT)
+        Self.read(errors.fileHandleForReading, until: "will be stopped", into: &said)
+        try release.fileHandleForWriting.close()   // the history free: the service goes live, and is stopped
+        said += errors.fileHandleForReading.readDataToEndOfFile()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        up.waitUntilExit()
+        let text = String(decoding: said, as: UTF8.self)
+        #expect(up.terminationReason == .exit && up.terminationStatus == 130, "\(printed) \(text)")
+        #expect(text.contains("interrupted; the service was stopped and what it had set up removed"), "\(text)")
+        let status = try Self.tunnelvision(["status", "--data-dir", data.url.path])
+        #expect(status.status == 3, "\(status.out)")
+        let differences = try lab.differences(from: before)
+        #expect(differences.isEmpty, "\(differences)")
+    }
+
     /// A process in the container, as a container's own would be (SIGKILLed at the end).
     static func resident(in namespace: String) throws -> Process {
         let process = Process()
