@@ -57,20 +57,20 @@ import Shared
     @Test func compactingMovesEveryElementToTheLowestSlotsKeepingEachLanesOrderAndTheOverallRecency() {
         var list = LRUList<Int>(lanes: 2)
         let slots = (0..<100).map { list.pushMostRecent($0, lane: $0 % 2) }
-        for slot in slots where list[slot] % 20 != 0 { list.remove(slot) }
+        for slot in slots where list[slot] % 15 != 0 { list.remove(slot) }
         list.touch(slots[0])                            // 0 becomes lane 0's most recent
         let before = [list.elementsFromLeastRecent(inLane: 0), list.elementsFromLeastRecent(inLane: 1)]
-        #expect(before == [[20, 40, 60, 80, 0], []] && list.slotCapacity == 100)
+        #expect(before == [[30, 60, 90, 0], [15, 45, 75]] && list.slotCapacity == 100)
 
         let renumbered = list.compact()
 
-        #expect(list.slotCapacity == 5 && list.count == 5)
+        #expect(list.slotCapacity == 7 && list.count == 7)
         #expect([list.elementsFromLeastRecent(inLane: 0), list.elementsFromLeastRecent(inLane: 1)] == before)
-        for element in [0, 20, 80] { #expect(list[renumbered[slots[element]]] == element) }
+        for element in [0, 15, 90] { #expect(list[renumbered[slots[element]]] == element) }
         #expect(renumbered[slots[3]] == -1, "a slot that was free maps to none")
-        #expect(list.popLeastRecent() == 20 && list.popLeastRecent() == 40)
-        #expect(list.pushMostRecent(7, lane: 1) < 5 && list.slotCapacity == 5, "a slot freed since is reused")
-        #expect(list.pushMostRecent(8, lane: 1) < 5 && list.pushMostRecent(9, lane: 1) == 5, "then the arena grows from its end")
+        #expect(list.popLeastRecent() == 15 && list.popLeastRecent() == 30, "the stamps kept: the least recent across lanes first")
+        #expect(list.pushMostRecent(7, lane: 1) < 7 && list.slotCapacity == 7, "a slot freed since is reused")
+        #expect(list.pushMostRecent(8, lane: 1) < 7 && list.pushMostRecent(9, lane: 1) == 7, "then the arena grows from its end")
     }
 
     /// Random pushes, touches, removals and pops against an array that keeps every element in

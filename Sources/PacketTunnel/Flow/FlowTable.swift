@@ -226,16 +226,16 @@ package struct FlowTable: Sendable {
         IdleClass(rawValue: lane).map { config.idleTimeouts[$0] } ?? config.closingLinger
     }
 
-    /// The flows that left since the last call, other than by idle expiry; each record exactly
-    /// once. Each carries its key, so the runtime can also close the flows' relay connections from
-    /// the same list.
     /// Gives back the room a burst of flows left once few of them remain (`UnusedCapacity`): the
     /// flows move to the lowest slots, so every slot handed out before is stale — a caller that
     /// keeps slots between packets (`CaptureAnalyzer`) must not call it. The live pipeline calls it
     /// between ticks.
     package mutating func releaseUnusedCapacity() {
-        slotByKey.releaseUnusedCapacity()
-        guard UnusedCapacity.isWorthReleasing(count: flows.count, capacity: flows.slotCapacity) else { return }
+        guard UnusedCapacity.isWorthReleasing(count: flows.count, capacity: flows.slotCapacity) else {
+            slotByKey.releaseUnusedCapacity()
+            return
+        }
+        // Renumbering rebuilds the key index anyway, at the size a release would give it.
         let renumbered = flows.compact()
         var rebuilt = [FlowKey: Int](minimumCapacity: UnusedCapacity.rebuiltCapacity(count: flows.count))
         for (key, slot) in slotByKey { rebuilt[key] = renumbered[slot] }
@@ -245,6 +245,9 @@ package struct FlowTable: Sendable {
         localSides = sides
     }
 
+    /// The flows that left since the last call, other than by idle expiry; each record exactly
+    /// once. Each carries its key, so the runtime can also close the flows' relay connections from
+    /// the same list.
     package mutating func drainClosed() -> [ClosedFlow] {
         defer { closed = [] }
         return closed

@@ -100,11 +100,11 @@ struct LinuxServiceManagerTests {
     func aSilentServiceTimesOut() async throws {
         let data = TemporaryDirectory("tv-manager-silent")
         let marker = data.url.appendingPathComponent("stopped").path
-        // A stand-in that never goes live and never ends by itself: it waits on a child that outlasts the test.
+        // A stand-in that never goes live and never ends by itself: it waits on a child that sleeps until killed.
         let manager = try Self.manager(data, script: """
             trap 'kill $!; touch \(marker); exit 0' TERM
             echo "setting up"
-            sleep 600 &
+            sleep infinity &
             wait
             """, startDeadline: .milliseconds(700))
         try await manager.install(TunnelConfiguration(target: .namespace("box")))
@@ -127,8 +127,9 @@ struct LinuxServiceManagerTests {
         let manager = try Self.manager(data, script: """
             echo "$@" > \(said)
             echo "sid $(cut -d' ' -f6 /proc/$$/stat) pid $$" >> \(said)
-            grep SigBlk /proc/$$/status >> \(said)
-            exit 3
+            # The mask as exec hands it on: read by grep itself, never by the shell while it forks
+            # (it blocks every signal for a moment then, which a look from outside could catch).
+            exec grep SigBlk /proc/self/status >> \(said)
             """)
         try await manager.install(TunnelConfiguration(target: .namespace("box")))
         await #expect(throws: TunnelControlError.self) { try await manager.start() }
