@@ -25,6 +25,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzControlChannel", ["Shared", "FuzzSupport"]),
     ("FuzzHTTPRequest", ["App", "FuzzSupport"]),
     ("FuzzPlaintextRecord", ["App", "Shared", "FuzzSupport"]),
+    ("FuzzHTTP2", ["Shared", "FuzzSupport"]),
     ("FuzzCorpus", ["Shared", "PacketTunnel", "Fixtures"]),
 ]
 

@@ -19,7 +19,9 @@ enum FlowCommand {
     One connection of the history, by the id 'tunnelvision flows' shows (the history is read, never
     created). Without options: its two ends (this device's first), protocol, first to last packet,
     received and sent, whether it was encrypted; its name and where it came from; what the client
-    offered, what the server answered and its certificates; then its packets in time order, each
+    offered, what the server answered and its certificates; for a connection inspected with your
+    CA whose content was kept, that content (HTTP/1.1 and HTTP/2 as requests and responses, each
+    HTTP/2 stream with its headers decoded, anything else as sent); then its packets in time order, each
     titled by what it did — opened (SYN), accepted (SYN ACK), data, delivery confirmed (a bare
     ACK), finished sending (FIN), cut off (RST, whatever else is set) — with its flags, its time
     since the first packet, its direction and size. At most 500 are listed (--packets N for
@@ -53,11 +55,15 @@ enum FlowCommand {
                    "endingNote" (what an unclean end by the server means, or null), "turns":
                    [{"direction", "at", "seconds", "heading", "storedBytes", "originalBytes",
                    "truncated", "note", "text" | "hex" with "dump" and "bytesNotDrawn"}], "http":
-                   [{"request", "requestMissing", "interim", "response", "responseMissing" (why
-                   either is null, or null); each message {"startLine", "method", "target" |
-                   "status", "reason", "version", "headers": [[name, value]], "body": {"framing",
-                   "storedBytes", "declaredBytes", "complete", "summary", "kind"
-                   (none|json|text|binary|compressed), "text" | "hex"…}}}], "httpNotes"},
+                   [{"stream", "promisedBy" (HTTP/2's stream, and the stream whose push opened
+                   it; null on HTTP/1.1), "request", "requestMissing", "interim", "response",
+                   "responseMissing" (why either is null, or null), "notes" (a reset, a push)};
+                   each message {"startLine", "method", "target" | "status", "reason", "version",
+                   "headers": [[name, value]] (HTTP/2's pseudo-headers among them, as sent),
+                   "trailers": [[name, value]], "body": {"framing"
+                   (none|length|chunked|untilClose|frames), "storedBytes", "declaredBytes",
+                   "complete", "summary", "kind" (none|json|text|binary|compressed), "text" |
+                   "hex"…}}}], "httpNotes"},
                    "storedPackets", "shownPackets", "footer",
                    "packets": [{"number", "seconds", "at", "direction", "length", "title", "flags",
                    "capture" {"file", "offset"}}]}.

@@ -9,7 +9,7 @@ import TestSupport
     typealias C = DecryptedChunks
 
     static let json = #"{"b":2,"a":[true]}"#
-    static let exchange = [C.chunk(.outbound, HTTP1ExchangeTests.rfcRequest, at: 3),
+    static let exchange = [C.chunk(.outbound, HTTP1ConversationTests.rfcRequest, at: 3),
                            C.chunk(.inbound, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\n\r\n" + json, at: 40)]
 
     /// A stored flow with `status` and the inspector `FlowInspection` makes of it with `decrypted` as its seam.
@@ -45,9 +45,9 @@ import TestSupport
         #expect(try PythonJSON.value(json, "decrypted.http.0.response.body.kind") == "\"json\"")
         #expect(try PythonJSON.value(json, "decrypted.http.0.response.body.text") == #""{\n  \"b\": 2,\n  \"a\": [\n    true\n  ]\n}""#)
         #expect(try PythonJSON.value(json, "decrypted.turns.1.direction") == "\"received\"")
-        #expect(try PythonJSON.value(json, "decrypted.turns.0.storedBytes") == "\(HTTP1ExchangeTests.rfcRequest.utf8.count)")
+        #expect(try PythonJSON.value(json, "decrypted.turns.0.storedBytes") == "\(HTTP1ConversationTests.rfcRequest.utf8.count)")
         #expect(try PythonJSON.value(json, "decrypted.turns.0.truncated") == "false")
-        #expect(try PythonJSON.value(json, "decrypted.turns.0.text") == "\"" + HTTP1ExchangeTests.rfcRequest.replacingOccurrences(of: "\r\n", with: "\\r\\n") + "\"")
+        #expect(try PythonJSON.value(json, "decrypted.turns.0.text") == "\"" + HTTP1ConversationTests.rfcRequest.replacingOccurrences(of: "\r\n", with: "\\r\\n") + "\"")
     }
 
     @Test("a flow that is not HTTP shows its turns, a cut one with both lengths and a binary one as hex with its dump")

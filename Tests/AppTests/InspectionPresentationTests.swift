@@ -71,9 +71,9 @@ struct InspectionPresentationTests {
 
     @Test("a body the connection ended early is the sender's doing; only a budget cut says the rest was not kept")
     func truncationIsNotTheBudgets() {
-        let short = HTTP1Body(framing: .length(100_000), bytes: Data(count: 40_000), isComplete: false)
+        let short = DecryptedHTTPBody(framing: .length(100_000), bytes: Data(count: 40_000), isComplete: false)
         #expect(short.summary(.none) == "40 000 bytes of 100 000 — the connection ended before the rest was sent")
-        let cut = HTTP1Body(framing: .length(100_000), bytes: Data(count: 40_000), isComplete: false, cutByBudget: true)
+        let cut = DecryptedHTTPBody(framing: .length(100_000), bytes: Data(count: 40_000), isComplete: false, cutByBudget: true)
         #expect(cut.summary(.none) == "40 000 bytes kept of 100 000 — the rest was not kept")
     }
 

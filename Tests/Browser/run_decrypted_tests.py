@@ -3,8 +3,8 @@
 
 1. drawn from a page whose /api/flows/900001 answer is Tests/Browser/fixtures/inspected-flow.json
    (written by hand in `flow ID --json`'s shape): screenshots in light and dark, axe-core;
-2. drawn for a real inspected connection of --data-dir (the one `tunnelvision run --inspect`
-   leaves), checked against what `tunnelvision flow ID --json` answers. **Fails, never skips**,
+2. drawn for every real inspected connection of --data-dir (the ones `tunnelvision run --inspect`
+   leaves: HTTP/1.1 and HTTP/2), checked against what `tunnelvision flow ID --json` answers. **Fails, never skips**,
    when the data directory holds no inspected connection: that means the end-to-end run did not
    inspect anything;
 3. said for a real connection whose client refused the run's certificate (the lab's second
@@ -89,7 +89,11 @@ def drawn_for_a_real_inspected_flow(browser, server, options, problems):
     flows = listing.get("flows", [])
     check(flows, f"{options.data_dir} holds no inspected connection: run 'tunnelvision run --inspect --data-dir "
                  f"{options.data_dir} -- curl https://…' in a lab first (this test fails rather than skips)")
-    flow_id = flows[0]["id"]
+    for flow in flows:   # the lab's HTTP/1.1 and HTTP/2 connections
+        drawn_for(browser, server, options, flow["id"], problems)
+
+
+def drawn_for(browser, server, options, flow_id, problems):
     answer = oracle(options.binary, options.data_dir, "flow", str(flow_id))
     open_flow(browser, server, flow_id)
     text = browser.css(".decrypted")[0].text
@@ -97,10 +101,15 @@ def drawn_for_a_real_inspected_flow(browser, server, options, problems):
     if not decrypted or not decrypted["turns"]:
         check(answer["decryptedNote"] and answer["decryptedNote"][1:] in text, f"the note {answer['decryptedNote']!r} is not drawn")
     elif decrypted.get("http"):
-        for exchange in decrypted["http"]:
+        for index, exchange in enumerate(decrypted["http"]):
             for part in ("request", "response"):
                 if exchange[part]:
                     check(exchange[part]["startLine"] in text, f"{part} {exchange[part]['startLine']!r} not drawn")
+            if exchange.get("stream"):
+                title = f"Request {index + 1} (stream {exchange['stream']})"
+                check(title in text, f"HTTP/2's {title!r} is not drawn")
+                check(browser.css(f"dl[aria-label='{title}: headers'] dt")[0].text == ":method",
+                      "HTTP/2's request headers do not begin with its pseudo-headers, as sent")
     else:
         check(decrypted["turns"][0]["heading"] in text, "the first turn is not drawn")
     # Both legs are said, each labelled with whose handshake it was, as `flow ID --json` words them.

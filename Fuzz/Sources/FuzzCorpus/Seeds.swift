@@ -20,7 +20,34 @@ enum Seeds {
             ("FuzzControlChannel", controlMessages),
             ("FuzzHTTPRequest", httpRequests),
             ("FuzzPlaintextRecord", plaintextFiles.map { Data([0x00, 0x10]) + $0 }),
+            ("FuzzHTTP2", http2Connections),
         ]
+    }
+
+    /// HTTP/2 connections of RFC 7541's example header blocks (C.4's requests, C.6's responses),
+    /// framed as a client and a server send them, in FuzzHTTP2's layout; and one split mid-frame.
+    static var http2Connections: [Data] {
+        func frame(_ type: UInt8, _ flags: UInt8, _ stream: UInt32, _ payload: [UInt8]) -> [UInt8] {
+            [UInt8(payload.count >> 16), UInt8(payload.count >> 8 & 0xff), UInt8(payload.count & 0xff), type, flags,
+             UInt8(stream >> 24), UInt8(stream >> 16 & 0xff), UInt8(stream >> 8 & 0xff), UInt8(stream & 0xff)] + payload
+        }
+        func hex(_ text: String) -> [UInt8] {
+            let digits = Array(text.filter { !$0.isWhitespace })
+            return stride(from: 0, to: digits.count, by: 2).compactMap { UInt8(String(digits[$0...$0 + 1]), radix: 16) }
+        }
+        let settings = frame(4, 0, 0, [0, 1, 0, 0, 1, 0])                                    // HEADER_TABLE_SIZE 256
+        let client = settings + frame(1, 0x05, 1, hex("8286 8441 8cf1 e3c2 e5f2 3a6b a0ab 90f4 ff"))
+            + frame(1, 0x04, 3, hex("8286 84be 5886 a8eb 1064 9cbf")) + frame(0, 0x09, 3, [2, 0x68, 0x69, 0, 0])
+            + frame(1, 0x00, 5, hex("8287 85bf 4088 25a8 49e9")) + frame(9, 0x04, 5, hex("5ba9 7d7f 8925 a849 e95b b8e8 b4bf"))
+            + frame(3, 0, 5, [0, 0, 0, 8])
+        let server = settings + frame(1, 0x04, 1, hex("""
+            4882 6402 5885 aec3 771a 4b61 96d0 7abe 9410 54d4 44a8 2005 9504 0b81 66e0 82a6 2d1b ff6e 919d 29ad 1718 63c7 8f0b 97c8
+            e9ae 82ae 43d3
+            """)) + frame(0, 0x01, 1, Array("hello".utf8)) + frame(5, 0x04, 1, [0, 0, 0, 2] + hex("8286 84be"))
+            + frame(1, 0x04, 3, hex("4883 640e ffc1 c0bf")) + frame(7, 0, 0, [0, 0, 0, 5, 0, 0, 0, 0] + Array("bye".utf8))
+        let length = [UInt8(client.count >> 8), UInt8(client.count & 0xff)]
+        return [Data([0x02] + length + client + server), Data([0x00] + length + client + server.prefix(40)),
+                Data([0x01] + length + client + server)]
     }
 
     /// `.tvpt` files as the writer lays them out: a header, records of both directions (one

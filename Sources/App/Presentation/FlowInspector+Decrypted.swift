@@ -85,13 +85,21 @@ public struct DecryptedContent: Sendable, Equatable {
             + "not by what TunnelVision keeps"
     }
 
-    /// Whether what was received reads as HTTP/1.1 responses to every request, each body complete
-    /// by its own framing (a body read until the close is never known to be whole).
+    /// Whether what was received reads as responses to every request, each body complete by its
+    /// own framing (an HTTP/1.1 body read until the close is never known to be whole; an HTTP/2
+    /// one is whole at END_STREAM).
     var receivedIsWhole: Bool {
-        guard case .http1(let conversation) = application, !conversation.switchedProtocols,
-              conversation.unreadReceivedBytes == 0 else { return false }
+        switch application {
+        case let .http1(conversation):
+            guard !conversation.switchedProtocols, conversation.unreadReceivedBytes == 0 else { return false }
+        case let .http2(conversation):
+            guard conversation.notes.isEmpty else { return false }
+        case .unrecognized:
+            return false
+        }
         // A conversation always has a request (`HTTP1Conversation`); none would be nothing whole.
-        return !conversation.exchanges.isEmpty && conversation.exchanges.allSatisfy { exchange in
+        guard let exchanges = application.exchanges, !exchanges.isEmpty else { return false }
+        return exchanges.allSatisfy { exchange in
             guard let response = exchange.response else { return false }
             return response.body.isComplete && response.body.framing != .untilClose
         }
@@ -99,6 +107,13 @@ public struct DecryptedContent: Sendable, Equatable {
 
     /// Why an exchange has no request: its head was cut by the budget for what was sent.
     public static let requestNotKept = "not kept (the budget for what was sent ran out before it)"
+
+    /// Why an exchange has no request: HTTP/1.1's head was cut by the budget; an HTTP/2 stream's
+    /// headers were cut, or could not be decoded (said in the notes).
+    public var requestMissing: String {
+        guard case .http2 = application else { return Self.requestNotKept }
+        return turns.isCut(.outbound) ? Self.requestNotKept : "its headers could not be read (see the notes below)"
+    }
 
     /// Why an exchange has no response: the budget for what was received ran out, or none came
     /// before the connection ended — never blamed on the budget when it did not run out.
@@ -124,15 +139,19 @@ public struct DecryptedContent: Sendable, Equatable {
         case let .http1(conversation):
             let requests = conversation.exchanges.filter { $0.request != nil }.count
             return "HTTP/1.1: \(requests) request\(requests == 1 ? "" : "s") on this connection, each with its response"
-        case .http2:
-            return "HTTP/2: its frames are shown as bytes (their headers are HPACK-compressed and not decoded here)"
+        case let .http2(conversation):
+            let streams = conversation.exchanges.count
+            let pushed = conversation.exchanges.filter { $0.promisedBy != nil }.count
+            return "HTTP/2: \(streams) stream\(streams == 1 ? "" : "s") on this connection, each a request and its response"
+                + (pushed > 0 ? " (\(pushed) pushed by the server)" : "")
         case .unrecognized:
             return nil
         }
     }
 
-    /// What the HTTP/1.1 reading could not place, in words.
+    /// What the HTTP reading could not place, in words.
     public var httpNotes: [String] {
+        if case let .http2(conversation) = application { return conversation.notes }
         guard case let .http1(conversation) = application else { return [] }
         var notes: [String] = []
         if conversation.unreadSentBytes > 0 {

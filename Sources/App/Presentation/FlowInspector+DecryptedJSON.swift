@@ -18,19 +18,22 @@ extension FlowInspector {
             for turn in content.turns.turns { Self.write(turn, in: content, to: &out) }
         }
         out.endArray()
-        if let content = section.content, case let .http1(conversation) = content.application {
+        if let content = section.content, let exchanges = content.application.exchanges {
             out.beginArray("http")
-            for exchange in conversation.exchanges {
+            for exchange in exchanges {
                 out.beginObject()
+                out.number("stream", exchange.stream.map(Int.init))
+                out.number("promisedBy", exchange.promisedBy.map(Int.init))
                 out.key("request")
                 if let request = exchange.request { Self.write(request, to: &out) } else { out.null() }
-                out.string("requestMissing", exchange.request == nil ? DecryptedContent.requestNotKept : nil)
+                out.string("requestMissing", exchange.request == nil ? content.requestMissing : nil)
                 out.beginArray("interim")
                 for interim in exchange.interim { Self.write(interim, to: &out) }
                 out.endArray()
                 out.key("response")
                 if let response = exchange.response { Self.write(response, to: &out) } else { out.null() }
                 out.string("responseMissing", exchange.response == nil ? content.responseMissing : nil)
+                out.strings("notes", exchange.notes)
                 out.endObject()
             }
             out.endArray()
@@ -65,7 +68,7 @@ extension FlowInspector {
         }
     }
 
-    static func write(_ message: HTTP1Message, to out: inout JSONWriter) {
+    static func write(_ message: DecryptedHTTPMessage, to out: inout JSONWriter) {
         out.beginObject()
         out.string("startLine", message.startLine)
         switch message.start {
@@ -78,16 +81,10 @@ extension FlowInspector {
             out.number("status", status)
             out.string("reason", reason)
         }
-        out.beginArray("headers")
-        for field in message.fields {
-            out.beginArray()
-            out.element(field.name)
-            out.element(field.value)
-            out.endArray()
-        }
-        out.endArray()
+        write(message.fields, as: "headers", to: &out)
+        write(message.trailers, as: "trailers", to: &out)
         let body = message.body
-        let presentation = HTTP1BodyPresentation(body, of: message)
+        let presentation = DecryptedBodyPresentation(body, of: message)
         out.beginObject("body")
         out.string("framing", Self.framingName(body.framing))
         out.number("storedBytes", body.bytes.count)
@@ -111,12 +108,25 @@ extension FlowInspector {
         out.endObject()
     }
 
-    static func framingName(_ framing: HTTP1Body.Framing) -> String {
+    /// Fields as `[[name, value], …]`.
+    static func write(_ fields: [HTTPField], as key: StaticString, to out: inout JSONWriter) {
+        out.beginArray(key)
+        for field in fields {
+            out.beginArray()
+            out.element(field.name)
+            out.element(field.value)
+            out.endArray()
+        }
+        out.endArray()
+    }
+
+    static func framingName(_ framing: DecryptedHTTPBody.Framing) -> String {
         switch framing {
         case .none: "none"
         case .length: "length"
         case .chunked: "chunked"
         case .untilClose: "untilClose"
+        case .frames: "frames"
         }
     }
 }

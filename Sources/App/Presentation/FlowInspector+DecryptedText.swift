@@ -1,7 +1,7 @@
 import Foundation
 
 extension FlowInspector {
-    /// The *Decrypted content* section as `tunnelvision flow ID` prints it: for HTTP/1.1 each
+    /// The *Decrypted content* section as `tunnelvision flow ID` prints it: for HTTP/1.1 and HTTP/2 each
     /// request and its response, bodies as text, indented JSON or a dump; otherwise the turns.
     /// Empty when the section waits for content that was not read.
     func decryptedLines() -> [String] {
@@ -11,13 +11,14 @@ extension FlowInspector {
         }
         var lines = ["", "  Decrypted content (\(DecryptedSection.marking)):"]
         if let line = content.protocolLine { lines.append("    " + line) }
-        if case let .http1(conversation) = content.application {
-            for (number, exchange) in conversation.exchanges.enumerated() {
+        if let exchanges = content.application.exchanges {
+            for (number, exchange) in exchanges.enumerated() {
                 lines.append("")
+                let stream = exchange.stream.map { " (stream \($0))" } ?? ""
                 if let request = exchange.request {
-                    lines += Self.messageLines("Request \(number + 1)", request)
+                    lines += Self.messageLines("Request \(number + 1)\(stream)", request)
                 } else {
-                    lines.append("    Request \(number + 1): \(DecryptedContent.requestNotKept)")
+                    lines.append("    Request \(number + 1)\(stream): \(content.requestMissing)")
                 }
                 for interim in exchange.interim { lines += Self.messageLines("Interim answer", interim) }
                 if let response = exchange.response {
@@ -25,6 +26,7 @@ extension FlowInspector {
                 } else {
                     lines.append("    Response \(number + 1): \(content.responseMissing)")
                 }
+                lines += exchange.notes.map { "    (\($0))" }
             }
             lines += content.httpNotes.map { "    (\($0))" }
         } else {
@@ -38,15 +40,19 @@ extension FlowInspector {
         return lines
     }
 
-    static func messageLines(_ title: String, _ message: HTTP1Message) -> [String] {
+    static func messageLines(_ title: String, _ message: DecryptedHTTPMessage) -> [String] {
         var lines = ["    \(title): \(message.startLine)"]
         lines += message.fields.map { "      \($0.name): \($0.value)" }
-        let presentation = HTTP1BodyPresentation(message.body, of: message)
+        let presentation = DecryptedBodyPresentation(message.body, of: message)
         lines.append("      (\(message.body.summary(presentation)))")
         switch presentation {
         case .none, .compressed: break
         case let .json(text): lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }
         case let .bytes(rendering): lines += rendered(rendering, bytes: message.body.bytes.count).map { "        " + $0 }
+        }
+        if !message.trailers.isEmpty {
+            lines.append("      Trailers:")
+            lines += message.trailers.map { "        \($0.name): \($0.value)" }
         }
         return lines
     }

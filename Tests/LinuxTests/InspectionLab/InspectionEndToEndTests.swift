@@ -150,7 +150,7 @@ struct InspectionEndToEndTests {
         #expect(try secureFlows(lab).allSatisfy { $0["tlsStatus"] as? String == "encrypted" })
     }
 
-    @Test("with keeping content on, flow ID shows the decrypted request and response, the JSON body laid out")
+    @Test("with keeping content on, flow ID shows the decrypted requests and responses of HTTP/1.1 and HTTP/2, JSON bodies laid out")
     func decryptedContentKept() throws {
         let lab = try InspectionLab()
         defer { lab.remove() }
@@ -161,10 +161,15 @@ struct InspectionEndToEndTests {
         // script finds it in the Timeline as kept private, and says why.
         let refusing = (["curl", "-sS", "--max-time", "30", "-o", "/dev/null", "--cacert", lab.pki.root, "--capath",
                          lab.emptyDirectory.path] + lab.resolve).joined(separator: " ")
-        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root],
-                                 script: "\(curl) -o /dev/null \(lab.url)/api.json && { \(refusing) \(lab.url)/api.json; true; }")
+        // Two requests on one HTTP/2 connection to the real nginx: streams 1 and 3.
+        let http2 = (["curl", "-sS", "--max-time", "30", "--http2"] + lab.resolve).joined(separator: " ")
+        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: """
+            \(curl) -o /dev/null \(lab.url)/api.json && \
+            \(http2) -o /dev/null -o /dev/null \(lab.url)/api.json '\(lab.url)/api.json?second' && \
+            { \(refusing) \(lab.url)/api.json; true; }
+            """)
         #expect(result.status == 0, "\(result.err)")
-        #expect(try secureFlows(lab).map { $0["tlsStatus"] as? String } == ["inspected", "notInspectable"])
+        #expect(try secureFlows(lab).map { $0["tlsStatus"] as? String } == ["inspected", "inspected", "notInspectable"])
         let files = try FileManager.default.contentsOfDirectory(atPath: lab.data.appendingPathComponent("plaintext").path)
         #expect(files.contains { $0.hasSuffix(".tvpt") }, "\(files)")
         let id = try #require(try secureFlows(lab).first?["id"] as? Int)
@@ -173,6 +178,23 @@ struct InspectionEndToEndTests {
         #expect(text.contains("\"nested\""), "\(text)")
         let shown = try lab.flow(id)
         #expect(shown["decrypted"] != nil, "\(shown.keys.sorted())")
+
+        // HTTP/2: each stream's headers decoded from HPACK, its JSON body laid out as HTTP/1.1's.
+        let http2ID = try #require(try secureFlows(lab)[1]["id"] as? Int)
+        let http2Text = try InspectionLab.tunnelvision(["flow", "\(http2ID)", "--data-dir", lab.data.path]).out
+        #expect(http2Text.contains("Request 1 (stream 1): GET /api.json HTTP/2"), "\(http2Text)")
+        #expect(http2Text.contains("Request 2 (stream 3): GET /api.json?second HTTP/2"), "\(http2Text)")
+        let decrypted = try #require(try lab.flow(http2ID)["decrypted"] as? [String: Any])
+        #expect(decrypted["protocol"] as? String == "HTTP/2")
+        let exchanges = try #require(decrypted["http"] as? [[String: Any]])
+        #expect(exchanges.map { $0["stream"] as? Int } == [1, 3])
+        for exchange in exchanges {
+            let response = try #require(exchange["response"] as? [String: Any])
+            #expect(response["status"] as? Int == 200 && response["version"] as? String == "HTTP/2")
+            let body = try #require(response["body"] as? [String: Any])
+            #expect(body["kind"] as? String == "json" && body["complete"] as? Bool == true, "\(body)")
+            #expect((body["text"] as? String)?.contains("\"nested\"") == true)
+        }
 
         // The web app draws the same request and response, in headless Chromium: the script
         // compares its Flow Inspector with `flow ID --json` over this data directory.

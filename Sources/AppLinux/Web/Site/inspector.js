@@ -35,14 +35,21 @@ function shownBytes(part, label) {
     part.bytesNotDrawn ? h("p", { class: "hint" }, `${part.bytesNotDrawn} more bytes are not drawn here.`) : null];
 }
 
-/** One HTTP message: its start line, its headers as a list, its body's summary and body. */
+/** Fields as a list of names and values, labelled for a screen reader. */
+function fieldList(fields, label) {
+  return fields.length ? h("dl", { class: "http-headers", "aria-label": label },
+    fields.map(([name, value]) => [h("dt", {}, name), h("dd", {}, value)])) : null;
+}
+
+/** One HTTP message: its start line, its headers as a list, its body's summary and body, then
+ *  any trailers (HTTP/2). */
 function message(title, id, part) {
   return h("section", { class: "http-message", "aria-labelledby": id },
     h("h4", { id }, `${title}: `, h("code", {}, part.startLine)),
-    part.headers.length ? h("dl", { class: "http-headers", "aria-label": `${title}: headers` },
-      part.headers.map(([name, value]) => [h("dt", {}, name), h("dd", {}, value)])) : null,
+    fieldList(part.headers, `${title}: headers`),
     h("p", { class: "hint" }, capitalised(part.body.summary) + "."),
-    part.body.kind === "none" || part.body.kind === "compressed" ? null : shownBytes(part.body, `${title}: body`));
+    part.body.kind === "none" || part.body.kind === "compressed" ? null : shownBytes(part.body, `${title}: body`),
+    part.trailers?.length ? [h("p", { class: "hint" }, "Trailers, sent after the body:"), fieldList(part.trailers, `${title}: trailers`)] : null);
 }
 
 function turnList(turns) {
@@ -53,8 +60,9 @@ function turnList(turns) {
       shownBytes(turn, `Turn ${index + 1}`))));
 }
 
-/** The *Decrypted content* section: the command's note when there is none, else HTTP/1.1 as
- *  request and response with the turns under it, or the turns alone. Absent while unread. */
+/** The *Decrypted content* section: the command's note when there is none, else HTTP/1.1 or
+ *  HTTP/2 as requests and responses with the turns under them, or the turns alone. Absent while
+ *  unread. */
 function decryptedContent(flow) {
   const card = (...content) => h("section", { class: "card decrypted", "aria-labelledby": "decrypted-title" },
     h("h2", { id: "decrypted-title" }, "Decrypted content"), ...content);
@@ -64,12 +72,17 @@ function decryptedContent(flow) {
   const ending = content.endingNote ? h("p", { class: "notice" }, capitalised(content.endingNote) + ".") : null;
   if (!content.http) return card(marking, turnList(content.turns), ending);
   return card(marking,
-    content.http.map((exchange, index) => h("article", { class: "exchange", "aria-label": `Exchange ${index + 1}` },
-      exchange.request ? message(`Request ${index + 1}`, `request-${index}`, exchange.request)
-        : h("p", { class: "hint" }, `Request ${index + 1}: ${exchange.requestMissing}.`),
-      exchange.interim.map((interim, step) => message("Interim answer", `interim-${index}-${step}`, interim)),
-      exchange.response ? message(`Response ${index + 1}`, `response-${index}`, exchange.response)
-        : h("p", { class: "hint" }, `Response ${index + 1}: ${exchange.responseMissing}.`))),
+    content.http.map((exchange, index) => {
+      // HTTP/2 names the stream that carried the exchange, as `flow ID` does.
+      const stream = exchange.stream ? ` (stream ${exchange.stream})` : "";
+      return h("article", { class: "exchange", "aria-label": `Exchange ${index + 1}${stream}` },
+        exchange.request ? message(`Request ${index + 1}${stream}`, `request-${index}`, exchange.request)
+          : h("p", { class: "hint" }, `Request ${index + 1}${stream}: ${exchange.requestMissing}.`),
+        exchange.interim.map((interim, step) => message("Interim answer", `interim-${index}-${step}`, interim)),
+        exchange.response ? message(`Response ${index + 1}`, `response-${index}`, exchange.response)
+          : h("p", { class: "hint" }, `Response ${index + 1}: ${exchange.responseMissing}.`),
+        (exchange.notes ?? []).map((note) => h("p", { class: "hint" }, capitalised(note) + ".")));
+    }),
     content.httpNotes.map((note) => h("p", { class: "hint" }, capitalised(note) + ".")),
     ending,
     h("details", { class: "turns-as-recorded" }, h("summary", {}, `The ${content.turns.length} turns as recorded`), turnList(content.turns)));

@@ -1,61 +1,24 @@
 import Foundation
 
-/// One HTTP/1.1 message read back from an inspected connection's kept bytes (RFC 9112):
-///
-///     HTTP-message = start-line CRLF *( field-line CRLF ) CRLF [ message-body ]   ; §2.1
-///     request-line = method SP request-target SP HTTP-version                    ; §3
-///     status-line  = HTTP-version SP status-code SP [ reason-phrase ]              ; §4
-///     field-line   = field-name ":" OWS field-value OWS                            ; §5
-///
-/// A reader of what was already recorded, not a server: it is given a direction's whole kept
-/// stream, so "the bytes ended" is an answer, not a wait. A bare LF ends a line too (§2.2).
-/// Bounded: lines of at most `maxLineBytes`, at most `maxFields` fields.
-public struct HTTP1Message: Sendable, Equatable {
-    public enum StartLine: Sendable, Equatable {
-        case request(method: String, target: String, version: String)
-        case response(version: String, status: Int, reason: String)
-    }
-
-    public let start: StartLine
-    /// In the order sent, names as sent.
-    public let fields: [HTTP1Field]
-    public let body: HTTP1Body
-
-    /// The start line as sent: "GET / HTTP/1.1", "HTTP/1.1 200 OK".
-    public var startLine: String {
-        switch start {
-        case let .request(method, target, version): "\(method) \(target) \(version)"
-        case let .response(version, status, reason): reason.isEmpty ? "\(version) \(status)" : "\(version) \(status) \(reason)"
-        }
-    }
-
-    /// The first field named `name` (case-insensitive, §5.1), its value.
-    public func field(_ name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
-    public var method: String? { if case let .request(method, _, _) = start { method } else { nil } }
-    public var status: Int? { if case let .response(_, status, _) = start { status } else { nil } }
-
-    static let maxLineBytes = 64 * 1024
-    static let maxFields = 256
-}
-
-public struct HTTP1Field: Sendable, Equatable {
-    public let name: String
-    public let value: String
-}
-
 /// What reading one message from the front of a stream gave.
 enum HTTP1ReadOutcome: Equatable {
     /// The message and how many bytes it took.
-    case message(HTTP1Message, consumed: Int)
+    case message(DecryptedHTTPMessage, consumed: Int)
     /// The bytes ended inside the head: it was cut (or the connection ended there).
     case headCut
     /// Not an HTTP/1.1 message: why.
     case notHTTP(String)
 }
 
+/// Reads HTTP/1.1 messages (RFC 9112) into `DecryptedHTTPMessage`s:
+///
+///     HTTP-message = start-line CRLF *( field-line CRLF ) CRLF [ message-body ]   ; §2.1
+///     request-line = method SP request-target SP HTTP-version                    ; §3
+///     status-line  = HTTP-version SP status-code SP [ reason-phrase ]              ; §4
+///     field-line   = field-name ":" OWS field-value OWS                            ; §5
+///
+/// It is given a direction's whole kept stream. A bare LF ends a line too (§2.2). Bounded: lines
+/// of at most `DecryptedHTTPMessage.maxLineBytes`, at most `maxFields` fields.
 enum HTTP1Reader {
     /// The request at the front of `bytes`.
     static func request(_ bytes: ArraySlice<UInt8>) -> HTTP1ReadOutcome {
@@ -69,36 +32,36 @@ enum HTTP1Reader {
     }
 
     private static func read(_ bytes: ArraySlice<UInt8>, isRequest: Bool, requestMethod: String?) -> HTTP1ReadOutcome {
-        var lines = HTTP1Lines(bytes, limit: HTTP1Message.maxLineBytes)
-        guard let first = lines.next() else { return lines.exhausted ? .headCut : .notHTTP("a header line longer than \(HTTP1Message.maxLineBytes) bytes") }
+        var lines = HTTP1Lines(bytes, limit: DecryptedHTTPMessage.maxLineBytes)
+        guard let first = lines.next() else { return lines.exhausted ? .headCut : .notHTTP("a header line longer than \(DecryptedHTTPMessage.maxLineBytes) bytes") }
         guard let startText = String(validating: first, as: UTF8.self) else { return .notHTTP("a start line that is not text") }
-        let start: HTTP1Message.StartLine
+        let start: DecryptedHTTPMessage.StartLine
         switch isRequest ? requestLine(startText) : statusLine(startText) {
         case let .success(line): start = line
         case let .failure(refusal): return .notHTTP(refusal.reason)
         }
-        var fields: [HTTP1Field] = []
+        var fields: [HTTPField] = []
         while true {
             guard let line = lines.next() else {
-                return lines.exhausted ? .headCut : .notHTTP("a header line longer than \(HTTP1Message.maxLineBytes) bytes")
+                return lines.exhausted ? .headCut : .notHTTP("a header line longer than \(DecryptedHTTPMessage.maxLineBytes) bytes")
             }
             if line.isEmpty { break }
-            guard fields.count < HTTP1Message.maxFields else { return .notHTTP("more than \(HTTP1Message.maxFields) header fields") }
+            guard fields.count < DecryptedHTTPMessage.maxFields else { return .notHTTP("more than \(DecryptedHTTPMessage.maxFields) header fields") }
             guard let field = fieldLine(line) else { return .notHTTP("a header line that is not 'name: value'") }
             fields.append(field)
         }
         let headEnd = lines.position
-        let framing = HTTP1Body.framing(isRequest: isRequest, start: start, fields: fields, requestMethod: requestMethod)
+        let framing = DecryptedHTTPBody.framing(isRequest: isRequest, start: start, fields: fields, requestMethod: requestMethod)
         guard let framing else { return .notHTTP("a Content-Length that is not one number") }
-        let (body, used) = HTTP1Body.read(bytes[headEnd...], framing: framing)
+        let (body, used) = DecryptedHTTPBody.read(bytes[headEnd...], framing: framing)
         guard let body else { return .notHTTP("a chunked body whose chunk sizes do not parse") }
-        return .message(HTTP1Message(start: start, fields: fields, body: body), consumed: headEnd - bytes.startIndex + used)
+        return .message(DecryptedHTTPMessage(start: start, fields: fields, body: body), consumed: headEnd - bytes.startIndex + used)
     }
 
     struct Refusal: Error { let reason: String }
 
     /// §3: method SP request-target SP HTTP-version, the method a token.
-    static func requestLine(_ line: String) -> Result<HTTP1Message.StartLine, Refusal> {
+    static func requestLine(_ line: String) -> Result<DecryptedHTTPMessage.StartLine, Refusal> {
         let parts = line.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, isToken(parts[0]), !parts[1].isEmpty, isVersion(parts[2]) else {
             return .failure(Refusal(reason: "a first line that is not 'METHOD target HTTP/1.x'"))
@@ -107,7 +70,7 @@ enum HTTP1Reader {
     }
 
     /// §4: HTTP-version SP 3DIGIT SP reason-phrase (the reason may be empty, its SP missing).
-    static func statusLine(_ line: String) -> Result<HTTP1Message.StartLine, Refusal> {
+    static func statusLine(_ line: String) -> Result<DecryptedHTTPMessage.StartLine, Refusal> {
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, isVersion(parts[0]), parts[1].count == 3, parts[1].allSatisfy(\.isASCIIDigit),
               let status = Int(parts[1]) else {
@@ -117,11 +80,11 @@ enum HTTP1Reader {
     }
 
     /// §5: a token name, a colon with no space before it, the value without surrounding OWS.
-    static func fieldLine(_ line: ArraySlice<UInt8>) -> HTTP1Field? {
+    static func fieldLine(_ line: ArraySlice<UInt8>) -> HTTPField? {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
               let name = String(validating: line[..<colon], as: UTF8.self), isToken(Substring(name)) else { return nil }
         let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-        return HTTP1Field(name: name, value: value)
+        return HTTPField(name: name, value: value)
     }
 
     /// tchar (RFC 9110 §5.6.2).

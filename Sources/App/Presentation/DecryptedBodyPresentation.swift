@@ -2,7 +2,7 @@ import Foundation
 
 /// How a body is shown: JSON indented (`Content-Type: application/json` or `…+json`, whole and
 /// valid), compressed bodies said and not decoded, other bytes as text or a dump.
-public enum HTTP1BodyPresentation: Sendable, Equatable {
+public enum DecryptedBodyPresentation: Sendable, Equatable {
     case none
     /// `Content-Encoding` other than identity: named, with the bytes kept, not decoded.
     case compressed(encoding: String)
@@ -10,7 +10,7 @@ public enum HTTP1BodyPresentation: Sendable, Equatable {
     case json(String)
     case bytes(DecryptedBytesRendering)
 
-    public init(_ body: HTTP1Body, of message: HTTP1Message) {
+    public init(_ body: DecryptedHTTPBody, of message: DecryptedHTTPMessage) {
         if body.bytes.isEmpty {
             self = .none
         } else if let encoding = message.field("Content-Encoding")?.trimmingCharacters(in: .whitespaces),
@@ -31,14 +31,14 @@ public enum HTTP1BodyPresentation: Sendable, Equatable {
     }
 }
 
-extension HTTP1Body {
+extension DecryptedHTTPBody {
     /// What became of the bytes an incomplete body lacks.
     var missing: String { cutByBudget ? "the rest was not kept" : "the connection ended before the rest was sent" }
 
     /// One line about the body: "no body", "42 bytes", "1 200 bytes kept of 5 000 — the rest was
     /// not kept", "40 000 bytes of 100 000 — the connection ended before the rest was sent",
     /// "77 bytes, compressed (gzip): not decoded here".
-    public func summary(_ presentation: HTTP1BodyPresentation) -> String {
+    public func summary(_ presentation: DecryptedBodyPresentation) -> String {
         let count = FlowInspector.grouped(bytes.count)
         var said: String
         switch (framing, bytes.isEmpty) {

@@ -3,7 +3,7 @@ import Foundation
 import Shared
 import Testing
 
-@Suite struct HTTP1ExchangeTests {
+@Suite struct HTTP1ConversationTests {
     typealias C = DecryptedChunks
 
     /// RFC 9110 §1.2's example exchange, as a client and server send it.
@@ -25,10 +25,10 @@ import Testing
         let request = try #require(http.exchanges[0].request), response = try #require(http.exchanges[0].response)
         #expect(request.start == .request(method: "GET", target: "/hello.txt", version: "HTTP/1.1"))
         #expect(request.fields.map(\.name) == ["User-Agent", "Host", "Accept-Language"] && request.field("host") == "www.example.com")
-        #expect(request.body == .empty && request.body.summary(HTTP1BodyPresentation(request.body, of: request)) == "no body")
+        #expect(request.body == .empty && request.body.summary(DecryptedBodyPresentation(request.body, of: request)) == "no body")
         #expect(response.startLine == "HTTP/1.1 200 OK" && response.field("ETag") == "\"34aa387-d-1568eb00\"")
         #expect(response.body.framing == .length(51) && response.body.isComplete)
-        let shown = HTTP1BodyPresentation(response.body, of: response)
+        let shown = DecryptedBodyPresentation(response.body, of: response)
         #expect(shown == .bytes(.text("Hello World! My content includes a trailing CRLF.\r\n")))
         #expect(response.body.summary(shown) == "51 bytes")
     }
@@ -45,7 +45,7 @@ import Testing
         #expect(http.exchanges[0].response?.body == .empty)
         #expect(http.exchanges[1].request?.body.bytes == Data("a=1&b=2".utf8) && http.exchanges[1].response?.body.bytes == Data("ok".utf8))
         let notFound = try #require(http.exchanges[2].response)
-        #expect(notFound.body.summary(HTTP1BodyPresentation(notFound.body, of: notFound)) == "an empty body")
+        #expect(notFound.body.summary(DecryptedBodyPresentation(notFound.body, of: notFound)) == "an empty body")
     }
 
     @Test("a chunked body is decoded (RFC 9112 §7.1), extensions and trailers read past, and it is said to be chunked")
@@ -56,7 +56,7 @@ import Testing
         let response = try #require(http.exchanges[0].response)
         #expect(response.body.framing == .chunked && response.body.isComplete)
         #expect(String(decoding: response.body.bytes, as: UTF8.self) == "Wikipedia in\r\n\r\nchunks.")
-        #expect(response.body.summary(HTTP1BodyPresentation(response.body, of: response)) == "23 bytes (chunked, shown joined)")
+        #expect(response.body.summary(DecryptedBodyPresentation(response.body, of: response)) == "23 bytes (chunked, shown joined)")
         #expect(http.unreadReceivedBytes == 0)
     }
 
@@ -66,7 +66,7 @@ import Testing
         let received = "HTTP/1.1 200 OK\r\nContent-Type: application/vnd.api+json; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
         let http = try #require(Self.conversation([C.chunk(.outbound, Self.rfcRequest), C.chunk(.inbound, received)]))
         let response = try #require(http.exchanges[0].response)
-        let shown = HTTP1BodyPresentation(response.body, of: response)
+        let shown = DecryptedBodyPresentation(response.body, of: response)
         #expect(shown == .json("""
             {
               "zebra": 1,
@@ -88,7 +88,7 @@ import Testing
         let broken = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 9\r\n\r\n{\"a\": 1,"
         let other = try #require(Self.conversation([C.chunk(.outbound, Self.rfcRequest), C.chunk(.inbound, broken)]))
         let response2 = try #require(other.exchanges[0].response)
-        #expect(HTTP1BodyPresentation(response2.body, of: response2) == .bytes(.text("{\"a\": 1,")))
+        #expect(DecryptedBodyPresentation(response2.body, of: response2) == .bytes(.text("{\"a\": 1,")))
     }
 
     @Test("a body the budget cut says how much of its declared length was kept and is not indented as JSON")
@@ -98,7 +98,7 @@ import Testing
         let http = try #require(Self.conversation([C.chunk(.outbound, Self.rfcRequest), C.chunk(.inbound, kept, carried: head.utf8.count + 5000)]))
         let response = try #require(http.exchanges[0].response)
         #expect(!response.body.isComplete && response.body.bytes.count == 18)
-        let shown = HTTP1BodyPresentation(response.body, of: response)
+        let shown = DecryptedBodyPresentation(response.body, of: response)
         #expect(shown == .bytes(.text("{\"items\": [1, 2, 3")))
         #expect(response.body.summary(shown) == "18 bytes kept of 5 000 — the rest was not kept")
         // A body that runs to the connection's close is cut when its direction was.
@@ -137,14 +137,16 @@ import Testing
         #expect(DecryptedApplication(DecryptedTurns([])) == .unrecognized)
     }
 
-    @Test("HTTP/2's connection preface is named HTTP/2 and its frames stay turns of bytes")
-    func http2Named() {
+    @Test("HTTP/2's connection preface names the connection HTTP/2 with no stream yet, and a frame cut short is said, not read")
+    func http2Named() throws {
         let preface = Data("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + Data([0x00, 0x00, 0x12, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00,
                                                                              0x00, 0x03, 0x00, 0x00, 0x00, 0x64, 0x00, 0x04])
         let content = DecryptedContent([C.chunk(.outbound, preface), C.chunk(.inbound, Data([0x00, 0x00, 0x00, 0x04, 0x01, 0, 0, 0, 0]))],
                                        connectionStart: C.start)
-        #expect(content.application == .http2 && content.application.name == "HTTP/2")
-        #expect(content.protocolLine?.hasPrefix("HTTP/2: its frames are shown as bytes") == true)
+        guard case let .http2(conversation) = content.application else { Issue.record("not read as HTTP/2"); return }
+        #expect(content.application.name == "HTTP/2" && conversation.exchanges.isEmpty)
+        #expect(content.protocolLine == "HTTP/2: 0 streams on this connection, each a request and its response")
+        #expect(content.httpNotes == ["the last 17 bytes sent begin a frame that was not kept whole"])
         if case .dump = content.turns.turns[0].rendering {} else { Issue.record("the preface turn should be a dump") }
     }
 
@@ -154,7 +156,7 @@ import Testing
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 12\r\n\r\n"
         let http = try #require(Self.conversation([C.chunk(.outbound, Self.rfcRequest), C.chunk(.inbound, Data(head.utf8) + gzip)]))
         let response = try #require(http.exchanges[0].response)
-        let shown = HTTP1BodyPresentation(response.body, of: response)
+        let shown = DecryptedBodyPresentation(response.body, of: response)
         #expect(shown == .compressed(encoding: "gzip"))
         #expect(response.body.summary(shown) == "12 bytes, compressed (gzip): not decoded here")
     }
