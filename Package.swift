@@ -21,10 +21,13 @@ let package = Package(
         .target(name: "CTunnelVision"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        // Content codings of decrypted bodies: zlib (gzip, deflate) and Brotli's decoder (br).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CBrotli", path: "Sources/CBrotli"),
         // Counts heap allocations for the benchmark only; never linked into the product.
         .target(name: "CAllocationCounter"),
 
-        .target(name: "Shared", dependencies: ["CTunnelVision", "CSQLite", "COpenSSL"], swiftSettings: strict),
+        .target(name: "Shared", dependencies: ["CTunnelVision", "CSQLite", "COpenSSL", "CZlib", "CBrotli"], swiftSettings: strict),
         // The per-packet path: its classes' properties are checked for exclusive access statically
         // and in debug builds (every test); release drops the run-time check, 5 % of `analyze`.
         .target(name: "PacketTunnel", dependencies: ["Shared"],

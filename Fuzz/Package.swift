@@ -36,7 +36,9 @@ let package = Package(
         .target(name: "CTunnelVision"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
-        .target(name: "Shared", dependencies: ["CTunnelVision", "CSQLite", "COpenSSL"], swiftSettings: strict),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CBrotli", path: "Sources/CBrotli"),
+        .target(name: "Shared", dependencies: ["CTunnelVision", "CSQLite", "COpenSSL", "CZlib", "CBrotli"], swiftSettings: strict),
         .target(name: "PacketTunnel", dependencies: ["Shared"], exclude: ["TLS/Inspection/README.md"], swiftSettings: strict),
         // The app's pure cores, for the web server's request parser.
         .target(name: "App", dependencies: ["Shared"], swiftSettings: strict),

@@ -2,6 +2,7 @@ import App
 import Foundation
 import Shared
 import Testing
+import TestSupport
 
 @Suite struct HTTP1ConversationTests {
     typealias C = DecryptedChunks
@@ -150,15 +151,24 @@ import Testing
         if case .dump = content.turns.turns[0].rendering {} else { Issue.record("the preface turn should be a dump") }
     }
 
-    @Test("a compressed body is said with its coding and size, not decoded")
+    @Test("a gzip body is decoded for display, both sizes said, its JSON indented; a coding not known is named, not decoded")
     func compressed() throws {
-        let gzip = Data([0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01, 0x02])
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 12\r\n\r\n"
+        let json = #"{"b":[1,2],"a":"x"}"#
+        let gzip = try ContentCodingOracle.coded(Data(json.utf8), with: "gzip")
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: \(gzip.count)\r\n\r\n"
         let http = try #require(Self.conversation([C.chunk(.outbound, Self.rfcRequest), C.chunk(.inbound, Data(head.utf8) + gzip)]))
         let response = try #require(http.exchanges[0].response)
         let shown = DecryptedBodyPresentation(response.body, of: response)
-        #expect(shown == .compressed(encoding: "gzip"))
-        #expect(response.body.summary(shown) == "12 bytes, compressed (gzip): not decoded here")
+        guard case let .decoded(decoded, inner) = shown else { Issue.record("not decoded: \(shown)"); return }
+        #expect(decoded.bytes == Data(json.utf8) && decoded.ending == .whole)
+        #expect(inner == .json("{\n  \"b\": [\n    1,\n    2\n  ],\n  \"a\": \"x\"\n}"))
+        #expect(response.body.summary(shown) == "\(gzip.count) bytes, gzip, decoded to 19 bytes, JSON, indented here")
+
+        let zstd = Data("HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\nContent-Length: 4\r\n\r\n".utf8) + Data([0x28, 0xb5, 0x2f, 0xfd])
+        let other = try #require(Self.conversation([C.chunk(.outbound, Self.rfcRequest), C.chunk(.inbound, zstd)])?.exchanges[0].response)
+        let named = DecryptedBodyPresentation(other.body, of: other)
+        #expect(named == .compressed(encoding: "zstd"))
+        #expect(other.body.summary(named).hasSuffix(", compressed (zstd): not decoded here (TunnelVision decodes gzip, deflate, br)"))
     }
 
     @Test("a request cut inside its head is counted, not misread, and every prefix of an exchange reads without trapping")

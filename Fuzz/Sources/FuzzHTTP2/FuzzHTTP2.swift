@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 import Shared
 
@@ -6,7 +7,8 @@ import Shared
 /// length (big-endian, capped at what is there), the client's bytes, then the server's. The
 /// connection reader and the HPACK decoder never trap; streams are unique, non-zero and in order,
 /// no more than the bound; at most one problem is said per side; unread bytes are bytes that were
-/// there; the decoder's table never outgrows its maximum, nor the maximum its limit.
+/// there; the decoder's table never outgrows its maximum, nor the maximum its limit. The server's
+/// bytes are also decoded as a body of each content coding, bounded at 4 KiB: never more than that.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP2(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
@@ -30,6 +32,10 @@ public func fuzzHTTP2(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         _ = try? decoder.decode(block)
         invariant(decoder.tableSize <= decoder.maxTableSize && decoder.maxTableSize <= decoder.tableSizeLimit,
                   "table \(decoder.tableSize) of \(decoder.maxTableSize), limit \(decoder.tableSizeLimit)")
+    }
+    for coding in ContentCoding.allCases {
+        let decoded = ContentDecoder.decode(Data(server), codings: [coding], limit: 4_096)
+        invariant(decoded.bytes.count <= 4_096, "\(coding) decoded \(decoded.bytes.count) bytes past the limit")
     }
     return 0
 }

@@ -1,25 +1,65 @@
 import Foundation
+import Shared
 
-/// How a body is shown: JSON indented (`Content-Type: application/json` or `…+json`, whole and
-/// valid), compressed bodies said and not decoded, other bytes as text or a dump.
-public enum DecryptedBodyPresentation: Sendable, Equatable {
+/// How a body is shown: decoded from gzip, deflate or br first (bounded, `ContentDecoder`), then
+/// JSON indented (`Content-Type: application/json` or `…+json`, whole and valid), other bytes as
+/// text or a dump; a coding this reader does not know is named and its bytes left as sent.
+public indirect enum DecryptedBodyPresentation: Sendable, Equatable {
     case none
-    /// `Content-Encoding` other than identity: named, with the bytes kept, not decoded.
+    /// A `Content-Encoding` this reader cannot undo: named, the bytes kept as sent.
     case compressed(encoding: String)
     /// Indented, in the server's key order.
     case json(String)
     case bytes(DecryptedBytesRendering)
+    /// Decoded from its content codings, then shown as `shown` says.
+    case decoded(DecodedBody, shown: DecryptedBodyPresentation)
 
     public init(_ body: DecryptedHTTPBody, of message: DecryptedHTTPMessage) {
-        if body.bytes.isEmpty {
+        let contentType = message.field("Content-Type")
+        guard !body.bytes.isEmpty else {
             self = .none
-        } else if let encoding = message.field("Content-Encoding")?.trimmingCharacters(in: .whitespaces),
-                  !encoding.isEmpty, encoding.lowercased() != "identity" {
+            return
+        }
+        guard let encoding = message.field("Content-Encoding")?.trimmingCharacters(in: .whitespaces), !encoding.isEmpty else {
+            self = Self.plain(body.bytes, whole: body.isComplete, contentType: contentType)
+            return
+        }
+        switch ContentCoding.list(encoding) {
+        case .failure:
             self = .compressed(encoding: encoding)
-        } else if body.isComplete, Self.isJSON(message.field("Content-Type")), let indented = HTTP1JSONIndent.indented(body.bytes) {
-            self = .json(indented)
-        } else {
-            self = .bytes(DecryptedBytesRendering(body.bytes))
+        case let .success(codings) where codings.isEmpty:   // identity
+            self = Self.plain(body.bytes, whole: body.isComplete, contentType: contentType)
+        case let .success(codings):
+            let decoding = ContentDecoder.decode(body.bytes, codings: codings)
+            let whole = body.isComplete && decoding.ending == .whole
+            self = .decoded(DecodedBody(encoding: encoding, bytes: decoding.bytes, ending: decoding.ending),
+                            shown: decoding.bytes.isEmpty ? .none : Self.plain(decoding.bytes, whole: whole, contentType: contentType))
+        }
+    }
+
+    /// Bytes with no coding left: JSON indented when whole and valid, else text or a dump.
+    static func plain(_ bytes: Data, whole: Bool, contentType: String?) -> DecryptedBodyPresentation {
+        if whole, isJSON(contentType), let indented = HTTP1JSONIndent.indented(bytes) { return .json(indented) }
+        return .bytes(DecryptedBytesRendering(bytes))
+    }
+
+    /// The bytes what is shown was drawn from: the decoded ones for a decoded body.
+    public func shownBytes(of body: DecryptedHTTPBody) -> Data {
+        if case let .decoded(decoded, _) = self { return decoded.bytes }
+        return body.bytes
+    }
+
+    /// What the presentation did to the bytes, as the body summary's tail.
+    var summaryNote: String {
+        switch self {
+        case let .compressed(encoding):
+            return ", compressed (\(encoding)): not decoded here (TunnelVision decodes "
+                + ContentCoding.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+        case .json: return ", JSON, indented here"
+        case .none, .bytes: return ""
+        case let .decoded(decoded, shown):
+            return ", \(decoded.encoding), decoded to \(FlowInspector.grouped(decoded.bytes.count)) bytes"
+                + (decoded.endingNote.map { " — " + $0 } ?? "") + shown.summaryNote
         }
     }
 
@@ -37,7 +77,8 @@ extension DecryptedHTTPBody {
 
     /// One line about the body: "no body", "42 bytes", "1 200 bytes kept of 5 000 — the rest was
     /// not kept", "40 000 bytes of 100 000 — the connection ended before the rest was sent",
-    /// "77 bytes, compressed (gzip): not decoded here".
+    /// "77 bytes, gzip, decoded to 1 200 bytes, JSON, indented here", "77 bytes, compressed
+    /// (zstd): not decoded here (TunnelVision decodes gzip, deflate and br)".
     public func summary(_ presentation: DecryptedBodyPresentation) -> String {
         let count = FlowInspector.grouped(bytes.count)
         var said: String
@@ -52,11 +93,28 @@ extension DecryptedHTTPBody {
             said = "\(count) bytes"
         }
         if case .chunked = framing { said += " (chunked, shown joined)" }
-        switch presentation {
-        case let .compressed(encoding): said += ", compressed (\(encoding)): not decoded here"
-        case .json: said += ", JSON, indented here"
-        case .none, .bytes: break
-        }
+        said += presentation.summaryNote
         return said
+    }
+}
+
+/// A body decoded from its content codings: the header's words for them, the decoded bytes and
+/// how the decoding ended.
+public struct DecodedBody: Sendable, Equatable {
+    public let encoding: String
+    public let bytes: Data
+    public let ending: ContentDecoding.Ending
+
+    /// Why the decoded bytes may not be all of it; nil when the coded stream ended whole.
+    public var endingNote: String? {
+        switch ending {
+        case .whole: nil
+        case .cut: bytes.isEmpty ? "the coded bytes stop before any of it could be decoded"
+                                 : "the coded bytes stop early, so this is only its start"
+        case let .stoppedAtLimit(limit):
+            "decoding stopped at \(FlowInspector.grouped(limit)) bytes: it decodes to more (a decompression bomb, or simply large)"
+        case let .malformed(reason): bytes.isEmpty ? "it could not be decoded: \(reason)"
+                                                   : "it could not be decoded past this point: \(reason)"
+        }
     }
 }

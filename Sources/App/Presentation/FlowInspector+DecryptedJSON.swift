@@ -91,6 +91,14 @@ extension FlowInspector {
         if case let .length(declared) = body.framing { out.number("declaredBytes", declared) } else { out.number("declaredBytes", nil) }
         out.bool("complete", body.isComplete)
         out.string("summary", body.summary(presentation))
+        write(presentation, bytes: body.bytes, to: &out)
+        out.endObject()
+        out.endObject()
+    }
+
+    /// `"kind"` and what it shows: `"text"`, `"hex"`…; for a decoded body first its `"encoding"`,
+    /// `"decodedBytes"`, `"decoding"` (whole|cut|stoppedAtLimit|malformed) and `"decodingNote"`.
+    static func write(_ presentation: DecryptedBodyPresentation, bytes: Data, to out: inout JSONWriter) {
         switch presentation {
         case .none:
             out.string("kind", "none")
@@ -102,10 +110,23 @@ extension FlowInspector {
             out.string("text", text)
         case let .bytes(rendering):
             if case .text = rendering { out.string("kind", "text") } else { out.string("kind", "binary") }
-            write(rendering, bytes: body.bytes, to: &out)
+            write(rendering, bytes: bytes, to: &out)
+        case let .decoded(decoded, shown):
+            out.string("encoding", decoded.encoding)
+            out.number("decodedBytes", decoded.bytes.count)
+            out.string("decoding", decodingName(decoded.ending))
+            out.string("decodingNote", decoded.endingNote)
+            write(shown, bytes: decoded.bytes, to: &out)
         }
-        out.endObject()
-        out.endObject()
+    }
+
+    static func decodingName(_ ending: ContentDecoding.Ending) -> String {
+        switch ending {
+        case .whole: "whole"
+        case .cut: "cut"
+        case .stoppedAtLimit: "stoppedAtLimit"
+        case .malformed: "malformed"
+        }
     }
 
     /// Fields as `[[name, value], …]`.

@@ -45,16 +45,22 @@ extension FlowInspector {
         lines += message.fields.map { "      \($0.name): \($0.value)" }
         let presentation = DecryptedBodyPresentation(message.body, of: message)
         lines.append("      (\(message.body.summary(presentation)))")
-        switch presentation {
-        case .none, .compressed: break
-        case let .json(text): lines += text.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }
-        case let .bytes(rendering): lines += rendered(rendering, bytes: message.body.bytes.count).map { "        " + $0 }
-        }
+        lines += bodyLines(presentation, bytes: message.body.bytes.count).map { "        " + $0 }
         if !message.trailers.isEmpty {
             lines.append("      Trailers:")
             lines += message.trailers.map { "        \($0.name): \($0.value)" }
         }
         return lines
+    }
+
+    /// A body's lines as shown: JSON indented, text, a dump; for a decoded body, the decoded bytes.
+    static func bodyLines(_ presentation: DecryptedBodyPresentation, bytes: Int) -> [String] {
+        switch presentation {
+        case .none, .compressed: []
+        case let .json(text): text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        case let .bytes(rendering): rendered(rendering, bytes: bytes)
+        case let .decoded(decoded, shown): bodyLines(shown, bytes: decoded.bytes.count)
+        }
     }
 
     /// Text line by line; a dump of the first `PacketBytesPresentation.screenByteLimit` bytes and

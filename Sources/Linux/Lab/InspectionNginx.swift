@@ -39,6 +39,8 @@ package struct InspectionNginx: Sendable {
                     ssl_certificate \(pki.chain(for: host));
                     ssl_certificate_key \(pki.key(for: host));
                     root \(root.path);
+                    # The same files gzip-coded for a client that accepts it: decrypted bodies are decoded.
+                    location /gzip/ { alias \(root.path)/; gzip on; gzip_types *; gzip_min_length 1; }
                 }
             }
             """

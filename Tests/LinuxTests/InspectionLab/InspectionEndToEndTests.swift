@@ -161,11 +161,12 @@ struct InspectionEndToEndTests {
         // script finds it in the Timeline as kept private, and says why.
         let refusing = (["curl", "-sS", "--max-time", "30", "-o", "/dev/null", "--cacert", lab.pki.root, "--capath",
                          lab.emptyDirectory.path] + lab.resolve).joined(separator: " ")
-        // Two requests on one HTTP/2 connection to the real nginx: streams 1 and 3.
-        let http2 = (["curl", "-sS", "--max-time", "30", "--http2"] + lab.resolve).joined(separator: " ")
+        // Three requests on one HTTP/2 connection to the real nginx: streams 1, 3 and 5, the last
+        // answered gzip-coded (curl --compressed asks for it).
+        let http2 = (["curl", "-sS", "--max-time", "30", "--http2", "--compressed"] + lab.resolve).joined(separator: " ")
         let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: """
             \(curl) -o /dev/null \(lab.url)/api.json && \
-            \(http2) -o /dev/null -o /dev/null \(lab.url)/api.json '\(lab.url)/api.json?second' && \
+            \(http2) -o /dev/null -o /dev/null -o /dev/null \(lab.url)/api.json '\(lab.url)/api.json?second' \(lab.url)/gzip/api.json && \
             { \(refusing) \(lab.url)/api.json; true; }
             """)
         #expect(result.status == 0, "\(result.err)")
@@ -187,7 +188,7 @@ struct InspectionEndToEndTests {
         let decrypted = try #require(try lab.flow(http2ID)["decrypted"] as? [String: Any])
         #expect(decrypted["protocol"] as? String == "HTTP/2")
         let exchanges = try #require(decrypted["http"] as? [[String: Any]])
-        #expect(exchanges.map { $0["stream"] as? Int } == [1, 3])
+        #expect(exchanges.map { $0["stream"] as? Int } == [1, 3, 5])
         for exchange in exchanges {
             let response = try #require(exchange["response"] as? [String: Any])
             #expect(response["status"] as? Int == 200 && response["version"] as? String == "HTTP/2")
@@ -195,6 +196,11 @@ struct InspectionEndToEndTests {
             #expect(body["kind"] as? String == "json" && body["complete"] as? Bool == true, "\(body)")
             #expect((body["text"] as? String)?.contains("\"nested\"") == true)
         }
+        // nginx's gzip, decoded by zlib for display, both sizes said.
+        let coded = try #require((exchanges.last?["response"] as? [String: Any])?["body"] as? [String: Any])
+        #expect(coded["encoding"] as? String == "gzip" && coded["decoding"] as? String == "whole", "\(coded)")
+        #expect(coded["decodedBytes"] as? Int == InspectionLab.json.utf8.count)
+        #expect((coded["summary"] as? String)?.contains(", gzip, decoded to \(InspectionLab.json.utf8.count) bytes, JSON") == true, "\(coded)")
 
         // The web app draws the same request and response, in headless Chromium: the script
         // compares its Flow Inspector with `flow ID --json` over this data directory.
