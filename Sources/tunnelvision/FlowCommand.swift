@@ -21,7 +21,8 @@ enum FlowCommand {
     received and sent, whether it was encrypted; its name and where it came from; what the client
     offered, what the server answered and its certificates; for a connection inspected with your
     CA whose content was kept, that content (HTTP/1.1 and HTTP/2 as requests and responses, each
-    HTTP/2 stream with its headers decoded, anything else as sent); then its packets in time order, each
+    HTTP/2 stream with its headers decoded, bodies decoded from gzip, deflate and br, WebSocket
+    messages after an upgrade, anything else as sent); then its packets in time order, each
     titled by what it did — opened (SYN), accepted (SYN ACK), data, delivery confirmed (a bare
     ACK), finished sending (FIN), cut off (RST, whatever else is set) — with its flags, its time
     since the first packet, its direction and size. At most 500 are listed (--packets N for
@@ -63,7 +64,9 @@ enum FlowCommand {
                    "trailers": [[name, value]], "body": {"framing"
                    (none|length|chunked|untilClose|frames), "storedBytes", "declaredBytes",
                    "complete", "summary", "kind" (none|json|text|binary|compressed), "text" |
-                   "hex"…}}}], "httpNotes"},
+                   "hex"…}}}], "httpNotes", "webSocket" (after an upgrade to it) {"messages":
+                   [{"direction", "at", "seconds", "kind" (text|binary|close|ping|pong), "heading",
+                   "bytes", "frames", "complete", "closeCode", "closeReason", "text" | "hex"…}]}},
                    "storedPackets", "shownPackets", "footer",
                    "packets": [{"number", "seconds", "at", "direction", "length", "title", "flags",
                    "capture" {"file", "offset"}}]}.

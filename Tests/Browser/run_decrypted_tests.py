@@ -2,7 +2,8 @@
 """The Flow Inspector's *Decrypted content* section in a real browser, two ways:
 
 1. drawn from a page whose /api/flows/900001 answer is Tests/Browser/fixtures/inspected-flow.json
-   (written by hand in `flow ID --json`'s shape): screenshots in light and dark, axe-core;
+   (written by hand in `flow ID --json`'s shape): screenshots in light and dark, axe-core; and
+   the same for a WebSocket connection (900002, websocket-flow.json);
 2. drawn for every real inspected connection of --data-dir (the ones `tunnelvision run --inspect`
    leaves: HTTP/1.1 and HTTP/2), checked against what `tunnelvision flow ID --json` answers. **Fails, never skips**,
    when the data directory holds no inspected connection: that means the end-to-end run did not
@@ -27,6 +28,7 @@ from harness import Browser, Failure, Server, check, oracle  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURE_ID = 900001
+WEBSOCKET_FIXTURE_ID = 900002
 
 # Answers the fixture's route before any page script runs (a CDP script, outside the page's CSP).
 ANSWER_WITH_FIXTURE = """
@@ -82,6 +84,24 @@ def drawn_from_the_fixture(browser, server, problems):
     browser.css(".turns-as-recorded summary")[0].click()
     browser.wait(lambda: "the rest of this direction was not kept" in section.text, 5, "the cut turn does not say the rest was not kept")
     shoot(browser, "decrypted-fixture", problems)
+
+
+def websocket_drawn_from_the_fixture(browser, server, problems):
+    fixture = json.load(open(os.path.join(HERE, "fixtures", "websocket-flow.json")))
+    browser.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                   {"source": ANSWER_WITH_FIXTURE % (json.dumps(fixture), WEBSOCKET_FIXTURE_ID)})
+    open_flow(browser, server, WEBSOCKET_FIXTURE_ID)
+    messages = fixture["decrypted"]["webSocket"]["messages"]
+    browser.wait(lambda: browser.find("heading", f"WebSocket: {len(messages)} messages", exact=True), 10,
+                 "the WebSocket messages are not drawn under their heading")
+    listed = browser.css("ol[aria-label='WebSocket messages, in order'] > li")
+    check(len(listed) == len(messages), f"{len(listed)} WebSocket messages drawn of {len(messages)}")
+    for index, (item, message) in enumerate(zip(listed, messages)):
+        check(f"Message {index + 1}: {message['heading']}" in item.text, f"message {index + 1} reads {item.text!r}")
+    check(browser.css("pre[aria-label='WebSocket message 1']")[0].text == messages[0]["text"], "the text message is not drawn")
+    check(browser.css("pre[aria-label='WebSocket message 2: offset, hex, then ASCII']")[0].text == messages[1]["dump"][0],
+          "the binary message is not drawn as the command's dump")
+    shoot(browser, "decrypted-websocket-fixture", problems, at=".websocket")
 
 
 def drawn_for_a_real_inspected_flow(browser, server, options, problems):
@@ -166,6 +186,8 @@ def main():
         os.mkdir(empty, 0o700)
         for name, run in (("decrypted content drawn from a hand-written answer",
                            lambda problems: drawn_from_the_fixture(browser, start(empty), problems)),
+                          ("WebSocket messages drawn from a hand-written answer",
+                           lambda problems: websocket_drawn_from_the_fixture(browser, start(empty), problems)),
                           ("decrypted content of a real inspected connection",
                            lambda problems: drawn_for_a_real_inspected_flow(browser, start(options.data_dir), options, problems)),
                           ("a real refusal of the run's certificate, found and said",

@@ -8,7 +8,9 @@ import Shared
 /// connection reader and the HPACK decoder never trap; streams are unique, non-zero and in order,
 /// no more than the bound; at most one problem is said per side; unread bytes are bytes that were
 /// there; the decoder's table never outgrows its maximum, nor the maximum its limit. The server's
-/// bytes are also decoded as a body of each content coding, bounded at 4 KiB: never more than that.
+/// bytes are also decoded as a body of each content coding, bounded at 4 KiB: never more than that;
+/// and the client's read as WebSocket frames (compressed when bit 2 is set): messages at offsets
+/// inside the bytes, in order, no more than the bound.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP2(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
@@ -33,6 +35,10 @@ public func fuzzHTTP2(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         invariant(decoder.tableSize <= decoder.maxTableSize && decoder.maxTableSize <= decoder.tableSizeLimit,
                   "table \(decoder.tableSize) of \(decoder.maxTableSize), limit \(decoder.tableSizeLimit)")
     }
+    let webSocket = WebSocketStream(Array(rest[..<split]), compressed: mode & 4 != 0, contextTakeover: mode & 8 == 0)
+    let offsets = webSocket.messages.map(\.offset)
+    invariant(offsets.allSatisfy { $0 < split } && webSocket.unreadBytes <= split, "offsets \(offsets) of \(split) bytes")
+    invariant(webSocket.messages.count <= WebSocketStream.maxMessages, "\(webSocket.messages.count) messages")
     for coding in ContentCoding.allCases {
         let decoded = ContentDecoder.decode(Data(server), codings: [coding], limit: 4_096)
         invariant(decoded.bytes.count <= 4_096, "\(coding) decoded \(decoded.bytes.count) bytes past the limit")

@@ -26,6 +26,16 @@ public struct DecryptedTurns: Sendable, Equatable {
         turns.filter { $0.direction == direction }.reduce(into: Data()) { $0.append($1.bytes) }
     }
 
+    /// When the byte at `offset` of `direction`'s stream was seen: its turn's first chunk's time.
+    public func timestamp(ofByte offset: Int, in direction: Direction) -> Date? {
+        var start = 0
+        for turn in turns where turn.direction == direction {
+            if offset < start + turn.bytes.count { return turn.timestamp }
+            start += turn.bytes.count
+        }
+        return nil
+    }
+
     /// Whether the budget cut `direction`: what followed the cut in that direction was not kept.
     public func isCut(_ direction: Direction) -> Bool {
         turns.contains { $0.direction == direction && $0.isTruncated }

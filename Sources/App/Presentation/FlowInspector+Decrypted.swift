@@ -138,7 +138,10 @@ public struct DecryptedContent: Sendable, Equatable {
         switch application {
         case let .http1(conversation):
             let requests = conversation.exchanges.filter { $0.request != nil }.count
-            return "HTTP/1.1: \(requests) request\(requests == 1 ? "" : "s") on this connection, each with its response"
+            let http = "HTTP/1.1: \(requests) request\(requests == 1 ? "" : "s") on this connection, each with its response"
+            guard let webSocket = conversation.webSocket else { return http }
+            let count = webSocket.entries.count
+            return http + ", then WebSocket: \(FlowInspector.grouped(count)) message\(count == 1 ? "" : "s")"
         case let .http2(conversation):
             let streams = conversation.exchanges.count
             let pushed = conversation.exchanges.filter { $0.promisedBy != nil }.count
@@ -149,6 +152,11 @@ public struct DecryptedContent: Sendable, Equatable {
         }
     }
 
+    /// The WebSocket messages after an upgrade, nil when there was none.
+    public var webSocket: WebSocketConversation? {
+        if case let .http1(conversation) = application { conversation.webSocket } else { nil }
+    }
+
     /// What the HTTP reading could not place, in words.
     public var httpNotes: [String] {
         if case let .http2(conversation) = application { return conversation.notes }
@@ -157,7 +165,9 @@ public struct DecryptedContent: Sendable, Equatable {
         if conversation.unreadSentBytes > 0 {
             notes.append("the last \(FlowInspector.grouped(conversation.unreadSentBytes)) bytes sent are the start of a request whose head was not kept whole")
         }
-        if conversation.switchedProtocols {
+        if let webSocket = conversation.webSocket {
+            notes += webSocket.notes
+        } else if conversation.switchedProtocols {
             notes.append("after 101 Switching Protocols the connection spoke another protocol: its bytes are in the turns")
         } else if conversation.unreadReceivedBytes > 0 {
             notes.append("the last \(FlowInspector.grouped(conversation.unreadReceivedBytes)) bytes received are the start of a response whose head was not kept whole")

@@ -39,6 +39,13 @@ extension FlowInspector {
             out.endArray()
             out.strings("httpNotes", content.httpNotes)
         }
+        if let webSocket = section.content?.webSocket, let content = section.content {
+            out.beginObject("webSocket")
+            out.beginArray("messages")
+            for entry in webSocket.entries { Self.write(entry, in: content, to: &out) }
+            out.endArray()
+            out.endObject()
+        }
         out.endObject()
     }
 
@@ -127,6 +134,25 @@ extension FlowInspector {
         case .stoppedAtLimit: "stoppedAtLimit"
         case .malformed: "malformed"
         }
+    }
+
+    /// One WebSocket message: `"direction"`, `"at"`, `"seconds"`, `"kind"`, `"heading"`, `"bytes"`,
+    /// `"frames"`, `"complete"`, `"closeCode"`, `"closeReason"`, then its payload as a turn's.
+    static func write(_ entry: WebSocketConversation.Entry, in content: DecryptedContent, to out: inout JSONWriter) {
+        let message = entry.message
+        out.beginObject()
+        out.string("direction", directionWord(entry.direction))
+        out.string("at", entry.at.map(UTCTimestamp.iso8601))
+        if let at = entry.at { out.number("seconds", at.timeIntervalSince(content.connectionStart), decimals: 3) } else { out.number("seconds", nil) }
+        out.string("kind", WebSocketConversation.kindWord(message.kind))
+        out.string("heading", WebSocketConversation.heading(entry))
+        out.number("bytes", message.payload.count)
+        out.number("frames", message.frames)
+        out.bool("complete", message.complete)
+        out.number("closeCode", message.closeCode.map(Int.init))
+        out.string("closeReason", message.kind == .close ? message.closeReason : nil)
+        if let rendering = WebSocketConversation.rendering(message) { write(rendering, bytes: message.payload, to: &out) }
+        out.endObject()
     }
 
     /// Fields as `[[name, value], …]`.

@@ -28,6 +28,14 @@ extension FlowInspector {
                 }
                 lines += exchange.notes.map { "    (\($0))" }
             }
+            if let webSocket = content.webSocket {
+                for (number, entry) in webSocket.entries.enumerated() {
+                    lines += ["", "    WebSocket message \(number + 1): \(WebSocketConversation.heading(entry))"]
+                    if let rendering = WebSocketConversation.rendering(entry.message) {
+                        lines += Self.rendered(rendering, bytes: entry.message.payload.count).map { "      " + $0 }
+                    }
+                }
+            }
             lines += content.httpNotes.map { "    (\($0))" }
         } else {
             for (number, turn) in content.turns.turns.enumerated() {

@@ -52,6 +52,18 @@ function message(title, id, part) {
     part.trailers?.length ? [h("p", { class: "hint" }, "Trailers, sent after the body:"), fieldList(part.trailers, `${title}: trailers`)] : null);
 }
 
+/** The WebSocket messages after an upgrade, both directions in the order seen, each headed in
+ *  the command's words. */
+function webSocketMessages(messages) {
+  return h("section", { class: "websocket", "aria-labelledby": "websocket-title" },
+    h("h3", { id: "websocket-title" }, `WebSocket: ${messages.length} message${messages.length === 1 ? "" : "s"}`),
+    h("ol", { class: "turns", "aria-label": "WebSocket messages, in order" },
+      messages.map((message, index) => h("li", { class: `turn ${message.direction}` },
+        h("p", { class: "turn-heading" }, h("span", { "aria-hidden": "true" }, message.direction === "sent" ? "↑ " : "↓ "),
+          `Message ${index + 1}: ${message.heading}`),
+        shownBytes(message, `WebSocket message ${index + 1}`)))));
+}
+
 function turnList(turns) {
   return h("ol", { class: "turns", "aria-label": "Decrypted turns, in order" },
     turns.map((turn, index) => h("li", { class: `turn ${turn.direction}` },
@@ -83,6 +95,7 @@ function decryptedContent(flow) {
           : h("p", { class: "hint" }, `Response ${index + 1}: ${exchange.responseMissing}.`),
         (exchange.notes ?? []).map((note) => h("p", { class: "hint" }, capitalised(note) + ".")));
     }),
+    content.webSocket ? webSocketMessages(content.webSocket.messages) : null,
     content.httpNotes.map((note) => h("p", { class: "hint" }, capitalised(note) + ".")),
     ending,
     h("details", { class: "turns-as-recorded" }, h("summary", {}, `The ${content.turns.length} turns as recorded`), turnList(content.turns)));
