@@ -53,34 +53,15 @@ public enum ContentDecoder {
 
     /// zlib's inflate: windowBits 31 reads gzip, 15 zlib, -15 a raw deflate stream.
     static func inflate(_ bytes: Data, windowBits: Int32, limit: Int) -> ContentDecoding {
-        var stream = z_stream()
-        guard inflateInit2_(&stream, windowBits, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard let inflater = ZlibInflater(windowBits: windowBits) else {
             return ContentDecoding(bytes: Data(), ending: .malformed("zlib could not start"))
         }
-        defer { inflateEnd(&stream) }
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
-        let input = [UInt8](bytes)
-        return input.withUnsafeBufferPointer { source -> ContentDecoding in
-            stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
-            stream.avail_in = UInt32(source.count)
-            while true {
-                let status = chunk.withUnsafeMutableBufferPointer { out -> Int32 in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(out.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
-                }
-                let produced = chunkSize - Int(stream.avail_out)
-                if let stopped = append(chunk[..<produced], to: &output, limit: limit) { return stopped }
-                switch status {
-                case Z_STREAM_END: return ContentDecoding(bytes: output, ending: .whole)
-                case Z_OK where produced > 0 || stream.avail_in > 0: continue
-                case Z_OK, Z_BUF_ERROR: return ContentDecoding(bytes: output, ending: .cut)
-                default:
-                    let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                    return ContentDecoding(bytes: output, ending: .malformed(reason))
-                }
-            }
+        let (output, stop) = inflater.inflate([UInt8](bytes), flush: Z_NO_FLUSH, limit: limit)
+        switch stop {
+        case .streamEnd: return ContentDecoding(bytes: output, ending: .whole)
+        case .inputUsed: return ContentDecoding(bytes: output, ending: .cut)
+        case let .limit(limit): return ContentDecoding(bytes: output, ending: .stoppedAtLimit(limit))
+        case let .malformed(reason): return ContentDecoding(bytes: output, ending: .malformed(reason))
         }
     }
 
