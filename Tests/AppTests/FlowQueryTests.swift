@@ -78,7 +78,6 @@ struct FlowQueryTests {
             #expect(try FlowQuery(text).isEmpty)
             #expect(try Self.matching(text, flows) == Array(0..<8))
         }
-        #expect(FlowQuery.everything.isEmpty && FlowQuery.everything.text.isEmpty)
     }
 
     @Test("host: is the bare word's substring, a comma list is any of them, and it may name an address")

@@ -7,9 +7,9 @@ import Shared
 ///
 /// Pure and cheap per flow: nothing is parsed, lowercased or folded while matching except the
 /// flow's own names, built once per flow and only when a term looks at names.
-public struct FlowQuery: Sendable, Equatable {
+struct FlowQuery: Sendable, Equatable {
     /// The keys a term may have, written in any case.
-    public enum Key: String, Sendable, CaseIterable {
+    enum Key: String, Sendable, CaseIterable {
         case host, port, proto, status, program
 
         /// A term with this key, for the sentences that say how to write one.
@@ -25,7 +25,7 @@ public struct FlowQuery: Sendable, Equatable {
     }
 
     /// What one term asks of a flow; a list is "any of these".
-    public enum Test: Sendable, Equatable {
+    enum Test: Sendable, Equatable {
         /// A substring of one of the flow's searchable names (lowercase), as the search always did:
         /// `host:` and any word that is not an address.
         case names([String])
@@ -39,38 +39,30 @@ public struct FlowQuery: Sendable, Equatable {
         case program([String])
     }
 
-    public struct Term: Sendable, Equatable {
-        public var test: Test
+    struct Term: Sendable, Equatable {
+        var test: Test
         /// `-` before the term: the flows it does not hold for.
-        public var negated: Bool
+        var negated: Bool
 
-        public init(_ test: Test, negated: Bool = false) {
+        init(_ test: Test, negated: Bool = false) {
             self.test = test
             self.negated = negated
         }
     }
 
     /// The search as it was typed.
-    public let text: String
-    public let terms: [Term]
+    let text: String
+    let terms: [Term]
 
     /// Reads `text`; the error names the first term that cannot be read and what it should be.
-    public init(_ text: String) throws(FlowQueryError) {
+    init(_ text: String) throws(FlowQueryError) {
         self.text = text
         terms = try FlowQueryParser.terms(of: text)
     }
 
-    private init(text: String, terms: [Term]) {
-        self.text = text
-        self.terms = terms
-    }
+    var isEmpty: Bool { terms.isEmpty }
 
-    /// A search of nothing: every flow matches.
-    public static let everything = FlowQuery(text: "", terms: [])
-
-    public var isEmpty: Bool { terms.isEmpty }
-
-    public func matches(_ flow: HistoryFlow) -> Bool {
+    func matches(_ flow: HistoryFlow) -> Bool {
         var names: [String]?
         for term in terms {
             let holds: Bool
@@ -100,7 +92,7 @@ public struct FlowQuery: Sendable, Equatable {
 
     /// The statuses every matching flow has, when a term says so (`status:a,b`, not negated; all
     /// such terms at once): what the store can narrow by before the rows are read. Nil: any.
-    public var requiredStatuses: Set<TLSInspectionStatus>? {
+    var requiredStatuses: Set<TLSInspectionStatus>? {
         var required: Set<TLSInspectionStatus>?
         for term in terms where !term.negated {
             if case .status(let statuses) = term.test { required = required.map { $0.intersection(statuses) } ?? statuses }
@@ -110,7 +102,7 @@ public struct FlowQuery: Sendable, Equatable {
 
     /// Names, one of which the program of every matching flow goes by, when a term says so
     /// (the first `program:` term not negated): what the store can narrow by. Nil: any.
-    public var requiredPrograms: [String]? {
+    var requiredPrograms: [String]? {
         for term in terms where !term.negated {
             if case .program(let names) = term.test { return names }
         }

@@ -5,8 +5,8 @@ import Shared
 /// error (exit status 2), the web API answers it with 400 and the Timeline shows it beside the
 /// search field, the person's text left as it was. The caller never guesses a meaning instead:
 /// the person corrects the term.
-public struct FlowQueryError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Problem: Sendable, Equatable {
+struct FlowQueryError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Problem: Sendable, Equatable {
         /// A `"` with no closing one.
         case unclosedQuote
         /// A `-` with nothing after it.
@@ -28,21 +28,21 @@ public struct FlowQueryError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     /// The bits of an address of one family: what a prefix length may be at most.
-    public enum IPFamilyBits: Int, Sendable, Equatable {
+    enum IPFamilyBits: Int, Sendable, Equatable {
         case v4 = 32
         case v6 = 128
     }
 
     /// The term as the person typed it (its `-` and quotes included).
-    public let term: String
-    public let problem: Problem
+    let term: String
+    let problem: Problem
 
-    public init(_ term: String, _ problem: Problem) {
+    init(_ term: String, _ problem: Problem) {
         self.term = term
         self.problem = problem
     }
 
-    public var description: String {
+    var description: String {
         switch problem {
         case .unclosedQuote:
             "'\(term)' opens a quote it does not close: end the phrase with another \""

@@ -9,7 +9,7 @@ public struct HistoryFilter: Sendable, Equatable {
     /// `searchText` read: the query, or the sentence that says which term cannot be read. A
     /// refused search matches nothing, and the reader refuses to load under it
     /// (`HistoryState.failed`), so it is never shown as "no matches".
-    public private(set) var search: Result<FlowQuery, FlowQueryError>
+    private(set) var search: Result<FlowQuery, FlowQueryError>
     /// Empty: every protocol.
     public var protocols: Set<IPProtocolNumber>
     /// Empty: every status.
@@ -38,7 +38,7 @@ public struct HistoryFilter: Sendable, Equatable {
     }
 
     /// Whether the search holds a term (or a refused one): a blank search is no search.
-    public var isSearching: Bool {
+    var isSearching: Bool {
         switch search {
         case .success(let query): !query.isEmpty
         case .failure: true
