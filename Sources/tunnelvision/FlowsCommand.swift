@@ -10,7 +10,7 @@ enum FlowsCommand {
     }
 
     static let help = """
-    tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--protocol tcp|udp|icmp|icmpv6|N,…]
+    tunnelvision flows [--data-dir D] [--json] [--search QUERY] [--protocol tcp|udp|icmp|icmpv6|N,…]
                        [--status plaintext|encrypted|inspected|notInspectable|inspectionFailed,…]
                        [--reason KIND,…] [--program NAME,…] [--since T] [--until T] [--limit N]
                        [--after CURSOR]
@@ -25,7 +25,23 @@ enum FlowsCommand {
     lasted and whether it was encrypted — with why, when it was not inspected or inspection broke it
     (inspection off says nothing: it is every connection of a plain run).
 
-    --search TEXT    connections whose name, other names or remote address contain TEXT (any case)
+    --search QUERY   connections every term of QUERY holds for (terms are separated by spaces):
+                       WORD              its name, another name or its remote address contains WORD
+                                         (any case); "TWO WORDS" in double quotes are one term
+                       host:TEXT         the same for TEXT, whatever it looks like
+                       ADDRESS           either end's address is this IPv4 or IPv6 address
+                       ADDRESS/LENGTH    either end's address is in this block (198.18.0.0/15,
+                                         fd00::/8)
+                       port:N  port:N-M  either end's port is N, or from N to M (TCP and UDP)
+                       proto:P           a protocol as --protocol takes it
+                       status:S          an encryption status as --status takes it
+                       program:NAME      a program as --program takes it
+                     A comma in a term's value means any of them (port:80,443); "," and spaces
+                     inside double quotes are the value's (program:"a,b"). '-' before a term keeps
+                     the connections it does not hold for (-proto:udp, -198.18.0.0/15). Keys are in
+                     any case. A term that cannot be read — an unknown key (foo:bar), a bad port,
+                     protocol, status or prefix length, an empty value, an unclosed quote — is
+                     refused with what it should be (exit status 2), never searched as text.
     --protocol P     only these protocols (comma-separated or repeated; icmp means ICMP and ICMPv6)
     --status S       only these encryption statuses (comma-separated or repeated); inspectionFailed
                      is a connection TLS inspection broke

@@ -26,7 +26,7 @@ enum HelpText {
       tunnelvision ui link [--data-dir D] [--json]
                                                 a new address (its key works once) for another browser
     The history (what was recorded):
-      tunnelvision flows [--data-dir D] [--json] [--search TEXT] [--since T] …
+      tunnelvision flows [--data-dir D] [--json] [--search QUERY] [--since T] …
                                                 its connections, newest first, a page at a time
       tunnelvision activity [--data-dir D] [--json] [--from T --to T]
                                                 packets over time, drawn as bars

@@ -108,6 +108,57 @@ import Testing
         #expect(searched.status == 0 && searched.out.hasPrefix("no connections match (scanned 5, none older remain); run"))
     }
 
+    @Test("--search reads the query language: keys, lists, ranges, addresses, blocks, negation; the next page repeats it")
+    func searchQueries() async throws {
+        let directory = try await Self.history(count: 25)   // n: host-n.example:443 from port 20 000 + n; UDP (unnamed) n % 7 == 0
+        func found(_ search: String) throws -> [Int] {
+            let result = try C.run(["flows", "--data-dir", directory.url.path, "--json", "--search", search])
+            #expect(result.status == 0, "\(search): \(result.err)")
+            let flows = try C.pythonJSON(result.out)["flows"] as? [[String: Any]] ?? []
+            // n from the device's port (20 000 + n; the other end's is 443), whether or not the ends were told apart.
+            return flows.map { (($0["peers"] as? [[String: Any]]) ?? []).compactMap { $0["port"] as? Int }.max() ?? 0 }.map { $0 - 20_000 }
+        }
+        let expected: [(String, [Int])] = [
+            ("proto:udp", [21, 14, 7, 0]),
+            ("198.18.0.1", [1]),                                 // an address: exact…
+            ("host:198.18.0.1", [19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 1]),   // host: a substring of the names
+            ("198.18.0.2", Array((0..<25).reversed())),          // …at either end: the device is 198.18.0.2
+            ("198.18.0.8/29", [15, 14, 13, 12, 11, 10, 9, 8]),
+            ("port:20003-20005,20010", [10, 5, 4, 3]),
+            ("-host:example", [21, 14, 7, 0]),
+            ("HOST-2 PORT:443 -198.18.0.22", [24, 23, 20, 2]),
+            ("\"host-2 \"", []),
+        ]
+        for (search, wanted) in expected {
+            let numbers = try found(search)
+            #expect(numbers == wanted, "\(search)")
+        }
+        // The footer's next page carries the query, quoted for the shell, and reads the same.
+        let paged = try C.run(["flows", "--data-dir", directory.url.path, "--search", "proto:tcp -port:20024", "--limit", "3"])
+        let footer = try #require(paged.out.split(separator: "\n").last.map(String.init))
+        #expect(footer.contains("--search 'proto:tcp -port:20024' --limit 3 --after "), "\(footer)")
+        let next = try C.run(Array(C.words(try #require(footer.components(separatedBy: "next page: ").last)).dropFirst()))
+        #expect(paged.out.contains("host-20.example (sni)") && !paged.out.contains("host-24.example"))
+        #expect(next.status == 0 && next.out.contains("host-19.example (sni)") && !next.out.contains("host-20.example"))
+    }
+
+    @Test("a malformed --search is a usage error: exit status 2 and the one sentence naming the term")
+    func malformedSearch() async throws {
+        let directory = try await Self.history(count: 5)
+        let cases = [
+            ("host-2 port:abc", "flows: --search: 'abc' in 'port:abc' is not a port: give a number from 0 to 65535 or a range such as 8000-8080"),
+            ("foo:bar", "flows: --search: 'foo:bar' has an unknown key 'foo': give host:, port:, proto:, status: or program:, "
+                + "or write an IPv6 address whole (fd00::1)"),
+            ("\"host-2", "flows: --search: '\"host-2' opens a quote it does not close: end the phrase with another \""),
+            ("198.18.0.0/40", "flows: --search: '/40' in '198.18.0.0/40' is not a prefix length: give 0 to 32 after an IPv4 address"),
+        ]
+        for (search, sentence) in cases {
+            let result = try C.run(["flows", "--data-dir", directory.url.path, "--search", search])
+            #expect(result.status == 2 && result.out.isEmpty, "\(search)")
+            #expect(result.err.split(separator: "\n").first.map(String.init) == "tunnelvision: " + sentence, "\(result.err)")
+        }
+    }
+
     @Test("bad input: an unknown cursor, a malformed one, a bad --since, each a clear refusal")
     func badInput() async throws {
         let directory = try await Self.history(count: 5)

@@ -84,6 +84,40 @@ struct HistoryReaderTests {
         await store.close()
     }
 
+    @Test("a search that cannot be read fails the load with its sentence, reading nothing")
+    func refusedSearchFailsTheLoad() async throws {
+        let directory = TemporaryDirectory()
+        let store = try H.store(in: directory)
+        try await H.fill(store, count: 3)
+        let reader = HistoryReader(store: store, policy: Self.small)
+        await reader.apply(HistoryFilter(searchText: "host-1 port:abc"))
+        let snapshot = await reader.snapshot
+        #expect(snapshot.state == .failed("'abc' in 'port:abc' is not a port: give a number from 0 to 65535 or a range such as 8000-8080"))
+        #expect(snapshot.flows.isEmpty && !snapshot.isEmpty && snapshot.queriesInLastLoad == 0)
+        await store.close()
+    }
+
+    @Test("a status: or program: term is narrowed by the store, so a rare one is found however far back")
+    func searchTermsNarrowedByTheStore() async throws {
+        let directory = TemporaryDirectory()
+        let store = try H.store(in: directory)
+        var rare = H.record(H.key(500), first: -10, last: -9.5, status: .inspected, sni: "rare.example")
+        rare.program = .program(ProgramFacts(pid: 7, command: "wget", executable: "/usr/bin/wget", uid: 0, user: "root"))
+        try await store.upsertFlow(rare)
+        try await H.fill(store, count: 200)
+        let reader = HistoryReader(store: store, policy: Self.small)   // 10 rows a query, 3 queries
+        for search in ["status:inspected", "program:WGET", "program:wget status:inspected,plaintext -port:80"] {
+            await reader.apply(HistoryFilter(searchText: search))
+            let snapshot = await reader.snapshot
+            #expect(snapshot.flows.map(\.displayHost) == ["rare.example"] && snapshot.scannedInLastLoad == 1 && !snapshot.hasMore, "\(search)")
+        }
+        // Negated, the store cannot narrow: the budget is spent on the newest rows.
+        await reader.apply(HistoryFilter(searchText: "-status:encrypted -status:plaintext"))
+        let snapshot = await reader.snapshot
+        #expect(snapshot.flows.isEmpty && snapshot.scannedInLastLoad == 30 && snapshot.keptLooking(pageSize: 10))
+        await store.close()
+    }
+
     @Test("a date range stops the search at its start: nothing older can overlap it")
     func dateRangeStopsAtItsStart() async throws {
         let directory = TemporaryDirectory()

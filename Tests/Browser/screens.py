@@ -201,7 +201,7 @@ def test_search_applies_on_submit(t):
     wait_rows(t, len(everything["flows"]), "before searching")
     named = next((f["name"] for f in everything["flows"] if f["name"]), None) or everything["flows"][0]["remote"]["address"]
     term = named.split(".")[0]
-    box = t.b.one("searchbox", "Search hosts")
+    box = t.b.one("searchbox", "Search connections")
     box.clear()
     box.send_keys(term)
     time.sleep(1.0)
@@ -216,6 +216,119 @@ def test_search_applies_on_submit(t):
     t.shoot("timeline-no-match")
     t.b.one("button", "Clear filters", exact=True).click()
     wait_rows(t, len(everything["flows"]), "after Clear filters")
+
+
+def drawn_ids(t):
+    """The connections drawn, in order (a burst's, behind its disclosure, at its place)."""
+    return t.b.driver.execute_script("""return [...document.querySelectorAll('ul.rows li.row:not(.burst) a.row-link')]
+        .map(a => Number(a.dataset.flow))""")
+
+
+def wait_listed(t, search, message):
+    """Waits until the rows are the connections `flows --search SEARCH` lists, in its order."""
+    expected = [f["id"] for f in t.ask("flows", "--search", search)["flows"]]
+    t.b.wait(lambda: drawn_ids(t) == expected and not t.b.css(".list-status .loading"), 15,
+             f"{message}: the rows should be {expected} (flows --search {search!r}), the screen has {drawn_ids(t)}")
+    return expected
+
+
+def search_problem(t, search):
+    """The sentence `flows --search SEARCH` refuses it with (exit status 2), without the command's prefix."""
+    result = subprocess.run([t.binary, "flows", "--search", search, "--data-dir", t.data_dir], capture_output=True, text=True, timeout=60)
+    first = (result.stderr.splitlines() or [""])[0]
+    prefix = "tunnelvision: flows: --search: "
+    check(result.returncode == 2 and first.startswith(prefix), f"flows --search {search!r} should be refused: {result.returncode} {first!r}")
+    return first[len(prefix):]
+
+
+def search_for(t, text):
+    box = t.b.one("searchbox", "Search connections")
+    box.clear()
+    box.send_keys(text)
+    box.send_keys(Keys.ENTER)
+    return box
+
+
+def test_a_query_narrows_the_rows_as_flows_does(t):
+    """Keys in any case, a comma list, negation, an exact address and a CIDR block: each query
+    typed in the search draws what `flows --search` lists, and stays in the box."""
+    open_timeline(t)
+    everything = t.ask("flows")
+    wait_rows(t, len(everything["flows"]), "before searching")
+    tcp = next(f for f in everything["flows"] if f["protocol"] == "tcp" and f["remote"])
+    port, address = tcp["remote"]["port"], tcp["remote"]["address"]
+    block = ".".join(address.split(".")[:2]) + ".0.0/16" if "." in address else address.split(":")[0] + "::/16"
+    queries = [f"PORT:{port},53 -proto:udp", address, f"{block} -port:{port}", f"{tcp['name'] or address} status:{tcp['tlsStatus']}"]
+    try:
+        for query in queries:
+            box = search_for(t, query)
+            expected = wait_listed(t, query, f"after searching {query!r}")
+            check(expected and expected != [f["id"] for f in everything["flows"]], f"{query!r} should narrow the list, not empty it")
+            check(box.get_attribute("value") == query, f"the box should keep {query!r}: {box.get_attribute('value')!r}")
+            if query == queries[0]:
+                t.shoot("timeline-query")
+    finally:
+        t.b.one("button", "Clear filters", exact=True).click()
+    wait_rows(t, len(everything["flows"]), "after Clear filters")
+
+
+def test_a_malformed_query_is_said_beside_the_field(t):
+    """A query that cannot be read is refused with the command's sentence beside the field (an
+    alert the field is described by); the text stays to be corrected, the list as it was."""
+    open_timeline(t)
+    everything = t.ask("flows")
+    wait_rows(t, len(everything["flows"]), "before searching")
+    try:
+        for query in ("news port:abc", "foo:bar", 'host:"unclosed', "198.18.0.0/33"):
+            problem = search_problem(t, query)
+            box = search_for(t, query)
+            alert = t.b.wait(lambda: [a for a in t.b.find("alert") if problem in a.text], 10,
+                             f"no alert saying {problem!r} after {query!r}")[0]
+            check(alert.get_attribute("id") == "search-problem", f"the sentence should be the field's: {alert.get_attribute('id')}")
+            check(box.get_attribute("value") == query, f"the person's text should stay: {box.get_attribute('value')!r}")
+            check(box.get_attribute("aria-invalid") == "true" and "search-problem" in box.get_attribute("aria-describedby"),
+                  "the field should be marked invalid and described by the sentence")
+            check(len(rows(t)) == len(everything["flows"]), "a refused search should leave the list as it was")
+            if query == "news port:abc":
+                t.shoot("timeline-query-refused")
+        # Corrected, the sentence goes and the list narrows.
+        box = search_for(t, "news port:443")
+        wait_listed(t, "news port:443", "after correcting the search")
+        t.b.wait(lambda: not t.b.find("alert"), 10, "the sentence stayed after the search was corrected")
+        check(box.get_attribute("aria-invalid") is None, "the corrected field is still marked invalid")
+    finally:
+        t.b.one("button", "Clear filters", exact=True).click()
+    wait_rows(t, len(everything["flows"]), "after Clear filters")
+
+
+def test_a_rows_host_port_and_program_filter_by_it(t):
+    """Each row's host, port and program has a button named for it; a click adds its term to the
+    search, once, and the list is what `flows --search` lists for the whole search."""
+    open_timeline(t)
+    page = t.ask("flows")
+    wait_rows(t, len(page["flows"]), "the first page")
+    in_bursts = {i for burst in page["bursts"] for i in burst["ids"]}
+    flow = next(f for f in page["flows"] if f["id"] not in in_bursts and f["name"] and f["remote"]
+                and f["protocol"] in ("tcp", "udp") and (f["program"] or {}).get("state") == "program")
+    host, port, command = flow["name"], flow["remote"]["port"], flow["program"]["command"]
+    box = t.b.one("searchbox", "Search connections")
+    try:
+        search = ""
+        for name, term in ((f"Filter by host {host}", f"host:{host}"), (f"Filter by port {port}", f"port:{port}"),
+                           (f"Filter by program {command}", f"program:{command}")):
+            t.b.press("button", name, exact=True)
+            search = f"{search} {term}".strip()
+            t.b.wait(lambda: box.get_attribute("value") == search, 10, f"{name} should make the search {search!r}: {box.get_attribute('value')!r}")
+            wait_listed(t, search, f"after {name}")
+            check(t.b.driver.execute_script("return document.activeElement.id") == "search", f"after {name}, focus should be on the search")
+        t.shoot("timeline-filtered-from-a-row")
+        # The same host again adds nothing.
+        t.b.press("button", f"Filter by host {host}", exact=True)
+        time.sleep(0.5)
+        check(box.get_attribute("value") == search, f"a term already there is not added twice: {box.get_attribute('value')!r}")
+    finally:
+        t.b.one("button", "Clear filters", exact=True).click()
+    wait_rows(t, len(page["flows"]), "after Clear filters")
 
 
 def test_filters_by_protocol_and_status(t):
@@ -896,7 +1009,9 @@ def test_server_gone_gives_an_error_card(t):
 
 TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_says_what_start_does,
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
-         test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit, test_filters_by_protocol_and_status,
+         test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit,
+         test_a_query_narrows_the_rows_as_flows_does, test_a_malformed_query_is_said_beside_the_field,
+         test_a_rows_host_port_and_program_filter_by_it, test_filters_by_protocol_and_status,
          test_rows_name_their_program_which_filters_and_groups_them,
          test_status_filter_offers_every_status_in_the_commands_words, test_load_older_follows_the_cursor,
          test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,

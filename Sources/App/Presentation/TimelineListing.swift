@@ -40,7 +40,7 @@ public struct TimelineListing: Sendable {
         var words = ["tunnelvision", "flows"]
         if let directory = query.dataDirectory { words += ["--data-dir", Self.quoted(directory)] }
         let filter = query.filter
-        if !filter.needle.isEmpty { words += ["--search", Self.quoted(filter.searchText)] }
+        if filter.isSearching { words += ["--search", Self.quoted(filter.searchText)] }
         if !filter.protocols.isEmpty {
             words += ["--protocol", filter.protocols.sorted { $0.rawValue < $1.rawValue }
                 .map(HistoryFlowWording.protocolIdentifier).joined(separator: ",")]
@@ -154,7 +154,7 @@ public struct TimelineListing: Sendable {
         out.bool("historyEmpty", snapshot.isEmpty && !snapshot.filter.isActive && query.after == nil)
         let filter = snapshot.filter
         out.beginObject("filter")
-        out.string("search", filter.needle.isEmpty ? nil : filter.searchText)
+        out.string("search", filter.isSearching ? filter.searchText : nil)
         out.strings("protocols", filter.protocols.sorted { $0.rawValue < $1.rawValue }.map(HistoryFlowWording.protocolIdentifier))
         out.strings("statuses", filter.tlsStatuses.sorted { $0.rawValue < $1.rawValue }.map(HistoryFlowWording.statusIdentifier))
         out.strings("reasons", InspectionReasonKind.allCases.filter(filter.inspectionReasons.contains)

@@ -3,8 +3,13 @@ import Shared
 
 /// What the timeline's list is narrowed to. Each dimension left empty lets everything through.
 public struct HistoryFilter: Sendable, Equatable {
-    /// Matched, case-insensitively and as a substring, against `HistoryFlow.searchableNames`.
-    public var searchText: String
+    /// The search as typed (`FlowQuery`'s language); read into `search` once, as it is set —
+    /// never per flow.
+    public var searchText: String { didSet { search = Self.read(searchText) } }
+    /// `searchText` read: the query, or the sentence that says which term cannot be read. A
+    /// refused search matches nothing, and the reader refuses to load under it
+    /// (`HistoryState.failed`), so it is never shown as "no matches".
+    private(set) var search: Result<FlowQuery, FlowQueryError>
     /// Empty: every protocol.
     public var protocols: Set<IPProtocolNumber>
     /// Empty: every status.
@@ -20,6 +25,7 @@ public struct HistoryFilter: Sendable, Equatable {
     public init(searchText: String = "", protocols: Set<IPProtocolNumber> = [],
                 tlsStatuses: Set<TLSInspectionStatus> = [], dateRange: ClosedRange<Date>? = nil) {
         self.searchText = searchText
+        search = Self.read(searchText)
         self.protocols = protocols
         self.tlsStatuses = tlsStatuses
         self.dateRange = dateRange
@@ -27,12 +33,21 @@ public struct HistoryFilter: Sendable, Equatable {
 
     public static let none = HistoryFilter()
 
-    /// The search as it is matched: trimmed and lowercased (`searchableNames` are lowercase).
-    var needle: String { searchText.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+    private static func read(_ text: String) -> Result<FlowQuery, FlowQueryError> {
+        Result { () throws(FlowQueryError) in try FlowQuery(text) }
+    }
+
+    /// Whether the search holds a term (or a refused one): a blank search is no search.
+    var isSearching: Bool {
+        switch search {
+        case .success(let query): !query.isEmpty
+        case .failure: true
+        }
+    }
 
     /// Whether anything is narrowed: what tells "no matches" (offer to clear) from "no traffic yet".
     public var isActive: Bool {
-        !needle.isEmpty || !protocols.isEmpty || !tlsStatuses.isEmpty || !inspectionReasons.isEmpty || !programs.isEmpty || dateRange != nil
+        isSearching || !protocols.isEmpty || !tlsStatuses.isEmpty || !inspectionReasons.isEmpty || !programs.isEmpty || dateRange != nil
     }
 
     public func matches(_ flow: HistoryFlow) -> Bool {
@@ -47,8 +62,27 @@ public struct HistoryFilter: Sendable, Equatable {
         if let dateRange, !(flow.stored.firstSeen <= dateRange.upperBound && flow.stored.lastSeen >= dateRange.lowerBound) {
             return false
         }
-        let needle = needle
-        return needle.isEmpty || flow.searchableNames.contains { $0.contains(needle) }
+        switch search {
+        case .success(let query): return query.matches(flow)
+        case .failure: return false
+        }
+    }
+
+    /// The statuses the store narrows by before rows are read (a rare one is found however far
+    /// back): those of `--status` and every `status:` term that is not negated, all at once.
+    /// Empty: any. `matches` still checks each row, so this only has to include every match.
+    var storeStatuses: Set<TLSInspectionStatus> {
+        guard case .success(let query) = search, let required = query.requiredStatuses else { return tlsStatuses }
+        let narrowed = tlsStatuses.isEmpty ? required : tlsStatuses.intersection(required)
+        // None can match; the store has no "none", and `matches` refuses every row it reads.
+        return narrowed.isEmpty ? tlsStatuses : narrowed
+    }
+
+    /// The programs the store narrows by: `--program`'s, else those of the first `program:`
+    /// term that is not negated. Empty: any.
+    var storePrograms: Set<String> {
+        guard programs.isEmpty, case .success(let query) = search, let required = query.requiredPrograms else { return programs }
+        return Set(required)
     }
 
     /// Whether no flow last seen before `lastSeen` can match: the list is newest first by last

@@ -88,17 +88,24 @@ public actor HistoryReader {
         generation += 1
         let mine = generation
         snapshot.filter = filter
+        if case .failure(let refusal) = filter.search {
+            // Nothing is read under a search that cannot be read: it would look like no matches.
+            snapshot.state = .failed(refusal.description)
+            publish()
+            return
+        }
         snapshot.state = appending ? .loadingOlder : .loading
         publish()
         var fill = HistoryPageFill(filter: filter, policy: policy, localAddresses: localAddresses, after: cursor)
+        let storeStatuses = filter.storeStatuses, storePrograms = filter.storePrograms
         do {
             while !fill.isSettled {
                 // The status, reason and program are narrowed by the store: a rare one (a
                 // connection inspection broke) is found however far back, not only within the
-                // query budget.
+                // query budget — asked for by an option or by the search's terms.
                 let rows = try await store.recentFlows(limit: fill.queryLimit, before: fill.cursor,
-                                                       statuses: filter.tlsStatuses, reasons: filter.inspectionReasons,
-                                                       programs: filter.programs)
+                                                       statuses: storeStatuses, reasons: filter.inspectionReasons,
+                                                       programs: storePrograms)
                 guard mine == generation else { return }
                 fill.consume(rows)
             }

@@ -13,12 +13,28 @@ public struct QuestionFailure: Error, Sendable, Equatable, CustomStringConvertib
         case failed
     }
 
+    /// A parameter whose value was refused, when a screen has a field for it: the name the web
+    /// API gives it (`search`) and what is wrong with the value in words that stand alone, for
+    /// the screen to say beside its field; `message` says the same for the command.
+    public struct RefusedParameter: Sendable, Equatable {
+        public let name: String
+        public let problem: String
+
+        public init(name: String, problem: String) {
+            self.name = name
+            self.problem = problem
+        }
+    }
+
     public let kind: Kind
     public let message: String
+    /// Nil unless one field's value is what was refused.
+    public let parameter: RefusedParameter?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, parameter: RefusedParameter? = nil) {
         self.kind = kind
         self.message = message
+        self.parameter = parameter
     }
 
     public var description: String { message }

@@ -27,7 +27,12 @@ public struct TimelineQuestion: Sendable, Equatable {
         while let option = options.current {
             switch option {
             case "--data-dir": question.dataDirectory = try options.value(option)
-            case "--search": question.filter.searchText = try options.value(option)
+            case "--search":
+                question.filter.searchText = try options.value(option)
+                if case .failure(let refusal) = question.filter.search {
+                    throw QuestionFailure(.badParameter, "flows: --search: \(refusal)",
+                                          parameter: .init(name: "search", problem: refusal.description))
+                }
             case "--protocol":
                 for word in try options.value(option).split(separator: ",") {
                     guard let protocols = protocols(named: String(word)) else {

@@ -28,7 +28,7 @@ public actor WebAPI: WebResponder {
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
         switch WebAPIRoute.resolve(request, dataDirectory: dataDirectory.path, now: clock()) {
-        case .failure(let refusal): return WebAPIResponse.error(refusal.status, refusal.message)
+        case .failure(let refusal): return WebAPIResponse.error(refusal.status, refusal.message, parameter: refusal.parameter)
         case .success(let route):
             do throws(QuestionFailure) { return try await answer(route) } catch { return WebAPIResponse.failure(error) }
         }

@@ -12,16 +12,24 @@ enum WebAPIResponse {
         return HTTPResponse(status: status, headers: headers, body: .bytes(Array(text.utf8)))
     }
 
-    /// `{"error": message}`: the sentence the command prints, without "tunnelvision: ".
-    static func error(_ status: HTTPStatus, _ message: String) -> HTTPResponse {
+    /// `{"error": message}`: the sentence the command prints, without "tunnelvision: ". When one
+    /// field's value was refused, also `"parameter"` (its name, as the query spells it) and
+    /// `"problem"` (what is wrong with the value, the sentence a screen shows beside the field).
+    static func error(_ status: HTTPStatus, _ message: String, parameter: QuestionFailure.RefusedParameter? = nil) -> HTTPResponse {
         var out = JSONWriter()
         out.beginObject()
         out.string("error", message)
+        if let parameter {
+            out.string("parameter", parameter.name)
+            out.string("problem", parameter.problem)
+        }
         out.endObject()
         return json(exactly: out.writer.string + "\n", status: status)
     }
 
-    static func failure(_ failure: QuestionFailure) -> HTTPResponse { error(status(of: failure.kind), failure.message) }
+    static func failure(_ failure: QuestionFailure) -> HTTPResponse {
+        error(status(of: failure.kind), failure.message, parameter: failure.parameter)
+    }
 
     /// 400 a bad parameter, 404 not found, 409 no tunnel where one is needed, 500 a failure.
     static func status(of kind: QuestionFailure.Kind) -> HTTPStatus {

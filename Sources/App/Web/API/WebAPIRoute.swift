@@ -41,10 +41,13 @@ public enum WebAPIRoute: Sendable, Equatable {
     public struct Refusal: Error, Sendable, Equatable {
         public let status: HTTPStatus
         public let message: String
+        /// The field whose value was refused, as the question said (`QuestionFailure.parameter`).
+        public let parameter: QuestionFailure.RefusedParameter?
 
-        public init(_ status: HTTPStatus, _ message: String) {
+        public init(_ status: HTTPStatus, _ message: String, parameter: QuestionFailure.RefusedParameter? = nil) {
             self.status = status
             self.message = message
+            self.parameter = parameter
         }
     }
 
@@ -172,7 +175,7 @@ public enum WebAPIRoute: Sendable, Equatable {
 
     /// A question's parameters refused with the command's own sentence.
     private static func asked<T>(_ parse: () throws(QuestionFailure) -> T) throws(Refusal) -> T {
-        do throws(QuestionFailure) { return try parse() } catch { throw Refusal(.badRequest, error.message) }
+        do throws(QuestionFailure) { return try parse() } catch { throw Refusal(.badRequest, error.message, parameter: error.parameter) }
     }
 
     /// The request's method and query, checked against what a route takes.

@@ -2,9 +2,13 @@
 // requires of a page (a cross-site form cannot set it). Errors carry the server's sentence.
 
 export class APIError extends Error {
-  constructor(status, message) {
+  /** `parameter` and `problem`: the field whose value was refused and what is wrong with it, in
+   *  words for beside that field (the answer's own; null when the refusal is not one field's). */
+  constructor(status, message, parameter = null, problem = null) {
     super(message);
     this.status = status;
+    this.parameter = parameter;
+    this.problem = problem;
   }
 }
 
@@ -20,7 +24,8 @@ async function answer(response) {
   if (!response.ok) {
     const sentence = body && typeof body.error === "string" ? body.error
       : `The app's server answered ${response.status} without saying why; try again, or restart 'tunnelvision ui'.`;
-    throw new APIError(response.status, sentence);
+    const field = typeof body?.parameter === "string" && typeof body?.problem === "string";
+    throw new APIError(response.status, sentence, field ? body.parameter : null, field ? body.problem : null);
   }
   if (body === null) throw new APIError(response.status, "The app's server sent something that is not JSON; restart 'tunnelvision ui'.");
   return body;

@@ -59,30 +59,70 @@ function programMark(label, text) {
   return h("span", { class: "program", title: text ?? label }, h("span", { class: "visually-hidden" }, "Program: "), label);
 }
 
-export function timelineRow(flow, names) {
+/** A value as the search reads it: bare when it has no space, quote or comma, else quoted; null
+ *  when it holds a quote (the search has no escapes, so no term can say it). */
+function searchValue(value) {
+  if (value.includes('"')) return null;
+  return /^[^\s,]+$/.test(value) ? value : `"${value}"`;
+}
+
+const funnel = "M1.5 2h13l-5 6v5.5l-3-1.5V8z";
+
+/** A small button that adds `term` to the Timeline's search (`filterBy(term, said)`), named
+ *  "Filter by SAID" for assistive technology and as its tooltip; nothing without a term. */
+function filterButton(filterBy, term, said) {
+  if (!filterBy || !term) return null;
+  const name = `Filter by ${said}`;
+  return h("button", { type: "button", class: "filter-by", "aria-label": name, title: name, on: { click: () => filterBy(term, said) } },
+    h("svg", { class: "filter-icon", viewBox: "0 0 16 16", "aria-hidden": "true", focusable: "false" }, h("path", { d: funnel })));
+}
+
+/** The search term for a row's host: its name (`host:`), else the address shown (exact, either end). */
+function hostTerm(flow) {
+  if (flow.name) {
+    const value = searchValue(flow.name);
+    return value && `host:${value}`;
+  }
+  return (flow.remote ?? flow.peers?.[1])?.address ?? null;
+}
+
+/** A connection as a row. The host is the link that opens it (the whole card answers a click);
+ *  with `filterBy`, the host, the remote port and the program each have a button that adds them
+ *  to the search (`host:`, `port:`, `program:`). */
+export function timelineRow(flow, names, filterBy = null) {
   const remote = flow.remote ?? flow.peers?.[1];
   const what = [protocols[flow.protocol] ?? flow.protocol.toUpperCase()];
-  if (remote) what.push(flow.name ? `${remote.address} port ${remote.port}` : `port ${remote.port}`);
-  if (flow.nameSource) what.push(nameSources[flow.nameSource] ?? flow.nameSource);
-  return h("li", { class: `row status-${flow.tlsStatus}`, "data-program": flow.program?.label ?? "" },
-    h("a", { class: "row-link", href: `#/flow/${flow.id}`, "data-flow": flow.id },
-      h("span", { class: "rail", "aria-hidden": "true" }),
-      h("span", { class: "row-body" },
-        h("span", { class: "line line-host" },
-          h("span", { class: "host" }, hostOf(flow)),
-          h("time", { datetime: flow.firstSeen }, clock(flow.firstSeen))),
-        h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")),
-          programMark(flow.program?.label, flow.program?.text), rowBadge(flow.tlsStatus, names)),
-        flow.statusNote ? h("span", { class: "line line-why" }, flow.statusNote) : null,
-        h("span", { class: "line line-moved" },
-          h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesIn)} received`),
-          h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesOut)} sent`),
-          h("span", { class: "figure" }, `${count(flow.packets, "packet")} · ${duration(flow.durationSeconds)}`)))));
+  const ported = flow.remote && (flow.protocol === "tcp" || flow.protocol === "udp");
+  if (remote) {
+    what.push(" · ", flow.name ? `${remote.address} port ${remote.port}` : `port ${remote.port}`,
+      ported ? filterButton(filterBy, `port:${remote.port}`, `port ${remote.port}`) : null);
+  }
+  if (flow.nameSource) what.push(" · ", nameSources[flow.nameSource] ?? flow.nameSource);
+  const command = flow.program?.state === "program" ? flow.program.command : null;
+  const programValue = command ? searchValue(command) : null;
+  const program = programValue ? filterButton(filterBy, `program:${programValue}`, `program ${command}`) : null;
+  return h("li", { class: `row row-card status-${flow.tlsStatus}`, "data-program": flow.program?.label ?? "" },
+    h("span", { class: "rail", "aria-hidden": "true" }),
+    h("div", { class: "row-body" },
+      h("div", { class: "line line-host" },
+        h("span", { class: "host-cell" },
+          h("a", { class: "row-link", href: `#/flow/${flow.id}`, "data-flow": flow.id }, h("span", { class: "host" }, hostOf(flow))),
+          filterButton(filterBy, hostTerm(flow), `host ${hostOf(flow)}`)),
+        h("time", { datetime: flow.firstSeen }, clock(flow.firstSeen))),
+      h("div", { class: "line line-what" }, h("span", { class: "what" }, what),
+        h("span", { class: "program-cell" }, programMark(flow.program?.label, flow.program?.text), program),
+        rowBadge(flow.tlsStatus, names)),
+      flow.statusNote ? h("div", { class: "line line-why" }, flow.statusNote) : null,
+      h("div", { class: "line line-moved" },
+        h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesIn)} received`),
+        h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesOut)} sent`),
+        h("span", { class: "figure" }, `${count(flow.packets, "packet")} · ${duration(flow.durationSeconds)}`))));
 }
 
 /** A burst (the listing's `bursts`: alike connections started together) as one row: the
- *  listing's own sentence, and its connections behind a disclosure, each a row that opens. */
-export function burstRow(burst, flows, names) {
+ *  listing's own sentence, and its connections behind a disclosure, each a row that opens (and,
+ *  with `filterBy`, filters as `timelineRow`'s do). */
+export function burstRow(burst, flows, names, filterBy = null) {
   const first = flows[0];
   const remote = first.remote ?? first.peers?.[1];
   const what = [protocols[burst.protocol] ?? burst.protocol.toUpperCase()];
@@ -100,5 +140,5 @@ export function burstRow(burst, flows, names) {
             rowBadge(burst.tlsStatus, names)),
           h("span", { class: "line line-summary" }, burst.summary))),
       h("ul", { class: "burst-rows", "aria-label": `The ${burst.count} connections of this burst` },
-        ...flows.map((flow) => timelineRow(flow, names)))));
+        ...flows.map((flow) => timelineRow(flow, names, filterBy)))));
 }

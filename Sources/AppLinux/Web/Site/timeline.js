@@ -186,6 +186,8 @@ export function render(main) {
   let generation = 0;
   // Connections listed so far (a burst row holds several), for the footer.
   let shownConnections = 0;
+  // The search the list on screen was read with: what a refused one falls back to.
+  let listedSearch = state.search;
   async function loadList(after) {
     const mine = ++generation;
     if (after === null) {
@@ -202,6 +204,14 @@ export function render(main) {
       });
     } catch (error) {
       if (!alive || mine !== generation) return;
+      if (error.parameter === "search") {
+        // The search cannot be read: said beside the field, the person's text left to correct,
+        // and the list as it was (it still shows what it said it shows).
+        state.search = listedSearch;
+        replace(status);
+        showSearchProblem(error.problem ?? error.message);
+        return;
+      }
       if (after === null) {
         replace(list);
         replace(footer);
@@ -216,6 +226,9 @@ export function render(main) {
       return;
     }
     if (!alive || mine !== generation) return;
+    listedSearch = state.search;
+    // Read: the field's problem is gone — unless the field holds other text than was read.
+    if (form.querySelector("#search").value.trim() === state.search) showSearchProblem(null);
     if (!state.choices && page.choices) { state.choices = page.choices; drawStatusChoices(); }
     const names = statusNames(page.choices);
     if (after === null) { replace(list); shownConnections = 0; }
@@ -236,8 +249,10 @@ export function render(main) {
     const drawn = document.createDocumentFragment();   // one insertion into the page, not a hundred
     for (const flow of page.flows) {
       const burst = burstOf.get(flow.id);
-      if (!burst) drawn.append(timelineRow(flow, names));
-      else if (burst.ids[0] === flow.id) drawn.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst), names));
+      if (!burst) drawn.append(timelineRow(flow, names, filterBy));
+      else if (burst.ids[0] === flow.id) {
+        drawn.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst), names, filterBy));
+      }
     }
     return drawn;
   }
@@ -251,7 +266,7 @@ export function render(main) {
       drawn.append(h("li", { class: "program-group", "aria-labelledby": title },
         h("h3", { id: title }, group.label),
         h("p", { class: "hint" }, group.summary),
-        h("ul", { class: "rows", "aria-labelledby": title }, group.ids.map((id) => timelineRow(byId.get(id), names)))));
+        h("ul", { class: "rows", "aria-labelledby": title }, group.ids.map((id) => timelineRow(byId.get(id), names, filterBy)))));
     }
     return drawn;
   }
@@ -292,6 +307,26 @@ export function render(main) {
         h("button", { type: "button", on: { click: clearFilters } }, "Clear filters")));
   }
 
+  // A row's host, port or program: its term joins the search (once), which applies at once.
+  function filterBy(term, said) {
+    if (!` ${state.search} `.includes(` ${term} `)) state.search = state.search ? `${state.search} ${term}` : term;
+    state.cursor = null;
+    syncForm();
+    announce(`Filtered by ${said}.`);
+    loadList(null);
+    form.querySelector("#search").focus();
+  }
+
+  // The sentence that says why the search cannot be read, beside its field (null: none).
+  function showSearchProblem(problem) {
+    const field = form.querySelector("#search");
+    const said = form.querySelector("#search-problem");
+    said.hidden = problem === null;
+    replace(said, problem === null ? null : [h("span", { "aria-hidden": "true" }, "⚠ "), problem]);
+    if (problem === null) field.removeAttribute("aria-invalid"); else field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", problem === null ? "search-hint" : "search-problem search-hint");
+  }
+
   // The Encryption boxes, in the listing's words, once its first answer brought them.
   function drawStatusChoices() {
     const fieldset = form.querySelector("fieldset.statuses");
@@ -302,7 +337,8 @@ export function render(main) {
 
   function filterForm() {
     const search = h("input", { type: "search", id: "search", name: "search", value: state.search,
-                                placeholder: "name or address" });
+                                placeholder: "host:example.com port:443 -proto:udp", "aria-describedby": "search-hint",
+                                autocapitalize: "off", spellcheck: "false" });
     const program = h("input", { type: "search", id: "program", name: "program", value: state.program,
                                  placeholder: "curl, firefox", "aria-describedby": "program-hint" });
     const group = h("input", { type: "checkbox", id: "group-by-program", checked: state.group });
@@ -311,8 +347,12 @@ export function render(main) {
     const since = h("select", { id: "since", name: "since" },
       presets.map(([value, label]) => h("option", { value, selected: state.since === value }, label)));
     const element = h("form", { class: "filters", role: "search", "aria-label": "Filter connections" },
-      h("div", { class: "field" }, h("label", { for: "search" }, "Search hosts"), search,
-        h("button", { type: "submit" }, "Search")),
+      h("div", { class: "field search-field" }, h("label", { for: "search" }, "Search connections"), search,
+        h("button", { type: "submit" }, "Search"),
+        h("p", { id: "search-problem", class: "field-problem", role: "alert", hidden: true }),
+        h("p", { id: "search-hint", class: "hint" },
+          "All terms must hold: words, host:, port:443 or 80-90, proto:udp, status:, program:, an address or 198.18.0.0/15; ",
+          "port:80,443 is either, -term excludes.")),
       h("div", { class: "field" }, h("label", { for: "program" }, "Program"), program,
         h("span", { id: "program-hint", class: "visually-hidden" }, "Its command or executable's name; several separated by commas")),
       h("fieldset", {}, h("legend", {}, "Protocol"),
@@ -358,6 +398,7 @@ export function render(main) {
 
   function syncForm() {
     form.querySelector("#search").value = state.search;
+    showSearchProblem(null);
     form.querySelector("#program").value = state.program;
     form.querySelector("#group-by-program").checked = state.group;
     form.querySelector("#since").value = state.since;

@@ -75,6 +75,7 @@ import TestSupport
         let pairs: [([String], [(String, String)])] = [
             ([], []),
             (["--search", "example", "--status", "encrypted"], [("search", "example"), ("status", "encrypted")]),
+            (["--search", "example -port:53 proto:tcp,udp \"x y\""], [("search", "example -port:53 proto:tcp,udp \"x y\"")]),
             (["--protocol", "udp", "--limit", "1"], [("protocol", "udp"), ("limit", "1")]),
             (["--since", "2026-11-30T02:18:00Z", "--until", "2026-12-30T00:00:00Z"],
              [("since", "2026-11-30T02:18:00Z"), ("until", "2026-12-30T00:00:00Z")]),
@@ -94,8 +95,15 @@ import TestSupport
                                   [("from", "2026-11-30T02:00:00Z"), ("to", "2026-11-30T03:00:00Z")])] {
             #expect(try Self.text(await Self.ask(api, "GET", "/api/activity", query)) == (Self.command(["activity", "--json"] + d + options)))
         }
-        try Self.expectSameError(await Self.ask(api, "GET", "/api/flows", [("protocol", "gre")]), status: .badRequest,
-                                 ["flows", "--protocol", "gre"] + d)
+        let gre = await Self.ask(api, "GET", "/api/flows", [("protocol", "gre")])
+        try Self.expectSameError(gre, status: .badRequest, ["flows", "--protocol", "gre"] + d)
+        #expect(try C.pythonJSON(Self.text(gre))["parameter"] == nil)
+        // A search that cannot be read: the command's sentence, and the field with its problem for the page.
+        let search = await Self.ask(api, "GET", "/api/flows", [("search", "example port:abc")])
+        try Self.expectSameError(search, status: .badRequest, ["flows", "--search", "example port:abc"] + d)
+        let refusal = try C.pythonJSON(Self.text(search))
+        #expect(refusal["parameter"] as? String == "search")
+        #expect(refusal["problem"] as? String == "'abc' in 'port:abc' is not a port: give a number from 0 to 65535 or a range such as 8000-8080")
         try Self.expectSameError(await Self.ask(api, "GET", "/api/flows", [("after", "5-999")]), status: .notFound,
                                  ["flows", "--after", "5-999"] + d)
     }

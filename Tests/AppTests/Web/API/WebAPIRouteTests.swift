@@ -60,6 +60,14 @@ struct WebAPIRouteTests {
         #expect(Self.refusal("GET", "/api/captures/seven")?.status == .badRequest)
     }
 
+    @Test("a search that cannot be read is a 400 that also names the field and its problem, for the page to say beside it")
+    func refusedSearchNamesItsField() {
+        let problem = "'x' in 'port:x' is not a port: give a number from 0 to 65535 or a range such as 8000-8080"
+        #expect(Self.refusal("GET", "/api/flows", [("search", "video port:x"), ("protocol", "tcp")])
+                == .init(.badRequest, "flows: --search: " + problem, parameter: .init(name: "search", problem: problem)))
+        #expect(Self.refusal("GET", "/api/flows", [("protocol", "gre")])?.parameter == nil)
+    }
+
     @Test("a parameter a route does not take is refused, never passed on as an option (no data-dir from a query)")
     func unknownParameters() {
         #expect(Self.refusal("GET", "/api/flows", [("data-dir", "/etc")])

@@ -1,0 +1,111 @@
+import Shared
+
+/// A search as network tools have it — the Timeline's search field and `flows --search` — read
+/// once into terms that must all hold (`FlowQueryParser` has the grammar), then asked of each flow
+/// with `matches(_:)`. Examples: `example.com`, `host:cdn port:80,443 -proto:udp`,
+/// `198.18.0.0/15`, `fd00::1`, `status:plaintext program:curl`, `"video example"`.
+///
+/// Pure and cheap per flow: nothing is parsed, lowercased or folded while matching except the
+/// flow's own names, built once per flow and only when a term looks at names.
+struct FlowQuery: Sendable, Equatable {
+    /// The keys a term may have, written in any case.
+    enum Key: String, Sendable, CaseIterable {
+        case host, port, proto, status, program
+
+        /// A term with this key, for the sentences that say how to write one.
+        var example: String {
+            switch self {
+            case .host: "host:example.com"
+            case .port: "port:80,443"
+            case .proto: "proto:tcp,udp"
+            case .status: "status:plaintext"
+            case .program: "program:curl"
+            }
+        }
+    }
+
+    /// What one term asks of a flow; a list is "any of these".
+    enum Test: Sendable, Equatable {
+        /// A substring of one of the flow's searchable names (lowercase), as the search always did:
+        /// `host:` and any word that is not an address.
+        case names([String])
+        /// Either end's address within one of the ranges (a single address is a range of one).
+        case address([ClosedRange<IPAddress>])
+        /// Either end's port within one of the ranges; only TCP and UDP have ports.
+        case port([ClosedRange<UInt16>])
+        case proto(Set<IPProtocolNumber>)
+        case status(Set<TLSInspectionStatus>)
+        /// The program that opened it is named so (`ProgramFacts.isNamed`); names are folded.
+        case program([String])
+    }
+
+    struct Term: Sendable, Equatable {
+        var test: Test
+        /// `-` before the term: the flows it does not hold for.
+        var negated: Bool
+
+        init(_ test: Test, negated: Bool = false) {
+            self.test = test
+            self.negated = negated
+        }
+    }
+
+    /// The search as it was typed.
+    let text: String
+    let terms: [Term]
+
+    /// Reads `text`; the error names the first term that cannot be read and what it should be.
+    init(_ text: String) throws(FlowQueryError) {
+        self.text = text
+        terms = try FlowQueryParser.terms(of: text)
+    }
+
+    var isEmpty: Bool { terms.isEmpty }
+
+    func matches(_ flow: HistoryFlow) -> Bool {
+        var names: [String]?
+        for term in terms {
+            let holds: Bool
+            switch term.test {
+            case .names(let needles):
+                let searchable = names ?? flow.searchableNames
+                names = searchable
+                holds = needles.contains { needle in searchable.contains { $0.contains(needle) } }
+            case .address(let ranges):
+                let key = flow.stored.key
+                holds = ranges.contains { $0.contains(key.endpointA.address) || $0.contains(key.endpointB.address) }
+            case .port(let ranges):
+                let key = flow.stored.key
+                holds = (key.proto == .tcp || key.proto == .udp)
+                    && ranges.contains { $0.contains(key.endpointA.port) || $0.contains(key.endpointB.port) }
+            case .proto(let protocols):
+                holds = protocols.contains(flow.stored.key.proto)
+            case .status(let statuses):
+                holds = statuses.contains(flow.stored.tlsStatus)
+            case .program(let programs):
+                if case .program(let facts)? = flow.stored.program { holds = programs.contains(where: facts.isNamed) } else { holds = false }
+            }
+            if holds == term.negated { return false }
+        }
+        return true
+    }
+
+    /// The statuses every matching flow has, when a term says so (`status:a,b`, not negated; all
+    /// such terms at once): what the store can narrow by before the rows are read. Nil: any.
+    var requiredStatuses: Set<TLSInspectionStatus>? {
+        var required: Set<TLSInspectionStatus>?
+        for term in terms where !term.negated {
+            if case .status(let statuses) = term.test { required = required.map { $0.intersection(statuses) } ?? statuses }
+        }
+        return required
+    }
+
+    /// Names, one of which the program of every matching flow goes by, when a term says so
+    /// (the first `program:` term not negated): what the store can narrow by. Nil: any.
+    var requiredPrograms: [String]? {
+        for term in terms where !term.negated {
+            if case .program(let names) = term.test { return names }
+        }
+        return nil
+    }
+}
