@@ -2,7 +2,7 @@ import Foundation
 import App
 import Shared
 
-/// `tunnelvision export [--data-dir D] [-o FILE|-] [--force] [--summary] [--json]`: the shell around
+/// `tunnelvision export [--csv|--har] [FILTERS] [--data-dir D] [-o FILE|-] [--force] [--summary] [--json]`: the shell around
 /// `FlowExporter` — open the history for reading, choose the file, export, say what was written.
 enum ExportCommand {
     struct Request: Equatable {
@@ -11,10 +11,12 @@ enum ExportCommand {
     }
 
     static let help = """
-    tunnelvision export [--data-dir D] [-o FILE|-] [--force] [--summary] [--json]
+    tunnelvision export [--csv | --har] [FILTERS] [--data-dir D] [-o FILE|-] [--force]
+                        [--summary] [--json]
 
-    Writes the whole history as one JSON file: for each connection its protocol, both ends as
-    stored ("peers") and split into "local" and "remote" (null when that cannot be told), its name
+    Writes the whole history (or what FILTERS keep) as one JSON file: for each connection its
+    protocol, both ends as stored ("peers") and split into "local" and "remote" (null when that
+    cannot be told), its name
     and where the name came from (sni|quic|dns), first and last seen (UTC), bytes sent and
     received, packets, encryption status (plaintext|encrypted|inspected|notInspectable|
     inspectionFailed) and, when it was not inspected or inspection broke it, why
@@ -26,18 +28,34 @@ enum ExportCommand {
     At most the 20 000 most recent connections: when the history holds more, the file and this
     command say "truncated".
 
+    --csv     the same facts as CSV (RFC 4180, a header line, CRLF): id, session, protocol, host,
+              nameSource, localAddress, localPort, remoteAddress, remotePort, firstSeen, lastSeen
+              (UTC), durationSeconds, bytesOut, bytesIn, packets, tlsStatus, inspectionReason,
+              program. Goes to D/exports/connections.csv.
+    --har     the requests and responses of inspected connections whose decrypted content was
+              kept, as HAR 1.2 (browsers' developer tools and proxies open it): HTTP/1.1 and
+              HTTP/2, headers as sent, bodies decoded from gzip, deflate and br. Times are each
+              connection's first packet (not measured per request). Goes to
+              D/exports/connections.har; a connection whose content cannot be read is counted
+              and said, never left out unsaid.
+    FILTERS   the options of 'tunnelvision flows' that choose connections: --search QUERY (the
+              Timeline's search: host:, port:, proto:, status:, program:, an address or CIDR, -
+              to negate), --protocol, --status, --reason, --program, --since, --until. The JSON
+              file's "scope" says what they kept.
+
     The file goes to D/exports/connections.json (mode 0600, in a 0700 folder), replacing the
     previous export. It is written beside its place and renamed over it, so a failure leaves
     the previous export as it was and no half file.
     -o FILE   write it there instead. A file that is not an earlier export is left alone
               unless --force is given; a symbolic link is never followed.
     -o -      write the document to standard output.
-    --summary write nothing; say what the export would hold: the connections (counted in the
-              history) and its size — to the byte for up to \(FlowExportEstimate.sampleSize) connections,
+    --summary write nothing; say what the JSON export of the whole history would hold (it
+              takes no format or filter): the connections (counted in the history) and its size — to the byte for up to \(FlowExportEstimate.sampleSize) connections,
               past that "about", estimated from the most recent \(FlowExportEstimate.sampleSize) entries
               (the web app's Export asks this before handing the file over).
     --json    print what was written (or, with --summary, would be) as JSON: {"path",
-              "connections", "bytes", "bytesEstimated", "truncated", "historyConnections"};
+              "connections", "bytes", "bytesEstimated", "truncated", "historyConnections",
+              "requests" (HAR's, else null), "unreadableContent"};
               "bytesEstimated" is true only for a --summary's estimate.
     Exit status 1 when nothing could be exported (the history cannot be read, the file cannot
     be written or is not an earlier export), 2 on a usage error.

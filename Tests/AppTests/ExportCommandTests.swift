@@ -124,4 +124,41 @@ struct ExportCommandTests {
         #expect(try Self.tunnelvision(["export", "-o"]).status == 2)
         #expect(try Self.tunnelvision(["export", "-o", "-", "--json"]).status == 2)
     }
+
+    @Test("--csv writes a line per connection that Python's csv reads back, and takes flows' filters: --search narrows it")
+    func csvWithFilters() async throws {
+        let (directory, data, expected) = try await Self.history(count: 12)
+        let all = try Self.tunnelvision(["export", "--csv", "-o", "-", "--data-dir", data.path])
+        #expect(all.status == 0, "\(all.err)")
+        let reader = "import csv, json, sys; rows = list(csv.DictReader(sys.stdin)); "
+            + "print(json.dumps({r['id']: [int(r['bytesOut']), int(r['bytesIn']), int(r['packets'])] for r in rows}))"
+        let read = try BuiltProduct.run(URL(fileURLWithPath: "/bin/bash"), ["-c", "printf '%s' \"$0\" | python3 -c \"$1\"", all.out, reader])
+        #expect(read.status == 0, "\(read.err)")
+        let rows = try JSONSerialization.jsonObject(with: Data(read.out.utf8)) as? [String: [Int]]
+        #expect(rows == expected)
+        #expect(all.out.hasPrefix(FlowExportCSV.header) && all.out.hasSuffix("\r\n"))
+
+        // One port of the twelve, asked as the Timeline's search asks it: the file holds that one.
+        let narrowed = try Self.tunnelvision(["export", "--csv", "--search", "port:30003", "--data-dir", data.path])
+        #expect(narrowed.status == 0, "\(narrowed.err)")
+        let file = data.appendingPathComponent("exports/connections.csv")
+        #expect(narrowed.out.hasPrefix("exported 1 connection to \(file.path) ("), "\(narrowed.out)")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\r\n")
+        #expect(lines.count == 2 && lines[1].contains(",30003,"), "\(lines)")
+        // The JSON export says what its filter kept.
+        let json = try Self.tunnelvision(["export", "--search", "port:30003", "-o", "-", "--data-dir", data.path])
+        #expect(json.out.contains(#""scope":"the connections --search port:30003 keeps, most recent first""#), "\(json.out.prefix(400))")
+        _ = directory
+    }
+
+    @Test("--csv and --har go one at a time, --summary takes no format or filter, a bad filter is refused as flows refuses it")
+    func formatRefusals() throws {
+        let csvAndHar = try Self.tunnelvision(["export", "--csv", "--har"])
+        #expect(csvAndHar.status == 2 && csvAndHar.err.contains("--csv and --har: give one"))
+        #expect(try Self.tunnelvision(["export", "--summary", "--csv"]).status == 2)
+        let badStatus = try Self.tunnelvision(["export", "--status", "sealed"])
+        #expect(badStatus.status == 2 && badStatus.err.contains("export: unknown status 'sealed'"), "\(badStatus.err)")
+        let badSearch = try Self.tunnelvision(["export", "--search", "port:abc"])
+        #expect(badSearch.status == 2 && badSearch.err.contains("export: --search:"), "\(badSearch.err)")
+    }
 }

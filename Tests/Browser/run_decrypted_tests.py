@@ -154,13 +154,14 @@ def said_for_a_refused_connection(browser, server, options, problems):
     drawn = lambda: browser.css("ul.rows li.row:not(.burst)")
     browser.wait(lambda: len(drawn()) == len(flows) and not browser.css(".list-status .loading"), 15,
                  f"Kept private should list {len(flows)} connections")
-    row = browser.css(f'ul.rows a[data-flow="{chosen["id"]}"]')[0]
+    link = browser.css(f'ul.rows a[data-flow="{chosen["id"]}"]')[0]
+    row = browser.driver.execute_script("return arguments[0].closest('li')", link)   # the link is the row's host
     check("Kept private" in row.text and chosen["statusNote"] in row.text, f"the row does not say why: {row.text!r}")
     shoot(browser, "timeline-kept-private", problems, at="ul.rows")
     answer = oracle(options.binary, options.data_dir, "flow", str(chosen["id"]))
     said = next((fact["text"] for fact in answer["handshake"] if fact["label"] == "inspection"), None)
     check(said == chosen["inspectionSentence"], f"flow ID says {said!r}, flows {chosen['inspectionSentence']!r}")
-    row.click()
+    link.click()
     browser.wait(lambda: browser.driver.current_url.endswith(f"#/flow/{chosen['id']}"), 10, "the row did not open its connection")
     facts = browser.wait(lambda: dict(zip([dt.text for dt in browser.css(".facts.handshake dt")],
                                           [dd.text for dd in browser.css(".facts.handshake dd")])), 10, "no handshake facts drawn")

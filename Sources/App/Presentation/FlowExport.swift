@@ -32,7 +32,7 @@ public enum FlowExport {
     }
 
     /// Everything up to the opening of the `connections` array.
-    public static func header(_ out: inout JSONWriter, exportedAt: Date, limit: Int) {
+    public static func header(_ out: inout JSONWriter, exportedAt: Date, limit: Int, scope: String = FlowExport.scope) {
         out.beginObject()
         out.string("format", "tunnelvision-connections")
         out.number("version", formatVersion)

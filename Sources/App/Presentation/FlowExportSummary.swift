@@ -39,6 +39,15 @@ public struct FlowExportSummary: Sendable, Equatable {
         let verb = stage == .written ? "exported" : "would export"
         let size = (sizeEstimated ? "about " : "") + RunSummary.bytes(result.byteCount)
         var lines = ["\(verb) \(Self.grouped(result.connectionCount)) \(noun)\(place) (\(size))"]
+        if let requests = result.requestCount {
+            let inspected = result.connectionCount == 1 ? "inspected connection" : "inspected connections"
+            lines = ["\(verb) \(Self.grouped(requests)) request\(requests == 1 ? "" : "s") of \(Self.grouped(result.connectionCount)) "
+                     + "\(inspected) as HAR\(place) (\(size))"]
+        }
+        if result.unreadableContent > 0 {
+            lines.append("not in the file: the decrypted content of \(Self.grouped(result.unreadableContent)) inspected "
+                         + "connection\(result.unreadableContent == 1 ? "" : "s") could not be read")
+        }
         if let truncation { lines.append(truncation) }
         return lines
     }
@@ -60,6 +69,8 @@ public struct FlowExportSummary: Sendable, Equatable {
         out.bool("bytesEstimated", sizeEstimated)
         out.bool("truncated", result.truncated)
         out.number("historyConnections", historyConnections)
+        out.number("requests", result.requestCount)
+        out.number("unreadableContent", result.unreadableContent)
         out.endObject()
         return String(decoding: out.writer.bytes, as: UTF8.self)
     }

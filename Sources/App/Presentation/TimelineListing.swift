@@ -39,25 +39,7 @@ public struct TimelineListing: Sendable {
         guard snapshot.hasMore, let cursor = snapshot.nextCursor else { return nil }
         var words = ["tunnelvision", "flows"]
         if let directory = query.dataDirectory { words += ["--data-dir", Self.quoted(directory)] }
-        let filter = query.filter
-        if filter.isSearching { words += ["--search", Self.quoted(filter.searchText)] }
-        if !filter.protocols.isEmpty {
-            words += ["--protocol", filter.protocols.sorted { $0.rawValue < $1.rawValue }
-                .map(HistoryFlowWording.protocolIdentifier).joined(separator: ",")]
-        }
-        if !filter.tlsStatuses.isEmpty {
-            words += ["--status", filter.tlsStatuses.sorted { $0.rawValue < $1.rawValue }
-                .map(HistoryFlowWording.statusIdentifier).joined(separator: ",")]
-        }
-        if !filter.inspectionReasons.isEmpty {
-            words += ["--reason", InspectionReasonKind.allCases.filter(filter.inspectionReasons.contains)
-                .map(InspectionReasonWording.identifier).joined(separator: ",")]
-        }
-        if !filter.programs.isEmpty { words += ["--program", Self.quoted(filter.programs.sorted().joined(separator: ","))] }
-        if let range = filter.dateRange {
-            if range.lowerBound > .distantPast { words += ["--since", Self.instant(range.lowerBound)] }
-            if range.upperBound < .distantFuture { words += ["--until", Self.instant(range.upperBound)] }
-        }
+        words += Self.filterWords(query.filter)
         if let limit = query.limit { words += ["--limit", "\(limit)"] }
         words += ["--after", HistoryCursorText.text(cursor)]
         return words.joined(separator: " ")
@@ -197,6 +179,31 @@ public struct TimelineListing: Sendable {
 
     /// `2026-12-01T15:00:00.250000Z`, which the time parser reads back.
     static func instant(_ date: Date) -> String { HistoryFlowWording.utc(date) }
+
+    /// The options of `flows` (and `export`) that ask for `filter`, as a person would type them;
+    /// times as the absolute instants they stood for.
+    public static func filterWords(_ filter: HistoryFilter) -> [String] {
+        var words: [String] = []
+        if filter.isSearching { words += ["--search", quoted(filter.searchText)] }
+        if !filter.protocols.isEmpty {
+            words += ["--protocol", filter.protocols.sorted { $0.rawValue < $1.rawValue }
+                .map(HistoryFlowWording.protocolIdentifier).joined(separator: ",")]
+        }
+        if !filter.tlsStatuses.isEmpty {
+            words += ["--status", filter.tlsStatuses.sorted { $0.rawValue < $1.rawValue }
+                .map(HistoryFlowWording.statusIdentifier).joined(separator: ",")]
+        }
+        if !filter.inspectionReasons.isEmpty {
+            words += ["--reason", InspectionReasonKind.allCases.filter(filter.inspectionReasons.contains)
+                .map(InspectionReasonWording.identifier).joined(separator: ",")]
+        }
+        if !filter.programs.isEmpty { words += ["--program", quoted(filter.programs.sorted().joined(separator: ","))] }
+        if let range = filter.dateRange {
+            if range.lowerBound > .distantPast { words += ["--since", instant(range.lowerBound)] }
+            if range.upperBound < .distantFuture { words += ["--until", instant(range.upperBound)] }
+        }
+        return words
+    }
 
     /// `word` as a shell reads it back: bare when safe, else in single quotes.
     public static func quoted(_ word: String) -> String {

@@ -202,6 +202,28 @@ struct InspectionEndToEndTests {
         #expect(coded["decodedBytes"] as? Int == InspectionLab.json.utf8.count)
         #expect((coded["summary"] as? String)?.contains(", gzip, decoded to \(InspectionLab.json.utf8.count) bytes, JSON") == true, "\(coded)")
 
+        // HAR 1.2 of the inspected connections, as haralyzer (PyPI) reads it: one entry per request,
+        // HTTP/1.1's and HTTP/2's, each as `flow ID --json` shows it.
+        let har = lab.file("requests.har")
+        let exported = try InspectionLab.tunnelvision(["export", "--har", "-o", har.path, "--data-dir", lab.data.path])
+        #expect(exported.status == 0 && exported.out.hasPrefix("exported 4 requests of 2 inspected connections as HAR"), "\(exported.out)\(exported.err)")
+        let reader = """
+            import json, sys
+            from haralyzer import HarParser
+            parser = HarParser(json.load(open(sys.argv[1])))
+            print(json.dumps([[e["request"]["method"], e["request"]["url"], e["request"]["httpVersion"], e["response"]["status"],
+                               e["response"]["content"].get("text", "")] for e in parser.har_data["entries"]]))
+            """
+        let read = try BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", reader, har.path])
+        #expect(read.status == 0, "\(read.err)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(read.out.utf8)) as? [[Any]])
+        let host = try #require(URL(string: lab.url)?.host)
+        // Newest connection first: HTTP/2's three streams, then HTTP/1.1's request.
+        #expect(entries.map { $0[1] as? String } == ["https://\(host)/api.json", "https://\(host)/api.json?second",
+                                                    "https://\(host)/gzip/api.json", "https://\(host)/api.json"], "\(entries)")
+        #expect(entries.map { $0[2] as? String } == ["HTTP/2.0", "HTTP/2.0", "HTTP/2.0", "HTTP/1.1"], "\(entries)")
+        #expect(entries.allSatisfy { $0[0] as? String == "GET" && $0[3] as? Int == 200 && $0[4] as? String == InspectionLab.json })
+
         // The web app draws the same request and response, in headless Chromium: the script
         // compares its Flow Inspector with `flow ID --json` over this data directory.
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Browser/run_decrypted_tests.py").standardized

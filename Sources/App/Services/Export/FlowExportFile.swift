@@ -14,7 +14,7 @@ struct FlowExportFile {
     private var descriptor: Int32
     private(set) var bytesWritten: UInt64 = 0
     /// How much of a file is read to tell an export from a stranger.
-    static let signatureLength = FlowExport.signature.utf8.count
+    static let signatureLength = FlowExportFormat.signatureLength
 
     /// Opens the temporary file, after checking the destination may be replaced.
     init(destination: URL, replacingForeignFile: Bool) throws(FlowExportError) {
@@ -108,6 +108,6 @@ struct FlowExportFile {
             guard count > 0 else { break }
             filled += count
         }
-        return FlowExport.isExport(prefix: prefix[..<filled])
+        return FlowExportFormat.isExport(prefix: prefix[..<filled])
     }
 }

@@ -9,10 +9,18 @@ public struct FlowExportResult: Sendable, Equatable {
     /// The history held more than the cap: the file holds only the most recent connections.
     public let truncated: Bool
 
-    public init(url: URL?, connectionCount: Int, byteCount: UInt64, truncated: Bool) {
+    /// HAR: the requests written (from `connectionCount` inspected connections); nil for the others.
+    public let requestCount: Int?
+    /// HAR: inspected connections whose kept content could not be read, so are not in the file.
+    public let unreadableContent: Int
+
+    public init(url: URL?, connectionCount: Int, byteCount: UInt64, truncated: Bool, requestCount: Int? = nil,
+                unreadableContent: Int = 0) {
         self.url = url
         self.connectionCount = connectionCount
         self.byteCount = byteCount
         self.truncated = truncated
+        self.requestCount = requestCount
+        self.unreadableContent = unreadableContent
     }
 }

@@ -82,6 +82,26 @@ public actor HistoryReader {
         return rows.map { HistoryFlow($0, localAddresses: localAddresses) }
     }
 
+    /// Up to `limit` flows after `cursor` that `filter` keeps, newest first, for a filtered export:
+    /// every older row is looked at until the page is full (no query budget: an export asks for
+    /// all of them), with the store narrowing what it can, as the list does.
+    public func flowPage(limit: Int, after cursor: FlowCursor?, filter: HistoryFilter) async throws(HistoryError) -> [HistoryFlow] {
+        if case .failure(let refusal) = filter.search { throw HistoryError.unreadable("its search cannot be read: \(refusal)") }
+        var everything = policy
+        everything.pageSize = max(1, limit)
+        everything.maxPagesPerLoad = .max
+        var fill = HistoryPageFill(filter: filter, policy: everything, localAddresses: localAddresses, after: cursor)
+        do {
+            while !fill.isSettled {
+                fill.consume(try await store.recentFlows(limit: fill.queryLimit, before: fill.cursor, statuses: filter.storeStatuses,
+                                                         reasons: filter.inspectionReasons, programs: filter.storePrograms))
+            }
+        } catch {
+            throw HistoryError.of(error)
+        }
+        return fill.matches
+    }
+
     /// The activity axis (`HistoryReader+Activity`) and the zoom rule live beside this file.
 
     private func load(filter: HistoryFilter, after cursor: FlowCursor?, appending: Bool) async {

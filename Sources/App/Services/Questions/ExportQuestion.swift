@@ -18,6 +18,10 @@ public struct ExportQuestion: Sendable, Equatable {
     public var force = false
     /// `--summary`: say what the export would hold, write nothing.
     public var summaryOnly = false
+    /// `--csv`, `--har`; JSON without either.
+    public var format: FlowExportFormat = .json
+    /// The same filters as `flows`: only the connections they keep are exported.
+    public var filter = HistoryFilter.none
 
     public static let exportsFolderName = "exports"
 
@@ -28,29 +32,39 @@ public struct ExportQuestion: Sendable, Equatable {
         self.summaryOnly = summaryOnly
     }
 
-    /// Reads the arguments of `export`; `json` says whether `--json` was given.
-    public static func parse(_ arguments: [String], json: Bool) throws(QuestionFailure) -> ExportQuestion {
-        var rest = arguments
+    /// Reads the arguments of `export`; `json` says whether `--json` was given; relative times
+    /// of the filters count back from `now`.
+    public static func parse(_ arguments: [String], json: Bool, now: Date = Date()) throws(QuestionFailure) -> ExportQuestion {
         var question = ExportQuestion()
-        func takeValue(of option: String, what: String) throws(QuestionFailure) -> String? {
-            guard let index = rest.firstIndex(of: option) else { return nil }
-            guard index + 1 < rest.count else { throw .usage("export: \(option) needs \(what)") }
-            defer { rest.removeSubrange(index...index + 1) }
-            return rest[index + 1]
+        var options = QuestionOptions(command: "export", arguments: arguments, now: now)
+        var since: Date?, until: Date?
+        var outputNamed = false
+        while let option = options.current {
+            switch option {
+            case "--data-dir": question.dataDirectory = try options.value(option)
+            case "-o":
+                outputNamed = true
+                guard options.index + 1 < arguments.count else { throw .usage("export: -o needs a file (or - for standard output)") }
+                let output = try options.value(option)
+                question.output = output == "-" ? .stream : .file(output)
+            case "--force": question.force = true
+            case "--summary": question.summaryOnly = true
+            case "--csv", "--har":
+                let format: FlowExportFormat = option == "--csv" ? .csv : .har
+                guard question.format == .json || question.format == format else { throw .usage("export: --csv and --har: give one") }
+                question.format = format
+            default:
+                guard try TimelineQuestion.takeFilterOption(option, from: &options, into: &question.filter, since: &since, until: &until)
+                else { throw .usage(option.hasPrefix("-") ? "export: unknown option \(option)" : "export: unexpected \(option)") }
+            }
+            options.advance()
         }
-        question.dataDirectory = try takeValue(of: "--data-dir", what: "a directory")
-        let outputNamed = rest.contains("-o")
-        if let output = try takeValue(of: "-o", what: "a file (or - for standard output)") {
-            question.output = output == "-" ? .stream : .file(output)
-        }
-        question.force = rest.contains("--force")
-        question.summaryOnly = rest.contains("--summary")
-        rest.removeAll { $0 == "--force" || $0 == "--summary" }
+        try TimelineQuestion.applyTimes(since: since, until: until, to: &question.filter, command: "export")
         if question.summaryOnly && (outputNamed || question.force) {
             throw .usage("export: --summary writes nothing, so -o and --force do not go with it")
         }
-        if let extra = rest.first {
-            throw .usage(extra.hasPrefix("-") ? "export: unknown option \(extra)" : "export: unexpected \(extra)")
+        if question.summaryOnly && (question.format != .json || question.filter.isActive) {
+            throw .usage("export: --summary says what the whole JSON export would hold; it takes no --csv, --har or filter")
         }
         if json && question.output == .stream {
             throw .usage("export: --json describes the file written; with -o - the document itself is the output")
@@ -58,15 +72,23 @@ public struct ExportQuestion: Sendable, Equatable {
         return question
     }
 
+    /// What the JSON document says it holds: the whole history, or what the filters keep.
+    var scope: String {
+        guard filter.isActive else { return FlowExport.scope }
+        return "the connections " + TimelineListing.filterWords(filter).joined(separator: " ") + " keeps, most recent first"
+    }
+
     /// The document written to its file (`output` is not `.stream`).
     public func export(now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
-        try await exporting { pages throws(FlowExportError) in
+        try await exporting { pages, content throws(FlowExportError) in
             switch output {
             case .dataDirectory, .stream:
                 let directory = HistoryAccess.dataDirectory(override: dataDirectory).appendingPathComponent(Self.exportsFolderName)
-                return try await FlowExporter(directory: directory).export(now: now, pages: pages)
+                return try await FlowExporter(directory: directory, format: format)
+                    .export(now: now, scope: scope, pages: pages, content: content)
             case let .file(path):
-                return try await FlowExporter(file: URL(fileURLWithPath: path), replacingForeignFile: force).export(now: now, pages: pages)
+                return try await FlowExporter(file: URL(fileURLWithPath: path), replacingForeignFile: force, format: format)
+                    .export(now: now, scope: scope, pages: pages, content: content)
             }
         }
     }
@@ -74,13 +96,15 @@ public struct ExportQuestion: Sendable, Equatable {
     /// The document handed to `emit` piece by piece, as `export -o -` writes it.
     public func stream(now: Date = Date(), emit: (ArraySlice<UInt8>) throws(FlowExportError) -> Void) async throws(QuestionFailure)
         -> FlowExportSummary {
-        try await exporting { pages throws(FlowExportError) in
+        try await exporting { pages, content throws(FlowExportError) in
             var byteCount: UInt64 = 0
-            let written = try await FlowExporter.stream(now: now, pages: pages) { bytes throws(FlowExportError) in
+            let written = try await FlowExporter.stream(now: now, format: format, scope: scope, pages: pages, content: content) {
+                bytes throws(FlowExportError) in
                 try emit(bytes)
                 byteCount += UInt64(bytes.count)
             }
-            return FlowExportResult(url: nil, connectionCount: written.connections, byteCount: byteCount, truncated: written.truncated)
+            return FlowExportResult(url: nil, connectionCount: written.connections, byteCount: byteCount, truncated: written.truncated,
+                                    requestCount: written.requests, unreadableContent: written.unreadable)
         }
     }
 
@@ -96,8 +120,8 @@ public struct ExportQuestion: Sendable, Equatable {
     /// download to send from disk and remove; the caller owns the file.
     public func temporaryFile(in directory: URL, now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
         let file = directory.appendingPathComponent("tunnelvision-export-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).json")
-        return try await exporting { pages throws(FlowExportError) in
-            try await FlowExporter(file: file).export(now: now, pages: pages)
+        return try await exporting { pages, content throws(FlowExportError) in
+            try await FlowExporter(file: file, format: format).export(now: now, scope: scope, pages: pages, content: content)
         }
     }
 
@@ -122,11 +146,12 @@ public struct ExportQuestion: Sendable, Equatable {
         }
     }
 
-    private func exporting(_ write: (FlowExporter.PageProvider) async throws(FlowExportError) -> FlowExportResult)
+    private func exporting(_ write: (FlowExporter.PageProvider, FlowExporter.ContentProvider?) async throws(FlowExportError) -> FlowExportResult)
         async throws(QuestionFailure) -> FlowExportSummary {
         try await HistoryAccess.reading(dataDirectory, prefix: "nothing exported: ") { store throws(QuestionFailure) in
             let result: FlowExportResult
-            do throws(FlowExportError) { result = try await write(Self.historyPages(store)) } catch {
+            let content = format == .har ? Self.decryptedContent(store, dataDirectory: dataDirectory) : nil
+            do throws(FlowExportError) { result = try await write(Self.historyPages(store, filter: filter), content) } catch {
                 throw QuestionFailure(.failed, "\(error)\(remedy(for: error))")
             }
             let total = result.truncated ? try? await store.flowCount() : nil
@@ -134,11 +159,27 @@ public struct ExportQuestion: Sendable, Equatable {
         }
     }
 
-    /// The history's pages for the export, newest first: the reader's own page read, which applies
-    /// no filter and moves no list.
-    static func historyPages(_ store: FlowStore) -> FlowExporter.PageProvider {
+    /// The history's pages for the export, newest first: the reader's own page read, which moves
+    /// no list — unfiltered, or with `filter` every row the store holds is looked at, no budget.
+    static func historyPages(_ store: FlowStore, filter: HistoryFilter = .none) -> FlowExporter.PageProvider {
         let reader = HistoryReader(store: store)
-        return { limit, cursor in try await reader.flowPage(limit: limit, after: cursor) }
+        guard filter.isActive else { return { limit, cursor in try await reader.flowPage(limit: limit, after: cursor) } }
+        return { limit, cursor in try await reader.flowPage(limit: limit, after: cursor, filter: filter) }
+    }
+
+    /// An inspected connection's kept content, read as `flow ID` reads it; nil when none was kept.
+    static func decryptedContent(_ store: FlowStore, dataDirectory: String?) -> FlowExporter.ContentProvider {
+        let reader = HistoryReader(store: store)
+        let plaintext = PlaintextLibrary(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory))
+        return { flow in
+            do {
+                let chunks = try await plaintext.readable(try await reader.plaintext(forFlow: flow.stored.id))
+                guard !chunks.isEmpty else { return .success(nil) }
+                return .success(DecryptedContent(chunks, connectionStart: flow.stored.firstSeen, serverEnding: flow.stored.serverEnding))
+            } catch {
+                return .failure(HistoryError.of(error))
+            }
+        }
     }
 
     /// What the person can do, after the exporter's reason.

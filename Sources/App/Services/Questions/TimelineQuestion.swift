@@ -27,33 +27,6 @@ public struct TimelineQuestion: Sendable, Equatable {
         while let option = options.current {
             switch option {
             case "--data-dir": question.dataDirectory = try options.value(option)
-            case "--search":
-                question.filter.searchText = try options.value(option)
-                if case .failure(let refusal) = question.filter.search {
-                    throw QuestionFailure(.badParameter, "flows: --search: \(refusal)",
-                                          parameter: .init(name: "search", problem: refusal.description))
-                }
-            case "--protocol":
-                for word in try options.value(option).split(separator: ",") {
-                    guard let protocols = protocols(named: String(word)) else {
-                        throw .usage("flows: unknown protocol '\(word)': give tcp, udp, icmp, icmpv6 or a number 0-255")
-                    }
-                    question.filter.protocols.formUnion(protocols)
-                }
-            case "--status":
-                question.filter.tlsStatuses.formUnion(try Self.named(try options.value(option), "status", TLSInspectionStatus.allCases,
-                                                                     HistoryFlowWording.statusIdentifier))
-            case "--reason":
-                question.filter.inspectionReasons.formUnion(try Self.named(try options.value(option), "reason", InspectionReasonKind.allCases,
-                                                                           InspectionReasonWording.identifier))
-            case "--program":
-                // "curl, firefox" as a person types it in a screen's field: the spaces are not the names'.
-                let names = try options.value(option).split(separator: ",")
-                    .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                guard !names.isEmpty else { throw .usage("flows: --program needs a program's name, as flows shows it (curl, firefox)") }
-                question.filter.programs.formUnion(names.map(ProgramFacts.folded))
-            case "--since": since = try options.instant(option)
-            case "--until": until = try options.instant(option)
             case "--limit":
                 let text = try options.value(option)
                 guard let limit = Int(text), limitRange.contains(limit) else {
@@ -67,26 +40,71 @@ public struct TimelineQuestion: Sendable, Equatable {
                 }
                 question.after = cursor
             default:
-                throw .usage("flows: unexpected \(option)")
+                guard try takeFilterOption(option, from: &options, into: &question.filter, since: &since, until: &until) else {
+                    throw .usage("flows: unexpected \(option)")
+                }
             }
             options.advance()
         }
-        if since != nil || until != nil {
-            let lower = since ?? .distantPast, upper = until ?? .distantFuture
-            guard lower <= upper else { throw .usage("flows: --since is after --until") }
-            question.filter.dateRange = lower...upper
-        }
+        try applyTimes(since: since, until: until, to: &question.filter, command: "flows")
         return question
+    }
+
+    /// One of `flows`' filter options (`--search`, `--protocol`, `--status`, `--reason`,
+    /// `--program`, `--since`, `--until`) read into `filter` — the times kept aside until every
+    /// option is read — whichever command takes them; false when `option` is none of them.
+    static func takeFilterOption(_ option: String, from options: inout QuestionOptions, into filter: inout HistoryFilter,
+                                 since: inout Date?, until: inout Date?) throws(QuestionFailure) -> Bool {
+        let command = options.command
+        switch option {
+        case "--search":
+            filter.searchText = try options.value(option)
+            if case .failure(let refusal) = filter.search {
+                throw QuestionFailure(.badParameter, "\(command): --search: \(refusal)",
+                                      parameter: .init(name: "search", problem: refusal.description))
+            }
+        case "--protocol":
+            for word in try options.value(option).split(separator: ",") {
+                guard let protocols = protocols(named: String(word)) else {
+                    throw .usage("\(command): unknown protocol '\(word)': give tcp, udp, icmp, icmpv6 or a number 0-255")
+                }
+                filter.protocols.formUnion(protocols)
+            }
+        case "--status":
+            filter.tlsStatuses.formUnion(try Self.named(try options.value(option), "status", TLSInspectionStatus.allCases,
+                                                        HistoryFlowWording.statusIdentifier, command: command))
+        case "--reason":
+            filter.inspectionReasons.formUnion(try Self.named(try options.value(option), "reason", InspectionReasonKind.allCases,
+                                                              InspectionReasonWording.identifier, command: command))
+        case "--program":
+            // "curl, firefox" as a person types it in a screen's field: the spaces are not the names'.
+            let names = try options.value(option).split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard !names.isEmpty else { throw .usage("\(command): --program needs a program's name, as flows shows it (curl, firefox)") }
+            filter.programs.formUnion(names.map(ProgramFacts.folded))
+        case "--since": since = try options.instant(option)
+        case "--until": until = try options.instant(option)
+        default: return false
+        }
+        return true
+    }
+
+    /// `--since` and `--until` as the filter's stretch, refused when the first is after the second.
+    static func applyTimes(since: Date?, until: Date?, to filter: inout HistoryFilter, command: String) throws(QuestionFailure) {
+        guard since != nil || until != nil else { return }
+        let lower = since ?? .distantPast, upper = until ?? .distantFuture
+        guard lower <= upper else { throw .usage("\(command): --since is after --until") }
+        filter.dateRange = lower...upper
     }
 
     /// The values `text` names, comma-separated, each by its identifier (any case); an unknown one
     /// is refused with every identifier there is.
-    static func named<Value>(_ text: String, _ what: String, _ all: [Value],
-                             _ identifier: (Value) -> String) throws(QuestionFailure) -> [Value] {
+    static func named<Value>(_ text: String, _ what: String, _ all: [Value], _ identifier: (Value) -> String,
+                             command: String) throws(QuestionFailure) -> [Value] {
         var values: [Value] = []
         for word in text.split(separator: ",") {
             guard let value = all.first(where: { identifier($0).lowercased() == word.lowercased() }) else {
-                throw .usage("flows: unknown \(what) '\(word)': give " + all.map(identifier).joined(separator: ", "))
+                throw .usage("\(command): unknown \(what) '\(word)': give " + all.map(identifier).joined(separator: ", "))
             }
             values.append(value)
         }

@@ -1,0 +1,168 @@
+import Foundation
+import Shared
+
+/// The requests and responses of inspected connections as HAR 1.2 (the HTTP Archive format of
+/// browsers' developer tools and proxies): one entry per request read from decrypted content,
+/// HTTP/1.1 and HTTP/2 alike, bodies decoded as the Inspector shows them. Only what was kept and
+/// read is written; timings are not measured per request here, so each entry carries its
+/// connection's first moment and zero timings, and says so in its comment.
+public enum HARExport {
+    /// The file's first bytes, as `header` writes them.
+    public static let signature = #"{"log":{"version":"1.2","creator":{"name":"TunnelVision""#
+
+    public static let comment = "decrypted content of connections inspected with your local CA, as TunnelVision kept it; "
+        + "times are each connection's first packet, not measured per request"
+
+    public static func header(_ out: inout JSONWriter) {
+        out.beginObject()
+        out.beginObject("log")
+        out.string("version", "1.2")
+        out.beginObject("creator")
+        out.string("name", "TunnelVision")
+        out.string("version", ProductVersion.current)
+        out.endObject()
+        out.string("comment", comment)
+        out.beginArray("entries")
+    }
+
+    public static func trailer(_ out: inout JSONWriter) {
+        out.endArray()
+        out.endObject()
+        out.endObject()
+        out.lineBreak()
+    }
+
+    /// An entry for each exchange of `content` that has its request; how many were written.
+    @discardableResult
+    public static func entries(of flow: HistoryFlow, _ content: DecryptedContent, to out: inout JSONWriter) -> Int {
+        guard let exchanges = content.application.exchanges else { return 0 }
+        var written = 0
+        for exchange in exchanges {
+            guard let request = exchange.request else { continue }
+            out.newline()
+            out.beginObject()
+            out.string("startedDateTime", UTCTimestamp.iso8601(flow.stored.firstSeen))
+            out.number("time", 0)
+            writeRequest(request, url: url(of: request, flow: flow), to: &out)
+            writeResponse(exchange.response, to: &out)
+            out.beginObject("cache")
+            out.endObject()
+            out.beginObject("timings")
+            out.number("send", 0)
+            out.number("wait", 0)
+            out.number("receive", 0)
+            out.endObject()
+            if let remote = flow.endpoints?.remote { out.string("serverIPAddress", "\(remote.address)") }
+            out.string("connection", "\(flow.stored.id)")
+            let stream = exchange.stream.map { ", stream \($0)" } ?? ""
+            out.string("comment", "TunnelVision connection \(flow.stored.id)\(stream)"
+                + (exchange.response == nil ? "; \(content.responseMissing)" : ""))
+            out.endObject()
+            written += 1
+        }
+        return written
+    }
+
+    /// The request's URL: HTTP/2's :scheme, :authority and :path; HTTP/1.1's target on its Host
+    /// (or the connection's name), over https — inspection only ever reads TLS.
+    static func url(of request: DecryptedHTTPMessage, flow: HistoryFlow) -> String {
+        guard case let .request(_, target, _) = request.start else { return "" }
+        if target.hasPrefix("http://") || target.hasPrefix("https://") { return target }
+        let scheme = request.field(":scheme") ?? "https"
+        let authority = request.field(":authority") ?? request.field("Host") ?? flow.displayHost
+            ?? (flow.endpoints?.remote ?? flow.stored.key.endpointB).address.description
+        return "\(scheme)://\(authority)\(target.hasPrefix("/") ? target : "/" + target)"
+    }
+
+    static func writeRequest(_ request: DecryptedHTTPMessage, url: String, to out: inout JSONWriter) {
+        out.beginObject("request")
+        out.string("method", request.method ?? "")
+        out.string("url", url)
+        out.string("httpVersion", version(request))
+        writeFields(request.fields, "headers", to: &out)
+        out.beginArray("cookies")
+        out.endArray()
+        out.beginArray("queryString")
+        for (name, value) in query(of: url) {
+            out.beginObject()
+            out.string("name", name)
+            out.string("value", value)
+            out.endObject()
+        }
+        out.endArray()
+        let presentation = DecryptedBodyPresentation(request.body, of: request)
+        if !request.body.bytes.isEmpty {
+            out.beginObject("postData")
+            out.string("mimeType", request.field("Content-Type") ?? "")
+            out.string("text", String(decoding: presentation.shownBytes(of: request.body), as: UTF8.self))
+            out.endObject()
+        }
+        out.number("headersSize", -1)
+        out.number("bodySize", request.body.bytes.count)
+        out.endObject()
+    }
+
+    static func writeResponse(_ response: DecryptedHTTPMessage?, to out: inout JSONWriter) {
+        out.beginObject("response")
+        out.number("status", response?.status ?? 0)
+        if case let .response(_, _, reason)? = response?.start { out.string("statusText", reason) } else { out.string("statusText", "") }
+        out.string("httpVersion", response.map(version) ?? "")
+        writeFields(response?.fields ?? [], "headers", to: &out)
+        out.beginArray("cookies")
+        out.endArray()
+        out.beginObject("content")
+        if let response {
+            let presentation = DecryptedBodyPresentation(response.body, of: response)
+            let shown = presentation.shownBytes(of: response.body)
+            out.number("size", shown.count)
+            if shown.count != response.body.bytes.count { out.number("compression", shown.count - response.body.bytes.count) }
+            out.string("mimeType", response.field("Content-Type") ?? "")
+            if !shown.isEmpty {
+                if let text = String(validating: shown, as: UTF8.self) {
+                    out.string("text", text)
+                } else {
+                    out.string("text", shown.base64EncodedString())
+                    out.string("encoding", "base64")
+                }
+            }
+            out.string("comment", response.body.isComplete ? nil : response.body.summary(presentation))
+        } else {
+            out.number("size", 0)
+            out.string("mimeType", "")
+        }
+        out.endObject()
+        out.string("redirectURL", response?.field("Location") ?? "")
+        out.number("headersSize", -1)
+        out.number("bodySize", response?.body.bytes.count ?? 0)
+        out.endObject()
+    }
+
+    static func writeFields(_ fields: [HTTPField], _ key: StaticString, to out: inout JSONWriter) {
+        out.beginArray(key)
+        for field in fields {
+            out.beginObject()
+            out.string("name", field.name)
+            out.string("value", field.value)
+            out.endObject()
+        }
+        out.endArray()
+    }
+
+    /// "HTTP/1.1", and HTTP/2 as HAR readers expect it: "HTTP/2.0".
+    static func version(_ message: DecryptedHTTPMessage) -> String {
+        let version: String = switch message.start {
+        case let .request(_, _, version): version
+        case let .response(version, _, _): version
+        }
+        return version == HTTP2Conversation.version ? "HTTP/2.0" : version
+    }
+
+    /// The query's name=value pairs as they were sent, not decoded.
+    static func query(of url: String) -> [(String, String)] {
+        guard let mark = url.firstIndex(of: "?") else { return [] }
+        return url[url.index(after: mark)...].split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+}
