@@ -92,10 +92,11 @@ struct WebAPILiveTunnelTests {
         try #require(FileManager.default.fileExists(atPath: fetched.path), "the monitored curl did not finish")
         #expect(TunnelControl.channel.presence(in: data) == .live)
 
-        // The live feed: one line a second, each the object 'live --json' prints.
+        let liveCommand = ["timeout", "2.5", tunnelvision, "live", "--json", "--data-dir", data.path]
+        // The live feed of a watched web app: one line a second, each the object 'live --json' prints.
         let lines = Lines()
         let feed = WebLiveFeed(dataDirectory: data)
-        await feed.start(publish: lines.append)
+        await feed.start(publish: lines.append, streams: { 1 })
         // Two lines at least, a second apart; the deadline is the whole suite's shared machine's,
         // whose cooperative pool other tests' blocking calls can hold for seconds.
         for _ in 0..<300 where lines.all.count < 2 { try await Task.sleep(for: .milliseconds(100)) }
@@ -108,7 +109,6 @@ struct WebAPILiveTunnelTests {
         #expect(fromAPI["state"] as? String == "live" && fromAPI["attached"] as? Bool == true)
         // The ring has one reader: while the web feed reads, the command is refused and says why,
         // rather than taking half the records.
-        let liveCommand = ["timeout", "2.5", tunnelvision, "live", "--json", "--data-dir", data.path]
         let refused = try Self.object(String(try Self.run(liveCommand, in: lab).out.split(separator: "\n").last ?? ""))
         #expect(refused["state"] as? String == "unreadable" && refused["attached"] as? Bool == false, "\(refused)")
         #expect((refused["problem"] as? String)?.contains("one reader at a time") == true, "\(refused)")
@@ -120,6 +120,13 @@ struct WebAPILiveTunnelTests {
         var now = (api: fromAPI, command: try Self.object(String(try Self.run(liveCommand, in: lab).out.split(separator: "\n").last ?? "")))
         for key in Self.consumed.union(["time", "bytesInPerSecond", "bytesOutPerSecond"]) { now.api[key] = nil; now.command[key] = nil }
         #expect(Self.canonical(now.api) == Self.canonical(now.command), "\(Self.difference(now.api, now.command))")
+        // A web app nobody watches never holds the ring: the command reads beside it (before,
+        // an idle 'ui' kept every other reader out for as long as it ran).
+        let idle = WebLiveFeed(dataDirectory: data)
+        await idle.start(publish: { _ in Issue.record("an unwatched feed published") }, streams: { 0 })
+        let beside = try Self.object(String(try Self.run(liveCommand, in: lab).out.split(separator: "\n").last ?? ""))
+        #expect(beside["state"] as? String == "live" && beside["attached"] as? Bool == true, "\(beside)")
+        await idle.stop()
         let published = lines.all
         #expect(published.count >= 2, "\(published)")
         for line in published {

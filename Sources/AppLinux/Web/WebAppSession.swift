@@ -42,7 +42,7 @@ public final class WebAppSession: Sendable {
             linkProblem = "'tunnelvision ui link' cannot reach this web app (\(error)); restart it for another address"
         }
         server.start()
-        await feed.start { server.broadcast(event: "dashboard", data: $0) }
+        await feed.start(publish: { server.broadcast(event: "dashboard", data: $0) }, streams: { await server.openStreams() })
         return WebAppSession(server: server, dataDirectory: directory, lifetime: lifetime, feed: feed, link: link,
                              linkProblem: linkProblem)
     }

@@ -167,6 +167,13 @@ public final class WebServer: @unchecked Sendable {
         }
     }
 
+    /// How many event streams (`/api/live`) are open now: whether anybody watches. Any thread.
+    public func openStreams() async -> Int {
+        await withCheckedContinuation { continuation in
+            loop.execute { [self] in continuation.resume(returning: connections.values.filter { $0.connection.isStreaming }.count) }
+        }
+    }
+
     /// How many connections are open now (for tests; any thread, answered through the loop).
     public func openConnections() async -> Int {
         await withCheckedContinuation { continuation in
