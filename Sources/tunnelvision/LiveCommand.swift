@@ -43,7 +43,8 @@ enum LiveCommand {
     --json         one JSON object a line, a line a second: {"time" (UTC), "bytesIn", "bytesOut"
                    (this session), "bytesInPerSecond", "bytesOutPerSecond" (the last whole
                    second), "packets", "connections", "dropped" (records the tunnel could not
-                   hand over), "attached" (a ring is open), "state" (live | noTunnel |
+                   hand over: the counters leave them out), "droppedNote" (that, in a sentence,
+                   or null), "attached" (a ring is open), "state" (live | noTunnel |
                    sessionEnded | unreadable, then with "problem": why, in a sentence),
                    "session", "topTalkers": [{"host" (the remote
                    address), "name" (as the history names it; null until it does), "flow" (the

@@ -129,6 +129,7 @@ struct LiveDashboardTests {
         #expect(object["time"] as? String == "2027-01-15T08:00:00Z")
         #expect(object["bytesIn"] as? Int == 5 * 1024 * 1024 && object["bytesInPerSecond"] as? Int == 2000)
         #expect(object["attached"] as? Bool == true && object["state"] as? String == "live" && object["dropped"] as? Int == 0)
+        #expect(object.keys.contains("droppedNote") && object["droppedNote"] is NSNull)
         #expect(!json.contains("\n"))
         #expect(LiveDashboardLine.text(dashboard, at: Self.now).contains("received 2.0 KiB/s"))
     }
@@ -149,5 +150,17 @@ struct LiveDashboardTests {
             #expect(talkers[0]["name"] as? String == name)
             #expect(talkers[0]["flow"] as? Int == flow && (flow != nil || talkers[0]["flow"] is NSNull))
         }
+    }
+
+    @Test("records the tunnel shed are said for what they are: the counters leave them out, the history and captures hold them")
+    func droppedRecordsSaid() throws {
+        var snapshot = Self.snapshot()
+        snapshot.droppedRecords = 42
+        let dashboard = LiveDashboard(snapshot: snapshot, names: LiveDashboardNames(), directory: "/d")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(LiveDashboardLine.json(dashboard, at: Self.now).utf8)) as? [String: Any])
+        #expect(object["dropped"] as? Int == 42)
+        let note = try #require(object["droppedNote"] as? String)
+        #expect(note.hasPrefix("42 packets' records were not handed to this screen") && note.hasSuffix("the counters above leave them out"))
+        #expect(!note.contains("still count"))
     }
 }

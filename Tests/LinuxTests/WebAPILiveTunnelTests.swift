@@ -57,7 +57,7 @@ struct WebAPILiveTunnelTests {
 
     /// The live line's counters of records read from the ring, and the top talkers they make: each
     /// reader's own (the command's and the web feed's read at different times), compared by shape only.
-    static let consumed: Set<String> = ["bytesIn", "bytesOut", "packets", "connections", "dropped", "topTalkers"]
+    static let consumed: Set<String> = ["bytesIn", "bytesOut", "packets", "connections", "dropped", "droppedNote", "topTalkers"]
 
     static func run(_ arguments: [String], in lab: Lab) throws -> (status: Int32, out: String, err: String) {
         let ip = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")

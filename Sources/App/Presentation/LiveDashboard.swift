@@ -40,6 +40,16 @@ public struct LiveDashboard: Sendable {
         return line
     }
 
+    /// What the shed records mean for the counters, in the Dashboard's words; nil when none were
+    /// shed. The counters are added up from the records the screen was handed, so they leave the
+    /// shed ones out; the history and the captures are written apart from the feed and hold them.
+    public var droppedNote: String? {
+        guard snapshot.droppedRecords > 0 else { return nil }
+        let records = snapshot.droppedRecords == 1 ? "1 packet's record was" : "\(snapshot.droppedRecords) packets' records were"
+        return "\(records) not handed to this screen while the tunnel was busy: the traffic itself was not affected and the "
+            + "history and captures hold those packets, but the counters above leave them out"
+    }
+
     /// The newest packet of each of the last `limit` connections, newest first.
     public func recentConnections(limit: Int) -> [LivePacket] {
         snapshot.recentConnections(limit: limit)

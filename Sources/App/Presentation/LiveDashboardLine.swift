@@ -3,7 +3,7 @@ import Shared
 
 /// The dashboard when standard output is not a terminal: one line a second, in words or as one
 /// JSON object per line (`time`, `bytesIn`, `bytesOut`, the rates of the last whole second,
-/// `packets`, `dropped`, `attached`, the state's identifier (with the `problem` when the feed is
+/// `packets`, `dropped` with `droppedNote` (what it means for the counters, or null), `attached`, the state's identifier (with the `problem` when the feed is
 /// unreadable), and `topTalkers`: the busiest remote hosts of the last minute, as the terminal
 /// dashboard lists them, each with its name and the history's row its entry opens —
 /// `LiveDashboardTalker` decides both).
@@ -31,6 +31,7 @@ public enum LiveDashboardLine {
         out.number("packets", snapshot.packetCount)
         out.number("connections", snapshot.connectionsSeen)
         out.number("dropped", snapshot.droppedRecords)
+        out.string("droppedNote", dashboard.droppedNote)
         out.bool("attached", snapshot.isAttached)
         out.string("state", identifier(dashboard.state))
         if case .unreadable(let error) = dashboard.state { out.string("problem", error.description) }

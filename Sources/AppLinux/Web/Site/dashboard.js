@@ -94,10 +94,7 @@ export function render(main) {
       h("h2", { id: "session-title" }, "This session"),
       facts([["Received", bytes(line.bytesIn)], ["Sent", bytes(line.bytesOut)],
              ["Packets", String(line.packets)], ["Connections", String(line.connections)]], "counters"),
-      line.dropped > 0
-        ? h("p", { class: "dropped" }, `${line.dropped} records were not handed over while the tunnel was busy; `
-            + "the traffic itself was not affected, and the counters above still count it.")
-        : null);
+      line.droppedNote ? h("p", { class: "dropped" }, `${line.droppedNote[0].toUpperCase()}${line.droppedNote.slice(1)}.`) : null);
     const busiest = line.topTalkers ?? [];
     talkersEmpty.hidden = busiest.length > 0;
     talkerList.hidden = busiest.length === 0;
