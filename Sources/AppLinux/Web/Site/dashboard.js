@@ -103,6 +103,8 @@ export function render(main) {
       talkerRow, updateTalker);
   }
 
+  const capitalised = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
+
   async function loadRecent() {
     try {
       const page = await get("/api/flows", { limit: 5 });
@@ -116,8 +118,17 @@ export function render(main) {
           h("p", {}, h("a", { href: "#/timeline" }, "All connections in the timeline")));
       }
     } catch (error) {
+      if (!alive) return;
+      // No history yet (404: a fresh install, nothing recorded) is the calm empty state, with
+      // the server's sentence on where a history comes from; anything else is an error.
+      if (error.status === 404) {
+        replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
+          h("p", {}, "No connections recorded yet: they appear here as the tunnel sees them."),
+          h("p", { class: "hint" }, capitalised(error.message) + "."));
+        return;
+      }
       // The heading stays: the section is named by it.
-      if (alive) replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
+      replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
         errorCard("The recent connections could not be read", error, loadRecent));
     }
   }
