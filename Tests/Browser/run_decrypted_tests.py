@@ -81,6 +81,12 @@ def drawn_from_the_fixture(browser, server, problems):
     check(binary and binary[0].text.splitlines()[0] == fixture["decrypted"]["http"][1]["response"]["body"]["dump"][0],
           "the binary body is not drawn as the command's dump")
     check("bytes kept of 5 000 — the rest was not kept" in text, "the cut body does not say what was kept")
+    # A download the server refuses says why beside its button: this page's server has no history.
+    browser.one("link", "Download this connection's packets", exact=True).click()
+    problem = browser.wait(lambda: [e for e in browser.css(".download-problem") if e.text], 10,
+                           "a refused download said nothing")[0].text
+    check(problem.startswith(f"connection-{FIXTURE_ID}.pcap could not be downloaded: ") and "no history" in problem,
+          f"the refusal reads {problem!r}")
     browser.css(".turns-as-recorded summary")[0].click()
     browser.wait(lambda: "the rest of this direction was not kept" in section.text, 5, "the cut turn does not say the rest was not kept")
     shoot(browser, "decrypted-fixture", problems)

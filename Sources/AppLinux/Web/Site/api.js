@@ -62,10 +62,20 @@ export function post(path, body) {
 }
 
 /** POST path and hand the answer over as a file download named `filename`. */
-export async function postDownload(path, filename) {
+export function postDownload(path, filename) {
+  return download(path, filename, "POST");
+}
+
+/** GET path and hand the answer over as a file download named `filename`; a refusal throws with
+ *  the server's sentence, so the page can say why (a plain link would save the refusal as the file). */
+export function getDownload(path, filename) {
+  return download(path, filename, "GET");
+}
+
+async function download(path, filename, method) {
   let response;
   try {
-    response = await fetch(path, { method: "POST", credentials: "same-origin", headers });
+    response = await fetch(path, { method, credentials: "same-origin", headers });
   } catch {
     throw new APIError(0, unreachable);
   }

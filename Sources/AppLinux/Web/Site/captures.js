@@ -3,7 +3,7 @@
 // against the limit, and the export of every connection (its count and size said first).
 
 import { get, post, postDownload } from "./api.js";
-import { h, replace, bytes, when, errorCard, announce, count } from "./dom.js";
+import { h, replace, bytes, when, errorCard, announce, count, downloadLink } from "./dom.js";
 
 export function render(main) {
   let alive = true;
@@ -38,7 +38,7 @@ export function render(main) {
             h("div", { class: "capture-when" }, `Last written ${when(file.lastWritten)}`),
             file.recording ? h("p", { class: "hint" }, "Being written: it can be downloaded or deleted once the tunnel moves to a new file.")
               : h("div", { class: "actions" },
-                h("a", { class: "button", href: `/api/captures/${file.sequence}`, download: file.name, "aria-label": `Download ${file.name}` }, "Download"),
+                downloadLink(`/api/captures/${file.sequence}`, file.name, "Download", { "aria-label": `Download ${file.name}` }),
                 h("button", { type: "button", class: "danger", "aria-label": `Delete ${file.name}`, on: { click: () => remove(file) } }, "Delete"))))),
           // The size is said once, beside its limit, under Room left.
           h("p", { class: "hint" }, `${count(captures.count, "capture file")}.`)),

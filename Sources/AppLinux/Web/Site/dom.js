@@ -1,6 +1,8 @@
 // Building elements without markup strings (nothing a record holds is ever parsed as HTML),
 // and the few number and time formats every screen shares.
 
+import { getDownload } from "./api.js";
+
 /** h("p", {class: "x", on: {click: fn}}, "text", child) → an element. */
 export function h(tag, attributes = {}, ...children) {
   const svg = ["svg", "rect", "polyline", "line", "g", "path", "title"].includes(tag);
@@ -110,4 +112,20 @@ export function errorCard(title, error, retry) {
  *  list's own children (no wrapper), as assistive technology expects; CSS lays them out. */
 export function facts(rows, className = "facts") {
   return h("dl", { class: className }, rows.filter(Boolean).map(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
+}
+
+/** A download as a button-styled link, and beside it where a refusal is said: the file is fetched
+ *  first, so a download that cannot be made says why in the server's sentence. */
+export function downloadLink(path, filename, text, attributes = {}) {
+  const said = h("span", { class: "download-problem", role: "alert" });
+  const link = h("a", { class: "button", href: path, download: filename, ...attributes, on: { click: async (event) => {
+    event.preventDefault();
+    said.textContent = "";
+    try {
+      await getDownload(path, filename);
+    } catch (error) {
+      said.textContent = `${filename} could not be downloaded: ${error.message}`;
+    }
+  } } }, text);
+  return [link, said];
 }

@@ -5,7 +5,7 @@
 // All from `tunnelvision flow ID --json`; every sentence is the command's.
 
 import { get } from "./api.js";
-import { h, replace, bytes, when, duration, errorCard, facts } from "./dom.js";
+import { h, replace, bytes, when, duration, errorCard, facts, downloadLink } from "./dom.js";
 import { statusBadge, protocols, nameSources } from "./rows.js";
 
 /** The handshake in the command's own words (`flow.handshake`), then the certificate chain. */
@@ -154,8 +154,7 @@ export function render(main, { id }) {
           h("span", {}, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesSent)} sent`))],
       ], "facts six"),
       h("p", { class: "actions" },
-        h("a", { class: "button", href: `/api/flows/${flow.id}/capture.pcap`, download: `connection-${flow.id}.pcap` },
-          "Download this connection's packets"),
+        downloadLink(`/api/flows/${flow.id}/capture.pcap`, `connection-${flow.id}.pcap`, "Download this connection's packets"),
         h("span", { class: "hint" }, ` ${flow.storedPackets} packets, as a capture Wireshark opens`)),
       handshake(flow),
       decryptedContent(flow),

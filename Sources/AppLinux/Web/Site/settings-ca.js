@@ -4,7 +4,7 @@
 // Swift), read from /api/ca each time the card is drawn — the stage is never kept here.
 
 import { get, post } from "./api.js";
-import { h, replace, errorCard, facts, when } from "./dom.js";
+import { h, replace, errorCard, facts, when, downloadLink } from "./dom.js";
 
 /** The card, drawn once /api/ca answers. `changed(message)` redraws the screen after an action
  *  (so this card reads /api/ca again, and the rest of Settings sees the new setting). */
@@ -44,10 +44,8 @@ async function draw(section, changed) {
     h("div", { class: "actions" },
       offered.has("create") ? h("button", { type: "button", on: { click: () => act("/api/ca/create", changed, "No certificate was made") } },
         "Create the certificate") : null,
-      offered.has("download") ? h("a", { class: "button", href: "/api/ca/root.pem", download: "tunnelvision-root-ca.pem" },
-        "Download the certificate (PEM)") : null,
-      offered.has("download") ? h("a", { class: "button", href: "/api/ca/root.der", download: "tunnelvision-root-ca.der" },
-        "Download the certificate (DER)") : null,
+      offered.has("download") ? downloadLink("/api/ca/root.pem", "tunnelvision-root-ca.pem", "Download the certificate (PEM)") : null,
+      offered.has("download") ? downloadLink("/api/ca/root.der", "tunnelvision-root-ca.der", "Download the certificate (DER)") : null,
       offered.has("remake") ? h("button", { type: "button", on: { click: () => {
         if (confirm(setup.remakeQuestion)) act("/api/ca/remake", changed, "The certificate was not remade");
       } } }, "Remake the certificate") : null,
