@@ -183,6 +183,9 @@ extension RunSummary {
                        dataDirectory: URL(fileURLWithPath: recording.databasePath).deletingLastPathComponent(),
                        isRoot: geteuid() == 0, viaSudo: ProcessInfo.processInfo.environment["SUDO_USER"] != nil))
         summary.captureFilesGone = recording.captureFilesGone
+        if let pruned = recording.retention?.flowsPruned, pruned > 0, let age = recording.retentionAge {
+            summary.historyPruned = RunSummary.HistoryPruning(count: pruned, ageLimit: age)
+        }
         let device = recording.shellStats.device
         summary.deviceDrops = device.kernel.map { .counted($0) } ?? device.kernelProblem.map { .unknown($0) }
         return summary

@@ -166,4 +166,19 @@ struct RunSummaryReadingCommandTests {
         let object = try #require(JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
         #expect(object["readWith"] as? String == "sudo tunnelvision flows")
     }
+
+    @Test("connections retention removed from the history while the run went are said under the history, with the age and why")
+    func historyPrunedSaid() throws {
+        var summary = RunSummary(command: "sleep", exitStatus: 0, signal: nil, connections: .known([]), captureFiles: [],
+                                 databasePath: "/d/db")
+        #expect(!summary.text().contains("retention removed"))
+        summary.historyPruned = RunSummary.HistoryPruning(count: 407, ageLimit: .oneWeek)
+        #expect(summary.text().hasSuffix("""
+            history:  /d/db
+                      retention removed 407 connections older than a week from the history (any session's; what 'analyze' \
+            added is dated by its capture), as the setting retention-age asks
+            """))
+        let object = try #require(JSONSerialization.jsonObject(with: Data(summary.json().utf8)) as? [String: Any])
+        #expect(object["historyPruned"] as? Int == 407)
+    }
 }

@@ -102,6 +102,9 @@ struct TunnelRetentionTests {
         #expect(apply.status == 0 && apply.out.contains("nothing to delete"), "\(apply.out)\(apply.err)")
 
         await session.stop()
+        // What the run's summary says of the history: the 5 aged connections retention removed.
+        let recorded = await SessionRecording.read(session)
+        #expect(recorded.retention?.flowsPruned == 5 && recorded.retentionAge == Self.week.maxAge)
         let reader = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data.url))
         let remaining = try await reader.recentFlows(limit: 100).map(\.id)
         #expect(Set(recent).isSubset(of: Set(remaining)))

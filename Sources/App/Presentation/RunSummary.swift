@@ -114,6 +114,21 @@ public struct RunSummary: Sendable, Equatable {
     /// The run's capture files that were gone when it ended (retention deleted them to keep within
     /// its limits while the run went on, or someone did by hand): named, never listed as if there.
     public var captureFilesGone: [String] = []
+    /// Older connections retention removed from the history while this run went (by age: the
+    /// history's age limit, here in its setting's words), any session's — those `analyze` added
+    /// are dated by their capture, so an old capture's go first. Said, so a history that shrank
+    /// is never a silent surprise.
+    public var historyPruned: HistoryPruning?
+
+    public struct HistoryPruning: Sendable, Equatable {
+        public let count: UInt64
+        public let ageLimit: RetentionAge
+
+        public init(count: UInt64, ageLimit: RetentionAge) {
+            self.count = count
+            self.ageLimit = ageLimit
+        }
+    }
     /// What the kernel dropped at the TUN device before the tunnel read it; nil when not asked.
     public var deviceDrops: DeviceDrops?
 
@@ -196,6 +211,7 @@ public struct RunSummary: Sendable, Equatable {
         if let line = deviceDrops?.line { lines.append(line) }
         if let line = inspectionTally?.line { lines.append(line) }
         lines.append("history:  \(databasePath)" + (readingCommand.map { " — read it with: \($0)" } ?? ""))
+        if let line = prunedLine { lines.append("          " + line) }
         if !recordingStops.isEmpty { lines.append("recording: " + recordingStops.map(\.summary).joined(separator: "; ")) }
         return lines.joined(separator: "\n")
     }
@@ -254,6 +270,7 @@ public struct RunSummary: Sendable, Equatable {
         out.string("deviceCountsProblem", deviceDrops?.problem)
         out.string("database", databasePath)
         out.string("readWith", readingCommand)
+        out.number("historyPruned", historyPruned.map { Int(clamping: $0.count) } ?? 0)
         out.beginArray("recordingStopped")
         for stop in recordingStops {
             out.beginObject()
@@ -328,5 +345,22 @@ public struct RunSummary: Sendable, Equatable {
             }
             return line
         }
+    }
+}
+
+extension RunSummary {
+    /// "retention removed 407 connections older than a week from the history (…)"; nil when none.
+    var prunedLine: String? {
+        guard let pruned = historyPruned, pruned.count > 0 else { return nil }
+        let count = pruned.count
+        let age = switch pruned.ageLimit {
+        case .oneDay: "a day"
+        case .oneWeek: "a week"
+        case .oneMonth: "a month"
+        case .unlimited: "its limit"
+        }
+        let connections = count == 1 ? "1 connection" : "\(count) connections"
+        return "retention removed \(connections) older than \(age) from the history (any session's; what 'analyze' "
+            + "added is dated by its capture), as the setting \(SettingName.retentionAge.rawValue) asks"
     }
 }

@@ -30,6 +30,10 @@ package struct SessionRecording: Sendable {
     package let shellStats: ShellStats
     /// Capture or history stopping on a failure (a full disk) while the tunnel went on.
     package let recordingStops: [RecordingStop]
+    /// What the session's retention did (history rows pruned for age among it), and the age it
+    /// kept the history to; nil without retention.
+    package let retention: RetentionStats?
+    package let retentionAge: RetentionAge?
 
     /// Reads where `session` recorded; call it after `session.stop()`, before its device is closed.
     package static func read(_ session: TunnelSession) async -> SessionRecording {
@@ -41,7 +45,8 @@ package struct SessionRecording: Sendable {
                                 // The loop has stopped and the pipeline is flushed: nothing else touches it now.
                                 pipelineStats: session.runtime.pipeline.stats,
                                 shellStats: session.runtime.shellStats,
-                                recordingStops: session.recordingStops.all)
+                                recordingStops: session.recordingStops.all, retention: session.retention?.stats,
+                                retentionAge: session.retention?.settings.maxAge)
     }
 
     /// The file's size; nil when it is not there.

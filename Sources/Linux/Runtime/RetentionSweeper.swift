@@ -20,7 +20,7 @@ import Shared
 package final class RetentionSweeper: @unchecked Sendable {
     private let captures: URL
     private let plaintext: URL
-    private let settings: RetentionSettings
+    package let settings: RetentionSettings
     private let store: Result<FlowStore, StoreError>
     private let lock = NSLock()
     /// Under `lock`: the next pass's recording file (nil: capture is off, no file is open), the
