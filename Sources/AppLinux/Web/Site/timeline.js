@@ -52,7 +52,7 @@ export function render(main) {
   const form = filterForm();
   // A table for assistive technology (role="table", a header row of the listing's columns): on a
   // wide screen drawn as one, a line a connection; on a phone each row is a card.
-  const list = h("ul", { class: "rows tabled", role: "table", "aria-labelledby": "list-title" });
+  const list = h("ul", { class: "rows tabled", "aria-labelledby": "list-title" });   // a table once it holds rows
   const footer = h("div", { class: "list-footer" });
   const status = h("div", { class: "list-status" });
   replace(main, heading, axisSection, form,
@@ -253,6 +253,8 @@ export function render(main) {
     list.append(state.group ? groupedRows(page, names) : pageRows(page, names));
     shownConnections += page.flows.length;
     const shown = shownConnections;
+    // No empty table: with no connection the list holds nothing (not even its header row).
+    if (shown > 0) list.setAttribute("role", "table"); else { list.removeAttribute("role"); replace(list); }
     if (shown === 0) {
       replace(status, emptyState(page));
     }
