@@ -10,7 +10,7 @@ enum ActivityCommand {
     }
 
     static let help = """
-    tunnelvision activity [--data-dir D] [--json] [--from T --to T] [--bars N]
+    tunnelvision activity [--data-dir D] [--json] [--from T --to T] [--bars N] [--zone Z]
 
     Draws how many packets the history holds over time, one row per bar: when the bar starts (UTC),
     its count, and a bar of blocks scaled to the busiest. Counts every connection's packets (the
@@ -21,7 +21,10 @@ enum ActivityCommand {
 
     --from T --to T  only this stretch (zoom in)
     --bars N         at most N bars (default 48, from 2 to 500)
-    --json           one JSON object: {"bucketSeconds", "span" {"from", "to"} (null when no packet is
+    --zone Z         the time zone whose days decide --json's "clock" (default: this machine's)
+    --json           one JSON object: {"clock" (time when the whole span is today in --zone's
+                     days, else date: whether a screen writes its instants with their date),
+                     "bucketSeconds", "span" {"from", "to"} (null when no packet is
                      stored), "bars": [{"start", "seconds", "packets", "canZoom" (whether the bar
                      can be shown finer)}], "totalPackets", "busiest", "ignoresFilters": true}
     T is \(HistoryTimeInput.accepted).
@@ -40,7 +43,7 @@ enum ActivityCommand {
     static func run(_ request: Request) async -> Int32 {
         do {
             let chart = try await request.question.answer()
-            print(request.json ? chart.json() : chart.text())
+            print(request.json ? chart.json(now: Date()) : chart.text())
             return 0
         } catch {
             printError("tunnelvision: \(error)")

@@ -13,7 +13,7 @@ enum FlowsCommand {
     tunnelvision flows [--data-dir D] [--json] [--search QUERY] [--protocol tcp|udp|icmp|icmpv6|N,…]
                        [--status plaintext|encrypted|inspected|notInspectable|inspectionFailed,…]
                        [--reason KIND,…] [--program NAME,…] [--since T] [--until T] [--limit N]
-                       [--after CURSOR]
+                       [--after CURSOR] [--zone Z]
 
     Lists the connections the history holds, most recently active first, one a line: its id (for
     'tunnelvision flow ID'), when it was last active (UTC), the program that opened it — its command
@@ -55,7 +55,10 @@ enum FlowsCommand {
     T is \(HistoryTimeInput.accepted).
     --limit N        connections a page (default 100, at most 1000)
     --after CURSOR   the page after the one that ended at CURSOR (the footer prints the command)
-    --json           one JSON object: {"flows": [{"id", "protocol", "local", "remote" ({"address",
+    --zone Z         the time zone whose days decide --json's "clock" (default: this machine's)
+    --json           one JSON object: {"clock" (time when every row's last activity is today in
+                     --zone's days, else date: whether a screen writes the rows' times with their
+                     date), "flows": [{"id", "protocol", "local", "remote" ({"address",
                      "port"}, null when the ends could not be told apart), "peers" (both ends as
                      stored), "name", "nameSource" (sni|quic|dns|null), "otherNames", "firstSeen",
                      "lastSeen" (UTC), "bytesIn", "bytesOut", "packets", "durationSeconds",
@@ -105,7 +108,7 @@ enum FlowsCommand {
     static func run(_ request: Request) async -> Int32 {
         do {
             let listing = try await request.question.answer()
-            print(request.json ? listing.json() : listing.text())
+            print(request.json ? listing.json(now: Date()) : listing.text())
             return 0
         } catch {
             printError("tunnelvision: \(error)")

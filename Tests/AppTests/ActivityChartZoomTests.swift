@@ -17,16 +17,16 @@ struct ActivityChartZoomTests {
     func zoomPerBar() throws {
         let wide = ActivityAxis(bars: [ActivityBar(start: Self.at(0), duration: 300, packetCount: 12),
                                        ActivityBar(start: Self.at(300), duration: 300, packetCount: 0)])
-        #expect(try Self.canZoom(in: ActivityChart(axis: wide, requested: nil).json()) == [true, false])
+        #expect(try Self.canZoom(in: ActivityChart(axis: wide, requested: nil).json(now: Date())) == [true, false])
         let finest = ActivityAxis(bars: [ActivityBar(start: Self.at(0), duration: 1, packetCount: 5)])
-        #expect(try Self.canZoom(in: ActivityChart(axis: finest, requested: nil).json()) == [false])
+        #expect(try Self.canZoom(in: ActivityChart(axis: finest, requested: nil).json(now: Date())) == [false])
     }
 
     @Test("the bar ceiling decides, as it does for the reader: 5 s bars are the floor with 2 bars a stretch")
     func ceilingDecides() throws {
         let axis = ActivityAxis(bars: [ActivityBar(start: Self.at(0), duration: 5, packetCount: 3)])
         // 5 s in at most 48 bars is 1 s bars: finer. In at most 2 bars it is 5 s bars again: not finer.
-        #expect(try Self.canZoom(in: ActivityChart(axis: axis, requested: nil, maxBars: 48).json()) == [true])
-        #expect(try Self.canZoom(in: ActivityChart(axis: axis, requested: nil, maxBars: 2).json()) == [false])
+        #expect(try Self.canZoom(in: ActivityChart(axis: axis, requested: nil, maxBars: 48).json(now: Date())) == [true])
+        #expect(try Self.canZoom(in: ActivityChart(axis: axis, requested: nil, maxBars: 2).json(now: Date())) == [false])
     }
 }

@@ -3,6 +3,7 @@ Each test takes the run's context `t`: t.b (Browser), t.server, t.ask(*command) 
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
@@ -148,8 +149,10 @@ def test_timeline_rows_are_the_commands(t):
     first, drawn = page["flows"][0], rows(t)[0]
     host = first["name"] or first["remote"]["address"]
     check(host in drawn.text, f"the first row should name {host!r}: {drawn.text!r}")
-    check("received" in drawn.text and "sent" in drawn.text and "↓" in drawn.text and "↑" in drawn.text,
-          f"a row says what it moved, both ways, with arrows: {drawn.text!r}")
+    heads = [cell.text for cell in t.b.css("ul.rows[aria-labelledby=list-title] > li.rows-head [role=columnheader]")]
+    check("↓" in drawn.text and "↑" in drawn.text and ("received" in drawn.text and "sent" in drawn.text
+                                                      or "Received" in heads and "Sent" in heads),
+          f"a row says what it moved, both ways, with arrows (named in the row or by its column): {drawn.text!r} {heads!r}")
     drawn_rows = t.b.driver.execute_script("""return [...document.querySelectorAll('ul.rows li.row:not(.burst)')].map(r => ({
         flow: r.querySelector('a').dataset.flow, status: r.className, text: r.innerText,
         icon: !!r.querySelector('svg.status-icon'), label: r.querySelector('.status')?.textContent,
@@ -1007,8 +1010,109 @@ def test_server_gone_gives_an_error_card(t):
     t.shoot("error")
 
 
+def fully_visible_rows(t):
+    """Top-level rows of the list wholly inside the window (a burst's hidden rows are not drawn)."""
+    return t.b.driver.execute_script("""return [...document.querySelectorAll('ul.rows[aria-labelledby=list-title] > li.row')].filter((row) => {
+        const box = row.getBoundingClientRect();
+        return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight; }).length""")
+
+
+def viewport(t, width, height):
+    """The window sized so the page itself is width × height CSS pixels."""
+    t.b.driver.set_window_size(width, height)
+    inner_width, inner_height = t.b.driver.execute_script("return [innerWidth, innerHeight]")
+    t.b.driver.set_window_size(2 * width - inner_width, 2 * height - inner_height)
+
+
+def test_a_wide_screen_shows_twenty_connections_as_a_table(t):
+    """At 1366×900, with the list scrolled to its first row, at least 20 connections are wholly on
+    screen: a table under a header row of the listing's columns; at 390×844 each is a card and the
+    first one is on the first screen."""
+    try:
+        viewport(t, 1366, 900)
+        open_timeline(t)
+        page = t.ask("flows")
+        wait_rows(t, len(page["flows"]), "the first page")
+        heads = [cell.text for cell in t.b.css("ul.rows[aria-labelledby=list-title] > li.rows-head [role=columnheader]")]
+        check(heads == ["Last active", "Host", "Program", "Port", "Protocol", "Status", "Received", "Sent", "Packets", "Duration"],
+              f"the table's columns: {heads!r}")
+        # A burst is one row: older pages are loaded until the list has more rows than a screen could hold.
+        while len(t.b.css("ul.rows[aria-labelledby=list-title] > li.row")) < 30 and t.b.find("button", "Load older connections"):
+            before = len(t.b.css("ul.rows[aria-labelledby=list-title] > li.row"))
+            t.b.press("button", "Load older connections", exact=True)
+            t.b.wait(lambda: len(t.b.css("ul.rows[aria-labelledby=list-title] > li.row")) > before, 15, "Load older drew nothing")
+        t.b.driver.execute_script("document.querySelector('ul.rows > li.row').scrollIntoView({block: 'start'})")
+        seen = fully_visible_rows(t)
+        print(f"  {seen} connections wholly on screen at 1366×900", flush=True)
+        check(seen >= 20, f"only {seen} connections wholly on screen at 1366×900")
+        t.shoot("timeline-1366")
+        viewport(t, 390, 844)
+        t.b.route("#/dashboard")
+        t.b.one("heading", "Dashboard", exact=True)
+        open_timeline(t)
+        wait_rows(t, len(page["flows"]), "the first page on a phone")
+        t.b.driver.execute_script("window.scrollTo(0, 0)")
+        check(fully_visible_rows(t) >= 1, "the first connection is not on a phone's first screen (390×844)")
+        shape = t.b.driver.execute_script("return getComputedStyle(document.querySelector('ul.rows > li.row-card')).display")
+        check(shape == "flex", f"a phone's row is a card, not a table's line: {shape}")
+        t.shoot("timeline-390")
+    finally:
+        t.b.driver.set_window_size(1280, 900)
+
+
+def test_a_stretch_across_days_is_written_with_dates(t):
+    """A history over three days of November 2025 (scapy writes the capture, `analyze` the
+    history): the axis's caption, its spoken interval and the rows carry the date; the rows show
+    the time they are sorted by, their last activity, as `flows` lists them."""
+    folder = os.path.join(t.scratch, "days")
+    os.makedirs(folder, exist_ok=True)
+    capture = os.path.join(folder, "days.pcap")
+    subprocess.run([sys.executable, "-c", DAYS_CAPTURE, capture], check=True, timeout=120)
+    history = os.path.join(folder, "history")
+    subprocess.run([t.binary, "analyze", capture, "--data-dir", history], check=True, capture_output=True, timeout=120)
+    server = Server(t.options.server, t.binary, history)
+    t.servers.append(server)
+    t.b.go(server.url)
+    t.b.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
+    open_timeline(t)
+    listed = oracle(t.binary, history, "flows")
+    check(listed["clock"] == "date", f"flows says its rows' clock is {listed['clock']!r} for three days of 2025")
+    wait_rows(t, len(listed["flows"]), "the three days' connections")
+    caption = t.b.driver.find_element("css selector", "#axis-caption").text
+    check("2025" in caption, f"the axis's caption over three days should carry dates: {caption!r}")
+    spoken = t.b.driver.find_element("css selector", "[role=slider]").get_attribute("aria-valuetext")
+    check("2025" in spoken, f"the slider's spoken interval should carry the date: {spoken!r}")
+    drawn = t.b.driver.execute_script("""return [...document.querySelectorAll('ul.rows li.row:not(.burst) time')]
+        .map((time) => [time.getAttribute('datetime'), time.textContent])""")
+    check(drawn and all("2025" in text for _, text in drawn), f"each row's time should carry its date: {drawn[:3]!r}")
+    check([when for when, _ in drawn] == [flow["lastSeen"] for flow in listed["flows"]],
+          "each row shows its last activity, the time the list is sorted by")
+    t.shoot("timeline-dates")
+    t.b.go(t.server.url)   # back to the main history for the tests after
+
+
+DAYS_CAPTURE = """
+import sys
+from scapy.all import Ether, IP, TCP, wrpcap
+base = 1764000000.25   # 2025-11-24 16:00 UTC: four handshakes a day over three days
+client, server = "198.18.0.1", "198.18.0.2"
+packets = []
+for day in range(3):
+    for k in range(4):
+        start, sport = base + day * 86400 + k * 7200, 40000 + day * 10 + k
+        for offset, p in [(0.0, IP(src=client, dst=server) / TCP(sport=sport, dport=80, flags="S", seq=1)),
+                          (0.2, IP(src=server, dst=client) / TCP(sport=80, dport=sport, flags="SA", seq=9, ack=2)),
+                          (0.4, IP(src=client, dst=server) / TCP(sport=sport, dport=80, flags="A", seq=2, ack=10))]:
+            frame = Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") / p
+            frame.time = start + offset
+            packets.append(frame)
+wrpcap(sys.argv[1], packets)
+"""
+
+
 TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_says_what_start_does,
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
+         test_a_wide_screen_shows_twenty_connections_as_a_table, test_a_stretch_across_days_is_written_with_dates,
          test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit,
          test_a_query_narrows_the_rows_as_flows_does, test_a_malformed_query_is_said_beside_the_field,
          test_a_rows_host_port_and_program_filter_by_it, test_filters_by_protocol_and_status,

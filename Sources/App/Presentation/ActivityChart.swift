@@ -12,13 +12,23 @@ public struct ActivityChart: Sendable {
     public let width: Int
     /// The most bars an axis may have: what decides whether a bar can be entered.
     public let maxBars: Int
+    /// Whose days the axis's clock counts (`clock(now:)`).
+    public let zone: TimeZone
 
     public init(axis: ActivityAxis, requested: ClosedRange<Date>?, width: Int = 40,
-                maxBars: Int = HistoryPolicy.default.axisBars) {
+                maxBars: Int = HistoryPolicy.default.axisBars, zone: TimeZone = .current) {
         self.axis = axis
         self.requested = requested
         self.width = max(1, width)
         self.maxBars = maxBars
+        self.zone = zone
+    }
+
+    /// How a screen writes the axis's instants — its caption, a bar's spoken interval, a sweep's
+    /// note: with the date when the drawn span crosses a day or is not today (`StretchClock`).
+    /// Every stretch picked on the axis lies inside its span, so one clock serves them all.
+    public func clock(now: Date) -> StretchClock {
+        axis.span.map { StretchClock.of($0, now: now, zone: zone) } ?? .time
     }
 
     /// Eighths of a block, so a bar's length reads to an eighth of a column.
@@ -60,9 +70,11 @@ public struct ActivityChart: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    public func json() -> String {
+    /// The axis as `activity --json` prints it; `clock` (`time` or `date`) as of `now` (`clock(now:)`).
+    public func json(now: Date) -> String {
         var out = JSONWriter()
         out.beginObject()
+        out.string("clock", clock(now: now).rawValue)
         if let bucket = axis.bucketDuration { out.number("bucketSeconds", Int(bucket.rounded())) } else { out.number("bucketSeconds", nil) }
         if let span = axis.span {
             out.beginObject("span")

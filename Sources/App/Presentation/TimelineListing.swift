@@ -24,11 +24,20 @@ public struct TimelineListing: Sendable {
     public let snapshot: HistorySnapshot
     public let query: Query
     public let pageSize: Int
+    /// Whose days the rows' clock counts (`clock(now:)`).
+    public let zone: TimeZone
 
-    public init(snapshot: HistorySnapshot, query: Query, pageSize: Int) {
+    public init(snapshot: HistorySnapshot, query: Query, pageSize: Int, zone: TimeZone = .current) {
         self.snapshot = snapshot
         self.query = query
         self.pageSize = pageSize
+        self.zone = zone
+    }
+
+    /// How the rows write the time they are sorted by (their last sighting): with the date when
+    /// this page's stretch crosses a day or is not today (`StretchClock`).
+    public func clock(now: Date) -> StretchClock {
+        StretchClock.of(snapshot.flows.lazy.map(\.stored.lastSeen), now: now, zone: zone)
     }
 
     public var keptLooking: Bool { snapshot.keptLooking(pageSize: pageSize) }
@@ -116,10 +125,12 @@ public struct TimelineListing: Sendable {
 
     /// One JSON document: the flows, the bursts among them (each with the ids it spans, in the
     /// flows' order; every flow is still listed in `flows`), what was scanned, whether more remain,
-    /// the next cursor and the filter as applied.
-    public func json() -> String {
+    /// the next cursor, the filter as applied, and `clock` — `time` or `date`, how a screen writes
+    /// the rows' last sightings as of `now` (`clock(now:)`).
+    public func json(now: Date) -> String {
         var out = JSONWriter()
         out.beginObject()
+        out.string("clock", clock(now: now).rawValue)
         out.beginArray("flows")
         for flow in snapshot.flows { HistoryFlowWording.write(flow, to: &out) }
         out.endArray()

@@ -8,6 +8,9 @@ public struct ActivityQuestion: Sendable, Equatable {
     public var from: Date?
     public var to: Date?
     public var bars: Int?
+    /// The zone whose days decide whether the axis's instants carry their date (`--zone`,
+    /// `StretchClock`); nil for the machine's.
+    public var zone: TimeZone?
 
     public static let barRange = 2...500
 
@@ -25,6 +28,7 @@ public struct ActivityQuestion: Sendable, Equatable {
         while let option = options.current {
             switch option {
             case "--data-dir": question.dataDirectory = try options.value(option)
+            case "--zone": question.zone = try QuestionOptions.zone(try options.value(option), command: "activity")
             case "--from": question.from = try options.instant(option)
             case "--to": question.to = try options.instant(option)
             case "--bars":
@@ -57,7 +61,7 @@ public struct ActivityQuestion: Sendable, Equatable {
         return try await HistoryAccess.reading(dataDirectory) { store throws(QuestionFailure) in
             do {
                 let axis = try await HistoryReader(store: store, policy: policy).activity(in: range)
-                return ActivityChart(axis: axis, requested: range, maxBars: policy.axisBars)
+                return ActivityChart(axis: axis, requested: range, maxBars: policy.axisBars, zone: zone ?? .current)
             } catch {
                 throw QuestionFailure(.failed, "\(error)")
             }

@@ -36,6 +36,15 @@ struct QuestionOptions {
         }
         return date
     }
+
+    /// The time zone `--zone` names (`Europe/Berlin`, `UTC`), refused in one sentence when the
+    /// system's zone database does not hold it.
+    static func zone(_ name: String, command: String) throws(QuestionFailure) -> TimeZone {
+        guard let zone = StretchClock.zone(named: name) else {
+            throw QuestionFailure.usage("\(command): --zone '\(name)' is not a time zone: give a name such as UTC or Europe/Berlin")
+        }
+        return zone
+    }
 }
 
 extension QuestionOptions {

@@ -9,6 +9,9 @@ public struct TimelineQuestion: Sendable, Equatable {
     public var filter = HistoryFilter.none
     public var limit: Int?
     public var after: FlowCursor?
+    /// The zone whose days decide whether the rows' times carry their date (`--zone`,
+    /// `StretchClock`); nil for the machine's.
+    public var zone: TimeZone?
 
     public static let limitRange = 1...1_000
 
@@ -27,6 +30,7 @@ public struct TimelineQuestion: Sendable, Equatable {
         while let option = options.current {
             switch option {
             case "--data-dir": question.dataDirectory = try options.value(option)
+            case "--zone": question.zone = try QuestionOptions.zone(try options.value(option), command: "flows")
             case "--limit":
                 let text = try options.value(option)
                 guard let limit = Int(text), limitRange.contains(limit) else {
@@ -148,6 +152,6 @@ public struct TimelineQuestion: Sendable, Equatable {
         let snapshot = await reader.snapshot
         if case .failed(let reason) = snapshot.state { throw QuestionFailure(.failed, "\(reason)") }
         return TimelineListing(snapshot: snapshot, query: TimelineListing.Query(
-            dataDirectory: dataDirectory, filter: filter, limit: limit, after: after), pageSize: policy.pageSize)
+            dataDirectory: dataDirectory, filter: filter, limit: limit, after: after), pageSize: policy.pageSize, zone: zone ?? .current)
     }
 }

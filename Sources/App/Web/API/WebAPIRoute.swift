@@ -66,11 +66,11 @@ public enum WebAPIRoute: Sendable, Equatable {
         switch segments {
         case ["flows"]:
             try call.expect("GET")
-            let options = try call.options(for: "flows", ["search", "protocol", "status", "reason", "program", "since", "until", "limit", "after"])
+            let options = try call.options(for: "flows", ["search", "protocol", "status", "reason", "program", "since", "until", "limit", "after", "zone"])
             return .flows(try asked { () throws(QuestionFailure) in try TimelineQuestion.parse(directory + options, now: now) })
         case ["activity"]:
             try call.expect("GET")
-            let options = try call.options(for: "activity", ["from", "to", "bars"])
+            let options = try call.options(for: "activity", ["from", "to", "bars", "zone"])
             return .activity(try asked { () throws(QuestionFailure) in try ActivityQuestion.parse(directory + options, now: now) })
         case let path where path.count == 2 && path[0] == "flows":
             try call.expect("GET")

@@ -8,7 +8,7 @@
 // newest rows, each opening its own).
 
 import { get, post } from "./api.js";
-import { h, replace, bytes, errorCard, facts, keyed } from "./dom.js";
+import { h, replace, bytes, errorCard, facts, keyed, zone } from "./dom.js";
 import { timelineRow, statusNames } from "./rows.js";
 
 const windowSeconds = 60;   // seconds drawn: the last minute
@@ -69,7 +69,7 @@ export function render(main) {
   const talkerList = h("ol", { class: "talkers", "aria-labelledby": "talkers-title", hidden: true });
   const talkersEmpty = h("p", {}, "Nothing moved in the last minute.");
   replace(talkers, h("h2", { id: "talkers-title" }, "Top talkers"), talkerList, talkersEmpty);
-  const recentList = h("ul", { class: "rows", "aria-labelledby": "recent-title" });
+  const recentList = h("ul", { class: "rows cards", role: "table", "aria-labelledby": "recent-title" });
   replace(main, h("h1", { tabindex: -1 }, "Dashboard"), monitoring, h("div", { class: "grid-two" }, throughput, counters), talkers, recent);
 
   function draw(line) {
@@ -107,11 +107,11 @@ export function render(main) {
 
   async function loadRecent() {
     try {
-      const page = await get("/api/flows", { limit: 5 });
+      const page = await get("/api/flows", { limit: 5, zone });
       if (!alive) return;
       // A row whose connection did not change is kept (keyed by all it shows), so a click lands.
       const names = statusNames(page.choices);
-      keyed(recentList, page.flows, (flow) => JSON.stringify(flow), (flow) => timelineRow(flow, names));
+      keyed(recentList, page.flows, (flow) => `${page.clock} ${JSON.stringify(flow)}`, (flow) => timelineRow(flow, names, null, page.clock));
       if (!recent.contains(recentList) || page.flows.length === 0) {
         replace(recent, h("h2", { id: "recent-title" }, "Recent connections"),
           page.flows.length ? recentList : h("p", {}, "No connections recorded yet: they appear here as the tunnel sees them."),

@@ -74,6 +74,15 @@ export function clock(iso) {
   return clockFormat.format(new Date(iso));
 }
 
+/** This browser's time zone, sent with the questions whose answers say which clock to write
+ *  with (`clock`: "time" or "date", the server's `StretchClock`), so days are the viewer's. */
+export const zone = Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
+
+/** An instant as the answer's `clock` says: "time" → "18:37:10", "date" → "Dec 1, 2026 18:37:10". */
+export function stamp(iso, clockKind) {
+  return clockKind === "date" ? when(iso) : clock(iso);
+}
+
 /** A date and time in this browser's time zone. */
 export function when(iso) {
   const date = new Date(iso);

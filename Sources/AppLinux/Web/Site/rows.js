@@ -1,7 +1,7 @@
 // One connection as a timeline row (host and time; what it was; what it moved) and the TLS
 // status mark: icon + label + colour, from the JSON's stable identifiers.
 
-import { h, bytes, clock, duration, count } from "./dom.js";
+import { h, bytes, stamp, duration } from "./dom.js";
 
 /** Each status's icon: the look is the browser's, the words are the server's (the listing's
  *  `choices.statuses`, the inspector's `encryptionLabel`). */
@@ -86,59 +86,90 @@ function hostTerm(flow) {
   return (flow.remote ?? flow.peers?.[1])?.address ?? null;
 }
 
-/** A connection as a row. The host is the link that opens it (the whole card answers a click);
- *  with `filterBy`, the host, the remote port and the program each have a button that adds them
- *  to the search (`host:`, `port:`, `program:`). */
-export function timelineRow(flow, names, filterBy = null) {
+/** The columns of the list, as `tunnelvision flows` has them (its RECEIVED and SENT apart): a
+ *  wide screen draws them as a table's header row; a phone draws each row as a card, where every
+ *  cell says what it is in its own words instead. */
+export const columns = [
+  ["time", "Last active"], ["host", "Host"], ["program", "Program"], ["port", "Port"], ["proto", "Protocol"],
+  ["status", "Status"], ["in", "Received"], ["out", "Sent"], ["packets", "Packets"], ["duration", "Duration"],
+];
+
+/** The list's header row (role="row" of columnheaders), seen as a table's head on a wide screen. */
+export function headerRow() {
+  return h("li", { class: "rows-head", role: "row" }, h("span", { class: "rail", "aria-hidden": "true" }),
+    columns.map(([key, label]) => h("span", { class: `cell c-${key}`, role: "columnheader" }, label)));
+}
+
+/** A list of rows as a table for assistive technology: role="table", its header row first. */
+export function rowsTable(attributes = {}, rows = []) {
+  return h("ul", { class: "rows", role: "table", ...attributes }, headerRow(), rows);
+}
+
+/** A burst's connections: a table of their own (its class `burst-rows`, not `rows`: the list's
+ *  own rows are its direct children only). */
+function burstTable(attributes, rows) {
+  return h("ul", { class: "burst-rows tabled", role: "table", ...attributes }, headerRow(), rows);
+}
+
+function cell(key, ...content) {
+  return h("span", { class: `cell c-${key}`, role: "cell" }, ...content);
+}
+
+/** A connection as a row of cells: the time it is sorted by (its last sighting, written with the
+ *  page's `clock`: "time" or "date"), host, program, port, protocol, status, bytes each way,
+ *  packets, duration. The host is the link that opens it (the whole row answers a click); with
+ *  `filterBy`, the host, the remote port and the program each have a button that adds them to
+ *  the search (`host:`, `port:`, `program:`). */
+export function timelineRow(flow, names, filterBy = null, clockKind = "time") {
   const remote = flow.remote ?? flow.peers?.[1];
-  const what = [protocols[flow.protocol] ?? flow.protocol.toUpperCase()];
   const ported = flow.remote && (flow.protocol === "tcp" || flow.protocol === "udp");
-  if (remote) {
-    what.push(" · ", flow.name ? `${remote.address} port ${remote.port}` : `port ${remote.port}`,
-      ported ? filterButton(filterBy, `port:${remote.port}`, `port ${remote.port}`) : null);
-  }
-  if (flow.nameSource) what.push(" · ", nameSources[flow.nameSource] ?? flow.nameSource);
+  const source = flow.nameSource ? nameSources[flow.nameSource] ?? flow.nameSource : null;
+  const where = [flow.name && remote ? remote.address : null, source].filter(Boolean).join(", ");
   const command = flow.program?.state === "program" ? flow.program.command : null;
   const programValue = command ? searchValue(command) : null;
   const program = programValue ? filterButton(filterBy, `program:${programValue}`, `program ${command}`) : null;
-  return h("li", { class: `row row-card status-${flow.tlsStatus}`, "data-program": flow.program?.label ?? "" },
+  const seen = flow.lastSeen ?? flow.firstSeen;
+  return h("li", { class: `row row-card status-${flow.tlsStatus}`, role: "row", "data-program": flow.program?.label ?? "" },
     h("span", { class: "rail", "aria-hidden": "true" }),
-    h("div", { class: "row-body" },
-      h("div", { class: "line line-host" },
-        h("span", { class: "host-cell" },
-          h("a", { class: "row-link", href: `#/flow/${flow.id}`, "data-flow": flow.id }, h("span", { class: "host" }, hostOf(flow))),
-          filterButton(filterBy, hostTerm(flow), `host ${hostOf(flow)}`)),
-        h("time", { datetime: flow.firstSeen }, clock(flow.firstSeen))),
-      h("div", { class: "line line-what" }, h("span", { class: "what" }, what),
-        h("span", { class: "program-cell" }, programMark(flow.program?.label, flow.program?.text), program),
-        rowBadge(flow.tlsStatus, names)),
-      flow.statusNote ? h("div", { class: "line line-why" }, flow.statusNote) : null,
-      h("div", { class: "line line-moved" },
-        h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesIn)} received`),
-        h("span", { class: "figure" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesOut)} sent`),
-        h("span", { class: "figure" }, `${count(flow.packets, "packet")} · ${duration(flow.durationSeconds)}`))));
+    cell("time", h("time", { datetime: seen }, stamp(seen, clockKind))),
+    cell("host",
+      h("a", { class: "row-link", href: `#/flow/${flow.id}`, "data-flow": flow.id, title: where || null },
+        h("span", { class: "host" }, hostOf(flow))),
+      filterButton(filterBy, hostTerm(flow), `host ${hostOf(flow)}`),
+      where ? h("span", { class: "where" }, where) : null),
+    cell("program", programMark(flow.program?.label, flow.program?.text), program),
+    cell("port", remote ? [h("span", { class: "unit" }, "port "), `${remote.port}`] : "–",
+      remote && ported ? filterButton(filterBy, `port:${remote.port}`, `port ${remote.port}`) : null),
+    cell("proto", protocols[flow.protocol] ?? flow.protocol.toUpperCase()),
+    cell("status", rowBadge(flow.tlsStatus, names), flow.statusNote ? h("span", { class: "note" }, flow.statusNote) : null),
+    cell("in", h("span", { "aria-hidden": "true" }, "↓ "), bytes(flow.bytesIn), h("span", { class: "unit" }, " received")),
+    cell("out", h("span", { "aria-hidden": "true" }, "↑ "), bytes(flow.bytesOut), h("span", { class: "unit" }, " sent")),
+    cell("packets", `${flow.packets}`, h("span", { class: "unit" }, flow.packets === 1 ? " packet" : " packets")),
+    cell("duration", duration(flow.durationSeconds)));
 }
 
 /** A burst (the listing's `bursts`: alike connections started together) as one row: the
  *  listing's own sentence, and its connections behind a disclosure, each a row that opens (and,
  *  with `filterBy`, filters as `timelineRow`'s do). */
-export function burstRow(burst, flows, names, filterBy = null) {
+export function burstRow(burst, flows, names, filterBy = null, clockKind = "time") {
   const first = flows[0];
   const remote = first.remote ?? first.peers?.[1];
   const what = [protocols[burst.protocol] ?? burst.protocol.toUpperCase()];
   if (remote) what.push(`port ${burst.port ?? remote.port}`);
   if (burst.nameSource) what.push(nameSources[burst.nameSource] ?? burst.nameSource);
-  return h("li", { class: `row burst status-${burst.tlsStatus}`, "data-burst": burst.ids[0] },
-    h("details", {},
-      h("summary", { class: "row-link" },
-        h("span", { class: "rail", "aria-hidden": "true" }),
-        h("span", { class: "row-body" },
-          h("span", { class: "line line-host" },
-            h("span", { class: "host" }, `${burst.count} × ${burst.host}`),
-            h("time", { datetime: burst.firstSeen }, clock(burst.firstSeen))),
-          h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), programMark(burst.program),
-            rowBadge(burst.tlsStatus, names)),
-          h("span", { class: "line line-summary" }, burst.summary))),
-      h("ul", { class: "burst-rows", "aria-label": `The ${burst.count} connections of this burst` },
-        ...flows.map((flow) => timelineRow(flow, names, filterBy)))));
+  const seen = burst.lastSeen ?? burst.firstSeen;
+  return h("li", { class: `row burst status-${burst.tlsStatus}`, role: "row", "data-burst": burst.ids[0] },
+    h("div", { class: "burst-cell", role: "cell" },
+      h("details", {},
+        h("summary", { class: "row-link" },
+          h("span", { class: "rail", "aria-hidden": "true" }),
+          h("span", { class: "row-body" },
+            h("span", { class: "line line-host" },
+              h("span", { class: "host" }, `${burst.count} × ${burst.host}`),
+              h("time", { datetime: seen }, stamp(seen, clockKind))),
+            h("span", { class: "line line-what" }, h("span", {}, what.join(" · ")), programMark(burst.program),
+              rowBadge(burst.tlsStatus, names)),
+            h("span", { class: "line line-summary" }, burst.summary))),
+        burstTable({ "aria-label": `The ${burst.count} connections of this burst` },
+          flows.map((flow) => timelineRow(flow, names, filterBy, clockKind))))));
 }

@@ -2,7 +2,7 @@
 // bars. What a bar holds and whether it can be entered come from /api/activity (`canZoom` is the
 // command's own rule); this file only turns pointer and key gestures into bar indices.
 
-import { h, clock } from "./dom.js";
+import { h, stamp } from "./dom.js";
 
 /** "1 s", "5 min", "1 h", "1 day" — the width of one bar, as `tunnelvision activity` names it. */
 export function widthName(seconds) {
@@ -56,7 +56,8 @@ export function scrubBar(activity, { selected, onTap, onSweep, cursor: startCurs
   function describe() {
     const bar = bars[cursor];
     const range = barRange(bar);
-    let text = `Interval ${cursor + 1} of ${count}, ${clock(range.from)} to ${clock(range.to)}, ${bar.packets} packets`;
+    let text = `Interval ${cursor + 1} of ${count}, ${stamp(range.from, activity.clock)} to ${stamp(range.to, activity.clock)}, `
+      + `${bar.packets} packets`;
     if (anchor !== null && anchor !== cursor) text += `; sweeping intervals ${Math.min(anchor, cursor) + 1} to ${Math.max(anchor, cursor) + 1}`;
     scrub.setAttribute("aria-valuenow", cursor + 1);
     scrub.setAttribute("aria-valuetext", text);

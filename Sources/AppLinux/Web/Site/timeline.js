@@ -3,8 +3,8 @@
 // only what the person picked (filters, the zoom levels, the stretch) across visits.
 
 import { get } from "./api.js";
-import { h, replace, clock, errorCard, announce, count } from "./dom.js";
-import { timelineRow, burstRow, statusNames, protocols } from "./rows.js";
+import { h, replace, stamp, zone, errorCard, announce, count } from "./dom.js";
+import { timelineRow, burstRow, statusNames, protocols, headerRow } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
 
 const presets = [["", "Any time"], ["10m", "Last 10 minutes"], ["1h", "Last hour"], ["1d", "Last day"], ["7d", "Last week"]];
@@ -18,7 +18,20 @@ const state = {
   notice: null,    // a sentence about the axis (a stretch retention took)
   cursor: null,
   choices: null,   // what the listing offers to narrow by, in its words (`choices`), from its first answer
+  axisClock: "time",   // how the axis's instants are written (its answer's `clock`): every stretch picked on it too
 };
+
+/** An instant of the axis (its caption, a bar, a sweep, a zoom) as its answer's clock writes it. */
+function axisStamp(iso) {
+  return stamp(iso, state.axisClock);
+}
+
+/** A screen wide enough for the list as a table (app.css's breakpoint) shows every filter open. */
+const wideScreen = window.matchMedia("(min-width: 60rem)");
+
+function moreFiltersSet() {
+  return state.program !== "" || state.protocols.length > 0 || state.statuses.length > 0 || state.since !== "" || state.group;
+}
 
 function filtered() {
   return state.search !== "" || state.program !== "" || state.protocols.length > 0 || state.statuses.length > 0
@@ -37,7 +50,9 @@ export function render(main) {
   const heading = h("h1", { tabindex: -1 }, "Timeline");
   const axisSection = h("section", { class: "axis-section", "aria-labelledby": "axis-title", hidden: true });
   const form = filterForm();
-  const list = h("ul", { class: "rows", "aria-labelledby": "list-title" });
+  // A table for assistive technology (role="table", a header row of the listing's columns): on a
+  // wide screen drawn as one, a line a connection; on a phone each row is a card.
+  const list = h("ul", { class: "rows tabled", "aria-labelledby": "list-title" });   // a table once it holds rows
   const footer = h("div", { class: "list-footer" });
   const status = h("div", { class: "list-status" });
   replace(main, heading, axisSection, form,
@@ -56,7 +71,7 @@ export function render(main) {
     const current = state.zoom.at(-1);
     let activity;
     try {
-      activity = await get("/api/activity", { from: current?.from, to: current?.to, bars: axisBars(main) });
+      activity = await get("/api/activity", { from: current?.from, to: current?.to, bars: axisBars(main), zone });
     } catch (error) {
       if (!alive) return;
       if (error.status === 404) { drawAxis({ bars: [] }); return; }   // no history: no axis
@@ -68,7 +83,7 @@ export function render(main) {
     if (!alive) return;
     if (current && activity.totalPackets === 0) {
       // The stretch being viewed is gone (retention deleted it): back to the whole history, said.
-      state.notice = `Nothing is stored between ${clock(current.from)} and ${clock(current.to)} any more — `
+      state.notice = `Nothing is stored between ${axisStamp(current.from)} and ${axisStamp(current.to)} any more — `
         + "the storage limits or Delete everything removed it — so the axis shows the whole history again.";
       state.zoom = [];
       state.range = null;
@@ -87,6 +102,7 @@ export function render(main) {
       return;
     }
     axisSection.hidden = false;
+    state.axisClock = activity.clock ?? "time";
     const bars = activity.bars;
     const inRange = (index) => {
       if (!state.range || state.range.kind === "zoom") return false;
@@ -108,14 +124,14 @@ export function render(main) {
         h("h2", { id: "axis-title" }, "Activity"),
         h("p", { id: "axis-caption", class: "axis-caption" },
           `Packets of all connections, whatever the list's filter: ${count(bars.length, "bar")} of ${widthName(activity.bucketSeconds)}, `
-          + `${clock(span.from)} to ${clock(span.to)}, ${count(activity.totalPackets, "packet")}.`),
+          + `${axisStamp(span.from)} to ${axisStamp(span.to)}, ${count(activity.totalPackets, "packet")}.`),
         buttons),
       scrub,
       h("p", { id: "axis-keys", class: "hint" },
         "Tap a bar to show its connections and zoom into it; drag across bars to pick a stretch. "
         + "Keyboard: arrows move, Enter picks, Shift with arrows sweeps."),
       state.range && state.range.kind !== "zoom"
-        ? h("p", { class: "axis-selection" }, `The list shows connections active ${clock(state.range.from)} to ${clock(state.range.to)}. `,
+        ? h("p", { class: "axis-selection" }, `The list shows connections active ${axisStamp(state.range.from)} to ${axisStamp(state.range.to)}. `,
             h("button", { type: "button", class: "link-button", on: { click: releaseRange } }, "Show the whole axis's connections"))
         : null,
       state.notice ? h("p", { class: "notice", role: "status" }, state.notice) : null);
@@ -132,11 +148,11 @@ export function render(main) {
     } else if (bar.canZoom) {
       state.zoom.push(range);
       state.range = { ...range, kind: "zoom" };
-      announce(`Zoomed into ${clock(range.from)} to ${clock(range.to)}.`);
+      announce(`Zoomed into ${axisStamp(range.from)} to ${axisStamp(range.to)}.`);
     } else {
       state.range = { ...range, kind: "bar" };
       state.cursor = index;
-      announce(`Showing connections active ${clock(range.from)} to ${clock(range.to)}.`);
+      announce(`Showing connections active ${axisStamp(range.from)} to ${axisStamp(range.to)}.`);
     }
     syncForm();
     reload();
@@ -147,7 +163,7 @@ export function render(main) {
     state.since = "";
     state.cursor = last;
     state.range = { from: barRange(bars[first]).from, to: barRange(bars[last]).to, kind: "sweep" };
-    announce(`Showing connections active ${clock(state.range.from)} to ${clock(state.range.to)}.`);
+    announce(`Showing connections active ${axisStamp(state.range.from)} to ${axisStamp(state.range.to)}.`);
     syncForm();
     reload();
   }
@@ -200,7 +216,7 @@ export function render(main) {
       page = await get("/api/flows", {
         search: state.search, program: state.program, protocol: state.protocols, status: state.statuses,
         since: state.range ? state.range.from : state.since, until: state.range ? state.range.to : "",
-        after: after ?? "",
+        after: after ?? "", zone,
       });
     } catch (error) {
       if (!alive || mine !== generation) return;
@@ -231,11 +247,14 @@ export function render(main) {
     if (form.querySelector("#search").value.trim() === state.search) showSearchProblem(null);
     if (!state.choices && page.choices) { state.choices = page.choices; drawStatusChoices(); }
     const names = statusNames(page.choices);
-    if (after === null) { replace(list); shownConnections = 0; }
+    if (after === null) { replace(list, state.group ? null : headerRow()); shownConnections = 0; list.classList.remove("clock-date"); }
+    if (page.clock === "date") list.classList.add("clock-date");   // the time column holds dates
     replace(status);
     list.append(state.group ? groupedRows(page, names) : pageRows(page, names));
     shownConnections += page.flows.length;
     const shown = shownConnections;
+    // No empty table: with no connection the list holds nothing (not even its header row).
+    if (shown > 0) list.setAttribute("role", "table"); else { list.removeAttribute("role"); replace(list); }
     if (shown === 0) {
       replace(status, emptyState(page));
     }
@@ -249,9 +268,9 @@ export function render(main) {
     const drawn = document.createDocumentFragment();   // one insertion into the page, not a hundred
     for (const flow of page.flows) {
       const burst = burstOf.get(flow.id);
-      if (!burst) drawn.append(timelineRow(flow, names, filterBy));
+      if (!burst) drawn.append(timelineRow(flow, names, filterBy, page.clock));
       else if (burst.ids[0] === flow.id) {
-        drawn.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst), names, filterBy));
+        drawn.append(burstRow(burst, page.flows.filter((f) => burstOf.get(f.id) === burst), names, filterBy, page.clock));
       }
     }
     return drawn;
@@ -263,10 +282,11 @@ export function render(main) {
     const drawn = document.createDocumentFragment();
     for (const group of page.programGroups ?? []) {
       const title = `group-${group.key}-${group.ids[0]}`.replace(/[^A-Za-z0-9_-]/g, "_");
-      drawn.append(h("li", { class: "program-group", "aria-labelledby": title },
+      drawn.append(h("li", { class: "program-group", role: "row" }, h("div", { class: "group-cell", role: "cell" },
         h("h3", { id: title }, group.label),
         h("p", { class: "hint" }, group.summary),
-        h("ul", { class: "rows", "aria-labelledby": title }, group.ids.map((id) => timelineRow(byId.get(id), names, filterBy)))));
+        h("ul", { class: "rows tabled", role: "table", "aria-labelledby": title }, headerRow(),
+          group.ids.map((id) => timelineRow(byId.get(id), names, filterBy, page.clock))))));
     }
     return drawn;
   }
@@ -353,14 +373,19 @@ export function render(main) {
         h("p", { id: "search-hint", class: "hint" },
           "All terms must hold: words, host:, port:443 or 80-90, proto:udp, status:, program:, an address or 198.18.0.0/15; ",
           "port:80,443 is either, -term excludes.")),
-      h("div", { class: "field" }, h("label", { for: "program" }, "Program"), program,
-        h("span", { id: "program-hint", class: "visually-hidden" }, "Its command or executable's name; several separated by commas")),
-      h("fieldset", {}, h("legend", {}, "Protocol"),
-        Object.entries(protocols).filter(([id]) => id !== "icmpv6").map(([id, label]) => checkbox("protocols", id, label))),
-      h("fieldset", { class: "statuses", hidden: true }),
-      h("div", { class: "field" }, h("label", { for: "since" }, "Time"), since),
-      h("label", { class: "check" }, group, " Group by program"),
-      h("button", { type: "button", class: "secondary", on: { click: clearFilters } }, "Clear filters"));
+      // The other filters: open on a wide screen (or when one is set); behind "More filters" on a
+      // phone, so the first connection is on its first screen.
+      h("details", { class: "more-filters", open: wideScreen.matches || moreFiltersSet() },
+        h("summary", {}, "More filters"),
+        h("div", { class: "more-fields" },
+          h("div", { class: "field" }, h("label", { for: "program" }, "Program"), program,
+            h("span", { id: "program-hint", class: "visually-hidden" }, "Its command or executable's name; several separated by commas")),
+          h("fieldset", {}, h("legend", {}, "Protocol"),
+            Object.entries(protocols).filter(([id]) => id !== "icmpv6").map(([id, label]) => checkbox("protocols", id, label))),
+          h("fieldset", { class: "statuses", hidden: true }),
+          h("div", { class: "field" }, h("label", { for: "since" }, "Time"), since),
+          h("label", { class: "check" }, group, " Group by program"),
+          h("button", { type: "button", class: "secondary", on: { click: clearFilters } }, "Clear filters"))));
     const apply = () => {
       state.search = search.value.trim();
       state.program = program.value.trim();

@@ -71,7 +71,7 @@ struct WebAPIRouteTests {
     @Test("a parameter a route does not take is refused, never passed on as an option (no data-dir from a query)")
     func unknownParameters() {
         #expect(Self.refusal("GET", "/api/flows", [("data-dir", "/etc")])
-                == .init(.badRequest, "flows: unknown parameter 'data-dir': it takes search, protocol, status, reason, program, since, until, limit, after"))
+                == .init(.badRequest, "flows: unknown parameter 'data-dir': it takes search, protocol, status, reason, program, since, until, limit, after, zone"))
         #expect(Self.refusal("GET", "/api/activity", [("json", "1")])?.status == .badRequest)
         #expect(Self.refusal("GET", "/api/captures", [("data-dir", "/etc")])
                 == .init(.badRequest, "captures: unknown parameter 'data-dir': it takes none"))
