@@ -1091,6 +1091,59 @@ def test_a_stretch_across_days_is_written_with_dates(t):
     t.b.go(t.server.url)   # back to the main history for the tests after
 
 
+def test_the_open_timeline_takes_new_connections_without_a_reload(t):
+    """A Timeline left open takes what the history gains: connections `analyze` adds while it is
+    open appear on top of the list with no reload, the rows already there kept."""
+    folder = os.path.join(t.scratch, "growing")
+    os.makedirs(folder, exist_ok=True)
+    history = os.path.join(folder, "history")
+
+    def add(count, first_port, start):
+        capture = os.path.join(folder, f"{first_port}.pcap")
+        subprocess.run([sys.executable, "-c", HANDSHAKES_CAPTURE, capture, str(count), str(first_port), str(start)],
+                       check=True, timeout=120)
+        subprocess.run([t.binary, "analyze", capture, "--data-dir", history], check=True, capture_output=True, timeout=120)
+
+    now = time.time()
+    add(2, 41000, now - 60)
+    server = Server(t.options.server, t.binary, history)
+    t.servers.append(server)
+    t.b.go(server.url)
+    t.b.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
+    open_timeline(t)
+    wait_rows(t, 2, "the first two connections")
+    kept = t.b.css("ul.rows a[data-flow]")[1]
+    t.b.driver.execute_script("window.tvNotReloaded = true")
+    add(3, 42000, now - 30)
+    t.b.wait(lambda: len(t.b.css("ul.rows > li.row")) == 5, 30,
+             f"the open Timeline did not take the three new connections: {len(t.b.css('ul.rows > li.row'))} rows")
+    check(t.b.driver.execute_script("return window.tvNotReloaded === true"), "the Timeline was reloaded to show them")
+    listed = [str(flow["id"]) for flow in oracle(t.binary, history, "flows")["flows"]]
+    drawn = [a.get_attribute("data-flow") for a in t.b.css("ul.rows a[data-flow]")]
+    check(drawn == listed, f"the open Timeline lists {drawn}, flows {listed}: newest first, as the command")
+    check(kept.is_displayed(), "a row already drawn was replaced although it did not change")
+    t.shoot("timeline-live")
+    t.b.go(t.server.url)   # back to the main history for the tests after
+
+
+HANDSHAKES_CAPTURE = """
+import sys
+from scapy.all import Ether, IP, TCP, wrpcap
+count, first_port, start = int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+client, server = "198.18.0.1", "198.18.0.2"
+packets = []
+for k in range(count):
+    sport = first_port + k
+    for offset, p in [(0.0, IP(src=client, dst=server) / TCP(sport=sport, dport=80, flags="S", seq=1)),
+                      (0.2, IP(src=server, dst=client) / TCP(sport=80, dport=sport, flags="SA", seq=9, ack=2)),
+                      (0.4, IP(src=client, dst=server) / TCP(sport=sport, dport=80, flags="A", seq=2, ack=10))]:
+        frame = Ether(src="02:00:00:00:00:01", dst="02:00:00:00:00:02") / p
+        frame.time = start + k + offset
+        packets.append(frame)
+wrpcap(sys.argv[1], packets)
+"""
+
+
 DAYS_CAPTURE = """
 import sys
 from scapy.all import Ether, IP, TCP, wrpcap
@@ -1113,6 +1166,7 @@ wrpcap(sys.argv[1], packets)
 TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_says_what_start_does,
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
          test_a_wide_screen_shows_twenty_connections_as_a_table, test_a_stretch_across_days_is_written_with_dates,
+         test_the_open_timeline_takes_new_connections_without_a_reload,
          test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit,
          test_a_query_narrows_the_rows_as_flows_does, test_a_malformed_query_is_said_beside_the_field,
          test_a_rows_host_port_and_program_filter_by_it, test_filters_by_protocol_and_status,

@@ -129,7 +129,9 @@ export function timelineRow(flow, names, filterBy = null, clockKind = "time") {
   const programValue = command ? searchValue(command) : null;
   const program = programValue ? filterButton(filterBy, `program:${programValue}`, `program ${command}`) : null;
   const seen = flow.lastSeen ?? flow.firstSeen;
-  return h("li", { class: `row row-card status-${flow.tlsStatus}`, role: "row", "data-program": flow.program?.label ?? "" },
+  // data-seen: what the live Timeline compares to tell a connection that moved from one that did not.
+  return h("li", { class: `row row-card status-${flow.tlsStatus}`, role: "row", "data-program": flow.program?.label ?? "",
+                   "data-seen": `${flow.lastSeen} ${flow.packets}` },
     h("span", { class: "rail", "aria-hidden": "true" }),
     cell("time", h("time", { datetime: seen }, stamp(seen, clockKind))),
     cell("host",

@@ -252,6 +252,7 @@ export function render(main) {
     replace(status);
     list.append(state.group ? groupedRows(page, names) : pageRows(page, names));
     shownConnections += page.flows.length;
+    if (after === null) newest = page.flows[0]?.lastSeen ?? null;
     const shown = shownConnections;
     // No empty table: with no connection the list holds nothing (not even its header row).
     if (shown > 0) list.setAttribute("role", "table"); else { list.removeAttribute("role"); replace(list); }
@@ -440,6 +441,69 @@ export function render(main) {
   };
   window.addEventListener("resize", onResize);
 
+  // Live: while the list shows the newest connections (no stretch picked, not grouped by program),
+  // the connections active since the newest one listed are asked for every 2 s, with the person's
+  // filters, and drawn in place — a new one on top, one that moved again redrawn on top (the list
+  // is by last activity) — and the axis follows every 10 s while no stretch is zoomed into. The
+  // browser's scroll anchoring keeps what the person is reading where it is.
+  let newest = null;   // the newest lastSeen listed (ISO): what "since" asks after
+  let polls = 0, polling = false;
+  const livePoll = setInterval(async () => {
+    if (!alive || polling || state.range !== null || state.group || document.hidden) return;
+    polling = true;
+    try {
+      polls += 1;
+      if (newest === null) await refreshEmpty(); else await mergeNewer();
+      if (polls % 5 === 0 && state.zoom.length === 0 && !axisSection.contains(document.activeElement)) await loadAxis();
+    } finally {
+      polling = false;
+    }
+  }, 2000);
+
+  /** An empty list (nothing recorded yet, or nothing matched) is drawn anew once rows exist. */
+  async function refreshEmpty() {
+    let page;
+    try {
+      page = await get("/api/flows", { ...listQuery(), limit: 1 });
+    } catch {
+      return;   // still no history, or the server away: the screen already says which
+    }
+    if (alive && newest === null && page.flows.length > 0) await reload();
+  }
+
+  /** Draws the connections active since the newest one listed: new ones and ones that moved. */
+  async function mergeNewer() {
+    const mine = generation;
+    const margin = new Date(Date.parse(newest) - 2000).toISOString();   // the store writes in batches
+    let page;
+    try {
+      page = await get("/api/flows", { ...listQuery(), since: margin, limit: 200 });
+    } catch {
+      return;   // a refused or failed poll leaves the list as it is; the next one tries again
+    }
+    if (!alive || mine !== generation || state.range !== null || state.group) return;
+    const names = statusNames(page.choices);
+    const header = list.querySelector(":scope > li.rows-head");
+    // Oldest first, so the newest ends on top.
+    for (const flow of [...page.flows].reverse()) {
+      const link = list.querySelector(`a[data-flow="${flow.id}"]`);
+      const existing = link?.closest("li.row");
+      // A connection inside a burst row stays in its burst; an unchanged one is left alone.
+      if (existing && (existing.parentElement !== list || existing.dataset.seen === `${flow.lastSeen} ${flow.packets}`)) continue;
+      const row = timelineRow(flow, names, filterBy, page.clock);
+      if (existing) existing.remove(); else shownConnections += 1;
+      if (header) header.after(row); else list.prepend(row);
+      if (page.clock === "date") list.classList.add("clock-date");
+    }
+    if (page.flows.length > 0 && Date.parse(page.flows[0].lastSeen) > Date.parse(newest)) newest = page.flows[0].lastSeen;
+  }
+
+  /** The list's question as the form and the range ask it, for a poll. */
+  function listQuery() {
+    return { search: state.search, program: state.program, protocol: state.protocols, status: state.statuses,
+             since: state.since, zone };
+  }
+
   reload();
-  return () => { alive = false; window.removeEventListener("resize", onResize); clearTimeout(resizing); };
+  return () => { alive = false; clearInterval(livePoll); window.removeEventListener("resize", onResize); clearTimeout(resizing); };
 }
