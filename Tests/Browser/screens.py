@@ -1091,6 +1091,35 @@ def test_a_stretch_across_days_is_written_with_dates(t):
     t.b.go(t.server.url)   # back to the main history for the tests after
 
 
+def test_the_list_exports_what_it_shows(t):
+    """Export these connections: the CSV the Timeline hands over holds the connections its search
+    keeps, as `export --csv` with that search writes them, read back by Python's csv."""
+    import csv
+    open_timeline(t)
+    everything = t.ask("flows")
+    wait_rows(t, len(everything["flows"]), "before searching")
+    box = t.b.one("searchbox", "Search connections")
+    box.clear()
+    box.send_keys("proto:udp")
+    t.b.one("button", "Search", exact=True).click()
+    kept = oracle(t.binary, t.data_dir, "flows", "--search", "proto:udp", "--limit", "1000")["flows"]
+    check(0 < len(kept) < len(everything["flows"]), f"the search should keep some connections, not all: {len(kept)}")
+    folder = tempfile.mkdtemp(dir=t.scratch)
+    t.b.driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": folder})
+    t.b.one("button", "CSV", exact=True).click()
+    saved = os.path.join(folder, "connections.csv")
+    t.b.wait(lambda: os.path.exists(saved) and not [n for n in os.listdir(folder) if n.endswith(".crdownload")], 30,
+             f"the CSV was never handed over: {os.listdir(folder)}")
+    with open(saved, newline="") as file:
+        rows_read = list(csv.DictReader(file))
+    check([row["id"] for row in rows_read] == [str(flow["id"]) for flow in kept],
+          "the CSV's connections are not the ones the search keeps, newest first")
+    check(all(row["protocol"] == "udp" for row in rows_read), "the CSV holds a connection the search excluded")
+    t.shoot("timeline-export")
+    t.b.one("button", "Clear filters", exact=True).click()
+    wait_rows(t, len(everything["flows"]), "after Clear filters")
+
+
 def test_the_open_timeline_takes_new_connections_without_a_reload(t):
     """A Timeline left open takes what the history gains: connections `analyze` adds while it is
     open appear on top of the list with no reload, the rows already there kept."""
@@ -1166,7 +1195,7 @@ wrpcap(sys.argv[1], packets)
 TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_says_what_start_does,
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
          test_a_wide_screen_shows_twenty_connections_as_a_table, test_a_stretch_across_days_is_written_with_dates,
-         test_the_open_timeline_takes_new_connections_without_a_reload,
+         test_the_open_timeline_takes_new_connections_without_a_reload, test_the_list_exports_what_it_shows,
          test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit,
          test_a_query_narrows_the_rows_as_flows_does, test_a_malformed_query_is_said_beside_the_field,
          test_a_rows_host_port_and_program_filter_by_it, test_filters_by_protocol_and_status,

@@ -119,7 +119,7 @@ public struct ExportQuestion: Sendable, Equatable {
     /// The document written to a fresh file in `directory` (mode 0600, replaced by nothing), for a
     /// download to send from disk and remove; the caller owns the file.
     public func temporaryFile(in directory: URL, now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
-        let file = directory.appendingPathComponent("tunnelvision-export-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).json")
+        let file = directory.appendingPathComponent("tunnelvision-export-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).\(format.rawValue)")
         return try await exporting { pages, content throws(FlowExportError) in
             try await FlowExporter(file: file, format: format).export(now: now, scope: scope, pages: pages, content: content)
         }

@@ -61,7 +61,8 @@ public actor WebAPI: WebResponder {
             // document is never held whole in memory, and its name goes once it is opened.
             let written = try await question.temporaryFile(in: FileManager.default.temporaryDirectory, now: clock())
             guard let file = written.result.url else { throw QuestionFailure(.failed, "the export was written nowhere") }
-            return WebAPIResponse.download(try Self.opened(file, unlinking: true), type: "application/json", name: "connections.json")
+            let type = question.format == .csv ? "text/csv; charset=utf-8" : "application/json"
+            return WebAPIResponse.download(try Self.opened(file, unlinking: true), type: type, name: question.format.fileName)
         case let .exportSummary(question): return .json(try await question.summary(now: clock()).json)
         case let .monitoring(action):
             guard let monitoring else { throw QuestionFailure(.failed, "this server cannot start or stop monitoring") }

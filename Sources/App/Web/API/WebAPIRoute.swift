@@ -156,8 +156,12 @@ public enum WebAPIRoute: Sendable, Equatable {
             try call.expect("POST", parameters: "down")
             return .monitoring(.stop)
         case ["export"]:
-            try call.expect("POST", parameters: "export")
-            return .export(ExportQuestion(dataDirectory: dataDirectory, output: .stream))
+            // What the Timeline shows, in a format: the list's filters, as `export` takes them.
+            try call.expect("POST")
+            let options = try Self.exportFormat(try call.options(for: "export", ["format"] + Self.exportFilters))
+            var question = try asked { () throws(QuestionFailure) in try ExportQuestion.parse(directory + options, json: false, now: now) }
+            question.output = .stream
+            return .export(question)
         case ["export", "summary"]:
             try call.expect("GET", parameters: "export")
             return .exportSummary(ExportQuestion(dataDirectory: dataDirectory, output: .stream))
@@ -179,6 +183,22 @@ public enum WebAPIRoute: Sendable, Equatable {
     }
 
     /// The request's method and query, checked against what a route takes.
+    /// The filters a download of the Timeline's list takes: `flows`' own.
+    static let exportFilters = ["search", "protocol", "status", "reason", "program", "since", "until"]
+
+    /// `--format csv|har|json` (the query's `format=`) as `export`'s own flag.
+    static func exportFormat(_ options: [String]) throws(Refusal) -> [String] {
+        guard let index = options.firstIndex(of: "--format") else { return options }
+        var rest = options
+        let value = index + 1 < rest.count ? rest[index + 1] : ""
+        rest.removeSubrange(index...min(index + 1, rest.count - 1))
+        switch value {
+        case "json": return rest
+        case "csv", "har": return rest + ["--\(value)"]
+        default: throw Refusal(.badRequest, "export: unknown format '\(value)': give json, csv or har")
+        }
+    }
+
     private struct Call {
         let request: HTTPRequest
 

@@ -2,7 +2,7 @@
 // time. Every answer is what `tunnelvision flows --json` / `activity --json` say; this screen keeps
 // only what the person picked (filters, the zoom levels, the stretch) across visits.
 
-import { get } from "./api.js";
+import { get, postDownload } from "./api.js";
 import { h, replace, stamp, zone, errorCard, announce, count } from "./dom.js";
 import { timelineRow, burstRow, statusNames, protocols, headerRow } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
@@ -57,7 +57,8 @@ export function render(main) {
   const status = h("div", { class: "list-status" });
   replace(main, heading, axisSection, form,
     h("section", { class: "list-section", "aria-labelledby": "list-title" },
-      h("h2", { id: "list-title", class: "visually-hidden" }, "Connections"), status, list, footer));
+      h("h2", { id: "list-title", class: "visually-hidden" }, "Connections"), status, list, footer),
+    exportSection());
   if (state.choices) drawStatusChoices();
 
   async function reload() {
@@ -496,6 +497,32 @@ export function render(main) {
       if (page.clock === "date") list.classList.add("clock-date");
     }
     if (page.flows.length > 0 && Date.parse(page.flows[0].lastSeen) > Date.parse(newest)) newest = page.flows[0].lastSeen;
+  }
+
+  /** Export what the list shows: its filters and stretch, as `export --csv|--har` takes them. */
+  function exportSection() {
+    const said = h("p", { class: "download-problem", role: "alert" });
+    const offer = (format, label) => h("button", { type: "button", on: { click: async () => {
+      said.textContent = "";
+      const query = new URLSearchParams({ format });
+      for (const [name, value] of Object.entries({ ...listQuery(), since: state.range ? state.range.from : state.since,
+                                                     until: state.range ? state.range.to : "" })) {
+        const text = Array.isArray(value) ? value.join(",") : value;
+        if (name !== "zone" && text) query.set(name, text);
+      }
+      try {
+        await postDownload(`/api/export?${query}`, `connections.${format}`);
+        announce(`The ${label} file was handed over.`);
+      } catch (error) {
+        said.textContent = `The ${label} file could not be made: ${error.message}`;
+      }
+    } } }, label);
+    return h("section", { class: "card export-list", "aria-labelledby": "export-list-title" },
+      h("h2", { id: "export-list-title" }, "Export these connections"),
+      h("p", { class: "hint" }, "The connections the filters and the stretch above keep (at most the 20 000 most recent): "
+        + "CSV or JSON of their metadata, or HAR of the requests and responses of the inspected ones whose content was kept."),
+      h("p", { class: "actions" }, offer("csv", "CSV"), offer("json", "JSON"), offer("har", "HAR")),
+      said);
   }
 
   /** The list's question as the form and the range ask it, for a poll. */

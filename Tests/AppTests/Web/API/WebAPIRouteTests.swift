@@ -108,6 +108,15 @@ struct WebAPIRouteTests {
         #expect(Self.route("GET", "/api/live") == .success(.live))
         #expect(Self.route("GET", "/api/live/now") == .success(.liveNow))
         #expect(Self.route("POST", "/api/export") == .success(.export(ExportQuestion(dataDirectory: d, output: .stream))))
+        // The Timeline's download of what it shows: a format and the list's own filters.
+        var filtered = ExportQuestion(dataDirectory: d, output: .stream)
+        filtered.format = .csv
+        filtered.filter.searchText = "port:80"
+        filtered.filter.tlsStatuses = [.inspected]
+        #expect(Self.route("POST", "/api/export", [("format", "csv"), ("search", "port:80"), ("status", "inspected")])
+                == .success(.export(filtered)))
+        #expect(Self.refusal("POST", "/api/export", [("format", "xml")])?.message == "export: unknown format 'xml': give json, csv or har")
+        #expect(Self.refusal("POST", "/api/export", [("limit", "5")])?.status == .badRequest)
         #expect(Self.route("GET", "/api/export/summary") == .success(.exportSummary(ExportQuestion(dataDirectory: d, output: .stream))))
     }
 
