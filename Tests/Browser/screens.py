@@ -746,6 +746,23 @@ def test_dashboard_when_no_tunnel_runs(t):
     t.shoot("dashboard-off")
 
 
+def test_dashboard_says_when_its_server_is_gone(t):
+    """A Dashboard whose server stopped stops claiming anything: within seconds it says the server
+    is not answering, where it kept showing its last state and a frozen rate."""
+    server = Server(t.options.server, t.binary, t.data_dir)
+    t.servers.append(server)
+    t.b.go(server.url)
+    t.b.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
+    t.b.route("#/dashboard")
+    t.b.wait(lambda: "Monitoring is" in t.b.text() or "session has ended" in t.b.text(), 30, "the Dashboard never drew its state")
+    server.stop()
+    t.b.wait_text("The app's server is not answering", 20)
+    check("is 'tunnelvision ui' still running?" in t.b.text(), "the Dashboard does not say what to check")
+    check(not t.b.find("button", "Start monitoring", True), "a control is offered with no server behind it")
+    t.shoot("dashboard-server-gone")
+    t.b.go(t.server.url)   # back to the main server for the tests after
+
+
 def test_dashboard_live(t):
     """The Dashboard open before a tunnel starts (the demo's, in its own lab), then live."""
     b = t.b
@@ -1196,6 +1213,7 @@ TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduct
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
          test_a_wide_screen_shows_twenty_connections_as_a_table, test_a_stretch_across_days_is_written_with_dates,
          test_the_open_timeline_takes_new_connections_without_a_reload, test_the_list_exports_what_it_shows,
+         test_dashboard_says_when_its_server_is_gone,
          test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit,
          test_a_query_narrows_the_rows_as_flows_does, test_a_malformed_query_is_said_beside_the_field,
          test_a_rows_host_port_and_program_filter_by_it, test_filters_by_protocol_and_status,
