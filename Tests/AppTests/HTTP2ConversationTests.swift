@@ -9,10 +9,7 @@ import TestSupport
 @Suite struct HTTP2ConversationTests {
     typealias C = DecryptedChunks
 
-    static func bytes(_ hex: String) -> Data {
-        let digits = Array(hex)
-        return Data(stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! })
-    }
+    static func bytes(_ hex: String) -> Data { HexText.data(hex) }
 
     static func content(client: Data, server: Data, clientCarried: Int? = nil, serverCarried: Int? = nil) -> DecryptedContent {
         DecryptedContent([C.chunk(.outbound, client, carried: clientCarried), C.chunk(.inbound, server, carried: serverCarried, at: 5)],
@@ -23,7 +20,7 @@ import TestSupport
 
     /// The oracle's conversation: both sides' bytes and each stream as `h2` read it.
     static func oracle() throws -> (client: Data, server: Data, streams: [[String: Any]]) {
-        let out = try #require(try HTTP2Oracle.json(HTTP2Oracle.conversationScript) as? [String: Any])
+        let out = try #require(try PythonOracle.json(HTTP2Oracle.conversationScript) as? [String: Any])
         return (bytes(out["client"] as? String ?? ""), bytes(out["server"] as? String ?? ""), out["streams"] as? [[String: Any]] ?? [])
     }
 
@@ -107,6 +104,17 @@ import TestSupport
         #expect(conversation.exchanges.map(\.stream) == [1])
         #expect(conversation.exchanges.first?.request == nil)
         #expect(content.requestMissing == "its headers could not be read (see the notes below)")
+    }
+
+    @Test("a HEADERS frame flagged PRIORITY but shorter than its priority fields is a problem said, not a block misread")
+    func shortPriorityHeaders() {
+        let preface = Data(HTTP2Connection.preface)
+        let short = Data([0, 0, 3, 0x01, 0x24, 0, 0, 0, 1, 0x80, 0x00, 0x82])   // END_HEADERS | PRIORITY, 3 bytes
+        let content = Self.content(client: preface + short, server: Data())
+        guard case let .http2(conversation) = content.application else { Issue.record("not read as HTTP/2"); return }
+        #expect(conversation.notes == ["the client's header blocks could not be read from here on: a HEADERS frame of stream 1 "
+                                       + "shorter than its priority fields"])
+        #expect(conversation.exchanges.isEmpty)
     }
 
     @Test("a DATA frame padded past its end is counted and said, not read")

@@ -15,7 +15,7 @@ import TestSupport
     static func oracle(_ mode: String) throws -> (chunks: [DecryptedChunk], sent: [(UInt8, Data)], received: [(UInt8, Data)]) {
         let out = try WebSocketOracle.conversation(mode)
         let chunks = (out["chunks"] as? [[String]] ?? []).enumerated().map { index, pair in
-            C.chunk(pair[0] == "sent" ? .outbound : .inbound, ContentCodingOracle.hexData(pair[1]), at: index)
+            C.chunk(pair[0] == "sent" ? .outbound : .inbound, HexText.data(pair[1]), at: index)
         }
         let frames = out["frames"] as? [String: [[Any]]] ?? [:]
         func messages(_ side: String) -> [(UInt8, Data)] {
@@ -23,7 +23,7 @@ import TestSupport
             var open: (UInt8, Data)?
             for frame in frames[side] ?? [] {
                 let opcode = UInt8(frame[0] as? Int ?? -1), fin = frame[1] as? Bool ?? true
-                let data = ContentCodingOracle.hexData(frame[2] as? String ?? "")
+                let data = HexText.data(frame[2] as? String ?? "")
                 if opcode == 0 { open?.1 += data } else if opcode >= 8 { joined.append((opcode, data)); continue } else { open = (opcode, data) }
                 if fin, let message = open { joined.append(message); open = nil }
             }

@@ -22,10 +22,8 @@ public enum ContentCodingOracle {
                    "gzipThenBr": brotli.compress(gzip.compress(plain)), "bomb": gzip.compress(bytes(64 << 20), 9)}
             print(json.dumps({k: v.hex() for k, v in out.items()}))
             """
-        let result = try BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script])
-        guard result.status == 0 else { throw HTTP2Oracle.Failure(message: result.err) }
-        let document = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: String] ?? [:]
-        return document.mapValues(hexData)
+        let document = try PythonOracle.json(script) as? [String: String] ?? [:]
+        return document.mapValues(HexText.data)
     }
 
     /// `plain` coded by Python: "gzip", "zlib" or "br".
@@ -36,18 +34,6 @@ public enum ContentCodingOracle {
             print({"gzip": gzip.compress, "zlib": zlib.compress, "br": brotli.compress}[sys.argv[1]](plain).hex())
             """
         let hex = plain.map { String(format: "%02x", $0) }.joined()
-        let result = try BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, coding, hex])
-        guard result.status == 0 else { throw HTTP2Oracle.Failure(message: result.err) }
-        return hexData(result.out.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    public static func hexData(_ hex: String) -> Data {
-        var data = Data(capacity: hex.utf8.count / 2)
-        var high: UInt8?
-        for byte in hex.utf8 {
-            let nibble = byte <= 57 ? byte - 48 : (byte | 0x20) - 87
-            if let first = high { data.append(first << 4 | nibble); high = nil } else { high = nibble }
-        }
-        return data
+        return HexText.data(try PythonOracle.output(script, [coding, hex]))
     }
 }

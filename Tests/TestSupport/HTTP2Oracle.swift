@@ -1,21 +1,9 @@
 import Foundation
 
 /// Python's `hpack` and `h2` (PyPI) as the outside encoders of HPACK and HTTP/2: what they write
-/// and what their own decoders read from it, for the product's readers to be checked against.
+/// and what their own decoders read from it, for the product's readers to be checked against
+/// (each script run by `PythonOracle`).
 public enum HTTP2Oracle {
-    /// Runs `script` with `arguments` and parses what it prints as JSON.
-    public static func json(_ script: String, _ arguments: [String] = []) throws -> Any {
-        // The python3 on PATH: the one scripts/test installs h2 into.
-        let result = try BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script] + arguments)
-        guard result.status == 0 else { throw Failure(message: result.err) }
-        return try JSONSerialization.jsonObject(with: Data(result.out.utf8))
-    }
-
-    public struct Failure: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { "the Python oracle failed: \(message)" }
-    }
-
     /// `hpack`'s static table, its Huffman code of every byte and of random strings, and header
     /// blocks its encoder wrote for random header lists (Huffman on and off, never-indexed fields,
     /// table size changes), each with the fields its own decoder read from it, from `seed`.

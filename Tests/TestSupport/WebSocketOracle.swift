@@ -6,9 +6,7 @@ import Foundation
 /// Prints the bytes each side sent in the order sent, and the frames each side's own reader got.
 public enum WebSocketOracle {
     public static func conversation(_ mode: String) throws -> [String: Any] {
-        let result = try BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, mode])
-        guard result.status == 0 else { throw HTTP2Oracle.Failure(message: result.err) }
-        return try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any] ?? [:]
+        try PythonOracle.json(script, [mode]) as? [String: Any] ?? [:]
     }
 
     static let script = """

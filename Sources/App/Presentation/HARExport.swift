@@ -90,11 +90,11 @@ public enum HARExport {
             out.endObject()
         }
         out.endArray()
-        let presentation = DecryptedBodyPresentation(request.body, of: request)
         if !request.body.bytes.isEmpty {
+            let shown = DecryptedBodyPresentation(request.body, of: request).shownBytes(of: request.body)
             out.beginObject("postData")
             out.string("mimeType", request.field("Content-Type") ?? "")
-            out.string("text", String(decoding: presentation.shownBytes(of: request.body), as: UTF8.self))
+            writeText(shown, to: &out)
             out.endObject()
         }
         out.number("headersSize", -1)
@@ -117,14 +117,7 @@ public enum HARExport {
             out.number("size", shown.count)
             if shown.count != response.body.bytes.count { out.number("compression", shown.count - response.body.bytes.count) }
             out.string("mimeType", response.field("Content-Type") ?? "")
-            if !shown.isEmpty {
-                if let text = String(validating: shown, as: UTF8.self) {
-                    out.string("text", text)
-                } else {
-                    out.string("text", shown.base64EncodedString())
-                    out.string("encoding", "base64")
-                }
-            }
+            if !shown.isEmpty { writeText(shown, to: &out) }
             out.string("comment", response.body.isComplete ? nil : response.body.summary(presentation))
         } else {
             out.number("size", 0)
@@ -135,6 +128,17 @@ public enum HARExport {
         out.number("headersSize", -1)
         out.number("bodySize", response?.body.bytes.count ?? 0)
         out.endObject()
+    }
+
+    /// A body as HAR carries it: `"text"` when it is UTF-8, else base64 with `"encoding"` saying
+    /// so (HAR 1.2 names it for content; readers take it on postData too), never a lossy text.
+    static func writeText(_ bytes: Data, to out: inout JSONWriter) {
+        if let text = String(validating: bytes, as: UTF8.self) {
+            out.string("text", text)
+        } else {
+            out.string("text", bytes.base64EncodedString())
+            out.string("encoding", "base64")
+        }
     }
 
     static func writeFields(_ fields: [HTTPField], _ key: StaticString, to out: inout JSONWriter) {
@@ -157,12 +161,10 @@ public enum HARExport {
         return version == HTTP2Conversation.version ? "HTTP/2.0" : version
     }
 
-    /// The query's name=value pairs as they were sent, not decoded.
+    /// The query's name=value pairs, percent-decoded as the web server decodes its own; a query
+    /// whose escapes do not decode is left in the URL alone.
     static func query(of url: String) -> [(String, String)] {
-        guard let mark = url.firstIndex(of: "?") else { return [] }
-        return url[url.index(after: mark)...].split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        }
+        guard let mark = url.firstIndex(of: "?"), let split = try? HTTPTargetDecoding.split(String(url[mark...])) else { return [] }
+        return split.query.map { ($0.name, $0.value) }
     }
 }

@@ -57,12 +57,7 @@ public enum ContentDecoder {
             return ContentDecoding(bytes: Data(), ending: .malformed("zlib could not start"))
         }
         let (output, stop) = inflater.inflate([UInt8](bytes), flush: Z_NO_FLUSH, limit: limit)
-        switch stop {
-        case .streamEnd: return ContentDecoding(bytes: output, ending: .whole)
-        case .inputUsed: return ContentDecoding(bytes: output, ending: .cut)
-        case let .limit(limit): return ContentDecoding(bytes: output, ending: .stoppedAtLimit(limit))
-        case let .malformed(reason): return ContentDecoding(bytes: output, ending: .malformed(reason))
-        }
+        return stop.decoding(output, whenInputUsed: .cut)
     }
 
     /// Brotli's streaming decoder (RFC 7932).

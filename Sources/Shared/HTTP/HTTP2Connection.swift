@@ -91,7 +91,14 @@ public struct HTTP2Connection: Sendable, Equatable {
                     stop(side, "a HEADERS frame of stream \(frame.streamID) padded past its end", &headersReadable)
                     continue
                 }
-                if frame.has(HTTP2Frame.Flag.priority) { fragment = fragment.dropFirst(5) }
+                if frame.has(HTTP2Frame.Flag.priority) {
+                    // §6.2: the stream dependency (4 bytes) and weight (1) come before the block.
+                    guard fragment.count >= 5 else {
+                        stop(side, "a HEADERS frame of stream \(frame.streamID) shorter than its priority fields", &headersReadable)
+                        continue
+                    }
+                    fragment = fragment.dropFirst(5)
+                }
                 open = OpenBlock(streamID: frame.streamID, promised: nil, endsStream: frame.has(HTTP2Frame.Flag.endStream),
                                  fragment: Array(fragment))
             case .pushPromise?:

@@ -14,10 +14,8 @@ final class WebSocketInflater {
     func inflate(_ payload: [UInt8], complete: Bool, limit: Int = ContentDecoder.defaultLimit) -> ContentDecoding {
         guard let inflater else { return ContentDecoding(bytes: Data(), ending: .malformed("zlib could not start")) }
         let (output, stop) = inflater.inflate(complete ? payload + [0x00, 0x00, 0xff, 0xff] : payload, flush: Z_SYNC_FLUSH, limit: limit)
-        switch stop {
-        case .streamEnd, .inputUsed: return ContentDecoding(bytes: output, ending: complete ? .whole : .cut)
-        case let .limit(limit): return ContentDecoding(bytes: output, ending: .stoppedAtLimit(limit))
-        case let .malformed(reason): return ContentDecoding(bytes: output, ending: .malformed(reason))
-        }
+        // A final block inside a message (its sender ended the stream) reads as a whole message too.
+        if stop == .streamEnd { return ContentDecoding(bytes: output, ending: complete ? .whole : .cut) }
+        return stop.decoding(output, whenInputUsed: complete ? .whole : .cut)
     }
 }

@@ -17,6 +17,18 @@ final class ZlibInflater {
         case limit(Int)
         /// zlib's reason the bytes break the format.
         case malformed(String)
+
+        /// What a decoding that stopped here gave: `output`, ending as the stop says; a stream
+        /// that used all its input ends `whenInputUsed` (cut for a body, whole for a message
+        /// flushed to its end).
+        func decoding(_ output: Data, whenInputUsed: ContentDecoding.Ending) -> ContentDecoding {
+            switch self {
+            case .streamEnd: ContentDecoding(bytes: output, ending: .whole)
+            case .inputUsed: ContentDecoding(bytes: output, ending: whenInputUsed)
+            case let .limit(limit): ContentDecoding(bytes: output, ending: .stoppedAtLimit(limit))
+            case let .malformed(reason): ContentDecoding(bytes: output, ending: .malformed(reason))
+            }
+        }
     }
 
     init?(windowBits: Int32) {

@@ -3,7 +3,7 @@
 // against the limit, and the export of every connection (its count and size said first).
 
 import { get, post, postDownload } from "./api.js";
-import { h, replace, bytes, when, errorCard, announce, count, downloadLink } from "./dom.js";
+import { h, replace, bytes, when, errorCard, announce, count, downloadLink, capitalised } from "./dom.js";
 
 export function render(main) {
   let alive = true;
@@ -24,7 +24,7 @@ export function render(main) {
       message ? h("p", { class: "notice", role: "status" }, message) : null,
       h("section", { class: "card", "aria-labelledby": "room-title" },
         h("h2", { id: "room-title" }, "Room left"),
-        captures.roomLeft?.lines?.map((line) => h("p", {}, line[0].toUpperCase() + line.slice(1) + "."))),
+        captures.roomLeft?.lines?.map((line) => h("p", {}, capitalised(line) + "."))),
       files.length === 0
         ? h("section", { class: "card empty" }, h("h2", {}, "No capture files yet"),
             h("p", {}, "A running tunnel writes its packets to a capture file here: "), h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND")))

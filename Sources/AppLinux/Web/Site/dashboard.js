@@ -8,7 +8,7 @@
 // newest rows, each opening its own).
 
 import { get, post, unreachable } from "./api.js";
-import { h, replace, bytes, errorCard, facts, keyed, zone } from "./dom.js";
+import { h, replace, bytes, errorCard, facts, keyed, zone, capitalised } from "./dom.js";
 import { timelineRow, statusNames } from "./rows.js";
 
 const windowSeconds = 60;   // seconds drawn: the last minute
@@ -82,7 +82,7 @@ export function render(main) {
     replace(monitoringState,
       h("h2", { id: "monitoring-title" }, h("span", { class: `state-icon state-${line.state}`, "aria-hidden": "true" }, state.icon), " ", state.title),
       // Unreadable: the line's own sentence says why (another reader, a damaged ring…).
-      h("p", {}, line.state === "unreadable" && line.problem ? `${line.problem[0].toUpperCase()}${line.problem.slice(1)}.` : state.text),
+      h("p", {}, line.state === "unreadable" && line.problem ? `${capitalised(line.problem)}.` : state.text),
       line.state === "live" || line.problem ? null : h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND")));
     samples.push(line);
     while (samples.length > windowSeconds) samples.shift();
@@ -99,7 +99,7 @@ export function render(main) {
       h("h2", { id: "session-title" }, "This session"),
       facts([["Received", bytes(line.bytesIn)], ["Sent", bytes(line.bytesOut)],
              ["Packets", String(line.packets)], ["Connections", String(line.connections)]], "counters"),
-      line.droppedNote ? h("p", { class: "dropped" }, `${line.droppedNote[0].toUpperCase()}${line.droppedNote.slice(1)}.`) : null);
+      line.droppedNote ? h("p", { class: "dropped" }, `${capitalised(line.droppedNote)}.`) : null);
     const busiest = line.topTalkers ?? [];
     talkersEmpty.hidden = busiest.length > 0;
     talkerList.hidden = busiest.length === 0;
@@ -108,7 +108,6 @@ export function render(main) {
       talkerRow, updateTalker);
   }
 
-  const capitalised = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
 
   async function loadRecent() {
     try {

@@ -123,6 +123,9 @@ export function facts(rows, className = "facts") {
   return h("dl", { class: className }, rows.filter(Boolean).map(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
 }
 
+/** A sentence of the commands' (which begin in lower case) as a screen starts one. */
+export const capitalised = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
+
 /** A download as a button-styled link, and beside it where a refusal is said: the file is fetched
  *  first, so a download that cannot be made says why in the server's sentence. */
 export function downloadLink(path, filename, text, attributes = {}) {

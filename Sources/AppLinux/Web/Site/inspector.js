@@ -5,7 +5,7 @@
 // All from `tunnelvision flow ID --json`; every sentence is the command's.
 
 import { get } from "./api.js";
-import { h, replace, bytes, when, duration, errorCard, facts, downloadLink } from "./dom.js";
+import { h, replace, bytes, when, duration, errorCard, facts, downloadLink, capitalised } from "./dom.js";
 import { statusBadge, protocols, nameSources } from "./rows.js";
 
 /** The handshake in the command's own words (`flow.handshake`), then the certificate chain. */
@@ -19,13 +19,12 @@ function handshake(flow) {
   }
   const chain = flow.certificates?.chain ?? [];
   return card(
-    facts(flow.handshake.map(({ label, text }) => [label[0].toUpperCase() + label.slice(1), text]), "facts handshake"),
+    facts(flow.handshake.map(({ label, text }) => [capitalised(label), text]), "facts handshake"),
     chain.length ? h("ol", { class: "chain", "aria-label": "Certificates the server presented" },
       chain.map((certificate) => h("li", {}, h("span", { class: "subject" }, certificate.subject),
         h("span", { class: "hint" }, certificate.text)))) : null);
 }
 
-const capitalised = (text) => text ? text[0].toUpperCase() + text.slice(1) : text;
 
 /** Bytes as the command rendered them: its text, or its dump lines and what a screen leaves out. */
 function shownBytes(part, label) {
@@ -115,7 +114,7 @@ function packetTable(flow) {
           h("td", { class: "number" }, bytes(packet.length)),
           h("td", {}, h("a", { href: `#/flow/${flow.id}/packet/${packet.number}` }, packet.title)),
           h("td", { class: "flags" }, packet.flags.join(" "))))))),
-    flow.footer ? h("p", { class: "hint" }, `${flow.footer[0].toUpperCase()}${flow.footer.slice(1)}.`) : null);
+    flow.footer ? h("p", { class: "hint" }, `${capitalised(flow.footer)}.`) : null);
 }
 
 export function render(main, { id }) {
@@ -139,7 +138,7 @@ export function render(main, { id }) {
     replace(main,
       h("p", { class: "crumbs" }, h("a", { href: "#/timeline" }, "Timeline"), " › ", `Connection ${flow.id}`),
       h("h1", { tabindex: -1 }, title),
-      h("p", { class: "subtitle" }, source[0].toUpperCase() + source.slice(1),
+      h("p", { class: "subtitle" }, capitalised(source),
         flow.otherNames.length ? ` · also called ${flow.otherNames.join(", ")}` : ""),
       facts([
         ["Protocol", `${protocols[flow.protocol] ?? flow.protocol} over ${flow.ipVersion}`],

@@ -3,7 +3,7 @@
 // From `tunnelvision flow ID --packet N --json`.
 
 import { get } from "./api.js";
-import { h, replace, bytes, when, errorCard, facts } from "./dom.js";
+import { h, replace, bytes, when, errorCard, facts, capitalised } from "./dom.js";
 
 function dnsReading(dns) {
   if (!dns) return null;
@@ -41,7 +41,7 @@ function headersGrid(packet) {
 
 function byteDump(packet) {
   const said = [];
-  if (packet.note) said.push(packet.note[0].toUpperCase() + packet.note.slice(1) + ".");
+  if (packet.note) said.push(capitalised(packet.note) + ".");
   if (packet.bytesNotDrawn > 0) said.push(`${bytes(packet.bytesNotDrawn)} more are not drawn here, to keep the screen readable; `
     + "the connection's download has them all.");
   return h("section", { class: "card", "aria-labelledby": "bytes-title" },
