@@ -15,6 +15,23 @@ enum DecryptedChunks {
         DecryptedChunk(direction: direction, timestamp: start.addingTimeInterval(Double(milliseconds) / 1000),
                        bytes: bytes, originalLength: carried ?? bytes.count)
     }
+
+    /// `turns`, in order, as `PlaintextBudget` keeps them with `limits`, each fed in `size`-byte
+    /// chunks: the chunks its records make, as the history gives them back.
+    static func kept(_ turns: [(Direction, Data)], limits: PlaintextBudget.Limits, size: Int) -> [DecryptedChunk] {
+        var budget = PlaintextBudget(limits: limits)
+        var chunks: [DecryptedChunk] = []
+        for (direction, bytes) in turns {
+            for start in stride(from: 0, to: bytes.count, by: size) {
+                let piece = bytes.subdata(in: start..<min(bytes.count, start + size))
+                for record in budget.admit(piece, direction: direction).records {
+                    chunks.append(chunk(direction, piece.subdata(in: record.kept), carried: record.originalLength))
+                }
+            }
+        }
+        for (direction, gap) in budget.closingGaps() { chunks.append(chunk(direction, Data(), carried: gap.originalLength)) }
+        return chunks
+    }
 }
 
 @Suite struct DecryptedTurnsTests {
@@ -41,7 +58,7 @@ enum DecryptedChunks {
         #expect(turns.turns[1].isTruncated && turns.turns[1].storedLength == 10 && turns.turns[1].originalLength == 70_000)
         #expect(turns.isCut(.inbound) && !turns.isCut(.outbound))
         #expect(content.heading(content.turns.turns[1])
-                == "received, 0.512 s into the connection, 10 bytes kept of 70 000 — the rest of this direction was not kept")
+                == "received, 0.512 s into the connection, 10 bytes kept of 70 000 — the rest of this turn was not kept")
         #expect(content.heading(content.turns.turns[0]) == "sent, 0.500 s into the connection, 5 bytes")
     }
 

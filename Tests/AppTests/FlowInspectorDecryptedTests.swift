@@ -58,12 +58,12 @@ import TestSupport
         }
         let text = inspector.text()
         #expect(text.contains("    Turn 1: sent, ") && text.contains("      HELO shop.test"))
-        #expect(text.contains("40 bytes kept of 100 000 — the rest of this direction was not kept"))
+        #expect(text.contains("40 bytes kept of 100 000 — the rest of this turn was not kept"))
         #expect(text.contains("      0000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  ................"))
         let json = inspector.json()
         #expect(try PythonJSON.value(json, "decrypted.protocol") == "null")
         #expect(try PythonJSON.value(json, "decrypted.turns.1.originalBytes") == "100000")
-        #expect(try PythonJSON.value(json, "decrypted.turns.1.note") == "\"the rest of this direction was not kept\"")
+        #expect(try PythonJSON.value(json, "decrypted.turns.1.note") == "\"the rest of this turn was not kept\"")
         #expect(try PythonJSON.value(json, "decrypted.turns.1.hex") == "\"" + PacketBytesPresentation.hex([UInt8](binary)) + "\"")
         #expect(throws: PythonJSON.Refusal.self) { try PythonJSON.value(json, "decrypted.turns.1.text") }
         #expect(throws: PythonJSON.Refusal.self) { try PythonJSON.value(json, "decrypted.http") }

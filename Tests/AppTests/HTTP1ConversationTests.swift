@@ -147,7 +147,7 @@ import TestSupport
         guard case let .http2(conversation) = content.application else { Issue.record("not read as HTTP/2"); return }
         #expect(content.application.name == "HTTP/2" && conversation.exchanges.isEmpty)
         #expect(content.protocolLine == "HTTP/2: 0 streams on this connection, each a request and its response")
-        #expect(content.httpNotes == ["the last 17 bytes sent begin a frame that was not kept whole"])
+        #expect(content.httpNotes == ["the last 17 bytes sent begin a frame that did not come whole"])
         if case .dump = content.turns.turns[0].rendering {} else { Issue.record("the preface turn should be a dump") }
     }
 
@@ -171,11 +171,35 @@ import TestSupport
         #expect(other.body.summary(named).hasSuffix(", compressed (zstd): not decoded here (TunnelVision decodes gzip, deflate, br)"))
     }
 
+    @Test("kept by the budget, a large first response leaves the next requests and responses theirs, each cut body said with its length")
+    func budgetServesEveryRequest() throws {
+        let big = String(repeating: "x", count: 5_000)
+        let request = { (path: String) in Data("GET \(path) HTTP/1.1\r\nHost: a\r\n\r\n".utf8) }
+        let lengthHead = "HTTP/1.1 200 OK\r\nContent-Length: 5000\r\n\r\n"
+        let chunkedHead = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let chunks = C.kept([(.outbound, request("/one")), (.inbound, Data((lengthHead + big).utf8)),
+                             (.outbound, request("/two")), (.inbound, Data((chunkedHead + "1388\r\n" + big + "\r\n0\r\n\r\n").utf8)),
+                             (.outbound, request("/three")), (.inbound, Data("HTTP/1.1 204 No Content\r\n\r\n".utf8))],
+                            limits: .init(bytesPerTurn: 200, bytesPerDirection: 1 << 20), size: 1_000)
+        let http = try #require(Self.conversation(chunks))
+        #expect(http.exchanges.map { $0.request?.startLine } == ["GET /one HTTP/1.1", "GET /two HTTP/1.1", "GET /three HTTP/1.1"])
+        #expect(http.exchanges.map { $0.response?.status } == [200, 200, 204])
+        let first = try #require(http.exchanges[0].response?.body)
+        #expect(first.bytes == Data(big.utf8.prefix(200 - lengthHead.utf8.count)) && first.cutByBudget && !first.isComplete)
+        #expect(first.summary(.bytes(.text(""))) == "\(200 - lengthHead.utf8.count) bytes kept of 5 000 — the rest was not kept")
+        let second = try #require(http.exchanges[1].response?.body)
+        #expect(second.bytes == Data(big.utf8.prefix(200 - chunkedHead.utf8.count - 6)) && second.cutByBudget && !second.isComplete)
+        #expect(http.notKeptBetweenSent == 0 && http.notKeptBetweenReceived == 0 && http.unreadReceivedBytes == 0)
+    }
+
     @Test("a request cut inside its head is counted, not misread, and every prefix of an exchange reads without trapping")
     func prefixesAndCuts() throws {
         let sent = Self.rfcRequest + "GET /next HTTP/1.1\r\nHo"
         let http = try #require(Self.conversation([C.chunk(.outbound, sent, carried: 90_000), C.chunk(.inbound, Self.rfcResponse)]))
-        #expect(http.exchanges.count == 1 && http.unreadSentBytes == 22)
+        // The budget cut the second head: it and the rest are passed over, not left unread.
+        #expect(http.exchanges.count == 1 && http.unreadSentBytes == 0 && http.notKeptBetweenSent == 90_000 - Self.rfcRequest.utf8.count)
+        let ended = try #require(Self.conversation([C.chunk(.outbound, sent), C.chunk(.inbound, Self.rfcResponse)]))
+        #expect(ended.exchanges.count == 1 && ended.unreadSentBytes == 22)
         let all = Array((Self.rfcRequest + Self.rfcResponse).utf8)
         for cut in 0...all.count {   // request then response, each cut everywhere, and a seeded bit flip
             _ = DecryptedApplication(DecryptedTurns([C.chunk(.outbound, Data(all.prefix(min(cut, Self.rfcRequest.utf8.count)))),

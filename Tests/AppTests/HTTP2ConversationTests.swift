@@ -73,20 +73,51 @@ import TestSupport
         #expect(DecryptedBodyPresentation(post.body, of: post) == .json("{\n  \"id\": 7,\n  \"name\": \"first\"\n}"))
     }
 
-    @Test("a budget cut inside the server's stream leaves the bodies it cut said as cut by the budget, the frame cut short counted")
+    @Test("kept by the budget, each stream keeps every header as h2 read it and its body's beginning, and says the body's true length")
+    func budgetKeepsEveryStreamsStart() throws {
+        let oracle = try Self.oracle()
+        let chunks = C.kept([(.outbound, oracle.client), (.inbound, oracle.server)],
+                            limits: .init(bytesPerTurn: 16, bytesPerDirection: 1 << 20), size: 1_000)
+        #expect(chunks.contains { $0.bytes.count < $0.originalLength }, "the budget should have cut something")
+        let content = DecryptedContent(chunks, connectionStart: C.start)
+        guard case let .http2(conversation) = content.application else { Issue.record("not read as HTTP/2"); return }
+        #expect(conversation.exchanges.map(\.stream) == [1, 3, 5, 2, 7])
+        for expected in oracle.streams {
+            let id = try #require(expected["id"] as? Int)
+            let exchange = try #require(conversation.exchanges.first { $0.stream == UInt32(id) })
+            let response = try #require(exchange.response, "stream \(id)")
+            #expect(Self.pairs(response.fields) == expected["response"] as? [[String]], "stream \(id)")
+            let body = Self.bytes(expected["responseBody"] as? String ?? "")
+            // Its beginning, at most 16 bytes of DATA payload (a padded frame's padding counts in them).
+            let kept = response.body.bytes
+            #expect(kept == body.prefix(kept.count) && kept.count <= 16 && (kept.count > 0 || body.isEmpty), "stream \(id)")
+            if kept.count < body.count {
+                #expect(response.body.cutByBudget && !response.body.isComplete, "stream \(id)")
+                #expect(response.body.carried == body.count && response.body.carriedIsTotal, "stream \(id)")
+                let summary = response.body.summary(DecryptedBodyPresentation(response.body, of: response))
+                #expect(summary.hasPrefix("\(kept.count) bytes kept of \(FlowInspector.grouped(body.count)) — the rest was not kept"), "\(summary)")
+            } else {
+                #expect(response.body.isComplete == (expected["responseEnded"] as? Bool), "stream \(id)")
+            }
+        }
+        #expect(conversation.notes == ["the server closed the connection (GOAWAY): NO_ERROR (0x0), last stream 7, saying \"done\""])
+    }
+
+    @Test("where the budget kept no more frame headers, the rest of that side is said not kept and its open bodies cut by it")
     func budgetCut() throws {
         let oracle = try Self.oracle()
-        // Keep the server's bytes up to the middle of stream 1's first DATA frame.
+        // Keep the server's bytes up to the middle of stream 1's first DATA frame, nothing after.
         let marker = Data("<html>".utf8)
         let cutAt = try #require(oracle.server.range(of: marker)).upperBound
         let content = Self.content(client: oracle.client, server: oracle.server.prefix(cutAt), serverCarried: oracle.server.count)
         guard case let .http2(conversation) = content.application else { Issue.record("not read as HTTP/2"); return }
         let first = try #require(conversation.exchanges.first)
-        #expect(first.response?.body.bytes.isEmpty == true && first.response?.body.cutByBudget == true)
-        #expect(first.response?.body.isComplete == false)
+        let body = try #require(first.response?.body)
+        #expect(body.bytes.count > 0 && Data(body.bytes.suffix(marker.count)) == marker && body.cutByBudget && !body.isComplete)
+        #expect(body.carriedIsTotal == false)
         #expect(conversation.exchanges.dropFirst().allSatisfy { $0.response == nil })
         #expect(content.responseMissing.hasPrefix("not kept (the budget for what was received ran out"))
-        #expect(conversation.notes.contains { $0.hasPrefix("the last ") && $0.hasSuffix("bytes received begin a frame that was not kept whole") })
+        #expect(conversation.notes.contains { $0.hasPrefix("the last ") && $0.hasSuffix("bytes received were not kept: the budget for this connection ran out") })
     }
 
     @Test("a header block that cannot be decoded stops that side's headers from there, says why, and keeps its DATA")

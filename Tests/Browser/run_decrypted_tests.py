@@ -88,7 +88,7 @@ def drawn_from_the_fixture(browser, server, problems):
     check(problem.startswith(f"connection-{FIXTURE_ID}.pcap could not be downloaded: ") and "no history" in problem,
           f"the refusal reads {problem!r}")
     browser.css(".turns-as-recorded summary")[0].click()
-    browser.wait(lambda: "the rest of this direction was not kept" in section.text, 5, "the cut turn does not say the rest was not kept")
+    browser.wait(lambda: "the rest of this turn was not kept" in section.text, 5, "the cut turn does not say the rest was not kept")
     shoot(browser, "decrypted-fixture", problems)
 
 

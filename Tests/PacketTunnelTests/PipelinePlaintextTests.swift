@@ -12,10 +12,12 @@ import Shared
     static let now: UInt64 = 5_000_000_000
     var key: FlowKey { FlowKey(proto: .tcp, source: PipelineBench.device4, destination: PipelineBench.remote4) }
 
-    func bench(_ scratch: Scratch, budget: Int = PlaintextBudget.defaultBytesPerDirection, maxFileBytes: UInt64 = 1 << 20) -> (PipelineBench, PlaintextWriter) {
+    func bench(_ scratch: Scratch, limits: PlaintextBudget.Limits = .standard, maxRecordBytes: UInt32 = PlaintextFormat.defaultMaxRecordBytes,
+               maxFileBytes: UInt64 = 1 << 20) -> (PipelineBench, PlaintextWriter) {
         let bench = PipelineBench()
-        let writer = PlaintextWriter(config: .init(directory: scratch.url, maxFileBytes: maxFileBytes, highestReferencedStream: 10))
-        bench.pipeline.config.plaintextBytesPerDirection = budget
+        let writer = PlaintextWriter(config: .init(directory: scratch.url, maxRecordBytes: maxRecordBytes, maxFileBytes: maxFileBytes,
+                                                   highestReferencedStream: 10))
+        bench.pipeline.config.plaintextLimits = limits
         bench.pipeline.plaintextSink = writer
         bench.pipeline.handle(PipelineBench.tcp(.outbound, flags: [.syn]), now: Self.now)
         return (bench, writer)
@@ -40,22 +42,52 @@ import Shared
         #expect(bench.pipeline.stats.plaintext?.plaintextBytesStored == 28)
     }
 
-    @Test("the budget keeps the beginning per direction, reports the truncation, and an exhausted budget touches no disk")
+    @Test("the budget keeps each turn's beginning, places what it dropped as gaps, and a run still dropped touches no disk")
     func budget() throws {
         let scratch = Scratch()
-        let (bench, writer) = bench(scratch, budget: 10)
+        let (bench, writer) = bench(scratch, limits: .init(bytesPerTurn: 10, bytesPerDirection: 100))
         _ = bench.pipeline.observe(plaintext: Data(repeating: 0x61, count: 6), direction: .outbound, for: key, now: Self.now)
-        _ = bench.pipeline.observe(plaintext: Data(repeating: 0x62, count: 8), direction: .outbound, for: key, now: Self.now)
-        #expect(bench.pipeline.observe(plaintext: Data(repeating: 0x63, count: 8), direction: .outbound, for: key, now: Self.now) == nil)
-        _ = bench.pipeline.observe(plaintext: Data(repeating: 0x64, count: 10), direction: .inbound, for: key, now: Self.now)
-        bench.pipeline.flush(now: Self.now)
+        _ = bench.pipeline.observe(plaintext: Data(repeating: 0x62, count: 8), direction: .outbound, for: key, now: Self.now + 1)
+        #expect(bench.pipeline.observe(plaintext: Data(repeating: 0x63, count: 8), direction: .outbound, for: key, now: Self.now + 2) != nil)
+        #expect(bench.pipeline.observe(plaintext: Data(repeating: 0x63, count: 3), direction: .outbound, for: key, now: Self.now + 3) == nil)
+        _ = bench.pipeline.observe(plaintext: Data(repeating: 0x64, count: 10), direction: .inbound, for: key, now: Self.now + 4)
+        bench.pipeline.flush(now: Self.now + 4)
         let rows = try #require(bench.store.batches.last).plaintext
-        #expect(rows.map(\.storedLength) == [6, 4, 10])
-        #expect(rows.map(\.originalLength) == [6, 8, 10])
-        #expect(bench.pipeline.stats.plaintext?.plaintextBytesTruncated == 12)
+        #expect(rows.map(\.storedLength) == [6, 4, 0, 10])
+        #expect(rows.map(\.originalLength) == [6, 8, 8, 10])
+        // The gap said at once is dated with the direction's chunk before it: it stays in its turn.
+        #expect(rows.map(\.timestamp) == [Self.now, Self.now + 1, Self.now + 1, Self.now + 4])
+        #expect(bench.pipeline.stats.plaintext?.plaintextBytesTruncated == 15)
         let url = try #require(writer.files().first)
         let size = try #require(FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
-        #expect(size == 16 + 3 * 32 + 20)
+        #expect(size == 16 + 4 * 32 + 20)
+    }
+
+    @Test("when the flow ends, the gap its budget still owed is written in its direction, dated with its last chunk")
+    func closingGapWrittenAtTheEnd() throws {
+        let scratch = Scratch()
+        let (bench, _) = bench(scratch, limits: .init(bytesPerTurn: 4, bytesPerDirection: 100))
+        _ = bench.pipeline.observe(plaintext: Data(repeating: 0x61, count: 4), direction: .inbound, for: key, now: Self.now + 1)
+        _ = bench.pipeline.observe(plaintext: Data(repeating: 0x61, count: 5), direction: .inbound, for: key, now: Self.now + 2)
+        _ = bench.pipeline.observe(plaintext: Data(repeating: 0x61, count: 7), direction: .inbound, for: key, now: Self.now + 3)
+        bench.pipeline.handle(PipelineBench.tcp(.inbound, flags: [.rst]), now: Self.now + 4)
+        _ = bench.pipeline.tick(now: Self.now + 3_600_000_000_000)   // past any linger: the flow ends
+        bench.pipeline.flush(now: Self.now + 3_600_000_000_000)
+        let rows = bench.store.batches.flatMap(\.plaintext)
+        #expect(rows.map(\.storedLength) == [4, 0, 0])
+        #expect(rows.map(\.originalLength) == [4, 5, 7])
+        #expect(rows.last?.timestamp == Self.now + 3)
+    }
+
+    @Test("what the budget keeps in one piece larger than a file's record is written as several whole records")
+    func keptPiecesSplitAtTheRecordLimit() throws {
+        let scratch = Scratch()
+        let (bench, _) = bench(scratch, limits: .init(bytesPerTurn: 40, bytesPerDirection: 100), maxRecordBytes: 16)
+        _ = bench.pipeline.observe(plaintext: Data(repeating: 0x61, count: 50), direction: .outbound, for: key, now: Self.now)
+        bench.pipeline.flush(now: Self.now)
+        let rows = try #require(bench.store.batches.last).plaintext
+        #expect(rows.map(\.storedLength) == [16, 16, 8])
+        #expect(rows.map(\.originalLength) == [16, 16, 18])
     }
 
     @Test("a chunk whose flow is not in the table is refused before anything touches disk")

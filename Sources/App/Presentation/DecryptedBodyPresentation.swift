@@ -87,6 +87,8 @@ extension DecryptedHTTPBody {
         case (_, true) where isComplete: return "an empty body"
         case let (.length(declared), _) where !isComplete:
             said = "\(count) bytes" + (cutByBudget ? " kept" : "") + " of \(FlowInspector.grouped(declared)) — " + missing
+        case (_, _) where !isComplete && carried != nil:
+            said = "\(count) bytes kept of " + (carriedIsTotal ? "" : "at least ") + FlowInspector.grouped(carried ?? 0) + " — " + missing
         case (_, _) where !isComplete:
             said = "\(count) bytes" + (cutByBudget ? " kept" : "") + " — " + missing
         default:

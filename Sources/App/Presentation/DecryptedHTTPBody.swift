@@ -26,6 +26,10 @@ public struct DecryptedHTTPBody: Sendable, Equatable {
     /// is missing was not kept. When false, an incomplete body is one the connection ended before
     /// its sender finished it — the budget is never blamed for bytes that were never sent.
     public let cutByBudget: Bool
+    /// What the body carried, kept or not, when known beyond the kept bytes: HTTP/2's DATA frame
+    /// headers say it; `carriedIsTotal` when its last frame was seen, else it is a lower bound.
+    public var carried: Int?
+    public var carriedIsTotal = true
 
     public init(framing: Framing, bytes: Data, isComplete: Bool, cutByBudget: Bool = false) {
         self.framing = framing
@@ -39,6 +43,9 @@ public struct DecryptedHTTPBody: Sendable, Equatable {
     /// The same body when its direction's budget ran out in it or after it: a body that runs to
     /// the connection's close is then cut; one that reached its declared end stays whole.
     func cut() -> DecryptedHTTPBody {
-        DecryptedHTTPBody(framing: framing, bytes: bytes, isComplete: isComplete && framing != .untilClose, cutByBudget: true)
+        var cut = DecryptedHTTPBody(framing: framing, bytes: bytes, isComplete: isComplete && framing != .untilClose, cutByBudget: true)
+        cut.carried = carried
+        cut.carriedIsTotal = carriedIsTotal
+        return cut
     }
 }

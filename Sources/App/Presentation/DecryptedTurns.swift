@@ -21,22 +21,28 @@ public struct DecryptedTurns: Sendable, Equatable {
         self.turns = turns
     }
 
-    /// Every byte kept in one direction, in order: the stream an application protocol is read from.
+    /// One direction as kept: its bytes in order, each gap the budget left at its place — the
+    /// stream an application protocol is read from.
+    public func kept(_ direction: Direction) -> KeptStream {
+        turns.filter { $0.direction == direction }.reduce(into: KeptStream()) { $0.append(contentsOf: $1.kept) }
+    }
+
+    /// Every byte kept in one direction, end to end (gaps closed up).
     public func stream(_ direction: Direction) -> Data {
         turns.filter { $0.direction == direction }.reduce(into: Data()) { $0.append($1.bytes) }
     }
 
-    /// When the byte at `offset` of `direction`'s stream was seen: its turn's first chunk's time.
+    /// When the byte at `offset` of `direction`'s kept bytes was seen: its turn's first chunk's time.
     public func timestamp(ofByte offset: Int, in direction: Direction) -> Date? {
         var start = 0
         for turn in turns where turn.direction == direction {
-            if offset < start + turn.bytes.count { return turn.timestamp }
-            start += turn.bytes.count
+            if offset < start + turn.storedLength { return turn.timestamp }
+            start += turn.storedLength
         }
         return nil
     }
 
-    /// Whether the budget cut `direction`: what followed the cut in that direction was not kept.
+    /// Whether the budget left some of `direction` unkept.
     public func isCut(_ direction: Direction) -> Bool {
         turns.contains { $0.direction == direction && $0.isTruncated }
     }
@@ -47,35 +53,37 @@ public struct DecryptedTurn: Sendable, Equatable {
     public let direction: Direction
     /// When the turn's first chunk was seen.
     public let timestamp: Date
-    /// The bytes kept, all the turn's chunks end to end.
-    public let bytes: Data
-    /// The bytes the turn's chunks carried; more than `bytes.count` when the budget cut it.
-    public let originalLength: Int
+    /// The turn's chunks end to end, with the gaps the budget left.
+    public let kept: KeptStream
 
     init(_ chunk: DecryptedChunk) {
         direction = chunk.direction
         timestamp = chunk.timestamp
-        bytes = chunk.bytes
-        originalLength = chunk.originalLength
+        var kept = KeptStream()
+        kept.append(chunk.bytes, dropped: chunk.originalLength - chunk.bytes.count)
+        self.kept = kept
     }
 
-    init(direction: Direction, timestamp: Date, bytes: Data, originalLength: Int) {
+    init(direction: Direction, timestamp: Date, kept: KeptStream) {
         self.direction = direction
         self.timestamp = timestamp
-        self.bytes = bytes
-        self.originalLength = originalLength
+        self.kept = kept
     }
 
     func appending(_ chunk: DecryptedChunk) -> DecryptedTurn {
-        DecryptedTurn(direction: direction, timestamp: timestamp, bytes: bytes + chunk.bytes,
-                      originalLength: originalLength + chunk.originalLength)
+        var kept = kept
+        kept.append(chunk.bytes, dropped: chunk.originalLength - chunk.bytes.count)
+        return DecryptedTurn(direction: direction, timestamp: timestamp, kept: kept)
     }
 
-    public var storedLength: Int { bytes.count }
+    /// The bytes kept, all the turn's chunks end to end.
+    public var bytes: Data { Data(kept.bytes) }
+    public var storedLength: Int { kept.bytes.count }
+    /// The bytes the turn's chunks carried; more than `storedLength` when the budget cut it.
+    public var originalLength: Int { kept.carried }
 
-    /// The budget cut this turn: a cut record is the last its direction kept (the budget cuts
-    /// before the writer), so nothing after it in this direction is known.
-    public var isTruncated: Bool { bytes.count < originalLength }
+    /// The budget left some of this turn unkept.
+    public var isTruncated: Bool { kept.hasGaps }
 
     /// How its bytes read: text or a dump.
     public var rendering: DecryptedBytesRendering { DecryptedBytesRendering(bytes) }

@@ -35,7 +35,7 @@ public struct DecryptedSection: Sendable, Equatable {
         + " (or keeping decrypted content was off while it ran)"
     public static let brokenByInspection = "not read: the attempt to inspect it failed the connection"
     public static func unreadable(_ reason: String) -> String { "its decrypted content could not be read: \(reason)" }
-    public static let restNotKept = "the rest of this direction was not kept"
+    public static let restNotKept = "the rest of this turn was not kept"
 
     /// Nil for an inspected flow whose content was not read: the section waits for it.
     init?(status: TLSInspectionStatus, reading: DecryptedContentReading?, connectionStart: Date, serverEnding: TLSStreamEnding? = nil) {
@@ -123,7 +123,7 @@ public struct DecryptedContent: Sendable, Equatable {
     }
 
     /// What the turn's header says: "sent, 0.012 s into the connection, 78 bytes" or with a cut
-    /// "received, …, 65 536 bytes kept of 120 000 — the rest of this direction was not kept".
+    /// "received, …, 65 536 bytes kept of 120 000 — the rest of this turn was not kept".
     public func heading(_ turn: DecryptedTurn) -> String {
         let kept = FlowInspector.grouped(turn.storedLength)
         let size = turn.isTruncated ? "\(kept) bytes kept of \(FlowInspector.grouped(turn.originalLength)) — \(DecryptedSection.restNotKept)"
@@ -163,14 +163,18 @@ public struct DecryptedContent: Sendable, Equatable {
         guard case let .http1(conversation) = application else { return [] }
         var notes: [String] = []
         if conversation.unreadSentBytes > 0 {
-            notes.append("the last \(FlowInspector.grouped(conversation.unreadSentBytes)) bytes sent are the start of a request whose head was not kept whole")
+            notes.append("the last \(FlowInspector.grouped(conversation.unreadSentBytes)) bytes sent are the start of a request whose head did not come whole")
+        }
+        for (bytes, what) in [(conversation.notKeptBetweenSent, "sent"), (conversation.notKeptBetweenReceived, "received")] where bytes > 0 {
+            notes.append("\(FlowInspector.grouped(bytes)) bytes \(what) outside the messages shown were not kept: "
+                + "the budget keeps each turn's first \(FlowInspector.grouped(PlaintextBudget.Limits.standard.bytesPerTurn)) bytes")
         }
         if let webSocket = conversation.webSocket {
             notes += webSocket.notes
         } else if conversation.switchedProtocols {
             notes.append("after 101 Switching Protocols the connection spoke another protocol: its bytes are in the turns")
         } else if conversation.unreadReceivedBytes > 0 {
-            notes.append("the last \(FlowInspector.grouped(conversation.unreadReceivedBytes)) bytes received are the start of a response whose head was not kept whole")
+            notes.append("the last \(FlowInspector.grouped(conversation.unreadReceivedBytes)) bytes received are the start of a response whose head did not come whole")
         }
         return notes
     }

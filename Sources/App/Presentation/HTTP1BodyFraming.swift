@@ -20,21 +20,6 @@ extension DecryptedHTTPBody {
         return .length(length)
     }
 
-    /// The body at the front of `bytes` and how many bytes it took; nil when chunk framing is malformed.
-    static func read(_ bytes: ArraySlice<UInt8>, framing: Framing) -> (DecryptedHTTPBody?, Int) {
-        switch framing {
-        case .none, .frames:   // HTTP/1.1's framing never says frames
-            return (empty, 0)
-        case let .length(length):
-            let kept = min(length, bytes.count)
-            return (DecryptedHTTPBody(framing: framing, bytes: Data(bytes.prefix(kept)), isComplete: kept == length), kept)
-        case .untilClose:
-            return (DecryptedHTTPBody(framing: framing, bytes: Data(bytes), isComplete: true), bytes.count)
-        case .chunked:
-            return chunked(bytes)
-        }
-    }
-
     /// chunked-body = *chunk last-chunk trailer-section CRLF; chunk = chunk-size [ chunk-ext ] CRLF
     /// chunk-data CRLF (§7.1). Extensions and trailers are read past, not kept.
     static func chunked(_ bytes: ArraySlice<UInt8>) -> (DecryptedHTTPBody?, Int) {

@@ -1,14 +1,18 @@
 import Foundation
 import Shared
 
-/// The HTTP/1.1 requests and responses of one connection, read from each direction's kept
-/// stream. Nil unless the sent bytes begin with a whole request head and everything kept reads
-/// as messages (a cut at the end is fine: it is said).
+/// The HTTP/1.1 requests and responses of one connection, read from each direction as kept
+/// (`HTTP1MessageReader`: gaps the budget left are passed over by the messages' own lengths). Nil
+/// unless the sent bytes begin with a whole request head and everything kept reads as messages (a
+/// cut at the end is fine: it is said).
 public struct HTTP1Conversation: Sendable, Equatable {
     public let exchanges: [DecryptedHTTPExchange]
-    /// Bytes kept after the last message that could be read: a head the cut left incomplete.
+    /// Bytes kept after the last message that could be read: a head the connection's end cut.
     public let unreadSentBytes: Int
     public let unreadReceivedBytes: Int
+    /// Bytes between messages that could not be read: heads the budget cut, and what followed.
+    public let notKeptBetweenSent: Int
+    public let notKeptBetweenReceived: Int
     /// After a 101 Switching Protocols the connection spoke another protocol (RFC 9110 §15.2.2).
     public let switchedProtocols: Bool
     /// That protocol read as WebSocket (RFC 6455), when the upgrade asked for it.
@@ -18,29 +22,27 @@ public struct HTTP1Conversation: Sendable, Equatable {
     static let maxMessages = 1000
 
     public init?(_ turns: DecryptedTurns) {
-        let sent = [UInt8](turns.stream(.outbound)), received = [UInt8](turns.stream(.inbound))
-        guard case let .read(requests, unreadSent, sentAfterUpgrade) = Self.messages(sent, cut: turns.isCut(.outbound),
-                                                                                      read: HTTP1Reader.request),
+        let sentStream = turns.kept(.outbound)
+        guard case let .read(requests, unreadSent, afterUpgrade, notKeptSent) = Self.requests(sentStream),
               !requests.isEmpty else { return nil }
         var exchanges: [DecryptedHTTPExchange] = []
-        var position = received.startIndex
+        var reader = HTTP1MessageReader(turns.kept(.inbound))
         var interim: [DecryptedHTTPMessage] = []
         var switched = false
         var unreadReceived = 0
-        let receivedCut = turns.isCut(.inbound)
-        while position < received.endIndex, !switched, exchanges.count + interim.count < Self.maxMessages {
+        reading: while !switched, exchanges.count + interim.count < Self.maxMessages {
             let request = exchanges.count < requests.count ? requests[exchanges.count] : nil
-            guard request != nil || unreadSent > 0 || turns.isCut(.outbound) else { return nil }   // an answer to nothing
-            switch HTTP1Reader.response(received[position...], requestMethod: request?.method) {
+            switch reader.next(isRequest: false, requestMethod: request?.method) {
+            case .end:
+                break reading
             case .notHTTP:
                 return nil
-            case .headCut:
-                unreadReceived = received.endIndex - position
-                position = received.endIndex
-            case let .message(message, consumed):
-                position += consumed
-                let last = position == received.endIndex
-                let response = last && receivedCut ? message.withBodyCut() : message
+            case let .headCut(unread):
+                unreadReceived = unread
+                break reading
+            case let .message(response):
+                // An answer to nothing read is an answer to a request that was not kept, or none.
+                guard request != nil || unreadSent > 0 || notKeptSent > 0 else { return nil }
                 if response.status == 101 {
                     // The upgrade's answer: the last HTTP/1.1 message on the connection.
                     exchanges.append(DecryptedHTTPExchange(request: request, interim: interim, response: response))
@@ -61,54 +63,49 @@ public struct HTTP1Conversation: Sendable, Equatable {
         if !interim.isEmpty { exchanges.append(DecryptedHTTPExchange(request: nil, interim: interim, response: nil)) }
         // Bytes after an upgrade request that are not HTTP are the new protocol's only if the
         // server agreed to switch.
-        if sentAfterUpgrade > 0 && !switched { return nil }
+        if afterUpgrade != nil && !switched { return nil }
         let upgrade = switched ? exchanges.last : nil
-        if let upgrade, upgrade.request?.field("Upgrade")?.lowercased().contains("websocket") == true {
-            let clientStart = sent.count - sentAfterUpgrade
-            webSocket = WebSocketConversation(client: Array(sent[clientStart...]), clientStart: clientStart,
-                                              server: Array(received[position...]), serverStart: position,
+        if let upgrade, let clientStart = afterUpgrade,
+           upgrade.request?.field("Upgrade")?.lowercased().contains("websocket") == true {
+            // Each side's frames are read from the kept bytes up to the first gap after the upgrade.
+            webSocket = WebSocketConversation(client: Array(sentStream.run(from: clientStart)), clientStart: clientStart,
+                                              server: Array(reader.run), serverStart: reader.offset,
                                               extensions: upgrade.response?.field("Sec-WebSocket-Extensions"), turns: turns)
             unreadReceived = 0
         } else {
             webSocket = nil
-            if switched { unreadReceived = received.endIndex - position }
+            if switched { unreadReceived = reader.run.count }
         }
         self.exchanges = exchanges
         unreadSentBytes = switched ? 0 : unreadSent
         unreadReceivedBytes = unreadReceived
+        notKeptBetweenSent = notKeptSent
+        notKeptBetweenReceived = reader.notKeptBetween
         switchedProtocols = switched
     }
 
-    /// The messages read, the bytes left unread at the end, and of those how many follow a
-    /// request that asked to upgrade and are not HTTP (the new protocol's, if the server agreed).
-    enum Messages { case read([DecryptedHTTPMessage], unread: Int, afterUpgrade: Int), notHTTP }
+    /// The requests read, the kept bytes left unread at the end, where the bytes after a request
+    /// that asked to upgrade begin when they are not HTTP (the new protocol's, if the server
+    /// agreed), and the bytes passed over between requests.
+    enum Requests { case read([DecryptedHTTPMessage], unread: Int, afterUpgrade: Int?, notKept: Int), notHTTP }
 
-    /// Every message of one direction's stream; the last one's body marked cut when `cut`.
-    static func messages(_ bytes: [UInt8], cut: Bool, read: (ArraySlice<UInt8>) -> HTTP1ReadOutcome) -> Messages {
-        var messages: [DecryptedHTTPMessage] = []
-        var position = bytes.startIndex
-        while position < bytes.endIndex, messages.count < maxMessages {
-            switch read(bytes[position...]) {
-            case let outcome where messages.last?.field("Upgrade") != nil && outcome.isNotMessage:
+    static func requests(_ stream: KeptStream) -> Requests {
+        var reader = HTTP1MessageReader(stream)
+        var requests: [DecryptedHTTPMessage] = []
+        while requests.count < maxMessages {
+            if requests.last?.field("Upgrade") != nil, !reader.atEnd,
+               !HTTP1Reader.head(reader.run, isRequest: true, requestMethod: nil).isHead {
                 // After a request that asked to upgrade, bytes that are not a message are the
                 // new protocol's (a WebSocket frame rarely holds a line's end: it reads as cut).
-                return .read(messages, unread: bytes.endIndex - position, afterUpgrade: bytes.endIndex - position)
+                return .read(requests, unread: reader.run.count, afterUpgrade: reader.offset, notKept: reader.notKeptBetween)
+            }
+            switch reader.next(isRequest: true, requestMethod: nil) {
+            case .end: return .read(requests, unread: 0, afterUpgrade: nil, notKept: reader.notKeptBetween)
             case .notHTTP: return .notHTTP
-            case .headCut: return .read(messages, unread: bytes.endIndex - position, afterUpgrade: 0)
-            case let .message(message, consumed):
-                position += consumed
-                messages.append(position == bytes.endIndex && cut ? message.withBodyCut() : message)
+            case let .headCut(unread): return .read(requests, unread: unread, afterUpgrade: nil, notKept: reader.notKeptBetween)
+            case let .message(message): requests.append(message)
             }
         }
-        return .read(messages, unread: bytes.endIndex - position, afterUpgrade: 0)
+        return .read(requests, unread: reader.run.count, afterUpgrade: nil, notKept: reader.notKeptBetween)
     }
-}
-
-extension HTTP1ReadOutcome {
-    var isNotMessage: Bool { if case .message = self { false } else { true } }
-}
-
-extension DecryptedHTTPMessage {
-    /// This message with its body known to be cut: its direction's budget ran out in it.
-    func withBodyCut() -> DecryptedHTTPMessage { DecryptedHTTPMessage(start: start, fields: fields, body: body.cut()) }
 }

@@ -1,13 +1,15 @@
 import Foundation
 
-/// What reading one message from the front of a stream gave.
-enum HTTP1ReadOutcome: Equatable {
-    /// The message and how many bytes it took.
-    case message(DecryptedHTTPMessage, consumed: Int)
-    /// The bytes ended inside the head: it was cut (or the connection ended there).
+/// What reading one message's head from the front of kept bytes gave.
+enum HTTP1HeadOutcome: Equatable {
+    /// The head, how its body is framed, and how many bytes the head took.
+    case head(DecryptedHTTPMessage.StartLine, [HTTPField], DecryptedHTTPBody.Framing, consumed: Int)
+    /// The bytes ended inside the head.
     case headCut
     /// Not an HTTP/1.1 message: why.
     case notHTTP(String)
+
+    var isHead: Bool { if case .head = self { true } else { false } }
 }
 
 /// Reads HTTP/1.1 messages (RFC 9112) into `DecryptedHTTPMessage`s:
@@ -17,21 +19,13 @@ enum HTTP1ReadOutcome: Equatable {
 ///     status-line  = HTTP-version SP status-code SP [ reason-phrase ]              ; §4
 ///     field-line   = field-name ":" OWS field-value OWS                            ; §5
 ///
-/// It is given a direction's whole kept stream. A bare LF ends a line too (§2.2). Bounded: lines
-/// of at most `DecryptedHTTPMessage.maxLineBytes`, at most `maxFields` fields.
+/// It reads a head from kept bytes; `HTTP1MessageReader` reads the body after it. A bare LF ends a
+/// line too (§2.2). Bounded: lines of at most `DecryptedHTTPMessage.maxLineBytes`, at most
+/// `maxFields` fields.
 enum HTTP1Reader {
-    /// The request at the front of `bytes`.
-    static func request(_ bytes: ArraySlice<UInt8>) -> HTTP1ReadOutcome {
-        read(bytes, isRequest: true, requestMethod: nil)
-    }
-
-    /// The response at the front of `bytes`; `requestMethod` is the method of the request it
-    /// answers (a response to HEAD has no body, §6.3), nil when that request was not kept.
-    static func response(_ bytes: ArraySlice<UInt8>, requestMethod: String?) -> HTTP1ReadOutcome {
-        read(bytes, isRequest: false, requestMethod: requestMethod)
-    }
-
-    private static func read(_ bytes: ArraySlice<UInt8>, isRequest: Bool, requestMethod: String?) -> HTTP1ReadOutcome {
+    /// The head at the front of `bytes`; for a response, `requestMethod` is the method of the
+    /// request it answers (a response to HEAD has no body, §6.3), nil when that was not kept.
+    static func head(_ bytes: ArraySlice<UInt8>, isRequest: Bool, requestMethod: String?) -> HTTP1HeadOutcome {
         var lines = HTTP1Lines(bytes, limit: DecryptedHTTPMessage.maxLineBytes)
         guard let first = lines.next() else { return lines.exhausted ? .headCut : .notHTTP("a header line longer than \(DecryptedHTTPMessage.maxLineBytes) bytes") }
         guard let startText = String(validating: first, as: UTF8.self) else { return .notHTTP("a start line that is not text") }
@@ -50,12 +44,9 @@ enum HTTP1Reader {
             guard let field = fieldLine(line) else { return .notHTTP("a header line that is not 'name: value'") }
             fields.append(field)
         }
-        let headEnd = lines.position
         let framing = DecryptedHTTPBody.framing(isRequest: isRequest, start: start, fields: fields, requestMethod: requestMethod)
         guard let framing else { return .notHTTP("a Content-Length that is not one number") }
-        let (body, used) = DecryptedHTTPBody.read(bytes[headEnd...], framing: framing)
-        guard let body else { return .notHTTP("a chunked body whose chunk sizes do not parse") }
-        return .message(DecryptedHTTPMessage(start: start, fields: fields, body: body), consumed: headEnd - bytes.startIndex + used)
+        return .head(start, fields, framing, consumed: lines.position - bytes.startIndex)
     }
 
     struct Refusal: Error { let reason: String }

@@ -13,8 +13,9 @@ public struct HTTP2Conversation: Sendable, Equatable {
     public static let version = "HTTP/2"
 
     public init(_ turns: DecryptedTurns) {
-        let connection = HTTP2Connection(client: [UInt8](turns.stream(.outbound)), server: [UInt8](turns.stream(.inbound)))
-        let clientCut = turns.isCut(.outbound), serverCut = turns.isCut(.inbound)
+        let connection = HTTP2Connection(client: turns.kept(.outbound), server: turns.kept(.inbound))
+        // A side is cut as a whole only where the budget kept no more frame headers.
+        let clientCut = connection.notFollowedClientBytes > 0, serverCut = connection.notFollowedServerBytes > 0
         let exchange = { (stream: HTTP2Stream) in Self.exchange(stream, clientCut: clientCut, serverCut: serverCut) }
         var ordered: [DecryptedHTTPExchange] = []
         let pushed = Dictionary(grouping: connection.streams.filter { $0.promisedBy != nil }) { $0.promisedBy ?? 0 }
@@ -71,10 +72,17 @@ public struct HTTP2Conversation: Sendable, Equatable {
         return message
     }
 
-    /// The DATA frames' content; none when the stream ended with its headers.
+    /// The DATA frames' content; none when the stream ended with its headers. Cut by the budget
+    /// in it (its frames' lengths then say what it carried), or after it when `cut`.
     static func body(_ half: HTTP2StreamHalf, cut: Bool) -> DecryptedHTTPBody {
         if half.dataFrames == 0 && half.ended { return .empty }
-        return DecryptedHTTPBody(framing: .frames, bytes: Data(half.data), isComplete: half.ended, cutByBudget: cut && !half.ended)
+        var body = DecryptedHTTPBody(framing: .frames, bytes: Data(half.data), isComplete: half.ended && !half.dataCut,
+                                     cutByBudget: half.dataCut || (cut && !half.ended))
+        if half.dataCut {
+            body.carried = half.dataLength
+            body.carriedIsTotal = half.ended && !cut
+        }
+        return body
     }
 
     static func field(_ field: HPACKHeaderField) -> HTTPField { HTTPField(name: field.name, value: field.value) }
@@ -88,11 +96,15 @@ public struct HTTP2Conversation: Sendable, Equatable {
             notes.append("the \(side(goAway.side)) closed the connection (GOAWAY): \(HTTP2ErrorCode.text(goAway.code)), "
                 + "last stream \(goAway.lastStreamID)" + (goAway.debugData.isEmpty ? "" : ", saying \"\(goAway.debugData)\""))
         }
+        for (side, bytes) in [(HTTP2Side.client, connection.notFollowedClientBytes), (.server, connection.notFollowedServerBytes)] where bytes > 0 {
+            notes.append("the last \(FlowInspector.grouped(bytes)) bytes \(side == .client ? "sent" : "received") were not kept: "
+                + "the budget for this connection ran out")
+        }
         if connection.unreadClientBytes > 0 {
-            notes.append("the last \(FlowInspector.grouped(connection.unreadClientBytes)) bytes sent begin a frame that was not kept whole")
+            notes.append("the last \(FlowInspector.grouped(connection.unreadClientBytes)) bytes sent begin a frame that did not come whole")
         }
         if connection.unreadServerBytes > 0 {
-            notes.append("the last \(FlowInspector.grouped(connection.unreadServerBytes)) bytes received begin a frame that was not kept whole")
+            notes.append("the last \(FlowInspector.grouped(connection.unreadServerBytes)) bytes received begin a frame that did not come whole")
         }
         if connection.malformedFrames > 0 {
             let count = connection.malformedFrames

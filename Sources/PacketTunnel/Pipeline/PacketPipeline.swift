@@ -28,8 +28,8 @@ package final class PacketPipeline {
         package var flushInterval: UInt64
         /// The store's anchor: dates the capture records.
         package var anchor: MonotonicAnchor
-        /// What of each inspected flow's decrypted content is kept, per direction.
-        package var plaintextBytesPerDirection = PlaintextBudget.defaultBytesPerDirection
+        /// What of each inspected flow's decrypted content is kept (`PlaintextBudget`).
+        package var plaintextLimits = PlaintextBudget.Limits.standard
 
         package init(captureEnabled: Bool = true, batchSize: Int = 512,
                      flushInterval: UInt64 = 250_000_000, anchor: MonotonicAnchor) {
@@ -205,7 +205,10 @@ package final class PacketPipeline {
     /// Ends every live flow, its record into the batch, and sends the batch: the end of an offline
     /// reading. The table is empty afterwards.
     package func flushActiveFlows() {
-        for record in flowTable.removeAll() { place(record) }
+        for record in flowTable.removeAll() {
+            place(record)
+            if !plaintextConversations.isEmpty { releasePlaintext(of: record) }
+        }
         flush(now: lastNow)
     }
 
@@ -213,6 +216,7 @@ package final class PacketPipeline {
     /// written (or lost) every batch. The owner closes the sinks afterwards. Runs on the caller's
     /// executor: the pipeline never leaves its owner.
     package nonisolated(nonsending) func shutdown() async {
+        writeClosingPlaintextGaps()
         flush(now: lastNow)
         writeOutCapture { capture throws(PcapError) in try capture.flush() }
         writeOutPlaintext { sink throws(PlaintextWriteError) in try sink.flush() }

@@ -10,9 +10,13 @@ public struct HTTP2Connection: Sendable, Equatable {
     /// Where a side's header blocks stopped being readable, and why (a broken block leaves that
     /// side's HPACK table unknown, so the blocks after it cannot be read).
     public private(set) var problems: [HTTP2Problem] = []
-    /// Bytes at the end of each side that begin a frame that was not kept whole.
+    /// Bytes at the end of each side that begin a frame the connection ended inside.
     public private(set) var unreadClientBytes = 0
     public private(set) var unreadServerBytes = 0
+    /// Bytes of each side after a frame header the budget did not keep: nothing there can be
+    /// placed in a stream.
+    public private(set) var notFollowedClientBytes = 0
+    public private(set) var notFollowedServerBytes = 0
     /// DATA frames whose padding ran past their end (RFC 9113 §6.1: a PROTOCOL_ERROR), not read.
     public private(set) var malformedFrames = 0
     /// Streams past `maxStreams` are counted, not kept.
@@ -29,10 +33,18 @@ public struct HTTP2Connection: Sendable, Equatable {
 
     /// `client` is what the client sent, preface first; `server` what it received.
     public init(client: [UInt8], server: [UInt8]) {
-        let clientFrames = HTTP2Frame.frames(in: client.starts(with: Self.preface) ? client.dropFirst(Self.preface.count) : [][...])
-        let serverFrames = HTTP2Frame.frames(in: server[...])
-        unreadClientBytes = client.starts(with: Self.preface) ? clientFrames.unreadBytes : client.count
+        self.init(client: KeptStream(client), server: KeptStream(server))
+    }
+
+    /// The same, from each side as kept, with the gaps the budget left.
+    public init(client: KeptStream, server: KeptStream) {
+        let afterPreface = client.bytes.starts(with: Self.preface) ? client.droppingFirst(Self.preface.count) : nil
+        let clientFrames = HTTP2Frame.frames(in: afterPreface ?? KeptStream())
+        let serverFrames = HTTP2Frame.frames(in: server)
+        unreadClientBytes = afterPreface == nil ? client.bytes.count : clientFrames.unreadBytes
         unreadServerBytes = serverFrames.unreadBytes
+        notFollowedClientBytes = afterPreface == nil ? client.carried - client.bytes.count : clientFrames.notFollowed
+        notFollowedServerBytes = serverFrames.notFollowed
         // §6.5.2: each side's encoder may grow its table up to what the other side announced.
         // Both streams are read whole, so the largest announcement bounds every update.
         read(clientFrames.frames, from: .client, tableSizeLimit: Self.largestTableSize(serverFrames.frames))
@@ -75,14 +87,25 @@ public struct HTTP2Connection: Sendable, Equatable {
                 stop(side, "a header block of stream \(block.streamID) was not continued (RFC 9113 §6.10)", &headersReadable)
                 open = nil
             }
+            if frame.isCut && frame.kind != .data {
+                // Only DATA is kept in part by design; another frame cut is where the budget ran out.
+                if [.headers, .pushPromise, .continuation].contains(frame.kind) {
+                    stop(side, "a header block of stream \(frame.streamID) was not kept whole", &headersReadable)
+                    open = nil
+                }
+                continue
+            }
             switch frame.kind {
             case .data?:
-                guard let data = frame.unpadded else {
+                guard let data = frame.unpadded, let content = frame.contentLength else {
                     malformedFrames += 1
                     continue
                 }
                 update(frame.streamID, side) { half in
-                    half.data.append(contentsOf: data)
+                    // After a cut, later content has no place in the kept bytes: it is counted.
+                    if !half.dataCut { half.data.append(contentsOf: data) }
+                    if data.count < content { half.dataCut = true }
+                    half.dataLength += content
                     half.dataFrames += 1
                     if frame.has(HTTP2Frame.Flag.endStream) { half.ended = true }
                 }
@@ -203,8 +226,12 @@ public struct HTTP2Stream: Sendable, Equatable {
 public struct HTTP2StreamHalf: Sendable, Equatable {
     /// Header lists in order.
     public internal(set) var headerBlocks: [[HPACKHeaderField]] = []
-    /// The DATA frames' content joined, padding removed.
+    /// The DATA frames' content joined, padding removed, up to the first the budget cut.
     public internal(set) var data: [UInt8] = []
+    /// The content the DATA frames carried, kept or not (their headers say it).
+    public internal(set) var dataLength = 0
+    /// The budget did not keep all of the content: `data` is its beginning.
+    public internal(set) var dataCut = false
     public internal(set) var dataFrames = 0
     /// END_STREAM was seen: this side sent everything it had on the stream.
     public internal(set) var ended = false

@@ -1,10 +1,25 @@
 /// One HTTP/2 frame (RFC 9113 §4.1): a 9-byte header — length (24 bits), type, flags, a reserved
-/// bit and the stream identifier (31 bits) — then the payload.
+/// bit and the stream identifier (31 bits) — then the payload. A DATA frame's payload may be kept
+/// only in part (`PlaintextBudget`): `length` says what it carried.
 public struct HTTP2Frame: Sendable, Equatable {
     public let type: UInt8
     public let flags: UInt8
     public let streamID: UInt32
+    /// The payload's kept bytes, from its start.
     public let payload: ArraySlice<UInt8>
+    /// The payload's length as the header says.
+    public let length: Int
+
+    public init(type: UInt8, flags: UInt8, streamID: UInt32, payload: ArraySlice<UInt8>, length: Int? = nil) {
+        self.type = type
+        self.flags = flags
+        self.streamID = streamID
+        self.payload = payload
+        self.length = length ?? payload.count
+    }
+
+    /// Part of the payload was not kept.
+    public var isCut: Bool { payload.count < length }
 
     /// §6: the frame types this reader acts on; any other type is passed over (§4.1).
     public enum Kind: UInt8, Sendable {
@@ -25,30 +40,56 @@ public struct HTTP2Frame: Sendable, Equatable {
     public var kind: Kind? { Kind(rawValue: type) }
     public func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
 
-    /// The frames whole at the front of `bytes`, and how many bytes after them begin a frame
-    /// that was cut (the budget, or the end of the connection).
-    public static func frames(in bytes: ArraySlice<UInt8>) -> (frames: [HTTP2Frame], unreadBytes: Int) {
+    /// The frames of one direction as kept, in order. A frame whose payload the budget cut is
+    /// passed over by its length. Reading stops where a frame's header was not kept — nothing
+    /// after it can be placed: `notFollowed` counts what is left there, kept or not — or where
+    /// the bytes end inside a frame (the connection ended): `unreadBytes` counts those.
+    public static func frames(in stream: KeptStream) -> (frames: [HTTP2Frame], unreadBytes: Int, notFollowed: Int) {
         var frames: [HTTP2Frame] = []
-        var position = bytes.startIndex
-        while bytes.endIndex - position >= headerLength {
-            let length = Int(bytes[position]) << 16 | Int(bytes[position + 1]) << 8 | Int(bytes[position + 2])
-            let start = position + headerLength
-            guard bytes.endIndex - start >= length else { break }
-            let stream = UInt32(bytes[position + 5] & 0x7f) << 24 | UInt32(bytes[position + 6]) << 16
-                | UInt32(bytes[position + 7]) << 8 | UInt32(bytes[position + 8])
-            frames.append(HTTP2Frame(type: bytes[position + 3], flags: bytes[position + 4], streamID: stream,
-                                     payload: bytes[start..<(start + length)]))
-            position = start + length
+        var reader = KeptStream.Reader(stream)
+        while !reader.atEnd {
+            let head = reader.run
+            guard head.count >= headerLength else {
+                var rest = reader
+                let left = rest.takeRest()
+                // The kept bytes end inside a header (the connection ended there), or a gap hides it.
+                return left.notKept == 0 ? (frames, left.front.count, 0) : (frames, 0, left.carriedCount)
+            }
+            let at = head.startIndex
+            let length = Int(head[at]) << 16 | Int(head[at + 1]) << 8 | Int(head[at + 2])
+            let streamID = UInt32(head[at + 5] & 0x7f) << 24 | UInt32(head[at + 6]) << 16 | UInt32(head[at + 7]) << 8 | UInt32(head[at + 8])
+            var probe = reader
+            _ = probe.take(headerLength)
+            let payload = probe.take(length)
+            // Kept bytes after a gap inside one payload cannot be placed in it: only its front is.
+            let frame = HTTP2Frame(type: head[at + 3], flags: head[at + 4], streamID: streamID, payload: payload.front, length: length)
+            guard payload.missing == 0 else {
+                // The bytes end inside this payload: a cut one is said as cut (the rest of its gap
+                // is still to be written while the flow lives); a whole one was ended early.
+                if payload.notKept > 0 { return (frames + [frame], 0, 0) }
+                return (frames, headerLength + payload.front.count + payload.keptAfterGap, 0)
+            }
+            reader = probe
+            frames.append(frame)
         }
-        return (frames, bytes.endIndex - position)
+        return (frames, 0, 0)
     }
 
     /// The payload without its padding (§6.1: a pad length byte, then the padding at the end) when
     /// PADDED is set; nil when the padding is longer than the payload (a PROTOCOL_ERROR).
+    /// Of a cut payload, the kept part of the content.
     public var unpadded: ArraySlice<UInt8>? {
         guard has(Flag.padded) else { return payload }
-        guard let padLength = payload.first.map(Int.init), padLength < payload.count else { return nil }
-        return payload[(payload.startIndex + 1)..<(payload.endIndex - padLength)]
+        guard let padLength = payload.first.map(Int.init), padLength < length else { return nil }
+        let contentEnd = payload.startIndex + length - padLength
+        return payload[(payload.startIndex + 1)..<min(contentEnd, payload.endIndex)]
+    }
+
+    /// The content's length as carried, padding removed; nil as for `unpadded`.
+    public var contentLength: Int? {
+        guard has(Flag.padded) else { return length }
+        guard let padLength = payload.first.map(Int.init), padLength < length else { return nil }
+        return length - 1 - padLength
     }
 
     /// A 32-bit number at `offset` into the payload.

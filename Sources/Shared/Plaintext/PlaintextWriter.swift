@@ -82,12 +82,13 @@ public final class PlaintextWriter: @unchecked Sendable {
 
     /// Appends one record: the first `maxRecordBytes` of `plaintext`, which carried
     /// `originalLength` bytes (the budget may already have cut it; nil: its own length), stamped
-    /// with absolute `timestamp` (signed ns since 1970). An empty chunk stores nothing (nil).
+    /// with absolute `timestamp` (signed ns since 1970). An empty chunk that carried bytes is a
+    /// gap — a record keeping nothing (`PlaintextBudget`); one that carried none stores nothing (nil).
     @discardableResult
     public func write(_ plaintext: Data, originalLength: Int? = nil, stream: UInt64, direction: Direction,
                       timestamp: Int64) throws(PlaintextWriteError) -> PlaintextLocation? {
         guard !broken, !closed else { throw .closed }
-        guard !plaintext.isEmpty else { return nil }
+        guard !plaintext.isEmpty || (originalLength ?? 0) > 0 else { return nil }
         let stored = min(plaintext.count, Int(config.maxRecordBytes))
         let recordLength = UInt64(PlaintextFormat.recordHeaderLength + stored)
         if let current = file, current.size > UInt64(PlaintextFormat.globalHeaderLength),

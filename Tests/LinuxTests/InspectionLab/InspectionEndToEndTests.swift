@@ -236,6 +236,37 @@ struct InspectionEndToEndTests {
         #expect(browser.status == 0, "\(browser.out)\n\(browser.err)")
     }
 
+    @Test("a large first response leaves the requests after it on the connection theirs, over HTTP/1.1 and HTTP/2, each cut body's true length said")
+    func budgetServesEveryRequest() throws {
+        let lab = try InspectionLab()
+        defer { lab.remove() }
+        let set = try InspectionLab.tunnelvision(["settings", "set", "plaintext-persistence", "on", "--data-dir", lab.data.path])
+        #expect(set.status == 0, "\(set.err)")
+        // 300 000 bytes then the JSON, each pair on one connection to the real nginx.
+        let curl = { (version: String) in (["curl", "-sS", "--max-time", "30", version, "-o", "/dev/null", "-o", "/dev/null"] + lab.resolve).joined(separator: " ") }
+        let result = try lab.run(["--inspect", "--upstream-ca", lab.pki.root], script: """
+            \(curl("--http1.1")) \(lab.url)/file.bin \(lab.url)/api.json && \(curl("--http2")) \(lab.url)/file.bin \(lab.url)/api.json
+            """)
+        #expect(result.status == 0, "\(result.err)")
+        let flows = try secureFlows(lab)
+        #expect(flows.map { $0["tlsStatus"] as? String } == ["inspected", "inspected"])
+        #expect(lab.body.count == 300_000)
+        let total = "300 000"
+        for (flow, version) in zip(flows, ["HTTP/1.1", "HTTP/2"]) {
+            let id = try #require(flow["id"] as? Int)
+            let decrypted = try #require(try lab.flow(id)["decrypted"] as? [String: Any])
+            #expect(decrypted["protocol"] as? String == version)
+            let exchanges = try #require(decrypted["http"] as? [[String: Any]])
+            #expect(exchanges.count == 2, "\(version): \(exchanges)")
+            let big = try #require((exchanges.first?["response"] as? [String: Any])?["body"] as? [String: Any])
+            #expect(big["complete"] as? Bool == false, "\(version): \(big)")
+            #expect((big["summary"] as? String)?.contains(" bytes kept of \(total) — the rest was not kept") == true, "\(version): \(big)")
+            // The answer after it was kept whole: before, "none was kept".
+            let small = try #require((exchanges.last?["response"] as? [String: Any])?["body"] as? [String: Any])
+            #expect(small["complete"] as? Bool == true && (small["text"] as? String)?.contains("\"nested\"") == true, "\(version): \(small)")
+        }
+    }
+
     @Test("the key log lets tshark decrypt the tunnel's own capture of an inspected flow")
     func keyLogDecryptsTheCapture() throws {
         let lab = try InspectionLab()

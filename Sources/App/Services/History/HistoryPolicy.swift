@@ -1,3 +1,5 @@
+import Shared
+
 /// The bounds every history read keeps, whatever the size of the history.
 public struct HistoryPolicy: Sendable, Equatable {
     /// Rows per store query, and matches per load.
@@ -8,11 +10,12 @@ public struct HistoryPolicy: Sendable, Equatable {
     public var packetsPerFlow: Int
     /// Bars of the timeline's activity axis, at most.
     public var axisBars: Int
-    /// What the flow inspector lists of one flow's decrypted chunks (separate from the packets).
+    /// What the flow inspector lists of one flow's decrypted chunks (separate from the packets):
+    /// by default every record the budget lets a flow write in both directions.
     public var plaintextChunksPerFlow: Int
 
     public init(pageSize: Int = 100, maxPagesPerLoad: Int = 8, packetsPerFlow: Int = 500, axisBars: Int = 48,
-                plaintextChunksPerFlow: Int = 256) {
+                plaintextChunksPerFlow: Int = 2 * PlaintextBudget.Limits.standard.recordsPerDirection) {
         self.pageSize = pageSize
         self.maxPagesPerLoad = maxPagesPerLoad
         self.packetsPerFlow = packetsPerFlow
@@ -20,6 +23,6 @@ public struct HistoryPolicy: Sendable, Equatable {
         self.plaintextChunksPerFlow = plaintextChunksPerFlow
     }
 
-    /// 100 / 8 / 500 / 48, and 256 decrypted chunks.
+    /// 100 / 8 / 500 / 48, and 16 384 decrypted chunks.
     public static let `default` = HistoryPolicy()
 }

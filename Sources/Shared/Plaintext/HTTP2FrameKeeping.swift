@@ -1,0 +1,80 @@
+import Foundation
+
+/// Follows one direction of an HTTP/2 connection frame by frame as it is decrypted (RFC 9113 §4.1:
+/// a 9-byte header — 24-bit length, type, flags, 31-bit stream — then the payload), across chunk
+/// boundaries, and says which of its bytes to keep: the client's preface, every frame header,
+/// every payload but DATA's, and of each stream's DATA its first `perStream` bytes (and a padded
+/// frame's pad length). Only lengths
+/// and stream numbers are read; nothing is judged. Pure.
+struct HTTP2FrameKeeping: Sendable {
+    /// §3.4: the client connection preface.
+    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    static let headerLength = 9
+    /// §6.1's DATA frame type.
+    static let dataType: UInt8 = 0
+    /// §6.1's PADDED flag.
+    static let paddedFlag: UInt8 = 0x8
+    /// Streams whose DATA allowance is remembered; past it the oldest (lowest) is forgotten.
+    static let rememberedStreams = 1_024
+
+    private var prefaceLeft: Int?
+    private var header: [UInt8] = []
+    private var payloadLeft = 0
+    /// How many of `payloadLeft`'s first bytes are kept.
+    private var payloadKept = 0
+    private var dataKept: [UInt32: Int] = [:]
+
+    /// Calls `run(keep, length)` for each run of `chunk`'s bytes, in order.
+    mutating func walk(_ chunk: Data, direction: Direction, perStream: Int, _ run: (Bool, Int) -> Void) {
+        if prefaceLeft == nil { prefaceLeft = direction == .outbound ? Self.preface.count : 0 }
+        chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var position = 0
+            while position < bytes.count {
+                let available = bytes.count - position
+                if let left = prefaceLeft, left > 0 {
+                    let take = min(left, available)
+                    run(true, take)
+                    prefaceLeft = left - take
+                    position += take
+                } else if payloadLeft > 0 {
+                    let take = min(payloadLeft, available)
+                    let kept = min(take, payloadKept)
+                    run(true, kept)
+                    run(false, take - kept)
+                    payloadKept -= kept
+                    payloadLeft -= take
+                    position += take
+                } else {
+                    let take = min(Self.headerLength - header.count, available)
+                    header += bytes[position..<(position + take)]
+                    run(true, take)
+                    position += take
+                    if header.count == Self.headerLength { begin(perStream: perStream) }
+                }
+            }
+        }
+    }
+
+    /// A frame header is whole: its payload is next.
+    private mutating func begin(perStream: Int) {
+        let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
+        let stream = UInt32(header[5] & 0x7f) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8 | UInt32(header[8])
+        let isData = header[3] == Self.dataType
+        let padded = header[4] & Self.paddedFlag != 0
+        header.removeAll(keepingCapacity: true)
+        payloadLeft = length
+        guard isData else {
+            payloadKept = length
+            return
+        }
+        if dataKept[stream] == nil, dataKept.count >= Self.rememberedStreams, let oldest = dataKept.keys.min() {
+            dataKept[oldest] = nil
+        }
+        let already = dataKept[stream, default: 0]
+        let allowed = min(length, max(0, perStream - already))
+        dataKept[stream] = already + allowed
+        // A padded frame's first byte says its padding: kept, so its content's length is known.
+        payloadKept = padded && length > 0 ? max(allowed, 1) : allowed
+    }
+}
