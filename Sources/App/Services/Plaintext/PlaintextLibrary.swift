@@ -28,23 +28,56 @@ public actor PlaintextLibrary {
     /// The chunk `row` indexes: three short reads (global header, record header, `stored_length`
     /// bytes bounded by the file's `max_record_bytes` and by its size before anything is allocated).
     public func chunk(for row: StoredPlaintextChunk) throws(PlaintextLibraryError) -> DecryptedChunk {
-        let directory: URL
-        do { directory = try resolveDirectory() } catch { throw .containerUnavailable("\(error)") }
-        let files: [UInt32: URL]
-        do { files = try PlaintextDirectory.files(in: directory) } catch { throw .containerUnavailable(error.description) }
-        guard let url = files[row.location.fileSequence] else { throw .notFound(row.location.fileSequence) }
-        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { throw .notFound(row.location.fileSequence) }
-            throw .recordUnreadable("\(url.lastPathComponent): \(SystemError.text(openingWithoutFollowing: errno))")
+        var files = try OpenFiles(try directory())
+        defer { files.close() }
+        return try chunk(for: row, in: &files)
+    }
+
+    private func directory() throws(PlaintextLibraryError) -> URL {
+        do { return try resolveDirectory() } catch { throw .containerUnavailable("\(error)") }
+    }
+
+    /// The directory's files as one reading found them, each opened once and its global header read
+    /// once: a flow's thousands of records cost a listing, not one each.
+    struct OpenFiles {
+        let urls: [UInt32: URL]
+        private var open: [UInt32: (descriptor: Int32, global: PlaintextFormat.GlobalHeader)] = [:]
+
+        init(_ directory: URL) throws(PlaintextLibraryError) {
+            do { urls = try PlaintextDirectory.files(in: directory) } catch { throw .containerUnavailable(error.description) }
         }
-        defer { close(descriptor) }
-        let name = url.lastPathComponent
+
+        mutating func file(_ sequence: UInt32) throws(PlaintextLibraryError) -> (descriptor: Int32, global: PlaintextFormat.GlobalHeader, name: String) {
+            guard let url = urls[sequence] else { throw .notFound(sequence) }
+            if let known = open[sequence] { return (known.descriptor, known.global, url.lastPathComponent) }
+            let descriptor = Glibc.open(url.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { throw .notFound(sequence) }
+                throw .recordUnreadable("\(url.lastPathComponent): \(SystemError.text(openingWithoutFollowing: errno))")
+            }
+            let name = url.lastPathComponent
+            do {
+                let globalBytes = try PlaintextLibrary.read(descriptor, at: 0, count: PlaintextFormat.globalHeaderLength, name: name)
+                let global = try PlaintextLibrary.decoded(name) { () throws(PlaintextFormat.FormatError) in
+                    try PlaintextFormat.GlobalHeader(parsing: globalBytes)
+                }
+                open[sequence] = (descriptor, global)
+                return (descriptor, global, name)
+            } catch {
+                Glibc.close(descriptor)
+                throw error
+            }
+        }
+
+        mutating func close() {
+            for file in open.values { Glibc.close(file.descriptor) }
+            open = [:]
+        }
+    }
+
+    private func chunk(for row: StoredPlaintextChunk, in files: inout OpenFiles) throws(PlaintextLibraryError) -> DecryptedChunk {
+        let (descriptor, global, name) = try files.file(row.location.fileSequence)
         let offset = row.location.recordOffset
-        let globalBytes = try Self.read(descriptor, at: 0, count: PlaintextFormat.globalHeaderLength, name: name)
-        let global = try Self.decoded(name) { () throws(PlaintextFormat.FormatError) in
-            try PlaintextFormat.GlobalHeader(parsing: globalBytes)
-        }
         guard offset >= UInt64(PlaintextFormat.globalHeaderLength) else {
             throw .recordUnreadable("\(name): \(PlaintextFormat.FormatError.notARecordStart(offset: offset))")
         }
@@ -77,12 +110,12 @@ public actor PlaintextLibrary {
                               bytes: bytes, originalLength: Int(header.originalLength))
     }
 
-    private static func decoded<Value>(_ name: String, _ body: () throws(PlaintextFormat.FormatError) -> Value) throws(PlaintextLibraryError) -> Value {
+    fileprivate static func decoded<Value>(_ name: String, _ body: () throws(PlaintextFormat.FormatError) -> Value) throws(PlaintextLibraryError) -> Value {
         do { return try body() } catch { throw .recordUnreadable("\(name): \(error)") }
     }
 
     /// Exactly `count` bytes at `offset`; fewer on disk is a record cut short.
-    private static func read(_ descriptor: Int32, at offset: UInt64, count: Int, name: String) throws(PlaintextLibraryError) -> Data {
+    fileprivate static func read(_ descriptor: Int32, at offset: UInt64, count: Int, name: String) throws(PlaintextLibraryError) -> Data {
         var bytes = Data(count: count)
         var done = 0
         while done < count {
@@ -103,7 +136,10 @@ public actor PlaintextLibrary {
 extension PlaintextLibrary {
     /// Each row's chunk, as `chunk(for:)` answers it: one unreadable record does not hide the rest.
     public func chunks(for rows: [StoredPlaintextChunk]) -> [Result<DecryptedChunk, PlaintextLibraryError>] {
-        rows.map { row in Result { () throws(PlaintextLibraryError) in try chunk(for: row) } }
+        let files: Result<OpenFiles, PlaintextLibraryError> = Result { () throws(PlaintextLibraryError) in try OpenFiles(try directory()) }
+        guard case var .success(open) = files else { return rows.map { _ in files.map { _ in fatalError("unreachable") } } }
+        defer { open.close() }
+        return rows.map { row in Result { () throws(PlaintextLibraryError) in try chunk(for: row, in: &open) } }
     }
 }
 
@@ -113,9 +149,11 @@ extension PlaintextLibrary {
     /// refusal is an error, never an empty answer.
     public func readable(_ rows: [StoredPlaintextChunk]) throws(PlaintextLibraryError) -> [DecryptedChunk] {
         var read: [DecryptedChunk] = []
+        var files = try OpenFiles(try directory())
+        defer { files.close() }
         for row in rows {
             do throws(PlaintextLibraryError) {
-                read.append(try chunk(for: row))
+                read.append(try chunk(for: row, in: &files))
             } catch .notFound {
                 continue
             }
