@@ -549,13 +549,9 @@ def test_finest_bar_filters_without_zooming_and_releases(t):
     t.b.wait(lambda: not t.b.find("button", "Back", exact=True), 10, "could not return to the whole history")
 
 
-def test_drag_sweeps_whole_bars_without_zooming(t):
-    open_timeline(t)
-    t.b.wait(lambda: len(bars(t)) >= 3, 10, "fewer than three bars: nothing to sweep")
-    facts = bar_facts(t)
-    top = caption(t)
+def sweep_bars(t, first, last):
+    """Drags across bars first..last of the axis, from the middle of one to the middle of the other."""
     scrub = t.b.one("slider", "Activity of all connections", exact=True)
-    first, last = 0, len(facts) - 2
     boxes = t.b.driver.execute_script("return [...document.querySelectorAll('.scrub rect.hit')].map(r => r.getBoundingClientRect().toJSON())")
     box = scrub.rect
     start_x = boxes[first]["x"] + boxes[first]["width"] * 0.5 - (box["x"] + box["width"] / 2)
@@ -563,6 +559,15 @@ def test_drag_sweeps_whole_bars_without_zooming(t):
     (ActionChains(t.b.driver).move_to_element_with_offset(scrub, int(start_x), 0).click_and_hold()
         .move_by_offset(int(distance / 2), 0).move_by_offset(int(distance - int(distance / 2)), 0).release().perform())
     t.b.wait_text("The list shows connections active")
+
+
+def test_drag_sweeps_whole_bars_without_zooming(t):
+    open_timeline(t)
+    t.b.wait(lambda: len(bars(t)) >= 3, 10, "fewer than three bars: nothing to sweep")
+    facts = bar_facts(t)
+    top = caption(t)
+    first, last = 0, len(facts) - 2
+    sweep_bars(t, first, last)
     check(caption(t) == top and not t.b.find("button", "Back", exact=True), "a sweep zoomed")
     selected = [i for i, f in enumerate(bar_facts(t)) if f["selected"]]
     check(selected == list(range(first, last + 1)), f"the sweep should mark bars {first}..{last}, it marks {selected}")
@@ -1254,6 +1259,13 @@ class LiveDemo:
     def ask(self, *arguments):
         return oracle(self.t.binary, self.data_dir, *arguments)
 
+    def leave(self):
+        """Stops the demo and its server, and takes the browser back to the run's own server
+        (cookies do not tell ports apart: the demo's server replaced ours)."""
+        self.stop()
+        if self.t.server.process.poll() is None:
+            self.t.b.go(self.t.server.url)
+
     def stop(self):
         if self.process.poll() is None:
             self.process.terminate()
@@ -1305,9 +1317,7 @@ def test_a_top_talker_opens_its_connection_in_the_inspector(t):
         recent_flow = demo.ask("flow", str(recent_id))
         b.one("heading", recent_flow["name"] or recent_flow["remote"], exact=True)
     finally:
-        demo.stop()
-        if t.server.process.poll() is None:
-            b.go(t.server.url)   # cookies do not tell ports apart: the demo's server replaced ours
+        demo.leave()
 
 
 test_a_top_talker_opens_its_connection_in_the_inspector.live = True
@@ -1386,9 +1396,7 @@ def test_diagnostics_with_a_live_tunnel(t):
         check(stable > moved, f"too few readings held still to compare ({stable} held, {moved} moved)")
         t.shoot("diagnostics-live")
     finally:
-        demo.stop()
-        if t.server.process.poll() is None:
-            b.go(t.server.url)   # cookies do not tell ports apart: the demo's server replaced ours
+        demo.leave()
 
 
 test_diagnostics_with_a_live_tunnel.live = True
