@@ -1,8 +1,9 @@
 """The Timeline's place in the address (back, reload and a shared link restore it; back from a
 connection returns to the same rows and scroll, the row focused), keyboard focus on each new
-screen's heading and on the scrub bar after Enter, and an analyzed conversation's real ends.
-Each test takes the run's context `t`."""
+screen's heading and on the scrub bar after Enter, and the notice every screen shows when its
+server stops answering or refuses the session. Each test takes the run's context `t`."""
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -10,7 +11,7 @@ import urllib.parse
 
 from selenium.webdriver.common.keys import Keys
 
-from harness import Browser, Server, check, oracle
+from harness import Browser, Failure, Server, check, oracle
 from screens import HANDSHAKES_CAPTURE, bar_facts, bars, open_timeline, rows, sweep_bars, wait_rows
 
 
@@ -186,6 +187,67 @@ def test_focus_goes_to_each_new_screens_heading_and_stays_on_the_axis(t):
     t.b.one("button", "Clear filters", exact=True).click()
 
 
+def notice_text(b):
+    return b.driver.execute_script("const n = document.getElementById('contact-notice'); return n && !n.hidden ? n.innerText : ''")
+
+
+def test_every_screen_says_when_its_server_stops_answering_or_refuses_the_session(t):
+    """Under each screen the server stops answering (its process stopped): within the deadline
+    (5 s of silence, asked every 2 s) the screen says so in the server's words with what to check
+    and how old it is; when it answers again the notice goes and the screen catches up. A server
+    restarted on the same address refuses the session: that is said as refused, not as silence."""
+    server = Server(t.options.server, t.binary, t.data_dir)
+    t.servers.append(server)
+    b = t.b
+    b.go(server.url)
+    b.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
+    flow_id = oracle(t.binary, t.data_dir, "flows", "--limit", "1")["flows"][0]["id"]
+    timings = []
+    try:
+        for route, ready in [("#/timeline", "ul.rows li.row"), (f"#/flow/{flow_id}", "table.packets"),
+                             ("#/diagnostics", "section.headline"), ("#/captures", "#room-title"),
+                             ("#/settings", "#storage-title"), ("#/dashboard", "#monitoring-title")]:
+            b.route(route)
+            b.wait(lambda: b.css(ready), 20, f"{route} did not draw")
+            b.driver.execute_script("window.tvNotReloaded = true")
+            os.kill(server.process.pid, signal.SIGSTOP)
+            stopped = time.time()
+            b.wait(lambda: "The app's server is not answering" in notice_text(b), 12, f"{route}: no notice after the server stopped")
+            timings.append((route, time.time() - stopped))
+            said = notice_text(b)
+            check("Is 'tunnelvision ui' still running?" in said and "as of" in said, f"{route}: the notice says {said!r}")
+            if route == "#/dashboard":
+                check(not b.find("button", "Start monitoring", True) and not b.find("button", "Stop monitoring", True),
+                      "a monitoring control is offered with no server behind it")
+                check("Monitoring is on" not in b.text(), "the Dashboard still claims monitoring is on")
+            if route in ("#/timeline", "#/captures", "#/dashboard"):
+                t.shoot(f"server-gone-{route[2:]}")
+            os.kill(server.process.pid, signal.SIGCONT)
+            b.wait(lambda: notice_text(b) == "", 12, f"{route}: the notice stayed after the server answered again")
+            b.wait(lambda: b.css(ready), 10, f"{route}: nothing drawn once the server answered again")
+            check(b.driver.execute_script("return window.tvNotReloaded === true"), f"{route}: the page was reloaded")
+        print("  notice after: " + ", ".join(f"{route} {seconds:.1f} s" for route, seconds in timings), flush=True)
+        check(all(seconds <= 10 for _, seconds in timings), f"a notice came late: {timings}")
+        # Restarted on the same address: a new secret, so this browser's session is refused.
+        b.route("#/captures")
+        b.wait(lambda: b.css("#room-title"), 20, "captures did not draw")
+        server.stop()
+        again = Server(t.options.server, t.binary, t.data_dir, listen=server.listen)
+        t.servers.append(again)
+        b.wait(lambda: "no longer accepts this browser" in notice_text(b), 15, "a refused session was not said")
+        said = notice_text(b)
+        check("not answering" not in said and "tunnelvision ui link" in said, f"the refusal says {said!r}")
+        t.shoot("session-refused")
+        # A new address opens the session again.
+        b.go(again.url)
+        b.route("#/captures")
+        b.wait(lambda: b.css("#room-title") and notice_text(b) == "", 20, "a new address did not open the session again")
+    finally:
+        if server.process.poll() is None:
+            os.kill(server.process.pid, signal.SIGCONT)
+        b.go(t.server.url)   # back to the main server for the tests after
+
+
 def test_an_analyzed_conversation_between_two_other_machines_shows_both_ends(t):
     """Conversations `analyze` read from a capture of two other machines: each row names both ends
     and says neither is this machine (no port of a "remote" end); the Inspector lists the two
@@ -231,7 +293,53 @@ def test_an_analyzed_conversation_between_two_other_machines_shows_both_ends(t):
         t.b.go(t.server.url)   # back to the main history for the tests after
 
 
+def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
+    """Captures and Diagnostics open on an empty data directory, then the demo's tunnel records
+    into it: the capture file appears on the open Captures screen, and Diagnostics turns from
+    "Monitoring is off" to what the live session sees, neither reloaded."""
+    if not t.options.live_demo:
+        raise Failure("a live tunnel needs --live-demo")
+    folder = os.path.join(t.scratch, "live-refresh")
+    os.makedirs(folder, mode=0o700)
+    server = Server(t.options.server, t.binary, folder)
+    t.servers.append(server)
+    b, other = t.b, Browser(t.options.artifacts)
+    demo = None
+    try:
+        for browser, route in ((b, "#/captures"), (other, "#/diagnostics")):
+            browser.go(server.url)
+            browser.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
+            browser.route(route)
+        b.wait_text("No capture files yet", 15)
+        other.wait(lambda: "Monitoring is off" in other.text(), 15, "Diagnostics did not say monitoring is off")
+        for browser in (b, other):
+            browser.driver.execute_script("window.tvNotReloaded = true")
+        demo = subprocess.Popen([t.binary, "demo", "--data-dir", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        other.wait(lambda: "What this session can see" in other.text(), 180,
+                   f"Diagnostics never showed the live session: {other.text()[:300]!r}")
+        b.wait(lambda: b.css("li.capture .capture-size"), 60, f"no capture file appeared: {b.text()[:300]!r}")
+        files = lambda: [row.text for row in b.css("li.capture")]
+        first = files()
+        # And it moves on while the tunnel records: it grows, or stops being recorded when the demo ends.
+        b.wait(lambda: files() != first, 60, f"the capture files stayed {first} while the tunnel recorded")
+        for browser, name in ((b, "Captures"), (other, "Diagnostics")):
+            check(browser.driver.execute_script("return window.tvNotReloaded === true"), f"{name} was reloaded")
+        t.shoot("captures-following")
+        other.color_scheme("dark")
+        other.screenshot("diagnostics-following")
+    finally:
+        other.quit()
+        if demo and demo.poll() is None:
+            demo.terminate()   # the demo removes its own lab on TERM
+            demo.wait(timeout=60)
+        b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+
+
+test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload.live = True
+
 TESTS = [test_the_timelines_place_survives_back_reload_and_a_shared_link,
          test_an_address_with_unknown_or_old_values_falls_back_to_defaults,
          test_focus_goes_to_each_new_screens_heading_and_stays_on_the_axis,
-         test_an_analyzed_conversation_between_two_other_machines_shows_both_ends]
+         test_an_analyzed_conversation_between_two_other_machines_shows_both_ends,
+         test_every_screen_says_when_its_server_stops_answering_or_refuses_the_session,
+         test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload]
