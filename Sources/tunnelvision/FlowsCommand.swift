@@ -73,7 +73,10 @@ enum FlowsCommand {
                      "uid", "user", "detail" (why it is unavailable), "label" (the PROGRAM cell),
                      "text"}, or null when it was not asked), "inspectionSentence" (the status and
                      reason as a sentence, or null), "statusNote" (the same when a row says it, or
-                     null)}], "bursts", "programGroups", "scanned", "hasMore", "next" (a cursor or
+                     null), "conversation" (the two ends as a screen shows them: {"thisMachine"
+                     (false for a conversation analyze read between two other machines), "label"
+                     (who it is with, when unnamed), "note", "unnamed" (said where a name would
+                     be), "ends": [{"label", "text"}]})}], "bursts", "programGroups", "scanned", "hasMore", "next" (a cursor or
                      null), "keptLooking", "historyEmpty", "filter" (as applied: "search",
                      "protocols", "statuses", "reasons", "programs", "since", "until"), "choices"
                      (what can be asked for, in a screen's words: {"statuses": [{"id", "label",

@@ -28,10 +28,10 @@ def check(condition, message):
 class Server:
     """`tunnelvision ui --json --no-open --data-dir D` or the development stand-in, on loopback."""
 
-    def __init__(self, kind, binary, data_dir):
+    def __init__(self, kind, binary, data_dir, listen=None):
         self.kind, self.binary, self.data_dir = kind, binary, data_dir
         if kind == "ui":
-            command = [binary, "ui", "--json", "--no-open", "--data-dir", data_dir]
+            command = [binary, "ui", "--json", "--no-open", "--data-dir", data_dir] + (["--listen", listen] if listen else [])
         else:
             command = [sys.executable, os.path.join(HERE, "standin_server.py"), "--binary", binary, "--data-dir", data_dir]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -549,13 +549,9 @@ def test_finest_bar_filters_without_zooming_and_releases(t):
     t.b.wait(lambda: not t.b.find("button", "Back", exact=True), 10, "could not return to the whole history")
 
 
-def test_drag_sweeps_whole_bars_without_zooming(t):
-    open_timeline(t)
-    t.b.wait(lambda: len(bars(t)) >= 3, 10, "fewer than three bars: nothing to sweep")
-    facts = bar_facts(t)
-    top = caption(t)
+def sweep_bars(t, first, last):
+    """Drags across bars first..last of the axis, from the middle of one to the middle of the other."""
     scrub = t.b.one("slider", "Activity of all connections", exact=True)
-    first, last = 0, len(facts) - 2
     boxes = t.b.driver.execute_script("return [...document.querySelectorAll('.scrub rect.hit')].map(r => r.getBoundingClientRect().toJSON())")
     box = scrub.rect
     start_x = boxes[first]["x"] + boxes[first]["width"] * 0.5 - (box["x"] + box["width"] / 2)
@@ -563,6 +559,15 @@ def test_drag_sweeps_whole_bars_without_zooming(t):
     (ActionChains(t.b.driver).move_to_element_with_offset(scrub, int(start_x), 0).click_and_hold()
         .move_by_offset(int(distance / 2), 0).move_by_offset(int(distance - int(distance / 2)), 0).release().perform())
     t.b.wait_text("The list shows connections active")
+
+
+def test_drag_sweeps_whole_bars_without_zooming(t):
+    open_timeline(t)
+    t.b.wait(lambda: len(bars(t)) >= 3, 10, "fewer than three bars: nothing to sweep")
+    facts = bar_facts(t)
+    top = caption(t)
+    first, last = 0, len(facts) - 2
+    sweep_bars(t, first, last)
     check(caption(t) == top and not t.b.find("button", "Back", exact=True), "a sweep zoomed")
     selected = [i for i, f in enumerate(bar_facts(t)) if f["selected"]]
     check(selected == list(range(first, last + 1)), f"the sweep should mark bars {first}..{last}, it marks {selected}")
@@ -759,8 +764,10 @@ def test_dashboard_says_when_its_server_is_gone(t):
     t.b.route("#/dashboard")
     t.b.wait(lambda: "Monitoring is" in t.b.text() or "session has ended" in t.b.text(), 30, "the Dashboard never drew its state")
     server.stop()
-    t.b.wait_text("The app's server is not answering", 20)
-    check("is 'tunnelvision ui' still running?" in t.b.text(), "the Dashboard does not say what to check")
+    notice = lambda: t.b.driver.find_element("css selector", "#contact-notice").text
+    t.b.wait(lambda: "The app's server is not answering" in notice(), 20, "the Dashboard did not say its server is gone")
+    check("Is 'tunnelvision ui' still running?" in notice(), "the Dashboard does not say what to check")
+    check("Monitoring is" not in t.b.text(), "the Dashboard still claims a monitoring state")
     check(not t.b.find("button", "Start monitoring", True), "a control is offered with no server behind it")
     t.shoot("dashboard-server-gone")
     t.b.go(t.server.url)   # back to the main server for the tests after
@@ -1254,6 +1261,13 @@ class LiveDemo:
     def ask(self, *arguments):
         return oracle(self.t.binary, self.data_dir, *arguments)
 
+    def leave(self):
+        """Stops the demo and its server, and takes the browser back to the run's own server
+        (cookies do not tell ports apart: the demo's server replaced ours)."""
+        self.stop()
+        if self.t.server.process.poll() is None:
+            self.t.b.go(self.t.server.url)
+
     def stop(self):
         if self.process.poll() is None:
             self.process.terminate()
@@ -1305,9 +1319,7 @@ def test_a_top_talker_opens_its_connection_in_the_inspector(t):
         recent_flow = demo.ask("flow", str(recent_id))
         b.one("heading", recent_flow["name"] or recent_flow["remote"], exact=True)
     finally:
-        demo.stop()
-        if t.server.process.poll() is None:
-            b.go(t.server.url)   # cookies do not tell ports apart: the demo's server replaced ours
+        demo.leave()
 
 
 test_a_top_talker_opens_its_connection_in_the_inspector.live = True
@@ -1386,9 +1398,7 @@ def test_diagnostics_with_a_live_tunnel(t):
         check(stable > moved, f"too few readings held still to compare ({stable} held, {moved} moved)")
         t.shoot("diagnostics-live")
     finally:
-        demo.stop()
-        if t.server.process.poll() is None:
-            b.go(t.server.url)   # cookies do not tell ports apart: the demo's server replaced ours
+        demo.leave()
 
 
 test_diagnostics_with_a_live_tunnel.live = True

@@ -9,6 +9,18 @@ extension FlowInspector {
         return String(decoding: out.writer.bytes, as: UTF8.self)
     }
 
+    /// Facts in reading order as `[{"label", "text"}, …]` under `name`.
+    static func write(_ name: StaticString, _ facts: [(label: String, value: String)], to out: inout JSONWriter) {
+        out.beginArray(name)
+        for fact in facts {
+            out.beginObject()
+            out.string("label", fact.label)
+            out.string("text", fact.value)
+            out.endObject()
+        }
+        out.endArray()
+    }
+
     public func writeJSON(to out: inout JSONWriter) {
         let stored = flow.stored
         out.beginObject()
@@ -21,6 +33,7 @@ extension FlowInspector {
         out.string("local", flow.endpoints?.local.description)
         out.string("remote", flow.endpoints?.remote.description)
         out.strings("ends", [stored.key.endpointA.description, stored.key.endpointB.description])
+        ConversationEnds(flow).write(to: &out)
         out.string("firstPacket", UTCTimestamp.iso8601(stored.firstSeen))
         out.string("lastPacket", UTCTimestamp.iso8601(stored.lastSeen))
         out.number("durationSeconds", stored.duration, decimals: 3)
@@ -37,14 +50,7 @@ extension FlowInspector {
         out.string("encryptionLabel", HistoryFlowWording.statusLabel(stored.tlsStatus))
         out.key("certificates")
         if let certificates { AnalysisReport.write(certificates, to: &out) } else { out.null() }
-        out.beginArray("handshake")
-        for fact in handshakeFacts {
-            out.beginObject()
-            out.string("label", fact.label)
-            out.string("text", fact.value)
-            out.endObject()
-        }
-        out.endArray()
+        Self.write("handshake", handshakeFacts, to: &out)
         writeDecryptedJSON(to: &out)
         out.number("storedPackets", storedPacketCount)
         out.number("shownPackets", rows.count)

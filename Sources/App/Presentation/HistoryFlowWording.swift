@@ -125,6 +125,7 @@ public enum HistoryFlowWording {
         writeInspection(flow.stored, to: &out)
         out.string("statusNote", statusNote(flow.stored))
         out.string("inspectionSentence", flow.stored.inspectionReason.map { InspectionReasonWording.text($0, status: flow.stored.tlsStatus) })
+        ConversationEnds(flow).write(to: &out)
         out.endObject()
     }
 

@@ -64,6 +64,7 @@ public actor WebAPI: WebResponder {
             let type = question.format == .csv ? "text/csv; charset=utf-8" : "application/json"
             return WebAPIResponse.download(try Self.opened(file, unlinking: true), type: type, name: question.format.fileName)
         case let .exportSummary(question): return .json(try await question.summary(now: clock()).json)
+        case .contact: return .json(ServerContact.json)
         case let .monitoring(action):
             guard let monitoring else { throw QuestionFailure(.failed, "this server cannot start or stop monitoring") }
             return .json(await monitoring.perform(action).json)

@@ -36,6 +36,9 @@ public enum WebAPIRoute: Sendable, Equatable {
     case export(ExportQuestion)
     /// What the export holds, before it is handed over.
     case exportSummary(ExportQuestion)
+    /// What a page says when it loses its server, and when (`ServerContact`); asked also just to
+    /// learn that the server still answers.
+    case contact
 
     /// A request the API does not answer: its status and the sentence said.
     public struct Refusal: Error, Sendable, Equatable {
@@ -165,6 +168,9 @@ public enum WebAPIRoute: Sendable, Equatable {
         case ["export", "summary"]:
             try call.expect("GET", parameters: "export")
             return .exportSummary(ExportQuestion(dataDirectory: dataDirectory, output: .stream))
+        case ["contact"]:
+            try call.expect("GET", parameters: "contact")
+            return .contact
         default:
             throw notFound(request.path)
         }

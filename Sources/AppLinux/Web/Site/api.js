@@ -1,5 +1,8 @@
 // Every request the pages make: same origin, the session cookie, and the header the server
 // requires of a page (a cross-site form cannot set it). Errors carry the server's sentence.
+// Each answer tells contact.js the server is there (or that it refused this browser's session).
+
+import { heard, refused, unreachable } from "./contact.js";
 
 export class APIError extends Error {
   /** `parameter` and `problem`: the field whose value was refused and what is wrong with it, in
@@ -15,7 +18,13 @@ export class APIError extends Error {
 const headers = { "X-TunnelVision": "1" };
 
 /** What every screen says when the app's server does not answer at all. */
-export const unreachable = "The app's server cannot be reached: is 'tunnelvision ui' still running?";
+export { unreachable };
+
+/** Tells contact.js what an answer says of the server: there, or refusing this browser. */
+function noted(response) {
+  if (response.status === 401) refused(); else heard();
+  return response;
+}
 
 async function answer(response) {
   const text = await response.text();
@@ -34,7 +43,7 @@ async function answer(response) {
 async function send(path, options) {
   let response;
   try {
-    response = await fetch(path, { credentials: "same-origin", ...options, headers: { ...headers, ...(options.headers ?? {}) } });
+    response = noted(await fetch(path, { credentials: "same-origin", ...options, headers: { ...headers, ...(options.headers ?? {}) } }));
   } catch {
     throw new APIError(0, unreachable);
   }
@@ -75,7 +84,7 @@ export function getDownload(path, filename) {
 async function download(path, filename, method) {
   let response;
   try {
-    response = await fetch(path, { method, credentials: "same-origin", headers });
+    response = noted(await fetch(path, { method, credentials: "same-origin", headers }));
   } catch {
     throw new APIError(0, unreachable);
   }

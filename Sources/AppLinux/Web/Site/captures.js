@@ -1,52 +1,85 @@
 // Captures: the capture files newest first with size and time, the one being recorded marked
 // and protected, download, delete (the history stays, the bytes go), a new file, the room left
-// against the limit, and the export of every connection (its count and size said first).
+// against the limit, and the export of every connection (its count and size said first). Asked
+// again every 2 s while shown.
 
 import { get, post, postDownload } from "./api.js";
-import { h, replace, bytes, when, errorCard, announce, count, downloadLink, capitalised } from "./dom.js";
+import { h, replace, bytes, when, errorCard, announce, count, downloadLink, capitalised, keyed } from "./dom.js";
+
+/** How often a shown Captures screen asks again (as the Timeline's live list does). */
+const everyMilliseconds = 2000;
 
 export function render(main) {
   let alive = true;
+  let drawn = null;   // the answer on screen, as text: an answer the same as it is not redrawn
   const body = h("div", {});
   replace(main, h("h1", { tabindex: -1 }, "Captures"), body);
+  // The parts a new answer redraws; the rest (a message, New capture file, the export and what
+  // it said) stays as the person left it.
+  const said = h("div", {});
+  const room = h("section", { class: "card", "aria-labelledby": "room-title" });
+  const listing = h("div", {});
+  const rest = [h("section", { class: "card", "aria-labelledby": "new-title" },
+    h("h2", { id: "new-title" }, "New capture file"),
+    h("p", {}, "Close the file being recorded and start a new one (only while a tunnel runs)."),
+    h("button", { type: "button", on: { click: rotate } }, "New capture file")), exportSection()];
 
-  async function load(message) {
+  // `message`: said above the list; `polled`: asked by the timer, so a failure leaves what is
+  // drawn (the notice above every screen says when the server is gone).
+  async function load(message, polled = false) {
+    if (message !== undefined) replace(said, message ? h("p", { class: "notice", role: "status" }, message) : null);
     let captures;
     try {
       captures = await get("/api/captures");
     } catch (error) {
-      if (alive) replace(body, errorCard("The captures could not be listed", error, () => load()));
+      if (alive && !polled) { drawn = null; replace(body, said, errorCard("The captures could not be listed", error, () => load())); }
       return;
     }
     if (!alive) return;
+    const text = JSON.stringify(captures);
+    if (text === drawn) return;
+    if (drawn === null) replace(body, said, room, listing, rest);
+    drawn = text;
+    replace(room, h("h2", { id: "room-title" }, "Room left"),
+      captures.roomLeft?.lines?.map((line) => h("p", {}, capitalised(line) + ".")));
+    drawFiles(captures);
+  }
+
+  // The files, newest first, each kept in place while it stays the same file in the same state
+  // (a button being pressed is not swapped away); its size and time are updated.
+  function drawFiles(captures) {
     const files = [...captures.captures].sort((a, b) => b.sequence - a.sequence);
-    replace(body,
-      message ? h("p", { class: "notice", role: "status" }, message) : null,
-      h("section", { class: "card", "aria-labelledby": "room-title" },
-        h("h2", { id: "room-title" }, "Room left"),
-        captures.roomLeft?.lines?.map((line) => h("p", {}, capitalised(line) + "."))),
-      files.length === 0
-        ? h("section", { class: "card empty" }, h("h2", {}, "No capture files yet"),
-            h("p", {}, "A running tunnel writes its packets to a capture file here: "), h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND")))
-        : h("section", { class: "card", "aria-labelledby": "files-title" },
-          h("h2", { id: "files-title" }, "Capture files"),
-          h("ul", { class: "captures" }, files.map((file) => h("li", { class: "capture" },
-            h("div", { class: "capture-head" },
-              h("span", { class: "capture-name" }, file.name),
-              file.recording ? h("span", { class: "recording" }, h("span", { "aria-hidden": "true" }, "● "), "Recording") : null,
-              h("span", { class: "capture-size" }, bytes(file.bytes))),
-            h("div", { class: "capture-when" }, `Last written ${when(file.lastWritten)}`),
-            file.recording ? h("p", { class: "hint" }, "Being written: it can be downloaded or deleted once the tunnel moves to a new file.")
-              : h("div", { class: "actions" },
-                downloadLink(`/api/captures/${file.sequence}`, file.name, "Download", { "aria-label": `Download ${file.name}` }),
-                h("button", { type: "button", class: "danger", "aria-label": `Delete ${file.name}`, on: { click: () => remove(file) } }, "Delete"))))),
-          // The size is said once, beside its limit, under Room left.
-          h("p", { class: "hint" }, `${count(captures.count, "capture file")}.`)),
-      h("section", { class: "card", "aria-labelledby": "new-title" },
-        h("h2", { id: "new-title" }, "New capture file"),
-        h("p", {}, "Close the file being recorded and start a new one (only while a tunnel runs)."),
-        h("button", { type: "button", on: { click: rotate } }, "New capture file")),
-      exportSection());
+    if (files.length === 0) {
+      replace(listing, h("section", { class: "card empty" }, h("h2", {}, "No capture files yet"),
+        h("p", {}, "A running tunnel writes its packets to a capture file here: "), h("pre", { class: "command" }, h("code", {}, "sudo tunnelvision run -- COMMAND"))));
+      return;
+    }
+    let list = listing.querySelector("ul.captures");
+    if (!list) {
+      list = h("ul", { class: "captures" });
+      replace(listing, h("section", { class: "card", "aria-labelledby": "files-title" },
+        h("h2", { id: "files-title" }, "Capture files"), list,
+        // The size is said once, beside its limit, under Room left.
+        h("p", { class: "hint files-count" })));
+    }
+    keyed(list, files, (file) => `${file.sequence} ${file.recording}`, fileRow, (row, file) => {
+      row.querySelector(".capture-size").textContent = bytes(file.bytes);
+      row.querySelector(".capture-when").textContent = `Last written ${when(file.lastWritten)}`;
+    });
+    listing.querySelector(".files-count").textContent = `${count(captures.count, "capture file")}.`;
+  }
+
+  function fileRow(file) {
+    return h("li", { class: "capture" },
+      h("div", { class: "capture-head" },
+        h("span", { class: "capture-name" }, file.name),
+        file.recording ? h("span", { class: "recording" }, h("span", { "aria-hidden": "true" }, "● "), "Recording") : null,
+        h("span", { class: "capture-size" }, bytes(file.bytes))),
+      h("div", { class: "capture-when" }, `Last written ${when(file.lastWritten)}`),
+      file.recording ? h("p", { class: "hint" }, "Being written: it can be downloaded or deleted once the tunnel moves to a new file.")
+        : h("div", { class: "actions" },
+          downloadLink(`/api/captures/${file.sequence}`, file.name, "Download", { "aria-label": `Download ${file.name}` }),
+          h("button", { type: "button", class: "danger", "aria-label": `Delete ${file.name}`, on: { click: () => remove(file) } }, "Delete")));
   }
 
   async function remove(file) {
@@ -92,5 +125,7 @@ export function render(main) {
   }
 
   load();
-  return () => { alive = false; };
+  // Live while shown: files grow and new ones start as the tunnel records; a hidden tab does not ask.
+  const poll = setInterval(() => { if (alive && !document.hidden) load(undefined, true); }, everyMilliseconds);
+  return { stop: () => { alive = false; clearInterval(poll); }, refresh: () => load(undefined, true) };
 }

@@ -7,7 +7,8 @@
 // opening its connection in the Flow Inspector), and the recent connections (the history's
 // newest rows, each opening its own).
 
-import { get, post, unreachable } from "./api.js";
+import { get, post } from "./api.js";
+import { heard } from "./contact.js";
 import { h, replace, bytes, errorCard, facts, keyed, zone, capitalised } from "./dom.js";
 import { timelineRow, statusNames } from "./rows.js";
 
@@ -18,12 +19,7 @@ const states = {
   noTunnel: { title: "Monitoring is off", icon: "○", text: "No tunnel is running on this data directory. Start monitoring below, or wrap one command:" },
   sessionEnded: { title: "The session has ended", icon: "◌", text: "The last tunnel stopped; its connections stay in the timeline. Start monitoring below, or wrap one command:" },
   unreadable: { title: "The tunnel's feed cannot be read", icon: "⚠", text: "The live feed exists but cannot be read; check the data directory's permissions, or start the tunnel again:" },
-  // No line from the app's server for `silenceSeconds`: nothing here is current any more.
-  gone: { title: "The app's server is not answering", icon: "⚠", text: unreachable },
 };
-
-/** Lines come every second; this long without one, the screen stops claiming anything is live. */
-const silenceSeconds = 5;
 
 function chart(samples) {
   const width = 600, height = 120;
@@ -182,22 +178,11 @@ export function render(main) {
   const source = new EventSource("/api/live", { withCredentials: true });
   let lastRecent = 0;
   let lastState = null;
-  let lastLine = Date.now(), silent = false;
-  // A server that stopped (or a machine asleep) leaves the last line on screen: say so instead.
-  const watchdog = setInterval(() => {
-    if (!alive || silent || document.hidden || Date.now() - lastLine < silenceSeconds * 1000) return;
-    silent = true;
-    const state = states.gone;
-    replace(monitoringState,
-      h("h2", { id: "monitoring-title" }, h("span", { class: "state-icon state-gone", "aria-hidden": "true" }, state.icon), " ", state.title),
-      h("p", { role: "alert" }, `${state.text} What is shown below is as of ${new Date(lastLine).toLocaleTimeString()}.`));
-    replace(control);
-  }, 1000);
   source.addEventListener("dashboard", (event) => {
     if (!alive) return;
     const line = JSON.parse(event.data);
-    lastLine = Date.now();
-    if (silent) { silent = false; loadControl(); }
+    heard();   // a line a second: the server is there (contact.js says when it is not)
+    monitoring.hidden = false;
     draw(line);
     // The tunnel came or went (a service started elsewhere, or one that stopped by itself).
     if (line.state !== lastState) {
@@ -206,5 +191,11 @@ export function render(main) {
     }
     if (line.state === "live" && Date.now() - lastRecent > 5000) { lastRecent = Date.now(); loadRecent(); }
   });
-  return () => { alive = false; source.close(); clearInterval(watchdog); };
+  return {
+    stop: () => { alive = false; source.close(); },
+    // The server gone (the notice above says so and as of when): no state is claimed and no
+    // control offered with nothing behind it; the next line draws them again.
+    lost: () => { monitoring.hidden = true; replace(control); },
+    refresh: () => { loadControl(); loadRecent(); },
+  };
 }

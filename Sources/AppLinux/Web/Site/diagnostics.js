@@ -1,10 +1,10 @@
 // Diagnostics: the headline sentence, the notice when name resolution is wrong, and the sections
 // and rows of the verdicts, as `tunnelvision diagnostics --json` gives them. Every word shown is
 // the command's (titles, labels, values, notes); the identifiers (`key`, `verdict`) stay in data
-// attributes for scripts and tests, never on the screen.
+// attributes for scripts and tests, never on the screen. Asked again every 2 s while shown.
 
 import { get } from "./api.js";
-import { h, replace, errorCard, facts } from "./dom.js";
+import { h, replace, errorCard, facts, keyed } from "./dom.js";
 
 function headlineCard(report) {
   return h("section", { class: "card headline", "aria-labelledby": "headline-title", "data-verdict": report.headline.verdict },
@@ -28,22 +28,37 @@ function sectionCard(section) {
     section.note ? h("p", { class: "note" }, section.note) : null);
 }
 
+/** How often a shown Diagnostics screen asks again (as the Timeline's live list does). */
+const everyMilliseconds = 2000;
+
 export function render(main) {
   let alive = true;
+  let drawn = null;   // the answer on screen, as text: an answer the same as it is not redrawn
   const body = h("div", {});
   replace(main, h("h1", { tabindex: -1 }, "Diagnostics"), body);
-  async function load() {
+  // `polled`: a failed poll leaves what is drawn (the notice above every screen says when the
+  // server is gone); only a first reading that fails is an error card.
+  async function load(polled = false) {
     let report;
     try {
       report = await get("/api/diagnostics");
     } catch (error) {
-      if (alive) replace(body, errorCard("The diagnostics could not be read", error, load));
+      if (alive && !polled) { drawn = null; replace(body, errorCard("The diagnostics could not be read", error, () => load())); }
       return;
     }
     if (!alive) return;
-    replace(body, headlineCard(report), report.resolverNotice ? resolverCard(report.resolverNotice) : null,
-      report.sections.map(sectionCard));
+    const text = JSON.stringify(report);
+    if (text === drawn) return;
+    drawn = text;
+    // Each section in place (keyed): what did not change is not rebuilt, and the scroll stays.
+    const cards = [{ key: "headline", card: headlineCard(report) },
+      ...(report.resolverNotice ? [{ key: "resolver", card: resolverCard(report.resolverNotice) }] : []),
+      ...report.sections.map((section) => ({ key: `section-${section.key}`, card: sectionCard(section) }))];
+    if (!body.querySelector("section.headline")) replace(body);
+    keyed(body, cards, (item) => `${item.key} ${item.card.outerHTML}`, (item) => item.card);
   }
   load();
-  return () => { alive = false; };
+  // Live while shown: the counters move as the tunnel works; a hidden tab does not ask.
+  const poll = setInterval(() => { if (alive && !document.hidden) load(true); }, everyMilliseconds);
+  return { stop: () => { alive = false; clearInterval(poll); }, refresh: () => load(true) };
 }

@@ -120,7 +120,11 @@ function packetTable(flow) {
 export function render(main, { id }) {
   let alive = true;
   replace(main, h("h1", { tabindex: -1 }, `Connection ${id}`), h("p", { class: "loading", role: "status" }, "Loading the connection…"));
-  (async () => {
+  draw();
+  // Back from a server that was away: read again (the connection may have moved since).
+  return { stop: () => { alive = false; }, refresh: draw };
+
+  async function draw() {
     let flow;
     try {
       flow = await get(`/api/flows/${id}`);
@@ -128,25 +132,28 @@ export function render(main, { id }) {
       if (!alive) return;
       replace(main, h("h1", { tabindex: -1 }, `Connection ${id}`),
         errorCard(error.status === 404 ? "No such connection" : "The connection could not be read", error,
-          error.status === 404 ? null : () => render(main, { id })),
+          error.status === 404 ? null : draw),
         h("p", {}, h("a", { href: "#/timeline" }, "Back to the timeline")));
       return;
     }
     if (!alive) return;
-    const title = flow.name ?? flow.remote ?? flow.ends[1];
-    const source = flow.nameSource ? nameSources[flow.nameSource] ?? flow.nameSource : "no name was seen; this is its address";
+    // Its name, else who it is with: the other end, or both ends when neither is this machine.
+    const title = flow.name ?? flow.conversation.label;
+    const [oneEnd, otherEnd] = flow.conversation.ends.map(({ label, text }) => [label, text]);
+    const source = flow.nameSource ? nameSources[flow.nameSource] ?? flow.nameSource : flow.conversation.unnamed;
     replace(main,
       h("p", { class: "crumbs" }, h("a", { href: "#/timeline" }, "Timeline"), " › ", `Connection ${flow.id}`),
       h("h1", { tabindex: -1 }, title),
       h("p", { class: "subtitle" }, capitalised(source),
         flow.otherNames.length ? ` · also called ${flow.otherNames.join(", ")}` : ""),
+      flow.conversation.note ? h("p", { class: "notice" }, `${capitalised(flow.conversation.note)}.`) : null,
       facts([
         ["Protocol", `${protocols[flow.protocol] ?? flow.protocol} over ${flow.ipVersion}`],
         ["Encryption", statusBadge(flow.encryption, flow.encryptionLabel)],
-        ["This machine", flow.local ?? flow.ends[0]],
+        oneEnd,
         // Asked when the connection opened; absent from a history kept before programs were.
         flow.program ? ["Program", flow.program.text] : null,
-        ["Other end", flow.remote ?? flow.ends[1]],
+        otherEnd,
         ["First to last packet", `${when(flow.firstPacket)} – ${when(flow.lastPacket)} (${duration(flow.durationSeconds)})`],
         ["Moved", h("span", { class: "directions" },
           h("span", {}, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesReceived)} received`),
@@ -158,6 +165,5 @@ export function render(main, { id }) {
       handshake(flow),
       decryptedContent(flow),
       packetTable(flow));
-  })();
-  return () => { alive = false; };
+  }
 }

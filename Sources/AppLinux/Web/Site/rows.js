@@ -46,10 +46,17 @@ function rowBadge(status, names) {
   return statusBadge(status, names[status]?.label, names[status]?.written ?? true);
 }
 
+/** Who a connection is with: its name, else the listing's `conversation.label` (the other end's
+ *  address, or both ends' when neither is this machine's). */
 export function hostOf(flow) {
   if (flow.name) return flow.name;
-  const remote = flow.remote ?? flow.peers?.[1];
-  return remote ? `${remote.address}` : "unknown host";
+  return flow.conversation?.label ?? flow.remote?.address ?? "unknown host";
+}
+
+/** The end a row's port and host filter speak of: the other end, when one end is this machine's
+ *  (a conversation between two other machines has no "other end": null). */
+function otherEnd(flow) {
+  return flow.conversation?.thisMachine === false ? null : flow.remote ?? null;
 }
 
 /** Who opened it, in the listing's words: "curl 4242", "(closed)"… with the whole sentence as
@@ -83,7 +90,7 @@ function hostTerm(flow) {
     const value = searchValue(flow.name);
     return value && `host:${value}`;
   }
-  return (flow.remote ?? flow.peers?.[1])?.address ?? null;
+  return otherEnd(flow)?.address ?? null;
 }
 
 /** The columns of the list, as `tunnelvision flows` has them (its RECEIVED and SENT apart): a
@@ -121,10 +128,12 @@ function cell(key, ...content) {
  *  `filterBy`, the host, the remote port and the program each have a button that adds them to
  *  the search (`host:`, `port:`, `program:`). */
 export function timelineRow(flow, names, filterBy = null, clockKind = "time") {
-  const remote = flow.remote ?? flow.peers?.[1];
-  const ported = flow.remote && (flow.protocol === "tcp" || flow.protocol === "udp");
+  const remote = otherEnd(flow);
+  const ported = remote && (flow.protocol === "tcp" || flow.protocol === "udp");
   const source = flow.nameSource ? nameSources[flow.nameSource] ?? flow.nameSource : null;
-  const where = [flow.name && remote ? remote.address : null, source].filter(Boolean).join(", ");
+  // Under the host: its address and where its name came from, or that neither end is this machine.
+  const where = [flow.name ? flow.conversation?.label ?? remote?.address : null, source, flow.conversation?.note]
+    .filter(Boolean).join(", ");
   const command = flow.program?.state === "program" ? flow.program.command : null;
   const programValue = command ? searchValue(command) : null;
   const program = programValue ? filterButton(filterBy, `program:${programValue}`, `program ${command}`) : null;
@@ -155,7 +164,7 @@ export function timelineRow(flow, names, filterBy = null, clockKind = "time") {
  *  with `filterBy`, filters as `timelineRow`'s do). */
 export function burstRow(burst, flows, names, filterBy = null, clockKind = "time") {
   const first = flows[0];
-  const remote = first.remote ?? first.peers?.[1];
+  const remote = otherEnd(first);
   const what = [protocols[burst.protocol] ?? burst.protocol.toUpperCase()];
   if (remote) what.push(`port ${burst.port ?? remote.port}`);
   if (burst.nameSource) what.push(nameSources[burst.nameSource] ?? burst.nameSource);

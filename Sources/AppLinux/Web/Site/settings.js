@@ -116,5 +116,6 @@ export function render(main) {
   }
 
   load();
-  return () => { alive = false; };
+  // Back from a server that was away: read again what is stored (it may have changed meanwhile).
+  return { stop: () => { alive = false; }, refresh: () => load() };
 }

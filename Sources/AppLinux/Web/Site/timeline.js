@@ -6,6 +6,7 @@ import { get, postDownload } from "./api.js";
 import { h, replace, stamp, zone, errorCard, announce, count } from "./dom.js";
 import { timelineRow, burstRow, statusNames, protocols, headerRow } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
+import { timelinePlace } from "./timeline-place.js";
 
 const presets = [["", "Any time"], ["10m", "Last 10 minutes"], ["1h", "Last hour"], ["1d", "Last day"], ["7d", "Last week"]];
 
@@ -20,6 +21,10 @@ const state = {
   choices: null,   // what the listing offers to narrow by, in its words (`choices`), from its first answer
   axisClock: "time",   // how the axis's instants are written (its answer's `clock`): every stretch picked on it too
 };
+
+// The place in the address and the history (timeline-place.js): every field of `state` but those
+// its answers fill in.
+const place = timelinePlace(state, ["notice", "choices", "axisClock"]);
 
 /** An instant of the axis (its caption, a bar, a sweep, a zoom) as its answer's clock writes it. */
 function axisStamp(iso) {
@@ -46,6 +51,7 @@ function axisBars(main) {
 
 export function render(main) {
   let alive = true;
+  place.take();
   let statusCheckbox = null;   // set by filterForm: the status boxes share its change handler
   const heading = h("h1", { tabindex: -1 }, "Timeline");
   const axisSection = h("section", { class: "axis-section", "aria-labelledby": "axis-title", hidden: true });
@@ -95,6 +101,8 @@ export function render(main) {
   }
 
   function drawAxis(activity) {
+    // Enter on the axis (or Back, All) redraws it: the focus stays on the axis.
+    const focused = axisSection.contains(document.activeElement);
     if (activity.bars.length === 0) {
       // No history: no axis (the list teaches how to record); only a notice, if there is one.
       replace(axisSection, state.notice ? [h("h2", { id: "axis-title" }, "Activity"),
@@ -136,6 +144,7 @@ export function render(main) {
             h("button", { type: "button", class: "link-button", on: { click: releaseRange } }, "Show the whole axis's connections"))
         : null,
       state.notice ? h("p", { class: "notice", role: "status" }, state.notice) : null);
+    if (focused) scrub.focus({ preventScroll: true });
   }
 
   function tap(bar, index) {
@@ -207,6 +216,7 @@ export function render(main) {
   let listedSearch = state.search;
   async function loadList(after) {
     const mine = ++generation;
+    if (after === null) memory.listed(true);   // the place asked for is in the address at once
     if (after === null) {
       replace(status, h("p", { class: "loading", role: "status" }, "Loading connections…"));
     } else {
@@ -225,6 +235,7 @@ export function render(main) {
         // The search cannot be read: said beside the field, the person's text left to correct,
         // and the list as it was (it still shows what it said it shows).
         state.search = listedSearch;
+        memory.listed(true, { replacing: true });
         replace(status);
         showSearchProblem(error.problem ?? error.message);
         return;
@@ -244,6 +255,7 @@ export function render(main) {
     }
     if (!alive || mine !== generation) return;
     listedSearch = state.search;
+    if (after !== null) memory.listed(false);
     // Read: the field's problem is gone — unless the field holds other text than was read.
     if (form.querySelector("#search").value.trim() === state.search) showSearchProblem(null);
     if (!state.choices && page.choices) { state.choices = page.choices; drawStatusChoices(); }
@@ -261,6 +273,7 @@ export function render(main) {
       replace(status, emptyState(page));
     }
     drawFooter(page, shown);
+    return page.next;
   }
 
   function pageRows(page, names) {
@@ -531,6 +544,18 @@ export function render(main) {
              since: state.since, zone };
   }
 
-  reload();
-  return () => { alive = false; clearInterval(livePoll); window.removeEventListener("resize", onResize); clearTimeout(resizing); };
+  const memory = place.keeper(list);   // where this entry of the history was: pages, scroll, the row opened
+  (async () => {
+    const listed = memory.restore(loadList);
+    await Promise.all([loadAxis(listed), listed]);
+    memory.land();
+  })();
+  return {
+    stop: () => {
+      alive = false; clearInterval(livePoll); window.removeEventListener("resize", onResize); clearTimeout(resizing);
+      memory.stop();
+    },
+    // The server answers again: what came meanwhile joins the list, and the axis follows.
+    refresh: () => { if (newest !== null && state.range === null && !state.group) mergeNewer(); loadAxis(); },
+  };
 }
