@@ -25,7 +25,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzControlChannel", ["Shared", "FuzzSupport"]),
     ("FuzzHTTPRequest", ["App", "FuzzSupport"]),
     ("FuzzPlaintextRecord", ["App", "Shared", "FuzzSupport"]),
-    ("FuzzHTTP2", ["Shared", "FuzzSupport"]),
+    ("FuzzHTTP2", ["App", "Shared", "FuzzSupport"]),
     ("FuzzCorpus", ["Shared", "PacketTunnel", "Fixtures"]),
 ]
 

@@ -1,3 +1,4 @@
+import App
 import Foundation
 import FuzzSupport
 import Shared
@@ -10,7 +11,11 @@ import Shared
 /// there; the decoder's table never outgrows its maximum, nor the maximum its limit. The server's
 /// bytes are also decoded as a body of each content coding, bounded at 4 KiB: never more than that;
 /// and the client's read as WebSocket frames (compressed when bit 2 is set): messages at offsets
-/// inside the bytes, in order, no more than the bound.
+/// inside the bytes, in order, no more than the bound. Both sides, cut into chunks as the mode
+/// byte's `Chunking` says, also go through `PlaintextBudget` with small limits (its high nibble):
+/// every byte fed is placed exactly once (kept, or in a gap, or owed at the end), no direction keeps
+/// more than its limits; and what it kept reads back through the readers of kept bytes — HTTP/2's
+/// gap-aware frames and the whole decrypted-content reading — without trapping.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP2(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
@@ -43,5 +48,49 @@ public func fuzzHTTP2(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         let decoded = ContentDecoder.decode(Data(server), codings: [coding], limit: 4_096)
         invariant(decoded.bytes.count <= 4_096, "\(coding) decoded \(decoded.bytes.count) bytes past the limit")
     }
+    kept(client: client, server: server, mode: mode)
     return 0
+}
+
+func kept(client: [UInt8], server: [UInt8], mode: UInt8) {
+    let turn = 1 + Int(mode >> 4) * 4
+    let limits = PlaintextBudget.Limits(bytesPerTurn: turn, bytesPerDirection: turn * 5, recordsPerDirection: 12)
+    var budget = PlaintextBudget(limits: limits)
+    var streams = [KeptStream(), KeptStream()]
+    var fed = [0, 0], placed = [0, 0]
+    var chunks: [DecryptedChunk] = []
+    let start = Date(timeIntervalSince1970: 0)
+    let chunking = Chunking(selector: mode)
+    // The client's and the server's chunks alternate, so turns change as they would.
+    var pieces: [(Direction, Data)] = []
+    let clientRanges = chunking.ranges(count: client.count), serverRanges = chunking.ranges(count: server.count)
+    for index in 0..<max(clientRanges.count, serverRanges.count) {
+        if index < clientRanges.count { pieces.append((.outbound, Data(client[clientRanges[index]]))) }
+        if index < serverRanges.count { pieces.append((.inbound, Data(server[serverRanges[index]]))) }
+    }
+    func place(_ record: PlaintextBudget.Record, of piece: Data, _ direction: Direction) {
+        let side = Int(direction.rawValue)
+        invariant(record.kept.lowerBound >= 0 && record.kept.upperBound <= piece.count, "kept \(record.kept) of \(piece.count)")
+        streams[side].append(piece[record.kept], dropped: record.dropped)
+        placed[side] += record.originalLength
+        chunks.append(DecryptedChunk(direction: direction, timestamp: start, bytes: piece.subdata(in: record.kept),
+                                     originalLength: record.originalLength))
+    }
+    for (direction, piece) in pieces {
+        fed[Int(direction.rawValue)] += piece.count
+        let (records, dropped) = budget.admit(piece, direction: direction)
+        invariant(dropped <= piece.count, "dropped \(dropped) of \(piece.count)")
+        for record in records { place(record, of: piece, direction) }
+    }
+    for (direction, gap) in budget.closingGaps() { place(gap, of: Data(), direction) }
+    let keptAny = streams.contains { !$0.bytes.isEmpty }
+    for side in 0..<2 {
+        invariant(streams[side].bytes.count <= limits.bytesPerDirection, "kept \(streams[side].bytes.count) past the limit")
+        invariant(!keptAny || placed[side] == fed[side], "side \(side): placed \(placed[side]) of \(fed[side])")
+        invariant(streams[side].carried == placed[side], "side \(side): carried \(streams[side].carried), placed \(placed[side])")
+    }
+    let connection = HTTP2Connection(client: streams[0], server: streams[1])
+    invariant(connection.unreadClientBytes + connection.notFollowedClientBytes <= streams[0].carried, "client unread past the end")
+    invariant(connection.unreadServerBytes + connection.notFollowedServerBytes <= streams[1].carried, "server unread past the end")
+    _ = DecryptedContent(chunks, connectionStart: start).httpNotes
 }
