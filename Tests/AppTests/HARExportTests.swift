@@ -32,4 +32,30 @@ import TestSupport
         #expect(try PythonJSON.value(document, "log.entries.0.response.status") == "204")
         _ = fixture
     }
+
+    @Test("a body the budget cut says its whole length in bodySize and what was kept in its content; a body cut by the connection's end says -1")
+    func cutBodies() async throws {
+        let fixture = try ExportHistoryFixture()
+        let flow = try #require(try await fixture.write([ExportHistoryFixture.record(port: 40_101, lastSeen: 2_000_000,
+                                                                                   sni: "api.test", status: .inspected)]).first)
+        let request = "GET /big HTTP/1.1\r\nHost: api.test\r\n\r\n"
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n"
+        let document = { (carried: Int?) throws -> String in
+            let content = DecryptedContent([C.chunk(.outbound, request),
+                                            C.chunk(.inbound, head + "hello", carried: carried.map { head.utf8.count + $0 }, at: 10)],
+                                           connectionStart: C.start)
+            var out = JSONWriter()
+            HARExport.header(&out)
+            #expect(HARExport.entries(of: flow, content, to: &out) == 1)
+            HARExport.trailer(&out)
+            return String(decoding: out.writer.bytes, as: UTF8.self)
+        }
+        let cut = try document(5_000)
+        #expect(try PythonJSON.value(cut, "log.entries.0.response.bodySize") == "5000")
+        #expect(try PythonJSON.value(cut, "log.entries.0.response.content.size") == "5")
+        #expect(try PythonJSON.value(cut, "log.entries.0.response.content.comment").hasPrefix("\"5 bytes kept of 5 000 "))
+        let ended = try document(nil)
+        #expect(try PythonJSON.value(ended, "log.entries.0.response.bodySize") == "-1")
+        _ = fixture
+    }
 }

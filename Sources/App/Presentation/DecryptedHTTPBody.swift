@@ -38,6 +38,16 @@ public struct DecryptedHTTPBody: Sendable, Equatable {
         self.cutByBudget = cutByBudget
     }
 
+    /// The body's whole length when known — all of it kept, or the budget kept less of a body whose
+    /// length was declared or whose HTTP/2 frames were all seen; nil when only a lower bound is
+    /// known (HAR's bodySize says -1 then).
+    public var carriedLength: Int? {
+        if isComplete { return bytes.count }
+        guard cutByBudget else { return nil }   // the connection ended before the rest came
+        if case let .length(declared) = framing { return declared }
+        return carriedIsTotal ? carried : nil
+    }
+
     public static let empty = DecryptedHTTPBody(framing: .none, bytes: Data(), isComplete: true)
 
     /// The same body when its direction's budget ran out in it or after it: a body that runs to

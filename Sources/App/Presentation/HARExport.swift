@@ -98,7 +98,7 @@ public enum HARExport {
             out.endObject()
         }
         out.number("headersSize", -1)
-        out.number("bodySize", request.body.bytes.count)
+        out.number("bodySize", request.body.carriedLength ?? -1)
         out.endObject()
     }
 
@@ -126,7 +126,7 @@ public enum HARExport {
         out.endObject()
         out.string("redirectURL", response?.field("Location") ?? "")
         out.number("headersSize", -1)
-        out.number("bodySize", response?.body.bytes.count ?? 0)
+        out.number("bodySize", response.map { $0.body.carriedLength ?? -1 } ?? 0)
         out.endObject()
     }
 
