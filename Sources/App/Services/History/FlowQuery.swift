@@ -62,6 +62,14 @@ struct FlowQuery: Sendable, Equatable {
 
     var isEmpty: Bool { terms.isEmpty }
 
+    /// The term `key:value` as the parser reads it back: the value bare when it holds no space or
+    /// comma, else in double quotes; nil when it holds a double quote (the language has no escape).
+    static func term(_ key: Key, _ value: String) -> String? {
+        if value.contains("\"") || value.isEmpty { return nil }
+        let bare = !value.contains { $0 == "," || $0.isWhitespace }
+        return "\(key.rawValue):" + (bare ? value : "\"\(value)\"")
+    }
+
     func matches(_ flow: HistoryFlow) -> Bool {
         var names: [String]?
         for term in terms {
