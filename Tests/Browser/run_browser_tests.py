@@ -27,6 +27,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Browser, Failure, Server, oracle  # noqa: E402
 import screens  # noqa: E402
+import timeline_sort  # noqa: E402
 
 
 def check_live(options):
@@ -116,7 +117,7 @@ def main():
         os.mkdir(empty_dir, 0o700)
         empty = Server(options.server, options.binary, empty_dir)
         servers.append(empty)
-        tests = [test for test in screens.TESTS if not options.only or any(name in test.__name__ for name in options.only)]
+        tests = [test for test in screens.TESTS + timeline_sort.TESTS if not options.only or any(name in test.__name__ for name in options.only)]
         if not options.live_demo:
             print("(the live Dashboard is not checked: give --live-demo)")
             tests = [test for test in tests if test is not screens.test_dashboard_live and not getattr(test, "live", False)]
