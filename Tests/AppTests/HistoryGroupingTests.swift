@@ -40,4 +40,12 @@ import Testing
                                          filter: .none, dataDirectory: nil)
         #expect(empty.footer == "no connections recorded yet, so no programs")
     }
+
+    @Test("a grouping narrows in the store by the search's name terms that no address could hold, and leaves the others to each row")
+    func nameNeedlesTheStoreCanNarrowBy() throws {
+        #expect(try FlowQuery("site-1 host:a.example,b.example").requiredNameNeedles == [["site-1"], ["a.example", "b.example"]])
+        #expect(try FlowQuery("198.18 cafe -video host:x,1.2").requiredNameNeedles == [])
+        #expect(HistoryFilter(searchText: "Video").storeNarrowing(order: nil).nameNeedles == [["video"]])
+        #expect(HistoryFilter(searchText: "video").storeNarrowing(order: .newestFirst).nameNeedles == [])
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// What the store narrows a read of `flows` to before any row is read, so a rare kind is found
 /// however far back it lies: each dimension left empty (or nil) lets everything through. Bound
-/// values keep the SQL to a few texts, each prepared once; parameters ?4 to ?9 are its own.
+/// values keep the SQL to a few texts, each prepared once; parameters ?4 to ?10 are its own.
 public struct FlowNarrowing: Sendable, Equatable {
     /// Only these statuses.
     public var statuses: Set<TLSInspectionStatus> = []
@@ -14,6 +14,9 @@ public struct FlowNarrowing: Sendable, Equatable {
     public var protocols: Set<IPProtocolNumber> = []
     /// Only flows active during the stretch (overlapping it).
     public var during: ClosedRange<Date>?
+    /// Only flows whose SNI, DNS name or other DNS names (lowercased, joined by spaces) hold one
+    /// needle of every list (the needles lowercase).
+    public var nameNeedles: [[String]] = []
 
     public init(statuses: Set<TLSInspectionStatus> = [], reasons: Set<InspectionReasonKind> = [], programs: Set<String> = [],
                 protocols: Set<IPProtocolNumber> = [], during: ClosedRange<Date>? = nil) {
@@ -35,6 +38,14 @@ public struct FlowNarrowing: Sendable, Equatable {
         if !programs.isEmpty { conditions.append(FlowStore.programNamedSQL) }
         if during != nil { conditions.append("last_seen >= ?7 AND first_seen <= ?8") }
         if !protocols.isEmpty { conditions.append("instr(?9, ',' || proto || ',') > 0") }
+        // ?10: a JSON array of lists of needles; no list may lack a needle found in the names.
+        if !nameNeedles.isEmpty {
+            conditions.append("""
+                NOT EXISTS (SELECT 1 FROM json_each(?10) AS term WHERE NOT EXISTS (SELECT 1 FROM json_each(term.value) AS needle \
+                WHERE instr(lower(coalesce(sni, '') || ' ' || coalesce(dns_name, '') || ' ' || coalesce(dns_other_names, '')), \
+                needle.value) > 0))
+                """)
+        }
         return conditions
     }
 
@@ -47,6 +58,17 @@ public struct FlowNarrowing: Sendable, Equatable {
             statement.bind(EpochNanoseconds.last(notAfter: during.upperBound), at: 8)
         }
         if !protocols.isEmpty { statement.bind(Self.list(protocols.map { "\($0.rawValue)" }), at: 9) }
+        if !nameNeedles.isEmpty {
+            var out = JSONWriter()
+            out.beginArray()
+            for needles in nameNeedles {
+                out.beginArray()
+                for needle in needles { out.element(needle) }
+                out.endArray()
+            }
+            out.endArray()
+            statement.bind(out.writer.string, at: 10)
+        }
     }
 
     private static func list(_ words: [String]) -> String { "," + words.sorted().joined(separator: ",") + "," }

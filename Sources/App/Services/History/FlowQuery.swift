@@ -108,6 +108,20 @@ struct FlowQuery: Sendable, Equatable {
         return required
     }
 
+    /// Per name term not negated, its needles — one of which is in a matching flow's names —
+    /// when none of them can be in an address's text (each holds a character outside
+    /// `0-9 a-f : .`), so only the flow's names can hold it: what the store can narrow by (a
+    /// superset: SNI and DNS names are ASCII, which SQLite's lower() folds as Swift does). Terms
+    /// whose needles could be in an address are left to `matches`.
+    var requiredNameNeedles: [[String]] {
+        let addressCharacters = Set("0123456789abcdef:.")
+        return terms.compactMap { term in
+            guard !term.negated, case .names(let needles) = term.test,
+                  needles.allSatisfy({ !$0.allSatisfy(addressCharacters.contains) }) else { return nil }
+            return needles
+        }
+    }
+
     /// Names, one of which the program of every matching flow goes by, when a term says so
     /// (the first `program:` term not negated): what the store can narrow by. Nil: any.
     var requiredPrograms: [String]? {

@@ -313,7 +313,9 @@ export function render(main) {
   // `flows --group` gives them; a group's name lists its connections (its search term).
   async function loadGroups() {
     const mine = ++generation;
-    replace(status, h("p", { class: "loading", role: "status" }, "Adding up the connections…"));
+    replace(status, h("p", { class: "loading", role: "status" }, state.search
+      ? "Adding up the connections… (a search is matched connection by connection: over a large history this takes a while)"
+      : "Adding up the connections…"));
     replace(footer);
     let answer;
     try {
