@@ -13,17 +13,18 @@ enum FlowsCommand {
     tunnelvision flows [--data-dir D] [--json] [--search QUERY] [--protocol tcp|udp|icmp|icmpv6|N,…]
                        [--status plaintext|encrypted|inspected|notInspectable|inspectionFailed,…]
                        [--reason KIND,…] [--program NAME,…] [--since T] [--until T] [--limit N]
-                       [--after CURSOR] [--zone Z]
+                       [--sort KEY[:asc|desc]] [--after CURSOR] [--zone Z]
+    tunnelvision flows --group host|program [--data-dir D] [--json] [--limit N] [the same filters]
 
-    Lists the connections the history holds, most recently active first, one a line: its id (for
-    'tunnelvision flow ID'), when it was last active (UTC), the program that opened it — its command
-    and pid, or why none is named: (closed) its socket was gone before it was asked about, (passing)
-    it only passed through the machine, (unknown) the kernel could not be asked; - when it was not
-    asked (before programs were kept) —, the host — its name and where the name came from (sni: the
-    connection announced it; quic: a QUIC Initial did; dns: the DNS answer for its address), else
-    its address —, the remote port, the protocol, bytes received and sent, packets, how long it
-    lasted and whether it was encrypted — with why, when it was not inspected or inspection broke it
-    (inspection off says nothing: it is every connection of a plain run).
+    Lists the connections the history holds, most recently active first (or in --sort's order), one
+    a line: its id (for 'tunnelvision flow ID'), when it was last active (UTC), the program that
+    opened it — its command and pid, or why none is named: (closed) its socket was gone before it
+    was asked about, (passing) it only passed through the machine, (unknown) the kernel could not be
+    asked; - when it was not asked (before programs were kept) —, the host — its name and where the
+    name came from (sni: the connection announced it; quic: a QUIC Initial did; dns: the DNS answer
+    for its address), else its address —, the remote port, the protocol, bytes received and sent,
+    packets, how long it lasted and whether it was encrypted — with why, when it was not inspected
+    or inspection broke it (inspection off says nothing: it is every connection of a plain run).
 
     --search QUERY   connections every term of QUERY holds for (terms are separated by spaces):
                        WORD              its name, another name or its remote address contains WORD
@@ -53,8 +54,27 @@ enum FlowsCommand {
     --since T        only connections still active at or after T
     --until T        only connections that had begun by T
     T is \(HistoryTimeInput.accepted).
-    --limit N        connections a page (default 100, at most 1000)
-    --after CURSOR   the page after the one that ended at CURSOR (the footer prints the command)
+    --limit N        connections a page (default 100, at most 1000); with --group, groups shown
+    --sort KEY       the whole history's order, of which the page is the first part (default time):
+                       time (last active), host (names A to Z, then unnamed connections by
+                       address), program (its command; none named last), port (the remote one),
+                       protocol (by number: ICMP, TCP, UDP, ICMPv6), status (plaintext, encrypted,
+                       inspected, notInspectable, inspectionFailed), received, sent, packets,
+                       duration. A key alone runs its natural way — time and the figures the most
+                       first, the rest from the lowest —; KEY:asc or KEY:desc picks. Ties are in
+                       id order the same way. An unknown key is refused with the keys (exit 2).
+    --after CURSOR   the page after the one that ended at CURSOR (the footer prints the command);
+                     a cursor holds its order, and is refused with another --sort
+    --group G        instead of connections, one line per host (its name, else its remote address)
+                     or per program (its command), with the totals of every connection the filters
+                     keep in the whole history — connections, received, sent, packets, first and
+                     last active — ranked by bytes received plus sent, the most first. The store
+                     adds them up; a --search is matched row by row (every row read: slower over
+                     a large history, still exact). Takes neither --sort nor --after. --json:
+                     {"group", "ranking", "groups": [{"label", "value" (the name, address or
+                     command; null for no program named), "term" (the --search term that lists
+                     the group's connections, or null), "connections", "bytesIn", "bytesOut",
+                     "packets", "firstSeen", "lastSeen"}], "totalGroups", "rowByRow", "filter"}
     --zone Z         the time zone whose days decide --json's "clock" (default: this machine's)
     --json           one JSON object: {"clock" (time when every row's last activity is today in
                      --zone's days, else date: whether a screen writes the rows' times with their
@@ -76,9 +96,10 @@ enum FlowsCommand {
                      null), "conversation" (the two ends as a screen shows them: {"thisMachine"
                      (false for a conversation analyze read between two other machines), "label"
                      (who it is with, when unnamed), "note", "unnamed" (said where a name would
-                     be), "ends": [{"label", "text"}]})}], "bursts", "programGroups", "scanned", "hasMore", "next" (a cursor or
+                     be), "ends": [{"label", "text"}]})}], "bursts", "scanned", "hasMore", "next" (a cursor or
                      null), "keptLooking", "historyEmpty", "filter" (as applied: "search",
-                     "protocols", "statuses", "reasons", "programs", "since", "until"), "choices"
+                     "protocols", "statuses", "reasons", "programs", "since", "until"), "sort" ({"key",
+                     "descending", "word" (as --sort takes it), "sentence"}), "choices"
                      (what can be asked for, in a screen's words: {"statuses": [{"id", "label",
                      "written"}], "reasons": [{"id", "label"}]})}
                      "bursts" lists the page's bursts, each flow of which is still in "flows": [{"ids"
@@ -86,14 +107,11 @@ enum FlowsCommand {
                      "tlsStatus", "firstSeen", "lastSeen", "startedWithinSeconds", "bytesIn",
                      "bytesOut", "packets", "program" (the PROGRAM cell), "summary" (the sentence
                      the text prints)}]
-                     "programGroups" lists the page's flows by program, the group of the newest
-                     first: [{"key" ("program:COMMAND", socketGone, notLocal, unavailable or
-                     notAsked), "label", "ids" (in the flows' order), "count", "pids", "summary"}]
-
     A burst — \(TimelineBursts.minimumCount) or more consecutive connections to one host (name, else address) and port,
     of one protocol and status, each started within \(Int(TimelineBursts.maximumGap)) s of the one before — is one row: its
     id column holds the ids it spans, and a line under the table opens one ('tunnelvision flow ID').
     Each page is grouped on its own: a burst the page's end cuts shows what this page holds of it.
+    Bursts are made in time order only (--sort time): in another order each connection is a row.
 
     A page reads at most 8 batches of connections: a filter that matches few may find fewer than a
     page, and then the footer says it kept looking, how many it scanned and how to look further.
@@ -110,8 +128,7 @@ enum FlowsCommand {
 
     static func run(_ request: Request) async -> Int32 {
         do {
-            let listing = try await request.question.answer()
-            print(request.json ? listing.json(now: Date()) : listing.text())
+            print(try await request.question.respond(json: request.json, now: Date()))
             return 0
         } catch {
             printError("tunnelvision: \(error)")

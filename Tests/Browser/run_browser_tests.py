@@ -28,11 +28,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness import Browser, Failure, Server, oracle  # noqa: E402
 import screens  # noqa: E402
 import screens_place  # noqa: E402
+import timeline_sort  # noqa: E402
 
 
 def every_test():
-    """screens.py's tests with screens_place.py's before the two that spend the key and stop the server."""
+    """screens.py's tests, with timeline_sort.py's before the test that stops the main server and
+    screens_place.py's before the two that spend the key and stop the server."""
     tests = list(screens.TESTS)
+    stopping = tests.index(screens.test_server_gone_gives_an_error_card)
+    tests[stopping:stopping] = timeline_sort.TESTS
     at = tests.index(screens.test_a_browser_opened_for_the_owner_gets_in)
     tests[at:at] = screens_place.TESTS
     return tests

@@ -349,9 +349,9 @@ def test_filters_by_protocol_and_status(t):
     wait_rows(t, len(t.ask("flows")["flows"]), "after Clear filters")
 
 
-def test_rows_name_their_program_which_filters_and_groups_them(t):
+def test_rows_name_their_program_which_filters_them(t):
     """Each row says the program that opened it (the listing's label); the Program field asks
-    `flows --program`; Group by program draws the listing's programGroups, each under its heading."""
+    `flows --program`."""
     open_timeline(t)
     page = t.ask("flows")
     wait_rows(t, len(page["flows"]), "the first page")
@@ -377,19 +377,10 @@ def test_rows_name_their_program_which_filters_and_groups_them(t):
         wait_rows(t, len(expected["flows"]), f"the connections of {command}")
         t.b.one("button", "Clear filters", exact=True).click()
         wait_rows(t, len(page["flows"]), "after Clear filters")
-        t.b.one("checkbox", "Group by program").click()
-        groups = page["programGroups"]
-        t.b.wait(lambda: [e.text for e in t.b.css("li.program-group h3")] == [g["label"] for g in groups], 10,
-                 f"the groups' headings should be {[g['label'] for g in groups]}")
-        ids = t.b.driver.execute_script("""return [...document.querySelectorAll('li.program-group')].map(g =>
-            [...g.querySelectorAll('a[data-flow]')].map(a => Number(a.dataset.flow)))""")
-        check(ids == [g["ids"] for g in groups], f"each group holds the listing's connections, in order: {ids}")
-        check(t.b.one("list", groups[0]["label"], exact=True), "a group's list is named by its heading")
-        t.shoot("timeline-by-program")
+        # The per-page grouping is gone (one grouping, the whole history's: timeline_sort's test).
+        check("programGroups" not in page, "the listing no longer groups its page by program")
     finally:
         # The Timeline keeps its filters across visits: the next test starts from none.
-        if t.b.css("#group-by-program:checked"):
-            t.b.one("checkbox", "Group by program").click()
         t.b.one("button", "Clear filters", exact=True).click()
     wait_rows(t, len(page["flows"]), "ungrouped, unfiltered again")
 
@@ -1227,7 +1218,7 @@ TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduct
          test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit,
          test_a_query_narrows_the_rows_as_flows_does, test_a_malformed_query_is_said_beside_the_field,
          test_a_rows_host_port_and_program_filter_by_it, test_filters_by_protocol_and_status,
-         test_rows_name_their_program_which_filters_and_groups_them,
+         test_rows_name_their_program_which_filters_them,
          test_status_filter_offers_every_status_in_the_commands_words, test_load_older_follows_the_cursor,
          test_axis_is_the_whole_history_whatever_the_filter, test_tap_zooms_back_and_all,
          test_finest_bar_filters_without_zooming_and_releases, test_drag_sweeps_whole_bars_without_zooming,

@@ -9,13 +9,16 @@ public struct TimelineListing: Sendable {
     public struct Query: Sendable, Equatable {
         public var dataDirectory: String?
         public var filter: HistoryFilter
+        public var order: FlowOrder
         public var limit: Int?
         /// Where this page started (`--after`); nil from the newest connection.
         public var after: FlowCursor?
 
-        public init(dataDirectory: String? = nil, filter: HistoryFilter = .none, limit: Int? = nil, after: FlowCursor? = nil) {
+        public init(dataDirectory: String? = nil, filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, limit: Int? = nil,
+                    after: FlowCursor? = nil) {
             self.dataDirectory = dataDirectory
             self.filter = filter
+            self.order = order
             self.limit = limit
             self.after = after
         }
@@ -49,8 +52,9 @@ public struct TimelineListing: Sendable {
         var words = ["tunnelvision", "flows"]
         if let directory = query.dataDirectory { words += ["--data-dir", Self.quoted(directory)] }
         words += Self.filterWords(query.filter)
+        if query.order != .newestFirst { words += ["--sort", HistorySort.word(query.order)] }
         if let limit = query.limit { words += ["--limit", "\(limit)"] }
-        words += ["--after", HistoryCursorText.text(cursor)]
+        words += ["--after", HistoryCursorText.text(cursor, order: query.order)]
         return words.joined(separator: " ")
     }
 
@@ -58,11 +62,12 @@ public struct TimelineListing: Sendable {
     /// ids it spans, explained under the table with the command that opens one of them.
     public func text() -> String {
         var lines: [String] = []
+        if query.order != .newestFirst, !snapshot.flows.isEmpty { lines += ["sorted by \(HistorySort.sentence(query.order))", ""] }
         if !snapshot.flows.isEmpty {
             var rows = [["ID", "LAST ACTIVE (UTC)", "PROGRAM", "HOST (NAME FROM)", "PORT", "PROTO", "RECEIVED", "SENT", "PACKETS",
                          "DURATION", "ENCRYPTION"]]
             var bursts: [TimelineBurst] = []
-            for piece in TimelineBurst.pieces(of: snapshot.flows) {
+            for piece in query.order.key == .time ? TimelineBurst.pieces(of: snapshot.flows) : snapshot.flows.map(TimelineBurst.Piece.flow) {
                 switch piece {
                 case let .flow(flow):
                     rows.append(["\(flow.id)", HistoryFlowWording.time(flow.stored.lastSeen), ProgramWording.cell(flow.stored.program),
@@ -91,6 +96,10 @@ public struct TimelineListing: Sendable {
         lines.append(footer)
         return lines.joined(separator: "\n")
     }
+
+    /// The page's bursts — in time order only: in another order, alike connections started
+    /// together are not neighbours, and a burst row would stand where its first one sorts.
+    var bursts: [TimelineBurst] { query.order.key == .time ? TimelineBurst.bursts(of: snapshot.flows) : [] }
 
     /// The command that opens connection `id` of this listing's history.
     func flowCommand(_ id: Int64) -> String {
@@ -135,17 +144,23 @@ public struct TimelineListing: Sendable {
         for flow in snapshot.flows { HistoryFlowWording.write(flow, to: &out) }
         out.endArray()
         out.beginArray("bursts")
-        for burst in TimelineBurst.bursts(of: snapshot.flows) { burst.write(to: &out) }
-        out.endArray()
-        out.beginArray("programGroups")
-        for group in TimelineProgramGroup.groups(of: snapshot.flows) { group.write(to: &out) }
+        for burst in bursts { burst.write(to: &out) }
         out.endArray()
         out.number("scanned", snapshot.scannedInLastLoad)
         out.bool("hasMore", snapshot.hasMore)
-        out.string("next", snapshot.hasMore ? snapshot.nextCursor.map(HistoryCursorText.text) : nil)
+        out.string("next", snapshot.hasMore ? snapshot.nextCursor.map { HistoryCursorText.text($0, order: query.order) } : nil)
+        writeSort(to: &out)
         out.bool("keptLooking", keptLooking)
         out.bool("historyEmpty", snapshot.isEmpty && !snapshot.filter.isActive && query.after == nil)
-        let filter = snapshot.filter
+        Self.writeFilter(snapshot.filter, to: &out)
+        writeChoices(to: &out)
+        out.endObject()
+        return out.writer.string
+    }
+
+    /// `"filter"`: the filter as applied — "search", "protocols", "statuses", "reasons",
+    /// "programs", "since", "until".
+    static func writeFilter(_ filter: HistoryFilter, to out: inout JSONWriter) {
         out.beginObject("filter")
         out.string("search", filter.isSearching ? filter.searchText : nil)
         out.strings("protocols", filter.protocols.sorted { $0.rawValue < $1.rawValue }.map(HistoryFlowWording.protocolIdentifier))
@@ -156,9 +171,17 @@ public struct TimelineListing: Sendable {
         HistoryFlowWording.write("since", filter.dateRange.map(\.lowerBound).flatMap { $0 > .distantPast ? $0 : nil }, to: &out)
         HistoryFlowWording.write("until", filter.dateRange.map(\.upperBound).flatMap { $0 < .distantFuture ? $0 : nil }, to: &out)
         out.endObject()
-        writeChoices(to: &out)
+    }
+
+    /// `"sort": {"key", "descending", "word" (what --sort and sort= take), "sentence"}`: the order
+    /// of the whole history this page is cut from.
+    func writeSort(to out: inout JSONWriter) {
+        out.beginObject("sort")
+        out.string("key", query.order.key.rawValue)
+        out.bool("descending", query.order.descending)
+        out.string("word", HistorySort.word(query.order))
+        out.string("sentence", HistorySort.sentence(query.order))
         out.endObject()
-        return out.writer.string
     }
 
     /// What a screen offers to narrow by and how it names each: `"choices": {"statuses": [{"id",

@@ -1,23 +1,27 @@
 import Foundation
 
-/// Where a page of `recentFlows` ended: the next page starts after this flow. The exact stored
-/// instant is kept (a `Date` would round it), and the id breaks ties, since many flows can share
-/// a `lastSeen` — so paging neither skips nor repeats a flow.
-public struct FlowCursor: Sendable, Hashable, Codable {
-    public let lastSeenNanoseconds: Int64
+/// Where a page of `flows(in:…)` ended: the next page starts after this flow. It holds the flow's
+/// value in the page's order — the exact stored instant for the default order (a `Date` would
+/// round it) — and its id, which breaks ties, since many flows can share a value: so paging
+/// neither skips nor repeats a flow, whatever the order.
+public struct FlowCursor: Sendable, Hashable {
+    public let value: FlowSortValue
     public let id: Int64
 
-    public var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
-
-    /// A position written down earlier (a command's `--after`): the exact instant and id it held.
-    public init(lastSeenNanoseconds: Int64, id: Int64) {
-        self.lastSeenNanoseconds = lastSeenNanoseconds
+    public init(value: FlowSortValue, id: Int64) {
+        self.value = value
         self.id = id
     }
 
-    /// The position just past `flow` in newest-first order.
-    public init(after flow: StoredFlow) {
-        lastSeenNanoseconds = flow.lastSeenNanoseconds
-        id = flow.id
+    /// A position in the default order written down earlier (a command's `--after`): the exact
+    /// instant and id it held.
+    public init(lastSeenNanoseconds: Int64, id: Int64) {
+        self.init(value: .integer(lastSeenNanoseconds), id: id)
     }
+
+    /// The position just past `flow` in newest-first order (`FlowOrder.newestFirst`).
+    public init(after flow: StoredFlow) {
+        self.init(lastSeenNanoseconds: flow.lastSeenNanoseconds, id: flow.id)
+    }
+
 }

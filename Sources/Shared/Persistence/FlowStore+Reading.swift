@@ -2,37 +2,40 @@ import Foundation
 
 extension FlowStore {
     /// Up to `limit` flows, most recently seen first, starting after `cursor` (from the newest when
-    /// nil). Ties on `lastSeen` are broken by id, so consecutive pages neither skip nor repeat.
-    /// Narrowed in SQL, so a rare status or reason is found however far back it lies: only flows
-    /// whose status is in `statuses` (any when empty) and whose inspection reason is in `reasons`
-    /// (any or none when empty; a flow without a reason never matches a non-empty set), and whose
-    /// program is named by one of `programs` (`ProgramFacts.isNamed`; any flow when empty).
+    /// nil): `flows(in: .newestFirst, …)` without the cursors.
     public func recentFlows(limit: Int, before cursor: FlowCursor? = nil, statuses: Set<TLSInspectionStatus> = [],
                             reasons: Set<InspectionReasonKind> = [], programs: Set<String> = []) throws(StoreError) -> [StoredFlow] {
-        // The row value compares in index order: flows_last_seen is (last_seen, rowid). A status is
-        // one bit of ?4; the reasons are one string ",a,b," that a reason's ",name," is found in.
-        // Bound values keep the text to eight statements whatever the sets, each prepared once.
-        var conditions: [String] = []
-        if cursor != nil { conditions.append("(last_seen, id) < (?2, ?3)") }
-        if !statuses.isEmpty { conditions.append("(?4 >> tls_status) & 1 = 1") }
-        if !reasons.isEmpty { conditions.append("instr(?5, ',' || inspection_reason || ',') > 0") }
-        if !programs.isEmpty { conditions.append(Self.programNamedSQL) }
-        let narrowing = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        try flows(in: .newestFirst, limit: limit, after: cursor,
+                  narrowing: FlowNarrowing(statuses: statuses, reasons: reasons, programs: programs)).map(\.flow)
+    }
+
+    /// Up to `limit` flows in `order` that `narrowing` keeps, starting after `cursor` (from the
+    /// first when nil), each with the cursor just past it. Ties are broken by id, so consecutive
+    /// pages neither skip nor repeat. Narrowed in SQL, so a rare status or reason is found however
+    /// far back it lies.
+    public func flows(in order: FlowOrder, limit: Int, after cursor: FlowCursor? = nil,
+                      narrowing: FlowNarrowing = .none) throws(StoreError) -> [ListedFlow] {
+        // The row value compares in index order: each order's index is (expression, rowid).
+        var conditions = narrowing.conditions
+        if cursor != nil { conditions.insert(order.afterSQL(value: 2, id: 3), at: 0) }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        let sortColumn = Int32(FlowRow.selected.columns.count)
         let rows = try sqlite { connection throws(SQLiteError) in
-            try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows \(narrowing) ORDER BY last_seen DESC, id DESC LIMIT ?1") {
-                statement throws(SQLiteError) in
+            try connection.cached("""
+                SELECT \(FlowRow.selected.sql), \(order.expression) FROM flows \(filter) ORDER BY \(order.orderingSQL) LIMIT ?1
+                """) { statement throws(SQLiteError) in
                 statement.bind(Int64(clamping: max(0, limit)), at: 1)
                 if let cursor {
-                    statement.bind(cursor.lastSeenNanoseconds, at: 2)
+                    statement.bind(cursor.value.sqlite, at: 2)
                     statement.bind(cursor.id, at: 3)
                 }
-                if !statuses.isEmpty { statement.bind(statuses.reduce(Int64(0)) { $0 | Int64(1) << Int64($1.rawValue) }, at: 4) }
-                if !reasons.isEmpty { statement.bind("," + reasons.map(\.rawValue).sorted().joined(separator: ",") + ",", at: 5) }
-                if !programs.isEmpty { statement.bind(Self.jsonArray(programs.map(ProgramFacts.folded).sorted()), at: 6) }
-                return try Self.rows(of: statement)
+                narrowing.bind(to: statement)
+                var rows: [(FlowRow, SQLiteValue)] = []
+                while try statement.step() { rows.append((FlowRow(reading: statement), statement.value(at: sortColumn))) }
+                return rows
             }
         }
-        return try rows.map { row throws(StoreError) in try StoredFlow(row: row) }
+        return try Self.listed(rows, key: order.key)
     }
 
     /// `ProgramFacts.isNamed` in SQL, for the names in ?6 (a JSON array, folded): the command or the
@@ -45,7 +48,7 @@ extension FlowStore {
         IN (SELECT value FROM json_each(?6))))
         """
 
-    private static func jsonArray(_ values: [String]) -> String {
+    static func jsonArray(_ values: [String]) -> String {
         var out = JSONWriter()
         out.beginArray()
         for value in values { out.element(value) }

@@ -62,6 +62,14 @@ struct FlowQuery: Sendable, Equatable {
 
     var isEmpty: Bool { terms.isEmpty }
 
+    /// The term `key:value` as the parser reads it back: the value bare when it holds no space or
+    /// comma, else in double quotes; nil when it holds a double quote (the language has no escape).
+    static func term(_ key: Key, _ value: String) -> String? {
+        if value.contains("\"") || value.isEmpty { return nil }
+        let bare = !value.contains { $0 == "," || $0.isWhitespace }
+        return "\(key.rawValue):" + (bare ? value : "\"\(value)\"")
+    }
+
     func matches(_ flow: HistoryFlow) -> Bool {
         var names: [String]?
         for term in terms {
@@ -98,6 +106,20 @@ struct FlowQuery: Sendable, Equatable {
             if case .status(let statuses) = term.test { required = required.map { $0.intersection(statuses) } ?? statuses }
         }
         return required
+    }
+
+    /// Per name term not negated, its needles — one of which is in a matching flow's names —
+    /// when none of them can be in an address's text (each holds a character outside
+    /// `0-9 a-f : .`), so only the flow's names can hold it: what the store can narrow by (a
+    /// superset: SNI and DNS names are ASCII, which SQLite's lower() folds as Swift does). Terms
+    /// whose needles could be in an address are left to `matches`.
+    var requiredNameNeedles: [[String]] {
+        let addressCharacters = Set("0123456789abcdef:.")
+        return terms.compactMap { term in
+            guard !term.negated, case .names(let needles) = term.test,
+                  needles.allSatisfy({ !$0.allSatisfy(addressCharacters.contains) }) else { return nil }
+            return needles
+        }
     }
 
     /// Names, one of which the program of every matching flow goes by, when a term says so

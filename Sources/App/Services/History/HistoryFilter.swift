@@ -85,6 +85,19 @@ public struct HistoryFilter: Sendable, Equatable {
         return Set(required)
     }
 
+    /// What the store narrows by before rows are read (`matches` still checks each row): the
+    /// statuses, reasons and programs above; the stretch too for a list in another order than
+    /// newest first (which stops at the stretch's start by itself, `excludesEverything`) — else
+    /// its first page would be the whole history's top rows, filtered one page at a time; and for
+    /// a grouping (`order` nil), which reads every row kept, the protocols and the search's name
+    /// terms as well.
+    func storeNarrowing(order: FlowOrder?) -> FlowNarrowing {
+        var narrowing = FlowNarrowing(statuses: storeStatuses, reasons: inspectionReasons, programs: storePrograms,
+                                      protocols: order == nil ? protocols : [], during: order == .newestFirst ? nil : dateRange)
+        if order == nil, case .success(let query) = search { narrowing.nameNeedles = query.requiredNameNeedles }
+        return narrowing
+    }
+
     /// Whether no flow last seen before `lastSeen` can match: the list is newest first by last
     /// sighting, so the stretch's start is where the search can stop.
     func excludesEverything(lastSeenBefore lastSeen: Date) -> Bool {

@@ -1,9 +1,10 @@
 import Shared
 
-/// The decisions of one load: consume store pages newest first until a page of matches is full,
-/// the query budget is spent or nothing older remains. Pure: the reader feeds it the rows.
+/// The decisions of one load: consume store pages in the list's order until a page of matches is
+/// full, the query budget is spent or nothing further remains. Pure: the reader feeds it the rows.
 struct HistoryPageFill {
     let filter: HistoryFilter
+    let order: FlowOrder
     let policy: HistoryPolicy
     let localAddresses: Set<IPAddress>
     private(set) var cursor: FlowCursor?
@@ -13,8 +14,10 @@ struct HistoryPageFill {
     /// nil while undecided; then whether rows older than `cursor` remain.
     private(set) var hasMore: Bool?
 
-    init(filter: HistoryFilter, policy: HistoryPolicy, localAddresses: Set<IPAddress>, after cursor: FlowCursor?) {
+    init(filter: HistoryFilter, order: FlowOrder = .newestFirst, policy: HistoryPolicy, localAddresses: Set<IPAddress>,
+         after cursor: FlowCursor?) {
         self.filter = filter
+        self.order = order
         self.policy = policy
         self.localAddresses = localAddresses
         self.cursor = cursor
@@ -27,18 +30,19 @@ struct HistoryPageFill {
     var isSettled: Bool { hasMore != nil }
 
     /// Takes the rows a query after `cursor` returned (at most `queryLimit`).
-    mutating func consume(_ rows: [StoredFlow]) {
+    mutating func consume(_ rows: [ListedFlow]) {
         queries += 1
         let pageSize = max(1, policy.pageSize)
         var consumed = 0
-        for row in rows.prefix(pageSize) {
-            if filter.excludesEverything(lastSeenBefore: row.lastSeen) {
+        for listed in rows.prefix(pageSize) {
+            let row = listed.flow
+            if order == .newestFirst, filter.excludesEverything(lastSeenBefore: row.lastSeen) {
                 hasMore = false
                 return
             }
             consumed += 1
             scanned += 1
-            cursor = FlowCursor(after: row)
+            cursor = listed.cursor
             let flow = HistoryFlow(row, localAddresses: localAddresses)
             if filter.matches(flow) { matches.append(flow) }
             if matches.count >= pageSize { break }

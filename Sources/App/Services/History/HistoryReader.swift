@@ -37,19 +37,20 @@ public actor HistoryReader {
 
     /// Rebuilds the list from the newest connection.
     public func refresh() async {
-        await load(filter: snapshot.filter, after: nil, appending: false)
+        await load(filter: snapshot.filter, order: snapshot.order, after: nil, appending: false)
     }
 
     /// The next page back in time; nothing when nothing older remains or a load is running.
     public func loadMore() async {
         guard snapshot.state == .loaded, snapshot.hasMore else { return }
-        await load(filter: snapshot.filter, after: snapshot.nextCursor, appending: true)
+        await load(filter: snapshot.filter, order: snapshot.order, after: snapshot.nextCursor, appending: true)
     }
 
-    /// Narrows the list to `filter` and rebuilds it from the newest connection — or from just
-    /// after `cursor`, where a command said the previous page ended.
-    public func apply(_ filter: HistoryFilter, after cursor: FlowCursor? = nil) async {
-        await load(filter: filter, after: cursor, appending: false)
+    /// Narrows the list to `filter`, sorts it in `order` and rebuilds it from its first connection
+    /// — or from just after `cursor`, where a command said the previous page ended (a position in
+    /// the same order).
+    public func apply(_ filter: HistoryFilter, order: FlowOrder = .newestFirst, after cursor: FlowCursor? = nil) async {
+        await load(filter: filter, order: order, after: cursor, appending: false)
     }
 
     /// Rows the last load read, matched or not.
@@ -93,8 +94,8 @@ public actor HistoryReader {
         var fill = HistoryPageFill(filter: filter, policy: everything, localAddresses: localAddresses, after: cursor)
         do {
             while !fill.isSettled {
-                fill.consume(try await store.recentFlows(limit: fill.queryLimit, before: fill.cursor, statuses: filter.storeStatuses,
-                                                         reasons: filter.inspectionReasons, programs: filter.storePrograms))
+                fill.consume(try await store.flows(in: .newestFirst, limit: fill.queryLimit, after: fill.cursor,
+                                                   narrowing: filter.storeNarrowing(order: .newestFirst)))
             }
         } catch {
             throw HistoryError.of(error)
@@ -104,10 +105,11 @@ public actor HistoryReader {
 
     /// The activity axis (`HistoryReader+Activity`) and the zoom rule live beside this file.
 
-    private func load(filter: HistoryFilter, after cursor: FlowCursor?, appending: Bool) async {
+    private func load(filter: HistoryFilter, order: FlowOrder, after cursor: FlowCursor?, appending: Bool) async {
         generation += 1
         let mine = generation
         snapshot.filter = filter
+        snapshot.order = order
         if case .failure(let refusal) = filter.search {
             // Nothing is read under a search that cannot be read: it would look like no matches.
             snapshot.state = .failed(refusal.description)
@@ -116,16 +118,15 @@ public actor HistoryReader {
         }
         snapshot.state = appending ? .loadingOlder : .loading
         publish()
-        var fill = HistoryPageFill(filter: filter, policy: policy, localAddresses: localAddresses, after: cursor)
-        let storeStatuses = filter.storeStatuses, storePrograms = filter.storePrograms
+        var fill = HistoryPageFill(filter: filter, order: order, policy: policy, localAddresses: localAddresses, after: cursor)
+        let narrowing = filter.storeNarrowing(order: order)
         do {
             while !fill.isSettled {
-                // The status, reason and program are narrowed by the store: a rare one (a
-                // connection inspection broke) is found however far back, not only within the
-                // query budget — asked for by an option or by the search's terms.
-                let rows = try await store.recentFlows(limit: fill.queryLimit, before: fill.cursor,
-                                                       statuses: storeStatuses, reasons: filter.inspectionReasons,
-                                                       programs: storePrograms)
+                // The status, reason, program and stretch are narrowed by the store: a rare one
+                // (a connection inspection broke) is found however far back, not only within the
+                // query budget — asked for by an option or by the search's terms — and a stretch
+                // keeps its connections first whatever the order.
+                let rows = try await store.flows(in: order, limit: fill.queryLimit, after: fill.cursor, narrowing: narrowing)
                 guard mine == generation else { return }
                 fill.consume(rows)
             }
@@ -139,7 +140,7 @@ public actor HistoryReader {
         let hasMore = fill.hasMore ?? false
         snapshot = HistorySnapshot(
             flows: appending ? HistoryPaging.appending(fill.matches, to: snapshot.flows) : fill.matches,
-            filter: filter, state: .loaded, hasMore: hasMore, scannedInLastLoad: fill.scanned,
+            filter: filter, order: order, state: .loaded, hasMore: hasMore, scannedInLastLoad: fill.scanned,
             queriesInLastLoad: fill.queries, flowsInLastLoad: fill.matches.count,
             nextCursor: hasMore ? fill.cursor : nil)
         publish()

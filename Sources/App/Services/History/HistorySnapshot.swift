@@ -16,6 +16,8 @@ public enum HistoryState: Sendable, Equatable {
 public struct HistorySnapshot: Sendable, Equatable {
     public var flows: [HistoryFlow]
     public var filter: HistoryFilter
+    /// The order the list is in: `nextCursor` is a position in it.
+    public var order: FlowOrder
     public var state: HistoryState
     /// Whether older connections remain to be read (not whether they match).
     public var hasMore: Bool
@@ -28,11 +30,12 @@ public struct HistorySnapshot: Sendable, Equatable {
     /// Where the next page starts; nil before the first load and once nothing older remains.
     public var nextCursor: FlowCursor?
 
-    public init(flows: [HistoryFlow] = [], filter: HistoryFilter = .none, state: HistoryState = .idle,
+    public init(flows: [HistoryFlow] = [], filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, state: HistoryState = .idle,
                 hasMore: Bool = false, scannedInLastLoad: Int = 0, queriesInLastLoad: Int = 0,
                 flowsInLastLoad: Int = 0, nextCursor: FlowCursor? = nil) {
         self.flows = flows
         self.filter = filter
+        self.order = order
         self.state = state
         self.hasMore = hasMore
         self.scannedInLastLoad = scannedInLastLoad

@@ -7,6 +7,10 @@ public struct TimelineQuestion: Sendable, Equatable {
     /// The data directory as given (`--data-dir`), nil for the default; the footer repeats it.
     public var dataDirectory: String?
     public var filter = HistoryFilter.none
+    /// `--sort`: the order of the whole history the page is cut from (`HistorySort`).
+    public var order = FlowOrder.newestFirst
+    /// `--group`: the groups of the whole filtered history instead of a page of it.
+    public var grouping: HistoryGrouping?
     public var limit: Int?
     public var after: FlowCursor?
     /// The zone whose days decide whether the rows' times carry their date (`--zone`,
@@ -15,9 +19,11 @@ public struct TimelineQuestion: Sendable, Equatable {
 
     public static let limitRange = 1...1_000
 
-    public init(dataDirectory: String? = nil, filter: HistoryFilter = .none, limit: Int? = nil, after: FlowCursor? = nil) {
+    public init(dataDirectory: String? = nil, filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, limit: Int? = nil,
+                after: FlowCursor? = nil) {
         self.dataDirectory = dataDirectory
         self.filter = filter
+        self.order = order
         self.limit = limit
         self.after = after
     }
@@ -26,6 +32,7 @@ public struct TimelineQuestion: Sendable, Equatable {
     public static func parse(_ arguments: [String], now: Date) throws(QuestionFailure) -> TimelineQuestion {
         var question = TimelineQuestion()
         var since: Date?, until: Date?
+        var cursorOrder: FlowOrder?
         var options = QuestionOptions(command: "flows", arguments: arguments, now: now)
         while let option = options.current {
             switch option {
@@ -37,12 +44,23 @@ public struct TimelineQuestion: Sendable, Equatable {
                     throw .usage("flows: --limit needs a number from \(limitRange.lowerBound) to \(limitRange.upperBound)")
                 }
                 question.limit = limit
+            case "--sort":
+                let text = try options.value(option)
+                guard let order = HistorySort.parse(text) else { throw .usage(HistorySort.refusal(text, command: "flows")) }
+                question.order = order
+            case "--group":
+                let text = try options.value(option)
+                guard let grouping = HistoryGrouping(rawValue: text.lowercased()) else {
+                    throw .usage(HistoryGrouping.refusal(text, command: "flows"))
+                }
+                question.grouping = grouping
             case "--after":
                 let text = try options.value(option)
-                guard let cursor = HistoryCursorText.parse(text) else {
+                guard let (order, cursor) = HistoryCursorText.parse(text) else {
                     throw .usage("flows: --after '\(text)' is not a cursor: copy the one the footer of the previous page printed")
                 }
                 question.after = cursor
+                cursorOrder = order
             default:
                 guard try takeFilterOption(option, from: &options, into: &question.filter, since: &since, until: &until) else {
                     throw .usage("flows: unexpected \(option)")
@@ -51,6 +69,13 @@ public struct TimelineQuestion: Sendable, Equatable {
             options.advance()
         }
         try applyTimes(since: since, until: until, to: &question.filter, command: "flows")
+        if question.grouping != nil, question.after != nil || question.order != .newestFirst {
+            throw .usage("flows: --group lists every group at once, ranked by bytes: it takes neither --after nor --sort")
+        }
+        if let cursorOrder, cursorOrder != question.order {
+            throw .usage("flows: --after's cursor is a place in the order --sort \(HistorySort.word(cursorOrder)), not "
+                + "\(HistorySort.word(question.order)): give that --sort with it, or leave --after out to start from the first")
+        }
         return question
     }
 
@@ -126,6 +151,23 @@ public struct TimelineQuestion: Sendable, Equatable {
         }
     }
 
+    /// What `flows` prints, as text or JSON: the groups when `grouping` is set, else the page.
+    public func respond(json: Bool, now: Date) async throws(QuestionFailure) -> String {
+        if let grouping {
+            let groups = try await HistoryAccess.reading(dataDirectory) { store throws(QuestionFailure) in
+                do throws(HistoryError) {
+                    return try await HistoryReader(store: store).groups(by: grouping, filter: filter, limit: limit ?? HistoryPolicy.default.pageSize)
+                } catch {
+                    throw QuestionFailure(.failed, error.description)
+                }
+            }
+            let listing = TimelineGroupListing(groups: groups, filter: filter, dataDirectory: dataDirectory)
+            return json ? listing.json() : listing.text()
+        }
+        let listing = try await answer()
+        return json ? listing.json(now: now) : listing.text()
+    }
+
     /// The page, read from the history (never created).
     public func answer() async throws(QuestionFailure) -> TimelineListing {
         try await HistoryAccess.reading(dataDirectory) { store throws(QuestionFailure) in try await answer(store: store) }
@@ -140,7 +182,7 @@ public struct TimelineQuestion: Sendable, Equatable {
                 throw QuestionFailure(.failed, HistoryError(error).description)
             }
             guard known else {
-                throw QuestionFailure(.notFound, "the cursor \(HistoryCursorText.text(cursor)) names connection \(cursor.id), which is "
+                throw QuestionFailure(.notFound, "the cursor \(HistoryCursorText.text(cursor, order: order)) names connection \(cursor.id), which is "
                     + "not in the history (removed by retention or a clear, or mistyped): run 'tunnelvision flows' "
                     + "without --after to start from the newest")
             }
@@ -148,10 +190,10 @@ public struct TimelineQuestion: Sendable, Equatable {
         var policy = HistoryPolicy.default
         if let limit { policy.pageSize = limit }
         let reader = HistoryReader(store: store, policy: policy)
-        await reader.apply(filter, after: after)
+        await reader.apply(filter, order: order, after: after)
         let snapshot = await reader.snapshot
         if case .failed(let reason) = snapshot.state { throw QuestionFailure(.failed, "\(reason)") }
         return TimelineListing(snapshot: snapshot, query: TimelineListing.Query(
-            dataDirectory: dataDirectory, filter: filter, limit: limit, after: after), pageSize: policy.pageSize, zone: zone ?? .current)
+            dataDirectory: dataDirectory, filter: filter, order: order, limit: limit, after: after), pageSize: policy.pageSize, zone: zone ?? .current)
     }
 }

@@ -36,7 +36,7 @@ public actor WebAPI: WebResponder {
 
     private func answer(_ route: WebAPIRoute) async throws(QuestionFailure) -> HTTPResponse {
         switch route {
-        case let .flows(question): return .json(try await question.answer().json(now: clock()))
+        case let .flows(question): return .json(try await question.respond(json: true, now: clock()))
         case let .activity(question): return .json(try await question.answer().json(now: clock()))
         case let .inspector(question, packets): return .json(try await question.inspector(packets: packets).json())
         case let .packet(question, number): return .json(try await question.packet(number).json(flowID: question.flowID))

@@ -69,7 +69,7 @@ public enum WebAPIRoute: Sendable, Equatable {
         switch segments {
         case ["flows"]:
             try call.expect("GET")
-            let options = try call.options(for: "flows", ["search", "protocol", "status", "reason", "program", "since", "until", "limit", "after", "zone"])
+            let options = try call.options(for: "flows", ["search", "protocol", "status", "reason", "program", "since", "until", "sort", "group", "limit", "after", "zone"])
             return .flows(try asked { () throws(QuestionFailure) in try TimelineQuestion.parse(directory + options, now: now) })
         case ["activity"]:
             try call.expect("GET")

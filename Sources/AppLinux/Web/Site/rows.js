@@ -101,10 +101,25 @@ export const columns = [
   ["status", "Status"], ["in", "Received"], ["out", "Sent"], ["packets", "Packets"], ["duration", "Duration"],
 ];
 
-/** The list's header row (role="row" of columnheaders), seen as a table's head on a wide screen. */
-export function headerRow() {
+/** Each column's key in `flows --sort` / the API's `sort=`. */
+export const sortKeys = {
+  time: "time", host: "host", program: "program", port: "port", proto: "protocol", status: "status",
+  in: "received", out: "sent", packets: "packets", duration: "duration",
+};
+
+/** The list's header row (role="row" of columnheaders), seen as a table's head on a wide screen.
+ *  With `onSort`, each header is a button that sorts the whole history by its column
+ *  (`onSort(key)`), and `sort` (the listing's `sort`: {key, descending}) sets aria-sort. */
+export function headerRow(sort = null, onSort = null) {
   return h("li", { class: "rows-head", role: "row" }, h("span", { class: "rail", "aria-hidden": "true" }),
-    columns.map(([key, label]) => h("span", { class: `cell c-${key}`, role: "columnheader" }, label)));
+    columns.map(([key, label]) => {
+      if (!onSort) return h("span", { class: `cell c-${key}`, role: "columnheader" }, label);
+      const sorted = sort && sort.key === sortKeys[key];
+      const direction = sorted ? (sort.descending ? "descending" : "ascending") : "none";
+      return h("span", { class: `cell c-${key} sortable`, role: "columnheader", "aria-sort": direction },
+        h("button", { type: "button", class: "sort-button", "data-sort": sortKeys[key], on: { click: () => onSort(sortKeys[key]) } },
+          label));
+    }));
 }
 
 /** A list of rows as a table for assistive technology: role="table", its header row first. */

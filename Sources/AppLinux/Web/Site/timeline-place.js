@@ -18,6 +18,9 @@ const checks = {
   zoom: (value) => value.every(isStretch),
   protocols: words, statuses: words,
   cursor: (value) => value === null || Number.isInteger(value),
+  group: (value) => ["", "host", "program"].includes(value),
+  // The server names the keys and refuses an unknown one; an address only has to look like one.
+  sort: (value) => value === "" || /^[a-z]+(:(asc|desc))?$/.test(value),
 };
 
 /** The place of `state` (the Timeline's module state, as it starts: its defaults), leaving out

@@ -3,7 +3,7 @@
 // only what the person picked (filters, the zoom levels, the stretch) across visits.
 
 import { get, postDownload } from "./api.js";
-import { h, replace, stamp, zone, errorCard, announce, count } from "./dom.js";
+import { h, replace, stamp, zone, errorCard, announce, count, bytes } from "./dom.js";
 import { timelineRow, burstRow, statusNames, protocols, headerRow } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
 import { timelinePlace } from "./timeline-place.js";
@@ -13,7 +13,8 @@ const presets = [["", "Any time"], ["10m", "Last 10 minutes"], ["1h", "Last hour
 const state = {
   search: "", protocols: [], statuses: [], since: "",
   program: "",     // programs by name, comma-separated, as `flows --program` takes them
-  group: false,    // Group by program: each page's rows under their program (the listing's programGroups)
+  sort: "",        // the order of the whole history, as `flows --sort` takes it ("received:desc"); "" newest first
+  group: "",       // "" | "host" | "program": the groups of the whole filtered history, with their totals (`flows --group`)
   zoom: [],        // the stretches tapped into, widest first: Back pops one, All empties it
   range: null,     // {from, to, kind: "zoom" | "bar" | "sweep"}: what the list is bounded to
   notice: null,    // a sentence about the axis (a stretch retention took)
@@ -35,7 +36,7 @@ function axisStamp(iso) {
 const wideScreen = window.matchMedia("(min-width: 60rem)");
 
 function moreFiltersSet() {
-  return state.program !== "" || state.protocols.length > 0 || state.statuses.length > 0 || state.since !== "" || state.group;
+  return state.program !== "" || state.protocols.length > 0 || state.statuses.length > 0 || state.since !== "" || state.group !== "";
 }
 
 function filtered() {
@@ -203,7 +204,7 @@ export function render(main) {
   }
 
   function clearFilters() {
-    state.search = ""; state.program = ""; state.protocols = []; state.statuses = []; state.since = "";
+    state.search = ""; state.program = ""; state.protocols = []; state.statuses = []; state.since = ""; state.group = "";
     state.zoom = []; state.range = null; state.notice = null; state.cursor = null;
     syncForm();
     reload();
@@ -215,8 +216,9 @@ export function render(main) {
   // The search the list on screen was read with: what a refused one falls back to.
   let listedSearch = state.search;
   async function loadList(after) {
-    const mine = ++generation;
     if (after === null) memory.listed(true);   // the place asked for is in the address at once
+    if (state.group) { await loadGroups(); return; }
+    const mine = ++generation;
     if (after === null) {
       replace(status, h("p", { class: "loading", role: "status" }, "Loading connections…"));
     } else {
@@ -227,7 +229,7 @@ export function render(main) {
       page = await get("/api/flows", {
         search: state.search, program: state.program, protocol: state.protocols, status: state.statuses,
         since: state.range ? state.range.from : state.since, until: state.range ? state.range.to : "",
-        after: after ?? "", zone,
+        sort: state.sort, after: after ?? "", zone,
       });
     } catch (error) {
       if (!alive || mine !== generation) return;
@@ -260,10 +262,13 @@ export function render(main) {
     if (form.querySelector("#search").value.trim() === state.search) showSearchProblem(null);
     if (!state.choices && page.choices) { state.choices = page.choices; drawStatusChoices(); }
     const names = statusNames(page.choices);
-    if (after === null) { replace(list, state.group ? null : headerRow()); shownConnections = 0; list.classList.remove("clock-date"); }
+    listedSort = page.sort;
+    // The order as the listing applied it ("" for the default): a key alone ran its natural way.
+    state.sort = page.sort.word === "time:desc" ? "" : page.sort.word;
+    if (after === null) { replace(list, headerRow(page.sort, sortBy)); shownConnections = 0; list.classList.remove("clock-date"); }
     if (page.clock === "date") list.classList.add("clock-date");   // the time column holds dates
-    replace(status);
-    list.append(state.group ? groupedRows(page, names) : pageRows(page, names));
+    replace(status, liveNotice(page.sort));
+    list.append(pageRows(page, names));
     shownConnections += page.flows.length;
     if (after === null) newest = page.flows[0]?.lastSeen ?? null;
     const shown = shownConnections;
@@ -272,6 +277,7 @@ export function render(main) {
     if (shown === 0) {
       replace(status, emptyState(page));
     }
+    if (sortRequested) { announce(`Sorted by ${page.sort.sentence}.`); sortRequested = false; }
     drawFooter(page, shown);
     return page.next;
   }
@@ -291,19 +297,84 @@ export function render(main) {
     return drawn;
   }
 
-  // Group by program: the page's groups as the listing made them, each a heading over its rows.
-  function groupedRows(page, names) {
-    const byId = new Map(page.flows.map((flow) => [flow.id, flow]));
-    const drawn = document.createDocumentFragment();
-    for (const group of page.programGroups ?? []) {
-      const title = `group-${group.key}-${group.ids[0]}`.replace(/[^A-Za-z0-9_-]/g, "_");
-      drawn.append(h("li", { class: "program-group", role: "row" }, h("div", { class: "group-cell", role: "cell" },
-        h("h3", { id: title }, group.label),
-        h("p", { class: "hint" }, group.summary),
-        h("ul", { class: "rows tabled", role: "table", "aria-labelledby": title }, headerRow(),
-          group.ids.map((id) => timelineRow(byId.get(id), names, filterBy, page.clock))))));
+  // A column header's button: the whole history sorted by that column, its natural way first
+  // (the listing decides it); the same header again reverses it.
+  let listedSort = null;
+  let sortRequested = false;   // a header or the notice asked: the new order is said once drawn
+  function sortBy(key) {
+    const again = listedSort && listedSort.key === key;
+    state.sort = again ? `${key}:${listedSort.descending ? "asc" : "desc"}` : key;
+    if (state.sort === "time:desc") state.sort = "";
+    sortRequested = true;
+    loadList(null).then(() => {
+      const button = list.querySelector(`button[data-sort="${key}"]`);
+      if (button) button.focus();
+    });
+  }
+
+  /** Sorted otherwise than newest first, the list does not follow new connections: said, with
+   *  the way back. Null in time order. */
+  function liveNotice(sort) {
+    if (!sort || sort.word === "time:desc") return null;
+    return h("p", { class: "notice sort-notice" },
+      `Sorted by ${sort.sentence}: new connections are not added live — sort by last activity to follow them. `,
+      h("button", { type: "button", class: "link-button", on: { click: () => { state.sort = ""; sortRequested = true; loadList(null); } } },
+        "Sort by last activity"));
+  }
+
+  // Group by host or program: the groups of the whole filtered history with their totals, as
+  // `flows --group` gives them; a group's name lists its connections (its search term).
+  async function loadGroups() {
+    const mine = ++generation;
+    replace(status, h("p", { class: "loading", role: "status" }, state.search
+      ? "Adding up the connections… (a search is matched connection by connection: over a large history this takes a while)"
+      : "Adding up the connections…"));
+    replace(footer);
+    let answer;
+    try {
+      answer = await get("/api/flows", { ...listQuery(), since: state.range ? state.range.from : state.since,
+                                         until: state.range ? state.range.to : "", group: state.group });
+    } catch (error) {
+      if (!alive || mine !== generation) return;
+      replace(list);
+      replace(status, error.status === 404 ? emptyState({ historyEmpty: true, said: error.message })
+        : errorCard("The groups could not be read", error, () => loadGroups()));
+      return;
     }
-    return drawn;
+    if (!alive || mine !== generation) return;
+    list.removeAttribute("role");
+    replace(list);
+    newest = null;
+    if (answer.groups.length === 0) { replace(status, emptyState({ historyEmpty: !filtered() })); return; }
+    const one = answer.group === "host" ? "host" : "program";
+    const many = answer.group === "host" ? "hosts" : "programs";
+    const title = `Connections by ${one}`;
+    // The title above the scrolling box (a caption would scroll away with a wide table on a phone).
+    replace(status, h("p", { id: "groups-title", class: "groups-title" }, `${title}: ${count(answer.totalGroups, one)}, ranked by ${answer.ranking}`),
+      h("div", { class: "table-scroll groups" }, h("table", { class: "group-table", "aria-labelledby": "groups-title" },
+      h("thead", {}, h("tr", {}, [one === "host" ? "Host" : "Program", "Connections", "Received", "Sent", "Packets", "First active", "Last active"]
+        .map((label, index) => h("th", { scope: "col", class: index > 0 && index < 5 ? "figure" : index >= 5 ? "when" : null }, label)))),
+      h("tbody", {}, answer.groups.map((group) => h("tr", {},
+        h("th", { scope: "row" }, group.term
+          ? h("button", { type: "button", class: "link-button", title: `List the connections of ${group.label}`,
+                          on: { click: () => openGroup(group) } }, group.label)
+          : group.label),
+        h("td", { class: "figure" }, `${group.connections}`),
+        h("td", { class: "figure" }, bytes(group.bytesIn)),
+        h("td", { class: "figure" }, bytes(group.bytesOut)),
+        h("td", { class: "figure" }, `${group.packets}`),
+        h("td", { class: "when" }, h("time", { datetime: group.firstSeen }, stamp(group.firstSeen, "date"))),
+        h("td", { class: "when" }, h("time", { datetime: group.lastSeen }, stamp(group.lastSeen, "date")))))))));
+    replace(footer, h("p", {}, answer.groups.length < answer.totalGroups
+      ? `The ${answer.groups.length} ${many} with the most bytes of ${answer.totalGroups}, over every connection the filters keep.`
+      : `Every ${one} of the connections the filters keep.`));
+  }
+
+  /** A group's connections: its term joins the search, and the list replaces the groups. */
+  function openGroup(group) {
+    const said = `${state.group} ${group.label}`;
+    state.group = "";
+    filterBy(group.term, said);
   }
 
   function drawFooter(page, shown) {
@@ -344,6 +415,7 @@ export function render(main) {
 
   // A row's host, port or program: its term joins the search (once), which applies at once.
   function filterBy(term, said) {
+    if (state.group) state.group = "";
     if (!` ${state.search} `.includes(` ${term} `)) state.search = state.search ? `${state.search} ${term}` : term;
     state.cursor = null;
     syncForm();
@@ -376,7 +448,8 @@ export function render(main) {
                                 autocapitalize: "off", spellcheck: "false" });
     const program = h("input", { type: "search", id: "program", name: "program", value: state.program,
                                  placeholder: "curl, firefox", "aria-describedby": "program-hint" });
-    const group = h("input", { type: "checkbox", id: "group-by-program", checked: state.group });
+    const group = h("select", { id: "group-by", name: "group" },
+      [["", "None"], ["host", "Host"], ["program", "Program"]].map(([value, label]) => h("option", { value, selected: state.group === value }, label)));
     const checkbox = (group, value, label) => h("label", { class: "check" },
       h("input", { type: "checkbox", name: group, value, checked: state[group].includes(value) }), ` ${label}`);
     const since = h("select", { id: "since", name: "since" },
@@ -399,12 +472,12 @@ export function render(main) {
             Object.entries(protocols).filter(([id]) => id !== "icmpv6").map(([id, label]) => checkbox("protocols", id, label))),
           h("fieldset", { class: "statuses", hidden: true }),
           h("div", { class: "field" }, h("label", { for: "since" }, "Time"), since),
-          h("label", { class: "check" }, group, " Group by program"),
+          h("div", { class: "field" }, h("label", { for: "group-by" }, "Group by"), group),
           h("button", { type: "button", class: "secondary", on: { click: clearFilters } }, "Clear filters"))));
     const apply = () => {
       state.search = search.value.trim();
       state.program = program.value.trim();
-      state.group = group.checked;
+      state.group = group.value;
       state.protocols = [...element.querySelectorAll("input[name=protocols]:checked")].map((box) => box.value);
       state.statuses = [...element.querySelectorAll("input[name=statuses]:checked")].map((box) => box.value);
       const preset = since.value;
@@ -440,7 +513,7 @@ export function render(main) {
     form.querySelector("#search").value = state.search;
     showSearchProblem(null);
     form.querySelector("#program").value = state.program;
-    form.querySelector("#group-by-program").checked = state.group;
+    form.querySelector("#group-by").value = state.group;
     form.querySelector("#since").value = state.since;
     for (const box of form.querySelectorAll("input[type=checkbox][name]")) box.checked = state[box.name].includes(box.value);
   }
@@ -454,8 +527,11 @@ export function render(main) {
     }, 200);
   };
   window.addEventListener("resize", onResize);
+  // A window made wide shows every filter open, as a wide screen's first view does.
+  const onWide = () => { if (wideScreen.matches) form.querySelector("details.more-filters").open = true; };
+  wideScreen.addEventListener("change", onWide);
 
-  // Live: while the list shows the newest connections (no stretch picked, not grouped by program),
+  // Live: while the list shows the newest connections (no stretch picked, not grouped, in time order),
   // the connections active since the newest one listed are asked for every 2 s, with the person's
   // filters, and drawn in place — a new one on top, one that moved again redrawn on top (the list
   // is by last activity) — and the axis follows every 10 s while no stretch is zoomed into. The
@@ -463,7 +539,7 @@ export function render(main) {
   let newest = null;   // the newest lastSeen listed (ISO): what "since" asks after
   let polls = 0, polling = false;
   const livePoll = setInterval(async () => {
-    if (!alive || polling || state.range !== null || state.group || document.hidden) return;
+    if (!alive || polling || state.range !== null || state.group || state.sort !== "" || document.hidden) return;
     polling = true;
     try {
       polls += 1;
@@ -495,7 +571,7 @@ export function render(main) {
     } catch {
       return;   // a refused or failed poll leaves the list as it is; the next one tries again
     }
-    if (!alive || mine !== generation || state.range !== null || state.group) return;
+    if (!alive || mine !== generation || state.range !== null || state.group || state.sort !== "") return;
     const names = statusNames(page.choices);
     const header = list.querySelector(":scope > li.rows-head");
     // Oldest first, so the newest ends on top.
@@ -553,9 +629,10 @@ export function render(main) {
   return {
     stop: () => {
       alive = false; clearInterval(livePoll); window.removeEventListener("resize", onResize); clearTimeout(resizing);
+      wideScreen.removeEventListener("change", onWide);
       memory.stop();
     },
-    // The server answers again: what came meanwhile joins the list, and the axis follows.
-    refresh: () => { if (newest !== null && state.range === null && !state.group) mergeNewer(); loadAxis(); },
+    // The server answers again: what came meanwhile joins the list (in time order only), and the axis follows.
+    refresh: () => { if (newest !== null && state.range === null && !state.group && !state.sort) mergeNewer(); loadAxis(); },
   };
 }

@@ -34,6 +34,20 @@ struct WebAPIRouteTests {
         #expect(expected.dataDirectory == Self.directory)
     }
 
+    @Test("sort= and group= are flows' --sort and --group, refused with the command's sentence")
+    func flowsSortAndGroup() throws {
+        let sorted = try TimelineQuestion.parse(["--data-dir", Self.directory, "--sort", "received",
+                                                 "--after", "received:desc:i52000-42"], now: Self.now)
+        #expect(Self.route("GET", "/api/flows", [("sort", "received"), ("after", "received:desc:i52000-42")]) == .success(.flows(sorted)))
+        #expect(sorted.order == FlowOrder(.received, descending: true) && sorted.after == FlowCursor(value: .integer(52_000), id: 42))
+        let grouped = try TimelineQuestion.parse(["--data-dir", Self.directory, "--group", "host", "--status", "plaintext"], now: Self.now)
+        #expect(Self.route("GET", "/api/flows", [("group", "host"), ("status", "plaintext")]) == .success(.flows(grouped)))
+        #expect(grouped.grouping == .host)
+        #expect(Self.refusal("GET", "/api/flows", [("sort", "bytes")])?.message
+                == "flows: unknown sort 'bytes': give one of time, host, program, port, protocol, status, received, sent, packets, "
+                + "duration — alone, or followed by :asc or :desc")
+    }
+
     @Test("empty parameters are parameters not given, as a form's empty fields send them")
     func emptyParameters() throws {
         let query = [("search", ""), ("protocol", ""), ("status", ""), ("since", ""), ("until", ""), ("limit", ""), ("after", "")]
@@ -71,7 +85,7 @@ struct WebAPIRouteTests {
     @Test("a parameter a route does not take is refused, never passed on as an option (no data-dir from a query)")
     func unknownParameters() {
         #expect(Self.refusal("GET", "/api/flows", [("data-dir", "/etc")])
-                == .init(.badRequest, "flows: unknown parameter 'data-dir': it takes search, protocol, status, reason, program, since, until, limit, after, zone"))
+                == .init(.badRequest, "flows: unknown parameter 'data-dir': it takes search, protocol, status, reason, program, since, until, sort, group, limit, after, zone"))
         #expect(Self.refusal("GET", "/api/activity", [("json", "1")])?.status == .badRequest)
         #expect(Self.refusal("GET", "/api/captures", [("data-dir", "/etc")])
                 == .init(.badRequest, "captures: unknown parameter 'data-dir': it takes none"))
