@@ -37,6 +37,10 @@ enum FlowsCommand {
                        proto:P           a protocol as --protocol takes it
                        status:S          an encryption status as --status takes it
                        program:NAME      a program as --program takes it
+                       http:TEXT         one of its inspected requests' heads (the request line
+                                         or a header line, "user-agent: curl") contains TEXT, any
+                                         case; kept while its decrypted content is (values of
+                                         Authorization and Cookie are not searchable)
                      A comma in a term's value means any of them (port:80,443); "," and spaces
                      inside double quotes are the value's (program:"a,b"). '-' before a term keeps
                      the connections it does not hold for (-proto:udp, -198.18.0.0/15). Keys are in

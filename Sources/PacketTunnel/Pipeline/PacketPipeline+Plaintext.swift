@@ -34,6 +34,9 @@ extension PacketPipeline {
         // stays in its place among the other direction's records.
         let gapTime = conversation.lastChunk[Int(direction.rawValue)] ?? now
         conversation.lastChunk[Int(direction.rawValue)] = now
+        for text in conversation.requests.feed(plaintext, direction: direction) {
+            batch.requests.append(HTTPRequestRecord(flowKey: key, timestamp: now, text: text))
+        }
         plaintextConversations[key] = conversation
         stats.plaintextBytesTruncated &+= UInt64(dropped)
         counters.plaintext = stats

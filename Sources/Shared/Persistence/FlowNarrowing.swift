@@ -17,6 +17,23 @@ public struct FlowNarrowing: Sendable, Equatable {
     /// Only flows whose SNI, DNS name or other DNS names (lowercased, joined by spaces) hold one
     /// needle of every list (the needles lowercase).
     public var nameNeedles: [[String]] = []
+    /// Only flows one of whose inspected requests' heads (`http_requests`, lowercase) holds one
+    /// of each term's needles — or, for a negated term, none of whose heads holds any. Each term
+    /// binds its own parameter, from ?11.
+    public var requestTerms: [RequestTerm] = []
+
+    public struct RequestTerm: Sendable, Equatable {
+        public let needles: [String]
+        public let negated: Bool
+
+        public init(needles: [String], negated: Bool) {
+            self.needles = needles
+            self.negated = negated
+        }
+    }
+
+    /// The first parameter of `requestTerms`.
+    static let firstRequestParameter: Int32 = 11
 
     public init(statuses: Set<TLSInspectionStatus> = [], reasons: Set<InspectionReasonKind> = [], programs: Set<String> = [],
                 protocols: Set<IPProtocolNumber> = [], during: ClosedRange<Date>? = nil) {
@@ -46,6 +63,13 @@ public struct FlowNarrowing: Sendable, Equatable {
                 needle.value) > 0))
                 """)
         }
+        // The matching heads are found once per term (a few rows: only inspected flows have any).
+        for (index, term) in requestTerms.enumerated() {
+            conditions.append("""
+                id \(term.negated ? "NOT IN" : "IN") (SELECT r.flow_id FROM http_requests AS r, json_each(?\(Self.firstRequestParameter + Int32(index))) \
+                AS needle WHERE instr(r.text, needle.value) > 0)
+                """)
+        }
         return conditions
     }
 
@@ -68,6 +92,9 @@ public struct FlowNarrowing: Sendable, Equatable {
             }
             out.endArray()
             statement.bind(out.writer.string, at: 10)
+        }
+        for (index, term) in requestTerms.enumerated() {
+            statement.bind(FlowStore.jsonArray(term.needles), at: Self.firstRequestParameter + Int32(index))
         }
     }
 

@@ -41,7 +41,7 @@ extension FlowStore {
             // whole, not row by row; the runs' trigger then finds nothing left to delete.
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute("""
-                    DELETE FROM packets; DELETE FROM packet_runs; DELETE FROM plaintext; DELETE FROM flows;
+                    DELETE FROM packets; DELETE FROM packet_runs; DELETE FROM plaintext; DELETE FROM http_requests; DELETE FROM flows;
                     DELETE FROM sessions WHERE id <> \(kept)\(open)
                     """)
                 try clearActivity(on: connection)

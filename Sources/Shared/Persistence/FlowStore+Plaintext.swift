@@ -10,6 +10,19 @@ extension FlowStore {
         FROM plaintext WHERE flow_id = ?1 ORDER BY ts, id LIMIT ?2
         """
 
+    static let insertRequestSQL = "INSERT INTO http_requests (flow_id, ts, text) VALUES (?1, ?2, ?3)"
+
+    /// Inserts one request's head for flow `flowID` (inside the batch's transaction).
+    func insertRequest(_ request: HTTPRequestRecord, flowID: Int64, on connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.cached(Self.insertRequestSQL) { insert throws(SQLiteError) in
+            insert.bind(flowID, at: 1)
+            insert.bind(anchor.nanosecondsSince1970(forUptime: request.timestamp), at: 2)
+            insert.bind(request.text, at: 3)
+            try insert.step()
+            insert.reset()
+        }
+    }
+
     /// Inserts one index row for flow `flowID` (inside the batch's transaction).
     func insertPlaintext(_ chunk: PlaintextChunkRecord, flowID: Int64, on connection: SQLiteConnection) throws(SQLiteError) {
         try connection.cached(Self.insertPlaintextSQL) { insert throws(SQLiteError) in
@@ -57,7 +70,12 @@ extension FlowStore {
     public func prunePlaintext(before cutoff: Date) throws(StoreError) -> Int {
         let limit = EpochNanoseconds.first(notBefore: cutoff)
         return try sqlite { connection throws(SQLiteError) in
-            try connection.cached("DELETE FROM plaintext WHERE ts < ?1") { statement throws(SQLiteError) in
+            // The requests' heads are decrypted content too: they go with it.
+            try connection.cached("DELETE FROM http_requests WHERE ts < ?1") { statement throws(SQLiteError) in
+                statement.bind(limit, at: 1)
+                try statement.step()
+            }
+            return try connection.cached("DELETE FROM plaintext WHERE ts < ?1") { statement throws(SQLiteError) in
                 statement.bind(limit, at: 1)
                 try statement.step()
                 return connection.changes
@@ -70,7 +88,9 @@ extension FlowStore {
     public func clearPlaintext() throws(StoreError) -> Int {
         try sqlite { connection throws(SQLiteError) in
             try connection.execute("DELETE FROM plaintext")
-            return connection.changes
+            let deleted = connection.changes
+            try connection.execute("DELETE FROM http_requests")
+            return deleted
         }
     }
 

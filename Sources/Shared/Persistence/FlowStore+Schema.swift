@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 11
+        public static let latestVersion = 12
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -198,6 +198,18 @@ extension FlowStore {
             // path (`tvlab bench store`: upserts into few rows) unchanged within its noise.
             // Made here in ~4 s for 1 M flows. Time already has flows_last_seen.
             Migration(version: 11, sql: sortIndexes.map { "CREATE INDEX \($0.name) ON flows(\($0.expression));" }.joined(separator: "\n")),
+            // Inspected requests' heads, for the search's `http:` terms (`HTTPRequestHeads`):
+            // decrypted content, so dated and pruned with the decrypted content's index.
+            Migration(version: 12, sql: """
+                CREATE TABLE http_requests (
+                    id INTEGER PRIMARY KEY,
+                    flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE,
+                    ts INTEGER NOT NULL,
+                    text TEXT NOT NULL
+                );
+                CREATE INDEX http_requests_flow_id ON http_requests(flow_id);
+                CREATE INDEX http_requests_ts ON http_requests(ts);
+                """),
         ]
 
         /// The index of each order but time's: `flows_by_KEY` on `FlowOrder.expression(KEY)`. An

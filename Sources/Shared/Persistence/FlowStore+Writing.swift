@@ -86,20 +86,23 @@ extension FlowStore {
                 try append(batch.packets, in: runs, on: connection)
                 var outcome = FlowStoreBatch.Outcome(flowIDs: flowIDs, packetsWritten: runs.order.count,
                                                      orphanedPackets: batch.packets.count - runs.order.count)
+                // Decrypted chunks and requests' heads go to the lifetime begun by their instant.
+                func flowID(_ key: FlowKey, at timestamp: UInt64) throws(SQLiteError) -> Int64? {
+                    if let spans = lifetimes[key] { return (spans.last { $0.firstSeen <= timestamp } ?? spans[0]).id }
+                    if let match = known[key] { return match }
+                    let id = try sessionFlowID(key, session: session, on: connection)
+                    known[key] = id
+                    return id
+                }
                 for chunk in batch.plaintext {
-                    let key = chunk.flowKey
-                    let id: Int64?
-                    if let spans = lifetimes[key] {
-                        id = (spans.last { $0.firstSeen <= chunk.timestamp } ?? spans[0]).id
-                    } else if let match = known[key] {
-                        id = match
-                    } else {
-                        id = try sessionFlowID(key, session: session, on: connection)
-                        known[key] = id
-                    }
-                    guard let id else { outcome.orphanedPlaintext += 1; continue }
+                    guard let id = try flowID(chunk.flowKey, at: chunk.timestamp) else { outcome.orphanedPlaintext += 1; continue }
                     try insertPlaintext(chunk, flowID: id, on: connection)
                     outcome.plaintextWritten += 1
+                }
+                for request in batch.requests {
+                    guard let id = try flowID(request.flowKey, at: request.timestamp) else { outcome.orphanedRequests += 1; continue }
+                    try insertRequest(request, flowID: id, on: connection)
+                    outcome.requestsWritten += 1
                 }
                 return outcome
             }

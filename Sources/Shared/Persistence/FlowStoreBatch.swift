@@ -8,14 +8,18 @@ public struct FlowStoreBatch: Sendable {
     public var packets: [PacketMeta]
     /// The decrypted chunks' index rows, matched to their flow as packets are.
     public var plaintext: [PlaintextChunkRecord]
+    /// The inspected requests' heads for the search, matched to their flow as packets are.
+    public var requests: [HTTPRequestRecord]
 
-    public init(flows: [FlowRecord] = [], packets: [PacketMeta] = [], plaintext: [PlaintextChunkRecord] = []) {
+    public init(flows: [FlowRecord] = [], packets: [PacketMeta] = [], plaintext: [PlaintextChunkRecord] = [],
+                requests: [HTTPRequestRecord] = []) {
         self.flows = flows
         self.packets = packets
         self.plaintext = plaintext
+        self.requests = requests
     }
 
-    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty && plaintext.isEmpty }
+    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty && plaintext.isEmpty && requests.isEmpty }
 
     /// What a written batch became.
     public struct Outcome: Sendable, Hashable {
@@ -28,5 +32,8 @@ public struct FlowStoreBatch: Sendable {
         /// Index rows of decrypted chunks written, and those whose flow was not found (counted).
         public var plaintextWritten = 0
         public var orphanedPlaintext = 0
+        /// Request heads written, and those whose flow was not found (counted).
+        public var requestsWritten = 0
+        public var orphanedRequests = 0
     }
 }

@@ -7,8 +7,7 @@ import Foundation
 /// frame's pad length). Only lengths
 /// and stream numbers are read; nothing is judged. Pure.
 struct HTTP2FrameKeeping: Sendable {
-    /// §3.4: the client connection preface.
-    static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    static var preface: [UInt8] { HTTP2Connection.preface }
     static let headerLength = 9
     /// §6.1's DATA frame type.
     static let dataType: UInt8 = 0

@@ -265,6 +265,18 @@ struct InspectionEndToEndTests {
             let small = try #require((exchanges.last?["response"] as? [String: Any])?["body"] as? [String: Any])
             #expect(small["complete"] as? Bool == true && (small["text"] as? String)?.contains("\"nested\"") == true, "\(version): \(small)")
         }
+        // Each request's head is searchable (http:), HTTP/2's decoded from HPACK: both
+        // connections asked for /file.bin, with curl's user agent; none asked for /nothing.
+        let searched = { (query: String) throws -> [Int] in
+            let out = try InspectionLab.tunnelvision(["flows", "--search", query, "--json", "--data-dir", lab.data.path])
+            #expect(out.status == 0, "\(out.err)")
+            let flows = (try JSONSerialization.jsonObject(with: Data(out.out.utf8)) as? [String: Any])?["flows"] as? [[String: Any]]
+            return (flows ?? []).compactMap { $0["id"] as? Int }.sorted()
+        }
+        let ids = flows.compactMap { $0["id"] as? Int }.sorted()
+        #expect(try searched("http:/file.bin") == ids)
+        #expect(try searched("http:\"user-agent: curl/\" http:/api.json") == ids)
+        #expect(try searched("http:/nothing").isEmpty)
     }
 
     @Test("the key log lets tshark decrypt the tunnel's own capture of an inspected flow")

@@ -3,14 +3,15 @@ import Shared
 /// A search as network tools have it — the Timeline's search field and `flows --search` — read
 /// once into terms that must all hold (`FlowQueryParser` has the grammar), then asked of each flow
 /// with `matches(_:)`. Examples: `example.com`, `host:cdn port:80,443 -proto:udp`,
-/// `198.18.0.0/15`, `fd00::1`, `status:plaintext program:curl`, `"video example"`.
+/// `198.18.0.0/15`, `fd00::1`, `status:plaintext program:curl`, `"video example"`,
+/// `http:/api/items`, `http:"user-agent: curl"`.
 ///
 /// Pure and cheap per flow: nothing is parsed, lowercased or folded while matching except the
 /// flow's own names, built once per flow and only when a term looks at names.
 struct FlowQuery: Sendable, Equatable {
     /// The keys a term may have, written in any case.
     enum Key: String, Sendable, CaseIterable {
-        case host, port, proto, status, program
+        case host, port, proto, status, program, http
 
         /// A term with this key, for the sentences that say how to write one.
         var example: String {
@@ -20,6 +21,7 @@ struct FlowQuery: Sendable, Equatable {
             case .proto: "proto:tcp,udp"
             case .status: "status:plaintext"
             case .program: "program:curl"
+            case .http: "http:/api"
             }
         }
     }
@@ -37,6 +39,10 @@ struct FlowQuery: Sendable, Equatable {
         case status(Set<TLSInspectionStatus>)
         /// The program that opened it is named so (`ProgramFacts.isNamed`); names are folded.
         case program([String])
+        /// A substring (lowercase) of one of its inspected requests' heads — the request line
+        /// or a header line, as `HTTPRequestHeads` kept them. Only the store holds those: it
+        /// decides this term (`requestTerms`), before any row is read.
+        case request([String])
     }
 
     struct Term: Sendable, Equatable {
@@ -92,6 +98,8 @@ struct FlowQuery: Sendable, Equatable {
                 holds = statuses.contains(flow.stored.tlsStatus)
             case .program(let programs):
                 if case .program(let facts)? = flow.stored.program { holds = programs.contains(where: facts.isNamed) } else { holds = false }
+            case .request:
+                continue   // decided by the store, which read only the flows it holds for
             }
             if holds == term.negated { return false }
         }
@@ -119,6 +127,15 @@ struct FlowQuery: Sendable, Equatable {
             guard !term.negated, case .names(let needles) = term.test,
                   needles.allSatisfy({ !$0.allSatisfy(addressCharacters.contains) }) else { return nil }
             return needles
+        }
+    }
+
+    /// Each `http:` term: its needles (one must be in one of a flow's requests' heads) and
+    /// whether it is negated. The store alone decides them (`FlowNarrowing.requestTerms`).
+    var requestTerms: [FlowNarrowing.RequestTerm] {
+        terms.compactMap { term in
+            guard case .request(let needles) = term.test else { return nil }
+            return FlowNarrowing.RequestTerm(needles: needles, negated: term.negated)
         }
     }
 

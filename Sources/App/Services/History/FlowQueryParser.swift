@@ -142,6 +142,8 @@ enum FlowQueryParser {
             return .status(statuses)
         case .program:
             return .program(values.map(ProgramFacts.folded))
+        case .http:
+            return .request(values.map { $0.lowercased() })
         }
     }
 

@@ -95,6 +95,8 @@ public struct HistoryFilter: Sendable, Equatable {
         var narrowing = FlowNarrowing(statuses: storeStatuses, reasons: inspectionReasons, programs: storePrograms,
                                       protocols: order == nil ? protocols : [], during: order == .newestFirst ? nil : dateRange)
         if order == nil, case .success(let query) = search { narrowing.nameNeedles = query.requiredNameNeedles }
+        // In every order: `matches` cannot check an `http:` term, the store holds the heads.
+        if case .success(let query) = search { narrowing.requestTerms = query.requestTerms }
         return narrowing
     }
 
