@@ -27,7 +27,7 @@ public struct HTTPRequestHeads: Sendable {
     // HTTP/1.1: the head being collected at the start of a run of sent bytes.
     private var head: [UInt8]?
     // HTTP/2: the client's frames.
-    private var prefaceLeft = HTTP2FrameKeeping.preface.count
+    private var prefaceLeft = HTTP2Connection.preface.count
     private var frameHeader: [UInt8] = []
     private var payloadLeft = 0
     private var payload: [UInt8] = []
@@ -42,23 +42,26 @@ public struct HTTPRequestHeads: Sendable {
     public mutating func feed(_ chunk: Data, direction: Direction) -> [String] {
         defer { lastDirection = direction }
         guard direction == .outbound, found < Self.maxRequests, !broken, !chunk.isEmpty else { return [] }
-        let bytes = [UInt8](chunk)
         if reading == .undecided {
-            let start = bytes.prefix(HTTP2FrameKeeping.preface.count)
-            reading = HTTP2FrameKeeping.preface.starts(with: start) ? .http2 : HTTP1Head.startsLikeARequest(bytes) ? .http1 : .neither
+            let start = [UInt8](chunk.prefix(32))
+            reading = HTTP2Connection.preface.starts(with: start.prefix(HTTP2Connection.preface.count)) ? .http2
+                : HTTP1Head.startsLikeARequest(start) ? .http1 : .neither
         }
-        var texts: [String]
-        switch reading {
-        case .http1: texts = http1(bytes)
-        case .http2: texts = http2(bytes)
-        case .undecided, .neither: texts = []
+        // Read in place: a large upload is walked (HTTP/2) or passed over (HTTP/1.1), never copied.
+        var texts: [String] = chunk.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            switch reading {
+            case .http1: return http1(bytes)
+            case .http2: return http2(bytes)
+            case .undecided, .neither: return []
+            }
         }
         texts = Array(texts.prefix(Self.maxRequests - found))
         found += texts.count
         return texts
     }
 
-    private mutating func http1(_ bytes: [UInt8]) -> [String] {
+    private mutating func http1(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         if lastDirection != .outbound { head = [] }   // a new run of sent bytes: a request begins
         guard var collected = head else { return [] }
         collected += bytes.prefix(Self.maxHeadBytes - collected.count)
@@ -75,7 +78,7 @@ public struct HTTPRequestHeads: Sendable {
         return [Self.text([lines[0]] + fields.map(Self.line))]
     }
 
-    private mutating func http2(_ bytes: [UInt8]) -> [String] {
+    private mutating func http2(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
         var texts: [String] = []
         var position = 0
         while position < bytes.count, !broken {
