@@ -15,7 +15,8 @@ import Shared
 /// byte's `Chunking` says, also go through `PlaintextBudget` with small limits (its high nibble):
 /// every byte fed is placed exactly once (kept, or in a gap, or owed at the end), no direction keeps
 /// more than its limits; and what it kept reads back through the readers of kept bytes — HTTP/2's
-/// gap-aware frames and the whole decrypted-content reading — without trapping.
+/// gap-aware frames and the whole decrypted-content reading — without trapping; and the request
+/// heads the search indexes are read from the same chunks, within their bounds.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTP2(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
@@ -76,7 +77,13 @@ func kept(client: [UInt8], server: [UInt8], mode: UInt8) {
         chunks.append(DecryptedChunk(direction: direction, timestamp: start, bytes: piece.subdata(in: record.kept),
                                      originalLength: record.originalLength))
     }
+    var heads = HTTPRequestHeads()
+    var requests = 0
     for (direction, piece) in pieces {
+        let texts = heads.feed(piece, direction: direction)
+        requests += texts.count
+        invariant(texts.allSatisfy { $0.utf8.count <= HTTPRequestHeads.maxTextBytes } && requests <= HTTPRequestHeads.maxRequests,
+                  "\(requests) request heads, one of \(texts.map(\.utf8.count).max() ?? 0) bytes")
         fed[Int(direction.rawValue)] += piece.count
         let (records, dropped) = budget.admit(piece, direction: direction)
         invariant(dropped <= piece.count, "dropped \(dropped) of \(piece.count)")
