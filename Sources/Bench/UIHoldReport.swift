@@ -72,4 +72,12 @@ package struct UIHoldReport: Sendable, Equatable, Decodable {
             return apply.applied > 0 && seconds > 0 ? apply.duration / seconds : nil
         }
     }
+
+    /// The later half of `millisecondsPerSecondOfFlows` (the smaller half for an odd count): the
+    /// list only grows while the page stays open and each merge looks every row up in it, so
+    /// these say what staying open costs.
+    package var laterMillisecondsPerSecondOfFlows: [Double] {
+        let all = millisecondsPerSecondOfFlows
+        return Array(all.suffix(all.count / 2))
+    }
 }

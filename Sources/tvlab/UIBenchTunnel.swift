@@ -173,10 +173,13 @@ enum UIBenchTunnel {
             "  Timeline merges (tunnelvision.timeline.live-apply, script time): \(applies.count), \(applies.filter { $0.applied > 0 }.count) drew rows, "
                 + "\(figures.rowsDrawn) rows in all; ms per merge median \(ms(BenchStatistics.median(durations))) max \(ms(durations.max())); "
                 + "rows drawn per merge median \(ms(BenchStatistics.median(applies.map { Double($0.applied) }))) "
-                + "max \(applies.map(\.applied).max() ?? 0) (of \(applies.map(\.received).max() ?? 0) answered at most)",
-            "  a second's new flows merged in   median \(ms(perSecond.isEmpty ? nil : BenchStatistics.median(perSecond))) ms  "
-                + "max \(ms(perSecond.max())) ms   (\(perSecond.count) merges that drew rows, each over the seconds since the one before)  "
-                + "target ≤ \(String(format: "%.0f", UILiveFigures.applyMillisecondsPerSecondTarget)) ms  \(figures.applyVerdict.said)",
+                + "max \(applies.map(\.applied).max() ?? 0) (of \(applies.map(\.received).max() ?? 0) answered at most); "
+                + "the list grew by up to \(figures.holds.map { $0.applies.reduce(0) { $0 + $1.applied } }.max() ?? 0) rows in a hold "
+                + "(none leaves it while the page is open)",
+            "  a second's new flows merged in   later half of each hold median \(ms(figures.applyVerdict.value)) ms  "
+                + "target ≤ \(String(format: "%.0f", UILiveFigures.applyMillisecondsPerSecondTarget)) ms  \(figures.applyVerdict.said)"
+                + "   (whole holds: median \(ms(BenchStatistics.median(perSecond))) max \(ms(perSecond.max())) ms; "
+                + "\(perSecond.count) merges that drew rows, each over the seconds since the one before)",
             "  its polls answered (GET /api/flows?since=…&limit=200): median \(ms(BenchStatistics.median(figures.holds.flatMap(\.pollAnswers)))) ms "
                 + "max \(ms(figures.holds.flatMap(\.pollAnswers).max())) ms; GET /api/contact asked \(figures.holds.reduce(0) { $0 + $1.contactRequests }) times",
             "  ui server CPU, % of one core     median of rounds \(percent(BenchStatistics.median(shares)))  "
