@@ -31,7 +31,7 @@ package struct UIHoldReport: Sendable, Equatable, Decodable {
     package let serverCPUSeconds: Double
     /// CPU Chromium and its driver used meanwhile, s.
     package let browserCPUSeconds: Double
-    /// CPU the hold's own stream readers used meanwhile, s.
+    /// CPU the hold's driver used meanwhile (its stream readers and its WebDriver calls), s.
     package let readersCPUSeconds: Double
     /// How long each of the live Timeline's polls took to be answered (`/api/flows?since=…`), ms.
     package let pollAnswers: [Double]

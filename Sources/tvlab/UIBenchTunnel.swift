@@ -186,7 +186,7 @@ enum UIBenchTunnel {
                 + "(\(shares.map { String(format: "%.1f", $0) }.joined(separator: ", ")))  "
                 + "target ≤ \(String(format: "%.0f", UILiveFigures.serverCoreShareTarget * 100)) %  \(figures.serverVerdict.said)",
             "  beside it, % of one core over the holds: Chromium \(percent(100 * sum(figures.holds.map(\.browserCPUSeconds)) / max(held, 1e-9))), "
-                + "the hold's \(options.pages) stream readers \(percent(100 * sum(figures.holds.map(\.readersCPUSeconds)) / max(held, 1e-9))); "
+                + "the hold's driver (its \(options.pages) stream readers, its WebDriver calls) \(percent(100 * sum(figures.holds.map(\.readersCPUSeconds)) / max(held, 1e-9))); "
                 + "dashboard events per stream (last round) \(figures.holds.last?.streamEvents ?? []); "
                 + "the Dashboard said: \(figures.holds.last?.dashboardStates.joined(separator: " / ") ?? "")",
         ].joined(separator: "\n")
