@@ -151,7 +151,7 @@ enum HelpText {
     static let net = """
     tvlab net echo-server --port P
     tvlab net rr --host H --port P [--count N] [--json]
-    tvlab net crr --host H --port P [--seconds S] [--json]
+    tvlab net crr --host H --port P [--seconds S] [--per-second N] [--json]
     tvlab net hold --host H --port P --count N --ready-file F [--verify]
     tvlab net garbage [--count N] [--seed S]
 
@@ -162,7 +162,8 @@ enum HelpText {
       rr            one connection (TCP_NODELAY), 1000 warm-up round trips of 1 byte, then N
                     timed ones (default 20000); prints the median and p99 in µs
       crr           for S seconds (default 4), one after another: connect, 1 byte each way,
-                    close with a reset (so TIME_WAIT cannot exhaust the ports); prints connections/s
+                    close with a reset (so TIME_WAIT cannot exhaust the ports); prints connections/s;
+                    --per-second N paces them at N a second (bench ui's short connections)
       hold          opens N connections, each proven by a 1-byte round trip, creates F, and closes
                     them all once F is removed (or after 120 s); with --verify, first makes one
                     more round trip on each and prints "verified K of N" (exit 1 unless all answer)

@@ -6,7 +6,8 @@ import Shared
 enum NetRequest: Equatable {
     case echoServer(port: UInt16)
     case roundTrips(IPEndpoint, count: Int, json: Bool)
-    case connectionRate(IPEndpoint, seconds: Int, json: Bool)
+    /// `perSecond`: at most that many connections a second (nil: as fast as they go).
+    case connectionRate(IPEndpoint, seconds: Int, perSecond: Int?, json: Bool)
     case hold(IPEndpoint, count: Int, readyFile: String, verify: Bool)
     /// Malformed datagrams written straight into the first non-loopback interface (the tunnel's
     /// device, seen from the monitored namespace), for the fault suite.
@@ -48,8 +49,9 @@ extension Arguments {
             return .net(.roundTrips(try endpoint(options), count: try options.integer("--count", in: 1...100_000_000) ?? defaultRoundTrips,
                                     json: options.has("--json")))
         case "crr":
-            let options = try OptionList(rest, command: "net crr", valued: ["--host", "--port", "--seconds"], flags: ["--json"])
+            let options = try OptionList(rest, command: "net crr", valued: ["--host", "--port", "--seconds", "--per-second"], flags: ["--json"])
             return .net(.connectionRate(try endpoint(options), seconds: try options.integer("--seconds", in: 1...3_600) ?? defaultRateSeconds,
+                                        perSecond: try options.integer("--per-second", in: 1...100_000),
                                         json: options.has("--json")))
         case "hold":
             let options = try OptionList(rest, command: "net hold", valued: ["--host", "--port", "--count", "--ready-file"],

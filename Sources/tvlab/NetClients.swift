@@ -19,7 +19,8 @@ enum NetClients {
         switch request {
         case .echoServer(let port): try EchoServer.run(port: port)
         case let .roundTrips(remote, count, json): try roundTrips(to: remote, count: count, json: json)
-        case let .connectionRate(remote, seconds, json): try connectionRate(to: remote, seconds: seconds, json: json)
+        case let .connectionRate(remote, seconds, perSecond, json):
+            try connectionRate(to: remote, seconds: seconds, perSecond: perSecond, json: json)
         case let .hold(remote, count, readyFile, verify): try hold(to: remote, count: count, readyFile: readyFile, verify: verify)
         case let .garbage(count, seed): try GarbageDatagrams.send(count: count, seed: seed)
         case let .mix(host, echoPort, httpPort, httpPath, udpPort, seconds):
@@ -65,10 +66,14 @@ enum NetClients {
     }
 
     /// Connect, 1 byte each way, close — one after another for `seconds`.
-    static func connectionRate(to remote: IPEndpoint, seconds: Int, json: Bool) throws(Failure) {
+    static func connectionRate(to remote: IPEndpoint, seconds: Int, perSecond: Int?, json: Bool) throws(Failure) {
         let stopwatch = Stopwatch()
         var connections = 0
         repeat {
+            if let perSecond {   // paced: connection n is due at n/perSecond s, never bunched to catch up
+                let early = Double(connections) / Double(perSecond) - stopwatch.elapsedSeconds
+                if early > 0 { usleep(useconds_t(early * 1e6)) }
+            }
             do throws(Failure) {
                 let client = try BlockingTCPClient.connect(to: remote)
                 defer { client.abort() }

@@ -57,6 +57,18 @@ final class TunnelBenchRoute {
                                                                   "--capture-detail", detail, "--mtu", String(mtu), "--"]))
     }
 
+    /// `tunnel(…)` with `beside` (an argv) run next to each client in the tunnel's namespace:
+    /// started just before it, its output to `besideOutput`, waited for after it; the client's
+    /// exit status is the command's.
+    static func tunnel(lab: Lab, tunnelvision: String, dataDirectory: String, detail: String, mtu: Int,
+                       beside: [String], besideOutput: String) -> TunnelBenchRoute {
+        let quoted = { (word: String) in "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+        let script = beside.map(quoted).joined(separator: " ") + " >" + quoted(besideOutput)
+            + #" 2>&1 & "$@"; status=$?; wait; exit $status"#
+        let plain = tunnel(lab: lab, tunnelvision: tunnelvision, dataDirectory: dataDirectory, detail: detail, mtu: mtu)
+        return TunnelBenchRoute(path: .tunnel, prefix: plain.prefix + ["sh", "-c", script, "sh"])
+    }
+
     /// `up --host` in host (host plays the machine): host's default route goes through the
     /// service's TUN, and the clients, in host, reach the server at its address beyond it.
     /// `namesPrograms` false: `up --no-programs`, to measure what asking each flow's program costs.

@@ -10,7 +10,8 @@ import Shared
 /// by `HistoryBenchFill`, or one a previous run kept), the Timeline's first page in headless
 /// Chromium and each screen's first API request against the real `tunnelvision ui`
 /// (Tests/Browser/bench_ui.py measures), then the tunnel's throughput in a lab with no page open
-/// against pages held open on its live Dashboard, alternating. Not a test: figures to read.
+/// against pages held open on its live Dashboard and live Timeline, alternating, with what the
+/// Timeline's merges and the ui server cost meanwhile. Not a test: figures to read.
 enum UIBench {
     struct Options: Equatable {
         var flows = 1_000_000
@@ -20,13 +21,16 @@ enum UIBench {
         var requests = 100
         var pages = 10
         var seconds = 5
+        /// Short connections a second beside each iperf3 run: new rows for the live Timeline. The
+        /// soak's pace (`net mix`); its 2 s poll answers at most 200 rows, so 100/s is its ceiling.
+        var connections = MixedTraffic.shortConnectionsPerCycle
         var repeats = 3
         var driver = "Tests/Browser/bench_ui.py"
     }
 
     static let help = """
     tvlab bench ui [--flows N] [--packets M] [--data-dir D] [--runs R] [--requests Q]
-                   [--pages P] [--seconds S] [--repeat K] [--driver FILE]
+                   [--pages P] [--seconds S] [--connections C] [--repeat K] [--driver FILE]
 
     The web app's speed (needs root, python3 with selenium, chromium and chromium-driver):
       1. a history of N connections (default 1000000) and M packets (default 2000000) over the
@@ -39,11 +43,18 @@ enum UIBench {
          300 ms), and when /api/flows was asked and answered, to show where the time goes;
       4. GET of each screen's first request Q times (default 100; the export's summary Q/10,
          at least 3) over one keep-alive connection: p50 and p99 per path;
-      5. in a lab, the tunnel's iperf3 download and upload (S seconds each, default 5), K
-         rounds (default 3) each with nothing open and then with one Chromium page on the live
-         Dashboard of the tunnel's data directory plus P more readers of its /api/live stream
-         (default 10; ten Chromium windows crashed the renderer on a 2-core machine): medians
-         and the cost (target ≤ 2 %).
+      5. in a lab, the tunnel's iperf3 download and upload (S seconds each, default 5), each
+         beside C short connections a second (default 20; 'tvlab net crr --per-second'), K
+         rounds (default 3) each with nothing open and then with two Chromium windows, the live
+         Dashboard and the live Timeline of the tunnel's data directory (a copy of D's database:
+         the Timeline merges into N connections), plus P more readers of its /api/live stream
+         (default 10, 0 for none; ten Chromium windows crashed the renderer on a 2-core
+         machine): medians and the cost (target ≤ 2 %); the Timeline's merges of its 2 s polls
+         as timeline.js measures them (tunnelvision.timeline.live-apply): count, ms each, rows
+         each, and script ms per second of new flows (target ≤ 50 ms, judged on the later
+         half of each hold's merges: the list grows while the page is open, and each merge
+         looks its rows up in it; a hold lasts 2 S, so a larger S shows a page open longer);
+         the ui server's CPU while held (target ≤ 3 % of one core).
     --driver FILE is the Python driver (default Tests/Browser/bench_ui.py, from the checkout's
     root: scripts/bench-ui runs it from there).
     """
@@ -51,15 +62,16 @@ enum UIBench {
     static func parse(_ arguments: [String]) throws(UsageError) -> Options {
         let list = try OptionList(arguments, command: "bench ui",
                                   valued: ["--flows", "--packets", "--data-dir", "--runs", "--requests", "--pages",
-                                           "--seconds", "--repeat", "--driver"], flags: [])
+                                           "--seconds", "--connections", "--repeat", "--driver"], flags: [])
         var options = Options()
         options.flows = try list.integer("--flows", in: 1...Int.max) ?? options.flows
         options.packets = try list.integer("--packets", in: HistoryBenchFill.inspectedPackets...Int.max) ?? options.packets
         options.dataDirectory = list.values["--data-dir"]
         options.runs = try list.integer("--runs", in: 1...1_000) ?? options.runs
         options.requests = try list.integer("--requests", in: 1...100_000) ?? options.requests
-        options.pages = try list.integer("--pages", in: 1...50) ?? options.pages
+        options.pages = try list.integer("--pages", in: 0...50) ?? options.pages
         options.seconds = try list.integer("--seconds", in: 1...600) ?? options.seconds
+        options.connections = try list.integer("--connections", in: 1...1_000) ?? options.connections
         options.repeats = try list.integer("--repeat", in: 1...100) ?? options.repeats
         options.driver = list.values["--driver"] ?? options.driver
         return options
@@ -87,7 +99,7 @@ enum UIBench {
         print("$ " + browserCommand.joined(separator: " "))
         print(report)
         fflush(nil)   // the browser's figures show before the tunnel's minutes
-        print(try UIBenchTunnel.measure(options, tunnelvision: tunnelvision, python: python, scratch: scratch))
+        print(try UIBenchTunnel.measure(options, history: history, tunnelvision: tunnelvision, python: python, scratch: scratch))
     }
 
     /// Runs the driver to its end; its report, or a failure with the end of what it said on stderr.

@@ -1,9 +1,10 @@
 """The web app's speed, for `tvlab bench ui` (a benchmark, not a test): the Timeline's first page
 in headless Chromium and the API's answers over keep-alive HTTP against the real
-`tunnelvision ui`, or (`hold`) pages kept open on the live Dashboard while the tunnel is measured.
+`tunnelvision ui`, or (`hold`) pages kept open on the live Dashboard and the live Timeline while
+the tunnel is measured.
 
   bench_ui.py measure --binary TV --data-dir D --flow-id ID [--runs N] [--requests N] [--json]
-  bench_ui.py hold --binary TV --data-dir D --pages N --ready FILE      (until SIGTERM; 1 page + N streams)
+  bench_ui.py hold --binary TV --data-dir D --pages N --ready FILE      (until SIGTERM; 2 pages + N streams)
 """
 import argparse
 import http.client
@@ -38,6 +39,35 @@ const answer = name => performance.getEntriesByType('resource').filter(e => e.na
   .map(e => ({start: e.startTime, end: e.responseEnd}))[0] || null;
 return {rows: b.rows, axis: b.axis, flows: answer('/api/flows'), activity: answer('/api/activity'),
         script: performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd};
+"""
+
+
+# Installed before each held page's own script runs: the live Timeline's merges as the page
+# measures them (timeline.js keeps only its latest measure; an observer sees every one), how long
+# its polls took to be answered, and how often the page asked GET /api/contact. Read and emptied
+# by READ_LIVE.
+LIVE = """
+window.__live = {applies: [], polls: [], contact: 0};
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if (e.entryType === 'measure' && e.name === 'tunnelvision.timeline.live-apply') {
+      window.__live.applies.push({start: e.startTime, duration: e.duration,
+                                  applied: e.detail.applied, received: e.detail.received});
+    } else if (e.entryType === 'resource' && e.name.includes('/api/flows?') && e.name.includes('limit=200')) {
+      window.__live.polls.push(e.responseEnd - e.startTime);
+    } else if (e.entryType === 'resource' && e.name.includes('/api/contact')) {
+      window.__live.contact += 1;
+    }
+  }
+}).observe({entryTypes: ['measure', 'resource']});
+"""
+
+READ_LIVE = """
+const l = window.__live;
+if (!l) return null;
+const taken = {applies: l.applies.splice(0), polls: l.polls.splice(0), contact: l.contact};
+l.contact = 0;
+return taken;
 """
 
 
@@ -202,18 +232,30 @@ def descendants(root):
 
 
 def hold(options):
-    """One Chromium page on the live Dashboard and `--pages` more readers of its stream (/api/live,
-    as the page's EventSource reads it) until SIGTERM; writes `ready` to --ready once the page
-    shows the Dashboard and every stream has answered."""
+    """One Chromium window on the live Dashboard, another on the live Timeline, and `--pages` more
+    readers of the Dashboard's stream (/api/live, as the page's EventSource reads it) until
+    SIGTERM; writes `ready` to --ready once both pages are drawn and every stream has answered.
+    Two windows, not tabs: a tab in the background is hidden, and a hidden Timeline stops polling."""
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     server = Server("ui", options.binary, options.data_dir)
     browser = None
     try:
         browser = Browser(tempfile.gettempdir(), width=1000, height=700)
+        driver = browser.driver
         login(browser, server)
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LIVE})
         browser.go(server.origin + "/#/dashboard")
         browser.wait(lambda: browser.find("heading", "Dashboard"), 60, "the Dashboard never drew")
+        dashboard = driver.current_window_handle
+        driver.switch_to.new_window("window")
+        timeline = driver.current_window_handle
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LIVE})
+        browser.go(server.origin + "/#/timeline")
+        browser.wait(lambda: browser.css("ul.rows li.row"), 120, "the Timeline never drew its rows")
+        hidden = driver.execute_script("return document.hidden")
+        if hidden:
+            raise SystemExit("the Timeline's window is hidden: it would not poll")
         _, cookie = session_cookie(server)
         counts = [0] * options.pages
         readers = [threading.Thread(target=follow_live, args=(server, cookie, counts, index, stopping), daemon=True)
@@ -221,27 +263,38 @@ def hold(options):
         for reader in readers:
             reader.start()
         browser.wait(lambda: all(count != 0 for count in counts), 30, f"the live streams sent nothing: {counts}")
+        # Whatever the Timeline measured while it was drawn and the streams started is not the hold's.
+        driver.execute_script(READ_LIVE)
         with open(options.ready, "w") as ready:
-            ready.write(f"ready: 1 page and {options.pages} streams\n")
-        # Said every second, as stopping takes the browser down with this process's whole tree. The
-        # page's state is read once every 5 s only: each WebDriver call costs the browser CPU the
-        # tunnel would otherwise have. What each part of the UI costs in CPU is said with it.
-        states, started = [], time.monotonic()
+            ready.write(f"ready: 2 pages and {options.pages} streams\n")
+        # Said every second (one JSON line, UIHoldReport in Sources/Bench reads the last), as
+        # stopping takes the browser down with this process's whole tree: what the pages measured
+        # after their last reading is lost. They are read every 2 s, the Timeline's own pace, not
+        # more: each WebDriver call costs the browser CPU the tunnel would otherwise have.
+        states, applies, polls, contact, started = [], [], [], 0, time.monotonic()
         server_pid = server.process.pid
         browser_pids = lambda: [p for p in descendants(os.getpid()) if p != server_pid]
         before = (cpu_ticks([server_pid]), cpu_ticks(browser_pids()), time.process_time())
         tick = 0
         while not stopping:
-            if tick % 5 == 0:
-                state = browser.driver.execute_script("return document.getElementById('monitoring-title')?.textContent.trim()")
-                if state and state not in states:
-                    states.append(state)
+            if tick % 2 == 0:
+                for handle in (dashboard, timeline):
+                    driver.switch_to.window(handle)
+                    taken = driver.execute_script(READ_LIVE) or {"applies": [], "polls": [], "contact": 0}
+                    applies += taken["applies"]
+                    polls += taken["polls"]
+                    contact += taken["contact"]
+                    if handle == dashboard:
+                        state = driver.execute_script("return document.getElementById('monitoring-title')?.textContent.trim()")
+                        if state and state not in states:
+                            states.append(state)
             tick += 1
             wall = max(time.monotonic() - started, 1e-9)
-            used = (cpu_since(before[0], [server_pid]), cpu_since(before[1], browser_pids()), time.process_time() - before[2])
-            print(f"while measured: dashboard events per stream {counts}; the page's states: {' / '.join(states)}; "
-                  f"CPU over {wall:.0f} s, % of one core: ui server {100 * used[0] / wall:.1f}, browser {100 * used[1] / wall:.1f}, "
-                  f"stream readers {100 * used[2] / wall:.1f}", flush=True)
+            print(json.dumps({"seconds": round(wall, 3), "serverCPUSeconds": cpu_since(before[0], [server_pid]),
+                              "browserCPUSeconds": cpu_since(before[1], browser_pids()),
+                              "readersCPUSeconds": round(time.process_time() - before[2], 3),
+                              "applies": applies, "pollAnswers": polls, "contactRequests": contact,
+                              "streamEvents": counts, "dashboardStates": states}), flush=True)
             time.sleep(1)
     finally:
         if browser:
