@@ -314,9 +314,16 @@ def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
         other.wait(lambda: "Monitoring is off" in other.text(), 15, "Diagnostics did not say monitoring is off")
         for browser in (b, other):
             browser.driver.execute_script("window.tvNotReloaded = true")
-        demo = subprocess.Popen([t.binary, "demo", "--data-dir", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        other.wait(lambda: "What this session can see" in other.text(), 180,
-                   f"Diagnostics never showed the live session: {other.text()[:300]!r}")
+        said = open(os.path.join(t.scratch, "live-refresh-demo.log"), "w+")
+        demo = subprocess.Popen([t.binary, "demo", "--data-dir", folder], stdout=said, stderr=subprocess.STDOUT)
+
+        def live():
+            # A demo that ended before its session was seen says why, at once.
+            if demo.poll() is not None and "What this session can see" not in other.text():
+                said.seek(0)
+                raise Failure(f"the demo ended ({demo.returncode}) before Diagnostics saw it: {said.read()[-1500:]!r}")
+            return "What this session can see" in other.text()
+        other.wait(live, 180, f"Diagnostics never showed the live session: {other.text()[:300]!r}")
         b.wait(lambda: b.css("li.capture .capture-size"), 60, f"no capture file appeared: {b.text()[:300]!r}")
         files = lambda: [row.text for row in b.css("li.capture")]
         first = files()
