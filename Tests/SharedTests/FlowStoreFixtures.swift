@@ -9,14 +9,15 @@ enum StoreFixtures {
                                         wallClockNanosecondsSince1970: 1_796_005_130_000_000_000)
     static let second: UInt64 = 1_000_000_000
 
-    /// SQL that drops every index and column the migrations after `version` added (the indexes
-    /// first: SQLite refuses to drop a column an index reads), read from the migrations
-    /// themselves: with the `user_version` set back, a file as `version` left it.
+    /// SQL that drops every index, column and table the migrations after `version` added (the
+    /// indexes first: SQLite refuses to drop a column an index reads), read from the
+    /// migrations themselves: with the `user_version` set back, a file as `version` left it.
     static func droppingColumnsAdded(after version: Int) -> String {
         let later = FlowStore.Schema.migrations.filter { $0.version > version }
+        let tables = later.flatMap { $0.sql.matches(of: #/CREATE TABLE (?:IF NOT EXISTS )?(\w+)/#).map { "DROP TABLE IF EXISTS \($0.1);" } }
         let indexes = later.flatMap { $0.sql.matches(of: #/CREATE INDEX (?:IF NOT EXISTS )?(\w+)/#).map { "DROP INDEX IF EXISTS \($0.1);" } }
         let columns = later.flatMap { $0.sql.matches(of: #/ALTER TABLE (\w+) ADD COLUMN (\w+)/#).map { "ALTER TABLE \($0.1) DROP COLUMN \($0.2);" } }
-        return (indexes + columns).joined(separator: " ")
+        return (indexes + columns + tables).joined(separator: " ")
     }
 
     /// The monotonic instant `seconds` after the anchor.
