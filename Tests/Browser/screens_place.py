@@ -72,7 +72,9 @@ def test_the_timelines_place_survives_back_reload_and_a_shared_link(t):
     links = t.b.css("ul.rows[aria-labelledby=list-title] > li.row:not(.burst) a[data-flow]")
     link = links[int(len(links) * 0.6)]
     t.b.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
-    time.sleep(0.4)   # the scroll is remembered after it settles (150 ms)
+    # The scroll is remembered once it settles (150 ms after the last scroll event).
+    t.b.wait(lambda: t.b.driver.execute_script("return history.state?.timeline?.scrollY === scrollY"), 5,
+             "the Timeline did not remember where the list was scrolled")
     scrolled = t.b.driver.execute_script("return scrollY")
     opened = link.get_attribute("data-flow")
     link.click()
@@ -323,7 +325,13 @@ def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
                 said.seek(0)
                 raise Failure(f"the demo ended ({demo.returncode}) before Diagnostics saw it: {said.read()[-1500:]!r}")
             return "What this session can see" in other.text()
-        other.wait(live, 180, f"Diagnostics never showed the live session: {other.text()[:300]!r}")
+        # The page's visibility is said too: a hidden page does not ask again (what to rule out
+        # when this fails).
+        try:
+            other.wait(live, 180, "Diagnostics never showed the live session")
+        except Failure as failure:
+            seen = other.driver.execute_script("return document.visibilityState")
+            raise Failure(f"{failure} — the page was {seen}; it says {other.text()[:300]!r}") from None
         b.wait(lambda: b.css("li.capture .capture-size"), 60, f"no capture file appeared: {b.text()[:300]!r}")
         files = lambda: [row.text for row in b.css("li.capture")]
         first = files()

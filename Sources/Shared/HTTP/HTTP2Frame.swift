@@ -35,7 +35,7 @@ public struct HTTP2Frame: Sendable, Equatable {
         public static let priority: UInt8 = 0x20
     }
 
-    public static let headerLength = 9
+    public static let headerLength = HTTP2FrameHeader.length
 
     public var kind: Kind? { Kind(rawValue: type) }
     public func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
@@ -55,14 +55,13 @@ public struct HTTP2Frame: Sendable, Equatable {
                 // The kept bytes end inside a header (the connection ended there), or a gap hides it.
                 return left.notKept == 0 ? (frames, left.front.count, 0) : (frames, 0, left.carriedCount)
             }
-            let at = head.startIndex
-            let length = Int(head[at]) << 16 | Int(head[at + 1]) << 8 | Int(head[at + 2])
-            let streamID = UInt32(head[at + 5] & 0x7f) << 24 | UInt32(head[at + 6]) << 16 | UInt32(head[at + 7]) << 8 | UInt32(head[at + 8])
+            guard let header = HTTP2FrameHeader(head) else { break }   // not reached: nine bytes are there
+            let length = header.payloadLength
             var probe = reader
             _ = probe.take(headerLength)
             let payload = probe.take(length)
             // Kept bytes after a gap inside one payload cannot be placed in it: only its front is.
-            let frame = HTTP2Frame(type: head[at + 3], flags: head[at + 4], streamID: streamID, payload: payload.front, length: length)
+            let frame = HTTP2Frame(type: header.type, flags: header.flags, streamID: header.streamID, payload: payload.front, length: length)
             guard payload.missing == 0 else {
                 // The bytes end inside this payload: a cut one is said as cut (the rest of its gap
                 // is still to be written while the flow lives); a whole one was ended early.

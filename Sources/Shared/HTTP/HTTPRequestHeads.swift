@@ -98,12 +98,12 @@ public struct HTTPRequestHeads: Sendable {
                     if let text = ended(current) { texts.append(text) }
                 }
             } else {
-                let take = min(HTTP2Frame.headerLength - frameHeader.count, bytes.count - position)
+                let take = min(HTTP2FrameHeader.length - frameHeader.count, bytes.count - position)
                 frameHeader += bytes[position..<(position + take)]
                 position += take
-                guard frameHeader.count == HTTP2Frame.headerLength else { continue }
-                payloadLeft = Int(frameHeader[0]) << 16 | Int(frameHeader[1]) << 8 | Int(frameHeader[2])
-                let current = (type: frameHeader[3], flags: frameHeader[4])
+                guard let header = HTTP2FrameHeader(frameHeader) else { continue }
+                payloadLeft = header.payloadLength
+                let current = (type: header.type, flags: header.flags)
                 frameHeader.removeAll(keepingCapacity: true)
                 payload.removeAll(keepingCapacity: true)
                 if (current.type == HTTP2Frame.Kind.headers.rawValue || current.type == HTTP2Frame.Kind.continuation.rawValue)

@@ -7,12 +7,6 @@ import Foundation
 /// frame's pad length). Only lengths
 /// and stream numbers are read; nothing is judged. Pure.
 struct HTTP2FrameKeeping: Sendable {
-    static var preface: [UInt8] { HTTP2Connection.preface }
-    static let headerLength = 9
-    /// §6.1's DATA frame type.
-    static let dataType: UInt8 = 0
-    /// §6.1's PADDED flag.
-    static let paddedFlag: UInt8 = 0x8
     /// Streams whose DATA allowance is remembered; past it the oldest (lowest) is forgotten.
     static let rememberedStreams = 1_024
 
@@ -25,7 +19,7 @@ struct HTTP2FrameKeeping: Sendable {
 
     /// Calls `run(keep, length)` for each run of `chunk`'s bytes, in order.
     mutating func walk(_ chunk: Data, direction: Direction, perStream: Int, _ run: (Bool, Int) -> Void) {
-        if prefaceLeft == nil { prefaceLeft = direction == .outbound ? Self.preface.count : 0 }
+        if prefaceLeft == nil { prefaceLeft = direction == .outbound ? HTTP2Connection.preface.count : 0 }
         chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
             var position = 0
@@ -45,22 +39,21 @@ struct HTTP2FrameKeeping: Sendable {
                     payloadLeft -= take
                     position += take
                 } else {
-                    let take = min(Self.headerLength - header.count, available)
+                    let take = min(HTTP2FrameHeader.length - header.count, available)
                     header += bytes[position..<(position + take)]
                     run(true, take)
                     position += take
-                    if header.count == Self.headerLength { begin(perStream: perStream) }
+                    if let whole = HTTP2FrameHeader(header) { begin(whole, perStream: perStream) }
                 }
             }
         }
     }
 
     /// A frame header is whole: its payload is next.
-    private mutating func begin(perStream: Int) {
-        let length = Int(header[0]) << 16 | Int(header[1]) << 8 | Int(header[2])
-        let stream = UInt32(header[5] & 0x7f) << 24 | UInt32(header[6]) << 16 | UInt32(header[7]) << 8 | UInt32(header[8])
-        let isData = header[3] == Self.dataType
-        let padded = header[4] & Self.paddedFlag != 0
+    private mutating func begin(_ frame: HTTP2FrameHeader, perStream: Int) {
+        let length = frame.payloadLength, stream = frame.streamID
+        let isData = frame.type == HTTP2Frame.Kind.data.rawValue
+        let padded = frame.has(HTTP2Frame.Flag.padded)
         header.removeAll(keepingCapacity: true)
         payloadLeft = length
         guard isData else {

@@ -124,13 +124,13 @@ public struct PlaintextBudget: Sendable {
     /// HTTP/2 when the client's first bytes are its preface, or the server's first frame is the
     /// SETTINGS its preface must be (§3.4: no flags but ACK, stream 0, a length of whole settings).
     static func reading(_ chunk: Data, direction: Direction) -> Reading {
-        let bytes = [UInt8](chunk.prefix(HTTP2FrameKeeping.preface.count))
+        let bytes = [UInt8](chunk.prefix(HTTP2Connection.preface.count))
         if direction == .outbound {
-            return !bytes.isEmpty && HTTP2FrameKeeping.preface.starts(with: bytes) ? .http2 : .turns
+            return !bytes.isEmpty && HTTP2Connection.preface.starts(with: bytes) ? .http2 : .turns
         }
-        guard bytes.count >= 9 else { return .turns }
-        let length = Int(bytes[0]) << 16 | Int(bytes[1]) << 8 | Int(bytes[2])
-        return bytes[3] == 0x4 && bytes[4] & ~0x1 == 0 && bytes[5..<9].allSatisfy { $0 == 0 } && length % 6 == 0 ? .http2 : .turns
+        guard let frame = HTTP2FrameHeader(bytes) else { return .turns }
+        return frame.type == HTTP2Frame.Kind.settings.rawValue && frame.flags & ~HTTP2Frame.Flag.acknowledge == 0 && bytes[5] & 0x80 == 0
+            && frame.streamID == 0 && frame.payloadLength % 6 == 0 ? .http2 : .turns
     }
 
     /// One chunk's records, built from its runs of kept and dropped bytes.
