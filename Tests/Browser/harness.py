@@ -164,6 +164,8 @@ class Browser:
                 last = condition()
                 if last:
                     return last
+            except Failure:
+                raise   # the condition's own verdict: waiting longer cannot change it
             except Exception as error:  # a page mid-render: ask again
                 last = error
             time.sleep(0.1)

@@ -295,10 +295,31 @@ def test_an_analyzed_conversation_between_two_other_machines_shows_both_ends(t):
         t.b.go(t.server.url)   # back to the main history for the tests after
 
 
+# What the held tunnel's command does: an ICMP echo to a lab address every 0.2 s until it is
+# stopped. The tunnel records ICMP and relays none of it, so nothing leaves the run's namespace.
+ECHOES = """
+import socket, struct, time
+echo = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+def checksum(data):
+    total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    total = (total >> 16) + (total & 0xffff)
+    return ~(total + (total >> 16)) & 0xffff
+sequence = 0
+while True:
+    sequence += 1
+    header = struct.pack("!BBHHH", 8, 0, 0, 0x7456, sequence & 0xffff) + b"tunnelvision"
+    packet = header[:2] + struct.pack("!H", checksum(header)) + header[4:]
+    echo.sendto(packet, ("198.18.0.99", 0))
+    time.sleep(0.2)
+"""
+
+
 def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
-    """Captures and Diagnostics open on an empty data directory, then the demo's tunnel records
-    into it: the capture file appears on the open Captures screen, and Diagnostics turns from
-    "Monitoring is off" to what the live session sees, neither reloaded."""
+    """Captures and Diagnostics open on an empty data directory, then a tunnel starts recording
+    into it and later stops: the capture file appears on the open Captures screen and is no
+    longer recorded once the tunnel is gone; Diagnostics turns from "Monitoring is off" to what
+    the live session sees and back. Neither screen is reloaded. The tunnel is `run` holding a
+    command open until the test ends it, so no step races a session that ends on its own."""
     if not t.options.live_demo:
         raise Failure("a live tunnel needs --live-demo")
     folder = os.path.join(t.scratch, "live-refresh")
@@ -306,7 +327,18 @@ def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
     server = Server(t.options.server, t.binary, folder)
     t.servers.append(server)
     b, other = t.b, Browser(t.options.artifacts)
-    demo = None
+    tunnel = None
+    said = open(os.path.join(t.scratch, "live-refresh-run.log"), "w+")
+
+    def running():
+        # A tunnel that ended before the test stopped it says why, at once.
+        if tunnel.poll() is not None:
+            said.seek(0)
+            raise Failure(f"the run ended ({tunnel.returncode}) on its own: {said.read()[-1500:]!r}")
+        return True
+
+    def page(browser):
+        return f"the page was {browser.driver.execute_script('return document.visibilityState')}; it says {browser.text()[:300]!r}"
     try:
         for browser, route in ((b, "#/captures"), (other, "#/diagnostics")):
             browser.go(server.url)
@@ -316,37 +348,36 @@ def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
         other.wait(lambda: "Monitoring is off" in other.text(), 15, "Diagnostics did not say monitoring is off")
         for browser in (b, other):
             browser.driver.execute_script("window.tvNotReloaded = true")
-        said = open(os.path.join(t.scratch, "live-refresh-demo.log"), "w+")
-        demo = subprocess.Popen([t.binary, "demo", "--data-dir", folder], stdout=said, stderr=subprocess.STDOUT)
-
-        def live():
-            # A demo that ended before its session was seen says why, at once.
-            if demo.poll() is not None and "What this session can see" not in other.text():
-                said.seek(0)
-                raise Failure(f"the demo ended ({demo.returncode}) before Diagnostics saw it: {said.read()[-1500:]!r}")
-            return "What this session can see" in other.text()
-        # The page's visibility is said too: a hidden page does not ask again (what to rule out
-        # when this fails).
-        try:
-            other.wait(live, 180, "Diagnostics never showed the live session")
-        except Failure as failure:
-            seen = other.driver.execute_script("return document.visibilityState")
-            raise Failure(f"{failure} — the page was {seen}; it says {other.text()[:300]!r}") from None
-        b.wait(lambda: b.css("li.capture .capture-size"), 60, f"no capture file appeared: {b.text()[:300]!r}")
-        files = lambda: [row.text for row in b.css("li.capture")]
-        first = files()
-        # And it moves on while the tunnel records: it grows, or stops being recorded when the demo ends.
-        b.wait(lambda: files() != first, 60, f"the capture files stayed {first} while the tunnel recorded")
-        for browser, name in ((b, "Captures"), (other, "Diagnostics")):
-            check(browser.driver.execute_script("return window.tvNotReloaded === true"), f"{name} was reloaded")
+        tunnel = subprocess.Popen([t.binary, "run", "--data-dir", folder, "--", sys.executable, "-c", ECHOES],
+                                  stdout=said, stderr=subprocess.STDOUT)
+        other.wait(lambda: running() and "What this session can see" in other.text(), 60,
+                   f"Diagnostics never showed the live session ({page(other)})")
+        b.wait(lambda: running() and b.css("li.capture .capture-size"), 60, f"no capture file appeared ({page(b)})")
+        recording = [row.text for row in b.css("li.capture")]
+        check(any("recording" in row.lower() for row in recording), f"the capture being written is not said to be recorded: {recording}")
+        # Counters that move: the echoes reach the tunnel while Diagnostics is watched.
+        counters = lambda: other.css("section.diagnostics-section")[0].text
+        first = counters()
+        other.wait(lambda: running() and counters() != first, 30, f"Diagnostics' counters stayed {first!r}")
         t.shoot("captures-following")
         other.color_scheme("dark")
         other.screenshot("diagnostics-following")
+        other.color_scheme("light")
+        tunnel.send_signal(signal.SIGTERM)   # run passes TERM to its command, then takes the tunnel down
+        tunnel.wait(timeout=60)
+        other.wait(lambda: "Monitoring is off" in other.text(), 30,
+                   f"Diagnostics still showed a session after the tunnel stopped ({page(other)})")
+        b.wait(lambda: [row.text for row in b.css("li.capture")] != recording
+               and not any("recording" in row.text.lower() for row in b.css("li.capture")), 30,
+               f"the capture file was still said to be recorded after the tunnel stopped ({page(b)})")
+        for browser, name in ((b, "Captures"), (other, "Diagnostics")):
+            check(browser.driver.execute_script("return window.tvNotReloaded === true"), f"{name} was reloaded")
     finally:
         other.quit()
-        if demo and demo.poll() is None:
-            demo.terminate()   # the demo removes its own lab on TERM
-            demo.wait(timeout=60)
+        if tunnel and tunnel.poll() is None:
+            tunnel.terminate()
+            tunnel.wait(timeout=60)
+        said.close()
         b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
 
 
