@@ -2,7 +2,7 @@ import Foundation
 import App
 import Shared
 
-/// `tunnelvision export [--csv|--har] [FILTERS] [--data-dir D] [-o FILE|-] [--force] [--summary] [--json]`: the shell around
+/// `tunnelvision export [--csv|--har] [FILTERS] [--sort KEY] [--data-dir D] [-o FILE|-] [--force] [--summary] [--json]`: the shell around
 /// `FlowExporter` — open the history for reading, choose the file, export, say what was written.
 enum ExportCommand {
     struct Request: Equatable {
@@ -11,8 +11,8 @@ enum ExportCommand {
     }
 
     static let help = """
-    tunnelvision export [--csv | --har] [FILTERS] [--data-dir D] [-o FILE|-] [--force]
-                        [--summary] [--json]
+    tunnelvision export [--csv | --har] [FILTERS] [--sort KEY[:asc|desc]] [--data-dir D]
+                        [-o FILE|-] [--force] [--summary] [--json]
 
     Writes the whole history (or what FILTERS keep) as one JSON file: for each connection its
     protocol, both ends as stored ("peers") and split into "local" and "remote" (null when that
@@ -25,8 +25,8 @@ enum ExportCommand {
     the real server ended it ("serverEnding"); the program behind it ("program"), as 'tunnelvision
     help flows' says.
     Metadata only — the file says so in its "contents" field; the packets are in the captures.
-    At most the 20 000 most recent connections: when the history holds more, the file and this
-    command say "truncated".
+    At most the 20 000 most recent connections (with --sort, the first 20 000 in its order): when
+    the history holds more, the file and this command say "truncated".
 
     --csv     the same facts as CSV (RFC 4180, a header line, CRLF): id, session, protocol, host,
               nameSource, localAddress, localPort, remoteAddress, remotePort, firstSeen, lastSeen
@@ -42,6 +42,9 @@ enum ExportCommand {
               Timeline's search: host:, port:, proto:, status:, program:, an address or CIDR, -
               to negate), --protocol, --status, --reason, --program, --since, --until. The JSON
               file's "scope" says what they kept.
+    --sort KEY[:asc|desc]
+              the order of 'tunnelvision flows --sort' (the Timeline's columns), most recent
+              first without it; the JSON file's "scope" says it.
 
     The file goes to D/exports/connections.json (mode 0600, in a 0700 folder), replacing the
     previous export. It is written beside its place and renamed over it, so a failure leaves
@@ -50,7 +53,7 @@ enum ExportCommand {
               unless --force is given; a symbolic link is never followed.
     -o -      write the document to standard output.
     --summary write nothing; say what the JSON export of the whole history would hold (it
-              takes no format or filter): the connections (counted in the history) and its size — to the byte for up to \(FlowExportEstimate.sampleSize) connections,
+              takes no format, filter or order): the connections (counted in the history) and its size — to the byte for up to \(FlowExportEstimate.sampleSize) connections,
               past that "about", estimated from the most recent \(FlowExportEstimate.sampleSize) entries
               (the web app's Export asks this before handing the file over).
     --json    print what was written (or, with --summary, would be) as JSON: {"path",

@@ -82,8 +82,9 @@ enum FlowsCommand {
     --zone Z         the time zone whose days decide --json's "clock" (default: this machine's)
     --json           one JSON object: {"clock" (time when every row's last activity is today in
                      --zone's days, else date: whether a screen writes the rows' times with their
-                     date), "flows": [{"id", "protocol", "local", "remote" ({"address",
-                     "port"}, null when the ends could not be told apart), "peers" (both ends as
+                     date), "flows": [{"id", "after" (the --after that goes on just past this
+                     flow), "protocol", "local", "remote" ({"address", "port"}, null when the
+                     ends could not be told apart), "peers" (both ends as
                      stored), "name", "nameSource" (sni|quic|dns|null), "otherNames", "firstSeen",
                      "lastSeen" (UTC), "bytesIn", "bytesOut", "packets", "durationSeconds",
                      "tlsStatus", "inspectionReason" (a KIND above, or null), "inspectionDetail"
@@ -105,7 +106,8 @@ enum FlowsCommand {
                      "protocols", "statuses", "reasons", "programs", "since", "until"), "sort" ({"key",
                      "descending", "word" (as --sort takes it), "sentence"}), "choices"
                      (what can be asked for, in a screen's words: {"statuses": [{"id", "label",
-                     "written"}], "reasons": [{"id", "label"}]})}
+                     "written"}], "reasons": [{"id", "label"}], "sorts": [{"word",
+                     "sentence"}] (every order, each key its natural way first)})}
                      "bursts" lists the page's bursts, each flow of which is still in "flows": [{"ids"
                      (in the flows' order), "count", "host", "nameSource", "port", "protocol",
                      "tlsStatus", "firstSeen", "lastSeen", "startedWithinSeconds", "bytesIn",

@@ -37,7 +37,7 @@ import Testing
 
         // The row's JSON and the inspector's carry the same decision.
         var out = JSONWriter()
-        HistoryFlowWording.write(flow, to: &out)
+        HistoryFlowWording.write(flow, after: nil, to: &out)
         let row = try #require(try JSONSerialization.jsonObject(with: Data(out.writer.bytes)) as? [String: Any])
         let conversation = try #require(row["conversation"] as? [String: Any])
         #expect(conversation["thisMachine"] as? Bool == false && conversation["label"] as? String == ends.label)

@@ -11,6 +11,7 @@ import App
 /// read back by Python's json, as a script would read it.
 @Suite("tunnelvision export")
 struct ExportCommandTests {
+    typealias C = HistoryCommandSupport
     static func tunnelvision(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), arguments)
     }
@@ -148,6 +149,13 @@ struct ExportCommandTests {
         // The JSON export says what its filter kept.
         let json = try Self.tunnelvision(["export", "--search", "port:30003", "-o", "-", "--data-dir", data.path])
         #expect(json.out.contains(#""scope":"the connections --search port:30003 keeps, most recent first""#), "\(json.out.prefix(400))")
+        // Sorted as flows sorts: the same ids in the same order, and the file says the order.
+        let sorted = try Self.tunnelvision(["export", "--csv", "--sort", "sent:asc", "-o", "-", "--data-dir", data.path])
+        let listed = try Self.tunnelvision(["flows", "--sort", "sent:asc", "--json", "--data-dir", data.path])
+        let listedIDs = try #require(try C.pythonJSON(listed.out)["flows"] as? [[String: Any]]).map { "\($0["id"] as! Int)" }
+        #expect(sorted.out.split(separator: "\r\n").dropFirst().map { String($0.prefix { $0 != "," }) } == listedIDs)
+        let sortedJSON = try Self.tunnelvision(["export", "--sort", "sent:asc", "-o", "-", "--data-dir", data.path])
+        #expect(sortedJSON.out.contains(#""scope":"the whole history, sorted by bytes sent, fewest first""#), "\(sortedJSON.out.prefix(400))")
         _ = directory
     }
 
@@ -156,6 +164,9 @@ struct ExportCommandTests {
         let csvAndHar = try Self.tunnelvision(["export", "--csv", "--har"])
         #expect(csvAndHar.status == 2 && csvAndHar.err.contains("--csv and --har: give one"))
         #expect(try Self.tunnelvision(["export", "--summary", "--csv"]).status == 2)
+        #expect(try Self.tunnelvision(["export", "--summary", "--sort", "host"]).status == 2)
+        let badSort = try Self.tunnelvision(["export", "--sort", "colour"])
+        #expect(badSort.status == 2 && badSort.err.contains("export: unknown sort 'colour'"), "\(badSort.err)")
         let badStatus = try Self.tunnelvision(["export", "--status", "sealed"])
         #expect(badStatus.status == 2 && badStatus.err.contains("export: unknown status 'sealed'"), "\(badStatus.err)")
         let badSearch = try Self.tunnelvision(["export", "--search", "port:abc"])

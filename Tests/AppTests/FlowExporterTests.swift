@@ -39,6 +39,27 @@ struct FlowExporterTests {
         await fixture.close()
     }
 
+    @Test("sorted, pages of a real store chain in that order, ties by id, none repeated or skipped; the cap keeps the first in it")
+    func sortedPagesChainInTheirOrder() async throws {
+        let fixture = try ExportHistoryFixture()
+        // Bytes received in four values, so most pages end inside a run of equal ones.
+        _ = try await fixture.write((0..<23).map {
+            ExportHistoryFixture.record(port: UInt16(41_000 + $0), lastSeen: 2_000_000 + UInt64($0) * 1_000, bytesIn: UInt64($0 % 4) * 100)
+        })
+        let order = try #require(HistorySort.parse("received:asc"))
+        let truth = try await fixture.store.flows(in: order, limit: 100, after: nil).map { Int($0.flow.id) }
+        let reader = HistoryReader(store: fixture.store)
+        let pages: FlowExporter.PageProvider = { limit, cursor in
+            try await reader.flowPage(limit: limit, after: cursor, filter: .none, order: order)
+        }
+        let directory = fixture.directory.url.appendingPathComponent("exports")
+        let whole = try await FlowExporter(directory: directory, limit: 100, pageSize: 5).export(now: Self.now, pages: pages)
+        #expect(try Self.ids(in: try #require(whole.url)) == truth)
+        let capped = try await FlowExporter(directory: directory, limit: 12, pageSize: 5).export(now: Self.now, pages: pages)
+        #expect(try Self.ids(in: try #require(capped.url)) == Array(truth.prefix(12)) && capped.truncated)
+        await fixture.close()
+    }
+
     @Test("the cap cuts the export to the most recent connections, and the file says truncated")
     func capCuts() async throws {
         let fixture = try ExportHistoryFixture()

@@ -53,6 +53,24 @@ import Testing
         #expect(text.out.contains("--sort host:desc --limit 4 --after host:desc:"))
     }
 
+    @Test("each listed flow's \"after\" goes on just past it, in time order and sorted: the live Timeline drops the rows under one and asks after it")
+    func eachFlowsCursorGoesOnJustPastIt() async throws {
+        let directory = try await Self.history()
+        for sort in [[], ["--sort", "received"]] {
+            let whole = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--limit", "30"] + sort).out)
+            let flows = try #require(whole["flows"] as? [[String: Any]])
+            let ids = flows.map { $0["id"] as! Int }
+            #expect(ids.count == 30)
+            // Cut after the 4th, the 17th and the last: the rest of the list follows, none skipped or repeated.
+            for index in [3, 16, 29] {
+                let after = try #require(flows[index]["after"] as? String)
+                let rest = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--limit", "30", "--after", after] + sort).out)
+                let following = try #require(rest["flows"] as? [[String: Any]]).map { $0["id"] as! Int }
+                #expect(following == Array(ids[(index + 1)...]), "sort \(sort), after the flow at \(index)")
+            }
+        }
+    }
+
     @Test("an unknown --sort is a usage error naming every key: exit status 2")
     func unknownSort() async throws {
         let directory = try await Self.history()

@@ -1138,10 +1138,12 @@ def test_the_list_exports_what_it_shows(t):
     wait_rows(t, len(everything["flows"]), "after Clear filters")
 
 
-def test_the_open_timeline_takes_new_connections_without_a_reload(t):
-    """A Timeline left open takes what the history gains: connections `analyze` adds while it is
-    open appear on top of the list with no reload, the rows already there kept."""
-    folder = os.path.join(t.scratch, "growing")
+def growing_timeline(t, name, first_seconds_ago):
+    """The Timeline of a history of its own (two connections `first_seconds_ago`), opened under a
+    server of its own and marked to tell a reload; returns the history and `add(count,
+    first_port, start)`, which writes that many TCP handshakes, one a second from `start`, as a
+    capture and reads it into the history with `analyze`."""
+    folder = os.path.join(t.scratch, name)
     os.makedirs(folder, exist_ok=True)
     history = os.path.join(folder, "history")
 
@@ -1151,16 +1153,23 @@ def test_the_open_timeline_takes_new_connections_without_a_reload(t):
                        check=True, timeout=120)
         subprocess.run([t.binary, "analyze", capture, "--data-dir", history], check=True, capture_output=True, timeout=120)
 
-    now = time.time()
-    add(2, 41000, now - 60)
+    add(2, 41000, time.time() - first_seconds_ago)
     server = Server(t.options.server, t.binary, history)
     t.servers.append(server)
     t.b.go(server.url)
     t.b.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
     open_timeline(t)
     wait_rows(t, 2, "the first two connections")
-    kept = t.b.css("ul.rows a[data-flow]")[1]
     t.b.driver.execute_script("window.tvNotReloaded = true")
+    return history, add
+
+
+def test_the_open_timeline_takes_new_connections_without_a_reload(t):
+    """A Timeline left open takes what the history gains: connections `analyze` adds while it is
+    open appear on top of the list with no reload, the rows already there kept."""
+    now = time.time()
+    history, add = growing_timeline(t, "growing", 60)
+    kept = t.b.css("ul.rows a[data-flow]")[1]
     add(3, 42000, now - 30)
     t.b.wait(lambda: len(t.b.css("ul.rows > li.row")) == 5, 30,
              f"the open Timeline did not take the three new connections: {len(t.b.css('ul.rows > li.row'))} rows")
@@ -1171,6 +1180,62 @@ def test_the_open_timeline_takes_new_connections_without_a_reload(t):
     check(kept.is_displayed(), "a row already drawn was replaced although it did not change")
     t.shoot("timeline-live")
     t.b.go(t.server.url)   # back to the main history for the tests after
+
+
+def test_a_timeline_left_open_keeps_its_newest_rows_and_goes_on_past_them(t):
+    """A Timeline left open does not grow without end: past the rows it loaded plus 1 000 its
+    oldest rows go, and "Load older connections" goes on just past the last one kept. More new
+    connections at once than it keeps: the list becomes the newest of them, and goes on past
+    them. Each time the rows are the command's own, in its order, none skipped or repeated."""
+    def listed(count):
+        """The ids `flows` lists first, newest first, page after page."""
+        ids, arguments = [], ["flows", "--limit", "1000"]
+        while len(ids) < count:
+            page = oracle(t.binary, history, *arguments)
+            ids += [str(flow["id"]) for flow in page["flows"]]
+            if not page["next"]:
+                break
+            arguments = ["flows", "--limit", "1000", "--after", page["next"]]
+        return ids[:count]
+
+    def drawn():
+        return t.b.driver.execute_script("return [...document.querySelectorAll('ul.rows a[data-flow]')].map((a) => a.dataset.flow)")
+
+    def row_count():
+        return t.b.driver.execute_script("return document.querySelectorAll('ul.rows > li.row').length")
+
+    def the_rows_are_the_commands(count, when):
+        t.b.wait(lambda: row_count() == count and not t.b.css(".list-footer .loading"), 60,
+                 f"{when}: expected {count} rows, the list has {row_count()}")
+        shown, truth = drawn(), listed(count)
+        check(shown == truth, f"{when}: the list differs from flows' first {count} at "
+              f"{next((i for i, (a, b) in enumerate(zip(shown, truth)) if a != b), min(len(shown), len(truth)))}")
+        footer = t.b.css(".list-footer")[0].text
+        check(f"{count} connections shown." in footer and "Load older connections" in footer, f"{when}: the footer says {footer!r}")
+
+    def load_older(count, when):
+        t.b.press("button", "Load older connections")
+        the_rows_are_the_commands(count, when)
+
+    now = time.time()
+    try:
+        history, add = growing_timeline(t, "left-open", 4000)
+        add(600, 42000, now - 3500)
+        t.b.wait(lambda: row_count() == 602, 60, "the open Timeline did not take 600 new connections")
+        # 600 more: 1 202 would be drawn; 2 loaded + 1 000 are kept, the 200 oldest go.
+        add(600, 43000, now - 2800)
+        the_rows_are_the_commands(1002, "past the limit")
+        load_older(1102, "loading older after the limit")
+        # 1 100 at once, more than the list keeps: it becomes the newest 1 000 and goes on past them.
+        add(1100, 44000, now - 2100)
+        the_rows_are_the_commands(1000, "more at once than the list keeps")
+        # No axe here (a thousand rows take it minutes): the list's end, as drawn.
+        t.b.driver.execute_script("document.querySelector('.list-footer').scrollIntoView({ block: 'end' })")
+        t.shots.append(t.b.screenshot("timeline-left-open-end"))
+        load_older(1100, "loading older after a flood")
+        check(t.b.driver.execute_script("return window.tvNotReloaded === true"), "the Timeline was reloaded")
+    finally:
+        t.b.go(t.server.url)   # back to the main history for the tests after
 
 
 HANDSHAKES_CAPTURE = """
@@ -1213,7 +1278,8 @@ wrpcap(sys.argv[1], packets)
 TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduction_last_card_says_what_start_does,
          test_keyboard_reaches_every_timeline_control, test_timeline_rows_are_the_commands,
          test_a_wide_screen_shows_twenty_connections_as_a_table, test_a_stretch_across_days_is_written_with_dates,
-         test_the_open_timeline_takes_new_connections_without_a_reload, test_the_list_exports_what_it_shows,
+         test_the_open_timeline_takes_new_connections_without_a_reload,
+         test_a_timeline_left_open_keeps_its_newest_rows_and_goes_on_past_them, test_the_list_exports_what_it_shows,
          test_dashboard_says_when_its_server_is_gone,
          test_a_burst_is_one_row_that_opens_onto_its_connections, test_search_applies_on_submit,
          test_a_query_narrows_the_rows_as_flows_does, test_a_malformed_query_is_said_beside_the_field,

@@ -137,4 +137,35 @@ def test_a_phone_groups_and_shows_cards(t):
         t.b.driver.set_window_size(1280, 900)
 
 
-TESTS = [test_a_column_header_sorts_the_whole_history, test_grouping_shows_the_whole_historys_totals, test_a_phone_groups_and_shows_cards]
+def test_a_phone_sorts_by_its_sort_choice(t):
+    """At 390×844 the cards have no column headers: "Sort by" offers every order in the command's
+    words, and choosing one lists the rows as `flows --sort` does; the column headers follow it on
+    a wide screen, and the choice follows a header."""
+    try:
+        viewport(t, 390, 844)
+        open_timeline(t)
+        wait_rows(t, len(t.ask("flows")["flows"]), "the first page on a phone")
+        t.b.driver.execute_script("document.querySelector('details.more-filters').open = true")
+        choice = Select(t.b.driver.find_element("css selector", "#sort-by"))
+        offered = [option.text for option in choice.options]
+        check(len(offered) == 20 and offered[0] == "Last activity, newest first" and "Bytes received, most first" in offered,
+              f"Sort by offers {offered}")
+        check(t.b.find("combobox", "Sort by"), "no control named Sort by")
+        choice.select_by_visible_text("Bytes received, most first")
+        wait_order(t, "received", "sorted from the phone's choice")
+        t.b.wait(lambda: "Sorted by bytes received, most first" in t.b.text(), 10, "the new order was not said")
+        t.shoot("timeline-sorted-390")
+    finally:
+        t.b.driver.set_window_size(1280, 900)
+    # Wide again: the header says the order the choice made; a header's order is then the choice's.
+    wait_order(t, "received", "still sorted on a wide screen")
+    check(aria_sorts(t).get("Received") == "descending", f"the headers say {aria_sorts(t)}")
+    t.b.driver.find_element("css selector", "button[data-sort=host]").click()
+    wait_order(t, "host", "sorted by the host header")
+    check(t.b.driver.execute_script("return document.querySelector('#sort-by').value") == "host:asc", "the choice did not follow the header")
+    Select(t.b.driver.find_element("css selector", "#sort-by")).select_by_visible_text("Last activity, newest first")
+    wait_order(t, "time", "back in time order")
+
+
+TESTS = [test_a_column_header_sorts_the_whole_history, test_grouping_shows_the_whole_historys_totals, test_a_phone_groups_and_shows_cards,
+         test_a_phone_sorts_by_its_sort_choice]

@@ -24,6 +24,36 @@ import TestSupport
         #expect(!texts.joined().contains("s3cret"))
     }
 
+    @Test("HTTP/1.1 pipelined: every head sent in one run, past each body its Content-Length gives, however the bytes are cut")
+    func http1Pipelined() {
+        let run = "GET /a HTTP/1.1\r\nHost: p.test\r\n\r\n"
+            + "POST /b HTTP/1.1\r\nContent-Length: 24\r\n\r\nGET /not-a-head HTTP/1.1"
+            + "HEAD /c HTTP/1.1\r\nHost: p.test\r\n\r\n"
+        let expected = ["get /a http/1.1\nhost: p.test", "post /b http/1.1\ncontent-length: 24", "head /c http/1.1\nhost: p.test"]
+        #expect(Self.feed([(.outbound, run)]) == expected)
+        // Cut anywhere, even inside a head's end or the body: the same three.
+        let bytes = Array(run.utf8)
+        for cut in [1, 17, 34, 35, 60, 80, bytes.count - 3] {
+            var heads = HTTPRequestHeads()
+            let texts = heads.feed(Data(bytes[..<cut]), direction: .outbound) + heads.feed(Data(bytes[cut...]), direction: .outbound)
+            #expect(texts == expected, "cut at \(cut)")
+        }
+        // A chunked body: the next head is read where the next run begins, never inside the body.
+        #expect(Self.feed([
+            (.outbound, "POST /d HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nGET /x HTTP/1.1\r\n\r\n0\r\n\r\n"),
+            (.inbound, "HTTP/1.1 200 OK\r\n\r\n"),
+            (.outbound, "GET /e HTTP/1.1\r\n\r\n"),
+        ]) == ["post /d http/1.1\ntransfer-encoding: chunked", "get /e http/1.1"])
+        // Expect: 100-continue: the body follows the server's interim answer and is not a head.
+        #expect(Self.feed([
+            (.outbound, "PUT /f HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 23\r\n\r\n"),
+            (.inbound, "HTTP/1.1 100 Continue\r\n\r\n"),
+            (.outbound, "GET /g HTTP/1.1\r\n\r\n\r\n\r\n"),
+            (.inbound, "HTTP/1.1 201 Created\r\n\r\n"),
+            (.outbound, "GET /h HTTP/1.1\r\n\r\n"),
+        ]) == ["put /f http/1.1\nexpect: 100-continue\ncontent-length: 23", "get /h http/1.1"])
+    }
+
     @Test("what does not begin as a request, or a head that never ends, gives nothing")
     func notRequests() {
         #expect(Self.feed([(.outbound, "\u{16}\u{03}\u{01} binary"), (.inbound, "x"), (.outbound, "GET / HTTP/1.1\r\n\r\n")]).isEmpty)

@@ -97,10 +97,12 @@ public enum HistoryFlowWording {
         out.endObject()
     }
 
-    /// One flow as `flows --json` (and any other history document) writes it.
-    public static func write(_ flow: HistoryFlow, to out: inout JSONWriter) {
+    /// One flow as `flows --json` (and any other history document) writes it; `after` is the
+    /// cursor its listing goes on with just past it (null outside a listing).
+    public static func write(_ flow: HistoryFlow, after cursor: String?, to out: inout JSONWriter) {
         out.beginObject()
         out.number("id", Int(flow.id))
+        out.string("after", cursor)
         out.string("protocol", protocolIdentifier(flow.stored.key.proto))
         write("local", flow.endpoints?.local, to: &out)
         write("remote", flow.endpoints?.remote, to: &out)

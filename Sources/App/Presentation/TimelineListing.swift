@@ -141,7 +141,9 @@ public struct TimelineListing: Sendable {
         out.beginObject()
         out.string("clock", clock(now: now).rawValue)
         out.beginArray("flows")
-        for flow in snapshot.flows { HistoryFlowWording.write(flow, to: &out) }
+        for flow in snapshot.flows {
+            HistoryFlowWording.write(flow, after: flow.position.map { HistoryCursorText.text($0, order: query.order) }, to: &out)
+        }
         out.endArray()
         out.beginArray("bursts")
         for burst in bursts { burst.write(to: &out) }
@@ -185,8 +187,9 @@ public struct TimelineListing: Sendable {
     }
 
     /// What a screen offers to narrow by and how it names each: `"choices": {"statuses": [{"id",
-    /// "label", "written"}], "reasons": [{"id", "label"}]}`, in their order — `written` is whether a
-    /// row writes that status out (`HistoryFlowWording.statusIsWritten`).
+    /// "label", "written"}], "reasons": [{"id", "label"}], "sorts": [{"word", "sentence"}]}`, in
+    /// their order — `written` is whether a row writes that status out
+    /// (`HistoryFlowWording.statusIsWritten`); `sorts` every order, each key its natural way first.
     func writeChoices(to out: inout JSONWriter) {
         out.beginObject("choices")
         out.beginArray("statuses")
@@ -204,6 +207,17 @@ public struct TimelineListing: Sendable {
             out.string("id", InspectionReasonWording.identifier(kind))
             out.string("label", InspectionReasonWording.label(kind))
             out.endObject()
+        }
+        out.endArray()
+        out.beginArray("sorts")
+        for key in FlowOrder.Key.allCases {
+            let natural = HistorySort.natural(key)
+            for order in [natural, FlowOrder(key, descending: !natural.descending)] {
+                out.beginObject()
+                out.string("word", HistorySort.word(order))
+                out.string("sentence", HistorySort.sentence(order))
+                out.endObject()
+            }
         }
         out.endArray()
         out.endObject()

@@ -9,7 +9,10 @@ import Foundation
 /// small — and is bounded: `maxRequests` per connection, `maxTextBytes` per request. Pure.
 ///
 /// HTTP/1.1: a request head is read where each run of sent bytes begins (after what the server
-/// said, or the connection's start): requests pipelined behind it are not read.
+/// said, or the connection's start), and requests pipelined behind it too, past each body whose
+/// length its head gives (Content-Length, or none: RFC 9112 §6.3). After a chunked body the
+/// next head is looked for where the next run begins; a body sent after the server's answer
+/// (`Expect: 100-continue`) is passed over, not read as a head.
 public struct HTTPRequestHeads: Sendable {
     public static let maxRequests = 1_024
     public static let maxTextBytes = 2_048
@@ -22,10 +25,15 @@ public struct HTTPRequestHeads: Sendable {
 
     private enum Reading { case undecided, http1, http2, neither }
     private var reading = Reading.undecided
+    /// The client's first bytes while they cannot yet tell HTTP/2's preface from a request line.
+    private var opening: [UInt8] = []
+    static let openingBytes = 32
     private var found = 0
     private var lastDirection: Direction?
-    // HTTP/1.1: the head being collected at the start of a run of sent bytes.
+    // HTTP/1.1: the head being collected (nil: none is looked for until the next run), and the
+    // bytes of the body before the next one.
     private var head: [UInt8]?
+    private var bodyLeft = 0
     // HTTP/2: the client's frames.
     private var prefaceLeft = HTTP2Connection.preface.count
     private var frameHeader: [UInt8] = []
@@ -42,10 +50,16 @@ public struct HTTPRequestHeads: Sendable {
     public mutating func feed(_ chunk: Data, direction: Direction) -> [String] {
         defer { lastDirection = direction }
         guard direction == .outbound, found < Self.maxRequests, !broken, !chunk.isEmpty else { return [] }
+        var chunk = chunk
         if reading == .undecided {
-            let start = [UInt8](chunk.prefix(32))
-            reading = HTTP2Connection.preface.starts(with: start.prefix(HTTP2Connection.preface.count)) ? .http2
-                : HTTP1Head.startsLikeARequest(start) ? .http1 : .neither
+            // The first bytes may come a few at a time: kept until they tell which it is.
+            let earlier = opening
+            opening += chunk.prefix(Self.openingBytes - opening.count)
+            reading = Self.reading(opening)
+            guard reading != .undecided else { return [] }
+            if !earlier.isEmpty { chunk = Data(earlier) + chunk }
+            opening = []
+            if reading == .http1 { head = [] }   // the connection's start: a request begins
         }
         // Read in place: a large upload is walked (HTTP/2) or passed over (HTTP/1.1), never copied.
         var texts: [String] = chunk.withUnsafeBytes { raw in
@@ -61,21 +75,50 @@ public struct HTTPRequestHeads: Sendable {
         return texts
     }
 
+    /// What the client's first bytes say it speaks; undecided while more could still tell.
+    private static func reading(_ opening: [UInt8]) -> Reading {
+        let preface = HTTP2Connection.preface
+        if preface.starts(with: opening.prefix(preface.count)) { return opening.count >= preface.count ? .http2 : .undecided }
+        switch HTTP1Head.requestStart(opening) {
+        case true?: return .http1
+        case false?: return .neither
+        case nil: return opening.count < openingBytes ? .undecided : .neither
+        }
+    }
+
     private mutating func http1(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
-        if lastDirection != .outbound { head = [] }   // a new run of sent bytes: a request begins
-        guard var collected = head else { return [] }
-        collected += bytes.prefix(Self.maxHeadBytes - collected.count)
-        guard let end = HTTP1Head.end(of: collected) else {
-            head = collected.count < Self.maxHeadBytes ? collected : nil
-            return []
+        if lastDirection != .outbound, bodyLeft == 0 { head = [] }   // a new run of sent bytes: a request begins
+        var texts: [String] = []
+        var position = 0
+        while position < bytes.count {
+            if bodyLeft > 0 {
+                let take = min(bodyLeft, bytes.count - position)
+                bodyLeft -= take
+                position += take
+                continue
+            }
+            guard var collected = head else { break }
+            let before = collected.count
+            collected += bytes[position..<min(bytes.count, position + Self.maxHeadBytes - before)]
+            guard let end = HTTP1Head.end(of: collected) else {
+                head = collected.count < Self.maxHeadBytes ? collected : nil
+                break
+            }
+            position += end - before
+            head = nil
+            guard let lines = HTTP1Head.lines(collected[..<end]), HTTP1Head.isRequestLine(lines.first ?? "") else { break }
+            let fields = lines.dropFirst().map { line -> (String, String) in
+                let colon = line.firstIndex(of: ":") ?? line.endIndex
+                return (String(line[..<colon]), String(line[colon...].dropFirst()).trimmingCharacters(in: .whitespaces))
+            }
+            texts.append(Self.text([lines[0]] + fields.map(Self.line)))
+            // The next request follows the body, when its length is known.
+            if let length = HTTP1Head.bodyLength(fields) {
+                bodyLeft = length
+                head = []
+            }
         }
-        head = nil
-        guard let lines = HTTP1Head.lines(collected[..<end]), HTTP1Head.isRequestLine(lines.first ?? "") else { return [] }
-        let fields = lines.dropFirst().map { line -> (String, String) in
-            let colon = line.firstIndex(of: ":") ?? line.endIndex
-            return (String(line[..<colon]), String(line[colon...].dropFirst()).trimmingCharacters(in: .whitespaces))
-        }
-        return [Self.text([lines[0]] + fields.map(Self.line))]
+        return texts
     }
 
     private mutating func http2(_ bytes: UnsafeBufferPointer<UInt8>) -> [String] {
@@ -166,10 +209,13 @@ public struct HTTPRequestHeads: Sendable {
 
 /// The little of HTTP/1.1's grammar the request index needs (the full reader is the app's).
 enum HTTP1Head {
-    /// A token then a space: what a request line starts with (RFC 9112 §3).
-    static func startsLikeARequest(_ bytes: [UInt8]) -> Bool {
-        guard let space = bytes.prefix(32).firstIndex(of: UInt8(ascii: " ")), space > 0 else { return false }
-        return bytes[..<space].allSatisfy { $0 >= 0x21 && $0 < 0x7F }
+    /// Whether `bytes` start as a request line does, a token then a space (RFC 9112 §3): nil
+    /// while they are a token with no space yet.
+    static func requestStart(_ bytes: [UInt8]) -> Bool? {
+        let space = bytes.firstIndex(of: UInt8(ascii: " "))
+        guard bytes[..<(space ?? bytes.endIndex)].allSatisfy({ $0 >= 0x21 && $0 < 0x7F }) else { return false }
+        guard let space else { return nil }
+        return space > 0
     }
 
     /// Where the head ends (the empty line), counting the line's end; nil when not yet.
@@ -189,6 +235,23 @@ enum HTTP1Head {
     static func lines(_ bytes: ArraySlice<UInt8>) -> [String]? {
         guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
         return text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// A request's body length from its fields (RFC 9112 §6.3): Content-Length's, 0 with neither
+    /// it nor Transfer-Encoding; nil when it cannot be known ahead (chunked, or a length that is
+    /// not one number).
+    static func bodyLength(_ fields: [(String, String)]) -> Int? {
+        var length: Int?
+        for (name, value) in fields {
+            switch name.lowercased() {
+            case "transfer-encoding": return nil
+            case "content-length":
+                guard let number = Int(value), number >= 0, length == nil || length == number else { return nil }
+                length = number
+            default: continue
+            }
+        }
+        return length ?? 0
     }
 
     /// METHOD SP target SP HTTP/1.x.

@@ -37,7 +37,8 @@ struct FlowExportPaging: Sendable {
         case let .page(asked, _):
             let kept = flows.prefix(asked)
             exported += kept.count
-            if let last = kept.last { cursor = FlowCursor(after: last.stored) }
+            // Where the provider's order goes on past the last row (newest first when it did not say).
+            if let last = kept.last { cursor = last.position ?? FlowCursor(after: last.stored) }
             if kept.count < asked {
                 next = .finished(truncated: false)
             } else if exported >= limit {

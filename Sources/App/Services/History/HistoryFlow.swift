@@ -6,6 +6,9 @@ import Shared
 public struct HistoryFlow: Sendable, Hashable, Identifiable {
     public let stored: StoredFlow
     public let endpoints: FlowEndpoints?
+    /// Where the listing this flow was read in goes on just past it (nil when it was not read in
+    /// one): what a screen that drops the rows under it asks older ones after.
+    public internal(set) var position: FlowCursor?
 
     public init(_ stored: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
         self.stored = stored

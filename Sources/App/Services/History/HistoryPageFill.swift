@@ -43,7 +43,8 @@ struct HistoryPageFill {
             consumed += 1
             scanned += 1
             cursor = listed.cursor
-            let flow = HistoryFlow(row, localAddresses: localAddresses)
+            var flow = HistoryFlow(row, localAddresses: localAddresses)
+            flow.position = listed.cursor
             if filter.matches(flow) { matches.append(flow) }
             if matches.count >= pageSize { break }
         }

@@ -83,19 +83,21 @@ public actor HistoryReader {
         return rows.map { HistoryFlow($0, localAddresses: localAddresses) }
     }
 
-    /// Up to `limit` flows after `cursor` that `filter` keeps, newest first, for a filtered export:
-    /// every older row is looked at until the page is full (no query budget: an export asks for
-    /// all of them), with the store narrowing what it can, as the list does.
-    public func flowPage(limit: Int, after cursor: FlowCursor?, filter: HistoryFilter) async throws(HistoryError) -> [HistoryFlow] {
+    /// Up to `limit` flows after `cursor` that `filter` keeps, in `order`, for a filtered or sorted
+    /// export: every further row is looked at until the page is full (no query budget: an export
+    /// asks for all of them), with the store narrowing what it can, as the list does. Each flow
+    /// carries its `position`, where the next page starts.
+    public func flowPage(limit: Int, after cursor: FlowCursor?, filter: HistoryFilter,
+                         order: FlowOrder = .newestFirst) async throws(HistoryError) -> [HistoryFlow] {
         if case .failure(let refusal) = filter.search { throw HistoryError.unreadable("its search cannot be read: \(refusal)") }
         var everything = policy
         everything.pageSize = max(1, limit)
         everything.maxPagesPerLoad = .max
-        var fill = HistoryPageFill(filter: filter, policy: everything, localAddresses: localAddresses, after: cursor)
+        var fill = HistoryPageFill(filter: filter, order: order, policy: everything, localAddresses: localAddresses, after: cursor)
         do {
             while !fill.isSettled {
-                fill.consume(try await store.flows(in: .newestFirst, limit: fill.queryLimit, after: fill.cursor,
-                                                   narrowing: filter.storeNarrowing(order: .newestFirst)))
+                fill.consume(try await store.flows(in: order, limit: fill.queryLimit, after: fill.cursor,
+                                                   narrowing: filter.storeNarrowing(order: order)))
             }
         } catch {
             throw HistoryError.of(error)

@@ -22,6 +22,8 @@ public struct ExportQuestion: Sendable, Equatable {
     public var format: FlowExportFormat = .json
     /// The same filters as `flows`: only the connections they keep are exported.
     public var filter = HistoryFilter.none
+    /// `--sort`, as `flows` takes it: the order written, and which connections the cap keeps.
+    public var order = FlowOrder.newestFirst
 
     public static let exportsFolderName = "exports"
 
@@ -48,6 +50,10 @@ public struct ExportQuestion: Sendable, Equatable {
                 let output = try options.value(option)
                 question.output = output == "-" ? .stream : .file(output)
             case "--force": question.force = true
+            case "--sort":
+                let text = try options.value(option)
+                guard let order = HistorySort.parse(text) else { throw .usage(HistorySort.refusal(text, command: "export")) }
+                question.order = order
             case "--summary": question.summaryOnly = true
             case "--csv", "--har":
                 let format: FlowExportFormat = option == "--csv" ? .csv : .har
@@ -63,8 +69,8 @@ public struct ExportQuestion: Sendable, Equatable {
         if question.summaryOnly && (outputNamed || question.force) {
             throw .usage("export: --summary writes nothing, so -o and --force do not go with it")
         }
-        if question.summaryOnly && (question.format != .json || question.filter.isActive) {
-            throw .usage("export: --summary says what the whole JSON export would hold; it takes no --csv, --har or filter")
+        if question.summaryOnly && (question.format != .json || question.filter.isActive || question.order != .newestFirst) {
+            throw .usage("export: --summary says what the whole JSON export would hold; it takes no --csv, --har, --sort or filter")
         }
         if json && question.output == .stream {
             throw .usage("export: --json describes the file written; with -o - the document itself is the output")
@@ -72,10 +78,12 @@ public struct ExportQuestion: Sendable, Equatable {
         return question
     }
 
-    /// What the JSON document says it holds: the whole history, or what the filters keep.
+    /// What the JSON document says it holds: the whole history, or what the filters keep, in its order.
     var scope: String {
-        guard filter.isActive else { return FlowExport.scope }
-        return "the connections " + TimelineListing.filterWords(filter).joined(separator: " ") + " keeps, most recent first"
+        guard filter.isActive || order != .newestFirst else { return FlowExport.scope }
+        let which = filter.isActive ? "the connections " + TimelineListing.filterWords(filter).joined(separator: " ") + " keeps"
+            : "the whole history"
+        return which + (order == .newestFirst ? ", most recent first" : ", sorted by \(HistorySort.sentence(order))")
     }
 
     /// The document written to its file (`output` is not `.stream`).
@@ -151,7 +159,7 @@ public struct ExportQuestion: Sendable, Equatable {
         try await HistoryAccess.reading(dataDirectory, prefix: "nothing exported: ") { store throws(QuestionFailure) in
             let result: FlowExportResult
             let content = format == .har ? Self.decryptedContent(store, dataDirectory: dataDirectory) : nil
-            do throws(FlowExportError) { result = try await write(Self.historyPages(store, filter: filter), content) } catch {
+            do throws(FlowExportError) { result = try await write(Self.historyPages(store, filter: filter, order: order), content) } catch {
                 throw QuestionFailure(.failed, "\(error)\(remedy(for: error))")
             }
             let total = result.truncated ? try? await store.flowCount() : nil
@@ -159,12 +167,14 @@ public struct ExportQuestion: Sendable, Equatable {
         }
     }
 
-    /// The history's pages for the export, newest first: the reader's own page read, which moves
-    /// no list — unfiltered, or with `filter` every row the store holds is looked at, no budget.
-    static func historyPages(_ store: FlowStore, filter: HistoryFilter = .none) -> FlowExporter.PageProvider {
+    /// The history's pages for the export, in `order`: the reader's own page read, which moves
+    /// no list — unfiltered and newest first, or with `filter` every row the store holds is looked
+    /// at, no budget.
+    static func historyPages(_ store: FlowStore, filter: HistoryFilter = .none, order: FlowOrder = .newestFirst)
+        -> FlowExporter.PageProvider {
         let reader = HistoryReader(store: store)
-        guard filter.isActive else { return { limit, cursor in try await reader.flowPage(limit: limit, after: cursor) } }
-        return { limit, cursor in try await reader.flowPage(limit: limit, after: cursor, filter: filter) }
+        guard filter.isActive || order != .newestFirst else { return { limit, cursor in try await reader.flowPage(limit: limit, after: cursor) } }
+        return { limit, cursor in try await reader.flowPage(limit: limit, after: cursor, filter: filter, order: order) }
     }
 
     /// An inspected connection's kept content, read as `flow ID` reads it; nil when none was kept.

@@ -189,8 +189,8 @@ public enum WebAPIRoute: Sendable, Equatable {
     }
 
     /// The request's method and query, checked against what a route takes.
-    /// The filters a download of the Timeline's list takes: `flows`' own.
-    static let exportFilters = ["search", "protocol", "status", "reason", "program", "since", "until"]
+    /// The filters and the order a download of the Timeline's list takes: `flows`' own.
+    static let exportFilters = ["search", "protocol", "status", "reason", "program", "since", "until", "sort"]
 
     /// `--format csv|har|json` (the query's `format=`) as `export`'s own flag.
     static func exportFormat(_ options: [String]) throws(Refusal) -> [String] {

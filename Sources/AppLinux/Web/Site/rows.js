@@ -153,9 +153,10 @@ export function timelineRow(flow, names, filterBy = null, clockKind = "time") {
   const programValue = command ? searchValue(command) : null;
   const program = programValue ? filterButton(filterBy, `program:${programValue}`, `program ${command}`) : null;
   const seen = flow.lastSeen ?? flow.firstSeen;
-  // data-seen: what the live Timeline compares to tell a connection that moved from one that did not.
+  // data-seen: what the live Timeline compares to tell a connection that moved from one that did not;
+  // data-after: where its listing goes on past it, should the rows under it be dropped.
   return h("li", { class: `row row-card status-${flow.tlsStatus}`, role: "row", "data-program": flow.program?.label ?? "",
-                   "data-seen": `${flow.lastSeen} ${flow.packets}` },
+                   "data-seen": `${flow.lastSeen} ${flow.packets}`, "data-after": flow.after ?? null },
     h("span", { class: "rail", "aria-hidden": "true" }),
     cell("time", h("time", { datetime: seen }, stamp(seen, clockKind))),
     cell("host",
@@ -184,7 +185,8 @@ export function burstRow(burst, flows, names, filterBy = null, clockKind = "time
   if (remote) what.push(`port ${burst.port ?? remote.port}`);
   if (burst.nameSource) what.push(nameSources[burst.nameSource] ?? burst.nameSource);
   const seen = burst.lastSeen ?? burst.firstSeen;
-  return h("li", { class: `row burst status-${burst.tlsStatus}`, role: "row", "data-burst": burst.ids[0] },
+  return h("li", { class: `row burst status-${burst.tlsStatus}`, role: "row", "data-burst": burst.ids[0],
+                   "data-after": flows[flows.length - 1].after ?? null },
     h("div", { class: "burst-cell", role: "cell" },
       h("details", {},
         h("summary", { class: "row-link" },

@@ -213,6 +213,7 @@ export function render(main) {
   let generation = 0;
   // Connections listed so far (a burst row holds several), for the footer.
   let shownConnections = 0;
+  let loadedRows = 0;   // the rows the list held when its last page came: the live list adds to them
   // The search the list on screen was read with: what a refused one falls back to.
   let listedSearch = state.search;
   async function loadList(after) {
@@ -265,11 +266,13 @@ export function render(main) {
     listedSort = page.sort;
     // The order as the listing applied it ("" for the default): a key alone ran its natural way.
     state.sort = page.sort.word === "time:desc" ? "" : page.sort.word;
+    form.querySelector("#sort-by").value = page.sort.word;
     if (after === null) { replace(list, headerRow(page.sort, sortBy)); shownConnections = 0; list.classList.remove("clock-date"); }
     if (page.clock === "date") list.classList.add("clock-date");   // the time column holds dates
     replace(status, liveNotice(page.sort));
     list.append(pageRows(page, names));
     shownConnections += page.flows.length;
+    loadedRows = list.querySelectorAll(":scope > li.row").length;
     if (after === null) newest = page.flows[0]?.lastSeen ?? null;
     const shown = shownConnections;
     // No empty table: with no connection the list holds nothing (not even its header row).
@@ -440,6 +443,11 @@ export function render(main) {
     replace(fieldset, h("legend", {}, "Encryption"),
       state.choices.statuses.map(({ id, label }) => statusCheckbox(id, label)));
     fieldset.hidden = false;
+    const sorts = form.querySelector("#sort-by");
+    replace(sorts, (state.choices.sorts ?? []).map(({ word, sentence }) =>
+      h("option", { value: word }, sentence[0].toUpperCase() + sentence.slice(1))));
+    sorts.value = state.sort || "time:desc";
+    sorts.closest(".sort-field").hidden = sorts.options.length === 0;
   }
 
   function filterForm() {
@@ -473,6 +481,9 @@ export function render(main) {
           h("fieldset", { class: "statuses", hidden: true }),
           h("div", { class: "field" }, h("label", { for: "since" }, "Time"), since),
           h("div", { class: "field" }, h("label", { for: "group-by" }, "Group by"), group),
+          // The order as a choice too: a phone's cards have no column headers to sort by.
+          h("div", { class: "field sort-field", hidden: true }, h("label", { for: "sort-by" }, "Sort by"),
+            h("select", { id: "sort-by", name: "sort" })),
           h("button", { type: "button", class: "secondary", on: { click: clearFilters } }, "Clear filters"))));
     const apply = () => {
       state.search = search.value.trim();
@@ -500,7 +511,12 @@ export function render(main) {
       apply();
       [search.value, program.value] = keep;
     };
-    for (const input of element.querySelectorAll("input[type=checkbox], select")) input.addEventListener("change", changed);
+    for (const input of element.querySelectorAll("input[type=checkbox], select:not(#sort-by)")) input.addEventListener("change", changed);
+    element.querySelector("#sort-by").addEventListener("change", (event) => {
+      state.sort = event.target.value === "time:desc" ? "" : event.target.value;
+      sortRequested = true;
+      loadList(null);
+    });
     statusCheckbox = (id, label) => {
       const box = checkbox("statuses", id, label);
       box.querySelector("input").addEventListener("change", changed);
@@ -514,6 +530,7 @@ export function render(main) {
     showSearchProblem(null);
     form.querySelector("#program").value = state.program;
     form.querySelector("#group-by").value = state.group;
+    form.querySelector("#sort-by").value = state.sort || "time:desc";
     form.querySelector("#since").value = state.since;
     for (const box of form.querySelectorAll("input[type=checkbox][name]")) box.checked = state[box.name].includes(box.value);
   }
@@ -537,6 +554,7 @@ export function render(main) {
   // is by last activity) — and the axis follows every 10 s while no stretch is zoomed into. The
   // browser's scroll anchoring keeps what the person is reading where it is.
   let newest = null;   // the newest lastSeen listed (ISO): what "since" asks after
+  const liveRowsKept = 1000;   // rows the live list adds to those loaded before its oldest go
   let polls = 0, polling = false;
   const livePoll = setInterval(async () => {
     if (!alive || polling || state.range !== null || state.group || state.sort !== "" || document.hidden) return;
@@ -561,13 +579,20 @@ export function render(main) {
     if (alive && newest === null && page.flows.length > 0) await reload();
   }
 
-  /** Draws the connections active since the newest one listed: new ones and ones that moved. */
+  /** Draws the connections active since the newest one listed: new ones and ones that moved.
+   *  All of them, a page of 200 after another: a poll that took only the newest 200 would leave
+   *  a hole under them. Past `liveRowsKept` the older ones are not read: the list is then those
+   *  newest connections alone, and "Load older connections" goes on past them. */
   async function mergeNewer() {
     const mine = generation;
     const margin = new Date(Date.parse(newest) - 2000).toISOString();   // the store writes in batches
+    const flows = [];
     let page;
     try {
-      page = await get("/api/flows", { ...listQuery(), since: margin, limit: 200 });
+      do {
+        page = await get("/api/flows", { ...listQuery(), since: margin, limit: 200, after: page?.next ?? "" });
+        flows.push(...page.flows);
+      } while (page.hasMore && page.next && flows.length < liveRowsKept && alive && mine === generation);
     } catch {
       return;   // a refused or failed poll leaves the list as it is; the next one tries again
     }
@@ -576,13 +601,19 @@ export function render(main) {
     const header = list.querySelector(":scope > li.rows-head");
     const applying = performance.now();
     let applied = 0;
+    if (page.hasMore) {
+      // More came than the list keeps: what is drawn no longer meets them, so it goes.
+      for (const row of list.querySelectorAll(":scope > li.row")) row.remove();
+      shownConnections = 0;
+      loadedRows = 0;
+    }
     // The drawn rows by connection, found in one pass: a lookup per answered row searched the
     // whole list each time, so a merge grew with the time the page was open (tvlab bench ui:
     // 8 ms a second's flows in 10 s holds, 167 ms after 4 minutes).
     const drawn = new Map();
     for (const link of list.querySelectorAll("a[data-flow]")) if (!drawn.has(link.dataset.flow)) drawn.set(link.dataset.flow, link);
     // Oldest first, so the newest ends on top.
-    for (const flow of [...page.flows].reverse()) {
+    for (const flow of [...flows].reverse()) {
       const existing = drawn.get(`${flow.id}`)?.closest("li.row");
       // A connection inside a burst row stays in its burst; an unchanged one is left alone.
       if (existing && (existing.parentElement !== list || existing.dataset.seen === `${flow.lastSeen} ${flow.packets}`)) continue;
@@ -592,11 +623,31 @@ export function render(main) {
       if (page.clock === "date") list.classList.add("clock-date");
       applied += 1;
     }
-    if (page.flows.length > 0 && Date.parse(page.flows[0].lastSeen) > Date.parse(newest)) newest = page.flows[0].lastSeen;
+    if (flows.length > 0 && Date.parse(flows[0].lastSeen) > Date.parse(newest)) newest = flows[0].lastSeen;
+    if (page.hasMore) {
+      drawFooter({ next: flows[flows.length - 1]?.after ?? null, hasMore: true, keptLooking: false }, shownConnections);
+    } else if (applied > 0) {
+      dropOldestPastTheLimit();
+    }
     // Named for `tvlab bench ui` (its PerformanceObserver; issue 25: ≤ 50 ms of script a second's
     // flows); only the latest is kept, so a page left open for days does not pile them up.
     performance.clearMeasures("tunnelvision.timeline.live-apply");
-    performance.measure("tunnelvision.timeline.live-apply", { start: applying, detail: { applied, received: page.flows.length } });
+    performance.measure("tunnelvision.timeline.live-apply", { start: applying, detail: { applied, received: flows.length } });
+  }
+
+  /** A page left open does not grow without end (nor its merges with it): past the rows loaded
+   *  plus `liveRowsKept`, the oldest go, and the footer's "Load older connections" goes on just
+   *  past the last one kept (its `after`), so nothing is skipped or shown twice. */
+  function dropOldestPastTheLimit() {
+    const drawnRows = list.querySelectorAll(":scope > li.row");
+    const excess = drawnRows.length - (loadedRows + liveRowsKept);
+    if (excess <= 0) return;
+    for (let index = drawnRows.length - excess; index < drawnRows.length; index += 1) {
+      shownConnections -= drawnRows[index].querySelectorAll("a[data-flow]").length;
+      drawnRows[index].remove();
+    }
+    const after = drawnRows[drawnRows.length - excess - 1]?.dataset.after;
+    drawFooter({ next: after || null, hasMore: true, keptLooking: false }, shownConnections);
   }
 
   /** Export what the list shows: its filters and stretch, as `export --csv|--har` takes them. */
@@ -606,7 +657,7 @@ export function render(main) {
       said.textContent = "";
       const query = new URLSearchParams({ format });
       for (const [name, value] of Object.entries({ ...listQuery(), since: state.range ? state.range.from : state.since,
-                                                     until: state.range ? state.range.to : "" })) {
+                                                     until: state.range ? state.range.to : "", sort: state.sort })) {
         const text = Array.isArray(value) ? value.join(",") : value;
         if (name !== "zone" && text) query.set(name, text);
       }
@@ -619,7 +670,7 @@ export function render(main) {
     } } }, label);
     return h("section", { class: "card export-list", "aria-labelledby": "export-list-title" },
       h("h2", { id: "export-list-title" }, "Export these connections"),
-      h("p", { class: "hint" }, "The connections the filters and the stretch above keep (at most the 20 000 most recent): "
+      h("p", { class: "hint" }, "The connections the filters and the stretch above keep, in the list's order (at most its first 20 000): "
         + "CSV or JSON of their metadata, or HAR of the requests and responses of the inspected ones whose content was kept."),
       h("p", { class: "actions" }, offer("csv", "CSV"), offer("json", "JSON"), offer("har", "HAR")),
       said);
