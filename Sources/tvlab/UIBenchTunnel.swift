@@ -174,8 +174,8 @@ enum UIBenchTunnel {
                 + "\(figures.rowsDrawn) rows in all; ms per merge median \(ms(BenchStatistics.median(durations))) max \(ms(durations.max())); "
                 + "rows drawn per merge median \(ms(BenchStatistics.median(applies.map { Double($0.applied) }))) "
                 + "max \(applies.map(\.applied).max() ?? 0) (of \(applies.map(\.received).max() ?? 0) answered at most); "
-                + "the list grew by up to \(figures.holds.map { $0.applies.reduce(0) { $0 + $1.applied } }.max() ?? 0) rows in a hold "
-                + "(none leaves it while the page is open)",
+                + "rows drawn in a hold up to \(figures.holds.map { $0.applies.reduce(0) { $0 + $1.applied } }.max() ?? 0) "
+                + "(the list keeps its loaded rows plus 1 000; the oldest leave past that)",
             "  a second's new flows merged in   later half of each hold median \(ms(figures.applyVerdict.value)) ms  "
                 + "target ≤ \(String(format: "%.0f", UILiveFigures.applyMillisecondsPerSecondTarget)) ms  \(figures.applyVerdict.said)"
                 + "   (whole holds: median \(ms(BenchStatistics.median(perSecond))) max \(ms(perSecond.max())) ms; "

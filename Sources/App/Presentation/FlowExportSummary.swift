@@ -75,14 +75,7 @@ public struct FlowExportSummary: Sendable, Equatable {
         return String(decoding: out.writer.bytes, as: UTF8.self)
     }
 
-    /// 20000 → "20 000": digits in threes, as the help and the screens write counts.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out.append(" ") }
-            out.append(digit)
-        }
-        return value < 0 ? "-" + out : out
-    }
+    /// 20000 → "20 000": digits in threes, as the help and the screens write counts (the
+    /// Inspector's rule).
+    static func grouped(_ value: Int) -> String { FlowInspector.grouped(value) }
 }
