@@ -295,10 +295,13 @@ def test_an_analyzed_conversation_between_two_other_machines_shows_both_ends(t):
         t.b.go(t.server.url)   # back to the main history for the tests after
 
 
-# What the held tunnel's command does: an ICMP echo to a lab address every 0.2 s until it is
-# stopped. The tunnel records ICMP and relays none of it, so nothing leaves the run's namespace.
+# What the held tunnel's command does: an ICMP echo every 0.2 s until it is stopped, to one lab
+# address, or to 198.18.1.1, .2, … up to its argument's count and round again (a new connection
+# each, then each again). The tunnel records ICMP and relays none of it, so nothing leaves the
+# run's namespace.
 ECHOES = """
-import socket, struct, time
+import socket, struct, sys, time
+addresses = int(sys.argv[1]) if len(sys.argv) > 1 else 0
 echo = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
 def checksum(data):
     total = sum(struct.unpack("!%dH" % (len(data) // 2), data))
@@ -309,9 +312,64 @@ while True:
     sequence += 1
     header = struct.pack("!BBHHH", 8, 0, 0, 0x7456, sequence & 0xffff) + b"tunnelvision"
     packet = header[:2] + struct.pack("!H", checksum(header)) + header[4:]
-    echo.sendto(packet, ("198.18.0.99", 0))
+    echo.sendto(packet, (f"198.18.1.{(sequence - 1) % addresses + 1}" if addresses else "198.18.0.99", 0))
     time.sleep(0.2)
 """
+
+
+def test_the_timeline_takes_a_live_tunnels_new_connections_without_a_reload(t):
+    """The Timeline open on an empty data directory while a real tunnel records into it: its
+    rows are counted as they come, more and more with no reload, and once the tunnel stops they
+    are the connections `flows` lists, in its order, with the packets it counts."""
+    if not t.options.live_demo:
+        raise Failure("a live tunnel needs --live-demo")
+    folder = os.path.join(t.scratch, "live-timeline")
+    os.makedirs(folder, mode=0o700)
+    server = Server(t.options.server, t.binary, folder)
+    t.servers.append(server)
+    said = open(os.path.join(t.scratch, "live-timeline-run.log"), "w+")
+    tunnel = None
+    drawn = lambda: t.b.driver.execute_script(
+        "return [...document.querySelectorAll('ul.rows a[data-flow]')].map((a) => a.dataset.flow)")
+    packets = lambda: t.b.driver.execute_script(
+        "return [...document.querySelectorAll('ul.rows > li.row')].map((row) => row.dataset.seen.split(' ').pop())")
+
+    def running():
+        if tunnel.poll() is not None:
+            said.seek(0)
+            raise Failure(f"the run ended ({tunnel.returncode}) on its own: {said.read()[-1500:]!r}")
+        return True
+    try:
+        t.b.go(server.url)
+        t.b.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
+        t.b.route("#/timeline")
+        t.b.wait_text("No connections recorded yet", 15)
+        t.b.driver.execute_script("window.tvNotReloaded = true")
+        tunnel = subprocess.Popen([t.binary, "run", "--data-dir", folder, "--", sys.executable, "-c", ECHOES, "40"],
+                                  stdout=said, stderr=subprocess.STDOUT)
+        t.b.wait(lambda: running() and len(drawn()) >= 2, 60, f"no connection drawn while the tunnel ran: {t.b.text()[:300]!r}")
+        before = len(drawn())
+        t.b.wait(lambda: running() and len(drawn()) >= before + 3, 30, f"the rows stayed {len(drawn())} while new connections came")
+        after = len(drawn())
+        print(f"  rows counted while the tunnel ran: {before}, then {after}", flush=True)
+        tunnel.send_signal(signal.SIGTERM)
+        tunnel.wait(timeout=60)
+        listed = oracle(t.binary, folder, "flows")["flows"]
+        check(after <= len(listed) <= 40, f"flows lists {len(listed)} connections: {after} were drawn, 40 addresses echoed at most")
+        t.b.wait(lambda: drawn() == [str(flow["id"]) for flow in listed]
+                 and packets() == [str(flow["packets"]) for flow in listed], 30,
+                 f"the open Timeline lists {drawn()} with packets {packets()}, flows {[(f['id'], f['packets']) for f in listed]}")
+        check(t.b.driver.execute_script("return window.tvNotReloaded === true"), "the Timeline was reloaded")
+        t.shoot("timeline-live-tunnel")
+    finally:
+        if tunnel and tunnel.poll() is None:
+            tunnel.terminate()
+            tunnel.wait(timeout=60)
+        said.close()
+        t.b.go(t.server.url)
+
+
+test_the_timeline_takes_a_live_tunnels_new_connections_without_a_reload.live = True
 
 
 def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
@@ -388,4 +446,5 @@ TESTS = [test_the_timelines_place_survives_back_reload_and_a_shared_link,
          test_focus_goes_to_each_new_screens_heading_and_stays_on_the_axis,
          test_an_analyzed_conversation_between_two_other_machines_shows_both_ends,
          test_every_screen_says_when_its_server_stops_answering_or_refuses_the_session,
+         test_the_timeline_takes_a_live_tunnels_new_connections_without_a_reload,
          test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload]
