@@ -317,44 +317,68 @@ while True:
 """
 
 
+class HeldTunnel:
+    """A real tunnel on a fresh data directory of its own (served by a server of its own), held
+    open by `run` around ECHOES until the test stops it: no step races a session that ends on
+    its own."""
+
+    def __init__(self, t, name):
+        if not t.options.live_demo:
+            raise Failure("a live tunnel needs --live-demo")
+        self.binary = t.binary
+        self.folder = os.path.join(t.scratch, name)
+        os.makedirs(self.folder, mode=0o700)
+        self.server = Server(t.options.server, t.binary, self.folder)
+        t.servers.append(self.server)
+        self.said = open(os.path.join(t.scratch, f"{name}-run.log"), "w+")
+        self.process = None
+
+    def start(self, *arguments):
+        self.process = subprocess.Popen([self.binary, "run", "--data-dir", self.folder, "--", sys.executable, "-c", ECHOES, *arguments],
+                                        stdout=self.said, stderr=subprocess.STDOUT)
+
+    def running(self):
+        """True while it runs; a tunnel that ended before the test stopped it says why, at once."""
+        if self.process.poll() is not None:
+            self.said.seek(0)
+            raise Failure(f"the run ended ({self.process.returncode}) on its own: {self.said.read()[-1500:]!r}")
+        return True
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)   # run passes TERM to its command, then takes the tunnel down
+        self.process.wait(timeout=60)
+
+    def close(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=60)
+        self.said.close()
+
+
 def test_the_timeline_takes_a_live_tunnels_new_connections_without_a_reload(t):
     """The Timeline open on an empty data directory while a real tunnel records into it: its
     rows are counted as they come, more and more with no reload, and once the tunnel stops they
     are the connections `flows` lists, in its order, with the packets it counts."""
-    if not t.options.live_demo:
-        raise Failure("a live tunnel needs --live-demo")
-    folder = os.path.join(t.scratch, "live-timeline")
-    os.makedirs(folder, mode=0o700)
-    server = Server(t.options.server, t.binary, folder)
-    t.servers.append(server)
-    said = open(os.path.join(t.scratch, "live-timeline-run.log"), "w+")
-    tunnel = None
+    tunnel = HeldTunnel(t, "live-timeline")
+    running = tunnel.running
     drawn = lambda: t.b.driver.execute_script(
         "return [...document.querySelectorAll('ul.rows a[data-flow]')].map((a) => a.dataset.flow)")
     packets = lambda: t.b.driver.execute_script(
         "return [...document.querySelectorAll('ul.rows > li.row')].map((row) => row.dataset.seen.split(' ').pop())")
-
-    def running():
-        if tunnel.poll() is not None:
-            said.seek(0)
-            raise Failure(f"the run ended ({tunnel.returncode}) on its own: {said.read()[-1500:]!r}")
-        return True
     try:
-        t.b.go(server.url)
+        t.b.go(tunnel.server.url)
         t.b.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
         t.b.route("#/timeline")
         t.b.wait_text("No connections recorded yet", 15)
         t.b.driver.execute_script("window.tvNotReloaded = true")
-        tunnel = subprocess.Popen([t.binary, "run", "--data-dir", folder, "--", sys.executable, "-c", ECHOES, "40"],
-                                  stdout=said, stderr=subprocess.STDOUT)
+        tunnel.start("40")
         t.b.wait(lambda: running() and len(drawn()) >= 2, 60, f"no connection drawn while the tunnel ran: {t.b.text()[:300]!r}")
         before = len(drawn())
         t.b.wait(lambda: running() and len(drawn()) >= before + 3, 30, f"the rows stayed {len(drawn())} while new connections came")
         after = len(drawn())
         print(f"  rows counted while the tunnel ran: {before}, then {after}", flush=True)
-        tunnel.send_signal(signal.SIGTERM)
-        tunnel.wait(timeout=60)
-        listed = oracle(t.binary, folder, "flows")["flows"]
+        tunnel.stop()
+        listed = oracle(t.binary, tunnel.folder, "flows")["flows"]
         check(after <= len(listed) <= 40, f"flows lists {len(listed)} connections: {after} were drawn, 40 addresses echoed at most")
         t.b.wait(lambda: drawn() == [str(flow["id"]) for flow in listed]
                  and packets() == [str(flow["packets"]) for flow in listed], 30,
@@ -362,10 +386,7 @@ def test_the_timeline_takes_a_live_tunnels_new_connections_without_a_reload(t):
         check(t.b.driver.execute_script("return window.tvNotReloaded === true"), "the Timeline was reloaded")
         t.shoot("timeline-live-tunnel")
     finally:
-        if tunnel and tunnel.poll() is None:
-            tunnel.terminate()
-            tunnel.wait(timeout=60)
-        said.close()
+        tunnel.close()
         t.b.go(t.server.url)
 
 
@@ -378,36 +399,22 @@ def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
     longer recorded once the tunnel is gone; Diagnostics turns from "Monitoring is off" to what
     the live session sees and back. Neither screen is reloaded. The tunnel is `run` holding a
     command open until the test ends it, so no step races a session that ends on its own."""
-    if not t.options.live_demo:
-        raise Failure("a live tunnel needs --live-demo")
-    folder = os.path.join(t.scratch, "live-refresh")
-    os.makedirs(folder, mode=0o700)
-    server = Server(t.options.server, t.binary, folder)
-    t.servers.append(server)
+    tunnel = HeldTunnel(t, "live-refresh")
+    running = tunnel.running
     b, other = t.b, Browser(t.options.artifacts)
-    tunnel = None
-    said = open(os.path.join(t.scratch, "live-refresh-run.log"), "w+")
-
-    def running():
-        # A tunnel that ended before the test stopped it says why, at once.
-        if tunnel.poll() is not None:
-            said.seek(0)
-            raise Failure(f"the run ended ({tunnel.returncode}) on its own: {said.read()[-1500:]!r}")
-        return True
 
     def page(browser):
         return f"the page was {browser.driver.execute_script('return document.visibilityState')}; it says {browser.text()[:300]!r}"
     try:
         for browser, route in ((b, "#/captures"), (other, "#/diagnostics")):
-            browser.go(server.url)
+            browser.go(tunnel.server.url)
             browser.driver.execute_script("localStorage.setItem('tunnelvision.introductionSeen', 'yes')")
             browser.route(route)
         b.wait_text("No capture files yet", 15)
         other.wait(lambda: "Monitoring is off" in other.text(), 15, "Diagnostics did not say monitoring is off")
         for browser in (b, other):
             browser.driver.execute_script("window.tvNotReloaded = true")
-        tunnel = subprocess.Popen([t.binary, "run", "--data-dir", folder, "--", sys.executable, "-c", ECHOES],
-                                  stdout=said, stderr=subprocess.STDOUT)
+        tunnel.start()
         other.wait(lambda: running() and "What this session can see" in other.text(), 60,
                    f"Diagnostics never showed the live session ({page(other)})")
         b.wait(lambda: running() and b.css("li.capture .capture-size"), 60, f"no capture file appeared ({page(b)})")
@@ -421,8 +428,7 @@ def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
         other.color_scheme("dark")
         other.screenshot("diagnostics-following")
         other.color_scheme("light")
-        tunnel.send_signal(signal.SIGTERM)   # run passes TERM to its command, then takes the tunnel down
-        tunnel.wait(timeout=60)
+        tunnel.stop()
         other.wait(lambda: "Monitoring is off" in other.text(), 30,
                    f"Diagnostics still showed a session after the tunnel stopped ({page(other)})")
         b.wait(lambda: [row.text for row in b.css("li.capture")] != recording
@@ -432,10 +438,7 @@ def test_diagnostics_and_captures_follow_a_live_tunnel_without_a_reload(t):
             check(browser.driver.execute_script("return window.tvNotReloaded === true"), f"{name} was reloaded")
     finally:
         other.quit()
-        if tunnel and tunnel.poll() is None:
-            tunnel.terminate()
-            tunnel.wait(timeout=60)
-        said.close()
+        tunnel.close()
         b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
 
 
