@@ -214,6 +214,9 @@ export function render(main) {
   // Connections listed so far (a burst row holds several), for the footer.
   let shownConnections = 0;
   let loadedRows = 0;   // the rows the list held when its last page came: the live list adds to them
+  // Where the drawn list ends when older rows remain (the last row's position, "nanoseconds-id"),
+  // else null: a merge draws no connection that sorts below it — that one is "Load older"'s.
+  let listBottom = null;
   // The search the list on screen was read with: what a refused one falls back to.
   let listedSearch = state.search;
   async function loadList(after) {
@@ -273,6 +276,7 @@ export function render(main) {
     list.append(pageRows(page, names));
     shownConnections += page.flows.length;
     loadedRows = list.querySelectorAll(":scope > li.row").length;
+    listBottom = page.hasMore ? page.flows[page.flows.length - 1]?.after ?? null : null;
     if (after === null) newest = page.flows[0]?.lastSeen ?? null;
     const shown = shownConnections;
     // No empty table: with no connection the list holds nothing (not even its header row).
@@ -615,8 +619,10 @@ export function render(main) {
     // Oldest first, so the newest ends on top.
     for (const flow of [...flows].reverse()) {
       const existing = drawn.get(`${flow.id}`)?.closest("li.row");
-      // A connection inside a burst row stays in its burst; an unchanged one is left alone.
+      // A connection inside a burst row stays in its burst; an unchanged one is left alone; one
+      // not drawn that sorts under the list's end is older, not new (many can share the 2 s margin).
       if (existing && (existing.parentElement !== list || existing.dataset.seen === `${flow.lastSeen} ${flow.packets}`)) continue;
+      if (!existing && listBottom && flow.after && !sortsAbove(flow.after, listBottom)) continue;
       const row = timelineRow(flow, names, filterBy, page.clock);
       if (existing) existing.remove(); else shownConnections += 1;
       if (header) header.after(row); else list.prepend(row);
@@ -625,7 +631,8 @@ export function render(main) {
     }
     if (flows.length > 0 && Date.parse(flows[0].lastSeen) > Date.parse(newest)) newest = flows[0].lastSeen;
     if (page.hasMore) {
-      drawFooter({ next: flows[flows.length - 1]?.after ?? null, hasMore: true, keptLooking: false }, shownConnections);
+      listBottom = flows[flows.length - 1]?.after ?? null;
+      drawFooter({ next: listBottom, hasMore: true, keptLooking: false }, shownConnections);
     } else if (applied > 0) {
       dropOldestPastTheLimit();
     }
@@ -633,6 +640,13 @@ export function render(main) {
     // flows); only the latest is kept, so a page left open for days does not pile them up.
     performance.clearMeasures("tunnelvision.timeline.live-apply");
     performance.measure("tunnelvision.timeline.live-apply", { start: applying, detail: { applied, received: flows.length } });
+  }
+
+  /** Whether position `a` comes before `b` newest first ("nanoseconds-id", as `after` writes it
+   *  in time order; BigInt, since nanoseconds pass 2^53). */
+  function sortsAbove(a, b) {
+    const [instantA, idA] = a.split("-").map(BigInt), [instantB, idB] = b.split("-").map(BigInt);
+    return instantA > instantB || (instantA === instantB && idA > idB);
   }
 
   /** A page left open does not grow without end (nor its merges with it): past the rows loaded
@@ -647,6 +661,7 @@ export function render(main) {
       drawnRows[index].remove();
     }
     const after = drawnRows[drawnRows.length - excess - 1]?.dataset.after;
+    listBottom = after || null;
     drawFooter({ next: after || null, hasMore: true, keptLooking: false }, shownConnections);
   }
 
