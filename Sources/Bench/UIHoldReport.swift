@@ -74,7 +74,7 @@ package struct UIHoldReport: Sendable, Equatable, Decodable {
     }
 
     /// The later half of `millisecondsPerSecondOfFlows` (the smaller half for an odd count): the
-    /// list grows while the page stays open (up to its loaded rows plus 1 000) and each merge
+    /// list grows while the page stays open (up to its loaded rows plus the listing's `liveRowsKept`) and each merge
     /// looks every row up in it, so these say what staying open costs.
     package var laterMillisecondsPerSecondOfFlows: [Double] {
         let all = millisecondsPerSecondOfFlows

@@ -102,7 +102,7 @@ enum FlowsCommand {
                      (false for a conversation analyze read between two other machines), "label"
                      (who it is with, when unnamed), "note", "unnamed" (said where a name would
                      be), "ends": [{"label", "text"}]})}], "bursts", "scanned", "hasMore", "next" (a cursor or
-                     null), "keptLooking", "historyEmpty", "filter" (as applied: "search",
+                     null), "liveRowsKept" (rows a screen left open adds before its oldest go), "keptLooking", "historyEmpty", "filter" (as applied: "search",
                      "protocols", "statuses", "reasons", "programs", "since", "until"), "sort" ({"key",
                      "descending", "word" (as --sort takes it), "sentence"}), "choices"
                      (what can be asked for, in a screen's words: {"statuses": [{"id", "label",

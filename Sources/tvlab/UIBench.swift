@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import App
 import Bench
 import Foundation
 import Linux
@@ -53,7 +54,7 @@ enum UIBench {
          as timeline.js measures them (tunnelvision.timeline.live-apply): count, ms each, rows
          each, and script ms per second of new flows (target ≤ 50 ms, judged on the later
          half of each hold's merges: the list grows while the page is open, up to its loaded
-         rows plus 1 000, and each merge looks its rows up in it; a hold lasts 2 S, so a larger
+         rows plus \(HistoryPolicy.liveRowsKept), and each merge looks its rows up in it; a hold lasts 2 S, so a larger
          S shows a page open longer);
          the ui server's CPU while held (target ≤ 3 % of one core).
     --driver FILE is the Python driver (default Tests/Browser/bench_ui.py, from the checkout's

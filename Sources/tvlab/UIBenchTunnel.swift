@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import App
 import Bench
 import Foundation
 import Linux
@@ -175,7 +176,7 @@ enum UIBenchTunnel {
                 + "rows drawn per merge median \(ms(BenchStatistics.median(applies.map { Double($0.applied) }))) "
                 + "max \(applies.map(\.applied).max() ?? 0) (of \(applies.map(\.received).max() ?? 0) answered at most); "
                 + "rows drawn in a hold up to \(figures.holds.map { $0.applies.reduce(0) { $0 + $1.applied } }.max() ?? 0) "
-                + "(the list keeps its loaded rows plus 1 000; the oldest leave past that)",
+                + "(the list keeps its loaded rows plus \(HistoryPolicy.liveRowsKept); the oldest leave past that)",
             "  a second's new flows merged in   later half of each hold median \(ms(figures.applyVerdict.value)) ms  "
                 + "target ≤ \(String(format: "%.0f", UILiveFigures.applyMillisecondsPerSecondTarget)) ms  \(figures.applyVerdict.said)"
                 + "   (whole holds: median \(ms(BenchStatistics.median(perSecond))) max \(ms(perSecond.max())) ms; "

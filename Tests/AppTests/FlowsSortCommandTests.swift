@@ -60,6 +60,7 @@ import Testing
             let whole = try C.pythonJSON(try C.run(["flows", "--data-dir", directory.url.path, "--json", "--limit", "30"] + sort).out)
             let flows = try #require(whole["flows"] as? [[String: Any]])
             let ids = flows.map { $0["id"] as! Int }
+            #expect(whole["liveRowsKept"] as? Int == HistoryPolicy.liveRowsKept)   // what a screen left open keeps past its loaded rows
             #expect(ids.count == 30)
             // Cut after the 4th, the 17th and the last: the rest of the list follows, none skipped or repeated.
             for index in [3, 16, 29] {

@@ -154,6 +154,7 @@ public struct TimelineListing: Sendable {
         writeSort(to: &out)
         out.bool("keptLooking", keptLooking)
         out.bool("historyEmpty", snapshot.isEmpty && !snapshot.filter.isActive && query.after == nil)
+        out.number("liveRowsKept", HistoryPolicy.liveRowsKept)
         Self.writeFilter(snapshot.filter, to: &out)
         writeChoices(to: &out)
         out.endObject()

@@ -23,6 +23,11 @@ public struct HistoryPolicy: Sendable, Equatable {
         self.plaintextChunksPerFlow = plaintextChunksPerFlow
     }
 
+    /// Rows a Timeline left open adds by itself to those the person loaded before its oldest go
+    /// (the listing's `liveRowsKept`): a page open for hours stays the size it was, and so do its
+    /// merges.
+    public static let liveRowsKept = 1_000
+
     /// 100 / 8 / 500 / 48, and 16 384 decrypted chunks.
     public static let `default` = HistoryPolicy()
 }

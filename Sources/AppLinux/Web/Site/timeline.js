@@ -214,9 +214,7 @@ export function render(main) {
   // Connections listed so far (a burst row holds several), for the footer.
   let shownConnections = 0;
   let loadedRows = 0;   // the rows the list held when its last page came: the live list adds to them
-  // Where the drawn list ends when older rows remain (the last row's position, "nanoseconds-id"),
-  // else null: a merge draws no connection that sorts below it — that one is "Load older"'s.
-  let listBottom = null;
+  let liveRowsKept = 0;   // what it adds before its oldest go: each listing says (HistoryPolicy)
   // The search the list on screen was read with: what a refused one falls back to.
   let listedSearch = state.search;
   async function loadList(after) {
@@ -276,7 +274,7 @@ export function render(main) {
     list.append(pageRows(page, names));
     shownConnections += page.flows.length;
     loadedRows = list.querySelectorAll(":scope > li.row").length;
-    listBottom = page.hasMore ? page.flows[page.flows.length - 1]?.after ?? null : null;
+    liveRowsKept = page.liveRowsKept;
     if (after === null) newest = page.flows[0]?.lastSeen ?? null;
     const shown = shownConnections;
     // No empty table: with no connection the list holds nothing (not even its header row).
@@ -558,7 +556,6 @@ export function render(main) {
   // is by last activity) — and the axis follows every 10 s while no stretch is zoomed into. The
   // browser's scroll anchoring keeps what the person is reading where it is.
   let newest = null;   // the newest lastSeen listed (ISO): what "since" asks after
-  const liveRowsKept = 1000;   // rows the live list adds to those loaded before its oldest go
   let polls = 0, polling = false;
   const livePoll = setInterval(async () => {
     if (!alive || polling || state.range !== null || state.group || state.sort !== "" || document.hidden) return;
@@ -616,13 +613,15 @@ export function render(main) {
     // 8 ms a second's flows in 10 s holds, 167 ms after 4 minutes).
     const drawn = new Map();
     for (const link of list.querySelectorAll("a[data-flow]")) if (!drawn.has(link.dataset.flow)) drawn.set(link.dataset.flow, link);
+    // Where the drawn list ends while older rows remain (its footer offers them): a connection
+    // not drawn that sorts under it is "Load older"'s, not new (many can share the 2 s margin).
+    const bottom = footer.querySelector("button.load-older") ? list.lastElementChild?.dataset.after || null : null;
     // Oldest first, so the newest ends on top.
     for (const flow of [...flows].reverse()) {
       const existing = drawn.get(`${flow.id}`)?.closest("li.row");
-      // A connection inside a burst row stays in its burst; an unchanged one is left alone; one
-      // not drawn that sorts under the list's end is older, not new (many can share the 2 s margin).
+      // A connection inside a burst row stays in its burst; an unchanged one is left alone.
       if (existing && (existing.parentElement !== list || existing.dataset.seen === `${flow.lastSeen} ${flow.packets}`)) continue;
-      if (!existing && listBottom && flow.after && !sortsAbove(flow.after, listBottom)) continue;
+      if (!existing && bottom && flow.after && !sortsAbove(flow.after, bottom)) continue;
       const row = timelineRow(flow, names, filterBy, page.clock);
       if (existing) existing.remove(); else shownConnections += 1;
       if (header) header.after(row); else list.prepend(row);
@@ -631,8 +630,7 @@ export function render(main) {
     }
     if (flows.length > 0 && Date.parse(flows[0].lastSeen) > Date.parse(newest)) newest = flows[0].lastSeen;
     if (page.hasMore) {
-      listBottom = flows[flows.length - 1]?.after ?? null;
-      drawFooter({ next: listBottom, hasMore: true, keptLooking: false }, shownConnections);
+      drawFooter({ next: flows[flows.length - 1]?.after ?? null, hasMore: true, keptLooking: false }, shownConnections);
     } else if (applied > 0) {
       dropOldestPastTheLimit();
     }
@@ -661,7 +659,6 @@ export function render(main) {
       drawnRows[index].remove();
     }
     const after = drawnRows[drawnRows.length - excess - 1]?.dataset.after;
-    listBottom = after || null;
     drawFooter({ next: after || null, hasMore: true, keptLooking: false }, shownConnections);
   }
 
