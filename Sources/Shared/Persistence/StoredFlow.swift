@@ -44,6 +44,38 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     /// The name the flow is shown by (`FlowName(sni:resolved:)`).
     public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName) }
 
+    /// A flow as a pure core sees it (the audit's classifier, the release diff), made directly:
+    /// the cores' tests build the rows each table names without a store.
+    public init(id: Int64, session: Int64 = 1, key: FlowKey, firstSeen: Date, lastSeen: Date? = nil,
+                bytesOut: UInt64 = 0, bytesIn: UInt64 = 0, packetCount: UInt64 = 0,
+                tlsStatus: TLSInspectionStatus, sni: String? = nil, resolvedName: ResolvedFlowName? = nil,
+                serverTLS: ServerTLSAnswer? = nil, clientTLS: ClientTLSOffer? = nil, quic: QUICVersionReading? = nil,
+                serverCertificates: ServerCertificateReading? = nil, streamOpening: StreamOpening? = nil,
+                inspectionReason: InspectionReason? = nil, leafTLS: NegotiatedTLS? = nil,
+                serverEnding: TLSStreamEnding? = nil, program: ProgramAttribution? = nil, localEnd: IPEndpoint? = nil) {
+        self.id = id
+        self.session = session
+        self.key = key
+        firstSeenNanoseconds = EpochNanoseconds.first(notBefore: firstSeen)
+        lastSeenNanoseconds = EpochNanoseconds.first(notBefore: lastSeen ?? firstSeen)
+        self.bytesOut = bytesOut
+        self.bytesIn = bytesIn
+        self.packetCount = packetCount
+        self.tlsStatus = tlsStatus
+        self.sni = sni
+        self.resolvedName = resolvedName
+        self.serverTLS = serverTLS
+        self.clientTLS = clientTLS
+        self.quic = quic
+        self.serverCertificates = serverCertificates
+        self.streamOpening = streamOpening
+        self.inspectionReason = inspectionReason
+        self.leafTLS = leafTLS
+        self.serverEnding = serverEnding
+        self.program = program
+        self.localEnd = localEnd
+    }
+
     /// The checked value of `row`; `corruptRow` when a column holds what no flow can have.
     init(row: FlowRow) throws(StoreError) {
         let label = "flow \(row.id)"
