@@ -54,6 +54,7 @@ import Testing
         case .packetCount: .integer(row.packetCount)
         case .tlsStatus: .integer(row.tlsStatus)
         case let .fact(fact): row.facts[fact]
+        case .auditSession: row.auditSession.map(SQLiteValue.integer) ?? .null
         }
     }
 

@@ -13,6 +13,8 @@ struct FlowRow {
     var packetCount: Int64
     var tlsStatus: Int64
     var facts = FlowFactValues()
+    /// The audit session it is evidence of; set by the upsert itself (`auditTagSQL`), never bound.
+    var auditSession: Int64?
 
     /// The `flows` columns a read selects. The `base_*` counters and `lifetime_first_seen` are the
     /// upsert's own bookkeeping and are never read out.
@@ -21,6 +23,7 @@ struct FlowRow {
         case key(FlowKeyColumns.Column)
         case firstSeen, lastSeen, bytesOut, bytesIn, packetCount, tlsStatus
         case fact(FlowFactColumn)
+        case auditSession
 
         var name: String {
             switch self {
@@ -34,6 +37,7 @@ struct FlowRow {
             case .packetCount: "packet_count"
             case .tlsStatus: "tls_status"
             case let .fact(column): column.rawValue
+            case .auditSession: "audit_session_id"
             }
         }
     }
@@ -42,7 +46,7 @@ struct FlowRow {
     static let selected = ResultColumns<Column>(
         [.id, .session] + FlowKeyColumns.Column.allCases.map(Column.key)
             + [.firstSeen, .lastSeen, .bytesOut, .bytesIn, .packetCount, .tlsStatus]
-            + FlowFactColumn.allCases.map(Column.fact),
+            + FlowFactColumn.allCases.map(Column.fact) + [.auditSession],
         expression: \.name)
 
     init(reading statement: SQLiteStatement) {
@@ -57,6 +61,7 @@ struct FlowRow {
         packetCount = row.int64(.packetCount)
         tlsStatus = row.int64(.tlsStatus)
         facts = FlowFactValues(reading: row, Column.fact)
+        auditSession = row.optionalInt64(.auditSession)
     }
 
     /// What an upsert writes for `record`, its stamps dated with `anchor`.
@@ -99,6 +104,9 @@ extension FlowRow {
             "first_seen = min(flows.first_seen, \(new("first_seen")))",
             "last_seen = max(flows.last_seen, \(new("last_seen")))",
             "tls_status = \(new("tls_status"))",
+            // audit.md's tagging rules 2 and 3: an untagged flow seen during the open session is
+            // tagged now; a tagged one keeps its session.
+            "audit_session_id = coalesce(flows.audit_session_id, \(auditTagSQL(lastSeen: new("last_seen"))))",
         ]
         for group in FlowFactColumn.groups where facts {
             let known = group.presence.map { "\(new($0.rawValue)) IS NOT NULL" }.joined(separator: " OR ")
@@ -109,12 +117,21 @@ extension FlowRow {
         return assignments.joined(separator: ",\n")
     }
 
+    /// The open audit session (audit.md § Which session a flow belongs to), read in the statement
+    /// that writes the flow, so a session another process starts or ends is seen at once; NULL
+    /// when none is open, or when the flow's traffic (up to `lastSeen`) all came before it
+    /// started: a flow written again only for a late fact, or an analysed old capture, had no
+    /// traffic while the session was open (rule 4).
+    static func auditTagSQL(lastSeen: String) -> String {
+        "(SELECT id FROM audit_sessions WHERE ended_at IS NULL AND started_at <= \(lastSeen))"
+    }
+
     /// Inserts the row for this session, or folds the record into the session's row for the same
     /// tuple and lifetime; returns the row's id either way. Each lifetime is its own row (schema
     /// 5): a port reused by a new connection is a new flow in the history.
     static let upsertSQL = """
-        INSERT INTO flows (\(written.joined(separator: ", ")))
-        VALUES (\((1...written.count).map { "?\($0)" }.joined(separator: ", ")))
+        INSERT INTO flows (\(written.joined(separator: ", ")), audit_session_id)
+        VALUES (\((1...written.count).map { "?\($0)" }.joined(separator: ", ")), \(auditTagSQL(lastSeen: "?\(written.firstIndex(of: "last_seen")! + 1)")))
         ON CONFLICT (proto, addr_a, port_a, addr_b, port_b, session, lifetime_first_seen) DO UPDATE SET
         \(fold { "excluded.\($0)" })
         RETURNING id

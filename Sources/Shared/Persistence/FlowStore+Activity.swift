@@ -86,14 +86,14 @@ extension FlowStore {
         try adjustActivity(perSecond, sign: 1, on: connection)
     }
 
-    /// Takes the packets of the flows last seen before `limit` (ns since 1970) off the kept
+    /// Takes the packets of the flows `prune` deletes at `limit` (ns since 1970) off the kept
     /// counts; to run inside the transaction that deletes them, before it does.
-    func removeActivity(ofFlowsLastSeenBefore limit: Int64, on connection: SQLiteConnection) throws(SQLiteError) {
+    func removeActivity(ofPrunableFlowsBefore limit: Int64, on connection: SQLiteConnection) throws(SQLiteError) {
         let perSecond = try connection.cached("""
             SELECT \(ActivityGrain.secondSQL(of: "p.ts")) AS s, count(*) FROM flows f
             JOIN packet_runs r ON r.flow_id = f.id
             JOIN packets p ON p.id BETWEEN r.first_id AND r.last_id AND p.flow_id = r.flow_id
-            WHERE f.last_seen < ?1 GROUP BY s
+            WHERE \(Self.prunableFlowsSQL("f.")) GROUP BY s
             """) { statement throws(SQLiteError) in
             statement.bind(limit, at: 1)
             var counts: [Int64: Int64] = [:]

@@ -1,7 +1,15 @@
 import Foundation
 
 extension FlowStore {
-    /// Deletes the flows last seen before `cutoff` (a real age: the instants are absolute); their
+    /// Which flows an age limit of ?1 deletes: those last seen before it that are no audit
+    /// session's evidence (audit.md § Retention: exempt until their session is deleted).
+    /// `table` qualifies the columns ("f." in a join).
+    static func prunableFlowsSQL(_ table: String = "") -> String {
+        "\(table)last_seen < ?1 AND \(table)audit_session_id IS NULL"
+    }
+
+    /// Deletes the flows last seen before `cutoff` (a real age: the instants are absolute) but
+    /// those an audit session holds as evidence; their
     /// packets go with them, and so does a session that ended before `cutoff` and has no flow
     /// left, and the activity counts are kept exact. Returns how many flows were deleted. Capture files are not touched: deleting them is
     /// storage management's job.
@@ -10,8 +18,8 @@ extension FlowStore {
         let limit = EpochNanoseconds.first(notBefore: cutoff)
         return try sqlite { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in
-                try removeActivity(ofFlowsLastSeenBefore: limit, on: connection)
-                try connection.cached("DELETE FROM flows WHERE last_seen < ?1") { statement throws(SQLiteError) in
+                try removeActivity(ofPrunableFlowsBefore: limit, on: connection)
+                try connection.cached("DELETE FROM flows WHERE \(Self.prunableFlowsSQL())") { statement throws(SQLiteError) in
                     statement.bind(limit, at: 1)
                     try statement.step()
                 }

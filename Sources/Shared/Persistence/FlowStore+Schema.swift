@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 12
+        public static let latestVersion = 13
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -209,6 +209,56 @@ extension FlowStore {
                 );
                 CREATE INDEX http_requests_flow_id ON http_requests(flow_id);
                 CREATE INDEX http_requests_ts ON http_requests(ts);
+                """),
+            // Audit evidence (audit.md § Schema v6, the original's numbering): projects with their
+            // allowlists, the sessions a person records with their markers, and each flow's audit
+            // session. The partial unique index lets at most one session be open whatever process
+            // starts it. Kinds are integers mapped by `AuditSerialization`. A flow's tag is set by
+            // its upsert (`FlowRow.auditTagSQL`); its index is partial, so the history's untagged
+            // flows (nearly all) cost no entry.
+            Migration(version: 13, sql: """
+                CREATE TABLE audit_projects (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL,
+                    bundle_id TEXT,
+                    catalogue_version TEXT,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE audit_allowlist (
+                    id INTEGER PRIMARY KEY,
+                    project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    pattern TEXT NOT NULL,
+                    note TEXT,
+                    UNIQUE (project_id, pattern)
+                );
+                CREATE TABLE audit_sessions (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    project_id INTEGER NOT NULL REFERENCES audit_projects(id) ON DELETE CASCADE,
+                    kind INTEGER NOT NULL,
+                    app_version TEXT,
+                    build_number TEXT,
+                    device_model TEXT NOT NULL,
+                    os_version TEXT NOT NULL,
+                    tool_version TEXT NOT NULL,
+                    inspection_enabled INTEGER NOT NULL,
+                    ca_trusted INTEGER NOT NULL,
+                    started_at INTEGER NOT NULL,
+                    ended_at INTEGER,
+                    notes TEXT NOT NULL DEFAULT ''
+                );
+                CREATE UNIQUE INDEX audit_sessions_single_open ON audit_sessions((ended_at IS NULL)) WHERE ended_at IS NULL;
+                CREATE INDEX audit_sessions_project ON audit_sessions(project_id, started_at);
+                CREATE TABLE audit_markers (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    session_id INTEGER NOT NULL REFERENCES audit_sessions(id) ON DELETE CASCADE,
+                    ts INTEGER NOT NULL,
+                    kind INTEGER NOT NULL,
+                    label TEXT
+                );
+                CREATE INDEX audit_markers_session ON audit_markers(session_id, ts);
+                ALTER TABLE flows ADD COLUMN audit_session_id INTEGER REFERENCES audit_sessions(id) ON DELETE SET NULL;
+                CREATE INDEX flows_audit_session ON flows(audit_session_id, first_seen) WHERE audit_session_id IS NOT NULL;
                 """),
         ]
 

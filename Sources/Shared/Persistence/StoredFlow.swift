@@ -31,6 +31,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let program: ProgramAttribution?
     /// The machine's end, when the recorder knew (`FlowRecord.localEnd`).
     public let localEnd: IPEndpoint?
+    /// The audit session it is evidence of (`AuditSession.id`); nil for most traffic.
+    public let auditSessionID: Int64?
 
     public var firstSeen: Date { EpochNanoseconds.date(firstSeenNanoseconds) }
     public var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
@@ -52,7 +54,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
                 serverTLS: ServerTLSAnswer? = nil, clientTLS: ClientTLSOffer? = nil, quic: QUICVersionReading? = nil,
                 serverCertificates: ServerCertificateReading? = nil, streamOpening: StreamOpening? = nil,
                 inspectionReason: InspectionReason? = nil, leafTLS: NegotiatedTLS? = nil,
-                serverEnding: TLSStreamEnding? = nil, program: ProgramAttribution? = nil, localEnd: IPEndpoint? = nil) {
+                serverEnding: TLSStreamEnding? = nil, program: ProgramAttribution? = nil, localEnd: IPEndpoint? = nil,
+                auditSessionID: Int64? = nil) {
         self.id = id
         self.session = session
         self.key = key
@@ -74,6 +77,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         self.serverEnding = serverEnding
         self.program = program
         self.localEnd = localEnd
+        self.auditSessionID = auditSessionID
     }
 
     /// The checked value of `row`; `corruptRow` when a column holds what no flow can have.
@@ -108,5 +112,6 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         serverEnding = try facts.serverEnding()
         program = try facts.program()
         localEnd = try facts.localEnd(of: key)
+        auditSessionID = row.auditSession
     }
 }
