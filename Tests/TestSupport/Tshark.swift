@@ -17,10 +17,35 @@ public enum Tshark {
 
     /// Every occurrence of each field, in order (tshark's `-E occurrence=a`, split on the aggregator).
     public static func fields(_ names: [String], of capture: URL, options: [String] = []) throws -> [[String: [String]]] {
+        let data = try output(["-r", capture.path, "-n"] + options + ["-T", "fields", "-E", "separator=\t",
+                                "-E", "occurrence=a", "-E", "aggregator=|"] + names.flatMap { ["-e", $0] })
+        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map { line in
+            let values = line.split(separator: "\t", omittingEmptySubsequences: false)
+            var frame: [String: [String]] = [:]
+            for (index, name) in names.enumerated() where index < values.count && !values[index].isEmpty {
+                frame[name] = values[index].split(separator: "|").map(String.init)
+            }
+            return frame
+        }
+    }
+
+    /// Each frame's bytes as tshark read them off the file (`-T json -x`: the frame's `frame_raw`).
+    public static func frameBytes(of capture: URL) throws -> [[UInt8]] {
+        let data = try output(["-r", capture.path, "-n", "-T", "json", "-x"])
+        guard let packets = try JSONSerialization.jsonObject(with: data) as? [Any] else {
+            throw NSError(domain: "tshark", code: 0, userInfo: [NSLocalizedDescriptionKey: "tshark's JSON is not a list of packets"])
+        }
+        return packets.map { packet in
+            let layers = TsharkJSON.object(TsharkJSON.object((packet as? [String: Any])?["_source"])?["layers"])
+            return (TsharkJSON.list(layers?["frame_raw"]).first as? String).map(HexText.bytes) ?? []
+        }
+    }
+
+    /// What tshark printed for `arguments`; throws when it did not exit 0.
+    private static func output(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = try executable()
-        process.arguments = ["-r", capture.path, "-n"] + options + ["-T", "fields", "-E", "separator=\t",
-                             "-E", "occurrence=a", "-E", "aggregator=|"] + names.flatMap { ["-e", $0] }
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -31,13 +56,6 @@ public enum Tshark {
             throw NSError(domain: "tshark", code: Int(process.terminationStatus),
                           userInfo: [NSLocalizedDescriptionKey: "tshark exited \(process.terminationStatus)"])
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map { line in
-            let values = line.split(separator: "\t", omittingEmptySubsequences: false)
-            var frame: [String: [String]] = [:]
-            for (index, name) in names.enumerated() where index < values.count && !values[index].isEmpty {
-                frame[name] = values[index].split(separator: "|").map(String.init)
-            }
-            return frame
-        }
+        return data
     }
 }

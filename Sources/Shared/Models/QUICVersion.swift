@@ -13,6 +13,12 @@ public struct QUICVersion: RawRepresentable, Sendable, Hashable, Codable {
     /// Whether this build knows how to remove the Initial packets' protection (RFC 9001 §5.2,
     /// RFC 9369 §3.3.1), and so can read what they carry.
     public var hasKnownPacketProtection: Bool { self == .v1 || self == .v2 }
+
+    /// The TLS version every handshake of this QUIC version runs, when this build knows it: 1.3 for
+    /// v1 (RFC 9001 §4.2: "Clients MUST NOT offer TLS versions older than 1.3") and v2 (RFC 9369
+    /// §3 changes nothing of the handshake); nil for any other version. The one statement of that
+    /// fact, for the audit's TLS version check and the release diff alike.
+    public var carriedTLSVersion: TLSProtocolVersion? { self == .v1 || self == .v2 ? .tls13 : nil }
 }
 
 /// Which end a QUIC version was read from.

@@ -19,6 +19,13 @@ public enum X509Digest {
         return digest.map { String([hex[Int($0 >> 4)], hex[Int($0 & 0xF)]]) }.joined(separator: ":")
     }
 
+    /// "abcd…": a digest as `sha256sum` prints it, and as the evidence manifest records it.
+    public static func lowercaseHex(_ digest: some Sequence<UInt8>) -> String {
+        var text = ASCIIWriter(capacity: 64)
+        for byte in digest { text.appendHexByte(byte) }
+        return text.string
+    }
+
     private static func digest(_ bytes: [UInt8], _ type: OpaquePointer?) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0

@@ -1,0 +1,24 @@
+/// One domain across the two sessions of a release diff.
+public struct DomainComparison: Sendable, Hashable {
+    public let host: String
+    /// Against the project's allowlist as it is today.
+    public let standing: AllowlistStanding
+    /// nil when that session never named the domain.
+    public let earlier: DomainObservation?
+    public let later: DomainObservation?
+    public let status: DomainStatus
+
+    init(host: String, standing: AllowlistStanding, earlier: DomainObservation?, later: DomainObservation?) {
+        self.host = host
+        self.standing = standing
+        self.earlier = earlier
+        self.later = later
+        status = DomainStatus(earlier: earlier, later: later)
+    }
+
+    /// Seen in both, and either negotiator's versions read on both sides differ.
+    public var hasTLSChange: Bool {
+        guard case let .inBoth(app, tunnel) = status else { return false }
+        return app.isChange || tunnel.isChange
+    }
+}
