@@ -17,6 +17,12 @@ public struct TLSProtocolVersion: RawRepresentable, Sendable, Hashable, Codable 
     /// SSL 3.0 through TLS 1.3: the versions that were ever published.
     public var isPublished: Bool { (Self.ssl30.rawValue...Self.tls13.rawValue).contains(rawValue) }
 
+    /// Whether this version came before `other`: false whenever either is unpublished, since only
+    /// published versions have an order (their wire values rise with each version).
+    public func isOlder(than other: TLSProtocolVersion) -> Bool {
+        isPublished && other.isPublished && rawValue < other.rawValue
+    }
+
     /// "TLS 1.2", "SSL 3.0"; an unpublished value as its four hex digits ("0x7f1c").
     public var name: String {
         switch self {

@@ -1,0 +1,20 @@
+/// The five checks the findings classifier runs on every flow of a session (audit.md § Findings).
+/// Raw values are stable identifiers: the evidence bundle and the catalogue's rules name them.
+public enum AuditCheck: String, Sendable, Hashable, CaseIterable {
+    case tlsVersion
+    case encryption
+    case host
+    case pinning
+    case consent
+
+    /// The check as a report names it.
+    public var title: String {
+        switch self {
+        case .tlsVersion: "TLS version"
+        case .encryption: "Encryption"
+        case .host: "Destination hosts"
+        case .pinning: "Certificate pinning"
+        case .consent: "Activity before consent"
+        }
+    }
+}

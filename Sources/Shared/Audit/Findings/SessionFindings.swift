@@ -1,0 +1,52 @@
+/// What the five checks made of one session's flows (audit.md § Findings): the findings, and for
+/// each check where the flows outside its findings went. Statements only, no verdict: the
+/// requirement catalogue reads these.
+public struct SessionFindings: Sendable, Hashable {
+    /// In the order of their first flow; a flow's own findings in the order cleartext, TLS
+    /// version, destination, pinning, consent.
+    public let findings: [Finding]
+    public let tlsVersion: CheckCoverage<TLSVersionGap>
+    public let encryption: CheckCoverage<EncryptionGap>
+    public let host: CheckCoverage<HostGap>
+    /// Never any satisfied flow: pinning only ever yields findings.
+    public let pinning: CheckCoverage<PinningGap>
+    public let consent: CheckCoverage<ConsentGap>
+
+    public init(findings: [Finding], tlsVersion: CheckCoverage<TLSVersionGap>, encryption: CheckCoverage<EncryptionGap>,
+                host: CheckCoverage<HostGap>, pinning: CheckCoverage<PinningGap>, consent: CheckCoverage<ConsentGap>) {
+        self.findings = findings
+        self.tlsVersion = tlsVersion
+        self.encryption = encryption
+        self.host = host
+        self.pinning = pinning
+        self.consent = consent
+    }
+
+    /// The findings of `check`, in order.
+    public func findings(of check: AuditCheck) -> [Finding] {
+        findings.filter { $0.kind.check == check }
+    }
+
+    /// The flows `check` read and found nothing against.
+    public func satisfiedFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).satisfied }
+
+    /// The flows `check` could not assess, whatever the reason.
+    public func unassessedFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).unassessed }
+
+    /// The flows `check` is not about.
+    public func notApplicableFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).notApplicable }
+
+    /// `check`'s coverage without its gaps' types.
+    private func buckets(of check: AuditCheck) -> (satisfied: [Int64], unassessed: [Int64], notApplicable: [Int64]) {
+        func flat<Gap>(_ coverage: CheckCoverage<Gap>) -> ([Int64], [Int64], [Int64]) {
+            (coverage.satisfiedFlowIDs, coverage.unassessedFlowIDs, coverage.notApplicableFlowIDs)
+        }
+        switch check {
+        case .tlsVersion: return flat(tlsVersion)
+        case .encryption: return flat(encryption)
+        case .host: return flat(host)
+        case .pinning: return flat(pinning)
+        case .consent: return flat(consent)
+        }
+    }
+}
