@@ -44,7 +44,7 @@ public enum EncryptionAssessment: Sendable, Hashable {
             self = .notAssessed(.datagramsNotRead)
             return
         }
-        self = quic.version.carriesTLS13 ? .encrypted(.quic) : .notAssessed(.unrecognisedQUICVersion)
+        self = quic.version.carriedTLSVersion != nil ? .encrypted(.quic) : .notAssessed(.unrecognisedQUICVersion)
     }
 
     /// Where the flow lands in the check's coverage.

@@ -15,9 +15,3 @@ extension StoredFlow {
         return DomainPattern.normalised(host: name.text)
     }
 }
-
-extension QUICVersion {
-    /// QUIC v1 (RFC 9001) and v2 (RFC 9369) carry TLS 1.3 and nothing else; no other version is
-    /// known to.
-    var carriesTLS13: Bool { self == .v1 || self == .v2 }
-}

@@ -57,12 +57,12 @@ public enum TLSVersionAssessment: Sendable, Hashable {
             self = .notAssessed(.quicVersionOnlyProposed)
             return
         }
-        guard quic.version.carriesTLS13 else {
+        guard let version = quic.version.carriedTLSVersion else {
             self = .notAssessed(.unrecognisedQUICVersion)
             return
         }
-        let observation = TLSVersionObservation(version: .tls13, basis: .quic)
-        self = TLSProtocolVersion.tls13.isOlder(than: minimum) ? .weak(observation) : .acceptable(observation)
+        let observation = TLSVersionObservation(version: version, basis: .quic)
+        self = version.isOlder(than: minimum) ? .weak(observation) : .acceptable(observation)
     }
 
     /// Where the flow lands in the check's coverage.
