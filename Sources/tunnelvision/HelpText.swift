@@ -36,6 +36,9 @@ enum HelpText {
                                                 every connection as one JSON file (metadata only)
       tunnelvision captures [rm SEQ…|rotate]    the capture files, the one being recorded, the room left
       tunnelvision storage [apply|clear]        the disk it all takes; apply the limits now, or delete all
+    Network evidence for an assessment:
+      tunnelvision audit project|record|start|end|mark|findings|diff …
+                                                projects, sessions, markers, findings, release diffs
     Any capture:
       tunnelvision packets FILE [--json]        list every record of a capture (pcap or pcapng)
       tunnelvision analyze FILE [--data-dir D] [--json] [--workers N]
@@ -382,6 +385,7 @@ enum HelpText {
             """
         case "settings": settings
         case "captures": CapturesCommand.help
+        case "audit": AuditCommand.help
         case "storage": StorageCommand.help
         case "ca": CACommand.help
         case "flows": FlowsCommand.help

@@ -21,6 +21,8 @@ enum Invocation: Equatable {
     case up(UpCommand.Request)
     case down(dataDirectory: String?)
     case status(dataDirectory: String?, json: Bool)
+    case audit(AuditCommand.Request)
+    case auditRecord(AuditCommand.RecordRequest)
 
     struct UsageError: Error, Equatable, CustomStringConvertible {
         let message: String
@@ -36,6 +38,12 @@ enum Invocation: Equatable {
             let options = rest.prefix { $0 != "--" && $0.hasPrefix("-") }
             if options.contains("-h") || options.contains("--help") { return .help(topic: "run") }
             return .run(try RunCommand.parse(rest))
+        }
+        // `audit record` ends in a command, like `run`: what follows CMD is CMD's.
+        if command == "audit", rest.first == "record" {
+            let options = rest.dropFirst().prefix { $0 != "--" && $0.hasPrefix("-") }
+            if options.contains("-h") || options.contains("--help") { return .help(topic: "audit") }
+            return .auditRecord(try AuditCommand.parseRecord(Array(rest.dropFirst())))
         }
         if rest.contains("-h") || rest.contains("--help") { return .help(topic: command) }
         let json = take("--json", from: &rest)
@@ -91,6 +99,8 @@ enum Invocation: Equatable {
             return .analyze(path: rest[0], dataDirectory: dataDirectory, json: json, workers: workers)
         case "export":
             return .export(try ExportCommand.parse(rest, json: json))
+        case "audit":
+            return .audit(try AuditCommand.parse(rest, json: json))
         case "diagnostics":
             let dataDirectory = try takeDataDirectory(from: &rest, command: command)
             try expectNothing(rest, after: command)

@@ -46,6 +46,10 @@ case let .analyze(path, dataDirectory, json, workers):
     exit(await AnalyzeCommand.run(path: path, dataDirectory: dataDirectory, json: json, workers: workers))
 case let .captures(request):
     exit(await CapturesCommand.run(request))
+case let .audit(request):
+    exit(await AuditCommand.run(request))
+case let .auditRecord(request):
+    exit(await AuditCommand.record(request))
 case let .storage(request):
     exit(await StorageCommand.run(request))
 case let .flows(request):

@@ -1,0 +1,133 @@
+import App
+import AppLinux
+import Foundation
+import Shared
+
+/// `tunnelvision audit …`: network evidence for a security assessment (audit.md) — projects and
+/// their allowlists, sessions recorded around one command or a running service, markers, and
+/// what a session's traffic shows against the requirement catalogue.
+enum AuditCommand {
+    struct Request: Equatable {
+        var question: AuditQuestion
+        var json: Bool
+    }
+
+    /// `audit record`: a session around one `run`.
+    struct RecordRequest: Equatable {
+        var session: AuditSessionRequest
+        var run: RunCommand.Request
+        var json: Bool
+    }
+
+    static let help = """
+    tunnelvision audit project create NAME [--allow PATTERN[=NOTE]]... [--bundle-id ID] [--catalogue ID]
+    tunnelvision audit project list | show P | delete P
+    tunnelvision audit project edit P [--name N] [--allow PATTERN[=NOTE]]... [--disallow PATTERN]...
+                                      [--bundle-id ID | --no-bundle-id] [--catalogue ID]
+    tunnelvision audit sessions [P]
+    tunnelvision audit record --project P (--baseline | --release V[+B]) [--notes T] [--json] [RUN OPTIONS] -- CMD ARGS...
+    tunnelvision audit start --project P (--baseline | --release V[+B]) [--notes T]
+    tunnelvision audit end [SESSION]
+    tunnelvision audit mark consent | login | logout | "YOUR WORDS"
+    tunnelvision audit findings SESSION
+    tunnelvision audit diff SESSION SESSION
+    (each with [--data-dir D] [--json])
+
+    Network evidence for a security assessment (BSI TR-03161 for medical apps): which hosts a
+    program reached, over what, with which TLS, whether it pins, and what it sent before consent.
+
+    A project (P: its number or exact name) holds the hosts the audited program may reach:
+    PATTERN is a host (api.example.com) or every name under one (*.example.com, which does not
+    cover example.com itself); ASCII only (IDNs as xn--). The bundle id is informational only.
+
+    record   starts a session, runs CMD exactly as 'tunnelvision run' does (its options: --inspect,
+             --capture-detail, --no-capture, --mtu… — 'tunnelvision help run'), ends the session when
+             CMD ends, and exits with CMD's status. Every connection of CMD is the session's evidence.
+             --baseline records without the audited program (for host-wide sessions); --release
+             names the program's version and build. With --inspect, pinning can be told: a client
+             that refuses the run's CA is recorded as pinning; nothing is ever forced.
+             The session's number and its end go to standard error (standard output is CMD's);
+             with --json as JSON lines there.
+    start    starts a session around the monitoring service running on the data directory
+             ('tunnelvision up …'): every connection the service records while it is open is its
+             evidence. Pinning can be told only when the service inspects and the CA is in the
+             system's trust bundle (/etc/ssl/certs, which TunnelVision never writes).
+    end      ends SESSION, or the session recording now.
+    mark     places a marker in the session recording now, at this second — from inside the audited
+             command or any other terminal: consent (the person consented: what came before is
+             'activity before consent'), login, logout, or your own words.
+    findings the session's findings and each requirement's verdict: contradicted, observed without
+             contradiction, or not assessed. No verdict says a requirement is met.
+    diff     two ended sessions of one project's releases (never a baseline): new, gone, in both and
+             undetermined domains, unexpected new ones (not on the allowlist) first, TLS changes.
+
+    At most one session records at a time. Its connections are kept past the storage limits
+    until the session (or its project) is deleted.
+    Exit status 1 when something could not be done, 2 on a usage error.
+    """
+
+    static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
+        do {
+            return Request(question: try AuditQuestion.parse(arguments), json: json)
+        } catch {
+            throw Invocation.UsageError(message: error.message)
+        }
+    }
+
+    /// `arguments` follow `audit record`: the session's options, then `run`'s (with CMD).
+    static func parseRecord(_ arguments: [String]) throws(Invocation.UsageError) -> RecordRequest {
+        var rest = arguments
+        // Only the options before CMD are ours.
+        let ours = rest.prefix { $0 != "--" }
+        let json = ours.contains("--json")
+        if json, let index = rest.firstIndex(of: "--json"), index < ours.count { rest.remove(at: index) }
+        var words = rest
+        let session: AuditSessionRequest
+        do {
+            session = try AuditSessionRequest.parse(taking: &words, command: "audit record")
+        } catch {
+            throw Invocation.UsageError(message: error.message)
+        }
+        let run = try RunCommand.parse(words)
+        return RecordRequest(session: session, run: run, json: json)
+    }
+
+    static func run(_ request: Request) async -> Int32 {
+        do throws(QuestionFailure) {
+            let answer = try await request.question.answer()
+            print(request.json ? answer.json : answer.text)
+            return 0
+        } catch {
+            printError("tunnelvision: \(error)")
+            return error.kind == .badParameter ? 2 : 1
+        }
+    }
+
+    static func record(_ request: RecordRequest) async -> Int32 {
+        let directory = request.run.options.dataDirectory
+        let inspecting = request.run.options.inspection != nil
+        // The run puts its own CA in CMD's trust (its certificate files and environment), so an
+        // inspected run's CA is trusted unless CMD keeps a store of its own — which is what the
+        // pinning check then records.
+        let conditions = InspectionConditions(inspectionEnabled: inspecting, caTrusted: inspecting)
+        let recording: AuditRecording
+        do throws(QuestionFailure) {
+            recording = try await AuditQuestion.record(request.session, inspection: conditions, dataDirectory: directory)
+        } catch {
+            printError("tunnelvision: \(error); the command was not started")
+            return 1
+        }
+        let started = AuditQuestion.Answer.started(recording)
+        printError(request.json ? started.json : "tunnelvision: \(started.text)")
+        let status = await RunCommand.run(request.run)
+        do throws(QuestionFailure) {
+            let ended = try await AuditQuestion.finish(recording.session.id, dataDirectory: directory)
+            printError(request.json ? ended.json : "tunnelvision: \(ended.text)")
+            return status
+        } catch {
+            printError("tunnelvision: audit session \(recording.session.id) could not be ended: \(error) "
+                       + "(the command exited with status \(status); end it with 'tunnelvision audit end \(recording.session.id)')")
+            return 1
+        }
+    }
+}
