@@ -76,20 +76,38 @@ enum AuditCommand {
 
     /// `arguments` follow `audit record`: the session's options, then `run`'s (with CMD).
     static func parseRecord(_ arguments: [String]) throws(Invocation.UsageError) -> RecordRequest {
-        var rest = arguments
-        // Only the options before CMD are ours.
-        let ours = rest.prefix { $0 != "--" }
-        let json = ours.contains("--json")
-        if json, let index = rest.firstIndex(of: "--json"), index < ours.count { rest.remove(at: index) }
-        var words = rest
+        // Before `--`, the session's options may stand among run's; without one, only at the
+        // front (CMD's own options could be anything).
+        let end = arguments.firstIndex(of: "--") ?? 0
+        var options = Array(arguments[..<end]), rest = Array(arguments[end...])
+        if end == 0 { (options, rest) = (rest, []) }
+        let json = options.contains("--json")
+        options.removeAll { $0 == "--json" }
+        var sessionWords: [String] = [], runWords: [String] = []
+        var index = 0
+        while index < options.count {
+            let word = options[index]
+            if AuditSessionRequest.options.contains(word) {
+                sessionWords.append(word)
+                if word != "--baseline", index + 1 < options.count {
+                    sessionWords.append(options[index + 1])
+                    index += 1
+                }
+            } else if end == 0 {
+                runWords += options[index...]
+                break
+            } else {
+                runWords.append(word)
+            }
+            index += 1
+        }
         let session: AuditSessionRequest
         do {
-            session = try AuditSessionRequest.parse(taking: &words, command: "audit record")
+            session = try AuditSessionRequest.parse(taking: &sessionWords, command: "audit record")
         } catch {
             throw Invocation.UsageError(message: error.message)
         }
-        let run = try RunCommand.parse(words)
-        return RecordRequest(session: session, run: run, json: json)
+        return RecordRequest(session: session, run: try RunCommand.parse(runWords + rest), json: json)
     }
 
     static func run(_ request: Request) async -> Int32 {

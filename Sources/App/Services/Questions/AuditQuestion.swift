@@ -191,6 +191,9 @@ public struct AuditSessionRequest: Sendable, Equatable {
         self.notes = notes
     }
 
+    /// The session's options (`--baseline` alone takes no value).
+    public static let options: Set<String> = ["--project", "--baseline", "--release", "--notes"]
+
     /// Takes the session's options off the front of `words`, leaving the rest (`record`'s run
     /// options and command).
     public static func parse(taking words: inout [String], command: String) throws(QuestionFailure) -> AuditSessionRequest {
@@ -204,7 +207,7 @@ public struct AuditSessionRequest: Sendable, Equatable {
     /// them (left for the caller: `record`'s run options and command).
     static func parse(_ words: inout AuditArguments, command: String) throws(QuestionFailure) -> AuditSessionRequest {
         var project: AuditQuestion.ProjectReference?, kind: AuditSessionKind?, notes = ""
-        while let option = words.peek(), ["--project", "--baseline", "--release", "--notes"].contains(option) {
+        while let option = words.peek(), options.contains(option) {
             _ = words.next()
             switch option {
             case "--project": project = AuditQuestion.ProjectReference(try words.value(of: option, command: command))
