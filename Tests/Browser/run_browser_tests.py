@@ -29,6 +29,7 @@ from harness import Browser, Failure, Server, oracle  # noqa: E402
 import screens  # noqa: E402
 import screens_place  # noqa: E402
 import timeline_sort  # noqa: E402
+import audit_screen  # noqa: E402
 
 
 def every_test():
@@ -38,7 +39,7 @@ def every_test():
     stopping = tests.index(screens.test_server_gone_gives_an_error_card)
     tests[stopping:stopping] = timeline_sort.TESTS
     at = tests.index(screens.test_a_browser_opened_for_the_owner_gets_in)
-    tests[at:at] = screens_place.TESTS
+    tests[at:at] = screens_place.TESTS + audit_screen.TESTS
     return tests
 
 

@@ -4,6 +4,16 @@ import Shared
 extension AuditQuestion.Answer {
     public var text: String {
         switch self {
+        case let .overview(projects, recording):
+            var lines = [recording.map { "Recording now: audit session \($0.session.id) of \($0.projectName) "
+                + "(\(AuditSessionWording.kind($0.session.kind)), \(AuditSessionWording.span($0.session)))." } ?? "No audit session is recording."]
+            if projects.isEmpty { lines.append("No audit projects yet: 'tunnelvision audit project create NAME --allow PATTERN' makes one.") }
+            for (project, sessions) in projects {
+                lines.append("")
+                lines.append("\(project.id)  \(project.name)  (\(project.allowlist.map(\.pattern.text).joined(separator: ", ")))")
+                for session in sessions { lines.append("  " + Self.sessionLine(session)) }
+            }
+            return lines.joined(separator: "\n")
         case let .project(project, sessions):
             var lines = ["Project \(project.id): \(project.name)"
                          + (project.bundleIdentifier.map { " (\($0), informational)" } ?? ""),
@@ -44,6 +54,20 @@ extension AuditQuestion.Answer {
     public var json: String {
         var out = JSONWriter()
         switch self {
+        case let .overview(projects, recording):
+            out.beginObject()
+            out.beginArray("projects")
+            for (project, sessions) in projects {
+                AuditJSON.project(project, into: &out, sessions: sessions)
+            }
+            out.endArray()
+            if let recording {
+                AuditJSON.session(recording.session, projectName: recording.projectName, into: &out, key: "recording")
+            } else {
+                out.string("recording", nil)
+            }
+            out.strings("markers", ["consent", "login", "logout"])
+            out.endObject()
         case let .project(project, sessions):
             out.beginObject()
             out.key("project")

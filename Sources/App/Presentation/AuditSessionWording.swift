@@ -50,9 +50,11 @@ public enum AuditSessionWording {
 
 /// The audit's values in JSON, written once for every answer that holds them.
 enum AuditJSON {
-    /// The session as an object under "session", or as an array's element when `named` is false.
-    static func session(_ session: AuditSession, projectName: String, into out: inout JSONWriter, named: Bool = true) {
-        if named { out.beginObject("session") } else { out.beginObject() }
+    /// The session as an object under "session" (or `key`), or as an array's element when
+    /// `named` is false.
+    static func session(_ session: AuditSession, projectName: String, into out: inout JSONWriter, named: Bool = true,
+                        key: StaticString = "session") {
+        if named { out.beginObject(key) } else { out.beginObject() }
         out.number("id", Int(session.id))
         out.number("projectID", Int(session.projectID))
         out.string("project", projectName)
@@ -80,7 +82,8 @@ enum AuditJSON {
         out.endObject()
     }
 
-    static func project(_ project: AuditProject, into out: inout JSONWriter) {
+    /// The project as an array's element, with its sessions when given.
+    static func project(_ project: AuditProject, into out: inout JSONWriter, sessions: [AuditSession]? = nil) {
         out.beginObject()
         out.number("id", Int(project.id))
         out.string("name", project.name)
@@ -95,6 +98,11 @@ enum AuditJSON {
             out.endObject()
         }
         out.endArray()
+        if let sessions {
+            out.beginArray("sessions")
+            for session in sessions { AuditJSON.session(session, projectName: project.name, into: &out, named: false) }
+            out.endArray()
+        }
         out.endObject()
     }
 

@@ -4,6 +4,8 @@ import Shared
 extension AuditQuestion {
     /// What an audit question found.
     public enum Answer: Sendable {
+        /// Newest project first, each with its sessions newest first.
+        case overview([(project: AuditProject, sessions: [AuditSession])], recording: AuditRecording?)
         case project(AuditProject, sessions: [AuditSession])
         case projects([AuditProject])
         case projectDeleted(AuditProject)
@@ -19,6 +21,8 @@ extension AuditQuestion {
     /// before the history is opened, so the instant is the person's).
     public func answer(now: Date = Date()) async throws(QuestionFailure) -> Answer {
         switch action {
+        case .overview:
+            return try await Self.overview(dataDirectory)
         case let .createProject(draft):
             return try await AuditAccess.writing(dataDirectory) { store throws(QuestionFailure) in
                 .project(try await Self.audit { () throws(AuditStoreError) in try await store.createAuditProject(draft, at: now) },
@@ -90,6 +94,29 @@ extension AuditQuestion {
                 try await Self.diff(first, second, in: store)
             }
         }
+    }
+
+    /// No history yet is no project yet: the overview of a new data directory is empty, not an error.
+    static func overview(_ dataDirectory: String?) async throws(QuestionFailure) -> Answer {
+        let store: FlowStore
+        do throws(HistoryAccess.Failure) { store = try HistoryAccess.openStore(dataDirectory: dataDirectory) } catch {
+            if error.isMissing { return .overview([], recording: nil) }
+            throw QuestionFailure(error)
+        }
+        let result: Result<Answer, QuestionFailure>
+        do throws(QuestionFailure) {
+            result = .success(try await audit { () throws(AuditStoreError) in
+                var projects: [(project: AuditProject, sessions: [AuditSession])] = []
+                for project in try await store.auditProjects() {
+                    projects.append((project, try await store.auditSessions(forProject: project.id)))
+                }
+                return .overview(projects, recording: try await store.auditRecording())
+            })
+        } catch {
+            result = .failure(error)
+        }
+        await store.close()
+        return try result.get()
     }
 
     /// Starts a session of `request`'s project with these conditions: for `audit start` (the

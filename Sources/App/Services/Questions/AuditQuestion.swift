@@ -15,6 +15,8 @@ public struct AuditQuestion: Sendable, Equatable {
     }
 
     public enum Action: Sendable, Equatable {
+        /// Every project with its sessions, and the session recording now.
+        case overview
         case createProject(AuditProjectDraft)
         case listProjects
         case showProject(ProjectReference)
@@ -65,7 +67,7 @@ public struct AuditQuestion: Sendable, Equatable {
         case let other?:
             throw .usage("audit: unknown action \(other); see 'tunnelvision help audit'")
         case nil:
-            throw .usage("audit: what? (project, sessions, record, start, end, mark, findings, diff, export; see 'tunnelvision help audit')")
+            action = .overview
         }
         try words.expectEnd(command: "audit")
         return AuditQuestion(action: action, dataDirectory: dataDirectory)

@@ -36,6 +36,9 @@ public enum WebAPIRoute: Sendable, Equatable {
     case export(ExportQuestion)
     /// What the export holds, before it is handed over.
     case exportSummary(ExportQuestion)
+    /// `audit` (the overview), an action the Audit screen asks in the command's own words
+    /// (`POST /api/audit` with `{"arguments": [...]}`), a session's findings, a release diff.
+    case audit(AuditQuestion)
     /// What a page says when it loses its server, and when (`ServerContact`); asked also just to
     /// learn that the server still answers.
     case contact
@@ -168,6 +171,19 @@ public enum WebAPIRoute: Sendable, Equatable {
         case ["export", "summary"]:
             try call.expect("GET", parameters: "export")
             return .exportSummary(ExportQuestion(dataDirectory: dataDirectory, output: .stream))
+        case ["audit"]:
+            try call.expect(["GET", "POST"], parameters: "audit")
+            guard request.method == "POST" else { return .audit(AuditQuestion(action: .overview, dataDirectory: dataDirectory)) }
+            let words = try AuditBody.read(request.body).arguments
+            guard !words.isEmpty else { throw Refusal(.badRequest, "audit: the body's arguments name no action") }
+            return .audit(try asked { () throws(QuestionFailure) in try AuditQuestion.parse(directory + words) })
+        case let path where path.count == 4 && path[0] == "audit" && path[1] == "sessions" && path[3] == "findings":
+            try call.expect("GET", parameters: "audit findings")
+            return .audit(try asked { () throws(QuestionFailure) in try AuditQuestion.parse(directory + ["findings", path[2]]) })
+        case ["audit", "diff"]:
+            try call.expect("GET")
+            let sessions = try call.options(for: "audit diff", ["earlier", "later"]).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            return .audit(try asked { () throws(QuestionFailure) in try AuditQuestion.parse(directory + ["diff"] + sessions) })
         case ["contact"]:
             try call.expect("GET", parameters: "contact")
             return .contact
@@ -234,6 +250,21 @@ public enum WebAPIRoute: Sendable, Equatable {
             }
             if let command, let item = request.query.first {
                 throw Refusal(.badRequest, "\(command): unknown parameter '\(item.name)': it takes none")
+            }
+        }
+    }
+
+    /// `{"arguments": ["project", "create", "NAME", …]}`, the body of `POST /api/audit`: the words
+    /// `tunnelvision audit` takes, read by its own parser.
+    private struct AuditBody: Decodable {
+        let arguments: [String]
+
+        static func read(_ body: [UInt8]) throws(Refusal) -> AuditBody {
+            do {
+                return try JSONDecoder().decode(AuditBody.self, from: Data(body))
+            } catch {
+                throw Refusal(.badRequest, "audit: the body must be {\"arguments\": [WORD, …]} in JSON "
+                              + "(the words 'tunnelvision help audit' lists)")
             }
         }
     }

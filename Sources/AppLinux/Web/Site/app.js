@@ -24,6 +24,7 @@ const routes = [
   { pattern: /^#\/flow\/(\d+)$/, load: () => import("./inspector.js"), nav: "timeline", names: ["id"] },
   { pattern: /^#\/flow\/(\d+)\/packet\/(\d+)$/, load: () => import("./packet.js"), nav: "timeline", names: ["id", "number"] },
   { pattern: /^#\/captures$/, load: () => import("./captures.js"), nav: "captures" },
+  { pattern: /^#\/audit$/, load: () => import("./audit.js"), nav: "audit" },
   { pattern: /^#\/settings$/, load: () => import("./settings.js"), nav: "settings" },
   { pattern: /^#\/diagnostics$/, load: () => import("./diagnostics.js"), nav: "diagnostics" },
   { pattern: /^#\/welcome$/, load: async () => welcome, nav: null },
