@@ -10,6 +10,9 @@ enum AuditCommand {
     struct Request: Equatable {
         var question: AuditQuestion
         var json: Bool
+        /// `-o FILE` (report, export).
+        var output: String?
+        var force = false
     }
 
     /// `audit record`: a session around one `run`.
@@ -30,6 +33,7 @@ enum AuditCommand {
     tunnelvision audit end [SESSION]
     tunnelvision audit mark consent | login | logout | "YOUR WORDS"
     tunnelvision audit findings SESSION
+    tunnelvision audit report SESSION [-o FILE.html | -o FILE.pdf [--force]]
     tunnelvision audit diff SESSION SESSION
     (each with [--data-dir D] [--json])
 
@@ -58,6 +62,10 @@ enum AuditCommand {
              'activity before consent'), login, logout, or your own words.
     findings the session's findings and each requirement's verdict: contradicted, observed without
              contradiction, or not assessed. No verdict says a requirement is met.
+    report   the report a person hands over: one HTML file built for printing (how the session was
+             recorded, its markers, each finding with its connections, every check's coverage, the
+             verdicts, the tool's limits) on standard output or into FILE; FILE.pdf is printed by
+             Chromium (chromium must be installed). An existing FILE is replaced only with --force.
     diff     two ended sessions of one project's releases (never a baseline): new, gone, in both and
              undetermined domains, unexpected new ones (not on the allowlist) first, TLS changes.
 
@@ -67,11 +75,31 @@ enum AuditCommand {
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {
+        var rest = arguments
+        let force = rest.contains("--force")
+        rest.removeAll { $0 == "--force" }
+        var output: String?
+        if let index = rest.firstIndex(of: "-o") {
+            guard index + 1 < rest.count else { throw Invocation.UsageError(message: "audit: -o needs a file") }
+            output = rest[index + 1]
+            rest.removeSubrange(index...index + 1)
+        }
+        let question: AuditQuestion
         do {
-            return Request(question: try AuditQuestion.parse(arguments), json: json)
+            question = try AuditQuestion.parse(rest)
         } catch {
             throw Invocation.UsageError(message: error.message)
         }
+        let writes: Bool
+        switch question.action {
+        case .report: writes = true
+        default: writes = false
+        }
+        if !writes && (output != nil || force) {
+            throw Invocation.UsageError(message: "audit: -o and --force are for 'audit report' (and 'audit export')")
+        }
+        if force && output == nil { throw Invocation.UsageError(message: "audit report: --force is for -o FILE") }
+        return Request(question: question, json: json, output: output, force: force)
     }
 
     /// `arguments` follow `audit record`: the session's options, then `run`'s (with CMD).
@@ -113,6 +141,22 @@ enum AuditCommand {
     static func run(_ request: Request) async -> Int32 {
         do throws(QuestionFailure) {
             let answer = try await request.question.answer()
+            if case .report = answer, let path = request.output {
+                do throws(AuditReportFile.Failure) {
+                    let written = try AuditReportFile.write(answer.text, to: path, force: request.force)
+                    var json = JSONWriter()
+                    json.beginObject()
+                    json.string("file", path)
+                    json.string("format", written.format)
+                    json.number("bytes", written.bytes)
+                    json.endObject()
+                    print(request.json ? json.writer.string : "wrote the report to \(path) (\(written.format), \(written.bytes) bytes)")
+                    return 0
+                } catch {
+                    printError("tunnelvision: \(error)")
+                    return 1
+                }
+            }
             print(request.json ? answer.json : answer.text)
             return 0
         } catch {

@@ -87,6 +87,22 @@ import Shared
         #expect(text.out.contains("tracker.example.com") && !text.out.lowercased().contains("passed"))
         let sessions = try Self.audit(["sessions", "Diary"], data.url)
         #expect(sessions.out.contains("release 1.0+3"))
+
+        // The report: HTML on standard output or in a file (never over one without --force), a PDF by Chromium.
+        let html = try Self.audit(["report", "\(recording.session.id)"], data.url)
+        #expect(html.status == 0 && html.out.hasPrefix("<!doctype html>"), "\(html.err)")
+        #expect(html.out.contains("tracker.example.com") && html.out.contains("F1:") && !html.out.lowercased().contains("passed"))
+        #expect(!html.out.contains("<script"))
+        let file = data.url.appendingPathComponent("report.html").path
+        #expect(try Self.audit(["report", "\(recording.session.id)", "-o", file], data.url).status == 0)
+        let again = try Self.audit(["report", "\(recording.session.id)", "-o", file], data.url)
+        #expect(again.status == 1 && again.err.contains("is already there: add --force"))
+        let pdf = data.url.appendingPathComponent("report.pdf")
+        let printed = try Self.audit(["report", "\(recording.session.id)", "-o", pdf.path, "--json"], data.url)
+        #expect(printed.status == 0, "\(printed.err)")
+        #expect(try PythonJSON.value(printed.out, "format") == "\"pdf\"")
+        let bytes = try Data(contentsOf: pdf)
+        #expect(bytes.starts(with: Array("%PDF-".utf8)) && bytes.count > 10_000)
     }
 
     @Test("a release diff names the unexpected new domain first; a baseline or an open session is refused")

@@ -88,6 +88,12 @@ def test_the_audit_screen_makes_a_project_marks_a_session_and_reads_its_findings
         b.press("link", f"Connection {first['flowIDs'][0]} of {first['id']}")
         b.wait(lambda: b.driver.execute_script("return location.hash") == f"#/flow/{first['flowIDs'][0]}", 10, "the connection did not open")
 
+        # The report a person hands over, from the page.
+        b.route("#/audit")
+        b.press("link", f"Report of session {session['id']}")
+        check(not b.css(".download-problem:not(:empty)"), "the report could not be downloaded: "
+              + " ".join(e.text for e in b.css(".download-problem")))
+
         # A second release, then the diff of the two.
         process = record(t, folder, "1.1+4", log)
         b.wait(lambda: ask()["recording"] is not None, 60, "the second session did not start")

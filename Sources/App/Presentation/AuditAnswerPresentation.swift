@@ -46,6 +46,8 @@ extension AuditQuestion.Answer {
                 + "\(recording.session.id) (\(recording.projectName))"
         case let .findings(report):
             return report.text
+        case let .report(report, generatedAt):
+            return AuditReportDocument.html(report, generatedAt: generatedAt)
         case let .diff(diff, project):
             return AuditDiffPresentation.text(diff, project: project)
         }
@@ -109,7 +111,7 @@ extension AuditQuestion.Answer {
             AuditJSON.marker(marker, into: &out)
             AuditJSON.session(recording.session, projectName: recording.projectName, into: &out)
             out.endObject()
-        case let .findings(report):
+        case let .findings(report), let .report(report, _):
             return report.json
         case let .diff(diff, project):
             return AuditDiffPresentation.json(diff, project: project)

@@ -7,7 +7,9 @@ public struct AuditFindingsReport: Sendable {
     public let session: AuditSession
     public let project: AuditProject
     public let markers: [SessionMarker]
-    public let flowCount: Int
+    /// The session's connections, first seen first.
+    public let flows: [StoredFlow]
+    public var flowCount: Int { flows.count }
     public let catalogue: RequirementCatalogue
     public let findings: SessionFindings
     public let assessments: [RequirementAssessment]
@@ -32,7 +34,7 @@ public struct AuditFindingsReport: Sendable {
                           catalogue: RequirementCatalogue) -> AuditFindingsReport {
         let findings = FindingsClassifier.classify(flows: flows, project: project, session: session, markers: markers,
                                                    policy: catalogue.policy)
-        return AuditFindingsReport(session: session, project: project, markers: markers, flowCount: flows.count,
+        return AuditFindingsReport(session: session, project: project, markers: markers, flows: flows,
                                    catalogue: catalogue, findings: findings,
                                    assessments: RequirementAssessment.assess(catalogue, findings: findings))
     }

@@ -45,20 +45,7 @@ public enum WebRefusalResponse {
         return escaped + "\""
     }
 
-    static func html(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    static func html(_ text: String) -> String { HTMLText.escaped(text) }
 
     private static func capitalized(_ sentence: String) -> String {
         sentence.prefix(1).uppercased() + sentence.dropFirst()

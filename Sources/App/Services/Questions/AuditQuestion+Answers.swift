@@ -15,6 +15,7 @@ extension AuditQuestion {
         case marked(SessionMarker, in: AuditRecording)
         case findings(AuditFindingsReport)
         case diff(ReleaseDiff, project: AuditProject)
+        case report(AuditFindingsReport, generatedAt: Date)
     }
 
     /// Answers the question at `now` (a session's start or end, a marker's instant: taken first,
@@ -88,6 +89,10 @@ extension AuditQuestion {
         case let .findings(id):
             return try await AuditAccess.reading(dataDirectory) { store throws(QuestionFailure) in
                 .findings(try await AuditFindingsReport.of(session: id, in: store))
+            }
+        case let .report(id):
+            return try await AuditAccess.reading(dataDirectory) { store throws(QuestionFailure) in
+                .report(try await AuditFindingsReport.of(session: id, in: store), generatedAt: now)
             }
         case let .diff(first, second):
             return try await AuditAccess.reading(dataDirectory) { store throws(QuestionFailure) in

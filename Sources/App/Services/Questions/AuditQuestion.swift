@@ -29,6 +29,8 @@ public struct AuditQuestion: Sendable, Equatable {
         case mark(SessionMarkerKind)
         case findings(Int64)
         case diff(Int64, Int64)
+        /// The report a person hands over (HTML built for printing).
+        case report(Int64)
     }
 
     public var action: Action
@@ -62,6 +64,8 @@ public struct AuditQuestion: Sendable, Equatable {
             action = .mark(try marker(word))
         case "findings"?:
             action = .findings(try session(words.next(), command: "audit findings"))
+        case "report"?:
+            action = .report(try session(words.next(), command: "audit report"))
         case "diff"?:
             action = .diff(try session(words.next(), command: "audit diff"), try session(words.next(), command: "audit diff"))
         case let other?:

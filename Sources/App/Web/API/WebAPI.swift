@@ -65,7 +65,13 @@ public actor WebAPI: WebResponder {
             return WebAPIResponse.download(try Self.opened(file, unlinking: true), type: type, name: question.format.fileName)
         case let .exportSummary(question): return .json(try await question.summary(now: clock()).json)
         case .contact: return .json(ServerContact.json)
-        case let .audit(question): return .json(try await question.answer(now: clock()).json)
+        case let .audit(question):
+            let answer = try await question.answer(now: clock())
+            if case let .report(report, _) = answer {
+                return WebAPIResponse.download(Array(answer.text.utf8), type: "text/html; charset=utf-8",
+                                               name: "tunnelvision-audit-report-session-\(report.session.id).html")
+            }
+            return .json(answer.json)
         case let .monitoring(action):
             guard let monitoring else { throw QuestionFailure(.failed, "this server cannot start or stop monitoring") }
             return .json(await monitoring.perform(action).json)

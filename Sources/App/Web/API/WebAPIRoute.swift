@@ -177,9 +177,9 @@ public enum WebAPIRoute: Sendable, Equatable {
             let words = try AuditBody.read(request.body).arguments
             guard !words.isEmpty else { throw Refusal(.badRequest, "audit: the body's arguments name no action") }
             return .audit(try asked { () throws(QuestionFailure) in try AuditQuestion.parse(directory + words) })
-        case let path where path.count == 4 && path[0] == "audit" && path[1] == "sessions" && path[3] == "findings":
-            try call.expect("GET", parameters: "audit findings")
-            return .audit(try asked { () throws(QuestionFailure) in try AuditQuestion.parse(directory + ["findings", path[2]]) })
+        case let path where path.count == 4 && path[0] == "audit" && path[1] == "sessions" && ["findings", "report"].contains(path[3]):
+            try call.expect("GET", parameters: "audit \(path[3])")
+            return .audit(try asked { () throws(QuestionFailure) in try AuditQuestion.parse(directory + [path[3], path[2]]) })
         case ["audit", "diff"]:
             try call.expect("GET")
             let sessions = try call.options(for: "audit diff", ["earlier", "later"]).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)

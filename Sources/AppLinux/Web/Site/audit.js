@@ -4,7 +4,7 @@
 // (`tunnelvision audit …`, sent as its words): the server decides, this page only asks and says.
 
 import { get, post } from "./api.js";
-import { h, replace, when, errorCard, announce, count } from "./dom.js";
+import { h, replace, when, errorCard, announce, count, downloadLink } from "./dom.js";
 
 const markerNames = { consent: "Consent given", login: "Logged in", logout: "Logged out" };
 
@@ -124,7 +124,9 @@ export function render(main) {
       h("h4", {}, "Sessions"),
       project.sessions.length ? h("ul", { class: "audit-sessions" }, project.sessions.map((session) => h("li", {},
         `${session.id}: ${kind(session)}, ${session.open ? `recording since ${when(session.startedAt)}` : `${when(session.startedAt)} – ${when(session.endedAt)}`} `,
-        h("button", { type: "button", "aria-label": `Findings of session ${session.id}`, on: { click: () => findings(session.id) } }, "Findings"))))
+        h("button", { type: "button", "aria-label": `Findings of session ${session.id}`, on: { click: () => findings(session.id) } }, "Findings"),
+        session.open ? null : [" ", downloadLink(`/api/audit/sessions/${session.id}/report`, `tunnelvision-audit-report-session-${session.id}.html`,
+          "Report", { "aria-label": `Report of session ${session.id}` })]))))
         : h("p", { class: "hint" }, "None yet."),
       ended.length >= 2 ? diffForm(project, ended) : null,
       h("div", { class: "actions" }, h("button", { type: "button", class: "danger", on: { click: () => {

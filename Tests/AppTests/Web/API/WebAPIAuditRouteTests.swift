@@ -28,6 +28,8 @@ struct WebAPIAuditRouteTests {
     func findingsAndDiff() throws {
         #expect(R.route("GET", "/api/audit/sessions/7/findings")
                 == .success(.audit(AuditQuestion(action: .findings(7), dataDirectory: R.directory))))
+        #expect(R.route("GET", "/api/audit/sessions/7/report")
+                == .success(.audit(AuditQuestion(action: .report(7), dataDirectory: R.directory))))
         #expect(R.route("GET", "/api/audit/diff", [("earlier", "3"), ("later", "5")])
                 == .success(.audit(AuditQuestion(action: .diff(3, 5), dataDirectory: R.directory))))
         #expect(R.refusal("GET", "/api/audit/sessions/x/findings")?.message == "audit findings: x is not a session's number")
