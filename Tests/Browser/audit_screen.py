@@ -99,6 +99,7 @@ def test_the_audit_screen_makes_a_project_marks_a_session_and_reads_its_findings
         b.wait(lambda: ask()["recording"] is not None, 60, "the second session did not start")
         stop(process)
         process = None
+        b.route("#/captures")   # the screen reads the projects again when it is shown anew
         b.route("#/audit")
         b.press("button", "Compare releases")
         b.one("heading", "Release 1.0+3 → 1.1+4")

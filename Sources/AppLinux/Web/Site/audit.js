@@ -126,7 +126,7 @@ export function render(main) {
         `${session.id}: ${kind(session)}, ${session.open ? `recording since ${when(session.startedAt)}` : `${when(session.startedAt)} – ${when(session.endedAt)}`} `,
         h("button", { type: "button", "aria-label": `Findings of session ${session.id}`, on: { click: () => findings(session.id) } }, "Findings"),
         session.open ? null : [" ", downloadLink(`/api/audit/sessions/${session.id}/report`, `tunnelvision-audit-report-session-${session.id}.html`,
-          "Report", { "aria-label": `Report of session ${session.id}` })]))))
+          "Report", { "aria-label": `Report of session ${session.id}` })])))
         : h("p", { class: "hint" }, "None yet."),
       ended.length >= 2 ? diffForm(project, ended) : null,
       h("div", { class: "actions" }, h("button", { type: "button", class: "danger", on: { click: () => {
