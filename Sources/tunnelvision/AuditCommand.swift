@@ -29,7 +29,7 @@ enum AuditCommand {
                                       [--bundle-id ID | --no-bundle-id] [--catalogue ID]
     tunnelvision audit sessions [P]
     tunnelvision audit record --project P (--baseline | --release V[+B]) [--notes T] [--json] [RUN OPTIONS] -- CMD ARGS...
-    tunnelvision audit start --project P (--baseline | --release V[+B]) [--notes T]
+    tunnelvision audit start --project P (--baseline | --release V[+B]) [--notes T] [--ca-trusted]
     tunnelvision audit end [SESSION]
     tunnelvision audit mark consent | login | logout | "YOUR WORDS"
     tunnelvision audit findings SESSION
@@ -54,8 +54,10 @@ enum AuditCommand {
              with --json as JSON lines there.
     start    starts a session around the monitoring service running on the data directory
              ('tunnelvision up …'): every connection the service records while it is open is its
-             evidence. Pinning can be told only when the service inspects and the CA is in the
-             system's trust bundle (/etc/ssl/certs, which TunnelVision never writes).
+             evidence. Pinning can be told only when the service inspects (up --inspect) and the
+             audited programs trust its CA: read from the system's trust bundle (/etc/ssl/certs,
+             which TunnelVision never writes), or stated with --ca-trusted when they keep their
+             own store (a container's, a device's).
     end      ends SESSION, or the session recording now.
     mark     places a marker in the session recording now, at this second — from inside the audited
              command or any other terminal: consent (the person consented: what came before is

@@ -231,6 +231,35 @@ private typealias F = StoreFixtures
         await app.close()
     }
 
+    @Test("traffic seen before a session's end is still its evidence when the tunnel writes it just after; long after, it is not")
+    func lateWritesWithinTheGrace() async throws {
+        let directory = TemporaryDirectory()
+        let app = try F.store(in: directory)
+        let made = try await project(app)
+        let session = try await app.startAuditSession(draft(made), at: F.date(F.uptime(10)))
+        _ = try await app.endAuditSession(id: session.id, at: F.date(F.uptime(20)))
+        // Tunnels whose writes happen at a chosen instant (their clock, ns since 1970).
+        func tunnel(writingAt seconds: Double) throws -> FlowStore {
+            let instant = F.anchor.nanosecondsSince1970(forUptime: F.uptime(seconds))
+            return try FlowStore(databaseURL: F.databaseURL(in: directory), anchor: F.anchor, writerClock: { instant })
+        }
+        let prompt = try tunnel(writingAt: 21)
+        try await write(prompt, F.key(1), from: 18, to: 19.5, packets: [18, 19.5])    // seen before the end, written 1 s after
+        try await write(prompt, F.key(2), from: 19, to: 20.5, packets: [20.5])         // began before the end, went on past it
+        let late = try tunnel(writingAt: 20 + 11)
+        try await write(late, F.key(3), from: 19, to: 19.9, packets: [19.9])           // written 11 s after: an old capture
+        var tags = try await tagsOf(prompt)
+        #expect(tags[F.key(1)] == session.id && tags[F.key(2)] == session.id)
+        #expect(tags[F.key(3)] == .some(nil))
+        // The next session does not take what went before it.
+        let next = try await app.startAuditSession(draft(made), at: F.date(F.uptime(30)))
+        try await write(late, F.key(4), from: 29, to: 29.5, packets: [29])
+        try await write(late, F.key(5), from: 29, to: 31, packets: [31])
+        tags = try await tagsOf(late)
+        #expect(tags[F.key(4)] == .some(nil) && tags[F.key(5)] == next.id)
+        for store in [app, prompt, late] { await store.close() }
+    }
+
     @Test("a session's flows come first seen first, page after page, and deleting its project untags them")
     func evidenceFlowsInOrder() async throws {
         let directory = TemporaryDirectory()

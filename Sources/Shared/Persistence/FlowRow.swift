@@ -106,7 +106,7 @@ extension FlowRow {
             "tls_status = \(new("tls_status"))",
             // audit.md's tagging rules 2 and 3: an untagged flow seen during the open session is
             // tagged now; a tagged one keeps its session.
-            "audit_session_id = coalesce(flows.audit_session_id, \(auditTagSQL(lastSeen: new("last_seen"))))",
+            "audit_session_id = coalesce(flows.audit_session_id, \(auditTagSQL(firstSeen: new("first_seen"), lastSeen: new("last_seen"), now: nowParameter)))",
         ]
         for group in FlowFactColumn.groups where facts {
             let known = group.presence.map { "\(new($0.rawValue)) IS NOT NULL" }.joined(separator: " OR ")
@@ -117,21 +117,35 @@ extension FlowRow {
         return assignments.joined(separator: ",\n")
     }
 
-    /// The open audit session (audit.md § Which session a flow belongs to), read in the statement
-    /// that writes the flow, so a session another process starts or ends is seen at once; NULL
-    /// when none is open, or when the flow's traffic (up to `lastSeen`) all came before it
-    /// started: a flow written again only for a late fact, or an analysed old capture, had no
-    /// traffic while the session was open (rule 4).
-    static func auditTagSQL(lastSeen: String) -> String {
-        "(SELECT id FROM audit_sessions WHERE ended_at IS NULL AND started_at <= \(lastSeen))"
+    /// The audit session a write tags its flow with (audit.md § Which session a flow belongs to),
+    /// read in the statement that writes the flow, so a session another process starts or ends is
+    /// seen at once: the session the flow's traffic (`firstSeen`…`lastSeen`) went during — the
+    /// open one, or one that ended after its first packet, if `now` (the writer's clock) is within
+    /// `auditLateWriteGrace` of that end: the tunnel writes what it saw a moment later (every
+    /// 250 ms, longer under load), and `audit end` around a running service must not lose the
+    /// last of it. NULL when the traffic all came before the session (a flow written again only
+    /// for a late fact: rule 4), or when it is written long after (an analysed old capture).
+    static func auditTagSQL(firstSeen: String, lastSeen: String, now: String) -> String {
+        """
+        (SELECT id FROM audit_sessions WHERE started_at <= \(lastSeen) AND (ended_at IS NULL OR \
+        (ended_at >= \(firstSeen) AND \(now) <= ended_at + \(auditLateWriteGrace))) ORDER BY started_at DESC LIMIT 1)
+        """
     }
+
+    /// How long after its end a session still takes the writes of traffic seen before it (ns).
+    static let auditLateWriteGrace: Int64 = 10_000_000_000
+
+    /// The writer's clock (ns since 1970): `?N` after the update's id, so the upsert and the
+    /// update share its position (an upsert leaves the id's unbound).
+    static let nowParameter = "?\(written.count + 2)"
 
     /// Inserts the row for this session, or folds the record into the session's row for the same
     /// tuple and lifetime; returns the row's id either way. Each lifetime is its own row (schema
     /// 5): a port reused by a new connection is a new flow in the history.
     static let upsertSQL = """
         INSERT INTO flows (\(written.joined(separator: ", ")), audit_session_id)
-        VALUES (\((1...written.count).map { "?\($0)" }.joined(separator: ", ")), \(auditTagSQL(lastSeen: "?\(written.firstIndex(of: "last_seen")! + 1)")))
+        VALUES (\((1...written.count).map { "?\($0)" }.joined(separator: ", ")), \(auditTagSQL(firstSeen: "?\(written.firstIndex(of: "first_seen")! + 1)",
+                                                                                         lastSeen: "?\(written.firstIndex(of: "last_seen")! + 1)", now: nowParameter)))
         ON CONFLICT (proto, addr_a, port_a, addr_b, port_b, session, lifetime_first_seen) DO UPDATE SET
         \(fold { "excluded.\($0)" })
         RETURNING id
@@ -156,7 +170,8 @@ extension FlowRow {
 
     /// Binds `upsertSQL`'s parameters, and `updateSQL`'s but for the id. The record's first
     /// sighting is its lifetime's identity.
-    func bindUpsert(to statement: SQLiteStatement, session: Int64) {
+    func bindUpsert(to statement: SQLiteStatement, session: Int64, now: Int64) {
+        statement.bind(now, at: Int32(Self.written.count + 2))
         statement.bind(session, at: 1)
         key.bind(to: statement, from: 2)
         statement.bind(firstSeen, at: 7)
@@ -170,8 +185,8 @@ extension FlowRow {
     }
 
     /// Binds all of `updateSQL`'s parameters.
-    func bindUpdate(to statement: SQLiteStatement, session: Int64, id: Int64) {
-        bindUpsert(to: statement, session: session)
+    func bindUpdate(to statement: SQLiteStatement, session: Int64, id: Int64, now: Int64) {
+        bindUpsert(to: statement, session: session, now: now)
         statement.bind(id, at: Int32(Self.written.count + 1))
     }
 }

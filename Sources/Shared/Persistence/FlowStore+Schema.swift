@@ -249,6 +249,7 @@ extension FlowStore {
                 );
                 CREATE UNIQUE INDEX audit_sessions_single_open ON audit_sessions((ended_at IS NULL)) WHERE ended_at IS NULL;
                 CREATE INDEX audit_sessions_project ON audit_sessions(project_id, started_at);
+                CREATE INDEX audit_sessions_started ON audit_sessions(started_at);
                 CREATE TABLE audit_markers (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
                     session_id INTEGER NOT NULL REFERENCES audit_sessions(id) ON DELETE CASCADE,

@@ -113,14 +113,14 @@ extension FlowStore {
         if let id = sessionFlowIDs[key] {
             let sql = row.facts.isEmpty ? FlowRow.updateCountersSQL : FlowRow.updateSQL
             let updated = try connection.cached(sql) { update throws(SQLiteError) in
-                row.bindUpdate(to: update, session: session, id: id)
+                row.bindUpdate(to: update, session: session, id: id, now: writerClock())
                 try update.step()
                 return connection.changes
             }
             if updated == 1 { return id }
         }
         let id = try connection.cached(FlowRow.upsertSQL) { upsert throws(SQLiteError) in
-            row.bindUpsert(to: upsert, session: session)
+            row.bindUpsert(to: upsert, session: session, now: writerClock())
             guard try upsert.step() else { throw SQLiteError(code: SQLITE_ERROR, message: "the flow upsert returned no id") }
             return upsert.int64(at: 0)
         }

@@ -20,6 +20,9 @@ public actor FlowStore {
     nonisolated let opened: Int64
     /// What opened it, as its session records (`HistorySession.origin`).
     public nonisolated let origin: String
+    /// The wall clock a write reads (ns since 1970): whether an audit session that ended a moment
+    /// ago still takes what the tunnel saw before its end (`FlowRow.auditTagSQL`). A test sets it.
+    nonisolated let writerClock: @Sendable () -> Int64
     /// This store's `sessions` row; nil until its first write.
     var session: Int64?
     /// Whether `endSession()` (or `close()`) already dated the session's end.
@@ -37,8 +40,10 @@ public actor FlowStore {
     /// it writes, is for ("run curl …", "demo"). Refuses, leaving the file exactly as it was, a
     /// file that is not SQLite (`notADatabase`), another program's database (`foreignDatabase`) or
     /// a newer TunnelVision's (`newerSchema`); an older TunnelVision's is migrated.
-    public init(databaseURL: URL, anchor: MonotonicAnchor = .now(), origin: String = FlowStore.unnamedOrigin) throws(StoreError) {
+    public init(databaseURL: URL, anchor: MonotonicAnchor = .now(), origin: String = FlowStore.unnamedOrigin,
+                writerClock: @escaping @Sendable () -> Int64 = { MonotonicAnchor.now().wallClockNanosecondsSince1970 }) throws(StoreError) {
         self.databaseURL = databaseURL
+        self.writerClock = writerClock
         self.anchor = anchor
         self.origin = origin
         opened = MonotonicAnchor.now().wallClockNanosecondsSince1970

@@ -43,6 +43,14 @@ struct UpInspectTests {
         defer { if up.isRunning { kill(up.processIdentifier, SIGKILL) }; up.waitUntilExit() }
         let live = SocketOwnerLookupTests.line(output.fileHandleForReading)
         #expect(live.hasPrefix("monitoring network namespace \(container.name)"), "\(live)")
+        // A host-wide audit session around the service, the container's store said to trust the CA.
+        func audit(_ words: [String]) throws -> (status: Int32, out: String, err: String) {
+            try InspectionLab.tunnelvision(["audit"] + words + ["--data-dir", lab.data.path])
+        }
+        #expect(try audit(["project", "create", "Diary", "--allow", InspectionLab.host]).status == 0)
+        let started = try audit(["start", "--project", "Diary", "--release", "1.0", "--ca-trusted", "--json"])
+        #expect(started.status == 0, "\(started.err)")
+        let session = try PythonJSON.value(started.out, "session.id")
 
         let ours = DataDirectoryLayout.caCertificate(in: lab.data).path
         func curl(trusting root: String) throws -> CommandOutput? {
@@ -53,11 +61,20 @@ struct UpInspectTests {
         // Trusting only the server's own root: it refuses our leaf (curl's exit 60), then goes untouched.
         #expect(try curl(trusting: lab.pki.root) == nil, "the first connection of a client that does not trust the CA must fail")
         #expect(try curl(trusting: lab.pki.root)?.standardOutput == "200", "its next connection passes untouched")
+        // Ended at once: what the service saw before the end but writes a moment later is still the session's.
+        let ended = try audit(["end", "--json"])
+        #expect(ended.status == 0, "\(ended.err)")
 
         try UpNamespaceTests.Site.stop(up, errors: errors)
         let statuses = try lab.flows().filter { ($0["remote"] as? [String: Any])?["port"] as? Int == 443 }
             .compactMap { $0["tlsStatus"] as? String }
         #expect(statuses.sorted() == ["inspected", "notInspectable", "notInspectable"], "\(statuses)")
+        let findings = try audit(["findings", session, "--json"])
+        #expect(try PythonJSON.value(findings.out, "session.inspection.supportsPinningEvidence") == "true", "\(findings.err)")
+        let pinning = try PythonJSON.value(findings.out, "checks.pinning.findingFlowIDs")
+        #expect(pinning.split(separator: ",").count == 3, "\(findings.out)")
+        #expect(findings.out.contains("\"kind\":\"pinningAbsent\"") && findings.out.contains("\"kind\":\"pinningObserved\""),
+                "\(findings.out)")
         #expect(try container.ip(["rule", "show"]).standardOutput.contains("29814") == false)
     }
 }

@@ -69,7 +69,7 @@ extension AuditQuestion {
             }
         case let .start(request):
             let directory = HistoryAccess.dataDirectory(override: dataDirectory)
-            let inspection = try Self.hostWideInspection(in: directory)
+            let inspection = try Self.hostWideInspection(in: directory, caTrustStated: request.caTrustStated)
             return try await AuditAccess.writing(dataDirectory) { store throws(QuestionFailure) in
                 .started(try await Self.start(request, inspection: inspection, at: now, in: store))
             }
@@ -203,8 +203,8 @@ extension AuditQuestion {
     }
 
     /// A host-wide session needs a running service; its inspection is the service's, and the CA
-    /// counts as trusted only when it is in the system's trust bundle.
-    static func hostWideInspection(in directory: URL) throws(QuestionFailure) -> InspectionConditions {
+    /// counts as trusted when it is in the system's trust bundle or the person says so.
+    static func hostWideInspection(in directory: URL, caTrustStated: Bool) throws(QuestionFailure) -> InspectionConditions {
         let report: ServiceReport
         do {
             report = ServiceReport(lockHeld: try ServiceLock.isHeld(in: directory), record: try ServiceRecordFile.read(in: directory))
@@ -216,7 +216,7 @@ extension AuditQuestion {
                                   + "'tunnelvision up …', or record around one command with 'tunnelvision audit record'")
         }
         return InspectionConditions(inspectionEnabled: record.inspect,
-                                    caTrusted: record.inspect && AuditRecordingConditions.caInSystemTrust(dataDirectory: directory))
+                                    caTrusted: record.inspect && (caTrustStated || AuditRecordingConditions.caInSystemTrust(dataDirectory: directory)))
     }
 
     /// `body`'s broken audit rules as question failures; `recovering` may word one its own way.

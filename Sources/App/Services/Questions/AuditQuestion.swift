@@ -190,15 +190,19 @@ public struct AuditSessionRequest: Sendable, Equatable {
     public var project: AuditQuestion.ProjectReference
     public var kind: AuditSessionKind
     public var notes: String
+    /// `audit start --ca-trusted`: the person says the audited programs trust the inspecting CA
+    /// (a container's or a device's own store, which this machine cannot read).
+    public var caTrustStated = false
 
-    public init(project: AuditQuestion.ProjectReference, kind: AuditSessionKind, notes: String = "") {
+    public init(project: AuditQuestion.ProjectReference, kind: AuditSessionKind, notes: String = "", caTrustStated: Bool = false) {
         self.project = project
         self.kind = kind
         self.notes = notes
+        self.caTrustStated = caTrustStated
     }
 
     /// The session's options (`--baseline` alone takes no value).
-    public static let options: Set<String> = ["--project", "--baseline", "--release", "--notes"]
+    public static let options: Set<String> = ["--project", "--baseline", "--release", "--notes", "--ca-trusted"]
 
     /// Takes the session's options off the front of `words`, leaving the rest (`record`'s run
     /// options and command).
@@ -212,11 +216,16 @@ public struct AuditSessionRequest: Sendable, Equatable {
     /// Takes the session's options from `words` and stops at the first word that is not one of
     /// them (left for the caller: `record`'s run options and command).
     static func parse(_ words: inout AuditArguments, command: String) throws(QuestionFailure) -> AuditSessionRequest {
-        var project: AuditQuestion.ProjectReference?, kind: AuditSessionKind?, notes = ""
+        var project: AuditQuestion.ProjectReference?, kind: AuditSessionKind?, notes = "", stated = false
         while let option = words.peek(), options.contains(option) {
             _ = words.next()
             switch option {
             case "--project": project = AuditQuestion.ProjectReference(try words.value(of: option, command: command))
+            case "--ca-trusted":
+                guard command == "audit start" else {
+                    throw .usage("\(command): --ca-trusted is for 'audit start'; a recorded command trusts the run's own CA")
+                }
+                stated = true
             case "--baseline":
                 guard kind == nil else { throw .usage("\(command): --baseline or --release, not both") }
                 kind = .baseline
@@ -230,7 +239,7 @@ public struct AuditSessionRequest: Sendable, Equatable {
         guard let kind else {
             throw .usage("\(command): --baseline (the machine without the audited program) or --release VERSION[+BUILD]")
         }
-        return AuditSessionRequest(project: project, kind: kind, notes: notes)
+        return AuditSessionRequest(project: project, kind: kind, notes: notes, caTrustStated: stated)
     }
 
     /// `VERSION[+BUILD]`: the build after the last "+", none without one.
