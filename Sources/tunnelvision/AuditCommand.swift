@@ -24,13 +24,14 @@ enum AuditCommand {
 
     static let help = """
     tunnelvision audit project create NAME [--allow PATTERN[=NOTE]]... [--bundle-id ID] [--catalogue ID]
-    tunnelvision audit project list | show P | delete P
+    tunnelvision audit project list | show P | delete P [--yes]
     tunnelvision audit project edit P [--name N] [--allow PATTERN[=NOTE]]... [--disallow PATTERN]...
                                       [--bundle-id ID | --no-bundle-id] [--catalogue ID]
     tunnelvision audit sessions [P]
     tunnelvision audit record --project P (--baseline | --release V[+B]) [--notes T] [--json] [RUN OPTIONS] -- CMD ARGS...
     tunnelvision audit start --project P (--baseline | --release V[+B]) [--notes T] [--ca-trusted]
     tunnelvision audit end [SESSION]
+    tunnelvision audit delete SESSION --yes
     tunnelvision audit mark consent | login | logout | "YOUR WORDS"
     tunnelvision audit findings SESSION
     tunnelvision audit report SESSION [-o FILE.html | -o FILE.pdf [--force]]
@@ -59,6 +60,9 @@ enum AuditCommand {
              which TunnelVision never writes), or stated with --ca-trusted when they keep their
              own store (a container's, a device's).
     end      ends SESSION, or the session recording now.
+    delete   deletes a session and its markers; its connections stay in the history, no longer
+             kept as evidence (past the storage limits). A project with sessions is deleted only
+             with --yes, and so is a session.
     mark     places a marker in the session recording now, at this second — from inside the audited
              command or any other terminal: consent (the person consented: what came before is
              'activity before consent'), login, logout, or your own words.

@@ -87,6 +87,8 @@ import Shared
         #expect(text.out.contains("tracker.example.com") && !text.out.lowercased().contains("passed"))
         let sessions = try Self.audit(["sessions", "Diary"], data.url)
         #expect(sessions.out.contains("release 1.0+3"))
+        let keep = try Self.audit(["project", "delete", "Diary"], data.url)
+        #expect(keep.status == 2 && keep.err.contains("Diary has 1 session: deleting it deletes them"))
 
         // The report: HTML on standard output or in a file (never over one without --force), a PDF by Chromium.
         let html = try Self.audit(["report", "\(recording.session.id)"], data.url)
@@ -103,6 +105,14 @@ import Shared
         #expect(try PythonJSON.value(printed.out, "format") == "\"pdf\"")
         let bytes = try Data(contentsOf: pdf)
         #expect(bytes.starts(with: Array("%PDF-".utf8)) && bytes.count > 10_000)
+
+        // Deleting the session: asked for first, then its connections stay, untagged.
+        let unasked = try Self.audit(["delete", "\(recording.session.id)"], data.url)
+        #expect(unasked.status == 2 && unasked.err.contains("its 3 connections are no longer kept as evidence"))
+        let deleted = try Self.audit(["delete", "\(recording.session.id)", "--yes"], data.url)
+        #expect(deleted.status == 0 && deleted.out.contains("its 3 connections stay in the history"), "\(deleted.err)")
+        #expect(try Self.audit(["findings", "\(recording.session.id)"], data.url).status == 1)
+        #expect(try Self.audit(["project", "delete", "Diary"], data.url).status == 0)
     }
 
     @Test("a release diff names the unexpected new domain first; a baseline or an open session is refused")

@@ -30,6 +30,9 @@ extension AuditQuestion.Answer {
         case let .projectDeleted(project):
             return "Deleted project \(project.id) (\(project.name)) with its sessions and markers; their connections stay in the history, "
                 + "no longer held as evidence."
+        case let .sessionDeleted(session, count):
+            return "Deleted audit session \(session.id) with its markers; its \(count) connection\(count == 1 ? "" : "s") stay in the "
+                + "history, no longer kept as evidence."
         case let .sessions(sessions, names):
             guard !sessions.isEmpty else { return "No audit sessions yet." }
             return sessions.map { Self.sessionLine($0) + "  \(names[$0.projectID] ?? "project \($0.projectID)")" }.joined(separator: "\n")
@@ -88,6 +91,12 @@ extension AuditQuestion.Answer {
             out.beginObject()
             out.key("deleted")
             AuditJSON.project(project, into: &out)
+            out.endObject()
+        case let .sessionDeleted(session, count):
+            out.beginObject()
+            out.key("deleted")
+            AuditJSON.session(session, projectName: "", into: &out, named: false)
+            out.number("flowCount", count)
             out.endObject()
         case let .sessions(sessions, names):
             out.beginObject()

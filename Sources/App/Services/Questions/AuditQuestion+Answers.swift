@@ -9,6 +9,7 @@ extension AuditQuestion {
         case project(AuditProject, sessions: [AuditSession])
         case projects([AuditProject])
         case projectDeleted(AuditProject)
+        case sessionDeleted(AuditSession, flowCount: Int)
         case sessions([AuditSession], projectNames: [Int64: String])
         case started(AuditRecording)
         case ended(AuditSession, projectName: String, flowCount: Int)
@@ -49,11 +50,31 @@ extension AuditQuestion {
                              sessions: try await store.auditSessions(forProject: project.id))
                 }
             }
-        case let .deleteProject(reference):
+        case let .deleteProject(reference, confirmed):
             return try await AuditAccess.writing(dataDirectory) { store throws(QuestionFailure) in
                 let project = try await Self.resolve(reference, in: store)
+                let sessions = try await Self.audit { () throws(AuditStoreError) in try await store.auditSessions(forProject: project.id) }
+                guard confirmed || sessions.isEmpty else {
+                    throw QuestionFailure(.badParameter, "audit project delete: \(project.name) has \(sessions.count) session"
+                                          + "\(sessions.count == 1 ? "" : "s"): deleting it deletes them and their markers (their "
+                                          + "connections stay in the history, no longer kept as evidence); add --yes to delete")
+                }
                 try await Self.audit { () throws(AuditStoreError) in try await store.deleteAuditProject(id: project.id) }
                 return .projectDeleted(project)
+            }
+        case let .deleteSession(id, confirmed):
+            return try await AuditAccess.writing(dataDirectory) { store throws(QuestionFailure) in
+                let (session, count) = try await Self.audit { () throws(AuditStoreError) in
+                    guard let session = try await store.auditSession(id: id) else { throw .sessionNotFound(id) }
+                    return (session, try await store.flowCount(inAuditSession: id))
+                }
+                guard confirmed else {
+                    throw QuestionFailure(.badParameter, "audit delete: session \(id) and its markers go, and its \(count) connection"
+                                          + "\(count == 1 ? " is" : "s are") no longer kept as evidence (they stay in the history); "
+                                          + "add --yes to delete")
+                }
+                try await Self.audit { () throws(AuditStoreError) in try await store.deleteAuditSession(id: id) }
+                return .sessionDeleted(session, flowCount: count)
             }
         case let .sessions(reference):
             return try await AuditAccess.reading(dataDirectory) { store throws(QuestionFailure) in

@@ -21,7 +21,10 @@ public struct AuditQuestion: Sendable, Equatable {
         case listProjects
         case showProject(ProjectReference)
         case editProject(ProjectReference, AuditProjectEdit)
-        case deleteProject(ProjectReference)
+        /// Refused while it has sessions unless `confirmed` (`--yes`): they and their markers go.
+        case deleteProject(ProjectReference, confirmed: Bool)
+        /// A session with its markers; its connections stay, no longer kept as evidence.
+        case deleteSession(Int64, confirmed: Bool)
         case sessions(ProjectReference?)
         case start(AuditSessionRequest)
         /// The open session when nil.
@@ -54,6 +57,9 @@ public struct AuditQuestion: Sendable, Equatable {
             action = .sessions(words.next().map(ProjectReference.init))
         case "start"?:
             action = .start(try AuditSessionRequest.parse(&words, command: "audit start"))
+        case "delete"?:
+            let id = try session(words.nextWord(), command: "audit delete")
+            action = .deleteSession(id, confirmed: words.takeFlag("--yes"))
         case "end"?:
             guard let word = words.next() else { action = .end(nil); break }
             action = .end(try session(word, command: "audit end"))
@@ -112,7 +118,8 @@ public struct AuditQuestion: Sendable, Equatable {
             }
             return .editProject(reference, edit)
         case "delete"?:
-            return .deleteProject(try project(words.nextWord(), command: "audit project delete"))
+            let reference = try project(words.nextWord(), command: "audit project delete")
+            return .deleteProject(reference, confirmed: words.takeFlag("--yes"))
         case let other?:
             throw .usage("audit project: unknown action \(other); it takes create, list, show, edit or delete")
         case nil:
@@ -276,6 +283,13 @@ struct AuditArguments {
     mutating func nextOption() -> String? {
         guard let word = peek(), word.hasPrefix("-") else { return nil }
         return next()
+    }
+
+    /// Takes `flag` when it is the next word.
+    mutating func takeFlag(_ flag: String) -> Bool {
+        guard peek() == flag else { return false }
+        index += 1
+        return true
     }
 
     mutating func value(of option: String, command: String) throws(QuestionFailure) -> String {

@@ -126,12 +126,16 @@ export function render(main) {
         `${session.id}: ${kind(session)}, ${session.open ? `recording since ${when(session.startedAt)}` : `${when(session.startedAt)} – ${when(session.endedAt)}`} `,
         h("button", { type: "button", "aria-label": `Findings of session ${session.id}`, on: { click: () => findings(session.id) } }, "Findings"),
         session.open ? null : [" ", downloadLink(`/api/audit/sessions/${session.id}/report`, `tunnelvision-audit-report-session-${session.id}.html`,
-          "Report", { "aria-label": `Report of session ${session.id}` })])))
+          "Report", { "aria-label": `Report of session ${session.id}` }), " ",
+          h("button", { type: "button", class: "danger", "aria-label": `Delete session ${session.id}`, on: { click: () => {
+            if (!confirm(`Delete session ${session.id} and its markers? Its connections stay in the history, no longer kept as evidence.`)) return;
+            act(["delete", String(session.id), "--yes"], () => `Session ${session.id} deleted.`);
+          } } }, "Delete")])))
         : h("p", { class: "hint" }, "None yet."),
       ended.length >= 2 ? diffForm(project, ended) : null,
       h("div", { class: "actions" }, h("button", { type: "button", class: "danger", on: { click: () => {
         if (!confirm(`Delete ${project.name} with its sessions and markers? Their connections stay in the history, no longer kept as evidence.`)) return;
-        act(["project", "delete", String(project.id)], () => `${project.name} deleted.`);
+        act(["project", "delete", String(project.id), "--yes"], () => `${project.name} deleted.`);
       } } }, `Delete ${project.name}`)));
   }
 
