@@ -26,16 +26,21 @@ enum StorageCommand {
     the total of all three; then the retention limits ('tunnelvision help settings') and what
     applying them now would delete. The size limit governs the captures only (the history's
     database does not shrink when rows go); the history is kept by age; decrypted content by its
-    own expiry ('plaintext-age') under a fixed ceiling of \(StorageReport.plaintextCeiling).
+    own expiry ('plaintext-age') under a fixed ceiling of \(StorageReport.plaintextCeiling). Audit
+    evidence is exempt from both limits: a connection of an audit session (open or ended) and
+    every capture holding one of its packets are kept whole until that session is deleted.
 
     apply  applies the stored limits now, as the tunnel does when a session starts and at each new
            capture file: the oldest captures past the limits deleted (never the one being recorded,
-           which counts at the 64 MiB it grows to, so the captures stay within the size limit),
-           the connections last seen before the age limit deleted; then the decrypted content's
+           which counts at the 64 MiB it grows to, so the captures stay within the size limit, nor
+           one holding audit evidence: newer ones go in its place, and when the evidence alone
+           keeps the captures over the size limit it says so), the connections last seen before
+           the age limit deleted (not audit evidence); then the decrypted content's
            sweep: its index entries past 'plaintext-age' deleted, the files no entry points into
            any more, then the oldest over the ceiling (never the file being written). Always
            answers, also "nothing to delete". Refuses, deleting nothing, when the settings or the
-           captures cannot be read.
+           captures cannot be read; when which captures hold audit evidence cannot be read it
+           deletes no capture and no connection, and says why.
     clear  deletes every connection of the history, every capture but the one being recorded and
            all decrypted content but the file being written. On a terminal it asks first ("delete
            N connections, M captures (X) and K files of decrypted content (Y)? [y/N]"); --yes
@@ -53,9 +58,12 @@ enum StorageCommand {
                   "connections", "problem"}, "plaintext" {"bytes", "files", "ceilingBytes",
                   "problem"}, "totalBytes", "totalComplete", "limits" {"maxAge",
                   "maxCaptureBytes", "problem"}, "plan" {"filesToDelete", "bytesReclaimed",
-                  "captureBytesAfter", "historyCutoff" (UTC), "sizeCapUnreachable"}, "tunnel"};
+                  "captureBytesAfter", "historyCutoff" (UTC), "sizeCapUnreachable",
+                  "sizeCapHeldByEvidence", "keptEvidence" {"files", "bytes"}} or null (then
+                  "planProblem" when the audit evidence cannot be read), "tunnel"};
                   apply and clear {"deletedFiles", "bytesReclaimed", "deletedConnections",
-                  "sizeCapUnreachable", "plaintext", "failures", "changedAnything", "lines"};
+                  "sizeCapUnreachable", "sizeCapHeldByEvidence", "keptEvidence", "plaintext",
+                  "failures", "changedAnything", "lines"};
                   clear-plaintext {"plaintext" {"deletedFiles", "bytesReclaimed",
                   "deletedIndexEntries", "spared" {"file", "bytes"} or null,
                   "ceilingUnreachable", "failures"}, "failures", "changedAnything", "lines"}.

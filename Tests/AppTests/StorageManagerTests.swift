@@ -41,7 +41,7 @@ import Shared
         #expect(usage.totalBytes == onDisk + history && usage.isComplete)
     }
 
-    @Test("a history that will not open still yields the capture figures, and its own are missing with why, not zeros")
+    @Test("a history that will not open still yields the capture figures, and its own are missing with why, not zeros; a pass over it deletes nothing")
     func aHistoryThatWillNotOpen() async throws {
         let data = TemporaryDirectory("storage")
         try RetentionFixture.captures(in: data.url, startedDaysAgo: [2, 1])
@@ -50,11 +50,13 @@ import Shared
         #expect(usage.captureFileCount == 2 && usage.captureBytes > 0)
         #expect(usage.historyBytes == nil && usage.historyFlowCount == nil && !usage.isComplete)
         #expect(usage.historyProblem?.contains("not") == true)
-        // And a pass over it still deletes the aged files, counting the unpruned history as a failure.
+        // A pass over it deletes nothing, not even the aged file: nobody can say which captures hold audit evidence.
         let done = try await Self.manager(data.url).enforce(RetentionSettings(maxAge: .oneDay, maxCaptureSize: .unlimited),
                                                            isMonitoring: false)
-        #expect(done.outcome.deletedFiles == [1] && done.outcome.failures.count == 1)
-        #expect(done.outcome.failures[0].hasPrefix("the history was not pruned"))
+        #expect(done.outcome.deletedFiles.isEmpty && done.plan == nil && done.outcome.failures.count == 1)
+        #expect(done.outcome.failures[0].hasPrefix("the capture files holding audit evidence could not be read, so nothing was deleted"))
+        #expect(done.outcome.failures[0].contains("is not a SQLite database"))
+        #expect(try Self.sequences(data.url) == [1, 2])
         #expect(try Data(contentsOf: DataDirectoryLayout.database(in: data.url)) == Data("this is not a database, it is a note".utf8))
     }
 
@@ -70,7 +72,7 @@ import Shared
         let preview = try await manager.preview(week, isMonitoring: true)
         let done = try await manager.enforce(week, isMonitoring: true)
         // File 1 ended 20 days ago, file 2 ten: both go; file 3 ended now; file 4 is being recorded.
-        #expect(done.outcome.deletedFiles == [1, 2] && done.plan.filesToDelete == preview.filesToDelete)
+        #expect(done.outcome.deletedFiles == [1, 2] && done.plan?.filesToDelete == preview.plan?.filesToDelete)
         #expect(try Self.sequences(data.url) == [3, 4])
         #expect(done.outcome.prunedFlows == 5 && done.outcome.failures.isEmpty && done.outcome.didChangeAnything)
         let store = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data.url))
@@ -168,7 +170,7 @@ import Shared
         defer { _ = try? BuiltProduct.run(chattr, ["-i", captures.path]) }
         let manager = Self.manager(data.url)
         let done = try await manager.enforce(RetentionSettings(maxAge: .oneWeek, maxCaptureSize: .unlimited), isMonitoring: false)
-        #expect(done.plan.filesToDelete == [1, 2] && done.outcome.deletedFiles.isEmpty)
+        #expect(done.plan?.filesToDelete == [1, 2] && done.outcome.deletedFiles.isEmpty)
         #expect(done.outcome.failures.count == 2)
         #expect(done.outcome.failures.allSatisfy { $0.contains("could not be deleted: Operation not permitted") })
         #expect(done.outcome.prunedFlows == 6)
@@ -179,5 +181,61 @@ import Shared
         #expect(cleared.failures.count == 4 && cleared.deletedFiles.isEmpty && cleared.prunedFlows == 2)
         #expect(try await Self.flowCount(data.url) == 0)
         #expect(try Self.sequences(data.url).count == 4)
+    }
+
+    // MARK: Audit evidence
+
+    /// A manager whose history is a store already closed: it opens, and every question to it fails.
+    static func managerOverAClosedHistory(_ data: URL) async throws -> StorageManager {
+        let closed = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data), origin: "read")
+        await closed.close()
+        return StorageManager(library: CaptureLibrary(dataDirectory: data), plaintextDirectory: DataDirectoryLayout.plaintext(in: data)) {
+            closed
+        }
+    }
+
+    @Test("applying the limits keeps the captures holding audit evidence, however old, and their connections, while the rest go")
+    func evidenceSurvivesApply() async throws {
+        let data = TemporaryDirectory("storage")
+        // Files started 30, 20, 10 days ago and now: 1 and 2 are past a week. File 1 holds evidence of an ended session.
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [30, 20, 10, 0])
+        let session = try await RetentionFixture.evidence(in: data.url, files: [1], lastSeenDaysAgo: 30)
+        try await RetentionFixture.connections(in: data.url, count: 4, lastSeenDaysAgo: 30)
+        let manager = Self.manager(data.url)
+        let week = RetentionSettings(maxAge: .oneWeek, maxCaptureSize: .unlimited)
+        let preview = try await manager.preview(week, isMonitoring: true)
+        #expect(preview.plan?.filesToDelete == [2] && preview.plan?.keptEvidence.files == [1])
+        let done = try await manager.enforce(week, isMonitoring: true)
+        #expect(done.outcome.deletedFiles == [2] && done.outcome.prunedFlows == 4 && done.outcome.failures.isEmpty)
+        #expect(done.outcome.keptEvidence.files == [1] && !done.outcome.sizeCapHeldByEvidence)
+        #expect(try Self.sequences(data.url) == [1, 3, 4])
+        let store = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data.url))
+        #expect(try await store.flowCount(inAuditSession: session) == 1)
+        #expect(try await store.flowCount() == 1)
+        await store.close()
+        // Ending the session does not end the exemption; deleting it does: the next pass takes the file.
+        let owner = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data.url))
+        try await owner.deleteAuditSession(id: session)
+        await owner.close()
+        let released = try await manager.enforce(week, isMonitoring: true)
+        #expect(released.outcome.deletedFiles == [1] && released.outcome.prunedFlows == 1)
+        #expect(try Self.sequences(data.url) == [3, 4])
+    }
+
+    @Test("an evidence list that cannot be read deletes nothing, neither captures nor connections, and the outcome says why")
+    func unreadableEvidenceDeletesNothing() async throws {
+        let data = TemporaryDirectory("storage")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [30, 20, 10, 0])
+        try await RetentionFixture.connections(in: data.url, count: 3, lastSeenDaysAgo: 30)
+        let manager = try await Self.managerOverAClosedHistory(data.url)
+        let week = RetentionSettings(maxAge: .oneWeek, maxCaptureSize: .unlimited)
+        let done = try await manager.enforce(week, isMonitoring: true)
+        #expect(done.plan == nil && done.outcome.deletedFiles.isEmpty && done.outcome.prunedFlows == 0)
+        #expect(done.outcome.failures == [RetentionPass.evidenceUnreadableSentence("the history is closed")])
+        #expect(StorageReport.outcomeLines(done.outcome) == ["nothing was deleted"])
+        // Said before it is done, too.
+        #expect(try await manager.preview(week, isMonitoring: true) == .nothing("the history is closed"))
+        #expect(try Self.sequences(data.url) == [1, 2, 3, 4])
+        #expect(try await Self.flowCount(data.url) == 3)
     }
 }

@@ -56,7 +56,7 @@ import Shared
         let lines = StorageReport.usageLines(usage)
         #expect(lines.contains { $0.hasPrefix("decrypted cannot be read: ") })
         #expect(lines.last?.contains("at least") == true && lines.last?.contains("decrypted content's") == true)
-        let json = StorageReport.usageJSON(usage, settings: .default, problem: nil, plan: nil, presence: .absent)
+        let json = StorageReport.usageJSON(usage, settings: .default, problem: nil, preview: nil, presence: .absent)
         #expect(json.contains(#""plaintext":{"bytes":null,"files":null"#))
     }
 

@@ -9,6 +9,10 @@ import Shared
 /// The file being recorded is deduced from the listing (`CapturesPresentation.recordingSequence`)
 /// and from nowhere else, and so is the decrypted-content file being written
 /// (`PlaintextRetentionPlanner.openSequence`); a listing that cannot be read deletes nothing (`StorageError`).
+///
+/// Audit evidence (audit.md § Retention): applying the limits reads which capture files hold it
+/// just before planning and keeps them whole; evidence that cannot be read deletes no capture
+/// and no connection (the outcome says why).
 public actor StorageManager {
     /// Opens the history for this call; nil when there is none yet (nothing to count or prune).
     public typealias StoreOpener = @Sendable () throws -> FlowStore?
@@ -50,19 +54,14 @@ public actor StorageManager {
     }
 
     /// Applies `settings` now: the planned files deleted (never the one being recorded while a
-    /// tunnel is live) and the history pruned to the age limit. Returns what was done and what failed.
+    /// tunnel is live, never one holding audit evidence) and the history pruned to the age limit.
+    /// Returns what was done and what failed, and the plan carried out — none when the evidence
+    /// could not be read, in which case nothing was deleted and the outcome's failure says why.
     @discardableResult
     public func enforce(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
-    -> (outcome: RetentionOutcome, plan: RetentionPlan) {
+    -> (outcome: RetentionOutcome, plan: RetentionPlan?) {
         let files = try await listing()
-        let history: RetentionPass.History
-        var opened: FlowStore?
-        do {
-            opened = try openStore()
-            history = opened.map { .store($0) } ?? .none
-        } catch {
-            history = .unavailable("\(error)")
-        }
+        let (history, opened) = Self.openHistory(openStore)
         let result = await RetentionPass.run(listing: .files(files), settings: settings, now: now,
                                              recordingSequence: { CapturesPresentation.recordingSequence(files: $0, isMonitoring: isMonitoring) },
                                              history: history)
@@ -70,15 +69,21 @@ public actor StorageManager {
         switch result {
         case let .done(outcome, plan): return (outcome, plan)
         case let .listingUnreadable(reason): throw .capturesUnavailable(reason)
+        case let .evidenceUnreadable(reason): return (RetentionOutcome(failures: [RetentionPass.evidenceUnreadableSentence(reason)]), nil)
         }
     }
 
     /// What `enforce` would do now, without doing it (what the storage screen says beforehand).
     public func preview(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
-    -> RetentionPlan {
+    -> RetentionPreview {
         let files = try await listing()
-        return RetentionPlanner.plan(files: files, settings: settings, now: now,
-                                     recordingSequence: CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring))
+        switch await Self.evidence(opening: openStore) {
+        case .files(let held):
+            return .plan(RetentionPlanner.plan(files: files, settings: settings, now: now,
+                                               recordingSequence: CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring),
+                                               evidenceSequences: held))
+        case .unreadable(let reason): return .nothing(reason)
+        }
     }
 
     /// What `clearEverything` would delete: every connection, and every capture but the one
@@ -118,6 +123,25 @@ public actor StorageManager {
                                 sizeCapUnreachable: false)
     }
 
+    /// Which capture files hold audit evidence now, in one query over the history `opening`
+    /// opens (and closes after): none without a history, unreadable when it will not open or answer.
+    public static func evidence(opening: StoreOpener) async -> RetentionPass.Evidence {
+        let (history, opened) = openHistory(opening)
+        let evidence = await RetentionPass.evidence(in: history)
+        await opened?.close()
+        return evidence
+    }
+
+    /// The history for a pass, and the store to close after it.
+    private static func openHistory(_ opening: StoreOpener) -> (RetentionPass.History, FlowStore?) {
+        do {
+            let opened = try opening()
+            return (opened.map { .store($0) } ?? .none, opened)
+        } catch {
+            return (.unavailable("\(error)"), nil)
+        }
+    }
+
     private func listing() async throws(StorageError) -> [CaptureFileInfo] {
         do {
             return try await library.files()
@@ -138,4 +162,13 @@ public actor StorageManager {
         await store.close()
         return result
     }
+}
+
+/// What applying the limits now would do (`StorageManager.preview`), said before it is done.
+public enum RetentionPreview: Sendable, Equatable {
+    case plan(RetentionPlan)
+    /// Nothing would be deleted: which captures hold audit evidence cannot be read (why).
+    case nothing(String)
+
+    public var plan: RetentionPlan? { if case .plan(let plan) = self { plan } else { nil } }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Shared
 
 /// The captures' questions (`tunnelvision captures [rm SEQ… | rotate]`, `/api/captures…`): the
-/// capture files with the one being recorded marked and the room left; deleting some (never the
-/// one being recorded); a new file through the running tunnel.
+/// capture files with the one being recorded and those holding audit evidence marked, and the
+/// room left; deleting some (never the one being recorded); a new file through the running tunnel.
 public struct CapturesQuestion: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case list
@@ -69,8 +69,10 @@ public struct CapturesQuestion: Sendable, Equatable {
         let presence = tunnel.presence(in: directory)
         let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: presence.mayBeRecording)
         let settings = Result { () throws(SettingsError) in try SettingsStore(dataDirectory: directory).load().retention }
-        let headroom = CaptureHeadroom.assess(files: files, settings: settings, recordingSequence: recording, now: now)
-        return Listing(files: files, presence: presence, rows: CapturesPresentation.rows(files: files, recordingSequence: recording),
+        let evidence = await StorageManager.evidence(opening: StorageQuestion.storeOpener(dataDirectory: dataDirectory))
+        let headroom = CaptureHeadroom.assess(files: files, settings: settings, recordingSequence: recording, evidence: evidence, now: now)
+        return Listing(files: files, presence: presence,
+                       rows: CapturesPresentation.rows(files: files, recordingSequence: recording, evidence: evidence),
                        settings: settings, headroom: headroom)
     }
 

@@ -62,7 +62,8 @@ public struct StorageQuestion: Sendable, Equatable {
     public struct Usage: Sendable {
         public let usage: StorageUsage
         public let settings: Result<RetentionSettings, SettingsError>
-        public let plan: RetentionPlan?
+        /// What applying the limits would do now; nil when they cannot be read.
+        public let preview: RetentionPreview?
         public let presence: CapturesTunnelPresence
         /// The Settings card's decisions, from the whole settings; nil when they cannot be read.
         public var card: DecryptedContentCard? = nil
@@ -72,8 +73,11 @@ public struct StorageQuestion: Sendable, Equatable {
         /// Everything could be read (else the command's exit status is 1; the document says what not).
         public var isComplete: Bool { usage.isComplete && problem == nil }
 
-        public var json: String { StorageReport.usageJSON(usage, settings: limits, problem: problem, plan: plan, presence: presence, card: card) }
-        public var lines: [String] { StorageReport.usageLines(usage) + StorageReport.limitLines(settings: limits, problem: problem, plan: plan) }
+        public var plan: RetentionPlan? { preview?.plan }
+        public var json: String {
+            StorageReport.usageJSON(usage, settings: limits, problem: problem, preview: preview, presence: presence, card: card)
+        }
+        public var lines: [String] { StorageReport.usageLines(usage) + StorageReport.limitLines(settings: limits, problem: problem, preview: preview) }
     }
 
     public func usage(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> Usage {
@@ -83,9 +87,9 @@ public struct StorageQuestion: Sendable, Equatable {
         let card = (try? stored.get()).map(DecryptedContentCard.init)
         return try await managing { manager throws(StorageError) in
             let usage = try await manager.usage()
-            var plan: RetentionPlan?
-            if case .success(let limits) = settings { plan = try await manager.preview(limits, isMonitoring: presence.mayBeRecording) }
-            return Usage(usage: usage, settings: settings, plan: plan, presence: presence, card: card)
+            var preview: RetentionPreview?
+            if case .success(let limits) = settings { preview = try await manager.preview(limits, isMonitoring: presence.mayBeRecording) }
+            return Usage(usage: usage, settings: settings, preview: preview, presence: presence, card: card)
         }
     }
 
