@@ -3,9 +3,10 @@ import App
 import AppLinux
 import Shared
 
-/// `tunnelvision captures [rm SEQ… | rotate] [--data-dir D] [--json]`: the capture files, with the
-/// one being recorded and those holding audit evidence marked, and the room left; deleting some
-/// (never the one being recorded); starting a new file through the running tunnel.
+/// `tunnelvision captures [rm SEQ… [--including-evidence] | rotate] [--data-dir D] [--json]`: the
+/// capture files, with the one being recorded and those holding audit evidence marked, and the
+/// room left; deleting some (never the one being recorded; one holding audit evidence only when
+/// agreed); starting a new file through the running tunnel.
 enum CapturesCommand {
     struct Request: Equatable {
         var question: CapturesQuestion
@@ -14,7 +15,7 @@ enum CapturesCommand {
 
     static let help = """
     tunnelvision captures [--data-dir D] [--json]
-    tunnelvision captures rm SEQ... [--data-dir D] [--json]
+    tunnelvision captures rm SEQ... [--including-evidence] [--data-dir D] [--json]
     tunnelvision captures rotate [--data-dir D] [--json]
 
     Lists the capture files (.pcap) the tunnel wrote in the data directory, newest first: each one's
@@ -28,9 +29,15 @@ enum CapturesCommand {
     rm SEQ...  deletes those captures. The connections stay in the history; only their raw bytes go
                (their packets then read as "capture deleted"). The capture being recorded is refused:
                'captures rotate' first. A sequence that is not there is an error; the others still go.
+               When any of them holds audit evidence (or whether it does cannot be read), nothing is
+               deleted and the command says which captures and which audit sessions, unless
+               --including-evidence is given (exit status 1).
     rotate     asks the running tunnel to close its capture file and start the next one (so the
                closed one can be copied or deleted without stopping), and says the new file.
 
+    --including-evidence
+                  with rm: agrees to delete captures holding audit evidence; their audit sessions
+                  and connections stay, those packets' bytes go.
     --data-dir D  the data directory (else $TUNNELVISION_DATA, else /var/lib/tunnelvision for root
                   and $XDG_DATA_HOME/tunnelvision for anyone else).
     --json        one JSON object: the listing {"captures": [{"sequence", "name", "bytes",

@@ -5,7 +5,7 @@ import Foundation
 import App
 import Shared
 
-/// `tunnelvision storage [apply | clear [--yes] | clear-plaintext [--yes]] [--data-dir D] [--json]`:
+/// `tunnelvision storage [apply | clear [--yes] [--including-evidence] | clear-plaintext [--yes]] [--data-dir D] [--json]`:
 /// what the captures, the history and the decrypted content take and what the limits will do;
 /// applying the limits now; deleting everything; deleting the decrypted content alone.
 enum StorageCommand {
@@ -17,7 +17,7 @@ enum StorageCommand {
     static let help = """
     tunnelvision storage [--data-dir D] [--json]
     tunnelvision storage apply [--data-dir D] [--json]
-    tunnelvision storage clear [--yes] [--data-dir D] [--json]
+    tunnelvision storage clear [--yes] [--including-evidence] [--data-dir D] [--json]
     tunnelvision storage clear-plaintext [--yes] [--data-dir D] [--json]
 
     Shows what TunnelVision keeps in the data directory: the captures (bytes, files — the one being
@@ -46,17 +46,25 @@ enum StorageCommand {
            N connections, M captures (X) and K files of decrypted content (Y)? [y/N]"); --yes
            answers for it, and without a terminal --yes is required (exit status 1 otherwise).
            A running tunnel goes on recording: its session is kept, its connections so far go.
+           Audit projects and sessions stay, but their evidence goes with the rest: the question
+           says how many connections are audit evidence, and --yes over a history holding any
+           (or one that cannot say) also needs --including-evidence, else nothing is deleted
+           (exit status 1).
     clear-plaintext
            deletes the decrypted content alone: every index entry, then every .tvpt file but the
            one a running tunnel is writing (the newest while a tunnel runs), which is kept and
            named with its size. History and captures stay. Asks first like clear; --yes answers.
            Turning 'plaintext-persistence' off stops a running tunnel keeping more at once.
 
+    --including-evidence
+                  with clear: agrees to delete the audit evidence (its connections, and the
+                  captures holding their packets) with everything else; needed beside --yes
+                  whenever the history holds any.
     --data-dir D  the data directory (else $TUNNELVISION_DATA, else /var/lib/tunnelvision for root
                   and $XDG_DATA_HOME/tunnelvision for anyone else).
     --json        one JSON object: usage {"captures" {"bytes", "files"}, "history" {"bytes",
-                  "connections", "problem"}, "plaintext" {"bytes", "files", "ceilingBytes",
-                  "problem"}, "totalBytes", "totalComplete", "limits" {"maxAge",
+                  "connections", "auditConnections", "problem"}, "plaintext" {"bytes", "files",
+                  "ceilingBytes", "problem"}, "totalBytes", "totalComplete", "limits" {"maxAge",
                   "maxCaptureBytes", "problem"}, "plan" {"filesToDelete", "bytesReclaimed",
                   "captureBytesAfter", "historyCutoff" (UTC), "sizeCapUnreachable",
                   "sizeCapHeldByEvidence", "keptEvidence" {"files", "bytes"}} or null (then
@@ -93,14 +101,17 @@ enum StorageCommand {
             case .apply:
                 return answer(try await question.apply(presence: presence), json: json)
             case .clear(let confirmed):
+                var question = question
                 if !confirmed {
                     guard isatty(STDIN_FILENO) == 1 else {
                         printError("tunnelvision: \(StorageQuestion.clearNeedsConfirmation)")
                         return 1
                     }
                     let scope = try await question.clearingPlan(presence: presence)
-                    guard agreed(StorageReport.clearQuestion(connections: scope.connections, files: scope.files,
-                                                             plaintext: scope.plaintext)) else { return 1 }
+                    guard agreed(StorageReport.clearQuestion(connections: scope.connections, auditConnections: scope.auditConnections,
+                                                             files: scope.files, plaintext: scope.plaintext)) else { return 1 }
+                    // A yes to a question that named audit evidence (or said it could not tell) agrees to deleting it.
+                    if scope.auditConnections != 0 { question.includingEvidence = true }
                 }
                 return answer(try await question.clear(presence: presence), json: json)
             case .clearPlaintext(let confirmed):

@@ -139,10 +139,11 @@ import Shared
         let json = try Self.run(["--json"], data.url)
         #expect(json.status == 0, "\(json.err)")
         #expect(try PythonJSON.value(json.out, "history.connections") == "5")
+        #expect(try PythonJSON.value(json.out, "history.auditConnections") == "1")
         #expect(try PythonJSON.value(json.out, "plan.filesToDelete") == "[2]")
         #expect(try PythonJSON.value(json.out, "plan.keptEvidence.files") == "[1]")
         #expect(try PythonJSON.value(json.out, "plan.sizeCapHeldByEvidence") == "false")
-        #expect(try Self.run([], data.url).out.contains("applying them now would delete 1 capture ("))
+        #expect(try Self.run([], data.url).out.contains("5 connections (1 of them audit evidence)"))
         let apply = try Self.run(["apply", "--json"], data.url)
         #expect(apply.status == 0, "\(apply.err)")
         #expect(try PythonJSON.value(apply.out, "deletedFiles") == "[2]" && PythonJSON.value(apply.out, "deletedConnections") == "4")
@@ -163,5 +164,46 @@ import Shared
         #expect(try PythonJSON.value(usage.out, "plan") == "null")
         #expect(try PythonJSON.value(usage.out, "planProblem").hasPrefix("\"applying them now would delete nothing, neither captures "
                                                                           + "nor connections: which captures hold audit evidence cannot be read ("))
+    }
+
+    /// Two captures, the first holding audit evidence: four connections, one of them the evidence.
+    static func twoCapturesAndEvidence() async throws -> TemporaryDirectory {
+        let data = TemporaryDirectory("storage-command")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [2, 1])
+        try await RetentionFixture.evidence(in: data.url, files: [1], lastSeenDaysAgo: 1)
+        try await RetentionFixture.connections(in: data.url, count: 3, lastSeenDaysAgo: 1)
+        return data
+    }
+
+    @Test("clear --yes refuses while the history holds audit evidence, saying how much; --including-evidence deletes it with the rest")
+    func clearRefusesEvidenceUntilAgreed() async throws {
+        let data = try await Self.twoCapturesAndEvidence()
+        let refused = try Self.run(["clear", "--yes"], data.url)
+        #expect(refused.status == 1 && refused.out.isEmpty)
+        #expect(refused.err.contains("deleting everything would delete 1 connection of audit evidence, so nothing was deleted; "
+                                     + "--including-evidence with --yes deletes it with everything else"), "\(refused.err)")
+        #expect(try Self.sequences(data.url) == [1, 2])
+        #expect(try await Self.flowCount(data.url) == 4)
+        // Only clear takes it.
+        #expect(try Self.run(["apply", "--including-evidence"], data.url).status == 2)
+        let cleared = try Self.run(["clear", "--yes", "--including-evidence", "--json"], data.url)
+        #expect(cleared.status == 0, "\(cleared.err)")
+        #expect(try PythonJSON.value(cleared.out, "deletedFiles") == "[1, 2]")
+        #expect(try PythonJSON.value(cleared.out, "deletedConnections") == "4")
+        #expect(try await Self.flowCount(data.url) == 0)
+    }
+
+    @Test("clear on a terminal names the audit evidence in its question, and a yes to it deletes it too")
+    func clearAsksAboutEvidenceOnATerminal() async throws {
+        let data = try await Self.twoCapturesAndEvidence()
+        let command = "\(try BuiltProduct.url("tunnelvision").path) storage clear --data-dir \(data.url.path)"
+        let result = try BuiltProduct.run(URL(fileURLWithPath: "/bin/sh"),
+                                          ["-c", "printf 'y\\n' | script -qec \"$0\" /dev/null; echo \"status=$?\"", command])
+        #expect(result.out.contains("delete 4 connections (1 of them audit evidence), 2 captures ("), "\(result.out)")
+        #expect(result.out.contains("status=0") && result.out.contains("deleted 2 captures"), "\(result.out)")
+        #expect(try Self.sequences(data.url).isEmpty)
+        #expect(try await Self.flowCount(data.url) == 0)
+        let help = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["help", "storage"])
+        #expect(help.out.contains("storage clear [--yes] [--including-evidence]") && help.out.contains("evidence is exempt from both limits"))
     }
 }

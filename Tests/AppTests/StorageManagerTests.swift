@@ -48,7 +48,7 @@ import Shared
         try Data("this is not a database, it is a note".utf8).write(to: DataDirectoryLayout.database(in: data.url))
         let usage = try await Self.manager(data.url).usage()
         #expect(usage.captureFileCount == 2 && usage.captureBytes > 0)
-        #expect(usage.historyBytes == nil && usage.historyFlowCount == nil && !usage.isComplete)
+        #expect(usage.historyBytes == nil && usage.historyFlowCount == nil && usage.auditFlowCount == nil && !usage.isComplete)
         #expect(usage.historyProblem?.contains("not") == true)
         // A pass over it deletes nothing, not even the aged file: nobody can say which captures hold audit evidence.
         let done = try await Self.manager(data.url).enforce(RetentionSettings(maxAge: .oneDay, maxCaptureSize: .unlimited),
@@ -117,7 +117,7 @@ import Shared
         let manager = Self.manager(data.url)
         let scope = try await manager.clearingPlan(isMonitoring: false)
         #expect(scope.connections == 4 && scope.files.map(\.sequence) == [1, 2, 3])
-        let outcome = try await manager.clearEverything(isMonitoring: false)
+        let outcome = try await manager.clearEverything(isMonitoring: false, includingEvidence: false)
         #expect(outcome.deletedFiles == [1, 2, 3] && outcome.prunedFlows == 4 && outcome.failures.isEmpty)
         #expect(try Self.sequences(data.url).isEmpty)
         #expect(try await Self.flowCount(data.url) == 0)
@@ -143,7 +143,7 @@ import Shared
         _ = try await tunnel.write(FlowStoreBatch(flows: [record(50_000)]))
         let session = try #require(await tunnel.sessionID)
 
-        let outcome = try await Self.manager(data.url).clearEverything(isMonitoring: true)
+        let outcome = try await Self.manager(data.url).clearEverything(isMonitoring: true, includingEvidence: false)
         #expect(outcome.deletedFiles == [1, 2] && outcome.prunedFlows == 4 && outcome.failures.isEmpty)
         #expect(try Self.sequences(data.url) == [3])
 
@@ -177,7 +177,7 @@ import Shared
         #expect(try await Self.flowCount(data.url) == 0)
 
         try await RetentionFixture.connections(in: data.url, count: 2, lastSeenDaysAgo: 1)
-        let cleared = try await manager.clearEverything(isMonitoring: false)
+        let cleared = try await manager.clearEverything(isMonitoring: false, includingEvidence: false)
         #expect(cleared.failures.count == 4 && cleared.deletedFiles.isEmpty && cleared.prunedFlows == 2)
         #expect(try await Self.flowCount(data.url) == 0)
         #expect(try Self.sequences(data.url).count == 4)
@@ -237,5 +237,41 @@ import Shared
         #expect(try await manager.preview(week, isMonitoring: true) == .nothing("the history is closed"))
         #expect(try Self.sequences(data.url) == [1, 2, 3, 4])
         #expect(try await Self.flowCount(data.url) == 3)
+    }
+
+    @Test("delete everything counts the audit evidence first and refuses while it is there, until the caller agrees; the audit stays")
+    func clearingRefusesEvidenceUntilAgreed() async throws {
+        let data = TemporaryDirectory("storage")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [2, 1])
+        let session = try await RetentionFixture.evidence(in: data.url, files: [1], lastSeenDaysAgo: 1)
+        try await RetentionFixture.connections(in: data.url, count: 3, lastSeenDaysAgo: 1)
+        let manager = Self.manager(data.url)
+        #expect(try await manager.usage().auditFlowCount == 1)
+        let scope = try await manager.clearingPlan(isMonitoring: false)
+        #expect(scope.connections == 4 && scope.auditConnections == 1)
+        await #expect(throws: StorageError.clearingWouldDeleteEvidence(connections: 1)) {
+            _ = try await manager.clearEverything(isMonitoring: false, includingEvidence: false)
+        }
+        #expect(try Self.sequences(data.url) == [1, 2])
+        #expect(try await Self.flowCount(data.url) == 4)
+        let cleared = try await manager.clearEverything(isMonitoring: false, includingEvidence: true)
+        #expect(cleared.deletedFiles == [1, 2] && cleared.prunedFlows == 4 && cleared.failures.isEmpty)
+        let store = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data.url))
+        #expect(try await store.auditSession(id: session) != nil)
+        #expect(try await store.auditFlowCount() == 0)
+        await store.close()
+    }
+
+    @Test("delete everything refuses when whether the history holds audit evidence cannot be read")
+    func clearingRefusesUnknownEvidence() async throws {
+        let data = TemporaryDirectory("storage")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [2, 1])
+        try await RetentionFixture.connections(in: data.url, count: 2, lastSeenDaysAgo: 1)
+        let manager = try await Self.managerOverAClosedHistory(data.url)
+        await #expect(throws: StorageError.clearingEvidenceUnknown("the history is closed")) {
+            _ = try await manager.clearEverything(isMonitoring: false, includingEvidence: false)
+        }
+        #expect(try Self.sequences(data.url) == [1, 2])
+        #expect(try await Self.flowCount(data.url) == 2)
     }
 }

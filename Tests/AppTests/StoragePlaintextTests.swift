@@ -127,7 +127,8 @@ import Shared
         try await PlaintextFixture.content(in: data.url, chunks: 2, daysAgo: 0)
         let question = StorageQuestion(action: .clear(confirmed: true), dataDirectory: data.url.path)
         let scope = try await question.clearingPlan(presence: .absent)
-        #expect(StorageReport.clearQuestion(connections: scope.connections, files: scope.files, plaintext: scope.plaintext)
+        #expect(StorageReport.clearQuestion(connections: scope.connections, auditConnections: scope.auditConnections, files: scope.files,
+                                            plaintext: scope.plaintext)
             .contains("and 2 files of decrypted content ("))
         let outcome = try await question.clear(presence: .absent)
         #expect(outcome.failures.isEmpty, "\(outcome.failures)")

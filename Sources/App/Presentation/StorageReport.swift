@@ -9,7 +9,7 @@ public enum StorageReport {
         var lines = ["captures  \(RunSummary.bytes(usage.captureBytes)) in \(files(usage.captureFileCount))"]
         var unknown: [String] = []
         if let bytes = usage.historyBytes, let flows = usage.historyFlowCount {
-            lines.append("history   \(RunSummary.bytes(bytes)), \(flows == 1 ? "1 connection" : "\(flows) connections")")
+            lines.append("history   \(RunSummary.bytes(bytes)), \(EvidenceDeletion.connections(flows, evidence: usage.auditFlowCount))")
         } else {
             lines.append("history   cannot be read: \(usage.historyProblem ?? "unknown reason")")
             unknown.append("the history's")
@@ -115,10 +115,12 @@ public enum StorageReport {
         return lines
     }
 
-    /// "delete 42 connections and 3 captures (120.5 MiB)? [y/N] "
-    /// "delete 42 connections, 3 captures (120.5 MiB) and 2 files of decrypted content (3 MiB)? [y/N] "
-    public static func clearQuestion(connections: Int?, files: [CaptureFileInfo], plaintext: [PlaintextFileInfo]) -> String {
-        let flows = connections.map { $0 == 1 ? "1 connection" : "\($0) connections" } ?? "the history (its size cannot be read)"
+    /// "delete 42 connections, 3 captures (120.5 MiB) and 2 files of decrypted content (3 MiB)? [y/N] ",
+    /// and "42 connections (5 of them audit evidence)" when the history holds some.
+    public static func clearQuestion(connections: Int?, auditConnections: Int?, files: [CaptureFileInfo],
+                                     plaintext: [PlaintextFileInfo]) -> String {
+        let flows = connections.map { EvidenceDeletion.connections($0, evidence: auditConnections) }
+            ?? "the history (its size cannot be read, nor whether it holds audit evidence)"
         let count = files.count == 1 ? "1 capture" : "\(files.count) captures"
         return "delete \(flows), \(count) (\(RunSummary.bytes(files.reduce(0) { $0 + $1.byteCount }))) and "
             + "\(plaintextScope(plaintext))? [y/N] "
@@ -160,6 +162,7 @@ public enum StorageReport {
         out.beginObject("history")
         out.number("bytes", usage.historyBytes.map { Int(clamping: $0) })
         out.number("connections", usage.historyFlowCount)
+        out.number("auditConnections", usage.auditFlowCount)
         out.string("problem", usage.historyProblem)
         out.endObject()
         out.beginObject("plaintext")

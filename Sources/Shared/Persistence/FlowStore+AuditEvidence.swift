@@ -86,6 +86,33 @@ extension FlowStore {
         return try evidenceFileSequences(rows)
     }
 
+    /// Which audit sessions, open or ended, hold evidence in each of capture files `sequences`, in
+    /// one query: a file is listed when a packet of one of their flows is in it, with those
+    /// sessions by id; a file holding none is not listed.
+    public func auditEvidenceHolders(ofCaptureFiles sequences: Set<UInt32>) throws(StoreError) -> [UInt32: [AuditEvidenceHolder]] {
+        guard !sequences.isEmpty else { return [:] }
+        let ordered = sequences.sorted()
+        let rows = try sqlite { connection throws(SQLiteError) in
+            try connection.withStatement("""
+                SELECT DISTINCT p.pcap_file, s.id, pr.name FROM flows f \(Self.flowPacketsJoin)
+                JOIN audit_sessions s ON s.id = f.audit_session_id JOIN audit_projects pr ON pr.id = s.project_id
+                WHERE p.pcap_offset > 0 AND p.pcap_file IN (\(ordered.indices.map { "?\($0 + 1)" }.joined(separator: ", ")))
+                ORDER BY p.pcap_file, s.id
+                """) { statement throws(SQLiteError) in
+                for (index, sequence) in ordered.enumerated() { statement.bind(Int64(sequence), at: Int32(index + 1)) }
+                var rows: [(Int64, AuditEvidenceHolder)] = []
+                while try statement.step() {
+                    rows.append((statement.int64(at: 0),
+                                 AuditEvidenceHolder(sessionID: statement.int64(at: 1), projectName: statement.text(at: 2) ?? "")))
+                }
+                return rows
+            }
+        }
+        var holders: [UInt32: [AuditEvidenceHolder]] = [:]
+        for (sequence, holder) in rows { holders[try Self.fileSequence(sequence), default: []].append(holder) }
+        return holders
+    }
+
     private static func evidenceRows(on connection: SQLiteConnection) throws(SQLiteError) -> [Int64] {
         try fileSequences(where: "f.audit_session_id IS NOT NULL", bind: nil, on: connection)
     }

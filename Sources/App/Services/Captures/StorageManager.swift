@@ -12,7 +12,8 @@ import Shared
 ///
 /// Audit evidence (audit.md § Retention): applying the limits reads which capture files hold it
 /// just before planning and keeps them whole; evidence that cannot be read deletes no capture
-/// and no connection (the outcome says why).
+/// and no connection (the outcome says why). Deleting everything deletes evidence too, so it
+/// refuses while the history holds any (or cannot say) unless the caller says the person agreed.
 public actor StorageManager {
     /// Opens the history for this call; nil when there is none yet (nothing to count or prune).
     public typealias StoreOpener = @Sendable () throws -> FlowStore?
@@ -31,8 +32,8 @@ public actor StorageManager {
     public func usage() async throws(StorageError) -> StorageUsage {
         let files = try await listing()
         let captureBytes = files.reduce(UInt64(0)) { $0 + $1.byteCount }
-        let history = await withHistory { store async throws -> (UInt64, Int) in
-            (UInt64(max(0, await store.totalBytesOnDisk())), try await store.flowCount())
+        let history = await withHistory { store async throws -> (UInt64, Int, Int) in
+            (UInt64(max(0, await store.totalBytesOnDisk())), try await store.flowCount(), try await store.auditFlowCount())
         }
         let plaintext = Result { () throws(DirectoryError) in try PlaintextDirectory.fileInfos(in: plaintextDirectory) }
         let plaintextBytes = (try? plaintext.get()).map { $0.reduce(UInt64(0)) { $0 + $1.byteCount } }
@@ -42,12 +43,12 @@ public actor StorageManager {
         switch history {
         case .success(let figures):
             return StorageUsage(captureBytes: captureBytes, captureFileCount: files.count,
-                                historyBytes: figures?.0 ?? 0, historyFlowCount: figures?.1 ?? 0,
+                                historyBytes: figures?.0 ?? 0, historyFlowCount: figures?.1 ?? 0, auditFlowCount: figures?.2 ?? 0,
                                 plaintextBytes: plaintextBytes, plaintextFileCount: (try? plaintext.get())?.count,
                                 plaintextProblem: plaintextProblem)
         case .failure(let problem):
             return StorageUsage(captureBytes: captureBytes, captureFileCount: files.count, historyBytes: nil,
-                                historyFlowCount: nil, historyProblem: problem.description,
+                                historyFlowCount: nil, auditFlowCount: nil, historyProblem: problem.description,
                                 plaintextBytes: plaintextBytes, plaintextFileCount: (try? plaintext.get())?.count,
                                 plaintextProblem: plaintextProblem)
         }
@@ -86,24 +87,35 @@ public actor StorageManager {
         }
     }
 
-    /// What `clearEverything` would delete: every connection, and every capture but the one
-    /// being recorded.
-    public func clearingPlan(isMonitoring: Bool) async throws(StorageError) -> (connections: Int?, files: [CaptureFileInfo]) {
+    /// What `clearEverything` would delete: every connection (of which `auditConnections` are
+    /// audit evidence), and every capture but the one being recorded. The counts are nil when the
+    /// history cannot be read.
+    public func clearingPlan(isMonitoring: Bool) async throws(StorageError)
+    -> (connections: Int?, auditConnections: Int?, files: [CaptureFileInfo]) {
         let files = try await listing()
         let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring)
-        let count = await withHistory { store async throws in try await store.flowCount() }
-        let connections: Int? = switch count {
-        case .success(let counted): counted ?? 0
+        let count = await withHistory { store async throws in (try await store.flowCount(), try await store.auditFlowCount()) }
+        let counts: (Int, Int)? = switch count {
+        case .success(let counted): counted ?? (0, 0)
         case .failure: nil
         }
-        return (connections, files.filter { $0.sequence != recording })
+        return (counts?.0, counts?.1, files.filter { $0.sequence != recording })
     }
 
     /// Deletes every connection and every capture file but the one being recorded. While a tunnel
     /// is live its session row is kept (`FlowStore.clearAll(keepingOpenSessions:)`): the tunnel is
-    /// still writing in it and dates its end on stop; its flows go like any other.
-    public func clearEverything(isMonitoring: Bool) async throws(StorageError) -> RetentionOutcome {
+    /// still writing in it and dates its end on stop; its flows go like any other. Audit projects
+    /// and sessions stay, but their evidence goes with the rest, so unless `includingEvidence` (the
+    /// person agreed, having been told) it refuses, deleting nothing, while the history holds any
+    /// evidence or cannot say whether it does.
+    public func clearEverything(isMonitoring: Bool, includingEvidence: Bool) async throws(StorageError) -> RetentionOutcome {
         let files = try await listing()
+        if !includingEvidence {
+            switch await withHistory({ store async throws in try await store.auditFlowCount() }) {
+            case .success(let count): if let count, count > 0 { throw .clearingWouldDeleteEvidence(connections: count) }
+            case .failure(let problem): throw .clearingEvidenceUnknown(problem.description)
+            }
+        }
         let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring)
         let deletion = RetentionPass.delete(files.filter { $0.sequence != recording })
         var failures = deletion.failures
@@ -119,8 +131,7 @@ public actor StorageManager {
         }
         return RetentionOutcome(deletedFiles: deletion.deleted.map(\.sequence),
                                 bytesReclaimed: deletion.deleted.reduce(0) { $0 + $1.byteCount },
-                                prunedFlows: pruned, failures: failures,
-                                sizeCapUnreachable: false)
+                                prunedFlows: pruned, failures: failures)
     }
 
     /// Which capture files hold audit evidence now, in one query over the history `opening`
