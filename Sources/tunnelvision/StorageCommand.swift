@@ -5,7 +5,7 @@ import Foundation
 import App
 import Shared
 
-/// `tunnelvision storage [apply | clear [--yes] | clear-plaintext [--yes]] [--data-dir D] [--json]`:
+/// `tunnelvision storage [apply | clear [--yes] [--including-evidence] | clear-plaintext [--yes]] [--data-dir D] [--json]`:
 /// what the captures, the history and the decrypted content take and what the limits will do;
 /// applying the limits now; deleting everything; deleting the decrypted content alone.
 enum StorageCommand {
@@ -17,7 +17,7 @@ enum StorageCommand {
     static let help = """
     tunnelvision storage [--data-dir D] [--json]
     tunnelvision storage apply [--data-dir D] [--json]
-    tunnelvision storage clear [--yes] [--data-dir D] [--json]
+    tunnelvision storage clear [--yes] [--including-evidence] [--data-dir D] [--json]
     tunnelvision storage clear-plaintext [--yes] [--data-dir D] [--json]
 
     Shows what TunnelVision keeps in the data directory: the captures (bytes, files — the one being
@@ -26,36 +26,52 @@ enum StorageCommand {
     the total of all three; then the retention limits ('tunnelvision help settings') and what
     applying them now would delete. The size limit governs the captures only (the history's
     database does not shrink when rows go); the history is kept by age; decrypted content by its
-    own expiry ('plaintext-age') under a fixed ceiling of \(StorageReport.plaintextCeiling).
+    own expiry ('plaintext-age') under a fixed ceiling of \(StorageReport.plaintextCeiling). Audit
+    evidence is exempt from both limits: a connection of an audit session (open or ended) and
+    every capture holding one of its packets are kept whole until that session is deleted.
 
     apply  applies the stored limits now, as the tunnel does when a session starts and at each new
            capture file: the oldest captures past the limits deleted (never the one being recorded,
-           which counts at the 64 MiB it grows to, so the captures stay within the size limit),
-           the connections last seen before the age limit deleted; then the decrypted content's
+           which counts at the 64 MiB it grows to, so the captures stay within the size limit, nor
+           one holding audit evidence: newer ones go in its place, and when the evidence alone
+           keeps the captures over the size limit it says so), the connections last seen before
+           the age limit deleted (not audit evidence); then the decrypted content's
            sweep: its index entries past 'plaintext-age' deleted, the files no entry points into
            any more, then the oldest over the ceiling (never the file being written). Always
            answers, also "nothing to delete". Refuses, deleting nothing, when the settings or the
-           captures cannot be read.
+           captures cannot be read; when which captures hold audit evidence cannot be read it
+           deletes no capture and no connection, and says why.
     clear  deletes every connection of the history, every capture but the one being recorded and
            all decrypted content but the file being written. On a terminal it asks first ("delete
            N connections, M captures (X) and K files of decrypted content (Y)? [y/N]"); --yes
            answers for it, and without a terminal --yes is required (exit status 1 otherwise).
            A running tunnel goes on recording: its session is kept, its connections so far go.
+           Audit projects and sessions stay, but their evidence goes with the rest: the question
+           says how many connections are audit evidence, and --yes over a history holding any
+           (or one that cannot say) also needs --including-evidence, else nothing is deleted
+           (exit status 1).
     clear-plaintext
            deletes the decrypted content alone: every index entry, then every .tvpt file but the
            one a running tunnel is writing (the newest while a tunnel runs), which is kept and
            named with its size. History and captures stay. Asks first like clear; --yes answers.
            Turning 'plaintext-persistence' off stops a running tunnel keeping more at once.
 
+    --including-evidence
+                  with clear: agrees to delete the audit evidence (its connections, and the
+                  captures holding their packets) with everything else; needed beside --yes
+                  whenever the history holds any.
     --data-dir D  the data directory (else $TUNNELVISION_DATA, else /var/lib/tunnelvision for root
                   and $XDG_DATA_HOME/tunnelvision for anyone else).
     --json        one JSON object: usage {"captures" {"bytes", "files"}, "history" {"bytes",
-                  "connections", "problem"}, "plaintext" {"bytes", "files", "ceilingBytes",
-                  "problem"}, "totalBytes", "totalComplete", "limits" {"maxAge",
+                  "connections", "auditConnections", "problem"}, "plaintext" {"bytes", "files",
+                  "ceilingBytes", "problem"}, "totalBytes", "totalComplete", "limits" {"maxAge",
                   "maxCaptureBytes", "problem"}, "plan" {"filesToDelete", "bytesReclaimed",
-                  "captureBytesAfter", "historyCutoff" (UTC), "sizeCapUnreachable"}, "tunnel"};
+                  "captureBytesAfter", "historyCutoff" (UTC), "sizeCapUnreachable",
+                  "sizeCapHeldByEvidence", "keptEvidence" {"files", "bytes"}} or null (then
+                  "planProblem" when the audit evidence cannot be read), "tunnel"};
                   apply and clear {"deletedFiles", "bytesReclaimed", "deletedConnections",
-                  "sizeCapUnreachable", "plaintext", "failures", "changedAnything", "lines"};
+                  "sizeCapUnreachable", "sizeCapHeldByEvidence", "keptEvidence", "plaintext",
+                  "failures", "changedAnything", "lines"};
                   clear-plaintext {"plaintext" {"deletedFiles", "bytesReclaimed",
                   "deletedIndexEntries", "spared" {"file", "bytes"} or null,
                   "ceilingUnreachable", "failures"}, "failures", "changedAnything", "lines"}.
@@ -85,14 +101,17 @@ enum StorageCommand {
             case .apply:
                 return answer(try await question.apply(presence: presence), json: json)
             case .clear(let confirmed):
+                var question = question
                 if !confirmed {
                     guard isatty(STDIN_FILENO) == 1 else {
                         printError("tunnelvision: \(StorageQuestion.clearNeedsConfirmation)")
                         return 1
                     }
                     let scope = try await question.clearingPlan(presence: presence)
-                    guard agreed(StorageReport.clearQuestion(connections: scope.connections, files: scope.files,
-                                                             plaintext: scope.plaintext)) else { return 1 }
+                    guard agreed(StorageReport.clearQuestion(connections: scope.connections, auditConnections: scope.auditConnections,
+                                                             files: scope.files, plaintext: scope.plaintext)) else { return 1 }
+                    // A yes to a question that named audit evidence (or said it could not tell) agrees to deleting it.
+                    if scope.auditConnections != 0 { question.includingEvidence = true }
                 }
                 return answer(try await question.clear(presence: presence), json: json)
             case .clearPlaintext(let confirmed):

@@ -66,4 +66,51 @@ import Shared
         #expect(help.status == 0 && help.out.contains("captures rm SEQ...") && help.out.contains("connections stay in the history"))
         #expect(try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["--help"]).out.contains("tunnelvision captures"))
     }
+
+    @Test("rm refuses captures holding audit evidence, naming them and their sessions, and deletes nothing; --including-evidence deletes them")
+    func removalOfEvidence() async throws {
+        let data = TemporaryDirectory("captures-command")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [3, 2, 1])
+        let session = try await RetentionFixture.evidence(in: data.url, files: [2], lastSeenDaysAgo: 2, project: "Therapy app")
+        // The listing marks it.
+        let listed = try Self.run(["--json"], data.url)
+        #expect(try PythonJSON.value(listed.out, "captures.1.sequence") == "2" && PythonJSON.value(listed.out, "captures.1.evidence") == "true")
+        #expect(try PythonJSON.value(listed.out, "captures.0.evidence") == "false")
+        #expect(try PythonJSON.value(listed.out, "roomLeft.keptEvidence.files") == "[2]")
+        #expect(try Self.run([], data.url).out.split(separator: "\n")[1].hasSuffix("  audit evidence"))
+
+        let refused = try Self.run(["rm", "1", "2"], data.url)
+        #expect(refused.status == 1 && refused.out.isEmpty)
+        #expect(refused.err.contains("capture 2 holds evidence of audit session \(session) of \"Therapy app\"; nothing was deleted: "
+                                     + "--including-evidence deletes it anyway"), "\(refused.err)")
+        #expect(try CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: data.url)).map(\.sequence) == [1, 2, 3])
+        let json = try Self.run(["rm", "2", "--json"], data.url)
+        #expect(json.status == 1 && json.err.contains("holds evidence of audit session"))
+
+        let agreed = try Self.run(["rm", "1", "2", "--including-evidence"], data.url)
+        #expect(agreed.status == 0, "\(agreed.err)")
+        #expect(agreed.out.contains("deleted capture 1") && agreed.out.contains("deleted capture 2"))
+        #expect(try CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: data.url)).map(\.sequence) == [3])
+        // Its audit session keeps its connection, without the bytes.
+        let store = try FlowStore(databaseURL: DataDirectoryLayout.database(in: data.url))
+        #expect(try await store.flowCount(inAuditSession: session) == 1)
+        await store.close()
+
+        #expect(try Self.run(["--including-evidence"], data.url).status == 2)
+        let help = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["help", "captures"])
+        #expect(help.out.contains("captures rm SEQ... [--including-evidence]") && help.out.contains("agrees to delete captures holding audit evidence"))
+    }
+
+    @Test("rm refuses a capture whose evidence cannot be checked, saying why, and deletes nothing")
+    func removalWhenEvidenceCannotBeRead() throws {
+        let data = TemporaryDirectory("captures-command")
+        try RetentionFixture.captures(in: data.url, startedDaysAgo: [3, 2, 1])
+        try Data("this is not a database".utf8).write(to: DataDirectoryLayout.database(in: data.url))
+        let refused = try Self.run(["rm", "1"], data.url)
+        #expect(refused.status == 1 && refused.err.contains("whether capture 1 holds audit evidence cannot be read ("), "\(refused.err)")
+        #expect(refused.err.contains("is not a SQLite database"))
+        #expect(try CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: data.url)).count == 3)
+        #expect(try Self.run(["rm", "1", "--including-evidence"], data.url).status == 0)
+        #expect(try CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: data.url)).map(\.sequence) == [2, 3])
+    }
 }

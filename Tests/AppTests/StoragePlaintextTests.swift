@@ -56,7 +56,7 @@ import Shared
         let lines = StorageReport.usageLines(usage)
         #expect(lines.contains { $0.hasPrefix("decrypted cannot be read: ") })
         #expect(lines.last?.contains("at least") == true && lines.last?.contains("decrypted content's") == true)
-        let json = StorageReport.usageJSON(usage, settings: .default, problem: nil, plan: nil, presence: .absent)
+        let json = StorageReport.usageJSON(usage, settings: .default, problem: nil, preview: nil, presence: .absent)
         #expect(json.contains(#""plaintext":{"bytes":null,"files":null"#))
     }
 
@@ -127,7 +127,8 @@ import Shared
         try await PlaintextFixture.content(in: data.url, chunks: 2, daysAgo: 0)
         let question = StorageQuestion(action: .clear(confirmed: true), dataDirectory: data.url.path)
         let scope = try await question.clearingPlan(presence: .absent)
-        #expect(StorageReport.clearQuestion(connections: scope.connections, files: scope.files, plaintext: scope.plaintext)
+        #expect(StorageReport.clearQuestion(connections: scope.connections, auditConnections: scope.auditConnections, files: scope.files,
+                                            plaintext: scope.plaintext)
             .contains("and 2 files of decrypted content ("))
         let outcome = try await question.clear(presence: .absent)
         #expect(outcome.failures.isEmpty, "\(outcome.failures)")

@@ -2,6 +2,7 @@
 Each test takes the run's context `t`: t.b (Browser), t.server, t.ask(*command) (the oracle)."""
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -884,6 +885,75 @@ def test_deleting_keeps_the_history_and_retention_returns_the_axis(t):
         b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
 
 
+def tag_as_evidence(data_dir, sequence):
+    """Makes the connections with packets in capture `sequence` evidence of an ended audit session
+    (audit.md § Retention), written as the store writes it: no command records an audit yet."""
+    database = sqlite3.connect(os.path.join(data_dir, "TunnelVision.sqlite"))
+    with database:
+        project = database.execute("INSERT INTO audit_projects (name, created_at) VALUES ('Therapy app', 0)").lastrowid
+        session = database.execute("""INSERT INTO audit_sessions (project_id, kind, device_model, os_version, tool_version,
+            inspection_enabled, ca_trusted, started_at, ended_at) VALUES (?, 0, 'lab', 'Linux', 'test', 0, 0, 0, 1)""",
+                                   (project,)).lastrowid
+        database.execute("""UPDATE flows SET audit_session_id = ? WHERE id IN
+            (SELECT flow_id FROM packets WHERE pcap_file = ? AND pcap_offset > 0)""", (session, sequence))
+    database.close()
+
+
+def test_deleting_audit_evidence_asks_first(t):
+    """On a copy of the history whose oldest closed capture becomes audit evidence: a Delete
+    everything asked before it did is refused by the server and asked again with its sentence;
+    Captures marks the file and says so in its question, deleting it only on a yes; Delete
+    everything then names how many connections are evidence, and deletes nothing on a no."""
+    copy = t.copy_of_history()
+    b = t.b
+    answers = "window.asked = []; window.confirm = (q) => { window.asked.push(q); return window.answers.shift() ?? false; };"
+
+    def asked(count):
+        b.wait(lambda: b.driver.execute_script("return window.asked.length") == count, 10, f"{count} questions were not asked")
+        return b.driver.execute_script("return window.asked")
+
+    try:
+        listing = oracle_for(t, copy, "captures")
+        victim = sorted([c for c in listing["captures"] if not c["recording"]], key=lambda c: c["sequence"])[0]
+        connections = oracle_for(t, copy, "storage")["history"]["connections"]
+        b.go(copy.url)
+        b.route("#/settings")
+        b.wait_text("Delete everything")
+        # The evidence appears after the screen read the storage: the server refuses, the screen asks with its sentence.
+        tag_as_evidence(copy.data_dir, victim["sequence"])
+        evidence = oracle_for(t, copy, "storage")["history"]["auditConnections"]
+        check(evidence > 0, "no connection became evidence")
+        b.driver.execute_script("window.answers = [true, false];" + answers)
+        b.press("button", "Delete everything", exact=True)
+        questions = asked(2)
+        check("audit evidence" not in questions[0], f"the screen knew of evidence it never read: {questions[0]}")
+        check(questions[1].startswith(f"Delete everything would delete {evidence} connection"), f"not the server's sentence: {questions[1]}")
+        b.wait_text("Nothing was deleted.")
+        check(oracle_for(t, copy, "storage")["history"]["connections"] == connections, "deleted on a no")
+        # Captures marks the file and says so before deleting it.
+        marked = [c for c in oracle_for(t, copy, "captures")["captures"] if c["evidence"]]
+        check([c["sequence"] for c in marked] == [victim["sequence"]], f"the command marks {marked}")
+        b.route("#/captures")
+        b.wait_text("Audit evidence")
+        b.driver.execute_script("window.answers = [false];" + answers)
+        b.press("button", f"Delete {victim['name']}", exact=True)
+        check("It holds audit evidence" in asked(1)[0], "the question did not say so")
+        check(any(c["sequence"] == victim["sequence"] for c in oracle_for(t, copy, "captures")["captures"]), "deleted on a no")
+        b.driver.execute_script("window.answers = [true];" + answers)
+        b.press("button", f"Delete {victim['name']}", exact=True)
+        b.wait_text("Its connections stay in the history; their bytes are gone")
+        check(all(c["sequence"] != victim["sequence"] for c in oracle_for(t, copy, "captures")["captures"]), "not deleted on a yes")
+        # Delete everything, read afresh, names the evidence in its own question.
+        b.route("#/settings")
+        b.wait_text("Delete everything")
+        b.driver.execute_script("window.answers = [true];" + answers)
+        b.press("button", "Delete everything", exact=True)
+        check(f"({evidence} of them audit evidence" in asked(1)[0], "the question did not count the evidence")
+        b.wait(lambda: oracle_for(t, copy, "storage")["history"]["connections"] == 0, 15, "not deleted on a yes")
+    finally:
+        b.go(t.server.url)   # cookies do not tell ports apart: the other server's session replaced ours
+
+
 # --- Settings → Look inside secure traffic: the local CA's stages ----------------------------------
 def openssl_fingerprint(path, *options):
     """What openssl (not the app) says the certificate's SHA-256 fingerprint is: the outside oracle."""
@@ -1293,7 +1363,8 @@ TESTS = [test_access_needs_the_key, test_introduction_first_open, test_introduct
          test_packet_detail_bytes_headers_and_reasons,
          test_missing_connection_says_so, test_dashboard_when_no_tunnel_runs, test_captures, test_settings,
          test_diagnostics, test_empty_history_teaches, test_dashboard_live,
-         test_deleting_keeps_the_history_and_retention_returns_the_axis, test_certificate_setup_stages,
+         test_deleting_keeps_the_history_and_retention_returns_the_axis, test_deleting_audit_evidence_asks_first,
+         test_certificate_setup_stages,
          test_a_browser_opened_for_the_owner_gets_in, test_server_gone_gives_an_error_card]
 
 

@@ -161,7 +161,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if route == ("POST", "/api/captures/rotate"):
             return self.answer_command(["captures", "rotate", "--json"])
         if m := re.fullmatch(r"/api/captures/(\d+)/delete", path):
-            return self.answer_command(["captures", "rm", m[1], "--json"])
+            agreed = ["--including-evidence"] if query.get("including-evidence") == "yes" else []
+            return self.answer_command(["captures", "rm", m[1], "--json"] + agreed)
         if m := re.fullmatch(r"/api/captures/(\d+)", path):
             listing = self.run(["captures", "--json"])
             if listing is None:
@@ -178,7 +179,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if route == ("POST", "/api/storage/apply"):
             return self.answer_command(["storage", "apply", "--json"])
         if route == ("POST", "/api/storage/clear"):
-            return self.answer_command(["storage", "clear", "--yes", "--json"])
+            agreed = ["--including-evidence"] if query.get("including-evidence") == "yes" else []
+            return self.answer_command(["storage", "clear", "--yes", "--json"] + agreed)
         if route == ("GET", "/api/settings"):
             return self.answer_command(["settings", "--json"])
         if route == ("POST", "/api/settings"):

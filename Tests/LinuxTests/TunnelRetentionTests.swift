@@ -7,9 +7,9 @@ import TestSupport
 import Testing
 
 /// The tunnel enforces the retention limits itself — at session start and on every rotation —
-/// over a real session in a lab: exactly the planned files go, never the one being recorded, and
-/// the history's aged connections with them. The commands read the same directory while it runs.
-/// Needs root.
+/// over a real session in a lab: exactly the planned files go, never the one being recorded nor
+/// one holding audit evidence, and the history's aged connections with them. The commands read
+/// the same directory while it runs. Needs root.
 @Suite("The tunnel's own retention, in a lab", .serialized)
 struct TunnelRetentionTests {
     static let week = RetentionSettings(maxAge: .oneWeek, maxCaptureSize: .unlimited)
@@ -42,7 +42,7 @@ struct TunnelRetentionTests {
 
     static func json(_ document: String, _ path: String) throws -> String { try PythonJSON.value(document, path) }
 
-    @Test("at session start and on a rotation the tunnel deletes exactly the planned files and aged connections, never the recording file")
+    @Test("at session start and on a rotation the tunnel deletes exactly the planned files and aged connections, never the recording file nor audit evidence")
     func theTunnelEnforcesAtStartAndOnRotation() async throws {
         let lab = try Lab()
         defer { lab.remove() }
@@ -53,7 +53,9 @@ struct TunnelRetentionTests {
 
         let data = TemporaryDirectory("tunnel-retention")
         // Three captures of earlier sessions, started 30, 20 and 10 days ago; aged and recent connections.
+        // File 2, past the week, holds audit evidence (its connection seen 2 days ago).
         let before = try RetentionFixture.captures(in: data.url, startedDaysAgo: [30, 20, 10])
+        try await RetentionFixture.evidence(in: data.url, files: [2], lastSeenDaysAgo: 2)
         try await RetentionFixture.connections(in: data.url, count: 5, lastSeenDaysAgo: 30)
         let recent = try await RetentionFixture.connections(in: data.url, count: 2, lastSeenDaysAgo: 2, firstPort: 41_000)
 
@@ -70,11 +72,12 @@ struct TunnelRetentionTests {
 
         // What the planner says of the directory the tunnel started on, with its own file open.
         let opened = try CaptureDirectory.fileInfos(in: DataDirectoryLayout.captures(in: data.url)).filter { $0.sequence == recording }
-        let planned = RetentionPlanner.plan(files: before + opened, settings: Self.week, now: Date(), recordingSequence: recording)
-        #expect(planned.filesToDelete == [1, 2])
+        let planned = RetentionPlanner.plan(files: before + opened, settings: Self.week, now: Date(), recordingSequence: recording,
+                                            evidenceSequences: [2])
+        #expect(planned.filesToDelete == [1])
         let atStart = try await Self.waitForSweeps(1, in: data.url)
-        #expect(atStart.capturesReclaimed == 2 && atStart.flowsPruned == 5 && atStart.retentionFailures == 0)
-        #expect(try Self.sequences(data.url) == [3, 4])
+        #expect(atStart.capturesReclaimed == 1 && atStart.flowsPruned == 5 && atStart.retentionFailures == 0)
+        #expect(try Self.sequences(data.url) == [2, 3, 4])
 
         // Traffic recorded into the open file, then the commands over the live directory.
         let curl = try lab.monitored.run(["curl", "-sS", "--max-time", "30", "-o", "/dev/null", "http://\(Lab.serverIPv4):8080/"])
@@ -84,18 +87,20 @@ struct TunnelRetentionTests {
         #expect(try Self.json(listed.out, "tunnel") == "\"live\"")
         #expect(try Self.json(listed.out, "captures.0.sequence") == "4" && Self.json(listed.out, "captures.0.recording") == "true")
         #expect(try Self.json(listed.out, "captures.1.recording") == "false")
+        #expect(try Self.json(listed.out, "captures.2.sequence") == "2" && Self.json(listed.out, "captures.2.evidence") == "true")
         let refused = try Self.tunnelvision(["captures", "rm", "4", "--data-dir", data.url.path])
         #expect(refused.status == 1 && refused.err.contains("is being recorded") && refused.err.contains("captures rotate"))
-        #expect(try Self.sequences(data.url) == [3, 4])
+        #expect(try Self.sequences(data.url) == [2, 3, 4])
 
-        // File 3 now looks 40 days old; a rotation (asked through the control socket) sweeps again.
+        // File 3 now looks 40 days old; a rotation (asked through the control socket) sweeps again:
+        // file 3 goes, file 2 (evidence, older still) stays.
         try RetentionFixture.setModificationTime(of: before[2].url, to: Date().addingTimeInterval(-40 * RetentionFixture.day))
         let rotated = try Self.tunnelvision(["captures", "rotate", "--json", "--data-dir", data.url.path])
         #expect(rotated.status == 0, "\(rotated.err)")
         #expect(try Self.json(rotated.out, "recording") == "5")
         let afterRotation = try await Self.waitForSweeps(2, in: data.url)
-        #expect(afterRotation.capturesReclaimed == 3 && afterRotation.retentionFailures == 0)
-        #expect(try Self.sequences(data.url) == [4, 5])
+        #expect(afterRotation.capturesReclaimed == 2 && afterRotation.retentionFailures == 0)
+        #expect(try Self.sequences(data.url) == [2, 4, 5])
 
         // `storage apply` over the live directory: nothing left to delete, and it says so.
         let apply = try Self.tunnelvision(["storage", "apply", "--data-dir", data.url.path])

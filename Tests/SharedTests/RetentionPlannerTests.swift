@@ -24,9 +24,9 @@ import Testing
     }
 
     static func plan(_ files: [CaptureFileInfo], age: RetentionAge = .unlimited, size: RetentionSize = .unlimited,
-                     recording: UInt32? = nil) -> RetentionPlan {
+                     recording: UInt32? = nil, evidence: Set<UInt32> = []) -> RetentionPlan {
         RetentionPlanner.plan(files: files, settings: RetentionSettings(maxAge: age, maxCaptureSize: size), now: now,
-                              recordingSequence: recording)
+                              recordingSequence: recording, evidenceSequences: evidence)
     }
 
     @Test("no limits: nothing to delete and no history cutoff")
@@ -146,7 +146,7 @@ import Testing
         #expect(plan.filesToDelete == [1] && plan.captureBytesAfter == 192 * Self.mib && !plan.sizeCapUnreachable)
         // The rotation size is the writer's: a smaller one needs less room.
         let small = RetentionPlanner.plan(files: files, settings: RetentionSettings(maxAge: .unlimited, maxCaptureSize: .megabytes256),
-                                          now: Self.now, recordingSequence: 5, rotationBytes: 0)
+                                          now: Self.now, recordingSequence: 5, evidenceSequences: [], rotationBytes: 0)
         #expect(small.filesToDelete.isEmpty)
     }
 
@@ -173,6 +173,76 @@ import Testing
                 #expect(plan.bytesReclaimed == UInt64(plan.filesToDelete.count) * 50 * Self.mib)
             }
         }
+    }
+
+    // MARK: Audit evidence (decision 7)
+
+    @Test("evidence is kept past the age limit, whole and however old, while the files around it go")
+    func evidenceIsKeptPastTheAgeLimit() {
+        // Files started 10…1 days ago; a week's limit would take 1 and 2. File 1 holds evidence.
+        let plan = Self.plan(Self.dailyFiles(10), age: .oneWeek, evidence: [1])
+        #expect(plan.filesToDelete == [2])
+        #expect(plan.keptEvidence == KeptEvidence(files: [1], bytes: 64 * Self.mib))
+        #expect(plan.bytesReclaimed == 64 * Self.mib && plan.captureBytesAfter == 576 * Self.mib)
+        // The history is still pruned at the cutoff: the store spares evidence rows itself.
+        #expect(plan.historyCutoff == Self.now.addingTimeInterval(-7 * Self.day))
+        // However old: a day's limit takes every file but the newest, the evidence and the one recording.
+        let old = Self.plan(Self.dailyFiles(10), age: .oneDay, recording: 10, evidence: [2, 5])
+        #expect(old.filesToDelete == [1, 3, 4, 6, 7, 8])
+        #expect(!old.sizeCapHeldByEvidence && !old.sizeCapUnreachable)
+    }
+
+    @Test("the size limit passes over evidence and takes newer files in its place, and the limit is met without it")
+    func theSizeLimitSkipsEvidence() {
+        // 10 × 64 MiB against 256 MiB: without evidence files 1–6 go. Files 1 and 3 hold evidence:
+        // 1 and 3 stay, so 2, 4, 5, 6, 7 and 8 go, leaving 1, 3, 9, 10 = 256 MiB.
+        let plan = Self.plan(Self.dailyFiles(10), size: .megabytes256, evidence: [1, 3])
+        #expect(plan.filesToDelete == [2, 4, 5, 6, 7, 8])
+        #expect(plan.captureBytesAfter == 256 * Self.mib)
+        #expect(!plan.sizeCapHeldByEvidence && !plan.sizeCapUnreachable)
+        #expect(plan.keptEvidence == KeptEvidence(files: [1, 3], bytes: 128 * Self.mib))
+        // Only as many newer files go as the limit needs.
+        let light = Self.plan(Self.dailyFiles(5), size: .megabytes256, evidence: [1])
+        #expect(light.filesToDelete == [2] && light.captureBytesAfter == 256 * Self.mib)
+    }
+
+    @Test("evidence is never planned, even when it is the oldest file and the size limit could only be met by deleting it")
+    func evidenceIsNeverPlanned() {
+        // Four evidence files of 100 MiB, the oldest of all, against 256 MiB, and two newer files.
+        var files: [CaptureFileInfo] = []
+        for sequence in 1...4 {
+            files.append(Self.file(UInt32(sequence), mib: 100, startedDaysAgo: Double(30 - sequence), writtenDaysAgo: Double(29 - sequence)))
+        }
+        files += [Self.file(5, mib: 10, startedDaysAgo: 2, writtenDaysAgo: 1), Self.file(6, mib: 10, startedDaysAgo: 1, writtenDaysAgo: 0)]
+        let plan = Self.plan(files, age: .oneDay, size: .megabytes256, evidence: [1, 2, 3, 4])
+        #expect(plan.filesToDelete.allSatisfy { ![1, 2, 3, 4].contains($0) })
+        // The newer files go in their place (the limit still bounds what piles up beside the evidence).
+        #expect(plan.filesToDelete == [5, 6] && plan.captureBytesAfter == 400 * Self.mib)
+        #expect(plan.sizeCapHeldByEvidence && !plan.sizeCapUnreachable)
+        #expect(plan.keptEvidence == KeptEvidence(files: [1, 2, 3, 4], bytes: 400 * Self.mib))
+        // Whatever the listing's order, and whatever the limits.
+        for (age, size) in [(RetentionAge.oneDay, RetentionSize.megabytes256), (.oneDay, .unlimited), (.unlimited, .megabytes256)] {
+            #expect(Self.plan(Array(files.reversed()), age: age, size: size, evidence: [1, 2, 3, 4]).filesToDelete.allSatisfy { $0 > 4 })
+        }
+    }
+
+    @Test("sizeCapHeldByEvidence only when the evidence is why: not within the limit, not when the recording file alone exceeds it")
+    func heldByEvidenceOnlyWhenEvidenceIsWhy() {
+        // Within the limit with evidence in it: nothing held.
+        let within = Self.plan(Self.dailyFiles(3), size: .megabytes256, evidence: [1, 2])
+        #expect(!within.sizeCapHeldByEvidence && within.filesToDelete.isEmpty && within.keptEvidence.files == [1, 2])
+        // The same files with no evidence over the limit: the oldest go, nothing held.
+        #expect(!Self.plan(Self.dailyFiles(6), size: .megabytes256).sizeCapHeldByEvidence)
+        // The file being recorded alone exceeds the limit: unreachable, whatever evidence there is too.
+        let files = [Self.file(1, mib: 100, startedDaysAgo: 3, writtenDaysAgo: 2), Self.file(2, mib: 300, startedDaysAgo: 2, writtenDaysAgo: 0)]
+        let recorded = Self.plan(files, size: .megabytes256, recording: 2, evidence: [1])
+        #expect(recorded.sizeCapUnreachable && !recorded.sizeCapHeldByEvidence && recorded.filesToDelete.isEmpty)
+        // Evidence plus the file being recorded at the size it grows to: held by the evidence, not unreachable.
+        let growing = [Self.file(1, mib: 200, startedDaysAgo: 3, writtenDaysAgo: 2), Self.file(2, mib: 4, startedDaysAgo: 2, writtenDaysAgo: 0)]
+        let held = Self.plan(growing, size: .megabytes256, recording: 2, evidence: [1])
+        #expect(held.sizeCapHeldByEvidence && !held.sizeCapUnreachable && held.filesToDelete.isEmpty)
+        // The file being recorded holding evidence is kept for being recorded, not counted as kept evidence.
+        #expect(Self.plan(growing, size: .megabytes256, recording: 2, evidence: [2]).keptEvidence == .none)
     }
 
     @Test("the name's start time reads back what the writer wrote, and an impossible time reads as none")

@@ -48,7 +48,8 @@ import Testing
             let before = (try? Self.bytes(in: directory.url)) ?? .max
             peak.withLock { $0 = max($0, before) }
             let listing = RetentionPass.Listing.files((try? CaptureDirectory.fileInfos(in: directory.url)) ?? [])
-            if case let .done(outcome, _) = RetentionPass.makeRoom(listing: listing, settings: Self.cap, now: Date(), opening: sequence) {
+            if case let .done(outcome, _) = RetentionPass.makeRoom(listing: listing, evidence: .files([]), settings: Self.cap, now: Date(),
+                                                                   opening: sequence) {
                 reclaimed.withLock { $0 += outcome.deletedFiles.count }
             }
         }))

@@ -70,6 +70,44 @@ public enum RetentionFixture {
     }
 }
 
+extension RetentionFixture {
+    /// Makes the history of `dataDirectory` hold audit evidence in capture files `files`: an audit
+    /// project named `project`, a session of it (ended unless `open`) and, recorded during it, one
+    /// connection last seen `daysAgo` per file with a packet captured in that file. Returns the
+    /// session's id.
+    @discardableResult
+    public static func evidence(in dataDirectory: URL, files: [UInt32], lastSeenDaysAgo daysAgo: Double, project: String = "Therapy app",
+                                open: Bool = false, firstPort: UInt16 = 45_000) async throws -> Int64 {
+        let wall = Date().addingTimeInterval(-daysAgo * day)
+        let anchor = MonotonicAnchor(uptimeNanoseconds: 1_000_000_000, wallClockNanosecondsSince1970: Int64(wall.timeIntervalSince1970 * 1e9))
+        let store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor, origin: "audit \(project)")
+        let made = try await store.createAuditProject(AuditProjectDraft(name: project), at: wall.addingTimeInterval(-60))
+        let session = try await store.startAuditSession(
+            AuditSessionDraft(projectID: made.id, kind: .baseline,
+                              environment: AuditEnvironment(deviceModel: "lab", osVersion: "Linux", toolVersion: "test"),
+                              inspection: InspectionConditions(inspectionEnabled: false, caTrusted: false)),
+            at: wall.addingTimeInterval(-60))
+        let keys = files.indices.map { index in
+            FlowKey(proto: .tcp, source: IPEndpoint(address: IPAddress(ipv4: 0x0A07_0002), port: firstPort + UInt16(index)),
+                    destination: IPEndpoint(address: IPAddress(ipv4: 0xC612_0002), port: 443))
+        }
+        let records = keys.map { key -> FlowRecord in
+            var record = FlowRecord(key: key, firstSeen: 1_000_000_000, tlsStatus: .encrypted)
+            record.lastSeen = 2_000_000_000
+            record.packetCount = 1
+            return record
+        }
+        let packets = zip(keys, files).map { key, file in
+            PacketMeta(timestamp: 1_500_000_000, flowKey: key, direction: .outbound, length: 60, tcpFlags: [.ack],
+                       capture: CaptureLocation(fileSequence: file, recordOffset: 24))
+        }
+        _ = try await store.write(FlowStoreBatch(flows: records, packets: packets))
+        if !open { _ = try await store.endAuditSession(id: session.id, at: wall.addingTimeInterval(10)) }
+        await store.close()
+        return session.id
+    }
+}
+
 /// A settable wall clock for the writer's file names.
 final class WallClock: @unchecked Sendable {
     private let lock = NSLock()

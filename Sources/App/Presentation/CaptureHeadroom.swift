@@ -2,7 +2,8 @@ import Foundation
 import Shared
 
 /// Room left for captures against the retention limits (screens.md, "Captures" → Room left),
-/// through the same `RetentionPlanner` as the cleanup itself, so what it promises is what a pass does.
+/// through the same `RetentionPlanner` as the cleanup itself, over the same audit evidence, so
+/// what it promises is what a pass does.
 public enum CaptureHeadroom: Sendable, Equatable {
     /// Against the size limit.
     public enum Size: Sendable, Equatable {
@@ -13,6 +14,8 @@ public enum CaptureHeadroom: Sendable, Equatable {
         case limitFull(used: UInt64, limit: UInt64)
         /// Cannot be met: the capture being recorded alone exceeds the limit.
         case unmeetable(recording: UInt64, limit: UInt64)
+        /// Cannot be met: the captures holding audit evidence, which no limit deletes, keep them over it.
+        case heldByEvidence(KeptEvidence, limit: UInt64)
         case noLimit(used: UInt64)
     }
 
@@ -28,14 +31,18 @@ public enum CaptureHeadroom: Sendable, Equatable {
         case off
     }
 
-    case limits(Size, Expiry)
+    /// Against the limits, with the captures audit evidence keeps from both (none, mostly).
+    case limits(Size, Expiry, kept: KeptEvidence)
     /// No size and no age limit: kept until deleted by hand.
     case neitherLimitSet(used: UInt64)
     /// The limits could not be read (why): the comparison is not shown.
     case limitsUnreadable(String)
+    /// Which captures hold audit evidence could not be read (why): no pass deletes anything until
+    /// it can, so the comparison is not shown.
+    case evidenceUnreadable(String)
 
     public static func assess(files: [CaptureFileInfo], settings reading: Result<RetentionSettings, SettingsError>,
-                              recordingSequence: UInt32?, now: Date) -> CaptureHeadroom {
+                              recordingSequence: UInt32?, evidence: RetentionPass.Evidence, now: Date) -> CaptureHeadroom {
         let settings: RetentionSettings
         switch reading {
         case .success(let read): settings = read
@@ -43,31 +50,42 @@ public enum CaptureHeadroom: Sendable, Equatable {
         }
         let used = files.reduce(UInt64(0)) { $0 + $1.byteCount }
         if settings.isUnlimited { return .neitherLimitSet(used: used) }
-        return .limits(size(files: files, settings: settings, recordingSequence: recordingSequence, now: now, used: used),
-                       expiry(files: files, settings: settings, recordingSequence: recordingSequence, now: now))
+        let held: Set<UInt32>
+        switch evidence {
+        case .files(let read): held = read
+        case .unreadable(let reason): return .evidenceUnreadable(reason)
+        }
+        let plan = { (settings: RetentionSettings) in
+            RetentionPlanner.plan(files: files, settings: settings, now: now, recordingSequence: recordingSequence, evidenceSequences: held)
+        }
+        let sizeOnly = plan(RetentionSettings(maxAge: .unlimited, maxCaptureSize: settings.maxCaptureSize))
+        return .limits(size(files: files, settings: settings, recordingSequence: recordingSequence, plan: sizeOnly, used: used),
+                       expiry(files: files, settings: settings, recordingSequence: recordingSequence, evidence: held,
+                              plan: plan(RetentionSettings(maxAge: settings.maxAge, maxCaptureSize: .unlimited))),
+                       kept: sizeOnly.keptEvidence)
     }
 
-    static func size(files: [CaptureFileInfo], settings: RetentionSettings, recordingSequence: UInt32?, now: Date,
+    /// `plan`: the size limit's alone.
+    static func size(files: [CaptureFileInfo], settings: RetentionSettings, recordingSequence: UInt32?, plan: RetentionPlan,
                      used: UInt64) -> Size {
         guard let limit = settings.maxCaptureSize.maxBytes else { return .noLimit(used: used) }
-        let plan = RetentionPlanner.plan(files: files, settings: RetentionSettings(maxAge: .unlimited, maxCaptureSize: settings.maxCaptureSize),
-                                         now: now, recordingSequence: recordingSequence)
         if plan.sizeCapUnreachable {
             return .unmeetable(recording: files.first { $0.sequence == recordingSequence }?.byteCount ?? used, limit: limit)
         }
+        if plan.sizeCapHeldByEvidence { return .heldByEvidence(plan.keptEvidence, limit: limit) }
         // The capture being recorded counts at the size it grows to, as the pass counts it.
         let counted = used + RetentionPlanner.recordingGrowth(files: files, recordingSequence: recordingSequence)
         return counted >= limit ? .limitFull(used: used, limit: limit) : .roomToSpare(left: limit - counted, used: used, limit: limit)
     }
 
-    static func expiry(files: [CaptureFileInfo], settings: RetentionSettings, recordingSequence: UInt32?, now: Date) -> Expiry {
+    /// `plan`: the age limit's alone. Evidence never expires, so it dates nothing.
+    static func expiry(files: [CaptureFileInfo], settings: RetentionSettings, recordingSequence: UInt32?, evidence: Set<UInt32>,
+                       plan: RetentionPlan) -> Expiry {
         guard let maxAge = settings.maxAge.maxAge else { return .off }
-        let plan = RetentionPlanner.plan(files: files, settings: RetentionSettings(maxAge: settings.maxAge, maxCaptureSize: .unlimited),
-                                         now: now, recordingSequence: recordingSequence)
         if !plan.filesToDelete.isEmpty { return .alreadyPast(count: plan.filesToDelete.count) }
         let ordered = files.sorted { $0.sequence < $1.sequence }
         let dates = ordered.indices.dropLast().compactMap { index -> Date? in
-            guard ordered[index].sequence != recordingSequence else { return nil }
+            guard ordered[index].sequence != recordingSequence, !evidence.contains(ordered[index].sequence) else { return nil }
             return RetentionPlanner.newestRecordBound(of: ordered[index], successor: ordered[index + 1])
         }
         guard let oldest = dates.min() else { return .noDateYet }
@@ -79,10 +97,15 @@ public enum CaptureHeadroom: Sendable, Equatable {
         switch self {
         case .limitsUnreadable(let reason):
             return ["the retention limits cannot be read, so room left is not shown: \(reason)"]
+        case .evidenceUnreadable(let reason):
+            return ["which captures hold audit evidence cannot be read, so room left is not shown and retention deletes "
+                    + "nothing until it can: \(reason)"]
         case .neitherLimitSet(let used):
             return ["neither limit set: \(RunSummary.bytes(used)) of captures, kept with the history until deleted by hand"]
-        case let .limits(size, expiry):
-            return [Self.line(size), Self.line(expiry)]
+        case let .limits(size, expiry, kept):
+            // Held by evidence, the size line already says what it keeps.
+            let sizeSaysIt = if case .heldByEvidence = size { true } else { false }
+            return [Self.line(size), Self.line(expiry)] + (kept.files.isEmpty || sizeSaysIt ? [] : [EvidenceDeletion.keptByLimits(kept)])
         }
     }
 
@@ -98,6 +121,8 @@ public enum CaptureHeadroom: Sendable, Equatable {
         case let .unmeetable(recording, limit):
             "the \(RunSummary.bytes(limit)) limit cannot be met: the capture being recorded alone holds \(RunSummary.bytes(recording)); "
                 + "it can go once the tunnel starts a new file ('tunnelvision captures rotate')"
+        case let .heldByEvidence(kept, limit):
+            "the \(RunSummary.bytes(limit)) limit cannot be met: \(EvidenceDeletion.keptClause(kept))"
         case .noLimit(let used):
             "no size limit: \(RunSummary.bytes(used)) of captures"
         }

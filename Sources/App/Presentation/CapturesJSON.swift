@@ -16,6 +16,7 @@ public enum CapturesJSON {
             out.number("bytes", row.byteCount)
             out.string("lastWritten", row.lastWritten.map(UTCTimestamp.iso8601))
             out.bool("recording", row.isRecording)
+            out.bool("evidence", row.holdsEvidence)
             out.endObject()
         }
         out.endArray()
@@ -60,17 +61,21 @@ extension CapturesTunnelPresence {
 }
 
 extension CaptureHeadroom {
-    /// `"size"` {"state", "used", "limit", "left"/"recording"}, `"expiry"` {"state", "date"/"count"},
-    /// and `"lines"` as a person reads them; `"state": "neitherLimitSet"` or `"limitsUnreadable"` alone.
+    /// `"size"` {"state", "used", "limit", "left"/"recording"/"evidenceBytes"}, `"expiry"` {"state",
+    /// "date"/"count"}, `"keptEvidence"` {"files", "bytes"}, and `"lines"` as a person reads them;
+    /// `"state": "neitherLimitSet"`, `"limitsUnreadable"` or `"evidenceUnreadable"` alone.
     func write(to out: inout JSONWriter) {
         switch self {
         case .limitsUnreadable(let reason):
             out.string("state", "limitsUnreadable")
             out.string("reason", reason)
+        case .evidenceUnreadable(let reason):
+            out.string("state", "evidenceUnreadable")
+            out.string("reason", reason)
         case .neitherLimitSet(let used):
             out.string("state", "neitherLimitSet")
             out.number("used", used)
-        case let .limits(size, expiry):
+        case let .limits(size, expiry, kept):
             out.string("state", "limits")
             out.beginObject("size")
             switch size {
@@ -80,6 +85,8 @@ extension CaptureHeadroom {
                 out.string("state", "limitFull"); out.number("used", used); out.number("limit", limit)
             case let .unmeetable(recording, limit):
                 out.string("state", "unmeetable"); out.number("recording", recording); out.number("limit", limit)
+            case let .heldByEvidence(evidence, limit):
+                out.string("state", "heldByEvidence"); out.number("evidenceBytes", evidence.bytes); out.number("limit", limit)
             case .noLimit(let used):
                 out.string("state", "noLimit"); out.number("used", used)
             }
@@ -91,6 +98,10 @@ extension CaptureHeadroom {
             case .noDateYet: out.string("state", "noDateYet")
             case .off: out.string("state", "off")
             }
+            out.endObject()
+            out.beginObject("keptEvidence")
+            out.numbers("files", kept.files.map(Int.init))
+            out.number("bytes", kept.bytes)
             out.endObject()
         }
         out.strings("lines", lines)

@@ -18,15 +18,19 @@ public enum CapturesPresentation {
         /// The file system's time of its last write.
         public let lastWritten: Date?
         public let isRecording: Bool
+        /// Audit evidence is in it (kept by the limits, asked about before deleting it by hand);
+        /// nil when that could not be read.
+        public let holdsEvidence: Bool?
         /// The size as people read it ("1.5 MiB").
         public var size: String { RunSummary.bytes(byteCount) }
     }
 
-    /// Newest first, the one being recorded marked.
-    public static func rows(files: [CaptureFileInfo], recordingSequence: UInt32?) -> [Row] {
-        files.sorted { $0.sequence > $1.sequence }.map {
+    /// Newest first, the one being recorded and those holding audit evidence marked.
+    public static func rows(files: [CaptureFileInfo], recordingSequence: UInt32?, evidence: RetentionPass.Evidence) -> [Row] {
+        let held: Set<UInt32>? = if case .files(let read) = evidence { read } else { nil }
+        return files.sorted { $0.sequence > $1.sequence }.map {
             Row(sequence: $0.sequence, name: $0.url.lastPathComponent, byteCount: $0.byteCount, lastWritten: $0.createdAt,
-                isRecording: $0.sequence == recordingSequence)
+                isRecording: $0.sequence == recordingSequence, holdsEvidence: held?.contains($0.sequence))
         }
     }
 

@@ -9,7 +9,7 @@ public enum StorageReport {
         var lines = ["captures  \(RunSummary.bytes(usage.captureBytes)) in \(files(usage.captureFileCount))"]
         var unknown: [String] = []
         if let bytes = usage.historyBytes, let flows = usage.historyFlowCount {
-            lines.append("history   \(RunSummary.bytes(bytes)), \(flows == 1 ? "1 connection" : "\(flows) connections")")
+            lines.append("history   \(RunSummary.bytes(bytes)), \(EvidenceDeletion.connections(flows, evidence: usage.auditFlowCount))")
         } else {
             lines.append("history   cannot be read: \(usage.historyProblem ?? "unknown reason")")
             unknown.append("the history's")
@@ -35,7 +35,7 @@ public enum StorageReport {
 
     /// The limits in plain words and what applying them now would do; `settings` nil when they
     /// could not be read (`problem`).
-    public static func limitLines(settings: RetentionSettings?, problem: String?, plan: RetentionPlan?) -> [String] {
+    public static func limitLines(settings: RetentionSettings?, problem: String?, preview: RetentionPreview?) -> [String] {
         guard let settings else {
             return ["limits    cannot be read: \(problem ?? "unknown reason"); nothing is deleted until they can "
                     + "('tunnelvision settings' shows what is wrong)"]
@@ -43,7 +43,8 @@ public enum StorageReport {
         let size = settings.maxCaptureSize.maxBytes.map { "captures up to \(RunSummary.bytes($0))" } ?? "no size limit"
         let age = settings.maxAge.maxAge.map { "kept \(days($0))" } ?? "no age limit"
         var lines = ["limits    \(size); \(age)"]
-        if let plan {
+        if case .nothing(let why) = preview { lines.append(nothingPlanned(why)) }
+        if let plan = preview?.plan {
             if plan.filesToDelete.isEmpty {
                 lines.append("applying them now would delete no capture"
                              + (plan.historyCutoff.map { ", and the connections last seen before \(UTCTimestamp.iso8601($0))" } ?? ""))
@@ -55,8 +56,15 @@ public enum StorageReport {
             if plan.sizeCapUnreachable {
                 lines.append("the size limit cannot be met while the capture being recorded alone exceeds it")
             }
+            if plan.sizeCapHeldByEvidence { lines.append(EvidenceDeletion.sizeLimitHeld(plan.keptEvidence)) }
         }
         return lines
+    }
+
+    /// What applying the limits would do when which captures hold audit evidence cannot be read (why).
+    static func nothingPlanned(_ why: String) -> String {
+        "applying them now would delete nothing, neither captures nor connections: which captures hold audit evidence "
+            + "cannot be read (\(why))"
     }
 
     /// What a pass did, always something: "nothing to delete" is an answer too.
@@ -75,6 +83,7 @@ public enum StorageReport {
             lines.append("the size limit is still exceeded: the capture being recorded alone is larger; "
                          + "'tunnelvision captures rotate' starts a new file")
         }
+        if outcome.sizeCapHeldByEvidence { lines.append(EvidenceDeletion.sizeLimitStillHeld(outcome.keptEvidence)) }
         return lines
     }
 
@@ -106,10 +115,12 @@ public enum StorageReport {
         return lines
     }
 
-    /// "delete 42 connections and 3 captures (120.5 MiB)? [y/N] "
-    /// "delete 42 connections, 3 captures (120.5 MiB) and 2 files of decrypted content (3 MiB)? [y/N] "
-    public static func clearQuestion(connections: Int?, files: [CaptureFileInfo], plaintext: [PlaintextFileInfo]) -> String {
-        let flows = connections.map { $0 == 1 ? "1 connection" : "\($0) connections" } ?? "the history (its size cannot be read)"
+    /// "delete 42 connections, 3 captures (120.5 MiB) and 2 files of decrypted content (3 MiB)? [y/N] ",
+    /// and "42 connections (5 of them audit evidence)" when the history holds some.
+    public static func clearQuestion(connections: Int?, auditConnections: Int?, files: [CaptureFileInfo],
+                                     plaintext: [PlaintextFileInfo]) -> String {
+        let flows = connections.map { EvidenceDeletion.connections($0, evidence: auditConnections) }
+            ?? "the history (its size cannot be read, nor whether it holds audit evidence)"
         let count = files.count == 1 ? "1 capture" : "\(files.count) captures"
         return "delete \(flows), \(count) (\(RunSummary.bytes(files.reduce(0) { $0 + $1.byteCount }))) and "
             + "\(plaintextScope(plaintext))? [y/N] "
@@ -140,7 +151,7 @@ public enum StorageReport {
     // MARK: JSON
 
     public static func usageJSON(_ usage: StorageUsage, settings: RetentionSettings?, problem: String?,
-                                 plan: RetentionPlan?, presence: CapturesTunnelPresence,
+                                 preview: RetentionPreview?, presence: CapturesTunnelPresence,
                                  card: DecryptedContentCard? = nil) -> String {
         var out = JSONWriter()
         out.beginObject()
@@ -151,6 +162,7 @@ public enum StorageReport {
         out.beginObject("history")
         out.number("bytes", usage.historyBytes.map { Int(clamping: $0) })
         out.number("connections", usage.historyFlowCount)
+        out.number("auditConnections", usage.auditFlowCount)
         out.string("problem", usage.historyProblem)
         out.endObject()
         out.beginObject("plaintext")
@@ -173,7 +185,8 @@ public enum StorageReport {
         out.string("problem", problem)
         out.endObject()
         out.key("plan")
-        if let plan { write(plan, to: &out) } else { out.null() }
+        if let plan = preview?.plan { write(plan, to: &out) } else { out.null() }
+        if case .nothing(let why) = preview { out.string("planProblem", nothingPlanned(why)) }
         out.string("tunnel", presence.word)
         out.endObject()
         return out.writer.string
@@ -186,6 +199,16 @@ public enum StorageReport {
         out.number("captureBytesAfter", plan.captureBytesAfter)
         out.string("historyCutoff", plan.historyCutoff.map(UTCTimestamp.iso8601))
         out.bool("sizeCapUnreachable", plan.sizeCapUnreachable)
+        write(heldByEvidence: plan.sizeCapHeldByEvidence, plan.keptEvidence, to: &out)
+        out.endObject()
+    }
+
+    /// `"sizeCapHeldByEvidence"` and `"keptEvidence" {"files", "bytes"}`.
+    static func write(heldByEvidence: Bool, _ evidence: KeptEvidence, to out: inout JSONWriter) {
+        out.bool("sizeCapHeldByEvidence", heldByEvidence)
+        out.beginObject("keptEvidence")
+        out.numbers("files", evidence.files.map(Int.init))
+        out.number("bytes", evidence.bytes)
         out.endObject()
     }
 
@@ -198,6 +221,7 @@ public enum StorageReport {
             out.number("bytesReclaimed", captures.bytesReclaimed)
             out.number("deletedConnections", captures.prunedFlows)
             out.bool("sizeCapUnreachable", captures.sizeCapUnreachable)
+            write(heldByEvidence: captures.sizeCapHeldByEvidence, captures.keptEvidence, to: &out)
         }
         let plaintext = outcome.plaintext
         out.beginObject("plaintext")

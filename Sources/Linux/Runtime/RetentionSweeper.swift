@@ -12,14 +12,21 @@ import Shared
 ///
 /// Before each capture file opens, the writer asks for room for it (`makeRoom`): the files the
 /// plan deletes with the new file counted at its full size go at once, on the writer's thread —
-/// a listing and a few unlinks, once per capture file — so the new file never takes the directory
-/// over the size limit; the history's pruning waits for the pass that follows the rotation.
+/// a listing, one read of the audit evidence and a few unlinks, once per capture file — so the
+/// new file never takes the directory over the size limit; the history's pruning waits for the
+/// pass that follows the rotation.
+///
+/// Every pass, and every room made, reads which capture files hold audit evidence just before it
+/// plans, in one query (the pass through its own connection; the room through a read-only one of
+/// its own, since the writer's thread cannot wait on an actor). Evidence it cannot read deletes
+/// nothing, neither files nor rows, and is counted in `RetentionStats` with the reason.
 ///
 /// Beside it, the decrypted-content sweep (`PlaintextRetention`), asked for at session start and
 /// on every change of the file being written (to none included), the same way.
 package final class RetentionSweeper: @unchecked Sendable {
     private let captures: URL
     private let plaintext: URL
+    private let database: URL
     package let settings: RetentionSettings
     private let store: Result<FlowStore, StoreError>
     private let lock = NSLock()
@@ -35,10 +42,9 @@ package final class RetentionSweeper: @unchecked Sendable {
     package init(dataDirectory: URL, settings: RetentionSettings) {
         captures = DataDirectoryLayout.captures(in: dataDirectory)
         plaintext = DataDirectoryLayout.plaintext(in: dataDirectory)
+        database = DataDirectoryLayout.database(in: dataDirectory)
         self.settings = settings
-        store = Result { () throws(StoreError) in
-            try FlowStore(databaseURL: DataDirectoryLayout.database(in: dataDirectory), origin: "retention")
-        }
+        store = Result { [database] () throws(StoreError) in try FlowStore(databaseURL: database, origin: "retention") }
     }
 
     /// Asks for a pass with `recordingSequence` as the file being written; returns at once.
@@ -53,7 +59,12 @@ package final class RetentionSweeper: @unchecked Sendable {
     /// Deletes, now, what the limits need gone before capture file `sequence` opens (the writer's
     /// `beforeOpening`); counted in `stats`, not as a sweep.
     package func makeRoom(opening sequence: UInt32) {
-        let result = RetentionPass.makeRoom(listing: listing(), settings: settings, now: Date(), opening: sequence)
+        let listing = listing()
+        let evidence: RetentionPass.Evidence
+        do { evidence = .files(try FlowStore.auditEvidenceFileSequences(inDatabaseAt: database)) } catch {
+            evidence = .unreadable("\(error)")
+        }
+        let result = RetentionPass.makeRoom(listing: listing, evidence: evidence, settings: settings, now: Date(), opening: sequence)
         lock.withLock { counted.add(result, sweep: false) }
     }
 

@@ -11,7 +11,9 @@ public struct RetentionStats: Codable, Sendable, Equatable {
     public var bytesReclaimed: UInt64
     /// History rows (connections) deleted for age.
     public var flowsPruned: UInt64
-    /// Retention sweeps, or deletions within one, that failed.
+    /// Retention sweeps, or deletions within one, that failed: a sweep (or the room made for a
+    /// new capture file) that could not list the captures or read the audit evidence deleted
+    /// nothing and counts once.
     public var retentionFailures: UInt64
     /// The last retention failure, as the person should read it.
     public var lastRetentionError: String?
@@ -43,6 +45,9 @@ public struct RetentionStats: Codable, Sendable, Equatable {
         case let .listingUnreadable(reason):
             retentionFailures += 1
             lastRetentionError = "the captures could not be listed, so nothing was deleted: \(reason)"
+        case let .evidenceUnreadable(reason):
+            retentionFailures += 1
+            lastRetentionError = RetentionPass.evidenceUnreadableSentence(reason)
         }
     }
 }

@@ -80,6 +80,15 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    /// null for a fact not known.
+    public mutating func bool(_ name: StaticString, _ value: Bool?) {
+        guard let value else {
+            key(name)
+            return null()
+        }
+        bool(name, value)
+    }
+
     public mutating func element(_ value: String?) {
         guard let value else { return null() }
         separate()

@@ -9,6 +9,11 @@ import Shared
 /// The file being recorded is deduced from the listing (`CapturesPresentation.recordingSequence`)
 /// and from nowhere else, and so is the decrypted-content file being written
 /// (`PlaintextRetentionPlanner.openSequence`); a listing that cannot be read deletes nothing (`StorageError`).
+///
+/// Audit evidence (audit.md § Retention): applying the limits reads which capture files hold it
+/// just before planning and keeps them whole; evidence that cannot be read deletes no capture
+/// and no connection (the outcome says why). Deleting everything deletes evidence too, so it
+/// refuses while the history holds any (or cannot say) unless the caller says the person agreed.
 public actor StorageManager {
     /// Opens the history for this call; nil when there is none yet (nothing to count or prune).
     public typealias StoreOpener = @Sendable () throws -> FlowStore?
@@ -27,8 +32,8 @@ public actor StorageManager {
     public func usage() async throws(StorageError) -> StorageUsage {
         let files = try await listing()
         let captureBytes = files.reduce(UInt64(0)) { $0 + $1.byteCount }
-        let history = await withHistory { store async throws -> (UInt64, Int) in
-            (UInt64(max(0, await store.totalBytesOnDisk())), try await store.flowCount())
+        let history = await withHistory { store async throws -> (UInt64, Int, Int) in
+            (UInt64(max(0, await store.totalBytesOnDisk())), try await store.flowCount(), try await store.auditFlowCount())
         }
         let plaintext = Result { () throws(DirectoryError) in try PlaintextDirectory.fileInfos(in: plaintextDirectory) }
         let plaintextBytes = (try? plaintext.get()).map { $0.reduce(UInt64(0)) { $0 + $1.byteCount } }
@@ -38,31 +43,26 @@ public actor StorageManager {
         switch history {
         case .success(let figures):
             return StorageUsage(captureBytes: captureBytes, captureFileCount: files.count,
-                                historyBytes: figures?.0 ?? 0, historyFlowCount: figures?.1 ?? 0,
+                                historyBytes: figures?.0 ?? 0, historyFlowCount: figures?.1 ?? 0, auditFlowCount: figures?.2 ?? 0,
                                 plaintextBytes: plaintextBytes, plaintextFileCount: (try? plaintext.get())?.count,
                                 plaintextProblem: plaintextProblem)
         case .failure(let problem):
             return StorageUsage(captureBytes: captureBytes, captureFileCount: files.count, historyBytes: nil,
-                                historyFlowCount: nil, historyProblem: problem.description,
+                                historyFlowCount: nil, auditFlowCount: nil, historyProblem: problem.description,
                                 plaintextBytes: plaintextBytes, plaintextFileCount: (try? plaintext.get())?.count,
                                 plaintextProblem: plaintextProblem)
         }
     }
 
     /// Applies `settings` now: the planned files deleted (never the one being recorded while a
-    /// tunnel is live) and the history pruned to the age limit. Returns what was done and what failed.
+    /// tunnel is live, never one holding audit evidence) and the history pruned to the age limit.
+    /// Returns what was done and what failed, and the plan carried out — none when the evidence
+    /// could not be read, in which case nothing was deleted and the outcome's failure says why.
     @discardableResult
     public func enforce(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
-    -> (outcome: RetentionOutcome, plan: RetentionPlan) {
+    -> (outcome: RetentionOutcome, plan: RetentionPlan?) {
         let files = try await listing()
-        let history: RetentionPass.History
-        var opened: FlowStore?
-        do {
-            opened = try openStore()
-            history = opened.map { .store($0) } ?? .none
-        } catch {
-            history = .unavailable("\(error)")
-        }
+        let (history, opened) = Self.openHistory(openStore)
         let result = await RetentionPass.run(listing: .files(files), settings: settings, now: now,
                                              recordingSequence: { CapturesPresentation.recordingSequence(files: $0, isMonitoring: isMonitoring) },
                                              history: history)
@@ -70,35 +70,52 @@ public actor StorageManager {
         switch result {
         case let .done(outcome, plan): return (outcome, plan)
         case let .listingUnreadable(reason): throw .capturesUnavailable(reason)
+        case let .evidenceUnreadable(reason): return (RetentionOutcome(failures: [RetentionPass.evidenceUnreadableSentence(reason)]), nil)
         }
     }
 
     /// What `enforce` would do now, without doing it (what the storage screen says beforehand).
     public func preview(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
-    -> RetentionPlan {
+    -> RetentionPreview {
         let files = try await listing()
-        return RetentionPlanner.plan(files: files, settings: settings, now: now,
-                                     recordingSequence: CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring))
+        switch await Self.evidence(opening: openStore) {
+        case .files(let held):
+            return .plan(RetentionPlanner.plan(files: files, settings: settings, now: now,
+                                               recordingSequence: CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring),
+                                               evidenceSequences: held))
+        case .unreadable(let reason): return .nothing(reason)
+        }
     }
 
-    /// What `clearEverything` would delete: every connection, and every capture but the one
-    /// being recorded.
-    public func clearingPlan(isMonitoring: Bool) async throws(StorageError) -> (connections: Int?, files: [CaptureFileInfo]) {
+    /// What `clearEverything` would delete: every connection (of which `auditConnections` are
+    /// audit evidence), and every capture but the one being recorded. The counts are nil when the
+    /// history cannot be read.
+    public func clearingPlan(isMonitoring: Bool) async throws(StorageError)
+    -> (connections: Int?, auditConnections: Int?, files: [CaptureFileInfo]) {
         let files = try await listing()
         let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring)
-        let count = await withHistory { store async throws in try await store.flowCount() }
-        let connections: Int? = switch count {
-        case .success(let counted): counted ?? 0
+        let count = await withHistory { store async throws in (try await store.flowCount(), try await store.auditFlowCount()) }
+        let counts: (Int, Int)? = switch count {
+        case .success(let counted): counted ?? (0, 0)
         case .failure: nil
         }
-        return (connections, files.filter { $0.sequence != recording })
+        return (counts?.0, counts?.1, files.filter { $0.sequence != recording })
     }
 
     /// Deletes every connection and every capture file but the one being recorded. While a tunnel
     /// is live its session row is kept (`FlowStore.clearAll(keepingOpenSessions:)`): the tunnel is
-    /// still writing in it and dates its end on stop; its flows go like any other.
-    public func clearEverything(isMonitoring: Bool) async throws(StorageError) -> RetentionOutcome {
+    /// still writing in it and dates its end on stop; its flows go like any other. Audit projects
+    /// and sessions stay, but their evidence goes with the rest, so unless `includingEvidence` (the
+    /// person agreed, having been told) it refuses, deleting nothing, while the history holds any
+    /// evidence or cannot say whether it does.
+    public func clearEverything(isMonitoring: Bool, includingEvidence: Bool) async throws(StorageError) -> RetentionOutcome {
         let files = try await listing()
+        if !includingEvidence {
+            switch await withHistory({ store async throws in try await store.auditFlowCount() }) {
+            case .success(let count): if let count, count > 0 { throw .clearingWouldDeleteEvidence(connections: count) }
+            case .failure(let problem): throw .clearingEvidenceUnknown(problem.description)
+            }
+        }
         let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring)
         let deletion = RetentionPass.delete(files.filter { $0.sequence != recording })
         var failures = deletion.failures
@@ -114,8 +131,26 @@ public actor StorageManager {
         }
         return RetentionOutcome(deletedFiles: deletion.deleted.map(\.sequence),
                                 bytesReclaimed: deletion.deleted.reduce(0) { $0 + $1.byteCount },
-                                prunedFlows: pruned, failures: failures,
-                                sizeCapUnreachable: false)
+                                prunedFlows: pruned, failures: failures)
+    }
+
+    /// Which capture files hold audit evidence now, in one query over the history `opening`
+    /// opens (and closes after): none without a history, unreadable when it will not open or answer.
+    public static func evidence(opening: StoreOpener) async -> RetentionPass.Evidence {
+        let (history, opened) = openHistory(opening)
+        let evidence = await RetentionPass.evidence(in: history)
+        await opened?.close()
+        return evidence
+    }
+
+    /// The history for a pass, and the store to close after it.
+    private static func openHistory(_ opening: StoreOpener) -> (RetentionPass.History, FlowStore?) {
+        do {
+            let opened = try opening()
+            return (opened.map { .store($0) } ?? .none, opened)
+        } catch {
+            return (.unavailable("\(error)"), nil)
+        }
     }
 
     private func listing() async throws(StorageError) -> [CaptureFileInfo] {
@@ -138,4 +173,13 @@ public actor StorageManager {
         await store.close()
         return result
     }
+}
+
+/// What applying the limits now would do (`StorageManager.preview`), said before it is done.
+public enum RetentionPreview: Sendable, Equatable {
+    case plan(RetentionPlan)
+    /// Nothing would be deleted: which captures hold audit evidence cannot be read (why).
+    case nothing(String)
+
+    public var plan: RetentionPlan? { if case .plan(let plan) = self { plan } else { nil } }
 }

@@ -8,6 +8,10 @@ public struct StorageUsage: Sendable, Equatable {
     public let historyBytes: UInt64?
     /// Connections in the history; nil when it could not be opened.
     public let historyFlowCount: Int?
+    /// Of those, the connections that are audit evidence (`FlowStore.auditFlowCount()`): what
+    /// *Delete everything* would take from the person's audits, said before it does; nil when the
+    /// history could not be opened.
+    public let auditFlowCount: Int?
     /// Why the history's figures are missing.
     public let historyProblem: String?
     /// The `.tvpt` files' bytes (the one being written included); 0 with no folder yet, nil when
@@ -18,12 +22,13 @@ public struct StorageUsage: Sendable, Equatable {
     public let plaintextProblem: String?
 
     public init(captureBytes: UInt64, captureFileCount: Int, historyBytes: UInt64?, historyFlowCount: Int?,
-                historyProblem: String? = nil, plaintextBytes: UInt64? = 0, plaintextFileCount: Int? = 0,
+                auditFlowCount: Int?, historyProblem: String? = nil, plaintextBytes: UInt64? = 0, plaintextFileCount: Int? = 0,
                 plaintextProblem: String? = nil) {
         self.captureBytes = captureBytes
         self.captureFileCount = captureFileCount
         self.historyBytes = historyBytes
         self.historyFlowCount = historyFlowCount
+        self.auditFlowCount = auditFlowCount
         self.historyProblem = historyProblem
         self.plaintextBytes = plaintextBytes
         self.plaintextFileCount = plaintextFileCount

@@ -2,8 +2,9 @@ import Foundation
 import Shared
 
 /// The captures' questions (`tunnelvision captures [rm SEQ… | rotate]`, `/api/captures…`): the
-/// capture files with the one being recorded marked and the room left; deleting some (never the
-/// one being recorded); a new file through the running tunnel.
+/// capture files with the one being recorded and those holding audit evidence marked, and the
+/// room left; deleting some (never the one being recorded, nor one holding audit evidence unless
+/// the person agreed, `includingEvidence`); a new file through the running tunnel.
 public struct CapturesQuestion: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case list
@@ -13,17 +14,22 @@ public struct CapturesQuestion: Sendable, Equatable {
 
     public var action: Action
     public var dataDirectory: String?
+    /// A removal may delete captures holding audit evidence (the person was told, and agreed).
+    public var includingEvidence: Bool
 
-    public init(action: Action, dataDirectory: String? = nil) {
+    public init(action: Action, dataDirectory: String? = nil, includingEvidence: Bool = false) {
         self.action = action
         self.dataDirectory = dataDirectory
+        self.includingEvidence = includingEvidence
     }
 
     /// Reads the arguments of `captures` (`--json` aside).
     public static func parse(_ arguments: [String]) throws(QuestionFailure) -> CapturesQuestion {
         var rest = arguments
         let dataDirectory = try QuestionOptions.takeDataDirectory(from: &rest, command: "captures")
+        let includingEvidence = QuestionOptions.takeSwitch(EvidenceDeletion.option, from: &rest)
         if let unknown = rest.first(where: { $0.hasPrefix("-") }) { throw .usage("captures: unknown option \(unknown)") }
+        if includingEvidence, rest.first != "rm" { throw .usage("captures: \(EvidenceDeletion.option) belongs to 'captures rm'") }
         switch rest.first {
         case nil:
             return CapturesQuestion(action: .list, dataDirectory: dataDirectory)
@@ -39,7 +45,7 @@ public struct CapturesQuestion: Sendable, Equatable {
                 }
                 if !sequences.contains(sequence) { sequences.append(sequence) }
             }
-            return CapturesQuestion(action: .remove(sequences), dataDirectory: dataDirectory)
+            return CapturesQuestion(action: .remove(sequences), dataDirectory: dataDirectory, includingEvidence: includingEvidence)
         case "rotate":
             guard rest.count == 1 else { throw .usage("captures rotate: takes nothing more, got \(rest[1])") }
             return CapturesQuestion(action: .rotate, dataDirectory: dataDirectory)
@@ -69,8 +75,10 @@ public struct CapturesQuestion: Sendable, Equatable {
         let presence = tunnel.presence(in: directory)
         let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: presence.mayBeRecording)
         let settings = Result { () throws(SettingsError) in try SettingsStore(dataDirectory: directory).load().retention }
-        let headroom = CaptureHeadroom.assess(files: files, settings: settings, recordingSequence: recording, now: now)
-        return Listing(files: files, presence: presence, rows: CapturesPresentation.rows(files: files, recordingSequence: recording),
+        let evidence = await StorageManager.evidence(opening: StorageQuestion.storeOpener(dataDirectory: dataDirectory))
+        let headroom = CaptureHeadroom.assess(files: files, settings: settings, recordingSequence: recording, evidence: evidence, now: now)
+        return Listing(files: files, presence: presence,
+                       rows: CapturesPresentation.rows(files: files, recordingSequence: recording, evidence: evidence),
                        settings: settings, headroom: headroom)
     }
 
@@ -83,11 +91,24 @@ public struct CapturesQuestion: Sendable, Equatable {
         public var json: String { CapturesJSON.removal(deleted: deleted, failed: failed) }
     }
 
+    /// Deletes `sequences` but the one being recorded (and one not there), each said. Unless
+    /// `includingEvidence`, refused first, deleting none, when any of those it would delete holds
+    /// audit evidence or cannot be checked: `.needsConfirmation`, naming the captures, their audit
+    /// sessions and the switch that agrees.
     public func remove(_ sequences: [UInt32], tunnel: TunnelControl) async throws(QuestionFailure) -> Removal {
         let directory = directory
         let files = try await Self.files(in: directory, access: .write)
         var removal = Removal(presence: tunnel.presence(in: directory))
         let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: removal.presence.mayBeRecording)
+        if !includingEvidence {
+            let listed = Set(files.map(\.sequence))
+            let deletable = sequences.filter { listed.contains($0) && $0 != recording }
+            let standings = await CaptureEvidenceStanding.of(deletable, history: StorageQuestion.storeOpener(dataDirectory: dataDirectory))
+            if let refusal = EvidenceDeletion.captureRefusal(deletable.map { ($0, standings[$0] ?? .none) }) {
+                throw QuestionFailure(.needsConfirmation, refusal.message,
+                                      parameter: .init(name: EvidenceDeletion.switchName, problem: refusal.problem))
+            }
+        }
         let library = CaptureLibrary(dataDirectory: directory)
         for sequence in sequences {
             if let refusal = CapturesPresentation.deletionRefusal(sequence: sequence, recordingSequence: recording) {

@@ -9,6 +9,9 @@ public struct QuestionFailure: Error, Sendable, Equatable, CustomStringConvertib
         case notFound
         /// It needs a running tunnel and none serves the data directory.
         case noTunnel
+        /// It would delete something the person has not agreed to lose (audit evidence); nothing
+        /// was done. The sentence says what and how to agree (`parameter` names the switch).
+        case needsConfirmation
         /// Something could not be read or written; the sentence says what.
         case failed
     }

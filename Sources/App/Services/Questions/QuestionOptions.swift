@@ -48,6 +48,13 @@ struct QuestionOptions {
 }
 
 extension QuestionOptions {
+    /// Whether the switch `option` (a flag with no value) stands in `arguments`, taken out wherever it stands.
+    static func takeSwitch(_ option: String, from arguments: inout [String]) -> Bool {
+        let given = arguments.contains(option)
+        arguments.removeAll { $0 == option }
+        return given
+    }
+
     /// `--data-dir D` taken out of `arguments`, wherever it stands.
     static func takeDataDirectory(from arguments: inout [String], command: String) throws(QuestionFailure) -> String? {
         guard let index = arguments.firstIndex(of: "--data-dir") else { return nil }

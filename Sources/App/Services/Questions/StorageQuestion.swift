@@ -7,7 +7,8 @@ import Shared
 /// The storage questions (`tunnelvision storage [apply | clear | clear-plaintext]`, `/api/storage…`):
 /// what the captures, the history and the decrypted content take and what the limits will do;
 /// applying the limits now; deleting everything; deleting the decrypted content alone. Asking a
-/// person before a clear is the command's; here a clear is one already agreed.
+/// person before a clear is the command's; here a clear is one already agreed — but not to
+/// deleting audit evidence, which needs `includingEvidence` besides (`--including-evidence`).
 public struct StorageQuestion: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
         case usage
@@ -18,18 +19,21 @@ public struct StorageQuestion: Sendable, Equatable {
 
     public var action: Action
     public var dataDirectory: String?
+    /// A clear may delete the audit evidence in the history (the person was told, and agreed).
+    public var includingEvidence: Bool
 
-    public init(action: Action, dataDirectory: String? = nil) {
+    public init(action: Action, dataDirectory: String? = nil, includingEvidence: Bool = false) {
         self.action = action
         self.dataDirectory = dataDirectory
+        self.includingEvidence = includingEvidence
     }
 
     /// Reads the arguments of `storage` (`--json` aside).
     public static func parse(_ arguments: [String]) throws(QuestionFailure) -> StorageQuestion {
         var rest = arguments
         let dataDirectory = try QuestionOptions.takeDataDirectory(from: &rest, command: "storage")
-        let yes = rest.contains("--yes")
-        rest.removeAll { $0 == "--yes" }
+        let yes = QuestionOptions.takeSwitch("--yes", from: &rest)
+        let includingEvidence = QuestionOptions.takeSwitch(EvidenceDeletion.option, from: &rest)
         if let unknown = rest.first(where: { $0.hasPrefix("-") }) { throw .usage("storage: unknown option \(unknown)") }
         let action: Action
         switch rest.first {
@@ -43,7 +47,10 @@ public struct StorageQuestion: Sendable, Equatable {
         if yes, action != .clear(confirmed: true), action != .clearPlaintext(confirmed: true) {
             throw .usage("storage: --yes belongs to 'storage clear' and 'storage clear-plaintext'")
         }
-        return StorageQuestion(action: action, dataDirectory: dataDirectory)
+        if includingEvidence, action != .clear(confirmed: yes) {
+            throw .usage("storage: \(EvidenceDeletion.option) belongs to 'storage clear'")
+        }
+        return StorageQuestion(action: action, dataDirectory: dataDirectory, includingEvidence: includingEvidence)
     }
 
     public var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
@@ -62,7 +69,8 @@ public struct StorageQuestion: Sendable, Equatable {
     public struct Usage: Sendable {
         public let usage: StorageUsage
         public let settings: Result<RetentionSettings, SettingsError>
-        public let plan: RetentionPlan?
+        /// What applying the limits would do now; nil when they cannot be read.
+        public let preview: RetentionPreview?
         public let presence: CapturesTunnelPresence
         /// The Settings card's decisions, from the whole settings; nil when they cannot be read.
         public var card: DecryptedContentCard? = nil
@@ -72,8 +80,11 @@ public struct StorageQuestion: Sendable, Equatable {
         /// Everything could be read (else the command's exit status is 1; the document says what not).
         public var isComplete: Bool { usage.isComplete && problem == nil }
 
-        public var json: String { StorageReport.usageJSON(usage, settings: limits, problem: problem, plan: plan, presence: presence, card: card) }
-        public var lines: [String] { StorageReport.usageLines(usage) + StorageReport.limitLines(settings: limits, problem: problem, plan: plan) }
+        public var plan: RetentionPlan? { preview?.plan }
+        public var json: String {
+            StorageReport.usageJSON(usage, settings: limits, problem: problem, preview: preview, presence: presence, card: card)
+        }
+        public var lines: [String] { StorageReport.usageLines(usage) + StorageReport.limitLines(settings: limits, problem: problem, preview: preview) }
     }
 
     public func usage(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> Usage {
@@ -83,9 +94,9 @@ public struct StorageQuestion: Sendable, Equatable {
         let card = (try? stored.get()).map(DecryptedContentCard.init)
         return try await managing { manager throws(StorageError) in
             let usage = try await manager.usage()
-            var plan: RetentionPlan?
-            if case .success(let limits) = settings { plan = try await manager.preview(limits, isMonitoring: presence.mayBeRecording) }
-            return Usage(usage: usage, settings: settings, plan: plan, presence: presence, card: card)
+            var preview: RetentionPreview?
+            if case .success(let limits) = settings { preview = try await manager.preview(limits, isMonitoring: presence.mayBeRecording) }
+            return Usage(usage: usage, settings: settings, preview: preview, presence: presence, card: card)
         }
     }
 
@@ -106,14 +117,14 @@ public struct StorageQuestion: Sendable, Equatable {
         }
     }
 
-    /// What a clear would delete, for the question asked before it: the decrypted-content files
-    /// but the one being written too.
+    /// What a clear would delete, for the question asked before it: the connections (and how many
+    /// are audit evidence), the captures, and the decrypted-content files but the one being written.
     public func clearingPlan(presence: CapturesTunnelPresence) async throws(QuestionFailure)
-    -> (connections: Int?, files: [CaptureFileInfo], plaintext: [PlaintextFileInfo]) {
+    -> (connections: Int?, auditConnections: Int?, files: [CaptureFileInfo], plaintext: [PlaintextFileInfo]) {
         let plaintext = try plaintextToClear(presence: presence)
         return try await managing { manager throws(StorageError) in
             let plan = try await manager.clearingPlan(isMonitoring: presence.mayBeRecording)
-            return (plan.connections, plan.files, plaintext)
+            return (plan.connections, plan.auditConnections, plan.files, plaintext)
         }
     }
 
@@ -128,11 +139,21 @@ public struct StorageQuestion: Sendable, Equatable {
     }
 
     /// Every connection, every capture but the one being recorded and every decrypted-content
-    /// file but the one being written, deleted.
+    /// file but the one being written, deleted. Refused, deleting nothing, while the history holds
+    /// audit evidence (or cannot say) and `includingEvidence` is off: `.needsConfirmation`, naming
+    /// the switch that agrees.
     public func clear(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
-        try await managing { manager throws(StorageError) in
-            let captures = try await manager.clearEverything(isMonitoring: presence.mayBeRecording)
+        let manager = manager
+        do throws(StorageError) {
+            let captures = try await manager.clearEverything(isMonitoring: presence.mayBeRecording, includingEvidence: includingEvidence)
             return StorageOutcome(captures: captures, plaintext: await manager.clearPlaintext(isMonitoring: presence.mayBeRecording))
+        } catch {
+            switch error {
+            case .clearingWouldDeleteEvidence, .clearingEvidenceUnknown:
+                throw QuestionFailure(.needsConfirmation, EvidenceDeletion.clearRefusal(error),
+                                      parameter: .init(name: EvidenceDeletion.switchName, problem: EvidenceDeletion.clearProblem(error)))
+            case .capturesUnavailable: throw QuestionFailure(.failed, "\(error)")
+            }
         }
     }
 
@@ -157,10 +178,13 @@ public struct StorageQuestion: Sendable, Equatable {
     }
 
     private func managing<T>(_ body: (StorageManager) async throws(StorageError) -> T) async throws(QuestionFailure) -> T {
-        let manager = StorageManager(library: CaptureLibrary(dataDirectory: directory),
-                                     plaintextDirectory: DataDirectoryLayout.plaintext(in: directory),
-                                     openingStore: Self.storeOpener(dataDirectory: dataDirectory))
         do { return try await body(manager) } catch { throw QuestionFailure(.failed, "\(error)") }
+    }
+
+    /// This directory's storage manager.
+    private var manager: StorageManager {
+        StorageManager(library: CaptureLibrary(dataDirectory: directory), plaintextDirectory: DataDirectoryLayout.plaintext(in: directory),
+                       openingStore: Self.storeOpener(dataDirectory: dataDirectory))
     }
 
     /// Opens the history for reading, never creating it: nil when there is none yet.

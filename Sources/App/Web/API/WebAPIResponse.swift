@@ -31,12 +31,13 @@ enum WebAPIResponse {
         error(status(of: failure.kind), failure.message, parameter: failure.parameter)
     }
 
-    /// 400 a bad parameter, 404 not found, 409 no tunnel where one is needed, 500 a failure.
+    /// 400 a bad parameter, 404 not found, 409 no tunnel where one is needed or a deletion not
+    /// agreed to, 500 a failure.
     static func status(of kind: QuestionFailure.Kind) -> HTTPStatus {
         switch kind {
         case .badParameter: .badRequest
         case .notFound: .notFound
-        case .noTunnel: .conflict
+        case .noTunnel, .needsConfirmation: .conflict
         case .failed: .internalServerError
         }
     }

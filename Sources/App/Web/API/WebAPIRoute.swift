@@ -14,11 +14,11 @@ public enum WebAPIRoute: Sendable, Equatable {
     case packet(FlowQuestion, number: Int)
     /// The bytes `flow ID --pcap FILE` (or `--pcapng`) writes.
     case flowCapture(FlowQuestion, FlowCaptureFormat)
-    /// `captures`, `captures rm SEQ`, `captures rotate`.
+    /// `captures`, `captures rm SEQ [--including-evidence]`, `captures rotate`.
     case captures(CapturesQuestion)
     /// The capture file of that sequence, as a download.
     case captureFile(CapturesQuestion, sequence: UInt32)
-    /// `storage`, `storage apply`, `storage clear --yes`, `storage clear-plaintext --yes`.
+    /// `storage`, `storage apply`, `storage clear --yes [--including-evidence]`, `storage clear-plaintext --yes`.
     case storage(StorageQuestion)
     case settings(SettingsQuestion)
     case changeSetting(SettingsQuestion, SettingChange)
@@ -100,8 +100,9 @@ public enum WebAPIRoute: Sendable, Equatable {
             try call.expect("POST", parameters: "captures rotate")
             return .captures(try asked { () throws(QuestionFailure) in try CapturesQuestion.parse(directory + ["rotate"]) })
         case let path where path.count == 3 && path[0] == "captures" && path[2] == "delete":
-            try call.expect("POST", parameters: "captures rm")
-            return .captures(try asked { () throws(QuestionFailure) in try CapturesQuestion.parse(directory + ["rm", path[1]]) })
+            try call.expect("POST")
+            let agreed = try call.evidenceAgreement(for: "captures rm")
+            return .captures(try asked { () throws(QuestionFailure) in try CapturesQuestion.parse(directory + ["rm", path[1]] + agreed) })
         case let path where path.count == 2 && path[0] == "captures":
             try call.expect("GET", parameters: "captures")
             guard let sequence = UInt32(path[1]) else {
@@ -115,8 +116,9 @@ public enum WebAPIRoute: Sendable, Equatable {
             try call.expect("POST", parameters: "storage apply")
             return .storage(StorageQuestion(action: .apply, dataDirectory: dataDirectory))
         case ["storage", "clear"]:
-            try call.expect("POST", parameters: "storage clear")
-            return .storage(StorageQuestion(action: .clear(confirmed: true), dataDirectory: dataDirectory))
+            try call.expect("POST")
+            let agreed = try call.evidenceAgreement(for: "storage clear")
+            return .storage(StorageQuestion(action: .clear(confirmed: true), dataDirectory: dataDirectory, includingEvidence: !agreed.isEmpty))
         case ["storage", "clear-plaintext"]:
             try call.expect("POST", parameters: "storage clear-plaintext")
             return .storage(StorageQuestion(action: .clearPlaintext(confirmed: true), dataDirectory: dataDirectory))
@@ -235,6 +237,24 @@ public enum WebAPIRoute: Sendable, Equatable {
                 if !item.value.isEmpty { options += ["--" + item.name, item.value] }
             }
             return options
+        }
+
+        /// The person's agreement to delete audit evidence (`EvidenceDeletion.switchName`), the
+        /// one parameter a deletion takes: `including-evidence=yes` → `--including-evidence`.
+        func evidenceAgreement(for command: String) throws(Refusal) -> [String] {
+            var agreed: [String] = []
+            for item in request.query {
+                guard item.name == EvidenceDeletion.switchName else {
+                    throw Refusal(.badRequest, "\(command): unknown parameter '\(item.name)': it takes \(EvidenceDeletion.switchName)")
+                }
+                switch item.value {
+                case "yes": agreed = [EvidenceDeletion.option]
+                case "": break
+                default:
+                    throw Refusal(.badRequest, "\(command): \(EvidenceDeletion.switchName) takes yes, not '\(item.value)'")
+                }
+            }
+            return agreed
         }
 
         func expect(_ method: String, parameters command: String? = nil) throws(Refusal) {

@@ -70,6 +70,23 @@ export function post(path, body) {
   });
 }
 
+/** The query parameter by which a deletion agrees to delete audit evidence (EvidenceDeletion.switchName). */
+export const includingEvidence = "including-evidence";
+
+/** POST path, a deletion. `agreed`: the person was already told it deletes audit evidence. When
+ *  the server refuses because it would delete audit evidence not agreed to (409, naming the
+ *  parameter), `ask(problem)` puts its sentence to the person and, on yes, it posts again agreeing.
+ *  Null when they said no: nothing was deleted. */
+export async function postDeletion(path, ask, agreed = false) {
+  if (agreed) return post(`${path}?${includingEvidence}=yes`);
+  try {
+    return await post(path);
+  } catch (error) {
+    if (!(error instanceof APIError) || error.status !== 409 || error.parameter !== includingEvidence) throw error;
+    return ask(error.problem) ? post(`${path}?${includingEvidence}=yes`) : null;
+  }
+}
+
 /** POST path and hand the answer over as a file download named `filename`. */
 export function postDownload(path, filename) {
   return download(path, filename, "POST");

@@ -1,9 +1,10 @@
 // Captures: the capture files newest first with size and time, the one being recorded marked
-// and protected, download, delete (the history stays, the bytes go), a new file, the room left
+// and protected, those holding audit evidence marked, download, delete (the history stays, the
+// bytes go; audit evidence only once the person agreed to it), a new file, the room left
 // against the limit, and the export of every connection (its count and size said first). Asked
 // again every 2 s while shown.
 
-import { get, post, postDownload } from "./api.js";
+import { get, post, postDeletion, postDownload } from "./api.js";
 import { h, replace, bytes, when, errorCard, announce, count, downloadLink, capitalised, keyed } from "./dom.js";
 
 /** How often a shown Captures screen asks again (as the Timeline's live list does). */
@@ -62,7 +63,7 @@ export function render(main) {
         // The size is said once, beside its limit, under Room left.
         h("p", { class: "hint files-count" })));
     }
-    keyed(list, files, (file) => `${file.sequence} ${file.recording}`, fileRow, (row, file) => {
+    keyed(list, files, (file) => `${file.sequence} ${file.recording} ${file.evidence}`, fileRow, (row, file) => {
       row.querySelector(".capture-size").textContent = bytes(file.bytes);
       row.querySelector(".capture-when").textContent = `Last written ${when(file.lastWritten)}`;
     });
@@ -74,6 +75,7 @@ export function render(main) {
       h("div", { class: "capture-head" },
         h("span", { class: "capture-name" }, file.name),
         file.recording ? h("span", { class: "recording" }, h("span", { "aria-hidden": "true" }, "● "), "Recording") : null,
+        file.evidence ? h("span", { class: "recording" }, "Audit evidence") : null,
         h("span", { class: "capture-size" }, bytes(file.bytes))),
       h("div", { class: "capture-when" }, `Last written ${when(file.lastWritten)}`),
       file.recording ? h("p", { class: "hint" }, "Being written: it can be downloaded or deleted once the tunnel moves to a new file.")
@@ -83,9 +85,15 @@ export function render(main) {
   }
 
   async function remove(file) {
-    if (!confirm(`Delete ${file.name}? The connections stay in the history; their packets' bytes in this file are gone.`)) return;
+    const evidence = file.evidence === true
+      ? " It holds audit evidence, which the retention limits keep: its audit session keeps the connections, without these bytes." : "";
+    if (!confirm(`Delete ${file.name}? The connections stay in the history; their packets' bytes in this file are gone.${evidence}`)) return;
     try {
-      await post(`/api/captures/${file.sequence}/delete`);
+      const result = await postDeletion(`/api/captures/${file.sequence}/delete`,
+        (problem) => confirm(`${capitalised(problem)}. Delete ${file.name} anyway? Its audit session keeps the connections, without these bytes.`),
+        file.evidence === true);
+      if (result === null) return load(`${file.name} was not deleted.`);
+      if (result.failed?.length) return load(`${file.name} was not deleted: ${result.failed[0].reason}`);
       announce(`${file.name} deleted.`);
       load(`${file.name} was deleted. Its connections stay in the history; their bytes are gone.`);
     } catch (error) {

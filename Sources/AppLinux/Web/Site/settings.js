@@ -4,8 +4,8 @@
 // first, naming what goes), the introduction again, and what stays private.
 // Reads `settings --json` and `storage --json`; writes through `settings set` and `storage`.
 
-import { get, post } from "./api.js";
-import { h, replace, bytes, errorCard, announce, facts } from "./dom.js";
+import { get, post, postDeletion } from "./api.js";
+import { h, replace, bytes, errorCard, announce, facts, capitalised } from "./dom.js";
 import { forgetSeen } from "./welcome.js";
 import { certificateCard } from "./settings-ca.js";
 import { decryptedCard } from "./settings-decrypted.js";
@@ -103,12 +103,18 @@ export function render(main) {
   }
 
   async function clearAll(storage) {
-    const what = `${storage.history.connections ?? "all"} connections, ${storage.captures.files} capture files `
+    // Audit evidence goes too: said with its count (the projects and sessions stay, without it).
+    const evidence = storage.history.auditConnections;
+    const audit = evidence > 0 ? ` (${evidence} of them audit evidence, which the retention limits keep: their audit sessions `
+      + "stay, without it)" : "";
+    const what = `${storage.history.connections ?? "all"} connections${audit}, ${storage.captures.files} capture files `
       + `(${bytes(storage.captures.bytes)}) and ${storage.plaintext.files ?? "all"} files of decrypted content (${bytes(storage.plaintext.bytes)})`;
     if (!confirm(`Delete everything? This deletes ${what}; a capture being recorded and a file of decrypted content `
       + "being written are kept.")) return;
     try {
-      const result = await post("/api/storage/clear");
+      const result = await postDeletion("/api/storage/clear",
+        (problem) => confirm(`${capitalised(problem)}. Delete everything anyway?`), evidence > 0);
+      if (result === null) return load("Nothing was deleted.");
       load((result.lines ?? ["Everything was deleted."]).join(" "));
     } catch (error) {
       load(`Nothing was deleted: ${error.message}`);

@@ -186,6 +186,35 @@ import TestSupport
         #expect(try Self.text(await Self.ask(api, "GET", "/api/flows")) == (Self.command(["flows", "--json"] + d)))
     }
 
+    @Test("deleting audit evidence: 409 with the command's sentence and the switch that agrees as the parameter; agreed, what the command does")
+    func evidenceDeletion() async throws {
+        func directory() async throws -> TemporaryDirectory {
+            let data = TemporaryDirectory("web-evidence")
+            try RetentionFixture.captures(in: data.url, startedDaysAgo: [2, 1])
+            try await RetentionFixture.evidence(in: data.url, files: [1], lastSeenDaysAgo: 1)
+            return data
+        }
+        let data = try await directory(), twin = try await directory()
+        let api = Self.api(data.url), d = ["--data-dir", data.url.path], t = ["--data-dir", twin.url.path]
+        // A capture holding evidence.
+        let refused = await Self.ask(api, "POST", "/api/captures/1/delete")
+        try Self.expectSameError(refused, status: .conflict, ["captures", "rm", "1"] + d)
+        let document = try C.pythonJSON(Self.text(refused))
+        #expect(document["parameter"] as? String == "including-evidence")
+        #expect((document["problem"] as? String)?.hasPrefix("capture 1 holds evidence of audit session ") == true)
+        let removed = await Self.ask(api, "POST", "/api/captures/1/delete", [("including-evidence", "yes")])
+        #expect(removed.status == .ok)
+        #expect(try Self.text(removed) == Self.command(["captures", "rm", "1", "--including-evidence", "--json"] + t))
+        // Everything, while the history holds evidence (its connection outlives its capture).
+        let clearRefused = await Self.ask(api, "POST", "/api/storage/clear")
+        try Self.expectSameError(clearRefused, status: .conflict, ["storage", "clear", "--yes"] + d)
+        #expect((try C.pythonJSON(Self.text(clearRefused)))["problem"] as? String
+                == "Delete everything would delete 1 connection of audit evidence (the audit projects and sessions stay, without that evidence)")
+        let cleared = await Self.ask(api, "POST", "/api/storage/clear", [("including-evidence", "yes")])
+        #expect(cleared.status == .ok)
+        #expect(try Self.text(cleared) == Self.command(["storage", "clear", "--yes", "--including-evidence", "--json"] + t))
+    }
+
     @Test("settings: the document 'settings --json' prints, and a change as 'settings set KEY VALUE --json' makes it")
     func settings() async throws {
         let (history, _, _, _) = try await FlowCommandTests.history()

@@ -105,6 +105,23 @@ struct WebAPIRouteTests {
         #expect(Self.refusal("GET", "/api/flows/12/capture.zip")?.status == .notFound)
     }
 
+    @Test("a deletion agrees to delete audit evidence by including-evidence=yes, its only parameter, as the command's switch")
+    func evidenceAgreement() {
+        let d = Self.directory
+        #expect(Self.route("POST", "/api/captures/4/delete", [("including-evidence", "yes")])
+                == .success(.captures(CapturesQuestion(action: .remove([4]), dataDirectory: d, includingEvidence: true))))
+        #expect(Self.route("POST", "/api/storage/clear", [("including-evidence", "yes")])
+                == .success(.storage(StorageQuestion(action: .clear(confirmed: true), dataDirectory: d, includingEvidence: true))))
+        // An empty value is a parameter not given.
+        #expect(Self.route("POST", "/api/storage/clear", [("including-evidence", "")])
+                == .success(.storage(StorageQuestion(action: .clear(confirmed: true), dataDirectory: d))))
+        #expect(Self.refusal("POST", "/api/captures/4/delete", [("including-evidence", "no")])
+                == .init(.badRequest, "captures rm: including-evidence takes yes, not 'no'"))
+        #expect(Self.refusal("POST", "/api/storage/clear", [("yes", "yes")])
+                == .init(.badRequest, "storage clear: unknown parameter 'yes': it takes including-evidence"))
+        #expect(Self.refusal("POST", "/api/storage/apply", [("including-evidence", "yes")])?.status == .badRequest)
+    }
+
     @Test("captures, storage, settings, diagnostics, live and export map to their commands' questions")
     func otherRoutes() {
         let d = Self.directory
