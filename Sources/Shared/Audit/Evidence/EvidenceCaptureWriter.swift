@@ -169,8 +169,9 @@ public final class EvidenceCaptureWriter {
                                                   packetsWritten: fileWritten, recordsUnreadable: fileUnreadable))
     }
 
-    /// Ends the file (every file of `filesToRead` written), synced and closed: what it holds and lacks.
-    public func finish() throws(EvidenceCaptureError) -> EvidenceCapture {
+    /// Ends the file (every file of `filesToRead` written) and closes it, synced unless `sync` is
+    /// false (a file copied elsewhere at once, whose copy is synced): what it holds and lacks.
+    public func finish(sync: Bool = true) throws(EvidenceCaptureError) -> EvidenceCapture {
         precondition(nextFile == filesToRead.count, "every file of filesToRead is written before the capture ends")
         let summary: PcapngWriter.Summary
         do throws(PcapngWriterError) {
@@ -178,7 +179,7 @@ public final class EvidenceCaptureWriter {
         } catch {
             throw .writeFailed(error.description)
         }
-        guard fsync(descriptor) == 0 else { throw .writeFailed("\(destination.path): \(SystemError.text(errno))") }
+        guard !sync || fsync(descriptor) == 0 else { throw .writeFailed("\(destination.path): \(SystemError.text(errno))") }
         let closed = close(descriptor)
         descriptor = -1
         // A network or full file system may report a failed write only at the close.

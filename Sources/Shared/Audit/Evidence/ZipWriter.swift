@@ -29,10 +29,10 @@ public final class ZipWriter {
         case stored
         /// Raw deflate at zlib's `level` (1 fastest … 9 smallest).
         case deflated(level: Int32)
-
-        /// zlib's default level, 6.
-        public static let deflated = Method.deflated(level: 6)
     }
+
+    /// zlib's own default level.
+    public static let defaultLevel: Int32 = 6
 
     public let url: URL
     private var descriptor: Int32
@@ -247,13 +247,15 @@ public final class ZipWriter {
     /// MS-DOS time and date (§4.4.6) of `moment` in UTC, to the even second; before 1980 it is
     /// 1980-01-01 00:00:00, after 2107 the last second DOS can say.
     static func dosTimestamp(_ moment: Date) -> (time: UInt16, date: UInt16) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: moment)
-        guard let year = parts.year, year >= 1980 else { return (0, 1 << 5 | 1) }
+        let second = moment.timeIntervalSince1970.rounded(.down)
+        var seconds = time_t(second.isFinite ? max(0, min(second, 9e15)) : 0)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let year = Int(parts.tm_year) + 1900
+        guard year >= 1980 else { return (0, 1 << 5 | 1) }
         guard year <= 2107 else { return (23 << 11 | 59 << 5 | 29, 127 << 9 | 12 << 5 | 31) }
-        let time = (parts.hour ?? 0) << 11 | (parts.minute ?? 0) << 5 | (parts.second ?? 0) / 2
-        let date = (year - 1980) << 9 | (parts.month ?? 1) << 5 | (parts.day ?? 1)
+        let time = Int(parts.tm_hour) << 11 | Int(parts.tm_min) << 5 | Int(parts.tm_sec) / 2
+        let date = (year - 1980) << 9 | (Int(parts.tm_mon) + 1) << 5 | Int(parts.tm_mday)
         return (UInt16(time), UInt16(date))
     }
 }
