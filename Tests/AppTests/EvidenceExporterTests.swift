@@ -176,6 +176,9 @@ final class EvidenceHistory: @unchecked Sendable {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
             #expect(try PythonJSON.unsortedKeysAndNulls(text) == [], "\(name)")
         }
+        for name in Self.names where name != "capture.pcapng" {
+            #expect(!(try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)).lowercased().contains("passed"), "\(name)")
+        }
         let flows = try String(contentsOf: folder.appendingPathComponent("flows.json"), encoding: .utf8)
         #expect(try PythonJSON.value(flows, "flowCount") == "3")
         #expect(try (0..<3).map { try PythonJSON.value(flows, "flows.\($0).id") } == history.sessionFlowIDs.map { "\($0)" })
