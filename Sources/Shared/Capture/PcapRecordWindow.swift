@@ -11,10 +11,10 @@ import Foundation
 /// Checked as `PcapRecordReader` checks: the global header (any raw-IP capture, either byte order
 /// and precision), then per record the offset, the header, `incl_len` against the snaplen before
 /// anything is read, and the bytes all there.
-public final class PcapRecordWindow {
-    public let url: URL
-    public let header: PcapFormat.GlobalHeader
-    public let fileSize: UInt64
+final class PcapRecordWindow {
+    let url: URL
+    let header: PcapFormat.GlobalHeader
+    let fileSize: UInt64
     private let descriptor: Int32
     private var buffer: UnsafeMutableRawBufferPointer
     /// The file offset of `buffer[0]`, and how many bytes of the buffer hold the file.
@@ -22,9 +22,9 @@ public final class PcapRecordWindow {
     private var windowCount = 0
 
     /// Bytes read at once: a window holds a few thousand ordinary records.
-    public static let windowSize = 1 << 20
+    static let windowSize = 1 << 20
 
-    public init(url: URL) throws(PcapReadError) {
+    init(url: URL) throws(PcapReadError) {
         self.url = url
         let (descriptor, status) = try PcapRecordReader.open(url)
         guard status.st_mode & S_IFMT == S_IFREG else {
@@ -54,7 +54,7 @@ public final class PcapRecordWindow {
 
     /// The record at `offset`: its header and its bytes, which stay valid until the next call.
     /// Reads go fastest at rising offsets; any offset is answered.
-    public func record(at offset: UInt64) throws(PcapReadError) -> (header: PcapFormat.RecordHeader, bytes: UnsafeRawBufferPointer) {
+    func record(at offset: UInt64) throws(PcapReadError) -> (header: PcapFormat.RecordHeader, bytes: UnsafeRawBufferPointer) {
         let headerLength = PcapFormat.recordHeaderLength
         guard offset >= UInt64(PcapFormat.globalHeaderLength) else { throw .offsetInsideGlobalHeader(offset: offset) }
         guard offset < fileSize else { throw .offsetPastEnd(offset: offset, fileSize: fileSize) }
