@@ -10,6 +10,7 @@ enum Command: Equatable {
     case benchLive(seconds: Int, rate: Int, json: Bool)
     case benchStore(packets: Int, batchSize: Int, json: Bool)
     case benchHistory(flows: Int, packets: Int, json: Bool)
+    case benchEvidence(flows: Int, packets: Int, json: Bool)
     case benchAnalyze(packets: Int, tunnelvision: String?, json: Bool)
     case ringProduce(RingProduceOptions)
     case benchTunnel(TunnelBenchOptions)
@@ -71,7 +72,7 @@ enum Arguments {
             return .capture(capture)
         case "bench":
             guard let benchmark = rest.first, !benchmark.hasPrefix("-") else {
-                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store | analyze | history | tunnel)")
+                throw UsageError(message: "bench: which benchmark? (tvlab bench packets | ring | store | analyze | history | evidence | tunnel)")
             }
             rest.removeFirst()
             switch benchmark {
@@ -104,6 +105,11 @@ enum Arguments {
                 return .benchHistory(flows: try options.integer("--flows", in: 1...Int.max) ?? 1_000_000,
                                      packets: try options.integer("--packets", in: 0...Int.max) ?? 20_000_000,
                                      json: options.has("--json"))
+            case "evidence":
+                let options = try OptionList(rest, command: "bench evidence", valued: ["--flows", "--packets"], flags: ["--json"])
+                return .benchEvidence(flows: try options.integer("--flows", in: 1...Int.max) ?? 20_000,
+                                      packets: try options.integer("--packets", in: 0...Int.max) ?? 400_000,
+                                      json: options.has("--json"))
             case "tunnel":
                 return try parseBenchTunnel(rest)
             case "inspect":

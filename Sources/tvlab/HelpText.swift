@@ -22,12 +22,13 @@ enum HelpText {
       tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
       tvlab bench inspect [--size-mib M] [--connections N] [--repeat K] [--json]   (see: tvlab help inspect)
       tvlab bench ui [--flows N] [--data-dir D] … (see: tvlab help ui)
+      tvlab bench evidence [--flows N] [--packets M] [--json]   (see: tvlab help evidence)
       tvlab net echo-server --port P
       tvlab net rr | crr | hold --host H --port P … | garbage [--count N] [--seed S]
       tvlab faults [--short] [--connections N] [--mutations N] [--only NAMES] [--json]
       tvlab soak [--seconds S] [--json]
       tvlab ring produce --ring FILE --records N [--first I] [--slots N] [--wait-for-space] [--abandon]
-      tvlab help [capture | bench | tunnel | net | faults | ring]
+      tvlab help [capture | bench | tunnel | inspect | ui | evidence | net | faults | ring]
 
     Exit status: 0 done, 1 failed, 2 the command line was wrong.
     """
@@ -237,6 +238,7 @@ enum HelpText {
         case "tunnel": benchTunnel
         case "inspect": benchInspect
         case "ui": UIBench.help
+        case "evidence": EvidenceBench.help
         case "net": net
         case "faults", "soak": faults
         case "ring": ring

@@ -35,6 +35,8 @@ do throws(Failure) {
         try await IPCBenchCommand.runStore(packets: packets, batchSize: batchSize, json: json)
     case let .benchHistory(flows, packets, json):
         try await HistoryBench.run(flows: flows, packets: packets, json: json)
+    case let .benchEvidence(flows, packets, json):
+        try await EvidenceBench.run(flows: flows, packets: packets, json: json)
     case let .ringProduce(options):
         try RingCommand.produce(options)
     case let .benchUI(options):

@@ -122,16 +122,13 @@ extension AnalysisReport {
     }
 
     static func write(_ visibility: ServerCertificateVisibility, to out: inout JSONWriter) {
-        let (name, complete, chain): (String, Bool, [ServerCertificate]) = switch visibility {
-        case .presented(let chain): ("presented", chain.isComplete, chain.certificates)
-        case .notSent: ("notSent", true, [])
-        case .encryptedInHandshake: ("encryptedInHandshake", false, [])
-        case .replacedByInspection: ("replacedByInspection", false, [])
-        case .noNegotiation: ("noNegotiation", false, [])
-        case .notRead: ("notRead", false, [])
+        let (complete, chain): (Bool, [ServerCertificate]) = switch visibility {
+        case .presented(let chain): (chain.isComplete, chain.certificates)
+        case .notSent: (true, [])
+        case .encryptedInHandshake, .replacedByInspection, .noNegotiation, .notRead: (false, [])
         }
         out.beginObject()
-        out.string("visibility", name)
+        out.string("visibility", visibility.identifier)
         if case .notSent(let absence) = visibility { out.string("reason", absence.rawValue) }
         out.bool("complete", complete)
         out.string("text", summary(visibility))

@@ -7,7 +7,7 @@ public enum HistoryFlowWording {
     public static func protocolIdentifier(_ proto: IPProtocolNumber) -> String { proto.displayName.lowercased() }
 
     /// `plaintext`, `encrypted`, `inspected`, `notInspectable`, `inspectionFailed`: stable, read by scripts.
-    public static func statusIdentifier(_ status: TLSInspectionStatus) -> String { "\(status)" }
+    public static func statusIdentifier(_ status: TLSInspectionStatus) -> String { status.identifier }
 
     /// The status by its identifier; nil for an unknown one.
     public static func status(identifier: String) -> TLSInspectionStatus? {

@@ -21,6 +21,14 @@ public enum AuditSessionKind: Sendable, Hashable {
         if case let .audit(release) = self { return release }
         return nil
     }
+
+    /// `baseline` or `audit`: stable, the evidence bundle's.
+    public var identifier: String {
+        switch self {
+        case .baseline: "baseline"
+        case .audit: "audit"
+        }
+    }
 }
 
 /// Where a session was recorded: on Linux the machine's model, its kernel, and this tool's version.

@@ -7,6 +7,22 @@ public enum SessionMarkerKind: Sendable, Hashable {
     case loggedIn
     case loggedOut
     case custom(String)
+
+    /// `consentGiven`, `loggedIn`, `loggedOut`, `custom`: stable, the evidence bundle's.
+    public var identifier: String {
+        switch self {
+        case .consentGiven: "consentGiven"
+        case .loggedIn: "loggedIn"
+        case .loggedOut: "loggedOut"
+        case .custom: "custom"
+        }
+    }
+
+    /// A custom marker's words; nil for the three fixed ones.
+    public var label: String? {
+        if case let .custom(label) = self { return label }
+        return nil
+    }
 }
 
 /// A moment marked in an audit session, to the instant it was placed.

@@ -35,17 +35,8 @@ public struct PcapRecordReader: Sendable {
 
     /// The record at `offset` of the capture file at `url`.
     public static func read(recordAt offset: UInt64, in url: URL) throws(PcapReadError) -> CaptureRecord {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let failure = errno
-            if failure == ENOENT, let sequence = CaptureFileName.sequence(in: url.lastPathComponent) {
-                throw .fileNotFound(sequence: sequence)
-            }
-            throw .unreadable(path: url.path, errno: failure)
-        }
+        let (descriptor, status) = try open(url)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: url.path, errno: errno) }
         let fileSize = UInt64(status.st_size)
 
         var global = [UInt8](repeating: 0, count: PcapFormat.globalHeaderLength)
@@ -84,23 +75,47 @@ public struct PcapRecordReader: Sendable {
         return CaptureRecord(header: header, bytes: bytes)
     }
 
+    /// The capture file at `url` opened for reading, with its status; `fileNotFound` when it is
+    /// gone. The caller closes the descriptor.
+    static func open(_ url: URL) throws(PcapReadError) -> (descriptor: Int32, status: stat) {
+        let descriptor = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let failure = errno
+            if failure == ENOENT, let sequence = CaptureFileName.sequence(in: url.lastPathComponent) {
+                throw .fileNotFound(sequence: sequence)
+            }
+            throw .unreadable(path: url.path, errno: failure)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let failure = errno
+            close(descriptor)
+            throw .unreadable(path: url.path, errno: failure)
+        }
+        return (descriptor, status)
+    }
+
     /// pread until `buffer` is full or the file ends; returns the bytes read.
     private static func readFully(_ descriptor: Int32, into buffer: inout [UInt8], at offset: UInt64,
                                   path: String) throws(PcapReadError) -> Int {
+        try buffer.withUnsafeMutableBytes { raw in
+            Result { () throws(PcapReadError) in try readFully(descriptor, into: raw, at: offset, path: path) }
+        }.get()
+    }
+
+    /// pread until `buffer` is full or the file ends; returns the bytes read.
+    static func readFully(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64,
+                          path: String) throws(PcapReadError) -> Int {
         var total = 0
-        let failure: Int32? = buffer.withUnsafeMutableBytes { raw in
-            while total < raw.count {
-                let result = pread(descriptor, raw.baseAddress! + total, raw.count - total, off_t(offset) + off_t(total))
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if result == 0 { break }
-                total += result
+        while total < buffer.count {
+            let result = pread(descriptor, buffer.baseAddress! + total, buffer.count - total, off_t(offset) + off_t(total))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, errno: errno)
             }
-            return nil
+            if result == 0 { break }
+            total += result
         }
-        if let failure { throw .unreadable(path: path, errno: failure) }
         return total
     }
 }

@@ -32,13 +32,21 @@ public struct SequencedFileName: Sendable {
 
     /// The name for `sequence` started at `nanosecondsSince1970` (UTC; instants before 1970 clamp).
     public func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
-        var seconds = time_t(max(0, nanosecondsSince1970 / 1_000_000_000))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
         var writer = ASCIIWriter(capacity: 48)
         writer.append(prefix)
         writer.appendDecimal(sequence, width: Self.sequenceDigits)
         writer.append(UInt8(ascii: "-"))
+        Self.appendTime(secondsSince1970: nanosecondsSince1970 / 1_000_000_000, to: &writer)
+        writer.append(fileExtension)
+        return writer.string
+    }
+
+    /// `yyyyMMdd-HHmmss` of a second since 1970, in UTC (before 1970 clamps): the time in the
+    /// names of our files, captures and exports alike.
+    public static func appendTime(secondsSince1970: Int64, to writer: inout ASCIIWriter) {
+        var seconds = time_t(max(0, secondsSince1970))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
         writer.appendDecimal(Int(parts.tm_year) + 1900, width: 4)
         writer.appendDecimal(Int(parts.tm_mon) + 1, width: 2)
         writer.appendDecimal(Int(parts.tm_mday), width: 2)
@@ -46,8 +54,6 @@ public struct SequencedFileName: Sendable {
         writer.appendDecimal(Int(parts.tm_hour), width: 2)
         writer.appendDecimal(Int(parts.tm_min), width: 2)
         writer.appendDecimal(Int(parts.tm_sec), width: 2)
-        writer.append(fileExtension)
-        return writer.string
     }
 
     /// The sequence a capture file name carries, or nil when the name is not one of ours.

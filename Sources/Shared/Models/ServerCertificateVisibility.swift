@@ -16,6 +16,19 @@ public enum ServerCertificateVisibility: Sendable, Hashable, Codable {
     /// first, or the flight was unreadable).
     case notRead
 
+    /// `presented`, `notSent`, `encryptedInHandshake`, `replacedByInspection`, `noNegotiation`,
+    /// `notRead`: the case's stable identifier in every document that names it.
+    public var identifier: String {
+        switch self {
+        case .presented: "presented"
+        case .notSent: "notSent"
+        case .encryptedInHandshake: "encryptedInHandshake"
+        case .replacedByInspection: "replacedByInspection"
+        case .noNegotiation: "noNegotiation"
+        case .notRead: "notRead"
+        }
+    }
+
     /// The answer decides first — no answer, a refusal, an inspected flow and TLS 1.3 leave nothing
     /// to read — then the reading says what the clear handshake held.
     public init(answer: ServerTLSAnswer?, reading: ServerCertificateReading?) {

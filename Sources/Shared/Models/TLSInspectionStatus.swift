@@ -15,4 +15,17 @@ public enum TLSInspectionStatus: UInt8, Sendable, Hashable, Codable, CaseIterabl
     /// An inspection attempt broke the flow after the client's leg began (`InspectionReason` says
     /// how): findable on its own, never hidden among the encrypted ones.
     case inspectionFailed = 4
+
+    /// `plaintext`, `encrypted`, `inspected`, `notInspectable`, `inspectionFailed`: the status's
+    /// stable identifier in every document and command that names it (`flows --status`, the
+    /// exports, the evidence bundle).
+    public var identifier: String {
+        switch self {
+        case .plaintext: "plaintext"
+        case .encrypted: "encrypted"
+        case .inspected: "inspected"
+        case .notInspectable: "notInspectable"
+        case .inspectionFailed: "inspectionFailed"
+        }
+    }
 }

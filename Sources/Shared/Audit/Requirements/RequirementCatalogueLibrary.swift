@@ -16,7 +16,8 @@ public struct RequirementCatalogueLibrary: Sendable {
     /// Each catalogue's JSON under the identifier it must declare.
     let texts: [String: String]
 
-    init(texts: [String: String]) {
+    /// A library of other texts: a test's, to see a refusal through to its caller.
+    package init(texts: [String: String]) {
         self.texts = texts
     }
 
