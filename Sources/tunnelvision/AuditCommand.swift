@@ -35,6 +35,7 @@ enum AuditCommand {
     tunnelvision audit mark consent | login | logout | "YOUR WORDS"
     tunnelvision audit findings SESSION
     tunnelvision audit report SESSION [-o FILE.html | -o FILE.pdf [--force]]
+    tunnelvision audit export SESSION [-o DIR]
     tunnelvision audit diff SESSION SESSION
     (each with [--data-dir D] [--json])
 
@@ -72,6 +73,12 @@ enum AuditCommand {
              recorded, its markers, each finding with its connections, every check's coverage, the
              verdicts, the tool's limits) on standard output or into FILE; FILE.pdf is printed by
              Chromium (chromium must be installed). An existing FILE is replaced only with --force.
+    export   the evidence bundle of an ended session, for the assessor: a zip named
+             tunnelvision-evidence-session-ID-YYYYMMDD-HHMMSS.zip (UTC) written into DIR (else the
+             current directory), holding session.json, flows.json, flows.csv, findings.json,
+             capture.pcapng (every packet commented with its connection and findings), capture.json
+             and manifest.json (every other file's SHA-256). Decrypted content is never in it.
+             Nothing is left behind when it fails; an existing file is never replaced.
     diff     two ended sessions of one project's releases (never a baseline): new, gone, in both and
              undetermined domains, unexpected new ones (not on the allowlist) first, TLS changes.
 
@@ -90,21 +97,22 @@ enum AuditCommand {
             output = rest[index + 1]
             rest.removeSubrange(index...index + 1)
         }
-        let question: AuditQuestion
+        var question: AuditQuestion
         do {
             question = try AuditQuestion.parse(rest)
         } catch {
             throw Invocation.UsageError(message: error.message)
         }
-        let writes: Bool
         switch question.action {
-        case .report: writes = true
-        default: writes = false
+        case .report:
+            if force && output == nil { throw Invocation.UsageError(message: "audit report: --force is for -o FILE") }
+        case let .export(id, _):
+            if force { throw Invocation.UsageError(message: "audit export: never replaces a file, so --force does not go with it") }
+            question.action = .export(id, directory: output)
+            output = nil
+        default:
+            if output != nil || force { throw Invocation.UsageError(message: "audit: -o and --force are for 'audit report' and 'audit export'") }
         }
-        if !writes && (output != nil || force) {
-            throw Invocation.UsageError(message: "audit: -o and --force are for 'audit report' (and 'audit export')")
-        }
-        if force && output == nil { throw Invocation.UsageError(message: "audit report: --force is for -o FILE") }
         return Request(question: question, json: json, output: output, force: force)
     }
 

@@ -91,7 +91,8 @@ def test_the_audit_screen_makes_a_project_marks_a_session_and_reads_its_findings
         # The report a person hands over, from the page.
         b.route("#/audit")
         b.press("link", f"Report of session {session['id']}")
-        check(not b.css(".download-problem:not(:empty)"), "the report could not be downloaded: "
+        b.press("link", f"Evidence bundle of session {session['id']}")
+        check(not b.css(".download-problem:not(:empty)"), "the report or the bundle could not be downloaded: "
               + " ".join(e.text for e in b.css(".download-problem")))
 
         # A second release, then the diff of the two.

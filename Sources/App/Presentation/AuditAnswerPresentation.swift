@@ -51,6 +51,10 @@ extension AuditQuestion.Answer {
             return report.text
         case let .report(report, generatedAt):
             return AuditReportDocument.html(report, generatedAt: generatedAt)
+        case let .exported(result):
+            return "wrote the evidence bundle to \(result.url.path) (\(result.byteCount) bytes: \(result.flowCount) connection"
+                + "\(result.flowCount == 1 ? "" : "s"), \(result.findingCount) finding\(result.findingCount == 1 ? "" : "s"), "
+                + "\(result.capture.written) packets); its manifest.json holds every other file's SHA-256"
         case let .diff(diff, project):
             return AuditDiffPresentation.text(diff, project: project)
         }
@@ -71,7 +75,15 @@ extension AuditQuestion.Answer {
             } else {
                 out.string("recording", nil)
             }
-            out.strings("markers", ["consent", "login", "logout"])
+            // The marker buttons: the word `audit mark` takes and what the button says.
+            out.beginArray("markers")
+            for (word, kind) in AuditQuestion.fixedMarkers {
+                out.beginObject()
+                out.string("word", word)
+                out.string("title", AuditSessionWording.markerTitle(kind))
+                out.endObject()
+            }
+            out.endArray()
             out.endObject()
         case let .project(project, sessions):
             out.beginObject()
@@ -122,6 +134,14 @@ extension AuditQuestion.Answer {
             out.endObject()
         case let .findings(report), let .report(report, _):
             return report.json
+        case let .exported(result):
+            out.beginObject()
+            out.string("file", result.url.path)
+            out.number("bytes", result.byteCount)
+            out.number("flowCount", result.flowCount)
+            out.number("findingCount", result.findingCount)
+            out.number("packetsWritten", result.capture.written)
+            out.endObject()
         case let .diff(diff, project):
             return AuditDiffPresentation.json(diff, project: project)
         }

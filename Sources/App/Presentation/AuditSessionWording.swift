@@ -28,6 +28,12 @@ public enum AuditSessionWording {
         }
     }
 
+    /// "Consent given": the marker as a button or a report's line begins it.
+    public static func markerTitle(_ kind: SessionMarkerKind) -> String {
+        let words = marker(kind)
+        return words.prefix(1).uppercased() + words.dropFirst()
+    }
+
     /// "3, 7, 9" — or the first few and how many more.
     public static func ids(_ ids: [Int64], shown: Int = 8) -> String {
         let head = ids.prefix(shown).map(String.init).joined(separator: ", ")
@@ -58,7 +64,7 @@ enum AuditJSON {
         out.number("id", Int(session.id))
         out.number("projectID", Int(session.projectID))
         out.string("project", projectName)
-        out.string("kind", session.kind.release == nil ? "baseline" : "audit")
+        out.string("kind", session.kind.identifier)
         if let release = session.kind.release {
             out.beginObject("release")
             out.string("version", release.version)
@@ -110,8 +116,9 @@ enum AuditJSON {
         out.beginObject("marker")
         out.number("id", Int(marker.id))
         out.number("sessionID", Int(marker.sessionID))
-        out.string("kind", AuditSerialization.markerName(marker.kind))
-        if case let .custom(label) = marker.kind { out.string("label", label) }
+        out.string("kind", marker.kind.identifier)
+        if let label = marker.kind.label { out.string("label", label) }
+        out.string("title", AuditSessionWording.markerTitle(marker.kind))
         out.string("at", UTCTimestamp.iso8601(marker.date))
         out.endObject()
     }

@@ -26,14 +26,4 @@ public enum AuditSerialization {
         default: nil
         }
     }
-
-    /// The marker's kind as JSON names it (`consentGiven`, `loggedIn`, `loggedOut`, `custom`).
-    public static func markerName(_ kind: SessionMarkerKind) -> String {
-        switch kind {
-        case .consentGiven: "consentGiven"
-        case .loggedIn: "loggedIn"
-        case .loggedOut: "loggedOut"
-        case .custom: "custom"
-        }
-    }
 }

@@ -82,6 +82,35 @@ struct AuditLabTests {
         #expect(try PythonJSON.value(findings.out, "requirements.2.verdict") == "\"contradicted\"")   // O.Ntwk_1: cleartext
         #expect(try PythonJSON.value(findings.out, "session.inspection.supportsPinningEvidence") == "true")
 
+        // The evidence bundle, read by outside readers: sha256sum, tshark, Python's zipfile, csv and json.
+        let bundles = lab.file("bundles")
+        let exported = try Self.audit(lab, ["export", id, "-o", bundles.path, "--json"])
+        #expect(exported.status == 0, "\(exported.err)")
+        let zip = try PythonJSON.value(exported.out, "file").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        #expect(URL(fileURLWithPath: zip).lastPathComponent.hasPrefix("tunnelvision-evidence-session-\(id)-"))
+        let unpacked = lab.file("unpacked")
+        let check = try BuiltProduct.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", """
+            import csv, hashlib, json, subprocess, sys, zipfile
+            archive = zipfile.ZipFile(sys.argv[1]); assert archive.testzip() is None
+            archive.extractall(sys.argv[2])
+            folder = sys.argv[2] + "/" + archive.namelist()[0].rstrip("/")
+            manifest = json.load(open(folder + "/manifest.json"))
+            names = sorted(entry["name"] for entry in manifest["files"])
+            assert names == ["capture.json", "capture.pcapng", "findings.json", "flows.csv", "flows.json", "session.json"], names
+            for entry in manifest["files"]:
+                digest = subprocess.run(["sha256sum", folder + "/" + entry["name"]], capture_output=True, text=True).stdout.split()[0]
+                assert digest == entry["sha256"], entry
+            flows = json.load(open(folder + "/flows.json")); json.load(open(folder + "/findings.json")); json.load(open(folder + "/session.json"))
+            rows = list(csv.reader(open(folder + "/flows.csv", newline="", encoding="utf-8")))
+            assert len(rows) == 7, len(rows)
+            print(folder)
+            """, zip, unpacked.path])
+        #expect(check.status == 0, "\(check.err)")
+        let folder = URL(fileURLWithPath: check.out.trimmingCharacters(in: .whitespacesAndNewlines))
+        let comments = try Tshark.fields(["frame.comment"], of: folder.appendingPathComponent("capture.pcapng"))
+        #expect(!comments.isEmpty && comments.allSatisfy { $0["frame.comment"]?.first?.hasPrefix("flow=") == true }, "\(comments.prefix(3))")
+        #expect(comments.contains { $0["frame.comment"]?.first?.contains(" findings=F") == true })
+
         // The next release reaches one more unlisted host and no longer the plain one.
         let second = try Self.record(lab, release: "1.1+4", script: """
             \(curl) \(secure); \(curl) -k --resolve ads.example.net:443:\(Lab.serverIPv4) https://ads.example.net/api.json; \

@@ -17,6 +17,7 @@ extension AuditQuestion {
         case findings(AuditFindingsReport)
         case diff(ReleaseDiff, project: AuditProject)
         case report(AuditFindingsReport, generatedAt: Date)
+        case exported(EvidenceExportResult)
     }
 
     /// Answers the question at `now` (a session's start or end, a marker's instant: taken first,
@@ -115,10 +116,28 @@ extension AuditQuestion {
             return try await AuditAccess.reading(dataDirectory) { store throws(QuestionFailure) in
                 .report(try await AuditFindingsReport.of(session: id, in: store), generatedAt: now)
             }
+        case let .export(id, directory):
+            let folder = URL(fileURLWithPath: directory ?? FileManager.default.currentDirectoryPath)
+            return try await Self.export(id, to: folder, dataDirectory: dataDirectory, at: now)
         case let .diff(first, second):
             return try await AuditAccess.reading(dataDirectory) { store throws(QuestionFailure) in
                 try await Self.diff(first, second, in: store)
             }
+        }
+    }
+
+    /// Session `id`'s evidence bundle, written into `folder` (nothing left there on failure).
+    public static func export(_ id: Int64, to folder: URL, dataDirectory: String?, at now: Date) async throws(QuestionFailure) -> Answer {
+        let exporter = EvidenceExporter(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory))
+        do {
+            return .exported(try await exporter.export(sessionID: id, to: folder, exportedAt: now))
+        } catch {
+            let kind: QuestionFailure.Kind = switch error {
+            case .sessionNotFound: .notFound
+            case .sessionStillOpen: .badParameter
+            default: .failed
+            }
+            throw QuestionFailure(kind, "audit export: \(error)")
         }
     }
 

@@ -34,6 +34,8 @@ public struct AuditQuestion: Sendable, Equatable {
         case diff(Int64, Int64)
         /// The report a person hands over (HTML built for printing).
         case report(Int64)
+        /// The evidence bundle (a zip) written into `directory` (the current one when nil).
+        case export(Int64, directory: String?)
     }
 
     public var action: Action
@@ -72,6 +74,8 @@ public struct AuditQuestion: Sendable, Equatable {
             action = .findings(try session(words.next(), command: "audit findings"))
         case "report"?:
             action = .report(try session(words.next(), command: "audit report"))
+        case "export"?:
+            action = .export(try session(words.next(), command: "audit export"), directory: nil)
         case "diff"?:
             action = .diff(try session(words.next(), command: "audit diff"), try session(words.next(), command: "audit diff"))
         case let other?:
@@ -152,17 +156,16 @@ public struct AuditQuestion: Sendable, Equatable {
         return id
     }
 
+    /// The three fixed markers by the words `audit mark` takes, in the order offered.
+    public static let fixedMarkers: [(word: String, kind: SessionMarkerKind)] =
+        [("consent", .consentGiven), ("login", .loggedIn), ("logout", .loggedOut)]
+
     /// The three fixed markers by their short names; anything else is a marker in the person's words.
     public static func marker(_ word: String) throws(QuestionFailure) -> SessionMarkerKind {
-        switch word {
-        case "consent": return .consentGiven
-        case "login": return .loggedIn
-        case "logout": return .loggedOut
-        default:
-            let label = word.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !label.isEmpty else { throw .usage("audit mark: a marker of your own needs some words") }
-            return .custom(label)
-        }
+        if let fixed = fixedMarkers.first(where: { $0.word == word }) { return fixed.kind }
+        let label = word.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !label.isEmpty else { throw .usage("audit mark: a marker of your own needs some words") }
+        return .custom(label)
     }
 }
 

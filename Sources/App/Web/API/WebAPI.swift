@@ -66,6 +66,16 @@ public actor WebAPI: WebResponder {
         case let .exportSummary(question): return .json(try await question.summary(now: clock()).json)
         case .contact: return .json(ServerContact.json)
         case let .audit(question):
+            if case let .export(id, _) = question.action {
+                // Written into a private folder, then sent from disk and unlinked, as the export's file is.
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tunnelvision-evidence-\(UUID().uuidString)")
+                do { try PrivateDirectory.create(folder) } catch { throw QuestionFailure(.failed, error.description) }
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let answer = try await AuditQuestion.export(id, to: folder, dataDirectory: dataDirectory.path, at: clock())
+                guard case let .exported(result) = answer else { throw QuestionFailure(.failed, "the bundle was written nowhere") }
+                return WebAPIResponse.download(try Self.opened(result.url, unlinking: true), type: "application/zip",
+                                               name: result.url.lastPathComponent)
+            }
             let answer = try await question.answer(now: clock())
             if case let .report(report, _) = answer {
                 return WebAPIResponse.download(Array(answer.text.utf8), type: "text/html; charset=utf-8",

@@ -179,7 +179,7 @@ public enum WebAPIRoute: Sendable, Equatable {
             let words = try AuditBody.read(request.body).arguments
             guard !words.isEmpty else { throw Refusal(.badRequest, "audit: the body's arguments name no action") }
             return .audit(try asked { () throws(QuestionFailure) in try AuditQuestion.parse(directory + words) })
-        case let path where path.count == 4 && path[0] == "audit" && path[1] == "sessions" && ["findings", "report"].contains(path[3]):
+        case let path where path.count == 4 && path[0] == "audit" && path[1] == "sessions" && ["findings", "report", "export"].contains(path[3]):
             try call.expect("GET", parameters: "audit \(path[3])")
             return .audit(try asked { () throws(QuestionFailure) in try AuditQuestion.parse(directory + [path[3], path[2]]) })
         case ["audit", "diff"]:

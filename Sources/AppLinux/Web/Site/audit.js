@@ -6,8 +6,6 @@
 import { get, post } from "./api.js";
 import { h, replace, when, errorCard, announce, count, downloadLink } from "./dom.js";
 
-const markerNames = { consent: "Consent given", login: "Logged in", logout: "Logged out" };
-
 export function render(main) {
   let alive = true;
   const said = h("div", {});
@@ -63,7 +61,7 @@ export function render(main) {
         ` session ${recording.id} of ${recording.project}`),
       h("p", {}, `${kind(recording)}, since ${when(recording.startedAt)}.`),
       h("div", { class: "actions", role: "group", "aria-label": "Markers" },
-        overview.markers.map((marker) => h("button", { type: "button", on: { click: () => mark(marker) } }, markerNames[marker] ?? marker))),
+        overview.markers.map((marker) => h("button", { type: "button", on: { click: () => mark(marker.word) } }, marker.title))),
       h("form", { class: "actions", on: { submit: (event) => { event.preventDefault(); if (custom.value.trim()) mark(custom.value); } } },
         h("label", { for: "marker-words" }, "A marker in your words"), custom, h("button", { type: "submit" }, "Place marker")),
       h("div", { class: "actions" },
@@ -72,7 +70,7 @@ export function render(main) {
   }
 
   function mark(marker) {
-    act(["mark", marker], (answer) => `Marked “${markerNames[marker] ?? answer.marker.label ?? marker}” at ${when(answer.marker.at)} `
+    act(["mark", marker], (answer) => `Marked “${answer.marker.title}” at ${when(answer.marker.at)} `
       + `in session ${answer.session.id} (${answer.session.project}).`);
   }
 
@@ -127,6 +125,8 @@ export function render(main) {
         h("button", { type: "button", "aria-label": `Findings of session ${session.id}`, on: { click: () => findings(session.id) } }, "Findings"),
         session.open ? null : [" ", downloadLink(`/api/audit/sessions/${session.id}/report`, `tunnelvision-audit-report-session-${session.id}.html`,
           "Report", { "aria-label": `Report of session ${session.id}` }), " ",
+          downloadLink(`/api/audit/sessions/${session.id}/export`, `tunnelvision-evidence-session-${session.id}.zip`,
+            "Evidence bundle", { "aria-label": `Evidence bundle of session ${session.id}` }), " ",
           h("button", { type: "button", class: "danger", "aria-label": `Delete session ${session.id}`, on: { click: () => {
             if (!confirm(`Delete session ${session.id} and its markers? Its connections stay in the history, no longer kept as evidence.`)) return;
             act(["delete", String(session.id), "--yes"], () => `Session ${session.id} deleted.`);
