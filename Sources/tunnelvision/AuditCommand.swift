@@ -181,11 +181,7 @@ enum AuditCommand {
 
     static func record(_ request: RecordRequest) async -> Int32 {
         let directory = request.run.options.dataDirectory
-        let inspecting = request.run.options.inspection != nil
-        // The run puts its own CA in CMD's trust (its certificate files and environment), so an
-        // inspected run's CA is trusted unless CMD keeps a store of its own — which is what the
-        // pinning check then records.
-        let conditions = InspectionConditions(inspectionEnabled: inspecting, caTrusted: inspecting)
+        let conditions = AuditRecordingConditions.recordedCommand(inspecting: request.run.options.inspection != nil)
         let recording: AuditRecording
         do throws(QuestionFailure) {
             recording = try await AuditQuestion.record(request.session, inspection: conditions, dataDirectory: directory)

@@ -92,6 +92,11 @@ def test_the_audit_screen_makes_a_project_marks_a_session_and_reads_its_findings
         b.route("#/audit")
         b.press("link", f"Report of session {session['id']}")
         b.press("link", f"Evidence bundle of session {session['id']}")
+        # Both fetched to the end (the page says a refusal only once its answer came).
+        fetched = lambda path: b.driver.execute_script(
+            "return performance.getEntriesByType('resource').some((e) => e.name.endsWith(arguments[0]) && e.responseEnd > 0)", path)
+        for part in ("report", "export"):
+            b.wait(lambda: fetched(f"/api/audit/sessions/{session['id']}/{part}"), 30, f"the {part} was never fetched")
         check(not b.css(".download-problem:not(:empty)"), "the report or the bundle could not be downloaded: "
               + " ".join(e.text for e in b.css(".download-problem")))
 

@@ -40,7 +40,7 @@ public struct AuditFindingsReport: Sendable {
     }
 
     /// Finding ids as the evidence bundle numbers them: `F1`, `F2`… in findings order.
-    public static func findingID(_ index: Int) -> String { "F\(index + 1)" }
+    public static func findingID(_ index: Int) -> String { EvidenceBundle.findingID(index) }
 
     public var text: String {
         var lines = ["Audit session \(session.id) of \(project.name): \(AuditSessionWording.kind(session.kind)), "
@@ -122,18 +122,5 @@ public struct AuditFindingsReport: Sendable {
         out.string("verdictsNote", AuditSessionWording.verdictsNote)
         out.endObject()
         return out.writer.string
-    }
-}
-
-extension AuditCheck {
-    /// JSONWriter keys are static strings: one per check, the raw value.
-    var jsonKey: StaticString {
-        switch self {
-        case .tlsVersion: "tlsVersion"
-        case .encryption: "encryption"
-        case .host: "host"
-        case .pinning: "pinning"
-        case .consent: "consent"
-        }
     }
 }

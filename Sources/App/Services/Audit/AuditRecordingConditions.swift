@@ -30,6 +30,13 @@ public enum AuditRecordingConditions {
 }
 
 extension AuditRecordingConditions {
+    /// `audit record`'s conditions: the run puts its own CA in the command's trust (its
+    /// certificate files and environment), so an inspected run's CA is trusted unless the command
+    /// keeps a store of its own — which is what the pinning check then records.
+    public static func recordedCommand(inspecting: Bool) -> InspectionConditions {
+        InspectionConditions(inspectionEnabled: inspecting, caTrusted: inspecting)
+    }
+
     /// The system's trust bundle, which OpenSSL and GnuTLS read on Debian (update-ca-certificates).
     public static let systemTrustBundle = URL(fileURLWithPath: "/etc/ssl/certs/ca-certificates.crt")
 

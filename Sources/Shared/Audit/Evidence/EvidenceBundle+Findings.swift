@@ -69,7 +69,7 @@ extension EvidenceBundle {
     /// before `flowIDs`).
     private static func write<Gap: CoverageGap>(_ coverage: CheckCoverage<Gap>, check: AuditCheck, to out: inout JSONWriter,
                                                 details: (Gap, inout JSONWriter) -> Void = { _, _ in }) {
-        out.beginObject(check.key)
+        out.beginObject(check.jsonKey)
         EvidenceJSON.ids(&out, "notApplicable", coverage.notApplicableFlowIDs)
         EvidenceJSON.ids(&out, "satisfied", coverage.satisfiedFlowIDs)
         out.string("title", check.title)
@@ -123,18 +123,5 @@ extension EvidenceBundle {
         out.string("verdict", assessment.verdict.identifier)
         out.string("verdictStatement", assessment.verdict.statement)
         out.endObject()
-    }
-}
-
-private extension AuditCheck {
-    /// The check's key in `checks`: its raw value, spelt as a key.
-    var key: StaticString {
-        switch self {
-        case .tlsVersion: "tlsVersion"
-        case .encryption: "encryption"
-        case .host: "host"
-        case .pinning: "pinning"
-        case .consent: "consent"
-        }
     }
 }

@@ -52,7 +52,7 @@ public struct EvidenceBundle: Sendable {
     }
 
     /// `F1` for the first finding.
-    static func findingID(_ index: Int) -> String { "F\(index + 1)" }
+    public static func findingID(_ index: Int) -> String { "F\(index + 1)" }
 
     /// The ids of findings (`F2`, …), in order.
     func ids(of findings: [Finding]) -> [String] {

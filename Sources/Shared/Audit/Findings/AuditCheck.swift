@@ -17,4 +17,15 @@ public enum AuditCheck: String, Sendable, Hashable, CaseIterable {
         case .consent: "Activity before consent"
         }
     }
+
+    /// The raw value as a JSONWriter key (keys are static strings): every document's `checks`.
+    public var jsonKey: StaticString {
+        switch self {
+        case .tlsVersion: "tlsVersion"
+        case .encryption: "encryption"
+        case .host: "host"
+        case .pinning: "pinning"
+        case .consent: "consent"
+        }
+    }
 }
