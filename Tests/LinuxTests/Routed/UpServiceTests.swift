@@ -251,6 +251,10 @@ struct UpServiceTests {
         #expect(try lab.route("198.18.99.9").hasPrefix("tv"))
         let fetched = try lab.target.run(["curl", "-sS", "--max-time", "10", site.url])
         #expect(fetched.standardOutput == "hello from beyond the uplink\n")
+        // A download that lasts about a second, so its socket is there when its program is asked
+        // about, however busy the machine (the 30-byte fetch may be over first, and say so).
+        let slow = try lab.target.run(["curl", "-sS", "--limit-rate", "8M", "-o", "/dev/null", "-w", "%{size_download}", site.big])
+        #expect(slow.standardOutput == "\(8 << 20)")
         let down = try Self.tunnelvision(["down", "--data-dir", data.url.path])
         #expect(down.status == 0, "\(down.err)")
         let differences = try lab.differences(from: before)
