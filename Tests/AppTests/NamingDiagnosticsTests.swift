@@ -83,9 +83,10 @@ struct NamingDiagnosticsTests {
     @Test("names from QUIC: its rows in order, flows before packets, there without the relay, before the lookups")
     func quicSection() {
         let stats = TunnelStats(pipeline: Self.pipeline(quic: QUICNameStats(initialsSeen: 6, initialsOpened: 5, initialsUnopenable: 1,
-                                                                            helloIncomplete: 2, flowsNamed: 3, flowsWithoutName: 4)))
+                                                                            helloIncomplete: 2, flowsNamed: 3, flowsWithoutName: 4,
+                                                                            serverAnswersRead: 7, serverInitialsUnopenable: 8)))
         let section = P.screen(stats: stats, isMonitoring: true).sections.first { $0.key == "namesFromQUIC" }
-        #expect(section?.rows.map(\.value) == ["3", "4", "2", "6", "5", "1"])
+        #expect(section?.rows.map(\.value) == ["3", "4", "2", "6", "5", "1", "7", "8"])
         #expect(section?.note == P.quicNamingNote(for: .naming))
     }
 }

@@ -40,7 +40,8 @@ import Testing
                                    errorResponse: next(), unsupportedQuestion: next(), unusableName: next(),
                                    noAddresses: next()),
             quicNames: QUICNameStats(initialsSeen: next(), initialsOpened: next(), initialsUnopenable: next(),
-                                     helloIncomplete: next(), flowsNamed: next(), flowsWithoutName: next()))
+                                     helloIncomplete: next(), flowsNamed: next(), flowsWithoutName: next(),
+                                     serverAnswersRead: next(), serverInitialsUnopenable: next()))
         let relay = RelayStats(
             tcpFlowsOpened: next(), tcpFlowsClosed: next(), udpFlowsOpened: next(), connectFailures: next(),
             bytesFromDevice: next(), bytesToDevice: next(), emitterFailures: next(), segmentsRefused: next(),

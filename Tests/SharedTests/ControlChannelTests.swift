@@ -97,7 +97,7 @@ import Testing
             + #""extensionHeaderTruncated":0,"tooShort":0,"totalLengthBeyondBuffer":0,"truncatedL4":0,"#
             + #""unsupportedVersion":0},"#
             + #""quicNames":{"flowsNamed":0,"flowsWithoutName":0,"helloIncomplete":0,"initialsOpened":0,"#
-            + #""initialsSeen":0,"initialsUnopenable":0},"#
+            + #""initialsSeen":0,"initialsUnopenable":0,"serverAnswersRead":0,"serverInitialsUnopenable":0},"#
             + #""quicVersionsObserved":0,"reinjectedRecorded":0,"#
             + #""storeBatchesFailed":0,"storeBatchesWritten":0},"#
             + #""relay":{"bytesFromDevice":0,"bytesToDevice":0,"connectFailures":0,"dnsQueriesSent":0,"#

@@ -185,9 +185,9 @@ import Testing
     func badFrames() {
         var stream = QUICCryptoStream()
         let payload = crypto(0, Array("abc".utf8)) + [0x1c, 0x00, 0x00, 0x00]
-        #expect(stream.receive(frames: Data(payload)) == .refused(.frames(.connectionClose)))
+        #expect(stream.receive(frames: Data(payload)) == .refused(.frames(.connectionClose(errorCode: 0))))
         #expect(text(stream) == "abc")
-        #expect(stream.receive(frames: Data(crypto(3, [0x64]))) == .refused(.frames(.connectionClose)))
+        #expect(stream.receive(frames: Data(crypto(3, [0x64]))) == .refused(.frames(.connectionClose(errorCode: 0))))
         var other = QUICCryptoStream()
         #expect(other.receive(frames: Data([0x08, 0x00])) == .refused(.frames(.notAllowedInInitial(frameType: 8))))
     }

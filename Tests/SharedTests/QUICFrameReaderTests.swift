@@ -72,12 +72,15 @@ import Testing
 
     @Test("CONNECTION_CLOSE stops the walk, and the reader stays stopped")
     func connectionClose() throws {
-        var reader = QUICFrameReader(payload: Data([0x06, 0x00, 0x01, 0x61, 0x01, 0x1c, 0x00, 0x00, 0x00, 0x06, 0x00, 0x01, 0x62]))
+        // Error code 0x0178 (CRYPTO_ERROR: TLS alert 120), frame type 6, no reason.
+        var reader = QUICFrameReader(payload: Data([0x06, 0x00, 0x01, 0x61, 0x01, 0x1c, 0x41, 0x78, 0x06, 0x00, 0x06, 0x00, 0x01, 0x62]))
         let frame = try reader.next()
         #expect(frame?.offset == 0 && frame?.data == Data("a".utf8))
-        #expect(throws: QUICFrameError.connectionClose) { try reader.next() }
+        #expect(throws: QUICFrameError.connectionClose(errorCode: 0x178)) { try reader.next() }
         #expect(reader.position == 5)
-        #expect(throws: QUICFrameError.connectionClose) { try reader.next() }
+        #expect(throws: QUICFrameError.connectionClose(errorCode: 0x178)) { try reader.next() }
+        var cut = QUICFrameReader(payload: Data([0x1c, 0x41]))
+        #expect(throws: QUICFrameError.truncated(offset: 0)) { try cut.next() }
     }
 
     @Test("frame types an Initial may not carry are refused by type (RFC 9000 §12.4)")

@@ -1,3 +1,4 @@
+import Fixtures
 import Foundation
 import Testing
 @testable import Shared
@@ -28,8 +29,17 @@ import Testing
         let cid = [UInt8](RFC.clientDestinationConnectionID)
         let v1 = try #require(QUICInitialKeys.Labels(.v1))
         let v2 = try #require(QUICInitialKeys.Labels(.v2))
-        #expect(QUICInitialKeys.clientSecret(salt: v1.salt, connectionID: cid).map { Data($0) } == RFC.V1.clientInitialSecret)
-        #expect(QUICInitialKeys.clientSecret(salt: v2.salt, connectionID: cid).map { Data($0) } == RFC.V2.clientInitialSecret)
+        #expect(QUICInitialKeys.secret(of: .client, salt: v1.salt, connectionID: cid).map { Data($0) } == RFC.V1.clientInitialSecret)
+        #expect(QUICInitialKeys.secret(of: .client, salt: v2.salt, connectionID: cid).map { Data($0) } == RFC.V2.clientInitialSecret)
+    }
+
+    @Test("RFC 9001 and RFC 9369 §A.1: the server's key, IV and hp key of the same DCID, in both versions")
+    func serverKeys() throws {
+        let cid = RFC.clientDestinationConnectionID
+        let v1 = try #require(QUICInitialKeys(version: .v1, clientDestinationConnectionID: cid, sender: .server))
+        #expect(v1.key == RFC.ServerV1.key && v1.iv == RFC.ServerV1.iv && v1.headerProtectionKey == RFC.ServerV1.headerProtectionKey)
+        let v2 = try #require(QUICInitialKeys(version: .v2, clientDestinationConnectionID: cid, sender: .server))
+        #expect(v2.key == RFC.ServerV2.key && v2.iv == RFC.ServerV2.iv && v2.headerProtectionKey == RFC.ServerV2.headerProtectionKey)
     }
 
     @Test("no keys for a version without known Initial protection")

@@ -67,7 +67,7 @@ extension DiagnosticsPresentation {
         let keeps = "those connections are forwarded untouched and keep the name a lookup gave their address, if any"
         return switch verdict {
         case .naming:
-            "QUIC connections carry the host their client announced. The tunnel opens only a client's opening packets to read it; the connection itself is never decrypted."
+            "QUIC connections carry the host their client announced. The tunnel opens only each side's opening packets, to read it and what the server chose; the connection itself is never decrypted."
         case .nothingAnnounced:
             "Opening messages of QUIC connections were read whole and none named a host: \(keeps)."
         case .notReadable:

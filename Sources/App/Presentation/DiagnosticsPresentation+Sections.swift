@@ -121,6 +121,8 @@ extension DiagnosticsPresentation {
             rows.count("initialsSeen", "opening packets seen", quic.initialsSeen)
             rows.count("initialsOpened", "opening packets opened", quic.initialsOpened)
             rows.count("initialsNotOpened", "opening packets not opened", quic.initialsUnopenable)
+            rows.count("serverAnswersRead", "servers' answers read", quic.serverAnswersRead)
+            rows.count("serverInitialsNotOpened", "servers' opening packets not opened", quic.serverInitialsUnopenable)
         }
     }
 

@@ -95,13 +95,15 @@ public struct TunnelStatsReport: Sendable, Equatable {
             lines.add("noAddresses", dns.noAddresses)
         })
         let quic = pipeline.quicNames
-        groups.append(group("pipeline.quicNames", "naming QUIC flows from their Initials") { lines in
+        groups.append(group("pipeline.quicNames", "reading QUIC flows' Initials") { lines in
             lines.add("initialsSeen", quic.initialsSeen)
             lines.add("initialsOpened", quic.initialsOpened)
             lines.add("initialsUnopenable", quic.initialsUnopenable)
             lines.add("helloIncomplete", quic.helloIncomplete)
             lines.add("flowsNamed", quic.flowsNamed)
             lines.add("flowsWithoutName", quic.flowsWithoutName)
+            lines.add("serverAnswersRead", quic.serverAnswersRead)
+            lines.add("serverInitialsUnopenable", quic.serverInitialsUnopenable)
         })
         if let plaintext = pipeline.plaintext {
             groups.append(group("pipeline.plaintext", "decrypted content kept") { lines in

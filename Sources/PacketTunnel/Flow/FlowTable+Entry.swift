@@ -13,6 +13,8 @@ extension FlowTable {
         var hasEnded = false
         /// The sequence number of the SYN that began this lifetime; nil when it began mid-stream.
         var openingSequence: UInt32?
+        /// Both sides of its QUIC handshake were read, or given up: no reader is made again.
+        var quicHandshakeSettled = false
 
         init(record: FlowRecord) {
             self.record = record
@@ -29,7 +31,7 @@ extension FlowTable {
                 if opened && TCPConnectionStart.opensConnection(tcp.flags) { openingSequence = tcp.sequence }
                 seeEnd(of: tcp.flags, direction: direction)
             }
-            return Counted(slot: slot, opened: opened, isNamedByDNS: record.resolvedName != nil, hasServerName: record.sni != nil,
+            return Counted(slot: slot, opened: opened, isNamedByDNS: record.resolvedName != nil, readsQUICHandshake: !quicHandshakeSettled,
                            closesFlow: hasEnded && !endedBefore)
         }
 

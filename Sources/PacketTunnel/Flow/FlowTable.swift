@@ -77,8 +77,8 @@ package struct FlowTable: Sendable {
         package let opened: Bool
         /// The flow began with a name from DNS.
         package let isNamedByDNS: Bool
-        /// The flow has its SNI.
-        package let hasServerName: Bool
+        /// The flow's QUIC handshake may still be read (`settleQUICHandshake`).
+        package let readsQUICHandshake: Bool
         /// This packet ended the connection (an RST, or the second side's FIN): the flow lingers
         /// closing from now on.
         package let closesFlow: Bool
@@ -192,6 +192,12 @@ package struct FlowTable: Sendable {
     }
 
     /// Calls `body` on the live flow's record; does nothing when the flow is gone.
+    /// The flow's QUIC handshake is read, or given up on: no reader again for this lifetime.
+    package mutating func settleQUICHandshake(of key: FlowKey) {
+        guard let slot = slotByKey[key] else { return }
+        flows[slot].quicHandshakeSettled = true
+    }
+
     mutating func updateRecord(of key: FlowKey, _ body: (inout FlowRecord) -> Void) {
         guard let slot = slotByKey[key] else { return }
         body(&flows[slot].record)

@@ -19,13 +19,6 @@ package struct QUICClientHelloReader: Sendable {
         case incomplete
     }
 
-    /// What opening this datagram's packets did, for the counters.
-    package struct Counts: Sendable, Equatable {
-        package var initialsSeen = 0
-        package var initialsOpened = 0
-        package var initialsUnopenable = 0
-    }
-
     private var keys: QUICInitialKeys?
     private var largestPacketNumber: UInt64?
     private var crypto = QUICCryptoStream()
@@ -36,28 +29,18 @@ package struct QUICClientHelloReader: Sendable {
     package init() {}
 
     /// Reads one datagram the client sent; coalesced packets after the first are read too.
-    package mutating func read(datagram: Data) -> Counts {
-        var counts = Counts()
-        guard outcome == .needMoreInitials else { return counts }
-        var rest = datagram[...]
-        while !rest.isEmpty, outcome == .needMoreInitials {
-            guard let header = try? QUICInitialHeader(datagram: rest) else { break }
-            counts.initialsSeen += 1
+    package mutating func read(datagram: Data) -> QUICInitialCounts {
+        guard outcome == .needMoreInitials else { return QUICInitialCounts() }
+        return QUICInitialCounts.walk(datagram) { packet, header in
             if keys == nil {
                 keys = QUICInitialKeys(version: header.version, clientDestinationConnectionID: header.destinationConnectionID)
             }
-            guard let keys, let packet = try? QUICInitialPacket(datagram: rest, header: header, keys: keys,
-                                                              largestPacketNumber: largestPacketNumber) else {
-                counts.initialsUnopenable += 1
-                rest = rest.dropFirst(header.totalLength)
-                continue
-            }
-            counts.initialsOpened += 1
-            largestPacketNumber = max(largestPacketNumber ?? 0, packet.packetNumber)
-            feed(crypto.receive(packet))
-            rest = rest.dropFirst(header.totalLength)
+            guard let keys, let opened = try? QUICInitialPacket(datagram: packet, header: header, keys: keys,
+                                                              largestPacketNumber: largestPacketNumber) else { return .unopenable }
+            largestPacketNumber = max(largestPacketNumber ?? 0, opened.packetNumber)
+            feed(crypto.receive(opened))
+            return .opened(more: outcome == .needMoreInitials)
         }
-        return counts
     }
 
     private mutating func feed(_ progress: QUICCryptoStream.Progress) {

@@ -3,8 +3,8 @@ import Shared
 
 /// Naming on the per-packet path, for what no TCP stream carries: DNS replies teach the
 /// address-to-name map before any flow is touched, a new flow takes its name from that map, and
-/// a QUIC client's Initials are opened for the ClientHello inside (packet-parsing spec, "Names
-/// from DNS" and "QUIC long header").
+/// a QUIC flow's Initials are opened for the ClientHello and the ServerHello inside
+/// (packet-parsing spec, "Names from DNS" and "QUIC long header").
 extension PacketPipeline {
     /// QUIC flows whose hello is being read at once; more wait their turn unread.
     static let maxQUICReaders = 256
@@ -40,42 +40,79 @@ extension PacketPipeline {
         resolvedNames.name(for: remote, at: now).map(ResolvedFlowName.init)
     }
 
-    /// Feeds a client's QUIC datagram to its flow's hello reader; a settled reading names the flow.
-    func readQUICHello(_ key: FlowKey, _ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer) {
+    /// Feeds a QUIC long-header datagram to its flow's handshake reader: the client's hello
+    /// names the flow and says what it offered, the server's Initials what it chose. Only a
+    /// client's datagram begins a reading: the server's keys come from it.
+    func readQUICHandshake(_ key: FlowKey, _ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer,
+                           from source: QUICVersionSource) {
         guard let udp = parsed.udp else { return }
-        var reader: QUICClientHelloReader
+        var reader: QUICHandshakeReader
         if let existing = quicReaders[key] {
             reader = existing
         } else {
-            guard quicReaders.count < Self.maxQUICReaders else { return }
-            reader = QUICClientHelloReader()
+            guard source == .client, quicReaders.count < Self.maxQUICReaders else { return }
+            reader = QUICHandshakeReader()
         }
-        let counts = reader.read(datagram: Data(UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange])))
+        let datagram = Data(UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange]))
+        switch source {
+        case .client: count(clientInitials: reader.readClient(datagram))
+        case .server: count(serverInitials: reader.readServer(datagram))
+        }
+        var facts: [FlowFact] = []
+        if let outcome = reader.takeClientOutcome() { facts += clientFacts(outcome) }
+        if let outcome = reader.takeServerOutcome() { facts += serverFacts(outcome) }
+        observe(facts, for: key)
+        if reader.isSettled {
+            quicReaders[key] = nil
+            flowTable.settleQUICHandshake(of: key)
+        } else {
+            quicReaders[key] = reader
+        }
+    }
+
+    private func count(clientInitials counts: QUICInitialCounts) {
         counters.quicNames.initialsSeen &+= UInt64(counts.initialsSeen)
         counters.quicNames.initialsOpened &+= UInt64(counts.initialsOpened)
         counters.quicNames.initialsUnopenable &+= UInt64(counts.initialsUnopenable)
-        switch reader.outcome {
+    }
+
+    private func count(serverInitials counts: QUICInitialCounts) {
+        counters.quicNames.serverInitialsUnopenable &+= UInt64(counts.initialsUnopenable)
+    }
+
+    private func clientFacts(_ outcome: QUICClientHelloReader.Outcome) -> [FlowFact] {
+        switch outcome {
         case .needMoreInitials:
-            quicReaders[key] = reader
-            return
+            return []
         case .named(let name, let offer):
             counters.quicNames.flowsNamed &+= 1
-            var facts: [FlowFact] = [.serverName(name)]
-            if let offer { facts.append(.clientOffer(offer)) }
-            observe(facts, for: key)
+            return [.serverName(name)] + (offer.map { [.clientOffer($0)] } ?? [])
         case .unnamed(let offer):
             counters.quicNames.flowsWithoutName &+= 1
-            if let offer { observe([.clientOffer(offer)], for: key) }
+            return offer.map { [.clientOffer($0)] } ?? []
         case .incomplete:
             counters.quicNames.helloIncomplete &+= 1
+            return []
         }
-        quicReaders[key] = nil
+    }
+
+    private func serverFacts(_ outcome: QUICServerHelloReader.Outcome) -> [FlowFact] {
+        switch outcome {
+        case .needMoreInitials, .incomplete:
+            return []
+        case .answered(let negotiated):
+            counters.quicNames.serverAnswersRead &+= 1
+            return [.serverAnswer(.negotiated(negotiated))]
+        case .refused(let alert):
+            counters.quicNames.serverAnswersRead &+= 1
+            return [.serverAnswer(.refused(alert: alert))]
+        }
     }
 
     /// A flow ended: a hello still being read never completed.
     func forgetQUICReader(_ key: FlowKey) {
-        guard quicReaders.removeValue(forKey: key) != nil else { return }
-        counters.quicNames.helloIncomplete &+= 1
+        guard let reader = quicReaders.removeValue(forKey: key) else { return }
+        if reader.client.outcome == .needMoreInitials { counters.quicNames.helloIncomplete &+= 1 }
     }
 
     /// Facts a scanner learned about a live flow (the relay's TCP scanners, the QUIC reader): they

@@ -77,7 +77,7 @@ extension PacketPipeline {
             place(flowTable.record(inSlot: flow.slot))
         }
         // After the packet's own record is placed, so a name read from it replaces that record.
-        if quic?.source == .client && !flow.hasServerName { readQUICHello(key, parsed, packet) }
+        if let quic, flow.readsQUICHandshake { readQUICHandshake(key, parsed, packet, from: quic.source) }
         endDrained(key: key)
         if batch.packets.count >= config.batchSize || intervalPassed(now) { flush(now: now) }
         return .counted(RecordedFlow(key: key, direction: direction, counted: flow))

@@ -87,8 +87,8 @@ package final class PacketPipeline {
     var unnotified = false
     /// What DNS replies said about addresses, for naming flows as they begin.
     var resolvedNames = ResolvedNameMap(limits: .tunnel)
-    /// QUIC flows whose ClientHello is still being read from their Initials.
-    var quicReaders: [FlowKey: QUICClientHelloReader] = [:]
+    /// QUIC flows whose ClientHello or ServerHello is still being read from their Initials.
+    var quicReaders: [FlowKey: QUICHandshakeReader] = [:]
 
     package init(flowTable: FlowTable = FlowTable(), direction: any PacketDirectionRule = TunnelAddressDirection(),
                  liveFeed: any LiveFeedSink, capture: (any CaptureSink)?, store: any FlowPersisting, config: Config) {

@@ -1,6 +1,6 @@
-/// What naming QUIC flows from the server name in their Initial packets did. Together they answer
-/// "why does this UDP 443 flow have no name?": not opened, opened but the ClientHello never
-/// completed, or never seen at all.
+/// What reading QUIC flows' Initial packets did: the server name the client announced, and what
+/// the server answered. Together they answer "why does this UDP 443 flow have no name?": not
+/// opened, opened but the ClientHello never completed, or never seen at all.
 public struct QUICNameStats: Codable, Sendable, Equatable {
     /// Client Initial packets seen.
     public var initialsSeen: UInt64
@@ -14,15 +14,22 @@ public struct QUICNameStats: Codable, Sendable, Equatable {
     public var flowsNamed: UInt64
     /// Flows whose ClientHello was read whole but carried no server name.
     public var flowsWithoutName: UInt64
+    /// Flows whose server's answer was read from its Initials: a ServerHello, or an alert.
+    public var serverAnswersRead: UInt64
+    /// Server Initials no key derived from the client's connection IDs opened.
+    public var serverInitialsUnopenable: UInt64
 
     public init(initialsSeen: UInt64 = 0, initialsOpened: UInt64 = 0, initialsUnopenable: UInt64 = 0,
-                helloIncomplete: UInt64 = 0, flowsNamed: UInt64 = 0, flowsWithoutName: UInt64 = 0) {
+                helloIncomplete: UInt64 = 0, flowsNamed: UInt64 = 0, flowsWithoutName: UInt64 = 0,
+                serverAnswersRead: UInt64 = 0, serverInitialsUnopenable: UInt64 = 0) {
         self.initialsSeen = initialsSeen
         self.initialsOpened = initialsOpened
         self.initialsUnopenable = initialsUnopenable
         self.helloIncomplete = helloIncomplete
         self.flowsNamed = flowsNamed
         self.flowsWithoutName = flowsWithoutName
+        self.serverAnswersRead = serverAnswersRead
+        self.serverInitialsUnopenable = serverInitialsUnopenable
     }
 
     /// Nothing seen yet.

@@ -1,11 +1,12 @@
-/// Why the frames of an opened client Initial could not all be read. The packet authenticated,
-/// so the client really sent this: the caller stops reading the flow's Initials (a server would
-/// close the connection) and counts it.
+/// Why the frames of an opened Initial could not all be read. The packet authenticated, so its
+/// sender really sent this: the caller stops reading the flow's Initials (a peer would close the
+/// connection) and counts it.
 public enum QUICFrameError: Error, Sendable, Hashable {
     /// The frame starting at this offset of the payload runs past its end.
     case truncated(offset: Int)
-    /// CONNECTION_CLOSE (0x1c): the client is abandoning the connection.
-    case connectionClose
+    /// CONNECTION_CLOSE (0x1c): the sender is abandoning the connection, with this error code
+    /// (RFC 9000 §20.1; 0x0100–0x01ff carry a TLS alert, §20.1 CRYPTO_ERROR).
+    case connectionClose(errorCode: UInt64)
     /// A frame type Initial packets may not carry (RFC 9000 §12.4, Table 3: only PADDING, PING,
     /// ACK, CRYPTO and CONNECTION_CLOSE 0x1c are allowed).
     case notAllowedInInitial(frameType: UInt64)
@@ -30,7 +31,7 @@ extension QUICFrameError: CustomStringConvertible {
     public var description: String {
         switch self {
         case let .truncated(offset): "the frame at byte \(offset) runs past the packet"
-        case .connectionClose: "the client closed the connection"
+        case let .connectionClose(code): "the sender closed the connection (error 0x\(String(code, radix: 16)))"
         case let .notAllowedInInitial(type): "frame type 0x\(String(type, radix: 16)) is not allowed in an Initial"
         case let .nonMinimalFrameType(type): "frame type 0x\(String(type, radix: 16)) is not minimally encoded"
         case .cryptoOffsetTooLarge: "a CRYPTO frame ends beyond 2^62 - 1"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Walks the decrypted payload of a client Initial and yields its CRYPTO frames, skipping what
+/// Walks the decrypted payload of an Initial and yields its CRYPTO frames, skipping what
 /// else an Initial may carry (RFC 9000 §12.4, §19):
 ///
 ///   0x00          PADDING                        (runs of zeros skipped at once)
@@ -8,7 +8,7 @@ import Foundation
 ///   0x02 / 0x03   ACK: largest (i) · delay (i) · range count (i) · first range (i) ·
 ///                 count × (gap (i) · length (i)) · [0x03: ECT0 (i) · ECT1 (i) · ECN-CE (i)]
 ///   0x06          CRYPTO: offset (i) · length (i) · data          → yielded
-///   0x1c          CONNECTION_CLOSE                                → `connectionClose`
+///   0x1c          CONNECTION_CLOSE: error code (i) · …            → `connectionClose`
 ///   anything else                                                 → `notAllowedInInitial`
 ///
 /// Bounded by the payload: every field read is checked against its end, so a lying length or
@@ -91,7 +91,8 @@ public struct QUICFrameReader: Sendable {
                 offset = cursor + Int(length)
                 return Located(offset: streamOffset, dataStart: cursor, length: Int(length))
             case 0x1c:
-                throw .connectionClose
+                guard let code = QUICVarint.read(from: bytes, at: &cursor) else { throw .truncated(offset: frameStart) }
+                throw .connectionClose(errorCode: code)
             default:
                 throw .notAllowedInInitial(frameType: UInt64(first))
             }

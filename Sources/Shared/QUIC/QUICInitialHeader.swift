@@ -1,7 +1,8 @@
 import Foundation
 
-/// The cleartext part of a client Initial packet (RFC 9000 §17.2.2, RFC 9369 §3.2): everything
-/// before the protected packet number. Checked once; after that every field is plain.
+/// The cleartext part of an Initial packet (RFC 9000 §17.2.2, RFC 9369 §3.2), the client's or the
+/// server's (whose token is empty): everything before the protected packet number. Checked once;
+/// after that every field is plain.
 ///
 ///   0   1|1|type(2)|reserved(2)|pn length(2)   type 00 is Initial in v1, 01 in v2; the low four
 ///                                              bits are under header protection
@@ -31,7 +32,7 @@ public struct QUICInitialHeader: Sendable, Hashable {
     /// (RFC 9001 §5.4.2).
     public static let minimumPacketLength = 4 + QUICHeaderProtection.sampleLength
 
-    /// Reads the header of the client Initial `datagram` starts with (a slice works: offsets
+    /// Reads the header of the Initial `datagram` starts with (a slice works: offsets
     /// count from its first byte).
     public init(datagram: Data) throws(QUICInitialError) {
         let result = datagram.withUnsafeBytes { bytes in

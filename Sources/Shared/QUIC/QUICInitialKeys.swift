@@ -1,17 +1,19 @@
 import Foundation
 
-/// The keys protecting a connection's client Initial packets (RFC 9001 §5.2, RFC 9369 §3.3).
-/// They are public by design — derived from the Destination Connection ID of the client's first
-/// Initial and a salt fixed by the version — so a monitor can read what the client offers.
+/// The keys protecting one side's Initial packets (RFC 9001 §5.2, RFC 9369 §3.3). They are
+/// public by design — derived from the Destination Connection ID of the client's first Initial
+/// and a salt fixed by the version — so a monitor can read what the client offers and what the
+/// server answers.
 ///
 ///   initial_secret = HKDF-Extract(salt, client's first DCID)
-///   client_secret  = HKDF-Expand-Label(initial_secret, "client in", "", 32)
-///   key = Expand-Label(client_secret, <key label>, "", 16)   AEAD_AES_128_GCM
-///   iv  = Expand-Label(client_secret, <iv label>,  "", 12)
-///   hp  = Expand-Label(client_secret, <hp label>,  "", 16)   AES-128-ECB header protection
+///   secret = HKDF-Expand-Label(initial_secret, "client in" | "server in", "", 32)
+///   key = Expand-Label(secret, <key label>, "", 16)   AEAD_AES_128_GCM
+///   iv  = Expand-Label(secret, <iv label>,  "", 12)
+///   hp  = Expand-Label(secret, <hp label>,  "", 16)   AES-128-ECB header protection
 ///
 /// Derive once per connection and keep for all its Initials: later ones carry the server's CID
-/// but are still protected with keys of the first (only a Retry changes them).
+/// but are still protected with keys of the first (only a Retry changes them: the DCID of the
+/// client's Initials after it, the Retry's SCID, is the one keys come from).
 public struct QUICInitialKeys: Sendable, Hashable {
     public let version: QUICVersion
     /// 16 bytes, AEAD_AES_128_GCM.
@@ -21,11 +23,25 @@ public struct QUICInitialKeys: Sendable, Hashable {
     /// 16 bytes, AES-128-ECB over the sample.
     public let headerProtectionKey: Data
 
-    /// The client keys for `version` and the DCID of the client's first Initial; nil for a
-    /// version with no known Initial protection (anything but 1 and 2), or should OpenSSL fail.
-    public init?(version: QUICVersion, clientDestinationConnectionID: Data) {
+    /// Whose Initials the keys open.
+    public enum Sender: Sendable, Hashable {
+        case client, server
+
+        /// The label of the side's secret (RFC 9001 §5.2; RFC 9369 keeps both).
+        var secretLabel: String {
+            switch self {
+            case .client: "client in"
+            case .server: "server in"
+            }
+        }
+    }
+
+    /// The keys of `sender`'s Initials for `version` and the DCID of the client's first Initial;
+    /// nil for a version with no known Initial protection (anything but 1 and 2), or should
+    /// OpenSSL fail.
+    public init?(version: QUICVersion, clientDestinationConnectionID: Data, sender: Sender = .client) {
         guard let labels = Labels(version),
-              let secret = Self.clientSecret(salt: labels.salt, connectionID: [UInt8](clientDestinationConnectionID)),
+              let secret = Self.secret(of: sender, salt: labels.salt, connectionID: [UInt8](clientDestinationConnectionID)),
               let key = HKDFSHA256.expandLabel(secret: secret, label: labels.key, length: 16),
               let iv = HKDFSHA256.expandLabel(secret: secret, label: labels.iv, length: 12),
               let hp = HKDFSHA256.expandLabel(secret: secret, label: labels.headerProtection, length: 16)
@@ -36,10 +52,10 @@ public struct QUICInitialKeys: Sendable, Hashable {
         self.headerProtectionKey = Data(hp)
     }
 
-    /// client_initial_secret: the 32-byte secret the three keys expand from.
-    static func clientSecret(salt: [UInt8], connectionID: [UInt8]) -> [UInt8]? {
+    /// client_initial_secret or server_initial_secret: the 32-byte secret the three keys expand from.
+    static func secret(of sender: Sender, salt: [UInt8], connectionID: [UInt8]) -> [UInt8]? {
         guard let initialSecret = HKDFSHA256.extract(salt: salt, inputKeyMaterial: connectionID) else { return nil }
-        return HKDFSHA256.expandLabel(secret: initialSecret, label: "client in", length: HKDFSHA256.hashLength)
+        return HKDFSHA256.expandLabel(secret: initialSecret, label: sender.secretLabel, length: HKDFSHA256.hashLength)
     }
 
     /// Salt and labels of each version with known protection.

@@ -39,10 +39,14 @@ package struct ServerHelloScanner: Sendable {
     }
 
     package private(set) var remainder: Remainder?
-    private var assembler = TLSHandshakeAssembler(framing: .tlsRecords, maxBodyBytes: maxHelloBytes)
+    private var assembler: TLSHandshakeAssembler
     private var settled: Outcome?
 
-    package init() {}
+    /// A scanner of TLS records (a TCP stream), or of bare handshake messages (a QUIC server's
+    /// Initial CRYPTO stream, where alerts travel as CONNECTION_CLOSE instead).
+    package init(framing: TLSHandshakeAssembler.Framing = .tlsRecords) {
+        assembler = TLSHandshakeAssembler(framing: framing, maxBodyBytes: Self.maxHelloBytes)
+    }
 
     /// Feeds the next bytes of the server's stream.
     package mutating func scan(_ bytes: Data) -> Outcome {
@@ -68,7 +72,7 @@ package struct ServerHelloScanner: Sendable {
 
     private mutating func keepRemainder(_ negotiated: NegotiatedTLS, pending: Data) {
         remainder = Remainder(negotiated: negotiated, assembler: assembler, pending: pending)
-        assembler = TLSHandshakeAssembler(framing: .tlsRecords, maxBodyBytes: 0)
+        assembler = TLSHandshakeAssembler(framing: assembler.framing, maxBodyBytes: 0)
     }
 
     private mutating func scanCore(_ bytes: UnsafeRawBufferPointer) -> (Outcome, Int) {
