@@ -85,7 +85,11 @@ enum FlowsCommand {
                      date), "flows": [{"id", "after" (the --after that goes on just past this
                      flow), "protocol", "local", "remote" ({"address", "port"}, null when the
                      ends could not be told apart), "peers" (both ends as
-                     stored), "name", "nameSource" (sni|quic|dns|null), "otherNames", "firstSeen",
+                     stored), "communityID" (Zeek's Community ID v1 of the connection, "1:…" as
+                     Zeek, Suricata and Wireshark write it, seed 0: the same connection in their
+                     records has the same; null for ICMP and SCTP, whose type and code or ports
+                     the history does not keep), "name", "nameSource" (sni|quic|dns|null),
+                     "otherNames", "firstSeen",
                      "lastSeen" (UTC), "bytesIn", "bytesOut", "packets", "durationSeconds",
                      "tlsStatus", "inspectionReason" (a KIND above, or null), "inspectionDetail"
                      (the reason in the words of whoever gave it, or null), "leafTLS" (on an

@@ -68,7 +68,7 @@ import TestSupport
         #expect(lines.first?.contains("opened") == true && lines.last?.contains("cut off") == true)
     }
 
-    @Test("the inspector in text and JSON: six facts, titled packets, and the name with its source")
+    @Test("the inspector in text and JSON: its facts, titled packets, and the name with its source")
     func inspector() async throws {
         let (history, tcp, dns, _) = try await Self.history()
         let data = history.dataDirectory.path
@@ -90,6 +90,11 @@ import TestSupport
             """, [document.path])
         #expect(read.out.hasPrefix("example.test sni 198.18.0.2:40000 7 3 showing the first 3 of 7 packets opened,accepted,delivery confirmed 0.004 2026-"),
                 "\(read.out) \(read.err)")
+        // The Community ID is pycommunityid's for the same tuple, in the JSON and in the text.
+        let communityID = try CommunityIDOracle.id(.init(proto: 6, source: "198.18.0.2", destination: "198.18.0.1", ports: (40_000, 443)))
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+        #expect(decoded["communityID"] as? String == communityID)
+        #expect(text.out.contains("Community ID          \(communityID)\n"))
         let dnsDetail = try Self.run(["flow", "\(dns)", "--packet", "2", "--data-dir", data])
         #expect(dnsDetail.status == 0 && dnsDetail.out.contains("no such name (NXDOMAIN)") && dnsDetail.out.contains("gone.example.test"))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Shared
 import Testing
+import TestSupport
 import App
 
 /// The export's JSON as the pure core writes it, decoded back with JSONSerialization
@@ -79,7 +80,7 @@ struct FlowExportTests {
         await fixture.close()
     }
 
-    @Test("split endpoints go out as local and remote, beside the stored pair")
+    @Test("split endpoints go out as local and remote, beside the stored pair and its Community ID")
     func splitEndpoints() async throws {
         let fixture = try ExportHistoryFixture()
         let flows = try await fixture.write([ExportHistoryFixture.record(port: 40_001, lastSeen: 3_000_000)])
@@ -90,6 +91,8 @@ struct FlowExportTests {
         #expect(local["address"] as? String == "198.18.0.2" && local["port"] as? Int == 40_001)
         #expect(remote["address"] as? String == "198.19.0.2" && remote["port"] as? Int == 443)
         #expect((entry["peers"] as? [[String: Any]])?.count == 2)
+        #expect(entry["communityID"] as? String
+                == (try CommunityIDOracle.id(.init(proto: 6, source: "198.18.0.2", destination: "198.19.0.2", ports: (40_001, 443)))))
     }
 
     @Test("a connection whose ends cannot be split keeps both addresses in peers, local and remote null")

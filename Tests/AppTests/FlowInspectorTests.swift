@@ -3,6 +3,7 @@ import Fixtures
 import Foundation
 import Shared
 import Testing
+import TestSupport
 
 @Suite struct FlowInspectorTests {
     @Test("RST outranks every flag, SYN ACK is accepted, FIN ACK finished sending, a bare ACK confirms delivery")
@@ -55,7 +56,7 @@ import Testing
         #expect(inspector.rows.map(\.flags)[1] == "SYN ACK" && inspector.rows.map(\.flags)[6] == "RST ACK")
         #expect(inspector.footer == nil)
         let facts = Dictionary(uniqueKeysWithValues: inspector.facts.map { ($0.label, $0.value) })
-        #expect(facts.count == 6)
+        #expect(facts.count == 7)
         #expect(facts["Between"] == "this device 198.18.0.2 port 40000 and 198.18.0.1 port 443")
         #expect(facts["Protocol"] == "TCP over IPv4")
         #expect(facts["First to last packet"]?.hasSuffix("(1.251 s)") == true)
@@ -105,6 +106,41 @@ import Testing
         #expect(answer["cipherSuite"] as? Int == 0xC02F && answer["cipherSuiteName"] as? String == "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256")
         let chain = try #require((json["certificates"] as? [String: Any])?["chain"] as? [[String: Any]])
         #expect(chain.first?["text"] as? String == "issued by CN=Demo CA, valid until 2027-12-28T13:20:00Z")
+        try await history.close()
+    }
+
+    @Test("the Community ID of a flow whose tuple the spec publishes is the published one, in the text and the JSON")
+    func publishedCommunityID() async throws {
+        // community-id-spec's baseline_deflt.json: TCP 128.232.110.120:34855 → 66.35.250.204:80.
+        let history = try InspectorHistory()
+        let key = FlowKey(proto: .tcp, source: IPEndpoint(address: IPAddress(parsing: "66.35.250.204")!, port: 80),
+                          destination: IPEndpoint(address: IPAddress(parsing: "128.232.110.120")!, port: 34_855))
+        let id = try await history.record(key, [])
+        let inspector = FlowInspector(flow: HistoryFlow(try #require(try await history.store.flow(id: id))), packets: [],
+                                      storedPacketCount: 0)
+        #expect(inspector.text().contains("  Community ID          1:LQU9qZlK+B5F3KDmev6m5PMibrg=\n"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(inspector.json().utf8)) as? [String: Any])
+        #expect(json["communityID"] as? String == "1:LQU9qZlK+B5F3KDmev6m5PMibrg=")
+        try await history.close()
+    }
+
+    @Test("the Community ID of the stored connection is pycommunityid's; an ICMP flow has none, and the text says why")
+    func communityIDs() async throws {
+        let history = try InspectorHistory()
+        let tcp = try await history.record(InspectorHistory.tcpKey, [])
+        let icmp = try await history.record(FlowKey(proto: .icmp, source: IPEndpoint(address: TunnelAddressing.ipv4Address, port: 0),
+                                                    destination: IPEndpoint(address: InspectorHistory.server.address, port: 0)), [])
+        func inspector(_ id: Int64) async throws -> FlowInspector {
+            FlowInspector(flow: HistoryFlow(try #require(try await history.store.flow(id: id))), packets: [], storedPacketCount: 0)
+        }
+        let expected = try CommunityIDOracle.id(.init(proto: 6, source: "198.18.0.2", destination: "198.18.0.1", ports: (40_000, 443)))
+        let tcpJSON = try #require(try JSONSerialization.jsonObject(with: Data(try await inspector(tcp).json().utf8)) as? [String: Any])
+        #expect(tcpJSON["communityID"] as? String == expected)
+        let icmpInspector = try await inspector(icmp)
+        let icmpJSON = try #require(try JSONSerialization.jsonObject(with: Data(icmpInspector.json().utf8)) as? [String: Any])
+        #expect(icmpJSON["communityID"] is NSNull)
+        #expect(icmpInspector.facts.first { $0.label == "Community ID" }?.value
+                == "none: the history keeps no ICMP type or code, which it hashes")
         try await history.close()
     }
 }

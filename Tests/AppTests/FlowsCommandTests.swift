@@ -59,6 +59,8 @@ import Testing
         #expect((flow["remote"] as? [String: Any])?["address"] as? String == "198.18.0.28")
         #expect((flow["local"] as? [String: Any])?["port"] as? Int == 20_028)
         #expect((flow["peers"] as? [[String: Any]])?.count == 2)
+        #expect(flow["communityID"] as? String
+                == (try CommunityIDOracle.id(.init(proto: 17, source: "198.18.0.2", destination: "198.18.0.28", ports: (20_028, 443)))))
         #expect(flow["name"] is NSNull && flow["nameSource"] is NSNull && (flow["otherNames"] as? [Any])?.isEmpty == true)
         #expect(flow["firstSeen"] as? String == "2026-11-30T02:00:27.500000Z" && flow["lastSeen"] as? String == "2026-11-30T02:00:28.000000Z")
         #expect(flow["packets"] as? Int == 2 && flow["bytesIn"] as? Int == 0)

@@ -609,8 +609,13 @@ def test_inspector_from_a_row(t):
     t.b.one("heading", flow["name"] or flow["remote"], exact=True)
     terms = [e.text for e in t.b.css(".facts.six dt")]
     program = ["Program"] if flow["program"] else []
-    check(terms == ["Protocol", "Encryption", "This machine", *program, "Other end", "First to last packet", "Moved"],
-          f"the six facts, and the program when it was asked: {terms}")
+    community = ["Community ID"] if flow["communityID"] else []
+    check(terms == ["Protocol", "Encryption", "This machine", *program, "Other end", "First to last packet", "Moved", *community],
+          f"the six facts, the program when it was asked and the Community ID when there is one: {terms}")
+    if flow["communityID"]:
+        said = t.b.driver.execute_script("""return [...document.querySelectorAll('.facts.six dt')]
+            .find(e => e.textContent === 'Community ID').nextElementSibling.textContent""")
+        check(said == flow["communityID"], f"the Community ID as the command gives it: {said!r}")
     if flow["program"]:
         said = t.b.driver.execute_script("""return [...document.querySelectorAll('.facts.six dt')]
             .find(e => e.textContent === 'Program').nextElementSibling.textContent""")

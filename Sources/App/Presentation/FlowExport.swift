@@ -9,7 +9,7 @@ import Shared
 ///      "contents":"…","scope":"…","limit":20000,"connections":[
 ///     {"id":7,"session":2,"protocol":"tcp","host":"example.com","name":"example.com",
 ///      "nameSource":"sni","otherNames":[],"peers":[{"address","port"},{…}],"local":{…}|null,
-///      "remote":{…}|null,"firstSeen","lastSeen","durationSeconds","bytesOut","bytesIn","packets",
+///      "remote":{…}|null,"communityID":"1:…"|null,"firstSeen","lastSeen","durationSeconds","bytesOut","bytesIn","packets",
 ///      "tlsStatus":"encrypted"},
 ///     …
 ///     ],"connectionCount":1,"packetCount":12,"bytesOut":517,"bytesIn":4096,"truncated":false}
@@ -66,6 +66,7 @@ public enum FlowExport {
         if let local = flow.endpoints?.local { endpoint(local, &out) } else { out.null() }
         out.key("remote")
         if let remote = flow.endpoints?.remote { endpoint(remote, &out) } else { out.null() }
+        HistoryFlowWording.writeCommunityID(stored.key, to: &out)
         out.string("firstSeen", unescaped: { stamps.write(nanosecondsSince1970: nanoseconds(stored.firstSeen), to: &$0) })
         out.string("lastSeen", unescaped: { stamps.write(nanosecondsSince1970: nanoseconds(stored.lastSeen), to: &$0) })
         out.number("durationSeconds", stored.duration, decimals: 6)

@@ -36,12 +36,14 @@ public struct FlowInspector: Sendable {
         return "showing the first \(Self.grouped(rows.count)) of \(Self.grouped(storedPacketCount)) packets"
     }
 
-    /// The header's six facts, in reading order, and the program behind the flow when it was asked.
+    /// The header's six facts in reading order, Zeek's Community ID beside the protocol, and the
+    /// program behind the flow when it was asked.
     public var facts: [(label: String, value: String)] {
         let stored = flow.stored
         return [
             ("Between", ends),
             ("Protocol", "\(stored.key.proto.displayName) over \(stored.key.endpointA.address.version == .v4 ? "IPv4" : "IPv6")"),
+            ("Community ID", HistoryFlowWording.communityIDText(stored.key)),
             ("First to last packet", "\(UTCTimestamp.iso8601(stored.firstSeen)) to \(UTCTimestamp.iso8601(stored.lastSeen))"
                 + " (\(Self.seconds(stored.duration)))"),
             ("Received", "\(RunSummary.bytes(stored.bytesIn)) (\(stored.bytesIn) bytes)"),

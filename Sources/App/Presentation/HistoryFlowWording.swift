@@ -59,6 +59,29 @@ public enum HistoryFlowWording {
         return "\(flow.stored.key.endpointA) ↔ \(flow.stored.key.endpointB)"
     }
 
+    /// Zeek's Community ID of the flow, from its key on every read (`CommunityID(flow:)`), so any
+    /// other monitor's record of the same flow is found by it; nil where the key lacks what the
+    /// spec hashes (ICMP's type and code, SCTP's ports).
+    public static func communityID(_ key: FlowKey) -> String? { try? CommunityID(flow: key).description }
+
+    /// `communityID` as a person reads it: the ID, or none and why.
+    public static func communityIDText(_ key: FlowKey) -> String {
+        do {
+            return try CommunityID(flow: key).description
+        } catch {
+            switch error {
+            case .icmpTypeNotKept: return "none: the history keeps no ICMP type or code, which it hashes"
+            case .sctpPortsNotKept: return "none: SCTP's ports, which it hashes, are not read"
+            case .protocolNotKept: return "none: the protocol number was not kept"
+            }
+        }
+    }
+
+    /// `"communityID"` in every document that shows a flow: `communityID`, or null.
+    static func writeCommunityID(_ key: FlowKey, to out: inout JSONWriter) {
+        out.string("communityID", communityID(key))
+    }
+
     /// 0.0123 → "12 ms", 2.5 → "2.5 s", 3 720 → "1 h 2 min".
     public static func duration(_ seconds: TimeInterval) -> String {
         if seconds < 1 { return "\(Int((seconds * 1_000).rounded())) ms" }
@@ -114,6 +137,7 @@ public enum HistoryFlowWording {
             out.endObject()
         }
         out.endArray()
+        writeCommunityID(flow.stored.key, to: &out)
         out.string("name", flow.name?.text)
         out.string("nameSource", flow.nameSource?.rawValue)
         out.strings("otherNames", flow.name?.otherCandidates ?? [])

@@ -1,7 +1,7 @@
-// The Flow Inspector: one connection — six facts and the program that opened it, its name and
-// where the name came from, what its TLS handshake offered and answered and which certificates
-// could be seen, its decrypted content (or why there is none), and its packets by meaning, each
-// leading to Packet detail.
+// The Flow Inspector: one connection — six facts, the program that opened it and its Community
+// ID, its name and where the name came from, what its TLS handshake offered and answered and
+// which certificates could be seen, its decrypted content (or why there is none), and its packets
+// by meaning, each leading to Packet detail.
 // All from `tunnelvision flow ID --json`; every sentence is the command's.
 
 import { get } from "./api.js";
@@ -158,6 +158,8 @@ export function render(main, { id }) {
         ["Moved", h("span", { class: "directions" },
           h("span", {}, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesReceived)} received`),
           h("span", {}, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesSent)} sent`))],
+        // The name Zeek, Suricata and Wireshark give the same flow; none for ICMP and SCTP.
+        flow.communityID ? ["Community ID", h("code", {}, flow.communityID)] : null,
       ], "facts six"),
       h("p", { class: "actions" },
         downloadLink(`/api/flows/${flow.id}/capture.pcap`, `connection-${flow.id}.pcap`, "Download this connection's packets"),
