@@ -3,8 +3,7 @@ import TestSupport
 /// What issue 5's contract says `tunnelvision analyze` must print for one conversation, derived
 /// from tshark's reading of the capture alone.
 struct ExpectedConversation {
-    /// TLS inside QUIC: tshark reads the server's Initial too, but the contract only promises the
-    /// client's SNI and version for QUIC; the rest is compared when `analyze` reports it.
+    /// TLS inside QUIC: both sides' Initials are read, as tshark reads them.
     let isQUIC: Bool
     let packets: Int
     let bytesFromClient: Int

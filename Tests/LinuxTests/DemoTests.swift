@@ -84,5 +84,15 @@ struct DemoTests {
         #expect(try names("quic && tls.handshake.type == 1", "tls.handshake.extensions_server_name") == ourNames("quic"))
         #expect(try names("dns.flags.response == 1 && dns.a", "dns.qry.name").isSuperset(of: ourNames("dns")))
         #expect(ourNames("dns") == ["ns.demo.test", "files.demo.test"])
+
+        // The QUIC connection: what its server chose, read live from the server's Initials, as
+        // tshark reads it in the same capture.
+        let videoID = try #require(quic.first?["id"] as? Int)
+        let video = try Self.tunnelvision(["flow", "\(videoID)", "--data-dir", data.url.path, "--json"])
+        let suites = try names("quic && tls.handshake.type == 2", "tls.handshake.ciphersuite").compactMap { Int($0.dropFirst(2), radix: 16) }
+        #expect(suites.count == 1, "\(suites)")
+        #expect(try Self.json(video.out, "serverAnswer.version") as? Int == 0x0304, "\(video.out)")
+        #expect(try Self.json(video.out, "serverAnswer.cipherSuite") as? Int == suites.first)
+        #expect(try Self.json(video.out, "certificates.visibility") as? String == "encryptedInHandshake")
     }
 }

@@ -11,7 +11,8 @@ import TestSupport
 /// The server namespace runs `openssl s_server` at TLS 1.3 (4433), at TLS 1.2 only with
 /// ECDHE-RSA-AES128-GCM-SHA256 (4434) and at TLS 1.3 accepting only X25519 over IPv6 (4435), all
 /// with ALPN h2,http/1.1 and the two-certificate chain; a DNS server for a small zone; an HTTP
-/// server; and an aioquic server (4443). From the host namespace, in order:
+/// server; and two aioquic servers (4443, and 4444 answering every first Initial with a Retry).
+/// From the host namespace, in order:
 ///  1. `openssl s_client` → 4433 with SNI and ALPN h2,http/1.1 (TLS 1.3);
 ///  2. the same → 4434 (TLS 1.2: the chain in the clear);
 ///  3. `curl --http1.1` → 4433 and 4. → 4434 (curl's own hello, ALPN http/1.1);
@@ -21,12 +22,14 @@ import TestSupport
 ///  8. `s_client -groups P-256:X25519` → [fd00:19::2]:4435: a HelloRetryRequest;
 ///  9. `curl http://name.example.test:8080/`: a DNS lookup (A, AAAA), then plain HTTP to its answer;
 /// 10. `curl http://www.example.test:8080/`: a lookup answered through a CNAME, both families;
-/// 11. aioquic → 4443 with SNI and ALPN h3, QUIC v1, and 12. the same with QUIC v2.
+/// 11. aioquic → 4443 with SNI and ALPN h3, QUIC v1, and 12. the same with QUIC v2;
+/// 13. and 14. the same two → 4444: a Retry, then the handshake with keys of its connection ID.
 struct HandshakeCapture: Sendable {
     static let tls13Port = 4433
     static let tls12Port = 4434
     static let retryPort = 4435
     static let quicPort = 4443
+    static let quicRetryPort = 4444
     static let httpPort = 8080
     static let plainName = "name.example.test"
     static let aliasName = "www.example.test"
@@ -84,6 +87,8 @@ struct HandshakeCapture: Sendable {
         servers.append(try start([LabScripts.python, "-c", HandshakeLabScripts.dnsServer, Lab.serverIPv4, zone], in: lab.server))
         servers.append(try start([LabScripts.python, "-c", HandshakeLabScripts.quicServer, Lab.serverIPv4, String(quicPort),
                                   certificates.chain, certificates.leafKey], in: lab.server))
+        servers.append(try start([LabScripts.python, "-c", HandshakeLabScripts.quicServer, Lab.serverIPv4, String(quicRetryPort),
+                                  certificates.chain, certificates.leafKey, "retry"], in: lab.server))
         // Every server listens before the capture starts, so no probe is recorded.
         try LabScripts.waitForListener(Lab.serverIPv4, tls13Port, from: lab.host)
         try LabScripts.waitForListener(Lab.serverIPv4, tls12Port, from: lab.host)
@@ -91,6 +96,7 @@ struct HandshakeCapture: Sendable {
         try LabScripts.waitForListener(plainAddress, httpPort, from: lab.host)
         try waitForUDPListener(53, in: lab.server)
         try waitForUDPListener(quicPort, in: lab.server)
+        try waitForUDPListener(quicRetryPort, in: lab.server)
 
         let capture = try LabPacketCapture(interface: "veth-server", in: lab.server, file: file)
         defer { capture.abandon() }
@@ -127,10 +133,12 @@ struct HandshakeCapture: Sendable {
                                      "http://\(target):\(httpPort)/"], in: host)
             guard answer == "200" else { throw Failed(description: "curl http://\(target):\(httpPort)/ answered \(answer)") }
         }
-        for (version, number) in [("1", 1), ("2", 0x6B33_43CF)] {
-            let said = try client(["timeout", "20", LabScripts.python, "-c", HandshakeLabScripts.quicClient, Lab.serverIPv4,
-                                   String(quicPort), name, version], in: host)
-            guard said == "connected \(number)" else { throw Failed(description: "the QUIC v\(version) client said \(said)") }
+        for port in [quicPort, quicRetryPort] {
+            for (version, number) in [("1", 1), ("2", 0x6B33_43CF)] {
+                let said = try client(["timeout", "20", LabScripts.python, "-c", HandshakeLabScripts.quicClient, Lab.serverIPv4,
+                                       String(port), name, version], in: host)
+                guard said == "connected \(number)" else { throw Failed(description: "the QUIC v\(version) client to \(port) said \(said)") }
+            }
         }
     }
 

@@ -41,8 +41,9 @@ enum HandshakeLabScripts {
         s.sendto(header + query[12:end + 5] + b"".join(answers), peer)
     """#
 
-    /// argv: host, port, certificate chain (PEM, leaf first), key. An HTTP/3-less QUIC server:
-    /// it completes handshakes offering ALPN h3 and nothing more.
+    /// argv: host, port, certificate chain (PEM, leaf first), key, and "retry" to answer every
+    /// first Initial with a Retry. An HTTP/3-less QUIC server: it completes handshakes offering
+    /// ALPN h3 and nothing more.
     static let quicServer = #"""
     import asyncio, sys
     from aioquic.asyncio import serve
@@ -50,7 +51,7 @@ enum HandshakeLabScripts {
     configuration = QuicConfiguration(is_client=False, alpn_protocols=["h3"])
     configuration.load_cert_chain(sys.argv[3], sys.argv[4])
     async def main():
-        await serve(sys.argv[1], int(sys.argv[2]), configuration=configuration)
+        await serve(sys.argv[1], int(sys.argv[2]), configuration=configuration, retry=sys.argv[5:] == ["retry"])
         await asyncio.Future()
     asyncio.run(main())
     """#

@@ -51,6 +51,8 @@ public struct TsharkConversation: Sendable, CustomStringConvertible {
     public var certificateChains: [[TsharkCertificate]] = []
     /// The version of the client's first QUIC long-header packet.
     public var quicVersion: UInt32?
+    /// QUIC Retry packets the server sent (each carries a Retry Integrity Tag).
+    public var quicRetries = 0
     public var dnsMessages: [TsharkDNSMessage] = []
 
     public var description: String {

@@ -83,6 +83,9 @@ public enum TsharkHandshakes {
                let version = TsharkJSON.strings("quic.version", in: quic).first {
                 conversation.quicVersion = TsharkJSON.integer(version).map { UInt32(truncatingIfNeeded: $0) }
             }
+            if let quic = layers["quic"], !fromClient {
+                conversation.quicRetries += TsharkJSON.strings("quic.retry_integrity_tag", in: quic).count
+            }
             if let dns = layers["dns"] {
                 conversation.dnsMessages.append(TsharkDNSMessage(
                     frame: number, isResponse: TsharkJSON.strings("dns.flags.response", in: dns).first == "1",
