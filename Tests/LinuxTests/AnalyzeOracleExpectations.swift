@@ -18,6 +18,8 @@ struct ExpectedConversation {
     let visibilities: Set<String>?
     /// The chain when the certificates were presented in the clear.
     let chain: [AnalyzeReport.Certificate]?
+    /// A DNS conversation's first question and the reply to it, from tshark's fields.
+    let dns: AnalyzeReport.DNS?
     let nameSource: String?
     /// The names `name` may be; with `nameSource == "dns"`, `name` and `otherNames` together must
     /// be exactly these.
@@ -51,11 +53,15 @@ struct ExpectedConversation {
         }
         (visibilities, chain) = Self.certificates(hello: hello, answer: answer, chains: conversation.certificateChains)
 
+        dns = Self.dns(conversation.dnsMessages)
         let resolved = reading.namesResolved(to: conversation.serverAddress, before: conversation.firstFrame)
         otherNameCandidates = resolved
         if let sni {
             nameSource = isQUIC ? "quic" : "sni"
             names = [sni]
+        } else if let question = dns?.question {
+            nameSource = "dnsQuery"
+            names = [question]
         } else if !resolved.isEmpty {
             nameSource = "dns"
             names = resolved
@@ -63,6 +69,24 @@ struct ExpectedConversation {
             nameSource = nil
             names = []
         }
+    }
+
+    /// Record types by number, as RFC 1035 and RFC 3596 name them (the scenario asks A and AAAA).
+    static let typeNames = [1: "A", 5: "CNAME", 28: "AAAA"]
+
+    /// The first question tshark reads in the conversation (a query's, else a reply's), and the
+    /// first reply echoing it: its code, answer count, and answers (CNAME targets and addresses).
+    static func dns(_ messages: [TsharkDNSMessage]) -> AnalyzeReport.DNS? {
+        guard let asking = messages.first(where: { !$0.isResponse }) ?? messages.first,
+              let question = asking.questions.first?.lowercased(), let type = asking.questionTypes.first else { return nil }
+        let reply = messages.first { $0.isResponse && $0.questions.first?.lowercased() == question && $0.questionTypes.first == type }
+        return AnalyzeReport.DNS(question: question, type: typeNames[type] ?? "TYPE\(type)", reply: reply.map { reply in
+            let code = reply.responseCode ?? -1
+            let count = reply.answerCount ?? -1
+            let outcome = code == 3 ? "noSuchName" : code != 0 ? "failed" : count > 0 ? "answered" : "noRecordsOfThatType"
+            return AnalyzeReport.DNS.Reply(code: code, codeName: [0: "NOERROR", 2: "SERVFAIL", 3: "NXDOMAIN", 5: "REFUSED"][code] ?? "RCODE\(code)",
+                                           outcome: outcome, answerCount: count, answers: (reply.aliases + reply.addresses).sorted())
+        })
     }
 
     /// ServerCertificateVisibility's rule, on tshark's reading: no ServerHello, no certificate; a

@@ -99,6 +99,9 @@ struct AnalyzeOracleTests {
         #expect(all.contains { $0.protocol == "tcp" && $0.sni == nil && $0.nameSource == "dns"
                                && $0.name == HandshakeCapture.plainName && $0.streamOpening == "httpRequest" })
         #expect(Set(all.filter { $0.nameSource == "quic" }.compactMap(\.quicVersion)) == [1, 0x6B33_43CF])
+        let lookups = all.filter { $0.nameSource == "dnsQuery" }
+        #expect(Set(lookups.compactMap(\.name)) == [HandshakeCapture.plainName, HandshakeCapture.aliasName], "\(lookups)")
+        #expect(lookups.allSatisfy { $0.dns?.reply?.outcome == "answered" })
         let quicAnswered = all.filter { $0.quicVersion != nil && $0.serverAnswer?.version == 0x0304 }
         #expect(quicAnswered.count == 4 && quicAnswered.allSatisfy { $0.certificates?.visibility == "encryptedInHandshake" })
     }
@@ -123,16 +126,17 @@ struct AnalyzeOracleTests {
             #expect(found.certificates?.chain ?? [] == [], at)
         }
 
-        let asked = Set(tshark.dnsMessages.flatMap(\.questions))
-        if expected.nameSource == nil, !asked.isEmpty {
-            // A DNS conversation itself: the contract leaves its name open, but never a name not asked.
-            #expect(found.name.map(asked.contains) ?? true, at)
-        } else {
-            #expect(found.nameSource == expected.nameSource, at)
-            #expect(found.name.map(expected.names.contains) ?? expected.names.isEmpty, "\(tshark): name \(found.name ?? "nil")")
-            if expected.nameSource == "dns" {
-                #expect(Set(found.otherNames + [found.name].compactMap { $0 }) == expected.names, at)
-            }
+        // A DNS conversation: named by what it asked, with the reply tshark reads (answers in any order).
+        var dns = found.dns
+        if var reply = dns?.reply {
+            reply.answers.sort()
+            dns?.reply = reply
+        }
+        #expect(dns == expected.dns, at)
+        #expect(found.nameSource == expected.nameSource, at)
+        #expect(found.name.map(expected.names.contains) ?? expected.names.isEmpty, "\(tshark): name \(found.name ?? "nil")")
+        if expected.nameSource == "dns" {
+            #expect(Set(found.otherNames + [found.name].compactMap { $0 }) == expected.names, at)
         }
         #expect(Set(found.otherNames).isSubset(of: expected.otherNameCandidates), at)
     }

@@ -18,6 +18,8 @@ struct AnalyzeReport: Decodable {
         var nameSource: String?
         var otherNames: [String]
         var sni: String?
+        var dns: DNS?
+        var encryptedDNS: String?
         var streamOpening: String?
         var quicVersion: UInt32?
         var clientOffer: ClientOffer?
@@ -25,6 +27,21 @@ struct AnalyzeReport: Decodable {
         var certificates: Certificates?
 
         var description: String { "\(`protocol`) \(client) → \(server)" }
+    }
+
+    /// A DNS flow's first question and the reply to it.
+    struct DNS: Decodable, Equatable {
+        var question: String
+        var type: String
+        var reply: Reply?
+
+        struct Reply: Decodable, Equatable {
+            var code: Int
+            var codeName: String
+            var outcome: String
+            var answerCount: Int
+            var answers: [String]
+        }
     }
 
     struct ClientOffer: Decodable, Equatable {

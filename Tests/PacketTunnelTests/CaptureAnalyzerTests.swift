@@ -78,6 +78,38 @@ import Shared
         #expect(capture.analyzer.pipeline.stats.dnsNames.flowsNamed == 1)
     }
 
+    @Test("a DNS flow is named by what it asked, with how it was answered: addresses, no such name, or nothing yet")
+    func aDNSFlowIsNamedByItsQuestion() throws {
+        let capture = Capture()
+        let (first, second, third) = (IPEndpoint(address: Self.client.address, port: 50_001),
+                                      IPEndpoint(address: Self.client.address, port: 50_002),
+                                      IPEndpoint(address: Self.client.address, port: 50_003))
+        func send(_ message: DNSMessage, from source: IPEndpoint, to destination: IPEndpoint) throws {
+            capture.send(try PacketEmitter.udp(source: source, destination: destination, payload: Data(DNSMessageFixture.encode(message))))
+        }
+        // A and AAAA on one socket: the first question names the flow; the AAAA's answer is not its.
+        try send(DNSMessageFixture.query(id: 1, for: "WWW.Example.test"), from: first, to: Self.resolver)
+        try send(DNSMessageFixture.query(id: 2, for: "www.example.test", type: .aaaa), from: first, to: Self.resolver)
+        try send(DNSMessageFixture.reply(id: 2, to: "www.example.test", type: .aaaa, answers: [
+            DNSMessageFixture.aaaa("www.example.test", "fd00:19::4")]), from: Self.resolver, to: first)
+        try send(DNSMessageFixture.reply(id: 1, to: "www.example.test", answers: [
+            DNSMessageFixture.cname("www.example.test", "edge.example.test"),
+            DNSMessageFixture.a("edge.example.test", "198.19.0.2")]), from: Self.resolver, to: first)
+        try send(DNSMessageFixture.query(for: "gone.example.test"), from: second, to: Self.resolver)
+        try send(DNSMessageFixture.reply(to: "gone.example.test", responseCode: .nameError, answers: []), from: Self.resolver, to: second)
+        try send(DNSMessageFixture.query(for: "silent.example.test", type: .aaaa), from: third, to: Self.resolver)
+
+        let records = Dictionary(uniqueKeysWithValues: capture.analyzer.conversations().map { ($0.record.dnsExchange?.question ?? "", $0.record) })
+        let answered = try #require(records["www.example.test"])
+        #expect(answered.name?.origin == .dnsQuery && answered.name?.text == "www.example.test")
+        #expect(answered.dnsExchange == DNSExchange(question: "www.example.test", questionType: 1, reply: DNSReply(
+            responseCode: 0, answerCount: 2, answers: ["edge.example.test", "198.19.0.2"])))
+        #expect(answered.dnsExchange?.reply?.outcome == .answered)
+        #expect(records["gone.example.test"]?.dnsExchange?.reply?.outcome == .noSuchName)
+        #expect(records["gone.example.test"]?.dnsExchange?.reply?.answers == [])
+        #expect(records["silent.example.test"]?.dnsExchange == DNSExchange(question: "silent.example.test", questionType: 28))
+    }
+
     @Test func aLateAckAfterBothFINsStaysPartOfItsConversation() throws {
         let capture = Capture()
         let (c, s) = (Self.client, Self.server)

@@ -104,4 +104,8 @@ public struct TsharkDNSMessage: Sendable, Equatable {
     /// A then AAAA answers, as tshark writes addresses.
     public var addresses: [String]
     public var aliases: [String]
+    /// The question types (`dns.qry.type`), the response code and the answer count of the header.
+    public var questionTypes: [Int] = []
+    public var responseCode: Int?
+    public var answerCount: Int?
 }

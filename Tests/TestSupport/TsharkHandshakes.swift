@@ -91,7 +91,10 @@ public enum TsharkHandshakes {
                     frame: number, isResponse: TsharkJSON.strings("dns.flags.response", in: dns).first == "1",
                     questions: TsharkJSON.strings("dns.qry.name", in: dns),
                     addresses: TsharkJSON.strings("dns.a", in: dns) + TsharkJSON.strings("dns.aaaa", in: dns),
-                    aliases: TsharkJSON.strings("dns.cname", in: dns)))
+                    aliases: TsharkJSON.strings("dns.cname", in: dns),
+                    questionTypes: TsharkJSON.strings("dns.qry.type", in: dns).compactMap(TsharkJSON.integer),
+                    responseCode: TsharkJSON.strings("dns.flags.rcode", in: dns).first.flatMap(TsharkJSON.integer),
+                    answerCount: TsharkJSON.strings("dns.count.answers", in: dns).first.flatMap(TsharkJSON.integer)))
             }
             conversations[key] = conversation
         }

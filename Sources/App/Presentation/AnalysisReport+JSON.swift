@@ -77,6 +77,7 @@ extension AnalysisReport {
         out.string("nameSource", conversation.nameSource)
         out.strings("otherNames", record.name?.otherCandidates ?? [])
         out.string("sni", record.sni)
+        DNSExchangeWording.write(record.dnsExchange, encrypted: EncryptedDNS(key: record.key, announcedName: record.sni), to: &out)
         out.string("streamOpening", record.streamOpening?.rawValue)
         out.number("quicVersion", record.quic.map { Int($0.version.rawValue) })
         out.key("clientOffer")

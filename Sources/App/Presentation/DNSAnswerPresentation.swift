@@ -30,6 +30,16 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
         case noRecordsOfThatType
         /// Another response code (SERVFAIL, REFUSED…): the server did not answer the question.
         case failed(String)
+
+        /// Why `reply` has no answer; nil when it answered.
+        public init?(_ reply: DNSReply) {
+            switch reply.outcome {
+            case .answered: return nil
+            case .noSuchName: self = .noSuchName
+            case .noRecordsOfThatType: self = .noRecordsOfThatType
+            case .failed: self = .failed("\(DNSResponseCode(rawValue: reply.responseCode))")
+            }
+        }
     }
 
     /// The DNS reading of `headers`' UDP payload, nil when the packet is not UDP on port 53.
@@ -63,12 +73,7 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
             case .opaque: undecoded += 1
             }
         }
-        let code = message.header.responseCode
-        let none: NoAnswer? = switch code {
-        case .nameError: .noSuchName
-        case .noError: message.answers.isEmpty ? .noRecordsOfThatType : nil
-        default: .failed("\(code)")
-        }
+        let none = NoAnswer(DNSReply(message))
         return .response(lookedUp: lookedUp, recordType: type,
                          answers: Answers(addresses: addresses, names: names, undecoded: undecoded, none: none))
     }

@@ -67,6 +67,7 @@ public enum FlowExport {
         out.key("remote")
         if let remote = flow.endpoints?.remote { endpoint(remote, &out) } else { out.null() }
         HistoryFlowWording.writeCommunityID(stored.key, to: &out)
+        DNSExchangeWording.write(stored.dnsExchange, encrypted: DNSExchangeWording.encryptedDNS(stored), to: &out)
         out.string("firstSeen", unescaped: { stamps.write(nanosecondsSince1970: nanoseconds(stored.firstSeen), to: &$0) })
         out.string("lastSeen", unescaped: { stamps.write(nanosecondsSince1970: nanoseconds(stored.lastSeen), to: &$0) })
         out.number("durationSeconds", stored.duration, decimals: 6)

@@ -34,6 +34,7 @@ extension FlowInspector {
         out.string("remote", flow.endpoints?.remote.description)
         out.strings("ends", [stored.key.endpointA.description, stored.key.endpointB.description])
         HistoryFlowWording.writeCommunityID(stored.key, to: &out)
+        DNSExchangeWording.write(stored.dnsExchange, encrypted: DNSExchangeWording.encryptedDNS(stored), to: &out)
         ConversationEnds(flow).write(to: &out)
         out.string("firstPacket", UTCTimestamp.iso8601(stored.firstSeen))
         out.string("lastPacket", UTCTimestamp.iso8601(stored.lastSeen))

@@ -36,8 +36,9 @@ public struct FlowInspector: Sendable {
         return "showing the first \(Self.grouped(rows.count)) of \(Self.grouped(storedPacketCount)) packets"
     }
 
-    /// The header's six facts in reading order, Zeek's Community ID beside the protocol, and the
-    /// program behind the flow when it was asked.
+    /// The header's six facts in reading order, Zeek's Community ID beside the protocol, the
+    /// program behind the flow when it was asked, and what a DNS flow asked (or that the flow is
+    /// encrypted DNS).
     public var facts: [(label: String, value: String)] {
         let stored = flow.stored
         return [
@@ -50,6 +51,8 @@ public struct FlowInspector: Sendable {
             ("Sent", "\(RunSummary.bytes(stored.bytesOut)) (\(stored.bytesOut) bytes)"),
             ("Encryption", Self.encryption(stored.tlsStatus)),
         ] + (stored.program.map { [("Program", ProgramWording.text($0))] } ?? [])
+            + (stored.dnsExchange.map { [("Asked DNS", DNSExchangeWording.text($0))] } ?? [])
+            + (DNSExchangeWording.encryptedDNS(stored).map { [("Encrypted DNS", $0.phrase)] } ?? [])
     }
 
     /// The two ends in plain words: this device's first when the split is known.

@@ -18,6 +18,11 @@ package enum FlowFact: Sendable, Equatable {
     case program(ProgramAttribution)
     /// The end that is the machine's (`FlowRecord.localEnd`).
     case localEnd(IPEndpoint)
+    /// A DNS query the client sent: the first one's question becomes the flow's exchange.
+    case dnsQuery(DNSExchange)
+    /// A DNS reply: it answers the flow's exchange when it echoes its question, the first time
+    /// (or begins it, when its query was not seen).
+    case dnsReply(question: String, questionType: UInt16, reply: DNSReply)
 }
 
 extension FlowTable {
@@ -38,6 +43,16 @@ extension FlowTable {
         case .serverEnding(let ending): updateRecord(of: key) { $0.serverEnding = ending }
         case .program(let attribution): updateRecord(of: key) { $0.program = attribution }
         case .localEnd(let end): updateRecord(of: key) { $0.localEnd = end }
+        case .dnsQuery(let exchange): updateRecord(of: key) { if $0.dnsExchange == nil { $0.dnsExchange = exchange } }
+        case .dnsReply(let question, let type, let reply):
+            updateRecord(of: key) { record in
+                // A reply whose query was not seen (the reading began after it) still says both.
+                guard let exchange = record.dnsExchange else {
+                    return record.dnsExchange = DNSExchange(question: question, questionType: type, reply: reply)
+                }
+                guard exchange.reply == nil, exchange.question == question, exchange.questionType == type else { return }
+                record.dnsExchange?.reply = reply
+            }
         }
     }
 }

@@ -9,30 +9,45 @@ extension PacketPipeline {
     /// QUIC flows whose hello is being read at once; more wait their turn unread.
     static let maxQUICReaders = 256
 
-    /// Reads what a UDP datagram says before its flow is counted: a DNS reply's addresses, a
-    /// QUIC long header's version. Returns the QUIC reading to travel with the packet.
+    /// What a UDP datagram said before its flow was counted: a QUIC long header's version, to
+    /// travel with the packet, and what a DNS message on port 53 tells its flow.
+    struct DatagramReading {
+        var quic: QUICVersionReading?
+        var dns: FlowFact?
+    }
+
+    /// Reads what a UDP datagram says before its flow is counted: a DNS reply's addresses (for
+    /// the map) and question (for its flow), a query's question, a QUIC long header's version.
     func readDatagram(_ parsed: ParsedPacket, _ packet: UnsafeRawBufferPointer, direction: Direction,
-                      now: UInt64) -> QUICVersionReading? {
+                      now: UInt64) -> DatagramReading? {
         guard let udp = parsed.udp else { return nil }
         let payload = UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange])
-        if direction == .inbound && udp.sourcePort == WellKnownPort.dns { learnNames(from: payload, now: now) }
-        // DNS replies are read only from UDP port 53 (no DNS over TCP, DoT or DoH). Port 443 is
-        // QUIC's own (any version is recorded toward it; a local 443 is a server here, not a
-        // client); elsewhere only the versions whose Initials open are taken, so a random datagram
-        // does not pass for QUIC.
+        // DNS is read only over UDP port 53 (no DNS over TCP, DoT or DoH).
+        if direction == .inbound && udp.sourcePort == WellKnownPort.dns {
+            return DatagramReading(dns: learnNames(from: payload, now: now))
+        }
+        if direction == .outbound && udp.destinationPort == WellKnownPort.dns {
+            return DatagramReading(dns: (try? DNSMessageParser.parse(payload)).flatMap(DNSExchange.init(query:)).map { .dnsQuery($0) })
+        }
+        // Port 443 is QUIC's own (any version is recorded toward it; a local 443 is a server
+        // here, not a client); elsewhere only the versions whose Initials open are taken, so a
+        // random datagram does not pass for QUIC.
         let remotePort = direction == .outbound ? udp.destinationPort : udp.sourcePort
         guard let version = QUICLongHeader.version(in: payload),
               remotePort == WellKnownPort.https || version.hasKnownPacketProtection else { return nil }
         counters.quicVersionsObserved &+= 1
-        return QUICVersionReading(version: version, source: direction == .outbound ? .client : .server)
+        return DatagramReading(quic: QUICVersionReading(version: version, source: direction == .outbound ? .client : .server))
     }
 
-    func learnNames(from payload: UnsafeRawBufferPointer, now: UInt64) {
+    /// Teaches the map a DNS reply's addresses; returns what the reply tells its own flow.
+    func learnNames(from payload: UnsafeRawBufferPointer, now: UInt64) -> FlowFact? {
         guard let message = try? DNSMessageParser.parse(payload) else {
             counters.dnsNames.unreadableDatagrams &+= 1
-            return
+            return nil
         }
         counters.dnsNames.count(resolvedNames.ingest(message, at: now))
+        guard let echoed = message.questions.first, let name = echoed.name.normalizedDomain else { return nil }
+        return .dnsReply(question: name, questionType: echoed.type.rawValue, reply: DNSReply(message))
     }
 
     /// The name a flow to `remote` begins with, if DNS gave that address one.

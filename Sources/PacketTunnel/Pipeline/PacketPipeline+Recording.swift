@@ -42,7 +42,8 @@ extension PacketPipeline {
         }
         let length = UInt32(clamping: parsed.originalLength)
         let remote = direction == .outbound ? parsed.ip.destination : parsed.ip.source
-        let quic = readDatagram(parsed, packet, direction: direction, now: now)
+        let datagram = readDatagram(parsed, packet, direction: direction, now: now)
+        let quic = datagram?.quic
         guard let flow = flowTable.count(parsed, key: key, found: found, direction: direction, length: length, now: now,
                                          resolvedName: resolvedName(for: remote, now: now), quic: quic, localSide: local) else {
             // The relay's answer to a refused opening (its RST) is not another refusal.
@@ -78,6 +79,7 @@ extension PacketPipeline {
         }
         // After the packet's own record is placed, so a name read from it replaces that record.
         if let quic, flow.readsQUICHandshake { readQUICHandshake(key, parsed, packet, from: quic.source) }
+        if let dns = datagram?.dns { observe([dns], for: key) }
         endDrained(key: key)
         if batch.packets.count >= config.batchSize || intervalPassed(now) { flush(now: now) }
         return .counted(RecordedFlow(key: key, direction: direction, counted: flow))

@@ -18,6 +18,9 @@ public enum FlowNameOrigin: String, Sendable, Hashable, Codable, CaseIterable {
     case sni
     /// What the device last asked DNS for when it got the address.
     case dns
+    /// What a DNS flow itself asked about (`DNSExchange`): the name it looked up, not a name of
+    /// the resolver it asked.
+    case dnsQuery
 }
 
 /// The one name a flow is shown by. A flow has two names and the announced one wins: a name
@@ -28,11 +31,14 @@ public struct FlowName: Sendable, Hashable, Codable {
     /// The resolved name's competitors; only a DNS-derived name has any.
     public var otherCandidates: [String]
 
-    /// The SNI when it is non-empty (an empty one counts as absent), else the resolved name with its
-    /// competitors, else nil — an unnamed flow, reported as such rather than omitted.
-    public init?(sni: String?, resolved: ResolvedFlowName?) {
+    /// The SNI when it is non-empty (an empty one counts as absent), else the name a DNS flow asked
+    /// about, else the resolved name with its competitors, else nil — an unnamed flow, reported as
+    /// such rather than omitted.
+    public init?(sni: String?, resolved: ResolvedFlowName?, dnsQuery: String? = nil) {
         if let sni, !sni.isEmpty {
             self.init(text: sni, origin: .sni, otherCandidates: [])
+        } else if let dnsQuery, !dnsQuery.isEmpty {
+            self.init(text: dnsQuery, origin: .dnsQuery, otherCandidates: [])
         } else if let resolved, !resolved.name.isEmpty {
             self.init(text: resolved.name, origin: .dns, otherCandidates: resolved.otherNames)
         } else {

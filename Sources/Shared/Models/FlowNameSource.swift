@@ -1,9 +1,9 @@
 /// Where the name a flow is shown by came from, as a person and a script read it: the TLS
 /// server_name of a TCP connection (`sni`), the one a QUIC Initial's ClientHello carried (`quic`),
-/// or the DNS answer for the server's address (`dns`). Raw values are the stable identifiers the
-/// JSON outputs use.
+/// the DNS answer for the server's address (`dns`), or what a DNS flow asked about (`dnsQuery`).
+/// Raw values are the stable identifiers the JSON outputs use.
 public enum FlowNameSource: String, Sendable, Hashable, Codable, CaseIterable {
-    case sni, quic, dns
+    case sni, quic, dns, dnsQuery
 
     /// The source of `name` on a flow of protocol `proto`: an announced name on UDP can only have
     /// come from a QUIC Initial.
@@ -11,6 +11,7 @@ public enum FlowNameSource: String, Sendable, Hashable, Codable, CaseIterable {
         switch name.origin {
         case .sni: self = proto == .udp ? .quic : .sni
         case .dns: self = .dns
+        case .dnsQuery: self = .dnsQuery
         }
     }
 
@@ -20,6 +21,7 @@ public enum FlowNameSource: String, Sendable, Hashable, Codable, CaseIterable {
         case .sni: "announced by the connection (TLS server name)"
         case .quic: "announced in a QUIC Initial"
         case .dns: "from a DNS answer for its address"
+        case .dnsQuery: "the name it asked DNS about"
         }
     }
 }

@@ -37,6 +37,8 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     /// from the machine's own addresses); nil: the tunnel's addresses tell (`LiveFeedAddressing`),
     /// or neither end is the machine's.
     public var localEnd: IPEndpoint?
+    /// On a DNS flow: what it asked and how it was answered.
+    public var dnsExchange: DNSExchange?
 
     /// A flow just seen for the first time: no traffic counted yet, nothing learnt about it.
     public init(key: FlowKey, firstSeen: UInt64, tlsStatus: TLSInspectionStatus) {
@@ -46,6 +48,6 @@ public struct FlowRecord: Sendable, Hashable, Codable {
         self.tlsStatus = tlsStatus
     }
 
-    /// The name the flow is shown by (`FlowName(sni:resolved:)`).
-    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName) }
+    /// The name the flow is shown by (`FlowName(sni:resolved:dnsQuery:)`).
+    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName, dnsQuery: dnsExchange?.question) }
 }

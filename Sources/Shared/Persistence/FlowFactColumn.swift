@@ -47,6 +47,14 @@ enum FlowFactColumn: String, CaseIterable {
     case programDetail = "program_detail"
     /// 0 when the key's `endpointA` is the machine's end, 1 when `endpointB` is; NULL when not recorded.
     case localEnd = "local_end"
+    /// A DNS flow's first question and its type; the reply's code, answer count and the answers
+    /// read (addresses and CNAME targets, space-separated; '' for none) are set together, only
+    /// beside a question.
+    case dnsQuery = "dns_query"
+    case dnsQueryType = "dns_query_type"
+    case dnsReplyCode = "dns_reply_code"
+    case dnsReplyCount = "dns_reply_count"
+    case dnsReplyAnswers = "dns_reply_answers"
 
     /// Facts are reported once: a record that does not know a group leaves the stored group alone,
     /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
@@ -66,5 +74,6 @@ enum FlowFactColumn: String, CaseIterable {
         ([.programState], [.programState, .programPID, .programCommand, .programExecutable, .programUID, .programUser,
                            .programDetail]),
         ([.localEnd], [.localEnd]),
+        ([.dnsQuery], [.dnsQuery, .dnsQueryType, .dnsReplyCode, .dnsReplyCount, .dnsReplyAnswers]),
     ]
 }

@@ -153,6 +153,26 @@ struct FlowFactReader {
         }
     }
 
+    func dnsExchange() throws(StoreError) -> DNSExchange? {
+        let replyColumns: [FlowFactColumn] = [.dnsReplyCode, .dnsReplyCount, .dnsReplyAnswers]
+        guard let question = try text(.dnsQuery) else {
+            guard ([.dnsQueryType] + replyColumns).allSatisfy({ values[$0] == .null }) else {
+                throw corrupt("a DNS reply or question type without dns_query")
+            }
+            return nil
+        }
+        guard let type = try integer(.dnsQueryType, as: UInt16.self) else { throw corrupt("dns_query without dns_query_type") }
+        let code = try integer(.dnsReplyCode, as: UInt8.self)
+        let count = try integer(.dnsReplyCount, as: UInt16.self)
+        let answers = try text(.dnsReplyAnswers)
+        guard (code == nil) == (count == nil), (code == nil) == (answers == nil) else {
+            throw corrupt("dns_reply_code, dns_reply_count and dns_reply_answers not set together")
+        }
+        let reply = code.map { DNSReply(responseCode: $0, answerCount: Int(count ?? 0),
+                                        answers: answers.map { $0.split(separator: " ").map(String.init) } ?? []) }
+        return DNSExchange(question: question, questionType: type, reply: reply)
+    }
+
     func streamOpening() throws(StoreError) -> StreamOpening? {
         guard let raw = try text(.streamOpening) else { return nil }
         guard let opening = StreamOpening(rawValue: raw) else { throw corrupt("stream_opening \"\(raw)\"") }

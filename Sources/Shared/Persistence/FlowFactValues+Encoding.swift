@@ -80,6 +80,15 @@ extension FlowFactValues {
             if local == record.key.endpointA { self[.localEnd] = .integer(0) }
             else if local == record.key.endpointB { self[.localEnd] = .integer(1) }
         }
+        if let exchange = record.dnsExchange, Self.isListable(exchange.question) {
+            self[.dnsQuery] = .text(exchange.question)
+            self[.dnsQueryType] = .integer(Int64(exchange.questionType))
+            if let reply = exchange.reply {
+                self[.dnsReplyCode] = .integer(Int64(reply.responseCode))
+                self[.dnsReplyCount] = .integer(Int64(reply.answerCount))
+                self[.dnsReplyAnswers] = .text(reply.answers.filter(Self.isListable).joined(separator: " "))
+            }
+        }
     }
 
     private static func isListable(_ name: String) -> Bool {

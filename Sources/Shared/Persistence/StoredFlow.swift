@@ -31,6 +31,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let program: ProgramAttribution?
     /// The machine's end, when the recorder knew (`FlowRecord.localEnd`).
     public let localEnd: IPEndpoint?
+    /// On a DNS flow: what it asked and how it was answered (`FlowRecord.dnsExchange`).
+    public let dnsExchange: DNSExchange?
     /// The audit session it is evidence of (`AuditSession.id`); nil for most traffic.
     public let auditSessionID: Int64?
 
@@ -43,8 +45,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         return overflow ? 0 : Double(max(0, span)) / 1e9
     }
 
-    /// The name the flow is shown by (`FlowName(sni:resolved:)`).
-    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName) }
+    /// The name the flow is shown by (`FlowName(sni:resolved:dnsQuery:)`).
+    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName, dnsQuery: dnsExchange?.question) }
 
     /// A flow as a pure core sees it (the audit's classifier, the release diff), made directly:
     /// the cores' tests build the rows each table names without a store.
@@ -55,7 +57,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
                 serverCertificates: ServerCertificateReading? = nil, streamOpening: StreamOpening? = nil,
                 inspectionReason: InspectionReason? = nil, leafTLS: NegotiatedTLS? = nil,
                 serverEnding: TLSStreamEnding? = nil, program: ProgramAttribution? = nil, localEnd: IPEndpoint? = nil,
-                auditSessionID: Int64? = nil) {
+                dnsExchange: DNSExchange? = nil, auditSessionID: Int64? = nil) {
         self.id = id
         self.session = session
         self.key = key
@@ -77,6 +79,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         self.serverEnding = serverEnding
         self.program = program
         self.localEnd = localEnd
+        self.dnsExchange = dnsExchange
         self.auditSessionID = auditSessionID
     }
 
@@ -112,6 +115,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         serverEnding = try facts.serverEnding()
         program = try facts.program()
         localEnd = try facts.localEnd(of: key)
+        dnsExchange = try facts.dnsExchange()
         auditSessionID = row.auditSession
     }
 }

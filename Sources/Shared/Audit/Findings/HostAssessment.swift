@@ -24,7 +24,8 @@ public enum HostAssessment: Sendable, Hashable {
         let host = DomainPattern.normalised(host: name.text)
         let nameAllowed = allowed(host)
         switch name.origin {
-        case .sni:
+        case .sni, .dnsQuery:
+            // A lookup is assessed by the name it asked about: the contact it prepares.
             self = nameAllowed ? .allowed : .notInAllowlist(host: host)
         case .dns:
             let othersAllowed = name.otherCandidates.map(allowed)
