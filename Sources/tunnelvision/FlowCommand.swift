@@ -39,8 +39,9 @@ enum FlowCommand {
                    created owner-only (0600); an existing FILE is kept unless --force; a failure
                    leaves no file.
     --json         one JSON document. Inspector: {"id", "name", "nameSource", "otherNames",
-                   "protocol", "ipVersion", "local", "remote", "ends", "communityID",
-                   "conversation" (both as 'tunnelvision help flows' says), "firstPacket",
+                   "protocol", "ipVersion", "local", "remote", "ends", "communityID", "dns",
+                   "encryptedDNS", "conversation" (as 'tunnelvision help flows' says),
+                   "dnsText", "encryptedDNSText" (the same in words, or null), "firstPacket",
                    "lastPacket" (UTC), "durationSeconds", "bytesReceived", "bytesSent",
                    "encryption" (plaintext|encrypted|inspected|notInspectable|inspectionFailed),
                    "encryptionLabel" (the same in a screen's words),

@@ -88,8 +88,16 @@ enum FlowsCommand {
                      stored), "communityID" (Zeek's Community ID v1 of the connection, "1:…" as
                      Zeek, Suricata and Wireshark write it, seed 0: the same connection in their
                      records has the same; null for ICMP and SCTP, whose type and code or ports
-                     the history does not keep), "name", "nameSource" (sni|quic|dns|null),
-                     "otherNames", "firstSeen",
+                     the history does not keep), "name", "nameSource" (sni: the TLS hello's
+                     server name; quic: a QUIC Initial's; dns: a DNS answer for its address;
+                     dnsQuery: on a DNS connection, the name it asked about; or null),
+                     "otherNames", "dns" (on a DNS connection over UDP port 53, its first
+                     question and the reply to it: {"question", "type" (A, AAAA, …), "reply":
+                     {"code", "codeName" (NOERROR, NXDOMAIN, …), "outcome" (answered|
+                     noRecordsOfThatType|noSuchName|failed), "answerCount", "answers" (addresses
+                     and CNAME targets, in answer order)} or null while none was seen}, else
+                     null), "encryptedDNS" (dot: TCP port 853; doq: UDP port 853; doh: HTTPS to a
+                     well-known public resolver's name; else null), "firstSeen",
                      "lastSeen" (UTC), "bytesIn", "bytesOut", "packets", "durationSeconds",
                      "tlsStatus", "inspectionReason" (a KIND above, or null), "inspectionDetail"
                      (the reason in the words of whoever gave it, or null), "leafTLS" (on an

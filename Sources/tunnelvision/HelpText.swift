@@ -84,8 +84,9 @@ enum HelpText {
                    "unreadablePackets" (IP the parser refused), "damage",
                    "outOfOrderNotHeld" {"segments", "bytes"} (see below),
                    "conversations": [{"protocol", "client", "server", "packets", "bytesFromClient",
-                   "bytesFromServer" (IP bytes), "name", "nameSource" (sni|quic|dns|null),
-                   "otherNames", "sni", "streamOpening", "quicVersion", "clientOffer" {"versions"
+                   "bytesFromServer" (IP bytes), "name", "nameSource" (sni|quic|dns|dnsQuery|null),
+                   "otherNames", "sni", "dns", "encryptedDNS" (both as 'tunnelvision help flows'
+                   says), "streamOpening", "quicVersion", "clientOffer" {"versions"
                    (supported_versions list) | "upTo" (legacy_version), "alpn", "omittedALPN", "ech",
                    "text"}, "serverAnswer" {"version", "cipherSuite", "cipherSuiteName" (IANA, or
                    null when unknown), "helloRetryRequest"} | {"alert"}, "text"}, "certificates"

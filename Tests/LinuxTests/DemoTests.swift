@@ -35,7 +35,11 @@ struct DemoTests {
         let unnamed = flows.filter { $0["name"] is NSNull }
         #expect(flows.count >= 55 && unnamed.count <= 1, "unnamed: \(unnamed)")
 
-        func named(_ name: String) -> [Flow] { flows.filter { $0["name"] as? String == name } }
+        // The lookups are flows of their own, named by what they asked: set apart here.
+        let lookups = flows.filter { $0["nameSource"] as? String == "dnsQuery" }
+        func named(_ name: String) -> [Flow] {
+            flows.filter { $0["name"] as? String == name && $0["nameSource"] as? String != "dnsQuery" }
+        }
         func sources(_ name: String) -> Set<String> { Set(named(name).compactMap { $0["nameSource"] as? String }) }
         func ports(_ name: String) -> Set<Int> { Set(named(name).compactMap { ($0["remote"] as? Flow)?["port"] as? Int }) }
         #expect(sources("shop.demo.test") == ["sni"] && ports("shop.demo.test") == [443])
@@ -45,6 +49,11 @@ struct DemoTests {
         #expect(sources("files.demo.test") == ["dns"] && ports("files.demo.test") == [8080])
         #expect(named("files.demo.test").count == 1 + 50)
         #expect(sources("ns.demo.test") == ["dns"])
+        let asked = Set(lookups.compactMap { $0["name"] as? String })
+        #expect(asked.isSuperset(of: ["shop.demo.test", "news.demo.test", "video.demo.test", "files.demo.test"]), "\(asked)")
+        #expect(lookups.allSatisfy { ($0["remote"] as? Flow)?["port"] as? Int == 53 }, "\(lookups)")
+        let outcomes = Set(lookups.compactMap { (($0["dns"] as? Flow)?["reply"] as? Flow)?["outcome"] as? String })
+        #expect(outcomes.contains("answered"), "\(lookups)")
 
         let bursts = try #require(try Self.json(listing.out, "bursts") as? [Flow])
         #expect(bursts.count == 1)
@@ -84,6 +93,7 @@ struct DemoTests {
         #expect(try names("quic && tls.handshake.type == 1", "tls.handshake.extensions_server_name") == ourNames("quic"))
         #expect(try names("dns.flags.response == 1 && dns.a", "dns.qry.name").isSuperset(of: ourNames("dns")))
         #expect(ourNames("dns") == ["ns.demo.test", "files.demo.test"])
+        #expect(try names("dns.flags.response == 0", "dns.qry.name") == ourNames("dnsQuery"))
 
         // The QUIC connection: what its server chose, read live from the server's Initials, as
         // tshark reads it in the same capture.

@@ -44,6 +44,22 @@ import TestSupport
         await store.close()
     }
 
+    @Test("a lookup is found by the name it asked, and sorted by it among hosts")
+    func searchAndOrder() async throws {
+        let directory = TemporaryDirectory()
+        let store = try F.store(in: directory)
+        var named = F.record(F.key(9))
+        named.sni = "middle.example.test"
+        try await store.write(FlowStoreBatch(flows: [Self.record(1, Self.answered), Self.record(2, Self.noSuchName), named], packets: []))
+        var narrowing = FlowNarrowing()
+        narrowing.nameNeedles = [["gone.example"]]
+        let found = try await store.flows(in: FlowOrder(.time, descending: true), limit: 10, narrowing: narrowing)
+        #expect(found.map(\.flow.dnsExchange) == [Self.noSuchName])
+        let byHost = try await store.flows(in: FlowOrder(.host, descending: false), limit: 10)
+        #expect(byHost.map { $0.flow.name?.text } == ["gone.example.test", "middle.example.test", "www.example.test"])
+        await store.close()
+    }
+
     @Test("a reply's columns without a question are a corrupt row, said so, never a guess")
     func corruptRow() async throws {
         let directory = TemporaryDirectory()

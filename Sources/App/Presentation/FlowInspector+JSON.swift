@@ -35,6 +35,8 @@ extension FlowInspector {
         out.strings("ends", [stored.key.endpointA.description, stored.key.endpointB.description])
         HistoryFlowWording.writeCommunityID(stored.key, to: &out)
         DNSExchangeWording.write(stored.dnsExchange, encrypted: DNSExchangeWording.encryptedDNS(stored), to: &out)
+        out.string("dnsText", stored.dnsExchange.map(DNSExchangeWording.text))
+        out.string("encryptedDNSText", DNSExchangeWording.encryptedDNS(stored)?.phrase)
         ConversationEnds(flow).write(to: &out)
         out.string("firstPacket", UTCTimestamp.iso8601(stored.firstSeen))
         out.string("lastPacket", UTCTimestamp.iso8601(stored.lastSeen))

@@ -14,7 +14,7 @@ public struct FlowNarrowing: Sendable, Equatable {
     public var protocols: Set<IPProtocolNumber> = []
     /// Only flows active during the stretch (overlapping it).
     public var during: ClosedRange<Date>?
-    /// Only flows whose SNI, DNS name or other DNS names (lowercased, joined by spaces) hold one
+    /// Only flows whose SNI, DNS question, DNS name or other DNS names (lowercased, joined by spaces) hold one
     /// needle of every list (the needles lowercase).
     public var nameNeedles: [[String]] = []
     /// Only flows one of whose inspected requests' heads (`http_requests`, lowercase) holds one
@@ -59,7 +59,8 @@ public struct FlowNarrowing: Sendable, Equatable {
         if !nameNeedles.isEmpty {
             conditions.append("""
                 NOT EXISTS (SELECT 1 FROM json_each(?10) AS term WHERE NOT EXISTS (SELECT 1 FROM json_each(term.value) AS needle \
-                WHERE instr(lower(coalesce(sni, '') || ' ' || coalesce(dns_name, '') || ' ' || coalesce(dns_other_names, '')), \
+                WHERE instr(lower(coalesce(sni, '') || ' ' || coalesce(dns_query, '') || ' ' || coalesce(dns_name, '') || ' ' \
+                || coalesce(dns_other_names, '')), \
                 needle.value) > 0))
                 """)
         }

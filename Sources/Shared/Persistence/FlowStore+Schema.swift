@@ -197,7 +197,9 @@ extension FlowStore {
             // fill's 1 M new rows 41–49 s → 127 s, the file 309 → 434 MB; the tunnel's packet
             // path (`tvlab bench store`: upserts into few rows) unchanged within its noise.
             // Made here in ~4 s for 1 M flows. Time already has flows_last_seen.
-            Migration(version: 11, sql: sortIndexes.map { "CREATE INDEX \($0.name) ON flows(\($0.expression));" }.joined(separator: "\n")),
+            Migration(version: 11, sql: sortIndexes.map {
+                "CREATE INDEX \($0.name) ON flows(\($0.name == hostIndex ? FlowOrder.hostBeforeDNSQueries : $0.expression));"
+            }.joined(separator: "\n")),
             // Inspected requests' heads, for the search's `http:` terms (`HTTPRequestHeads`):
             // decrypted content, so dated and pruned with the decrypted content's index.
             Migration(version: 12, sql: """
@@ -261,13 +263,16 @@ extension FlowStore {
                 ALTER TABLE flows ADD COLUMN audit_session_id INTEGER REFERENCES audit_sessions(id) ON DELETE SET NULL;
                 CREATE INDEX flows_audit_session ON flows(audit_session_id, first_seen) WHERE audit_session_id IS NOT NULL;
                 """),
-            // What a DNS flow asked and how it was answered (`FlowRecord.dnsExchange`).
+            // What a DNS flow asked and how it was answered (`FlowRecord.dnsExchange`); the host
+            // order's index remade, as a DNS flow's name is now what it asked.
             Migration(version: 14, sql: """
                 ALTER TABLE flows ADD COLUMN dns_query TEXT;
                 ALTER TABLE flows ADD COLUMN dns_query_type INTEGER;
                 ALTER TABLE flows ADD COLUMN dns_reply_code INTEGER;
                 ALTER TABLE flows ADD COLUMN dns_reply_count INTEGER;
                 ALTER TABLE flows ADD COLUMN dns_reply_answers TEXT;
+                DROP INDEX IF EXISTS \(hostIndex);
+                CREATE INDEX \(hostIndex) ON flows(\(FlowOrder.expression(.host)));
                 """),
         ]
 
@@ -276,6 +281,9 @@ extension FlowStore {
         static let sortIndexes: [(name: String, expression: String)] = FlowOrder.Key.allCases.filter { $0 != .time }.map {
             ("flows_by_\($0.rawValue)", FlowOrder.expression($0))
         }
+
+        /// The host order's index: its expression changed in migration 14.
+        static let hostIndex = "flows_by_\(FlowOrder.Key.host.rawValue)"
 
         /// What started a session recorded before sessions were kept (migration 4).
         public static let legacyOrigin = "recorded before sessions were kept"

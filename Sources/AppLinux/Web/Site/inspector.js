@@ -160,6 +160,9 @@ export function render(main, { id }) {
           h("span", {}, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesSent)} sent`))],
         // The name Zeek, Suricata and Wireshark give the same flow; none for ICMP and SCTP.
         flow.communityID ? ["Community ID", h("code", {}, flow.communityID)] : null,
+        // A DNS flow: what it asked and how it was answered; DoT, DoQ or DoH: that it is DNS.
+        flow.dnsText ? ["Asked DNS", flow.dnsText] : null,
+        flow.encryptedDNSText ? ["Encrypted DNS", flow.encryptedDNSText] : null,
       ], "facts six"),
       h("p", { class: "actions" },
         downloadLink(`/api/flows/${flow.id}/capture.pcap`, `connection-${flow.id}.pcap`, "Download this connection's packets"),

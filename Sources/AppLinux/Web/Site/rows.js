@@ -20,6 +20,7 @@ export const nameSources = {
   sni: "named by its TLS hello",
   quic: "named by its QUIC hello",
   dns: "named by a DNS answer",
+  dnsQuery: "named by the lookup it made",
 };
 
 const iconPaths = {
