@@ -36,11 +36,14 @@ struct ExpectedConversation {
         streamOpening = conversation.transport == .tcp ? conversation.opening?.rawValue : nil
 
         let hello = conversation.clientHellos.first
-        sni = hello?.serverName
+        // A server name that is no host name names nothing, and is kept as sent.
+        let sent = hello?.serverName
+        sni = sent.flatMap { Self.isHostName($0) ? $0.lowercased() : nil }
         clientOffer = hello.map { hello in
             AnalyzeReport.ClientOffer(versions: hello.supportedVersions,
                                       upTo: hello.supportedVersions == nil ? hello.legacyVersion : nil,
-                                      alpn: hello.alpn, omittedALPN: 0, ech: hello.hasEncryptedClientHello)
+                                      alpn: hello.alpn, omittedALPN: 0, ech: hello.hasEncryptedClientHello,
+                                      serverNameAsSent: sent.flatMap { Self.isHostName($0) ? nil : $0 })
         }
         let answer = conversation.serverHellos.first
         if let answer {
@@ -69,6 +72,14 @@ struct ExpectedConversation {
             nameSource = nil
             names = []
         }
+    }
+
+    /// RFC 6066 §3 and RFC 1123 §2.1: dot-separated labels of letters, digits, hyphens (and the
+    /// underscores real names carry), the last not all digits — so no IP literal, no port.
+    static func isHostName(_ name: String) -> Bool {
+        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.allSatisfy { !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") } }
+            && !(labels.last?.allSatisfy(\.isNumber) ?? true)
     }
 
     /// Record types by number, as RFC 1035 and RFC 3596 name them (the scenario asks A and AAAA).

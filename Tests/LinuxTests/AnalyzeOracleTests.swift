@@ -35,6 +35,7 @@ struct AnalyzeOracleTests {
         #expect(tls.contains { $0.serverHellos.isEmpty && $0.serverFirstRecordType == 21 && $0.serverAlerts == [70] })
         #expect(tls.contains { $0.clientHellos.first?.supportedVersions == nil && $0.clientHellos.first?.legacyVersion == 0x0303 })
         #expect(tls.contains { $0.clientHellos.first?.serverName == nil && $0.serverHellos.first?.version == 0x0303 })
+        #expect(tls.contains { $0.clientHellos.first?.serverName == HandshakeCapture.notAHostName })
         #expect(tls.contains { $0.client.hasPrefix("[") && $0.serverHellos.map(\.isHelloRetryRequest) == [true, false]
                                && $0.clientHellos.count == 2 })
         #expect(tls.allSatisfy { $0.opening == .tlsHandshake })
@@ -96,6 +97,7 @@ struct AnalyzeOracleTests {
         #expect(all.contains { $0.serverAnswer?.version == 0x0304 && $0.certificates?.visibility == "encryptedInHandshake" })
         #expect(all.contains { $0.serverAnswer?.alert == 70 && $0.certificates?.visibility == "noNegotiation" })
         #expect(all.contains { $0.serverAnswer?.helloRetryRequest == true })
+        #expect(all.contains { $0.clientOffer?.serverNameAsSent == HandshakeCapture.notAHostName && $0.sni == nil && $0.name == nil })
         #expect(all.contains { $0.protocol == "tcp" && $0.sni == nil && $0.nameSource == "dns"
                                && $0.name == HandshakeCapture.plainName && $0.streamOpening == "httpRequest" })
         #expect(Set(all.filter { $0.nameSource == "quic" }.compactMap(\.quicVersion)) == [1, 0x6B33_43CF])

@@ -50,6 +50,7 @@ struct AnalyzeReport: Decodable {
         var alpn: [String]
         var omittedALPN: Int
         var ech: Bool
+        var serverNameAsSent: String?
     }
 
     /// Either a negotiation or a refusal: `{version, cipherSuite, helloRetryRequest}` or `{alert}`.

@@ -18,7 +18,8 @@ import TestSupport
 ///  3. `curl --http1.1` → 4433 and 4. → 4434 (curl's own hello, ALPN http/1.1);
 ///  5. `s_client -tls1_3` → 4434: refused with protocol_version (alert 70);
 ///  6. `s_client -tls1_2` → 4434: a hello without supported_versions, nor ALPN;
-///  7. `s_client -noservername` → 4434: no SNI, so no name;
+///  7. `s_client -noservername` → 4434: no SNI, so no name, and `-servername HOST:4433` → 4433:
+///     a server name that is no host name;
 ///  8. `s_client -groups P-256:X25519` → [fd00:19::2]:4435: a HelloRetryRequest;
 ///  9. `curl http://name.example.test:8080/`: a DNS lookup (A, AAAA), then plain HTTP to its answer;
 /// 10. `curl http://www.example.test:8080/`: a lookup answered through a CNAME, both families;
@@ -30,6 +31,8 @@ struct HandshakeCapture: Sendable {
     static let retryPort = 4435
     static let quicPort = 4443
     static let quicRetryPort = 4444
+    /// A server name that is no host name (`host:port`): it names nothing, and is kept as sent.
+    static let notAHostName = "\(HandshakeCertificates.leafName):\(tls13Port)"
     static let httpPort = 8080
     static let plainName = "name.example.test"
     static let aliasName = "www.example.test"
@@ -127,6 +130,7 @@ struct HandshakeCapture: Sendable {
         try client(sClient("\(Lab.serverIPv4):\(tls12Port)", ["-servername", name, "-tls1_3"]), in: host, mayFail: true)
         try client(sClient("\(Lab.serverIPv4):\(tls12Port)", ["-servername", name, "-tls1_2"]), in: host)
         try client(sClient("\(Lab.serverIPv4):\(tls12Port)", ["-noservername"] + alpn), in: host)
+        try client(sClient("\(Lab.serverIPv4):\(tls13Port)", ["-servername", notAHostName]), in: host)
         try client(sClient("[\(Lab.serverIPv6)]:\(retryPort)", ["-servername", name, "-groups", "P-256:X25519"] + alpn), in: host)
         for target in [plainName, aliasName] {
             let answer = try client(["timeout", "20", "curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}",

@@ -201,6 +201,29 @@ import Testing
         #expect(hello([V.serverName(sent)]) == .unavailable(.malformed))
     }
 
+    @Test("a server name that is no host name is kept as sent, every byte that is not printable ASCII escaped", arguments: [
+        ("1.2.3.4", "1.2.3.4"), ("host.example:8443", "host.example:8443"), ("[::1]", "[::1]"),
+        ("bücher.de", "b\\xc3\\xbccher.de"), ("a\u{0}b", "a\\x00b"), ("a\\b", "a\\\\b"), ("a b", "a b"),
+    ])
+    func keptAsSent(_ sent: String, _ kept: String) {
+        var scanner = ClientHelloScanner()
+        #expect(scanner.scan(Data(V.clientHello(extensions: [V.serverName(sent)]))) == .unavailable(.malformed))
+        #expect(scanner.offer?.serverNameAsSent == kept)
+    }
+
+    @Test("a host name, an empty one, or a name cut past 255 bytes: only what is no host name is kept, and said cut")
+    func keptOnlyWhenNoHostName() {
+        func kept(_ name: String) -> String? {
+            var scanner = ClientHelloScanner()
+            _ = scanner.scan(Data(V.clientHello(extensions: [V.serverName(name)])))
+            return scanner.offer?.serverNameAsSent
+        }
+        #expect(kept("example.com") == nil)
+        #expect(kept("") == nil)
+        let long = String(repeating: "1", count: 300)
+        #expect(kept(long) == String(repeating: "1", count: 255) + "… (300 bytes)")
+    }
+
     @Test("the 253-byte limit holds after the trailing dot is removed")
     func nameLength() {
         let label = String(repeating: "a", count: 63)

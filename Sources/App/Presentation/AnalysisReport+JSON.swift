@@ -103,6 +103,7 @@ extension AnalysisReport {
         out.strings("alpn", offer.applicationProtocols)
         out.number("omittedALPN", offer.omittedApplicationProtocols)
         out.bool("ech", offer.hasEncryptedClientHello)
+        out.string("serverNameAsSent", offer.serverNameAsSent)
         out.string("text", text(offer))
         out.endObject()
     }

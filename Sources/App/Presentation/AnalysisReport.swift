@@ -73,6 +73,7 @@ public struct AnalysisReport: Sendable {
         if !offer.applicationProtocols.isEmpty { parts.append("ALPN " + offer.applicationProtocols.joined(separator: ", ")) }
         if offer.omittedApplicationProtocols > 0 { parts.append("\(offer.omittedApplicationProtocols) ALPN names not shown") }
         if offer.hasEncryptedClientHello { parts.append("Encrypted ClientHello (this is the outer hello)") }
+        if let sent = offer.serverNameAsSent { parts.append("server name sent \"\(sent)\", which is no host name") }
         return parts.joined(separator: " · ")
     }
 

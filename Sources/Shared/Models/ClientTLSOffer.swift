@@ -9,13 +9,18 @@ public struct ClientTLSOffer: Sendable, Hashable, Codable {
     public var omittedApplicationProtocols: Int
     /// The hello carried `encrypted_client_hello`: what was read is the outer ClientHello.
     public var hasEncryptedClientHello: Bool
+    /// A server_name that is no host name (an IP literal, `host:port`, non-ASCII…): it names
+    /// nothing, and is kept as sent, as evidence (`ServerNameAsSent`).
+    public var serverNameAsSent: String?
 
     public init(versions: OfferedTLSVersions, applicationProtocols: [String] = [],
-                omittedApplicationProtocols: Int = 0, hasEncryptedClientHello: Bool = false) {
+                omittedApplicationProtocols: Int = 0, hasEncryptedClientHello: Bool = false,
+                serverNameAsSent: String? = nil) {
         self.versions = versions
         self.applicationProtocols = applicationProtocols
         self.omittedApplicationProtocols = omittedApplicationProtocols
         self.hasEncryptedClientHello = hasEncryptedClientHello
+        self.serverNameAsSent = serverNameAsSent
     }
 }
 

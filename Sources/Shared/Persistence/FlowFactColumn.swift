@@ -20,6 +20,8 @@ enum FlowFactColumn: String, CaseIterable {
     case tlsOfferedALPN = "tls_offered_alpn"
     case tlsOfferedALPNOmitted = "tls_offered_alpn_omitted"
     case tlsOfferedECH = "tls_offered_ech"
+    /// A server_name that is no host name, as sent (`ClientTLSOffer.serverNameAsSent`).
+    case tlsOfferedServerNameAsSent = "tls_offered_sni_sent"
     /// The raw 4-byte version; set together with `quic_from_server`.
     case quicVersion = "quic_version"
     case quicFromServer = "quic_from_server"
@@ -64,7 +66,8 @@ enum FlowFactColumn: String, CaseIterable {
         ([.dnsName], [.dnsName, .dnsOtherNames]),
         ([.tlsVersion, .tlsAlert], [.tlsVersion, .tlsCipherSuite, .tlsHelloRetry, .tlsAlert, .tlsUpstream]),
         ([.tlsOfferedVersions, .tlsOfferedLegacy],
-         [.tlsOfferedVersions, .tlsOfferedLegacy, .tlsOfferedALPN, .tlsOfferedALPNOmitted, .tlsOfferedECH]),
+         [.tlsOfferedVersions, .tlsOfferedLegacy, .tlsOfferedALPN, .tlsOfferedALPNOmitted, .tlsOfferedECH,
+          .tlsOfferedServerNameAsSent]),
         ([.quicVersion], [.quicVersion, .quicFromServer]),
         ([.tlsChainState], [.tlsChainState, .tlsChain]),
         ([.streamOpening], [.streamOpening]),

@@ -59,7 +59,8 @@ struct FlowFactReader {
         let protocols = try text(.tlsOfferedALPN).map { $0.split(separator: " ").map(String.init) } ?? []
         return ClientTLSOffer(versions: versions, applicationProtocols: protocols,
                               omittedApplicationProtocols: try integer(.tlsOfferedALPNOmitted, as: Int.self) ?? 0,
-                              hasEncryptedClientHello: try flag(.tlsOfferedECH) ?? false)
+                              hasEncryptedClientHello: try flag(.tlsOfferedECH) ?? false,
+                              serverNameAsSent: try text(.tlsOfferedServerNameAsSent))
     }
 
     func quic() throws(StoreError) -> QUICVersionReading? {

@@ -37,6 +37,7 @@ extension FlowFactValues {
             self[.tlsOfferedALPNOmitted] = .integer(Int64(clamping: offer.omittedApplicationProtocols)
                                                     + Int64(offer.applicationProtocols.count - listed.count))
             self[.tlsOfferedECH] = .integer(offer.hasEncryptedClientHello ? 1 : 0)
+            self[.tlsOfferedServerNameAsSent] = offer.serverNameAsSent.map(SQLiteValue.text) ?? .null
         }
         if let quic = record.quic {
             self[.quicVersion] = .integer(Int64(quic.version.rawValue))

@@ -264,8 +264,10 @@ extension FlowStore {
                 CREATE INDEX flows_audit_session ON flows(audit_session_id, first_seen) WHERE audit_session_id IS NOT NULL;
                 """),
             // What a DNS flow asked and how it was answered (`FlowRecord.dnsExchange`); the host
-            // order's index remade, as a DNS flow's name is now what it asked.
+            // order's index remade, as a DNS flow's name is now what it asked; a server_name that
+            // is no host name, kept as sent.
             Migration(version: 14, sql: """
+                ALTER TABLE flows ADD COLUMN tls_offered_sni_sent TEXT;
                 ALTER TABLE flows ADD COLUMN dns_query TEXT;
                 ALTER TABLE flows ADD COLUMN dns_query_type INTEGER;
                 ALTER TABLE flows ADD COLUMN dns_reply_code INTEGER;

@@ -61,6 +61,8 @@ extension ClientHelloScanner {
     private struct ExtensionWalk {
         let config: Config
         var name: Outcome?
+        /// The first host_name's bytes as text, when they are no host name.
+        var nameAsSent: String?
         var offerIsSound = true
         var listedVersions: [TLSProtocolVersion]?
         var applicationProtocols: [String] = []
@@ -78,7 +80,11 @@ extension ClientHelloScanner {
             switch type {
             case TLSWire.serverNameExtension:
                 // RFC 8446 §4.2: one extension of a type per block. Two names: neither is trusted.
-                name = name == nil ? ClientHelloScanner.serverName(data) : .unavailable(.malformed)
+                if name == nil {
+                    (name, nameAsSent) = ClientHelloScanner.serverName(data)
+                } else {
+                    name = .unavailable(.malformed)
+                }
             case TLSWire.alpnExtension:
                 if sawALPN { offerIsSound = false }
                 sawALPN = true
@@ -110,7 +116,7 @@ extension ClientHelloScanner {
             return ClientTLSOffer(versions: listedVersions.map { .listed($0) } ?? .upTo(ceiling),
                                   applicationProtocols: applicationProtocols,
                                   omittedApplicationProtocols: omittedApplicationProtocols,
-                                  hasEncryptedClientHello: hasEncryptedClientHello)
+                                  hasEncryptedClientHello: hasEncryptedClientHello, serverNameAsSent: nameAsSent)
         }
 
         func limits(versions: OfferedTLSVersions, cipherSuites: [UInt16]) -> ClientTLSLimits? {
@@ -168,19 +174,21 @@ extension ClientHelloScanner {
 
     /// RFC 6066 §3: ServerName server_name_list<1..2^16-1>; ServerName: name_type(1) ·
     /// HostName<1..2^16-1> (for host_name, the only type defined). The first host_name is the
-    /// name; an extension with no data or an empty list names nothing.
-    static func serverName(_ data: TLSByteReader) -> Outcome {
+    /// name; an extension with no data or an empty list names nothing. A host_name that is no
+    /// host name names nothing either, and comes back as sent (`ServerNameAsSent`).
+    static func serverName(_ data: TLSByteReader) -> (Outcome, asSent: String?) {
         var data = data
-        if data.isAtEnd { return .unavailable(.noServerName) }
-        guard var list = data.readVector(lengthBytes: 2), data.isAtEnd else { return .unavailable(.malformed) }
+        if data.isAtEnd { return (.unavailable(.noServerName), nil) }
+        guard var list = data.readVector(lengthBytes: 2), data.isAtEnd else { return (.unavailable(.malformed), nil) }
         while !list.isAtEnd {
             guard let type = list.readUInt8(), let name = list.readVector(lengthBytes: 2) else {
-                return .unavailable(.malformed)
+                return (.unavailable(.malformed), nil)
             }
             if type == TLSWire.hostNameType {
-                return hostName(from: name.rest).map { .found($0) } ?? .unavailable(.malformed)
+                if let host = hostName(from: name.rest) { return (.found(host), nil) }
+                return (.unavailable(.malformed), name.rest.isEmpty ? nil : ServerNameAsSent.text(name.rest))
             }
         }
-        return .unavailable(.noServerName)
+        return (.unavailable(.noServerName), nil)
     }
 }
