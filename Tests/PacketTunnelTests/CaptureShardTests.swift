@@ -50,6 +50,27 @@ import Shared
         #expect(CaptureShard.whole.admission(of: http, key: http.flowKey) == .count)
     }
 
+    @Test("conversations that began at the same instant come in capture order, read by one worker or by several")
+    func tiesKeepCaptureOrder() throws {
+        let datagrams = try (0..<40).map { index in
+            try PacketEmitter.udp(source: Self.endpoint("198.18.0.\(index % 7 + 2)", UInt16(40_000 + index)),
+                                  destination: Self.endpoint("198.19.0.1", 9_000), payload: Data([1]))
+        }
+        func read(_ shard: CaptureShard) -> [AnalyzedCapture.Conversation] {
+            let analyzer = CaptureAnalyzer(shard: shard)
+            for datagram in datagrams {
+                datagram.withUnsafeBytes { analyzer.read(datagram: $0, originalLength: $0.count, nanosecondsSince1970: 1_796_000_000_000_000_000) }
+            }
+            return analyzer.conversations()
+        }
+        let inCaptureOrder = (0..<40).map { UInt16(40_000 + $0) }
+        #expect(read(.whole).map(\.record.key.endpointA.port) == inCaptureOrder)
+        for count in [2, 3, 5] {
+            let merged = CaptureShard.merged((0..<count).map { read(CaptureShard(index: $0, count: count)) })
+            #expect(merged.map(\.record.key.endpointA.port) == inCaptureOrder, "\(count) workers")
+        }
+    }
+
     @Test("the shares' conversations merge in the order they began, the lower share first at equal times")
     func sharesMergeByStartThenShare() {
         func conversation(_ port: UInt16, began: UInt64) -> AnalyzedCapture.Conversation {

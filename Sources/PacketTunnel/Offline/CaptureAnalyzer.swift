@@ -28,6 +28,16 @@ package final class CaptureAnalyzer {
         case settled
     }
     private var lastTick: UInt64 = 0
+    /// The IP datagrams read so far: every worker reads every one, so a datagram's place is the
+    /// same in all of them.
+    private var datagramsRead = 0
+    /// Each conversation's first datagram's place, by its key and first instant (a lifetime).
+    private var firstDatagrams: [Lifetime: Int] = [:]
+
+    private struct Lifetime: Hashable {
+        let key: FlowKey
+        let firstSeen: UInt64
+    }
     package private(set) var unreadable = 0
     /// Out-of-order data this analyzer's flows did not hold for their scanners.
     package private(set) var outOfOrderDrops = OutOfOrderDrops.none
@@ -80,8 +90,11 @@ package final class CaptureAnalyzer {
     package func read(datagram: UnsafeRawBufferPointer, originalLength: Int, nanosecondsSince1970: Int64) {
         let now = UInt64(max(0, nanosecondsSince1970))
         let shard = shard
+        datagramsRead += 1
+        let place = datagramsRead
         let outcome = pipeline.handle(captured: datagram, originalLength: originalLength, now: now,
                                       admit: { shard.admission(of: $0, key: $1) }) { parsed, flow in
+            if flow.counted.opened { firstDatagrams[Lifetime(key: flow.key, firstSeen: now), default: place] = place }
             if keepsPackets {
                 packets.append(PacketMeta(timestamp: now, flowKey: flow.key, direction: flow.direction,
                                           length: UInt32(clamping: parsed.originalLength), tcpFlags: parsed.tcp?.flags ?? [], capture: nil))
@@ -97,15 +110,16 @@ package final class CaptureAnalyzer {
     }
 
     /// The end of the capture: every flow still open is reported as it stands. In the order the
-    /// conversations began (records arrive as flows end).
+    /// conversations began (records arrive as flows end), at the same instant in capture order.
     package func conversations() -> [Conversation] {
         pipeline.flushActiveFlows()
-        let firstSeen = collected.firstSeen
-        let order = firstSeen.indices.sorted { (firstSeen[$0], $0) < (firstSeen[$1], $1) }
-        return order.map { index in
+        let found = collected.firstSeen.indices.map { index in
             let record = collected.record(at: index)
-            return Conversation(record: record, client: clients.firstSender(of: record.key))
+            return Conversation(record: record, client: clients.firstSender(of: record.key),
+                                firstDatagram: firstDatagrams[Lifetime(key: record.key, firstSeen: record.firstSeen)] ?? .max)
         }
+        return found.indices.sorted { found[$0].began(before: found[$1]) || (!found[$1].began(before: found[$0]) && $0 < $1) }
+            .map { found[$0] }
     }
 
     private func scan(_ tcp: TCPHeader, _ parsed: ParsedPacket, _ flow: PacketPipeline.RecordedFlow,

@@ -38,8 +38,9 @@ package struct CaptureShard: Sendable, Equatable {
     }
 
     /// Each share's conversations, each list in the order its conversations began (as
-    /// `CaptureAnalyzer.conversations()` gives them), as one list in that order; at equal times,
-    /// the lower share's first, so the order is the same in every run.
+    /// `CaptureAnalyzer.conversations()` gives them), as one list in that order — at the same
+    /// instant, capture order (`began(before:)`), which every worker counts alike; else the lower
+    /// share's first — so the report is the same with any number of workers.
     package static func merged(_ shares: [[AnalyzedCapture.Conversation]]) -> [AnalyzedCapture.Conversation] {
         guard shares.count > 1 else { return shares.first ?? [] }
         var merged: [AnalyzedCapture.Conversation] = []
@@ -48,8 +49,8 @@ package struct CaptureShard: Sendable, Equatable {
         while true {
             var earliest: Int?
             for share in shares.indices where next[share] < shares[share].count {
-                let candidate = shares[share][next[share]].record.firstSeen
-                if earliest.map({ candidate < shares[$0][next[$0]].record.firstSeen }) ?? true { earliest = share }
+                let candidate = shares[share][next[share]]
+                if earliest.map({ candidate.began(before: shares[$0][next[$0]]) }) ?? true { earliest = share }
             }
             guard let share = earliest else { return merged }
             merged.append(shares[share][next[share]])

@@ -6,10 +6,19 @@ public struct AnalyzedCapture: Sendable {
         public let record: FlowRecord
         /// The side that spoke first (for TCP, the side that sent the SYN); nil if unknown.
         public let client: IPEndpoint?
+        /// Where it began in the capture: its first datagram's place among the capture's IP
+        /// datagrams (1 is the first). Orders conversations that began at the same instant.
+        public let firstDatagram: Int
 
-        public init(record: FlowRecord, client: IPEndpoint?) {
+        public init(record: FlowRecord, client: IPEndpoint?, firstDatagram: Int = 0) {
             self.record = record
             self.client = client
+            self.firstDatagram = firstDatagram
+        }
+
+        /// Began before `other`: earlier, or at the same instant earlier in the capture.
+        public func began(before other: Conversation) -> Bool {
+            (record.firstSeen, firstDatagram) < (other.record.firstSeen, other.firstDatagram)
         }
     }
 
