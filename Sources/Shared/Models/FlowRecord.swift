@@ -18,6 +18,9 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     /// The host the ClientHello announced, if one was seen.
     public var sni: String?
     public var resolvedName: ResolvedFlowName?
+    /// Where a proxy request at the start of the client's stream asked to be taken (SOCKS, HTTP
+    /// CONNECT): the flow is to the proxy, the target is what it carried.
+    public var proxyTarget: ProxyTarget?
     public var serverTLS: ServerTLSAnswer?
     public var clientTLS: ClientTLSOffer?
     public var quic: QUICVersionReading?

@@ -178,7 +178,7 @@ extension ClientHelloScanner {
                 return .unavailable(.malformed)
             }
             if type == TLSWire.hostNameType {
-                return hostName(from: name.rest).map { .found($0) } ?? .unavailable(.malformed)
+                return HostNameRule.hostName(from: name.rest).map { .found($0) } ?? .unavailable(.malformed)
             }
         }
         return .unavailable(.noServerName)
