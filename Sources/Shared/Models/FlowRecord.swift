@@ -49,6 +49,6 @@ public struct FlowRecord: Sendable, Hashable, Codable {
         self.tlsStatus = tlsStatus
     }
 
-    /// The name the flow is shown by (`FlowName(sni:resolved:)`).
-    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName) }
+    /// The name the flow is shown by (`FlowName(sni:proxyTarget:resolved:)`).
+    public var name: FlowName? { FlowName(sni: sni, proxyTarget: proxyTarget, resolved: resolvedName) }
 }

@@ -47,6 +47,10 @@ enum FlowFactColumn: String, CaseIterable {
     case programDetail = "program_detail"
     /// 0 when the key's `endpointA` is the machine's end, 1 when `endpointB` is; NULL when not recorded.
     case localEnd = "local_end"
+    /// `ProxyProtocol`'s raw value; the host as sent and the port are set with it.
+    case proxyProtocol = "proxy_protocol"
+    case proxyHost = "proxy_host"
+    case proxyPort = "proxy_port"
 
     /// Facts are reported once: a record that does not know a group leaves the stored group alone,
     /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
@@ -66,5 +70,6 @@ enum FlowFactColumn: String, CaseIterable {
         ([.programState], [.programState, .programPID, .programCommand, .programExecutable, .programUID, .programUser,
                            .programDetail]),
         ([.localEnd], [.localEnd]),
+        ([.proxyProtocol], [.proxyProtocol, .proxyHost, .proxyPort]),
     ]
 }

@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 13
+        public static let latestVersion = 14
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -260,6 +260,12 @@ extension FlowStore {
                 CREATE INDEX audit_markers_session ON audit_markers(session_id, ts);
                 ALTER TABLE flows ADD COLUMN audit_session_id INTEGER REFERENCES audit_sessions(id) ON DELETE SET NULL;
                 CREATE INDEX flows_audit_session ON flows(audit_session_id, first_seen) WHERE audit_session_id IS NOT NULL;
+                """),
+            // Where a proxy request opening a flow asked to be taken (`FlowRecord.proxyTarget`).
+            Migration(version: 14, sql: """
+                ALTER TABLE flows ADD COLUMN proxy_protocol TEXT;
+                ALTER TABLE flows ADD COLUMN proxy_host TEXT;
+                ALTER TABLE flows ADD COLUMN proxy_port INTEGER;
                 """),
         ]
 

@@ -24,7 +24,7 @@ public enum HostAssessment: Sendable, Hashable {
         let host = DomainPattern.normalised(host: name.text)
         let nameAllowed = allowed(host)
         switch name.origin {
-        case .sni:
+        case .sni, .proxy:
             self = nameAllowed ? .allowed : .notInAllowlist(host: host)
         case .dns:
             let othersAllowed = name.otherCandidates.map(allowed)
