@@ -17,7 +17,8 @@ enum ExportCommand {
     Writes the whole history (or what FILTERS keep) as one JSON file: for each connection its
     protocol, both ends as stored ("peers") and split into "local" and "remote" (null when that
     cannot be told), its Community ID ("communityID", as 'tunnelvision help flows' says), its name
-    and where the name came from (sni|quic|dns), first and last seen (UTC), bytes sent and
+    and where the name came from (sni|quic|proxy|dns), the target of a proxy request that opened it
+    ("proxy", as 'tunnelvision help flows' says), first and last seen (UTC), bytes sent and
     received, packets, encryption status (plaintext|encrypted|inspected|notInspectable|
     inspectionFailed) and, when it was not inspected or inspection broke it, why
     ("inspectionReason", as 'tunnelvision help flows' lists them, and "inspectionDetail"); for an

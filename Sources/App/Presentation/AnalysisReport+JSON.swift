@@ -76,6 +76,7 @@ extension AnalysisReport {
         out.string("name", record.name?.text)
         out.string("nameSource", conversation.nameSource)
         out.strings("otherNames", record.name?.otherCandidates ?? [])
+        ProxyTargetWording.write(record.proxyTarget, to: &out)
         out.string("sni", record.sni)
         out.string("streamOpening", record.streamOpening?.rawValue)
         out.number("quicVersion", record.quic.map { Int($0.version.rawValue) })

@@ -141,6 +141,7 @@ public enum HistoryFlowWording {
         out.string("name", flow.name?.text)
         out.string("nameSource", flow.nameSource?.rawValue)
         out.strings("otherNames", flow.name?.otherCandidates ?? [])
+        ProxyTargetWording.write(flow.stored.proxyTarget, to: &out)
         write("firstSeen", flow.stored.firstSeen, to: &out)
         write("lastSeen", flow.stored.lastSeen, to: &out)
         out.number("bytesIn", flow.stored.bytesIn)
