@@ -16,13 +16,9 @@ struct TunnelProxyNamingTests {
     func proxiedFlows() async throws {
         let lab = try Lab()
         defer { lab.remove() }
-        let keys = TemporaryDirectory("proxy-tls")
-        let key = keys.url.appendingPathComponent("key.pem").path
-        let certificate = keys.url.appendingPathComponent("cert.pem").path
-        try ExternalCommand.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                                 "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=tls.lab.test"])
-        var servers = [try LabScripts.start(["openssl", "s_server", "-accept", "4433", "-cert", certificate, "-key", key,
-                                             "-tls1_2", "-www", "-quiet"], in: lab.server)]
+        let tls = try LabTLS12Server(in: lab)
+        defer { tls.stop() }
+        var servers: [Process] = []
         defer { servers.forEach(LabScripts.stop) }
         for (port, mode) in [(3128, "http"), (1080, "socks")] {
             servers.append(try HandshakeCapture.start([LabScripts.python, "-c", ProxyLabScripts.proxy, Lab.serverIPv4,
@@ -50,17 +46,7 @@ struct TunnelProxyNamingTests {
         #expect(connectFlow.proxyTarget == ProxyTarget(proxyProtocol: .httpConnect, host: "tls.lab.test", port: 4433))
         #expect(connectFlow.sni == nil && connectFlow.name?.text == "tls.lab.test" && connectFlow.name?.origin == .proxy)
         #expect(connectFlow.streamOpening == .httpRequest && socksFlow.streamOpening == .unrecognised)
-        for proxied in [socksFlow, connectFlow] {
-            guard case .negotiated(let negotiated)? = proxied.serverTLS else {
-                Issue.record("no server answer on \(proxied)")
-                continue
-            }
-            #expect(negotiated.version == .tls12)
-            guard case .chain(let chain)? = proxied.serverCertificates else {
-                Issue.record("no certificate chain on \(proxied)")
-                continue
-            }
-            #expect(chain.certificates.first?.subject.text == "CN=tls.lab.test")
-        }
+        LabTLS12Server.expectAnswerAndChain(of: socksFlow)
+        LabTLS12Server.expectAnswerAndChain(of: connectFlow)
     }
 }
