@@ -101,4 +101,22 @@ import Testing
         var smtp = TCPFlowScanners()
         #expect(Data(V.handshakeFailureAlert).withUnsafeBytes { smtp.server($0) } == [.serverAnswer(.refused(alert: 0x28))])
     }
+
+    @Test("the longest request, then the largest hello one byte per record, settle within the client's reach")
+    func theClientSettlesWithinItsReach() {
+        let head = P.bytes("CONNECT reach.test:443 HTTP/1.1\r\nX: ")
+        let request = head + [UInt8](repeating: UInt8(ascii: "a"), count: ProxyRequestScanner.maxRequestBytes - head.count - 4)
+            + P.bytes("\r\n\r\n")
+        let hello = TCPFlowScannersTests.padded({ V.clientHelloBody(extensions: $0) },
+                                                to: ClientHelloScanner.Config().maxHelloBytes,
+                                                after: [V.serverName("reach.test")])
+        let stream = request + V.records(V.handshake(1, hello), size: 1)
+        var scanners = TCPFlowScanners()
+        let facts = Data(stream[..<(stream.count - 1)]).withUnsafeBytes { scanners.client($0) }
+        #expect(facts.contains(.proxyTarget(ProxyTarget(proxyProtocol: .httpConnect, host: "reach.test", port: 443))))
+        #expect(!scanners.isClientSettled)                                  // the hello's last byte is still due
+        #expect(Data(stream[(stream.count - 1)...]).withUnsafeBytes { scanners.client($0) }.contains(.serverName("reach.test")))
+        #expect(scanners.isClientSettled)
+        #expect(stream.count <= TCPFlowScanners.clientStreamReach)
+    }
 }
