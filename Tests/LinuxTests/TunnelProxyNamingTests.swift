@@ -46,6 +46,7 @@ struct TunnelProxyNamingTests {
         #expect(connectFlow.proxyTarget == ProxyTarget(proxyProtocol: .httpConnect, host: "tls.lab.test", port: 4433))
         #expect(connectFlow.sni == nil && connectFlow.name?.text == "tls.lab.test" && connectFlow.name?.origin == .proxy)
         #expect(connectFlow.streamOpening == .httpRequest && socksFlow.streamOpening == .unrecognised)
+        #expect(connectFlow.tlsStatus == .encrypted && socksFlow.tlsStatus == .encrypted)   // TLS inside the tunnel
         LabTLS12Server.expectAnswerAndChain(of: socksFlow)
         LabTLS12Server.expectAnswerAndChain(of: connectFlow)
     }
