@@ -24,6 +24,11 @@ struct ProxyOracleTests {
         }
         let directory = TemporaryDirectory("proxy-capture")
         let file = try Self.record(in: directory)
+        // A copy for a look in Wireshark, or a history for the web app: TUNNELVISION_PROXY_CAPTURE=FILE.
+        if let keep = ProcessInfo.processInfo.environment["TUNNELVISION_PROXY_CAPTURE"] {
+            try? FileManager.default.removeItem(atPath: keep)
+            try FileManager.default.copyItem(at: file, to: URL(fileURLWithPath: keep))
+        }
 
         // tshark's reading: per client port, the target its proxy request named (the requests are
         // the frames to a proxy's port; a SOCKS reply carries an address of its own).
