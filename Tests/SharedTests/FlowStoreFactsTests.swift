@@ -249,6 +249,7 @@ import Testing
         ("UPDATE flows SET program_state = 'program', program_pid = -1, program_command = 'c', program_uid = 0", "program_pid -1"),
         ("UPDATE flows SET local_end = 2", "local_end 2 is not 0 or 1"),
         ("UPDATE flows SET proxy_host = 'a.example'", "proxy columns without proxy_protocol"),
+        ("UPDATE flows SET proxy_name = 'a.example'", "proxy columns without proxy_protocol"),
         ("UPDATE flows SET proxy_protocol = 'socks6', proxy_host = 'a', proxy_port = 1", "proxy_protocol \"socks6\""),
         ("UPDATE flows SET proxy_protocol = 'socks5', proxy_port = 1080", "without proxy_host and proxy_port"),
         ("UPDATE flows SET proxy_protocol = 'socks5', proxy_host = 'a', proxy_port = 65536", "proxy_port 65536"),

@@ -39,10 +39,17 @@ import Testing
         let before = try await store.recentFlows(limit: 10)
         await store.close()
         let old = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
-        try old.execute("\(F.droppingColumnsAdded(after: 13)) PRAGMA user_version = 13")
+        // Schema 13 as it was: the host order's index on the expression of its day.
+        let host = try #require(FlowStore.Schema.sortIndexesOfVersion11.first { $0.name == "flows_by_host" })
+        try old.execute("""
+            \(F.droppingColumnsAdded(after: 13)) CREATE INDEX \(host.name) ON flows(\(host.expression)); PRAGMA user_version = 13
+            """)
         #expect(try old.integer("SELECT count(*) FROM pragma_table_info('flows') WHERE name LIKE 'proxy_%'") == 0)
         old.close()
         let upgraded = try F.store(in: directory)
+        let index = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
+        #expect(try index.integer("SELECT count(*) FROM sqlite_master WHERE name = 'flows_by_host' AND sql LIKE '%proxy_name%'") == 1)
+        index.close()
         let after = try await upgraded.recentFlows(limit: 10)
         #expect(after == before && after.allSatisfy { $0.proxyTarget == nil })
         var record = F.record(F.key(1))

@@ -51,6 +51,9 @@ enum FlowFactColumn: String, CaseIterable {
     case proxyProtocol = "proxy_protocol"
     case proxyHost = "proxy_host"
     case proxyPort = "proxy_port"
+    /// `ProxyTarget.hostName` of the host (NULL for an IP literal): not read back — the target is
+    /// — but what the host order and groups read, so they follow the name the flow is shown by.
+    case proxyName = "proxy_name"
 
     /// Facts are reported once: a record that does not know a group leaves the stored group alone,
     /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
@@ -70,6 +73,6 @@ enum FlowFactColumn: String, CaseIterable {
         ([.programState], [.programState, .programPID, .programCommand, .programExecutable, .programUID, .programUser,
                            .programDetail]),
         ([.localEnd], [.localEnd]),
-        ([.proxyProtocol], [.proxyProtocol, .proxyHost, .proxyPort]),
+        ([.proxyProtocol], [.proxyProtocol, .proxyHost, .proxyPort, .proxyName]),
     ]
 }

@@ -155,7 +155,9 @@ struct FlowFactReader {
 
     func proxyTarget() throws(StoreError) -> ProxyTarget? {
         guard let raw = try text(.proxyProtocol) else {
-            guard values[.proxyHost] == .null, values[.proxyPort] == .null else { throw corrupt("proxy columns without proxy_protocol") }
+            guard [.proxyHost, .proxyPort, .proxyName].allSatisfy({ values[$0] == .null }) else {
+                throw corrupt("proxy columns without proxy_protocol")
+            }
             return nil
         }
         guard let proxyProtocol = ProxyProtocol(rawValue: raw) else { throw corrupt("proxy_protocol \"\(raw)\"") }

@@ -80,6 +80,7 @@ extension FlowFactValues {
             self[.proxyProtocol] = .text(target.proxyProtocol.rawValue)
             self[.proxyHost] = .text(target.host)
             self[.proxyPort] = .integer(Int64(target.port))
+            self[.proxyName] = target.hostName.map(SQLiteValue.text) ?? .null
         }
         if let local = record.localEnd {
             if local == record.key.endpointA { self[.localEnd] = .integer(0) }

@@ -53,7 +53,8 @@ public struct FlowOrder: Sendable, Hashable {
     public static func expression(_ key: Key) -> String {
         switch key {
         case .time: "last_seen"
-        case .host: "coalesce(nullif(sni, ''), nullif(dns_name, ''), \(remote("addr")))"
+        // The name the flow is shown by (`FlowName`), else its remote address.
+        case .host: "coalesce(nullif(sni, ''), proxy_name, nullif(dns_name, ''), \(remote("addr")))"
         case .program: "coalesce(program_command, X'')"
         case .port: remote("port")
         case .protocol: "proto"
