@@ -92,6 +92,18 @@ import Testing
         #expect(scanners.isServerSettled)
     }
 
+    @Test("a client that opens like a SOCKS5 greeting but is none still has its server's TLS answer read")
+    func aMisleadingFirstByte() {
+        var scanners = TCPFlowScanners()
+        var facts = Data([0x05, 0x00]).withUnsafeBytes { scanners.client($0) }                       // no methods: refused
+        facts += Data(V.handshakeFailureAlert).withUnsafeBytes { scanners.server($0) }
+        #expect(facts == [.streamOpening(.unrecognised), .serverAnswer(.refused(alert: 0x28))])
+        var pending = TCPFlowScanners()
+        _ = Data([0x05]).withUnsafeBytes { pending.client($0) }                                     // still undecided
+        #expect(Data(V.serverHello13Record).withUnsafeBytes { pending.server($0) }
+                == [.serverAnswer(.negotiated(Self.negotiated))])
+    }
+
     @Test("a plain TLS flow is read as before, and a server that speaks first is not taken for a proxy")
     func noProxy() {
         var scanners = TCPFlowScanners()

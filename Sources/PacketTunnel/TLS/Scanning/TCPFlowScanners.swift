@@ -10,7 +10,9 @@ import Shared
 /// A proxy tunnel (SOCKS4/4a/5, HTTP CONNECT) is read through: the ClientHello from where the
 /// request ended, the ServerHello from where the proxy's reply ended. Which reply to step over is
 /// known from the client's first byte, as the client speaks first and a SOCKS5 server answers its
-/// greeting before the request is complete; a server that speaks first is read as before.
+/// greeting before the request is complete; a server that speaks first, or answers with no such
+/// reply, is read as before. (A client stream that begins like a request and proves none can meet
+/// a server that answers like a proxy: what follows that reply is then read as the tunnel's.)
 ///
 /// Every scanner is sticky, so once all have settled `isSettled` lets the caller stop feeding
 /// and drop this value: a bulk transfer costs one check per chunk.
@@ -95,11 +97,15 @@ package struct TCPFlowScanners: Sendable {
             case .found(let end):
                 proxyReply = nil
                 rest = Self.suffix(of: bytes, from: end - start)
-            case .unavailable:
-                // Refused, or no reply it knows: no tunnel to read.
+            case .unavailable(let reason):
                 proxyReply = nil
-                serverHello = nil
-                return facts
+                // No such reply in the first chunk (a TLS record is refused at its first byte):
+                // the client's first byte misled, and the stream is read as if no proxy spoke.
+                // Refused, or no reply after bytes that began like one: no tunnel to read.
+                guard reason == .notReply, start == 0 else {
+                    serverHello = nil
+                    return facts
+                }
             }
         }
         if serverHello != nil {
