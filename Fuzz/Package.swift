@@ -16,6 +16,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzClientHello", ["PacketTunnel", "Shared", "FuzzSupport"]),
     ("FuzzServerHello", ["PacketTunnel", "Shared", "FuzzSupport"]),
     ("FuzzServerCertificate", ["PacketTunnel", "Shared", "FuzzSupport"]),
+    ("FuzzProxyTunnel", ["PacketTunnel", "Shared", "FuzzSupport"]),
     ("FuzzDER", ["Shared", "FuzzSupport"]),
     ("FuzzDERWriter", ["Shared", "FuzzSupport"]),
     ("FuzzQUICInitial", ["PacketTunnel", "Shared", "FuzzSupport"]),

@@ -17,9 +17,10 @@ enum ExportCommand {
     Writes the whole history (or what FILTERS keep) as one JSON file: for each connection its
     protocol, both ends as stored ("peers") and split into "local" and "remote" (null when that
     cannot be told), its Community ID ("communityID", as 'tunnelvision help flows' says), its name
-    and where the name came from (sni|quic|dns|dnsQuery), what a DNS connection asked and how it
-    was answered ("dns") and whether it carries encrypted DNS ("encryptedDNS"), both as
-    'tunnelvision help flows' says, first and last seen (UTC), bytes sent and
+    and where the name came from (sni|quic|proxy|dns|dnsQuery), the target of a proxy request that
+    opened it ("proxy"), what a DNS connection asked and how it was answered ("dns") and whether it
+    carries encrypted DNS ("encryptedDNS"), all as 'tunnelvision help flows' says, first and last
+    seen (UTC), bytes sent and
     received, packets, encryption status (plaintext|encrypted|inspected|notInspectable|
     inspectionFailed) and, when it was not inspected or inspection broke it, why
     ("inspectionReason", as 'tunnelvision help flows' lists them, and "inspectionDetail"); for an

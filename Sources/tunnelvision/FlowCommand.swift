@@ -39,6 +39,7 @@ enum FlowCommand {
                    created owner-only (0600); an existing FILE is kept unless --force; a failure
                    leaves no file.
     --json         one JSON document. Inspector: {"id", "name", "nameSource", "otherNames",
+                   "proxy" (as 'tunnelvision help flows' says, with "text": the sentence shown),
                    "protocol", "ipVersion", "local", "remote", "ends", "communityID", "dns",
                    "encryptedDNS", "conversation" (as 'tunnelvision help flows' says),
                    "dnsText", "encryptedDNSText" (the same in words, or null), "firstPacket",

@@ -21,14 +21,16 @@ enum FlowsCommand {
     opened it — its command and pid, or why none is named: (closed) its socket was gone before it
     was asked about, (passing) it only passed through the machine, (unknown) the kernel could not be
     asked; - when it was not asked (before programs were kept) —, the host — its name and where the
-    name came from (sni: the connection announced it; quic: a QUIC Initial did; dns: the DNS answer
-    for its address), else its address —, the remote port, the protocol, bytes received and sent,
+    name came from (sni: the connection announced it; quic: a QUIC Initial did; proxy: a SOCKS or
+    HTTP CONNECT request opening it named its target; dnsQuery: a DNS lookup, named by what it
+    asked; dns: the DNS answer for its address), else its address —, the remote port, the protocol, bytes received and sent,
     packets, how long it lasted and whether it was encrypted — with why, when it was not inspected
     or inspection broke it (inspection off says nothing: it is every connection of a plain run).
 
     --search QUERY   connections every term of QUERY holds for (terms are separated by spaces):
-                       WORD              its name, another name or its remote address contains WORD
-                                         (any case); "TWO WORDS" in double quotes are one term
+                       WORD              its name, another name, its proxy target or its remote
+                                         address contains WORD (any case); "TWO WORDS" in double
+                                         quotes are one term
                        host:TEXT         the same for TEXT, whatever it looks like
                        ADDRESS           either end's address is this IPv4 or IPv6 address
                        ADDRESS/LENGTH    either end's address is in this block (198.18.0.0/15,
@@ -89,15 +91,17 @@ enum FlowsCommand {
                      Zeek, Suricata and Wireshark write it, seed 0: the same connection in their
                      records has the same; null for ICMP and SCTP, whose type and code or ports
                      the history does not keep), "name", "nameSource" (sni: the TLS hello's
-                     server name; quic: a QUIC Initial's; dns: a DNS answer for its address;
-                     dnsQuery: on a DNS connection, the name it asked about; or null),
-                     "otherNames", "dns" (on a DNS connection over UDP port 53, its first
-                     question and the reply to it: {"question", "type" (A, AAAA, …), "reply":
-                     {"code", "codeName" (NOERROR, NXDOMAIN, …), "outcome" (answered|
-                     noRecordsOfThatType|noSuchName|failed), "answerCount", "answers" (addresses
-                     and CNAME targets, in answer order)} or null while none was seen}, else
-                     null), "encryptedDNS" (dot: TCP port 853; doq: UDP port 853; doh: HTTPS to a
-                     well-known public resolver's name; else null), "firstSeen",
+                     server name; quic: a QUIC Initial's; proxy: a proxy request's target; dns: a
+                     DNS answer for its address; dnsQuery: on a DNS connection, the name it asked
+                     about; or null), "otherNames", "proxy" ({"protocol" (socks4|socks4a|socks5|
+                     httpConnect), "host" (as the request sent it), "port"} of a proxy request
+                     opening the connection, or null), "dns" (on a DNS connection over UDP port
+                     53, its first question and the reply to it: {"question", "type" (A, AAAA,
+                     …), "reply": {"code", "codeName" (NOERROR, NXDOMAIN, …), "outcome"
+                     (answered|noRecordsOfThatType|noSuchName|failed), "answerCount", "answers"
+                     (addresses and CNAME targets, in answer order)} or null while none was
+                     seen}, else null), "encryptedDNS" (dot: TCP port 853; doq: UDP port 853;
+                     doh: HTTPS to a well-known public resolver's name; else null), "firstSeen",
                      "lastSeen" (UTC), "bytesIn", "bytesOut", "packets", "durationSeconds",
                      "tlsStatus", "inspectionReason" (a KIND above, or null), "inspectionDetail"
                      (the reason in the words of whoever gave it, or null), "leafTLS" (on an

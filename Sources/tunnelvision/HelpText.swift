@@ -60,7 +60,9 @@ enum HelpText {
     are read: 'tunnelvision help packets') — through the tunnel's own pipeline, and prints each
     conversation:
       - its name and where the name came from: the connection's server_name (sni), a QUIC Initial's
-        ClientHello (quic), or the DNS answer the capture holds for its server's address (dns);
+        ClientHello (quic), the target a SOCKS4/4a/5 or HTTP CONNECT request named (proxy; the TLS
+        inside the tunnel is read too), or the DNS answer the capture holds for its server's address
+        (dns);
       - how the client's stream opened (a TLS handshake, an HTTP request, something else);
       - what the client offered (TLS versions, ALPN, Encrypted ClientHello) and what the server
         answered (version and cipher suite, or an alert);
@@ -84,9 +86,10 @@ enum HelpText {
                    "unreadablePackets" (IP the parser refused), "damage",
                    "outOfOrderNotHeld" {"segments", "bytes"} (see below),
                    "conversations": [{"protocol", "client", "server", "packets", "bytesFromClient",
-                   "bytesFromServer" (IP bytes), "name", "nameSource" (sni|quic|dns|dnsQuery|null),
-                   "otherNames", "sni", "dns", "encryptedDNS" (both as 'tunnelvision help flows'
-                   says), "streamOpening", "quicVersion", "clientOffer" {"versions"
+                   "bytesFromServer" (IP bytes), "name", "nameSource" (sni|quic|proxy|dns|dnsQuery|
+                   null), "otherNames", "proxy" {"protocol", "host", "port"} | null, "sni", "dns",
+                   "encryptedDNS" (all as 'tunnelvision help flows' says), "streamOpening",
+                   "quicVersion", "clientOffer" {"versions"
                    (supported_versions list) | "upTo" (legacy_version), "alpn", "omittedALPN", "ech",
                    "text"}, "serverAnswer" {"version", "cipherSuite", "cipherSuiteName" (IANA, or
                    null when unknown), "helloRetryRequest"} | {"alert"}, "text"}, "certificates"

@@ -609,9 +609,15 @@ def test_inspector_from_a_row(t):
     t.b.one("heading", flow["name"] or flow["remote"], exact=True)
     terms = [e.text for e in t.b.css(".facts.six dt")]
     program = ["Program"] if flow["program"] else []
+    proxy = ["Proxy request"] if flow.get("proxy") else []
     community = ["Community ID"] if flow["communityID"] else []
-    check(terms == ["Protocol", "Encryption", "This machine", *program, "Other end", "First to last packet", "Moved", *community],
-          f"the six facts, the program when it was asked and the Community ID when there is one: {terms}")
+    check(terms == ["Protocol", "Encryption", "This machine", *program, "Other end", "First to last packet", "Moved", *proxy,
+                    *community],
+          f"the six facts, the program when it was asked, the proxy request and the Community ID when there are: {terms}")
+    if flow.get("proxy"):
+        said = t.b.driver.execute_script("""return [...document.querySelectorAll('.facts.six dt')]
+            .find(e => e.textContent === 'Proxy request').nextElementSibling.textContent""")
+        check(said == flow["proxy"]["text"], f"the proxy request as the command says it: {said!r}")
     if flow["communityID"]:
         said = t.b.driver.execute_script("""return [...document.querySelectorAll('.facts.six dt')]
             .find(e => e.textContent === 'Community ID').nextElementSibling.textContent""")

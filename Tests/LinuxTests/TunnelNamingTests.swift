@@ -33,14 +33,8 @@ struct TunnelNamingTests {
     func namedFlows() async throws {
         let lab = try Lab()
         defer { lab.remove() }
-        let keys = TemporaryDirectory("naming-tls")
-        let key = keys.url.appendingPathComponent("key.pem").path
-        let certificate = keys.url.appendingPathComponent("cert.pem").path
-        try ExternalCommand.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                                 "-nodes", "-keyout", key, "-out", certificate, "-days", "2", "-subj", "/CN=tls.lab.test"])
-        let tls = try LabScripts.start(["openssl", "s_server", "-accept", "4433", "-cert", certificate, "-key", key,
-                                        "-tls1_2", "-www", "-quiet"], in: lab.server)
-        defer { LabScripts.stop(tls) }
+        let tls = try LabTLS12Server(in: lab)
+        defer { tls.stop() }
         let www = TemporaryDirectory("naming-www")
         try Data("named".utf8).write(to: www.url.appendingPathComponent("index.html"))
         let web = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
@@ -70,16 +64,7 @@ struct TunnelNamingTests {
         #expect(tlsFlow.sni == "tls.lab.test")
         #expect(tlsFlow.streamOpening == .tlsHandshake)
         #expect(tlsFlow.clientTLS != nil)
-        guard case .negotiated(let negotiated)? = tlsFlow.serverTLS else {
-            Issue.record("no server answer on \(tlsFlow)")
-            return
-        }
-        #expect(negotiated.version == .tls12)
-        guard case .chain(let chain)? = tlsFlow.serverCertificates else {
-            Issue.record("no certificate chain on \(tlsFlow)")
-            return
-        }
-        #expect(chain.certificates.first?.subject.text == "CN=tls.lab.test")
+        LabTLS12Server.expectAnswerAndChain(of: tlsFlow)
 
         let webFlow = try #require(flows.first { $0.key.proto == .tcp && ($0.key.endpointA.port == 8080 || $0.key.endpointB.port == 8080) })
         #expect(webFlow.resolvedName?.name == "web.lab.test")

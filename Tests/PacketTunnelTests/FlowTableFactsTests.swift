@@ -44,6 +44,17 @@ import Shared
         #expect(record?.name?.text == "example.org")
     }
 
+    @Test func aHelloInsideAProxysTunnelRaisesAPlaintextFlowAsATLSOpeningWould() {
+        var table = FlowTable()
+        table.observe(FlowFixture.http, now: 1)
+        table.apply(.streamOpening(.httpRequest), for: FlowFixture.http.key)
+        table.apply(.proxyTarget(ProxyTarget(proxyProtocol: .httpConnect, host: "example.org", port: 443)), for: FlowFixture.http.key)
+        #expect(table.record(for: FlowFixture.http.key)?.tlsStatus == .plaintext)       // a target is no TLS
+        table.apply(.clientOffer(offer), for: FlowFixture.http.key)
+        let record = table.record(for: FlowFixture.http.key)
+        #expect(record?.tlsStatus == .encrypted && record?.name?.text == "example.org" && record?.name?.origin == .proxy)
+    }
+
     @Test func factsAreNotActivityAndMoveNeitherRecencyNorLastSeen() {
         var table = FlowTable(config: .init(maxFlows: 2, whenFull: .endLeastRecent))
         table.observe(FlowFixture.https, now: 1)

@@ -15,7 +15,7 @@ import Testing
 
     /// The golden streams with every bit flipped one at a time, and seeded random rewrites of a
     /// few bytes each.
-    private static func mutations(of bytes: [UInt8], seed: UInt64, random count: Int) -> [[UInt8]] {
+    static func mutations(of bytes: [UInt8], seed: UInt64, random count: Int) -> [[UInt8]] {
         var result: [[UInt8]] = []
         for bit in 0..<(bytes.count * 8) {
             var copy = bytes

@@ -32,3 +32,45 @@ import Testing
         #expect(record.name == FlowName(sni: "api.example.com", resolved: nil))
     }
 }
+
+/// A proxy request's target names a flow between its SNI and DNS, when it is a DNS name.
+@Suite struct FlowNameProxyTests {
+    let resolved = ResolvedFlowName(name: "proxy.lab.example", otherNames: ["other.example"])
+
+    static func target(_ host: String, _ proxyProtocol: ProxyProtocol = .socks5) -> ProxyTarget {
+        ProxyTarget(proxyProtocol: proxyProtocol, host: host, port: 443)
+    }
+
+    @Test func theSNIInsideTheTunnelWinsOverTheTarget() {
+        let name = FlowName(sni: "api.example.com", proxyTarget: Self.target("other.example.com"), resolved: resolved)
+        #expect(name?.text == "api.example.com" && name?.origin == .sni)
+    }
+
+    @Test func theTargetWinsOverTheProxysOwnDNSNameAndDropsItsCompetitors() {
+        let name = FlowName(sni: nil, proxyTarget: Self.target("Example.COM"), resolved: resolved)
+        #expect(name?.text == "example.com" && name?.origin == .proxy && name?.otherCandidates == [])
+    }
+
+    @Test("an IP literal or a host that is no DNS name names nothing; DNS still does",
+          arguments: ["198.18.0.1", "fd00::1", "bad name", "exämple.com", ""])
+    func anIPLiteralNamesNothing(host: String) {
+        #expect(FlowName(sni: nil, proxyTarget: Self.target(host), resolved: resolved)?.origin == .dns)
+        #expect(FlowName(sni: nil, proxyTarget: Self.target(host), resolved: nil) == nil)
+        #expect(Self.target(host).hostName == nil)
+    }
+
+    @Test func theSourceSaysProxyAndItsPhraseNamesTheProtocol() throws {
+        let name = try #require(FlowName(sni: nil, proxyTarget: Self.target("a.example", .httpConnect), resolved: nil))
+        let source = FlowNameSource(name, proto: .tcp)
+        #expect(source == .proxy && source.rawValue == "proxy")
+        #expect(source.phrase(proxyProtocol: .socks5) == "named in a proxy request (SOCKS5)")
+        #expect(FlowNameSource.sni.phrase(proxyProtocol: .socks5) == FlowNameSource.sni.phrase)
+    }
+
+    @Test func aRecordIsNamedByItsTarget() {
+        var record = FlowRecord(key: StoreFixtures.key(1), firstSeen: 5, tlsStatus: .encrypted)
+        record.resolvedName = resolved
+        record.proxyTarget = Self.target("a.example", .socks4a)
+        #expect(record.name?.text == "a.example" && record.name?.origin == .proxy)
+    }
+}

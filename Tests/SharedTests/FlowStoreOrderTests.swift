@@ -19,7 +19,7 @@ import Testing
 
     static let tunnel = TunnelAddressing.ipv4Address   // 198.18.0.2
 
-    /// 14 rows with ties on every key: names shared, a DNS name, unnamed ones (one whose server
+    /// 14 rows with ties on every key: names shared (one by a proxy's target), a DNS name, unnamed ones (one whose server
     /// sorts before the tunnel's address, so the remote end is A), a recorded local end,
     /// programs shared and missing, equal counters and durations.
     static func rows() -> [Row] {
@@ -36,6 +36,10 @@ import Testing
             case 0, 1: record.sni = "b-\(index % 2).example"
             case 2: record.resolvedName = ResolvedFlowName(name: "a.example")
             case 3: record.sni = ""   // empty: no name
+            case 4:                   // a proxy's target names it before DNS, as in `FlowName`
+                record.proxyTarget = ProxyTarget(proxyProtocol: .socks5, host: "B-0.Example", port: 443)
+                record.resolvedName = ResolvedFlowName(name: "z.example")
+            case 5: record.proxyTarget = ProxyTarget(proxyProtocol: .httpConnect, host: "198.51.100.7", port: 443)   // names nothing
             default: break
             }
             if index == 9 { record.localEnd = device }

@@ -11,6 +11,7 @@ enum Seeds {
             ("FuzzClientHello", clientHellos),
             ("FuzzServerHello", serverHellos),
             ("FuzzServerCertificate", serverFlights),
+            ("FuzzProxyTunnel", proxyTunnels),
             ("FuzzDER", certificates.map { Data([0x40]) + $0 }),
             ("FuzzDERWriter", derWriterPrograms),
             ("FuzzQUICInitial", quicDatagrams),
@@ -119,6 +120,25 @@ enum Seeds {
             TLSVectors.records(TLSVectors.serverHello12Message, size: 7),
         ]
         return streams.map { Data([0x00]) + $0 } + [Data([0x05]) + TLSVectors.serverHello13Record]
+    }
+
+    /// Chunking, the client stream's length, then both streams (`FuzzProxyTunnel`): each kind of
+    /// proxy handshake with TLS inside, whole and one byte at a time.
+    static var proxyTunnels: [Data] {
+        typealias P = ProxyVectors
+        let tunnels: [([UInt8], [UInt8])] = [
+            (P.socks5Greeting + P.socks5Connect(name: "example.com"), P.socks5MethodSelection + P.socks5Success),
+            (P.socks5GreetingWithPassword + P.socks5Credentials + P.socks5Connect(address: [198, 18, 0, 1]),
+             [0x05, 0x02, 0x01, 0x00] + P.socks5Success),
+            (P.socks4Connect(address: [198, 18, 0, 1]), P.socks4Granted),
+            (P.socks4aConnect(name: "example.com"), P.socks4Granted),
+            (P.httpConnect("[fd00::1]:443"), P.httpEstablished),
+        ]
+        return tunnels.flatMap { request, reply -> [Data] in
+            let client = request + TLSVectors.clientHelloRecord
+            let streams = client + reply + TLSVectors.serverHello13Record
+            return [0, 1].map { Data([$0, UInt8(client.count >> 8), UInt8(client.count & 0xff)] + streams) }
+        }
     }
 
     /// Control byte, caps, chunking, then the stream (`FuzzServerCertificate`): whole flights, and

@@ -76,6 +76,7 @@ extension AnalysisReport {
         out.string("name", record.name?.text)
         out.string("nameSource", conversation.nameSource)
         out.strings("otherNames", record.name?.otherCandidates ?? [])
+        ProxyTargetWording.write(record.proxyTarget, to: &out)
         out.string("sni", record.sni)
         DNSExchangeWording.write(record.dnsExchange, encrypted: EncryptedDNS(key: record.key, announcedName: record.sni), to: &out)
         out.string("streamOpening", record.streamOpening?.rawValue)

@@ -31,6 +31,7 @@ public struct AnalysisReport: Sendable {
             if let others = record.name?.otherCandidates, !others.isEmpty {
                 lines.append("    the address also answered for: \(others.joined(separator: ", "))")
             }
+            if let target = record.proxyTarget { lines.append("    proxy: \(ProxyTargetWording.text(target))") }
             if let opening = record.streamOpening { lines.append("    opened with: \(Self.text(opening))") }
             if let quic = record.quic { lines.append("    QUIC version: \(Self.hex(quic.version.rawValue, digits: 8))") }
             if let offer = record.clientTLS { lines.append("    client offered: \(Self.text(offer))") }
@@ -130,7 +131,7 @@ extension AnalyzedCapture.Conversation {
     }
 
     /// Where the shown name came from: the connection's own server_name ("sni", or "quic" when a
-    /// QUIC Initial carried it) or a DNS answer ("dns").
+    /// QUIC Initial carried it), a proxy request's target ("proxy") or a DNS answer ("dns").
     var nameSource: String? {
         record.name.map { FlowNameSource($0, proto: record.key.proto).rawValue }
     }

@@ -8,7 +8,7 @@ import Shared
 ///     {"format":"tunnelvision-connections","version":1,"exportedAt":"2026-12-01T15:00:00.000000Z",
 ///      "contents":"…","scope":"…","limit":20000,"connections":[
 ///     {"id":7,"session":2,"protocol":"tcp","host":"example.com","name":"example.com",
-///      "nameSource":"sni","otherNames":[],"peers":[{"address","port"},{…}],"local":{…}|null,
+///      "nameSource":"sni","otherNames":[],"proxy":{"protocol","host","port"}|null,"peers":[{"address","port"},{…}],"local":{…}|null,
 ///      "remote":{…}|null,"communityID":"1:…"|null,"firstSeen","lastSeen","durationSeconds","bytesOut","bytesIn","packets",
 ///      "tlsStatus":"encrypted"},
 ///     …
@@ -58,6 +58,7 @@ public enum FlowExport {
         out.string("name", flow.name?.text)
         out.string("nameSource", flow.nameSource?.rawValue)
         out.strings("otherNames", flow.name?.otherCandidates ?? [])
+        ProxyTargetWording.write(stored.proxyTarget, to: &out)
         out.beginArray("peers")
         endpoint(stored.key.endpointA, &out)
         endpoint(stored.key.endpointB, &out)

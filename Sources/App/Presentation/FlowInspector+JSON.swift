@@ -28,6 +28,7 @@ extension FlowInspector {
         out.string("name", flow.name?.text)
         out.string("nameSource", flow.nameSource?.rawValue)
         out.strings("otherNames", flow.name?.otherCandidates ?? [])
+        ProxyTargetWording.write(stored.proxyTarget, withText: true, to: &out)
         out.string("protocol", stored.key.proto.displayName.lowercased())
         out.string("ipVersion", stored.key.endpointA.address.version == .v4 ? "IPv4" : "IPv6")
         out.string("local", flow.endpoints?.local.description)

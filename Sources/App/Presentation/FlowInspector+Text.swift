@@ -7,11 +7,12 @@ extension FlowInspector {
     public func text() -> String {
         var lines = ["Connection \(flow.id)" + (flow.name.map { ": \($0.text)" } ?? " (no name known)")]
         if let name = flow.name, let source = flow.nameSource {
-            lines.append("  name \(source.phrase)")
+            lines.append("  name \(source.phrase(proxyProtocol: flow.stored.proxyTarget?.proxyProtocol))")
             if !name.otherCandidates.isEmpty {
                 lines.append("  the address also answered for: \(name.otherCandidates.joined(separator: ", "))")
             }
         }
+        if let target = flow.stored.proxyTarget { lines.append("  opened as \(ProxyTargetWording.text(target))") }
         let facts = facts
         let width = facts.map(\.label.count).max() ?? 0
         lines.append("")

@@ -142,6 +142,7 @@ public enum HistoryFlowWording {
         out.string("nameSource", flow.nameSource?.rawValue)
         out.strings("otherNames", flow.name?.otherCandidates ?? [])
         DNSExchangeWording.write(flow.stored.dnsExchange, encrypted: DNSExchangeWording.encryptedDNS(flow.stored), to: &out)
+        ProxyTargetWording.write(flow.stored.proxyTarget, to: &out)
         write("firstSeen", flow.stored.firstSeen, to: &out)
         write("lastSeen", flow.stored.lastSeen, to: &out)
         out.number("bytesIn", flow.stored.bytesIn)

@@ -5,6 +5,8 @@ import Shared
 package enum FlowFact: Sendable, Equatable {
     case streamOpening(StreamOpening)
     case serverName(String)
+    /// Where a proxy request opening the client's stream asked to be taken.
+    case proxyTarget(ProxyTarget)
     case clientOffer(ClientTLSOffer)
     case serverAnswer(ServerTLSAnswer)
     case serverCertificates(ServerCertificateReading)
@@ -31,6 +33,7 @@ extension FlowTable {
         switch fact {
         case .streamOpening(let opening): setStreamOpening(opening, for: key)
         case .serverName(let name): setSNI(name, for: key)
+        case .proxyTarget(let target): updateRecord(of: key) { $0.proxyTarget = target }
         case .clientOffer(let offer): setClientTLS(offer, for: key)
         case .serverAnswer(let answer): setServerTLS(answer, for: key)
         case .serverCertificates(let reading): updateRecord(of: key) { $0.serverCertificates = reading }

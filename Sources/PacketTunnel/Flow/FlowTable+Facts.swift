@@ -18,9 +18,14 @@ extension FlowTable {
         updateRecord(of: key) { $0.sni = sni }
     }
 
-    /// What the app offered in its ClientHello. Leaves `tlsStatus` alone.
+    /// What the app offered in its ClientHello. Leaves `tlsStatus` alone, but for a hello inside a
+    /// proxy's tunnel: that hello is the TLS opening the stream's own opening (the proxy request)
+    /// could not show, so it raises a `plaintext` flow to `encrypted` as a TLS opening does.
     package mutating func setClientTLS(_ offer: ClientTLSOffer, for key: FlowKey) {
-        updateRecord(of: key) { $0.clientTLS = offer }
+        updateRecord(of: key) { record in
+            record.clientTLS = offer
+            if record.proxyTarget != nil { record.raiseToEncrypted() }
+        }
     }
 
     /// What the server answered. Leaves `tlsStatus` alone: what the server chose is not what

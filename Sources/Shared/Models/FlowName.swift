@@ -16,6 +16,8 @@ public struct ResolvedFlowName: Sendable, Hashable, Codable {
 public enum FlowNameOrigin: String, Sendable, Hashable, Codable, CaseIterable {
     /// What the connection itself announced (TLS or QUIC server_name).
     case sni
+    /// The target a proxy request carried in the clear (SOCKS, HTTP CONNECT), when it is a DNS name.
+    case proxy
     /// What the device last asked DNS for when it got the address.
     case dns
     /// What a DNS flow itself asked about (`DNSExchange`): the name it looked up, not a name of
@@ -23,20 +25,24 @@ public enum FlowNameOrigin: String, Sendable, Hashable, Codable, CaseIterable {
     case dnsQuery
 }
 
-/// The one name a flow is shown by. A flow has two names and the announced one wins: a name
-/// inferred from DNS may be one of several sharing an address, an SNI is the connection's word.
+/// The one name a flow is shown by. The connection's own word wins: its SNI, then the target a proxy
+/// request named (the TLS inside a tunnel says it better, an IP literal names nothing), then a name
+/// inferred from DNS, which may be one of several sharing an address.
 public struct FlowName: Sendable, Hashable, Codable {
     public var text: String
     public var origin: FlowNameOrigin
     /// The resolved name's competitors; only a DNS-derived name has any.
     public var otherCandidates: [String]
 
-    /// The SNI when it is non-empty (an empty one counts as absent), else the name a DNS flow asked
-    /// about, else the resolved name with its competitors, else nil — an unnamed flow, reported as
-    /// such rather than omitted.
-    public init?(sni: String?, resolved: ResolvedFlowName?, dnsQuery: String? = nil) {
+    /// The SNI when it is non-empty (an empty one counts as absent), else the proxy target's host
+    /// when it is a DNS name (`ProxyTarget.hostName`), else the name a DNS flow asked about, else
+    /// the resolved name with its competitors, else nil — an unnamed flow, reported as such rather
+    /// than omitted.
+    public init?(sni: String?, proxyTarget: ProxyTarget? = nil, resolved: ResolvedFlowName?, dnsQuery: String? = nil) {
         if let sni, !sni.isEmpty {
             self.init(text: sni, origin: .sni, otherCandidates: [])
+        } else if let proxyName = proxyTarget?.hostName {
+            self.init(text: proxyName, origin: .proxy, otherCandidates: [])
         } else if let dnsQuery, !dnsQuery.isEmpty {
             self.init(text: dnsQuery, origin: .dnsQuery, otherCandidates: [])
         } else if let resolved, !resolved.name.isEmpty {

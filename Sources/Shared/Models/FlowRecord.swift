@@ -18,6 +18,9 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     /// The host the ClientHello announced, if one was seen.
     public var sni: String?
     public var resolvedName: ResolvedFlowName?
+    /// Where a proxy request at the start of the client's stream asked to be taken (SOCKS, HTTP
+    /// CONNECT): the flow is to the proxy, the target is what it carried.
+    public var proxyTarget: ProxyTarget?
     public var serverTLS: ServerTLSAnswer?
     public var clientTLS: ClientTLSOffer?
     public var quic: QUICVersionReading?
@@ -48,6 +51,8 @@ public struct FlowRecord: Sendable, Hashable, Codable {
         self.tlsStatus = tlsStatus
     }
 
-    /// The name the flow is shown by (`FlowName(sni:resolved:dnsQuery:)`).
-    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName, dnsQuery: dnsExchange?.question) }
+    /// The name the flow is shown by (`FlowName(sni:proxyTarget:resolved:dnsQuery:)`).
+    public var name: FlowName? {
+        FlowName(sni: sni, proxyTarget: proxyTarget, resolved: resolvedName, dnsQuery: dnsExchange?.question)
+    }
 }

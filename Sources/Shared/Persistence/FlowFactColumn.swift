@@ -57,6 +57,13 @@ enum FlowFactColumn: String, CaseIterable {
     case dnsReplyCode = "dns_reply_code"
     case dnsReplyCount = "dns_reply_count"
     case dnsReplyAnswers = "dns_reply_answers"
+    /// `ProxyProtocol`'s raw value; the host as sent and the port are set with it.
+    case proxyProtocol = "proxy_protocol"
+    case proxyHost = "proxy_host"
+    case proxyPort = "proxy_port"
+    /// `ProxyTarget.hostName` of the host (NULL for an IP literal): not read back — the target is
+    /// — but what the host order and groups read, so they follow the name the flow is shown by.
+    case proxyName = "proxy_name"
 
     /// Facts are reported once: a record that does not know a group leaves the stored group alone,
     /// and a record that knows it replaces the whole group (so exclusive columns stay exclusive).
@@ -78,5 +85,6 @@ enum FlowFactColumn: String, CaseIterable {
                            .programDetail]),
         ([.localEnd], [.localEnd]),
         ([.dnsQuery], [.dnsQuery, .dnsQueryType, .dnsReplyCode, .dnsReplyCount, .dnsReplyAnswers]),
+        ([.proxyProtocol], [.proxyProtocol, .proxyHost, .proxyPort, .proxyName]),
     ]
 }

@@ -174,6 +174,20 @@ struct FlowFactReader {
         return DNSExchange(question: question, questionType: type, reply: reply)
     }
 
+    func proxyTarget() throws(StoreError) -> ProxyTarget? {
+        guard let raw = try text(.proxyProtocol) else {
+            guard [.proxyHost, .proxyPort, .proxyName].allSatisfy({ values[$0] == .null }) else {
+                throw corrupt("proxy columns without proxy_protocol")
+            }
+            return nil
+        }
+        guard let proxyProtocol = ProxyProtocol(rawValue: raw) else { throw corrupt("proxy_protocol \"\(raw)\"") }
+        guard let host = try text(.proxyHost), let port = try integer(.proxyPort, as: UInt16.self) else {
+            throw corrupt("proxy_protocol without proxy_host and proxy_port")
+        }
+        return ProxyTarget(proxyProtocol: proxyProtocol, host: host, port: port)
+    }
+
     func streamOpening() throws(StoreError) -> StreamOpening? {
         guard let raw = try text(.streamOpening) else { return nil }
         guard let opening = StreamOpening(rawValue: raw) else { throw corrupt("stream_opening \"\(raw)\"") }

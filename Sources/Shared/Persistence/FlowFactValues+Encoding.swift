@@ -77,6 +77,12 @@ extension FlowFactValues {
                 break
             }
         }
+        if let target = record.proxyTarget {
+            self[.proxyProtocol] = .text(target.proxyProtocol.rawValue)
+            self[.proxyHost] = .text(target.host)
+            self[.proxyPort] = .integer(Int64(target.port))
+            self[.proxyName] = target.hostName.map(SQLiteValue.text) ?? .null
+        }
         if let local = record.localEnd {
             if local == record.key.endpointA { self[.localEnd] = .integer(0) }
             else if local == record.key.endpointB { self[.localEnd] = .integer(1) }

@@ -59,7 +59,8 @@ public struct FlowNarrowing: Sendable, Equatable {
         if !nameNeedles.isEmpty {
             conditions.append("""
                 NOT EXISTS (SELECT 1 FROM json_each(?10) AS term WHERE NOT EXISTS (SELECT 1 FROM json_each(term.value) AS needle \
-                WHERE instr(lower(coalesce(sni, '') || ' ' || coalesce(dns_query, '') || ' ' || coalesce(dns_name, '') || ' ' \
+                WHERE instr(lower(coalesce(sni, '') || ' ' || coalesce(proxy_host, '') || ' ' || coalesce(dns_query, '') || ' ' \
+                || coalesce(dns_name, '') || ' ' \
                 || coalesce(dns_other_names, '')), \
                 needle.value) > 0))
                 """)

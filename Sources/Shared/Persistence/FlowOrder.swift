@@ -49,16 +49,12 @@ public struct FlowOrder: Sendable, Hashable {
             + "WHEN addr_b IN (\(locals)) AND addr_a NOT IN (\(locals)) THEN \(column)_a ELSE \(column)_b END"
     }
 
-    /// `host` before a DNS flow was named by its question (schema 14): the expression migration 11
-    /// indexed, kept so that migration runs as it always did.
-    static let hostBeforeDNSQueries = "coalesce(nullif(sni, ''), nullif(dns_name, ''), \(remote("addr")))"
-
-    /// The key's value for a row: never NULL, so comparisons and cursors need no NULL rules. The
-    /// host is the name a flow is shown by (`FlowName`'s order), else its remote address.
+    /// The key's value for a row: never NULL, so comparisons and cursors need no NULL rules.
     public static func expression(_ key: Key) -> String {
         switch key {
         case .time: "last_seen"
-        case .host: "coalesce(nullif(sni, ''), nullif(dns_query, ''), nullif(dns_name, ''), \(remote("addr")))"
+        // The name the flow is shown by (`FlowName`), else its remote address.
+        case .host: "coalesce(nullif(sni, ''), proxy_name, nullif(dns_query, ''), nullif(dns_name, ''), \(remote("addr")))"
         case .program: "coalesce(program_command, X'')"
         case .port: remote("port")
         case .protocol: "proto"

@@ -16,6 +16,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let tlsStatus: TLSInspectionStatus
     public let sni: String?
     public let resolvedName: ResolvedFlowName?
+    /// Where a proxy request opening the flow asked to be taken (`FlowRecord.proxyTarget`).
+    public let proxyTarget: ProxyTarget?
     public let serverTLS: ServerTLSAnswer?
     public let clientTLS: ClientTLSOffer?
     public let quic: QUICVersionReading?
@@ -45,8 +47,10 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         return overflow ? 0 : Double(max(0, span)) / 1e9
     }
 
-    /// The name the flow is shown by (`FlowName(sni:resolved:dnsQuery:)`).
-    public var name: FlowName? { FlowName(sni: sni, resolved: resolvedName, dnsQuery: dnsExchange?.question) }
+    /// The name the flow is shown by (`FlowName(sni:proxyTarget:resolved:dnsQuery:)`).
+    public var name: FlowName? {
+        FlowName(sni: sni, proxyTarget: proxyTarget, resolved: resolvedName, dnsQuery: dnsExchange?.question)
+    }
 
     /// A flow as a pure core sees it (the audit's classifier, the release diff), made directly:
     /// the cores' tests build the rows each table names without a store.
@@ -57,7 +61,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
                 serverCertificates: ServerCertificateReading? = nil, streamOpening: StreamOpening? = nil,
                 inspectionReason: InspectionReason? = nil, leafTLS: NegotiatedTLS? = nil,
                 serverEnding: TLSStreamEnding? = nil, program: ProgramAttribution? = nil, localEnd: IPEndpoint? = nil,
-                dnsExchange: DNSExchange? = nil, auditSessionID: Int64? = nil) {
+                dnsExchange: DNSExchange? = nil, auditSessionID: Int64? = nil, proxyTarget: ProxyTarget? = nil) {
         self.id = id
         self.session = session
         self.key = key
@@ -69,6 +73,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         self.tlsStatus = tlsStatus
         self.sni = sni
         self.resolvedName = resolvedName
+        self.proxyTarget = proxyTarget
         self.serverTLS = serverTLS
         self.clientTLS = clientTLS
         self.quic = quic
@@ -105,6 +110,7 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         tlsStatus = status
         sni = try facts.sni()
         resolvedName = try facts.resolvedName()
+        proxyTarget = try facts.proxyTarget()
         serverTLS = try facts.serverTLS()
         clientTLS = try facts.clientTLS()
         quic = try facts.quic()

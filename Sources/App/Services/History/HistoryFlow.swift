@@ -21,7 +21,7 @@ public struct HistoryFlow: Sendable, Hashable, Identifiable {
     /// The SNI (TLS or QUIC), else the name DNS gave the address, with where it came from.
     public var name: FlowName? { stored.name }
 
-    /// Where `name` came from: `sni`, then `quic`, then `dns`.
+    /// Where `name` came from: `sni`, then `quic`, then `proxy`, then `dns`.
     public var nameSource: FlowNameSource? { name.map { FlowNameSource($0, proto: stored.key.proto) } }
 
     /// The remote address written out; nil when the ends could not be split.
@@ -30,14 +30,15 @@ public struct HistoryFlow: Sendable, Hashable, Identifiable {
     /// The name if there is one, else the remote address; nil when neither is known.
     public var displayHost: String? { name?.text ?? remoteAddress }
 
-    /// What a search matches against: the name, its other candidates and the remote address (both
-    /// addresses when the ends could not be split), lowercased.
+    /// What a search matches against: the name, its other candidates, a proxy request's target and
+    /// the remote address (both addresses when the ends could not be split), lowercased.
     public var searchableNames: [String] {
         var names: [String] = []
         if let name {
             names.append(name.text)
             names.append(contentsOf: name.otherCandidates)
         }
+        if let target = stored.proxyTarget { names.append(target.host) }
         if let remoteAddress {
             names.append(remoteAddress)
         } else {

@@ -1,5 +1,5 @@
-// The Flow Inspector: one connection — six facts, the program that opened it and its Community
-// ID, its name and where the name came from, what its TLS handshake offered and answered and
+// The Flow Inspector: one connection — six facts, the program that opened it, the proxy request
+// that opened it and its Community ID, its name and where the name came from, what its TLS handshake offered and answered and
 // which certificates could be seen, its decrypted content (or why there is none), and its packets
 // by meaning, each leading to Packet detail.
 // All from `tunnelvision flow ID --json`; every sentence is the command's.
@@ -158,6 +158,8 @@ export function render(main, { id }) {
         ["Moved", h("span", { class: "directions" },
           h("span", {}, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesReceived)} received`),
           h("span", {}, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesSent)} sent`))],
+        // Where a SOCKS or HTTP CONNECT request opening the connection asked to go.
+        flow.proxy ? ["Proxy request", flow.proxy.text] : null,
         // The name Zeek, Suricata and Wireshark give the same flow; none for ICMP and SCTP.
         flow.communityID ? ["Community ID", h("code", {}, flow.communityID)] : null,
         // A DNS flow: what it asked and how it was answered; DoT, DoQ or DoH: that it is DNS.

@@ -19,6 +19,7 @@ export const protocols = { tcp: "TCP", udp: "UDP", icmp: "ICMP", icmpv6: "ICMPv6
 export const nameSources = {
   sni: "named by its TLS hello",
   quic: "named by its QUIC hello",
+  proxy: "named by its proxy request",
   dns: "named by a DNS answer",
   dnsQuery: "named by the lookup it made",
 };

@@ -185,7 +185,7 @@ extension ClientHelloScanner {
                 return (.unavailable(.malformed), nil)
             }
             if type == TLSWire.hostNameType {
-                if let host = hostName(from: name.rest) { return (.found(host), nil) }
+                if let host = HostNameRule.hostName(from: name.rest) { return (.found(host), nil) }
                 return (.unavailable(.malformed), name.rest.isEmpty ? nil : ServerNameAsSent.text(name.rest))
             }
         }

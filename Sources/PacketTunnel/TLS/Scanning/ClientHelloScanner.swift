@@ -7,7 +7,7 @@ import Shared
 ///
 /// What it answers:
 /// - `found(name)`: the first `host_name` of `server_name`, validated and lowercased
-///   (`hostName(from:)` says the rule).
+///   (`HostNameRule` says the rule).
 /// - `unavailable(.notTLSHandshake)`: the first record is not a handshake record (or the bytes are
 ///   no TLS record at all); `.notClientHello`: the first handshake message is another type;
 ///   `.malformed`: a length that lies, an invalid name, a record of another type cutting the hello;

@@ -2,37 +2,70 @@ import Foundation
 import Shared
 
 /// Everything read from one TCP flow's two byte streams without decrypting: how the client's
-/// stream opened, its ClientHello (name and offer), the server's answer and, up to TLS 1.2, its
-/// certificate chain. Each stream is given once, in order — the relay's reassembled streams live,
-/// the offline reassembler's in `analyze` — and each byte is looked at once.
+/// stream opened, the target of a proxy request it opened with, its ClientHello (name and offer),
+/// the server's answer and, up to TLS 1.2, its certificate chain. Each stream is given once, in
+/// order — the relay's reassembled streams live, the offline reassembler's in `analyze` — and each
+/// byte is looked at once.
+///
+/// A proxy tunnel (SOCKS4/4a/5, HTTP CONNECT) is read through: the ClientHello from where the
+/// request ended, the ServerHello from where the proxy's reply ended. Which reply to step over is
+/// known from the client's first byte, as the client speaks first and a SOCKS5 server answers its
+/// greeting before the request is complete; a server that speaks first, or answers with no such
+/// reply, is read as before. (A client stream that begins like a request and proves none can meet
+/// a server that answers like a proxy: what follows that reply is then read as the tunnel's.)
 ///
 /// Every scanner is sticky, so once all have settled `isSettled` lets the caller stop feeding
 /// and drop this value: a bulk transfer costs one check per chunk.
 package struct TCPFlowScanners: Sendable {
     private var opening: StreamOpeningScanner? = StreamOpeningScanner()
+    private var proxyRequest: ProxyRequestScanner? = ProxyRequestScanner()
     private var clientHello: ClientHelloScanner? = ClientHelloScanner()
+    private var proxyReply: ProxyReplyScanner?
     private var serverHello: ServerHelloScanner? = ServerHelloScanner()
     private var certificates: ServerCertificateScanner?
+    /// The reply the proxy request found asks for.
+    private var tunnel: ProxyReplyScanner.Kind?
+    /// Bytes of each stream given so far.
+    private var clientOffset = 0
+    private var serverOffset = 0
 
     package init() {}
 
     /// Nothing more can be learned from either stream.
     package var isSettled: Bool { isClientSettled && isServerSettled }
-    package var isClientSettled: Bool { opening == nil && clientHello == nil }
-    package var isServerSettled: Bool { serverHello == nil && certificates == nil }
+    package var isClientSettled: Bool { opening == nil && proxyRequest == nil && clientHello == nil }
+    package var isServerSettled: Bool { proxyReply == nil && serverHello == nil && certificates == nil }
 
     /// The next bytes the client sent; returns what they taught, in the order learned.
     package mutating func client(_ bytes: UnsafeRawBufferPointer) -> [FlowFact] {
         guard !isClientSettled, bytes.count > 0 else { return [] }
+        let start = clientOffset
+        clientOffset += bytes.count
         var facts: [FlowFact] = []
+        var rest = bytes
         // Each scanner is driven in place (`scanner!.scan`): copying one out and back costs a
         // memmove of its whole state per chunk.
         if opening != nil, case .decided(let decided) = opening!.scan(bytes) {
             facts.append(.streamOpening(decided))
             opening = nil
         }
+        if proxyRequest != nil {
+            switch proxyRequest!.scan(bytes) {
+            case .needMoreBytes:
+                break
+            case .found(let request):
+                facts.append(.proxyTarget(request.target))
+                tunnel = ProxyReplyScanner.Kind(request.target.proxyProtocol)
+                proxyRequest = nil
+                // The one read so far saw the request, not TLS: the tunnel's hello starts afresh.
+                clientHello = ClientHelloScanner()
+                rest = Self.suffix(of: bytes, from: request.end - start)
+            case .unavailable:
+                proxyRequest = nil
+            }
+        }
         if clientHello != nil {
-            switch clientHello!.scan(bytes) {
+            switch clientHello!.scan(rest) {
             case .needMoreBytes:
                 break
             case .found(let name):
@@ -50,8 +83,31 @@ package struct TCPFlowScanners: Sendable {
     /// The next bytes the server sent.
     package mutating func server(_ bytes: UnsafeRawBufferPointer) -> [FlowFact] {
         guard !isServerSettled, bytes.count > 0 else { return [] }
+        let start = serverOffset
+        serverOffset += bytes.count
         var facts: [FlowFact] = []
         var rest = bytes
+        if start == 0, let kind = tunnel ?? proxyRequest?.candidate {
+            proxyReply = ProxyReplyScanner(kind: kind)
+        }
+        if proxyReply != nil {
+            switch proxyReply!.scan(bytes) {
+            case .needMoreBytes:
+                return facts
+            case .found(let end):
+                proxyReply = nil
+                rest = Self.suffix(of: bytes, from: end - start)
+            case .unavailable(let reason):
+                proxyReply = nil
+                // No such reply in the first chunk (a TLS record is refused at its first byte):
+                // the client's first byte misled, and the stream is read as if no proxy spoke.
+                // Refused, or no reply after bytes that began like one: no tunnel to read.
+                guard reason == .notReply, start == 0 else {
+                    serverHello = nil
+                    return facts
+                }
+            }
+        }
         if serverHello != nil {
             switch serverHello!.scan(rest) {
             case .needMoreBytes:
@@ -82,5 +138,10 @@ package struct TCPFlowScanners: Sendable {
             }
         }
         return facts
+    }
+
+    /// The bytes of `chunk` from `offset` on (an offset the scanners found within it).
+    private static func suffix(of chunk: UnsafeRawBufferPointer, from offset: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: chunk[min(max(offset, 0), chunk.count)...])
     }
 }

@@ -24,7 +24,7 @@ public enum HostAssessment: Sendable, Hashable {
         let host = DomainPattern.normalised(host: name.text)
         let nameAllowed = allowed(host)
         switch name.origin {
-        case .sni, .dnsQuery:
+        case .sni, .proxy, .dnsQuery:
             // A lookup is assessed by the name it asked about: the contact it prepares.
             self = nameAllowed ? .allowed : .notInAllowlist(host: host)
         case .dns:

@@ -1,5 +1,7 @@
-extension ClientHelloScanner {
-    /// The host name a `host_name` carries, or nil when it is not one.
+/// What counts as a host name where a connection announces one in the clear: TLS's `host_name`
+/// (RFC 6066 §3) and a proxy request's target.
+package enum HostNameRule {
+    /// The host name `bytes` spell, or nil when they are not one.
     ///
     /// The rule (RFC 6066 §3 and RFC 1123 §2.1, loosened where real names are): ASCII letters,
     /// digits, hyphen and underscore (service labels such as `_dmarc` exist in the wild), labels
@@ -8,7 +10,7 @@ extension ClientHelloScanner {
     /// name or label, any other byte (so an IPv6 literal, a space or a UTF-8 U-label), and a name
     /// whose last label is all digits — an IPv4 literal, which RFC 6066 forbids here, or a name no
     /// top-level domain can end in (RFC 3696 §2).
-    static func hostName(from bytes: UnsafeRawBufferPointer) -> String? {
+    package static func hostName(from bytes: UnsafeRawBufferPointer) -> String? {
         var length = bytes.count
         if length > 0, bytes[length - 1] == UInt8(ascii: ".") { length -= 1 }
         guard (1...253).contains(length) else { return nil }
