@@ -74,3 +74,24 @@ import Testing
         #expect(record.name?.text == "a.example" && record.name?.origin == .proxy)
     }
 }
+
+/// A DNS flow's question names it after the SNI and a proxy's target, before a DNS answer for
+/// its address (the resolver's own name, say).
+@Suite struct DNSQueryNameTests {
+    let resolverName = ResolvedFlowName(name: "ns.lab.example")
+
+    @Test("the question names a lookup, not the resolver's name")
+    func theQuestionWinsOverTheResolversName() {
+        let name = FlowName(sni: nil, resolved: resolverName, dnsQuery: "www.example.test")
+        #expect(name?.text == "www.example.test" && name?.origin == .dnsQuery && name?.otherCandidates == [])
+        #expect(FlowNameSource(name!, proto: .udp) == .dnsQuery)
+    }
+
+    @Test("an SNI and a proxy's named target come before a question; an empty question names nothing")
+    func order() {
+        let target = ProxyTarget(proxyProtocol: .socks5, host: "proxied.example", port: 443)
+        #expect(FlowName(sni: "api.example.com", resolved: nil, dnsQuery: "www.example.test")?.origin == .sni)
+        #expect(FlowName(sni: nil, proxyTarget: target, resolved: nil, dnsQuery: "www.example.test")?.origin == .proxy)
+        #expect(FlowName(sni: nil, resolved: resolverName, dnsQuery: "")?.origin == .dns)
+    }
+}
