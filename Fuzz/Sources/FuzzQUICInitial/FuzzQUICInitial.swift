@@ -13,7 +13,8 @@ import Shared
 /// - an opened packet holds its Length minus the packet number and the 16-byte tag;
 /// - the stream only ever grows its contiguous prefix, by the ranges it reports;
 /// - `QUICClientHelloReader`, the pipeline's composition of all this and the ClientHello scanner,
-///   counts the same packets and settles as the scanner does on the stream read here.
+///   counts the same packets and settles as the scanner does on the stream read here;
+/// - the server's side of the handshake reader takes the same bytes without a trap.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQUICInitial(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let datagram = FuzzInput(data, size).restData
@@ -81,7 +82,7 @@ private struct PacketCounts: CustomStringConvertible {
 
     var description: String { "seen \(initialsSeen), opened \(initialsOpened), unopenable \(initialsUnopenable)" }
 
-    func matches(_ counts: QUICClientHelloReader.Counts) -> Bool {
+    func matches(_ counts: QUICInitialCounts) -> Bool {
         counts.initialsSeen == initialsSeen && counts.initialsOpened == initialsOpened
             && counts.initialsUnopenable == initialsUnopenable
     }
@@ -107,5 +108,13 @@ private func compare(_ datagram: Data, with stream: QUICCryptoStream, _ counts: 
         }
     case .incomplete:
         invariant(stream.refusal != nil, "the reader gave up on a stream that was not refused")
+    }
+    // The same bytes as the server's answer, keyed by the client's: read without a trap, and an
+    // answer, when one is read, is a ServerHello's.
+    var both = QUICHandshakeReader()
+    _ = both.readClient(datagram)
+    _ = both.readServer(datagram)
+    if case let .answered(negotiated) = both.server.outcome {
+        invariant(negotiated.source == .serverHello, "a QUIC answer read from \(negotiated.source)")
     }
 }
