@@ -31,7 +31,8 @@ struct TunnelProxyNamingTests {
                                            "\(Lab.serverIPv4):1080", "https://tls.lab.test:4433/"])
         let connect = try lab.monitored.run(["sh", "-c", "echo | timeout 20 openssl s_client -connect tls.lab.test:4433 "
                                              + "-proxy \(Lab.serverIPv4):3128 -noservername"])
-        try await Task.sleep(for: .milliseconds(300))
+        // The relay's sockets to both proxies ended: what they carried has been read.
+        try LabConnections.waitUntilEnded(toPorts: [1080, 3128], in: lab.host)
         await tunnel.stop()
         #expect(socks.status == 0 && connect.status == 0)
 
