@@ -85,3 +85,26 @@ import Testing
         #expect(QUICLongHeader.version(in: header(0xc0, 0xff00_001d, dcid: 8, dcidLengthByte: 200)) == nil)
     }
 }
+
+/// Which datagrams open a QUIC connection, for the pipeline and the relay alike.
+@Suite struct QUICConnectionVersionTests {
+    static func version(_ bytes: [UInt8], toPort port: UInt16) -> QUICVersion? {
+        bytes.withUnsafeBytes { QUICLongHeader.connectionVersion(in: $0, remotePort: port) }
+    }
+
+    @Test("a DNS query whose ID begins like a long header is no QUIC, toward port 53")
+    func dnsQueryIsNoQUIC() {
+        let query = DNSMessageFixture.encode(DNSMessageFixture.query(id: 0xC0DE, for: "video.demo.test"))
+        #expect(QUICLongHeader.version(in: Data(query)) != nil, "the query does look like a long header")
+        #expect(Self.version(query, toPort: 53) == nil)
+    }
+
+    @Test("toward 443 any version counts; elsewhere only versions whose Initials open")
+    func byPort() {
+        let v1 = [UInt8](QUICRFCVectors.V1.protectedPacket)
+        #expect(Self.version(v1, toPort: 443) == .v1 && Self.version(v1, toPort: 8443) == .v1)
+        let unknown: [UInt8] = [0xC0, 0x1A, 0x2A, 0x3A, 0x4A, 0x00, 0x00]
+        #expect(Self.version(unknown, toPort: 443) == QUICVersion(rawValue: 0x1A2A_3A4A))
+        #expect(Self.version(unknown, toPort: 8443) == nil)
+    }
+}

@@ -29,12 +29,9 @@ extension PacketPipeline {
         if direction == .outbound && udp.destinationPort == WellKnownPort.dns {
             return DatagramReading(dns: (try? DNSMessageParser.parse(payload)).flatMap(DNSExchange.init(query:)).map { .dnsQuery($0) })
         }
-        // Port 443 is QUIC's own (any version is recorded toward it; a local 443 is a server
-        // here, not a client); elsewhere only the versions whose Initials open are taken, so a
-        // random datagram does not pass for QUIC.
+        // A local 443 is a server here, not a client: the remote port is the one that tells.
         let remotePort = direction == .outbound ? udp.destinationPort : udp.sourcePort
-        guard let version = QUICLongHeader.version(in: payload),
-              remotePort == WellKnownPort.https || version.hasKnownPacketProtection else { return nil }
+        guard let version = QUICLongHeader.connectionVersion(in: payload, remotePort: remotePort) else { return nil }
         counters.quicVersionsObserved &+= 1
         return DatagramReading(quic: QUICVersionReading(version: version, source: direction == .outbound ? .client : .server))
     }

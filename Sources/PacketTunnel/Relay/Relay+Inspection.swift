@@ -30,11 +30,10 @@ extension Relay {
         recordInspection(key, .encrypted, InspectionReason(.inspectionOff))
     }
 
-    /// A UDP flow's first datagram: QUIC is passed through (ADR 0006), and said so. A long header
-    /// with the fixed bit and a version (RFC 9000 §17.2) is what every QUIC connection opens with.
-    func udpFlowOpened(_ key: FlowKey, firstPayload payload: Data) {
-        guard payload.count >= 5, payload[payload.startIndex] & 0xC0 == 0xC0,
-              payload[(payload.startIndex + 1)...].prefix(4).contains(where: { $0 != 0 }) else { return }
+    /// A UDP flow's first datagram: QUIC is passed through (ADR 0006), and said so — QUIC as the
+    /// pipeline tells it (`QUICLongHeader.connectionVersion`), so a DNS query is never called one.
+    func udpFlowOpened(_ key: FlowKey, firstPayload payload: Data, remotePort: UInt16) {
+        guard payload.withUnsafeBytes({ QUICLongHeader.connectionVersion(in: $0, remotePort: remotePort) }) != nil else { return }
         let active = inspection?.isEnabled == true
         recordInspection(key, .encrypted, InspectionReason(active ? .quic : .inspectionOff))
     }

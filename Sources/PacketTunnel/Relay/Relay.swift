@@ -198,7 +198,7 @@ package final class Relay {
                 }
                 udpFlows[key] = UDPFlowState(device: packet.source, server: packet.destination, connection: connection)
                 stats.udpFlowsOpened += 1
-                if observer != nil { udpFlowOpened(key, firstPayload: datagram[udp.payloadRange]) }
+                if observer != nil { udpFlowOpened(key, firstPayload: payload, remotePort: udp.destinationPort) }
             }
             // DNS is counted apart: queries sent against replies received tells a resolver that does
             // not answer from one that is not asked.

@@ -38,6 +38,17 @@ public enum QUICLongHeader {
         return version
     }
 
+    /// The version a UDP payload opens a QUIC connection with, by the one rule the pipeline and the
+    /// relay share: a long header (`version(in:)`) toward QUIC's own port 443 in any version, or
+    /// elsewhere in a version whose Initials open — so a datagram that merely begins like a long
+    /// header (a DNS query whose ID starts with 0xC0…, one in four) does not pass for QUIC.
+    public static func connectionVersion(in bytes: UnsafeRawBufferPointer, remotePort: UInt16) -> QUICVersion? {
+        guard let version = version(in: bytes), remotePort == WellKnownPort.https || version.hasKnownPacketProtection else {
+            return nil
+        }
+        return version
+    }
+
     @inline(__always)
     static func bigEndianUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
