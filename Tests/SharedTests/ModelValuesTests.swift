@@ -38,6 +38,8 @@ import Testing
         record.quic = QUICVersionReading(version: .v2, source: .server)
         record.serverCertificates = FlowStoreFactsTests.readings[0]
         record.streamOpening = .httpRequest
+        record.program = .unavailable("no procfs")
+        record.dnsExchange = DNSExchange(question: "example.com", questionType: 28)
         let decoded = try JSONDecoder().decode(FlowRecord.self, from: JSONEncoder().encode(record))
         #expect(decoded == record)
         let answer = ServerTLSAnswer.negotiated(NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1302),

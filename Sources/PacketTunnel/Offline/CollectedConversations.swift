@@ -82,9 +82,11 @@ extension FlowRecord {
         merged.resolvedName = resolvedName ?? later.resolvedName
         merged.serverTLS = serverTLS ?? later.serverTLS
         merged.clientTLS = clientTLS ?? later.clientTLS
-        merged.quic = quic ?? later.quic
+        merged.quic = self.quic ?? later.quic
         merged.serverCertificates = serverCertificates ?? later.serverCertificates
         merged.streamOpening = streamOpening ?? later.streamOpening
+        merged.proxyTarget = self.proxyTarget ?? later.proxyTarget
+        merged.dnsExchange = self.dnsExchange ?? later.dnsExchange
         return merged
     }
 }
