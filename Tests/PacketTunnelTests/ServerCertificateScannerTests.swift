@@ -168,13 +168,24 @@ import Testing
         #expect(certificates(exactly, config: .init(maxCertificates: 1)) == chain([Self.leafRead], complete: false))
     }
 
-    @Test("the byte limit keeps the certificates wholly inside it")
+    @Test("the byte limit keeps the certificates wholly inside it, and reads the one it cuts from its beginning")
     func byteLimit() {
         let flight = V.record(V.serverHello12Message + Self.certificate)
         let leafEnd = 3 + 3 + Self.leaf.count
         #expect(certificates(flight, config: .init(maxChainBytes: leafEnd)) == chain([Self.leafRead], complete: false))
-        #expect(certificates(flight, config: .init(maxChainBytes: leafEnd - 1)) == chain([], complete: false))
+        #expect(certificates(flight, config: .init(maxChainBytes: leafEnd - 1)) == chain([Self.leafRead], complete: false))
+        #expect(certificates(flight, config: .init(maxChainBytes: Self.certificate.count - 5))
+                == chain([Self.leafRead, Self.intermediateRead], complete: true))
+        #expect(certificates(flight, config: .init(maxChainBytes: 3 + 3 + 40)) == chain([], complete: false))
         #expect(certificates(flight, config: .init(maxChainBytes: Self.certificate.count - 4)) == Self.fullChain)
+    }
+
+    @Test("a lone certificate larger than the byte limit is read from its beginning, and the chain is whole")
+    func loneCertificateLargerThanTheLimit() {
+        let flight = V.record(V.serverHello12Message + V.certificateMessage([Self.leaf]))
+        // Cut inside its key, after the subject: what is kept of it is all there.
+        let read = certificates(flight, config: .init(maxChainBytes: 3 + 3 + Self.leaf.count - 20))
+        #expect(read == chain([Self.leafRead], complete: true))
     }
 
     @Test("a message that declares 16 MiB is read up to the limit")
@@ -184,18 +195,22 @@ import Testing
         body += [UInt8](repeating: 0xAB, count: 40_000)
         let message: [UInt8] = [0x0B, 0xFF, 0xFF, 0xFF] + body                              // declares 2^24 − 1
         let flight = V.record(V.serverHello12Message) + V.records(message, size: 1 << 14)
-        #expect(certificates(flight) == chain([Self.leafRead], complete: false))
+        // The second certificate begins inside the limit: it is read from its beginning.
+        #expect(certificates(flight) == chain([Self.leafRead, Self.bigRead], complete: false))
         // Nothing is decided before the limit's worth has arrived.
         let early = V.record(V.serverHello12Message) + V.records(Array(message[..<30_000]), size: 1 << 14)
         #expect(certificates(early) == .needMoreBytes)
     }
 
-    @Test("a leaf larger than the whole limit: a chain was sent, none of it kept")
+    @Test("a lone leaf larger than the whole limit is read from its beginning: the chain is whole")
     func leafBeyondLimit() {
         let big = C.der(subject: "big.example", issuer: "Example CA", padding: 40_000)
         let flight = V.record(V.serverHello12Message) + V.records(V.certificateMessage([big]), size: 1 << 14)
-        #expect(certificates(flight) == chain([], complete: false))
+        #expect(certificates(flight) == chain([Self.bigRead], complete: true))
     }
+
+    static let bigRead = ServerCertificate(subject: CertificateName(text: "CN=big.example"),
+                                           issuer: CertificateName(text: "CN=Example CA"), notAfter: leafRead.notAfter)
 
     // MARK: the hand-over
 

@@ -73,6 +73,28 @@ public struct DERReader: Sendable {
 
     /// Reads the next element and steps past it; on failure nothing is consumed.
     public mutating func read() throws(Failure) -> Element {
+        let (tag, contentStart, length) = try header()
+        let available = bytes.endIndex - contentStart
+        guard available >= length else { throw .lengthBeyondBuffer(declared: length, available: available) }
+        let element = Element(tag: tag, content: bytes[contentStart..<(contentStart + length)],
+                              encoded: bytes[index..<(contentStart + length)])
+        index = contentStart + length
+        return element
+    }
+
+    /// Enters the next element when it has `tag`, even if its content runs past the buffer (a
+    /// certificate whose beginning alone was kept): the content as far as the buffer holds it, and
+    /// the length it declared. Steps past the element only when it was whole; nil on a mismatch or
+    /// an unreadable header.
+    public mutating func readBeginning(_ tag: Tag) -> (content: ArraySlice<UInt8>, declaredLength: Int)? {
+        guard let (found, contentStart, length) = try? header(), found == tag else { return nil }
+        let end = min(bytes.endIndex, contentStart + length)
+        index = end
+        return (bytes[contentStart..<end], length)
+    }
+
+    /// The next element's tag, where its content starts and the length it declares.
+    private func header() throws(Failure) -> (tag: Tag, contentStart: Int, length: Int) {
         var cursor = index
         let end = bytes.endIndex
         guard cursor < end else { throw .truncatedHeader }
@@ -108,12 +130,7 @@ public struct DERReader: Sendable {
                 cursor += 1
             }
         }
-        guard end - cursor >= length else { throw .lengthBeyondBuffer(declared: length, available: end - cursor) }
-        let element = Element(tag: Tag(tagClass: first >> 6, isConstructed: first & 0x20 != 0, number: number),
-                              content: bytes[cursor..<(cursor + length)],
-                              encoded: bytes[index..<(cursor + length)])
-        index = cursor + length
-        return element
+        return (Tag(tagClass: first >> 6, isConstructed: first & 0x20 != 0, number: number), cursor, length)
     }
 
     /// Reads the next element and checks its tag; a tag mismatch consumes nothing and answers nil,

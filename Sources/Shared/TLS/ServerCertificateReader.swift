@@ -23,14 +23,36 @@ public enum ServerCertificateReader {
         guard let tbs = parts.read(.sequence), parts.read(.sequence) != nil, parts.read(.bitString) != nil,
               parts.isAtEnd else { return nil }
         var fields = DERReader(tbs.content)
-        _ = fields.read(.contextSpecific(0, constructed: true))
-        guard fields.read(.integer) != nil, fields.read(.sequence) != nil,
-              let issuerElement = fields.read(.sequence), let validity = fields.read(.sequence),
-              let subjectElement = fields.read(.sequence), fields.read(.sequence) != nil
+        guard let certificate = leadingFields(&fields, maxNameLength: maxNameLength),
+              fields.read(.sequence) != nil  // subjectPublicKeyInfo
         else { return nil }
         while !fields.isAtEnd {
             do { _ = try fields.read() } catch { return nil }
         }
+        return certificate
+    }
+
+    /// The certificate whose first bytes `beginning` are, when they reach past its subject (RFC
+    /// 5280 puts every field kept before the key and the extensions): how a certificate larger than what
+    /// is kept of a Certificate message is still read — Zeek's fragmented-handshake trace carries
+    /// one of 330 KB, with 10 000 names. Nothing after the subject is checked; nil when the fields kept
+    /// are not all there, or not readable.
+    public static func certificate(fromBeginning beginning: ArraySlice<UInt8>, maxNameLength: Int) -> ServerCertificate? {
+        var outer = DERReader(beginning)
+        guard let certificate = outer.readBeginning(.sequence) else { return nil }
+        var parts = DERReader(certificate.content)
+        guard let tbs = parts.readBeginning(.sequence) else { return nil }
+        var fields = DERReader(tbs.content)
+        return leadingFields(&fields, maxNameLength: maxNameLength)
+    }
+
+    /// TBSCertificate's fields up to the subject, read from `fields`.
+    private static func leadingFields(_ fields: inout DERReader, maxNameLength: Int) -> ServerCertificate? {
+        _ = fields.read(.contextSpecific(0, constructed: true))
+        guard fields.read(.integer) != nil, fields.read(.sequence) != nil,
+              let issuerElement = fields.read(.sequence), let validity = fields.read(.sequence),
+              let subjectElement = fields.read(.sequence)
+        else { return nil }
         var times = DERReader(validity.content)
         guard let notBefore = nextElement(&times), CertificateTime.date(from: notBefore) != nil,
               let notAfterElement = nextElement(&times), times.isAtEnd,
