@@ -154,6 +154,14 @@ struct ExportCommandTests {
         let listed = try Self.tunnelvision(["flows", "--sort", "sent:asc", "--json", "--data-dir", data.path])
         let listedIDs = try #require(try C.pythonJSON(listed.out)["flows"] as? [[String: Any]]).map { "\($0["id"] as! Int)" }
         #expect(sorted.out.split(separator: "\r\n").dropFirst().map { String($0.prefix { $0 != "," }) } == listedIDs)
+        // Each line's Community ID is the one flows --json gives the same connection.
+        let communityReader = "import csv, json, sys; print(json.dumps({r['id']: r['communityID'] for r in csv.DictReader(sys.stdin)}))"
+        let readIDs = try BuiltProduct.run(URL(fileURLWithPath: "/bin/bash"),
+                                           ["-c", "printf '%s' \"$0\" | python3 -c \"$1\"", all.out, communityReader])
+        let csvCommunityIDs = try JSONSerialization.jsonObject(with: Data(readIDs.out.utf8)) as? [String: String]
+        let listedCommunityIDs = try #require(try C.pythonJSON(listed.out)["flows"] as? [[String: Any]])
+            .reduce(into: [String: String]()) { $0["\($1["id"] as! Int)"] = $1["communityID"] as? String ?? "" }
+        #expect(csvCommunityIDs == listedCommunityIDs && listedCommunityIDs.values.allSatisfy { $0.hasPrefix("1:") })
         let sortedJSON = try Self.tunnelvision(["export", "--sort", "sent:asc", "-o", "-", "--data-dir", data.path])
         #expect(sortedJSON.out.contains(#""scope":"the whole history, sorted by bytes sent, fewest first""#), "\(sortedJSON.out.prefix(400))")
         _ = directory

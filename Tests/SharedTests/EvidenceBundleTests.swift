@@ -85,7 +85,9 @@ private typealias B = EvidenceBundleFixtures
         let always: Set<String> = ["bytesIn", "bytesOut", "durationSeconds", "findingIDs", "firstSeen", "id", "lastSeen", "packetCount",
                                    "peers", "protocol", "serverCertificate", "tlsStatus"]
         let https = try Self.flow(12, in: flows)
-        #expect(Self.keys(https) == always.union(["clientTLS", "dnsName", "dnsOtherNames", "name", "serverTLS", "sni", "streamOpening"]))
+        #expect(https["communityID"] as? String == (try Self.communityIDOfFlow12()))
+        #expect(Self.keys(https) == always.union(["clientTLS", "communityID", "dnsName", "dnsOtherNames", "name", "serverTLS", "sni",
+                                                     "streamOpening"]))
         #expect(https["firstSeen"] as? String == "2026-11-30T02:19:30.250000Z" && https["lastSeen"] as? String == "2026-11-30T02:19:32.750000Z")
         #expect(https["durationSeconds"] as? Double == 2.5 && https["bytesOut"] as? Int == 517 && https["packetCount"] as? Int == 12)
         #expect(https["protocol"] as? String == "tcp" && https["tlsStatus"] as? String == "encrypted")
@@ -109,18 +111,18 @@ private typealias B = EvidenceBundleFixtures
                 + #""subject":"CN=Lab CA","subjectTruncated":false}"#)
 
         let http = try Self.flow(11, in: flows)
-        #expect(Self.keys(http) == always.union(["dnsName", "dnsOtherNames", "name", "streamOpening"]))
+        #expect(Self.keys(http) == always.union(["communityID", "dnsName", "dnsOtherNames", "name", "streamOpening"]))
         #expect(http["name"] as? [String: String] == ["text": "=tracker.example", "origin": "dns"])
         #expect(http["serverCertificate"] as? [String: String] == ["visibility": "noNegotiation"])
 
         let quic = try Self.flow(13, in: flows)
-        #expect(Self.keys(quic) == always.union(["name", "quic", "sni"]))
+        #expect(Self.keys(quic) == always.union(["communityID", "name", "quic", "sni"]))
         #expect(quic["protocol"] as? String == "udp")
         #expect(Self.json(quic["quic"]) == #"{"source":"server","version":{"hex":"0x00000001","wireValue":1}}"#)
         #expect((quic["peers"] as? [[String: Any]])?.map { $0["address"] as? String } == ["10.7.0.2", "2001:db8::7"])
 
         let refused = try Self.flow(14, in: flows)
-        #expect(Self.keys(refused) == always.union(["clientTLS", "name", "serverTLS", "sni"]))
+        #expect(Self.keys(refused) == always.union(["clientTLS", "communityID", "name", "serverTLS", "sni"]))
         #expect(Self.json(refused["serverTLS"]) == #"{"refused":{"alert":{"name":"protocol_version","wireValue":70}}}"#)
         let ceiling = try #require(refused["clientTLS"] as? [String: Any])
         #expect(Self.keys(ceiling) == ["applicationProtocols", "encryptedClientHello", "omittedApplicationProtocols", "upTo", "versionsForm"])
@@ -133,6 +135,7 @@ private typealias B = EvidenceBundleFixtures
         let unknownSuite = (resumed["serverTLS"] as? [String: Any])?["negotiated"] as? [String: Any]
         #expect(Self.json(unknownSuite?["cipher"]) == #"{"hex":"0x00FF","wireValue":255}"#)
 
+        // ICMP's key keeps no type or code, which the Community ID hashes: it has none.
         let icmp = try Self.flow(16, in: flows)
         #expect(Self.keys(icmp) == always)
         #expect(icmp["protocol"] as? String == "icmp" && icmp["durationSeconds"] as? Double == 0)
@@ -246,7 +249,7 @@ private typealias B = EvidenceBundleFixtures
         #expect(try row("12") == ["id": "12", "protocol": "tcp", "firstSeen": "2026-11-30T02:19:30.250000Z",
                                    "lastSeen": "2026-11-30T02:19:32.750000Z", "durationSeconds": "2.500000", "bytesOut": "517",
                                    "bytesIn": "4096", "packetCount": "12", "peerA": "10.7.0.2:50000", "peerB": "198.51.100.7:443",
-                                   "name": "api.lab.test", "nameOrigin": "sni", "tlsStatus": "encrypted",
+                                   "communityID": try Self.communityIDOfFlow12(), "name": "api.lab.test", "nameOrigin": "sni", "tlsStatus": "encrypted",
                                    "clientTLSVersions": "TLS 1.3;TLS 1.2", "serverTLSVersion": "TLS 1.2", "quicVersion": "", "findingIDs": ""])
         // A name that reads as a formula is defused.
         #expect(try row("11")["name"] == "'=tracker.example")
@@ -255,6 +258,11 @@ private typealias B = EvidenceBundleFixtures
         #expect(try row("14")["serverTLSVersion"] == "refused: alert 70 (protocol_version)" && row("14")["clientTLSVersions"] == "up to TLS 1.0")
         #expect(try row("16")["name"] == "" && row("16")["nameOrigin"] == "" && row("16")["serverTLSVersion"] == "")
         #expect(Self.text(bundle.flowsCSV).hasSuffix("\r\n"))
+    }
+
+    /// Flow 12's Community ID as pycommunityid computes it.
+    static func communityIDOfFlow12() throws -> String {
+        try CommunityIDOracle.id(.init(proto: 6, source: "10.7.0.2", destination: "198.51.100.7", ports: (50000, 443)))
     }
 
     static func file(_ bytes: [UInt8]) throws -> URL {

@@ -6,7 +6,7 @@ import Shared
 /// comma, a quote or a line break. Metadata only, as the JSON export.
 public enum FlowExportCSV {
     public static let columns = ["id", "session", "protocol", "host", "nameSource", "localAddress", "localPort", "remoteAddress",
-                                 "remotePort", "firstSeen", "lastSeen", "durationSeconds", "bytesOut", "bytesIn", "packets",
+                                 "remotePort", "communityID", "firstSeen", "lastSeen", "durationSeconds", "bytesOut", "bytesIn", "packets",
                                  "tlsStatus", "inspectionReason", "program"]
     /// The first line, CRLF-ended (§2).
     public static let header = columns.joined(separator: ",") + "\r\n"
@@ -20,6 +20,7 @@ public enum FlowExportCSV {
         let fields: [String] = [
             "\(stored.id)", "\(stored.session)", HistoryFlowWording.protocolIdentifier(stored.key.proto), flow.displayHost ?? "",
             flow.nameSource?.rawValue ?? "", "\(local.address)", "\(local.port)", "\(remote.address)", "\(remote.port)",
+            HistoryFlowWording.communityID(stored.key) ?? "",
             UTCTimestamp.iso8601(stored.firstSeen), UTCTimestamp.iso8601(stored.lastSeen), String(format: "%.6f", stored.duration),
             "\(stored.bytesOut)", "\(stored.bytesIn)", "\(stored.packetCount)", HistoryFlowWording.statusIdentifier(stored.tlsStatus),
             stored.inspectionReason.map { InspectionReasonWording.identifier($0.kind) } ?? "", program ?? "",

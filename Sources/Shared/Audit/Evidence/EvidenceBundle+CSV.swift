@@ -6,7 +6,7 @@ import Foundation
 extension EvidenceBundle {
     public static let csvHeader = [
         "id", "protocol", "firstSeen", "lastSeen", "durationSeconds", "bytesOut", "bytesIn", "packetCount",
-        "peerA", "peerB", "name", "nameOrigin", "tlsStatus", "clientTLSVersions", "serverTLSVersion", "quicVersion",
+        "peerA", "peerB", "communityID", "name", "nameOrigin", "tlsStatus", "clientTLSVersions", "serverTLSVersion", "quicVersion",
         "findingIDs",
     ]
 
@@ -31,6 +31,7 @@ extension EvidenceBundle {
             "\(flow.packetCount)",
             flow.key.endpointA.description,
             flow.key.endpointB.description,
+            (try? CommunityID(flow: flow.key))?.description ?? "",
             flow.name?.text ?? "",
             flow.name?.origin.rawValue ?? "",
             flow.tlsStatus.identifier,

@@ -3,7 +3,7 @@
 ///
 ///   {"exportedAt","flowCount","flows":[…],"format":"tunnelvision.evidence.flows","formatVersion":1,"sessionID"}
 ///
-/// A flow: bytesIn, bytesOut, clientTLS?, dnsName?, dnsOtherNames?, durationSeconds, findingIDs,
+/// A flow: bytesIn, bytesOut, clientTLS?, communityID? (Zeek's, where the key has one), dnsName?, dnsOtherNames?, durationSeconds, findingIDs,
 /// firstSeen, id, lastSeen, name?{origin,text}, packetCount, peers (as stored, not local/remote),
 /// protocol, quic?{source,version}, serverCertificate{visibility,…}, serverTLS?{negotiated|refused},
 /// sni?, streamOpening?, tlsStatus.
@@ -31,6 +31,7 @@ extension EvidenceBundle {
         out.number("bytesIn", flow.bytesIn)
         out.number("bytesOut", flow.bytesOut)
         if let offer = flow.clientTLS { Self.write(offer, to: &out) }
+        if let communityID = try? CommunityID(flow: flow.key) { out.string("communityID", communityID.description) }
         if let resolved = flow.resolvedName {
             out.string("dnsName", resolved.name)
             out.strings("dnsOtherNames", resolved.otherNames)
