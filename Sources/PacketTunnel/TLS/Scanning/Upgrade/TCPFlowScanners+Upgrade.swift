@@ -1,0 +1,57 @@
+import Shared
+
+/// Following a plaintext exchange to its switch to TLS: which side's follower starts when, and
+/// the opening said once both sides switched by the same protocol.
+extension TCPFlowScanners {
+    /// The server's first bytes: the answer to a client grammar already started (PostgreSQL, LDAP,
+    /// XMPP), or a greeting before the client spoke (SMTP, IMAP, POP3, FTP). The hello scanner
+    /// waits for the switch: plaintext is no ServerHello.
+    mutating func startAnswer(firstByte: UInt8) {
+        let grammar = upgradeRequest.map { $0.family.answering } ?? (clientOffset == 0 ? UpgradeGrammar.serverSpeaksFirst(firstByte: firstByte) : nil)
+        guard let grammar else { return }
+        upgradeAnswer = UpgradeFollower(grammar)
+        serverHello = nil
+    }
+
+    /// Feeds the client's plaintext; returns the stream offset of its handshake once it switched.
+    mutating func followRequest(_ bytes: UnsafeRawBufferPointer, from start: Int, into facts: inout [FlowFact]) -> Int? {
+        let outcome = upgradeRequest!.scan(bytes)
+        if outcome != .needMoreBytes { upgradeRequest = nil }
+        guard let switched = switched(outcome) else { return nil }
+        requested = switched.upgrade
+        sayOpening(into: &facts)
+        return switched.end
+    }
+
+    /// Feeds the server's plaintext; returns the stream offset of its handshake once it switched.
+    /// A greeting read whole starts the follower of the client's commands, if the client has not
+    /// spoken yet (it may not before the greeting).
+    mutating func followAnswer(_ bytes: UnsafeRawBufferPointer, from start: Int, into facts: inout [FlowFact]) -> Int? {
+        let outcome = upgradeAnswer!.scan(bytes)
+        if upgradeRequest == nil, requested == nil, clientOffset == 0, upgradeAnswer!.family.greeted {
+            upgradeRequest = UpgradeFollower(.textCommands(TextCommandGrammar()))
+        }
+        if outcome != .needMoreBytes { upgradeAnswer = nil }
+        guard let switched = switched(outcome) else { return nil }
+        answered = switched.upgrade
+        sayOpening(into: &facts)
+        return switched.end
+    }
+
+    /// The switch a follower found, if it did; one given up on garbage or its bounds is counted.
+    private mutating func switched(_ outcome: UpgradeFollower.Outcome) -> UpgradeFollower.Upgrade? {
+        switch outcome {
+        case .needMoreBytes: return nil
+        case .found(let switched): return switched
+        case .unavailable(let reason):
+            if reason == .malformed || reason == .tooLarge { upgradeAbandoned = true }
+            return nil
+        }
+    }
+
+    /// Both sides switched, by the same protocol: the opening says which.
+    private func sayOpening(into facts: inout [FlowFact]) {
+        guard let requested, requested == answered else { return }
+        facts.append(.streamOpening(requested.opening))
+    }
+}
