@@ -79,6 +79,17 @@ import Testing
         }
     }
 
+    @Test("a client that starts TLS after a refusal (as openssl s_client does) is not read: the server never switched")
+    func aHandshakeAfterARefusalIsNotRead() {
+        var scanners = TCPFlowScanners()
+        let facts = Self.feed(&scanners, [
+            U.s("220 mx ESMTP\r\n"), U.c("EHLO c\r\n"), U.s("250 STARTTLS\r\n"), U.c("STARTTLS\r\n"),
+            U.s("454 4.7.0 TLS not available\r\n"), U.Turn(side: .client, bytes: V.clientHelloRecord),
+            U.s("500 5.5.2 Error: bad syntax\r\n"),
+        ], size: 4096)
+        #expect(facts == [.streamOpening(.unrecognised)])
+    }
+
     @Test("RFC 3207 §4.2: commands pipelined before STARTTLS in one segment, and replies in one, are read")
     func pipelinedCommandsBeforeTheSwitch() {
         var scanners = TCPFlowScanners()

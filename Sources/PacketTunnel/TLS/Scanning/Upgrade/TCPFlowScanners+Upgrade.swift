@@ -17,7 +17,9 @@ extension TCPFlowScanners {
     mutating func followRequest(_ bytes: UnsafeRawBufferPointer, from start: Int, into facts: inout [FlowFact]) -> Int? {
         let outcome = upgradeRequest!.scan(bytes)
         if outcome != .needMoreBytes { upgradeRequest = nil }
-        guard let switched = switched(outcome) else { return nil }
+        // Only after the server's yes (read, its handshake still to come): a client that starts
+        // TLS after a refusal, as `openssl s_client` does, meets a server that does not.
+        guard let switched = switched(outcome), upgradeAnswer?.armed == switched.upgrade else { return nil }
         requested = switched.upgrade
         sayOpening(into: &facts)
         return switched.end
@@ -32,7 +34,8 @@ extension TCPFlowScanners {
             upgradeRequest = UpgradeFollower(.textCommands(TextCommandGrammar()))
         }
         if outcome != .needMoreBytes { upgradeAnswer = nil }
-        guard let switched = switched(outcome) else { return nil }
+        // The server's handshake answers the client's: both sides switched, by the same protocol.
+        guard let switched = switched(outcome), requested == switched.upgrade else { return nil }
         answered = switched.upgrade
         sayOpening(into: &facts)
         return switched.end
@@ -51,7 +54,7 @@ extension TCPFlowScanners {
 
     /// Both sides switched, by the same protocol: the opening says which.
     private func sayOpening(into facts: inout [FlowFact]) {
-        guard let requested, requested == answered else { return }
-        facts.append(.streamOpening(requested.opening))
+        guard let answered else { return }
+        facts.append(.streamOpening(answered.opening))
     }
 }

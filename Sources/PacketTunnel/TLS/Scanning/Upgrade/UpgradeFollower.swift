@@ -35,7 +35,9 @@ package struct UpgradeFollower: Sendable {
 
     private var grammar: UpgradeGrammar
     private var offset = 0
-    private var armed: PlaintextUpgrade?
+    /// A marker was read and the next byte decides: the switch this side has said yes to, or asked
+    /// for, so far.
+    package private(set) var armed: PlaintextUpgrade?
     private var settled: Outcome?
 
     package init(_ grammar: UpgradeGrammar) { self.grammar = grammar }
