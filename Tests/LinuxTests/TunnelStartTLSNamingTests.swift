@@ -1,0 +1,66 @@
+import Foundation
+import Linux
+import Shared
+import TestSupport
+import Testing
+
+/// Issue 27's live check for TLS that starts late: `tunnelvision run -- …` with
+/// `openssl s_client -starttls` for SMTP (the server greets first) and PostgreSQL and XMPP (the
+/// client speaks first) against the lab's STARTTLS servers. Each flow is named by its SNI, holds
+/// the TLS 1.2 answer and the two-certificate chain, says which protocol upgraded, and is
+/// encrypted; the relay passed it through untouched (the clients' handshakes completed).
+/// Needs root and openssl.
+@Suite("TLS after STARTTLS is read live, through tunnelvision run", .serialized)
+struct TunnelStartTLSNamingTests {
+    @Test("s_client -starttls smtp, postgres and xmpp through run: named by SNI, with answer, chain and opening")
+    func startTLSFlowsThroughRun() async throws {
+        let work = TemporaryDirectory("run-starttls")
+        let certificates = try HandshakeCertificates(in: work.url)
+        let lab = try Lab()
+        defer { lab.remove() }
+        let services = [("smtp", 25, StreamOpening.smtpStartTLS), ("postgres", 5432, .postgresSSLRequest),
+                        ("xmpp", 5222, .xmppStartTLS)]
+        var servers: [Process] = []
+        defer { servers.forEach(LabScripts.stop) }
+        for (name, port, _) in services {
+            servers.append(try HandshakeCapture.start([LabScripts.python, "-c", StartTLSLabScripts.server, Lab.serverIPv4,
+                                                       String(port), name, certificates.chain, certificates.leafKey, "yes"],
+                                                      in: lab.server))
+        }
+        for (_, port, _) in services { try LabScripts.waitForListener(Lab.serverIPv4, port, from: lab.host) }
+
+        let leaf = HandshakeCertificates.leafName
+        let clients = services.map { name, port, _ in
+            "echo | timeout 20 openssl s_client -connect \(Lab.serverIPv4):\(port) -starttls \(name) -servername \(leaf) "
+                + "-xmpphost \(leaf) -tls1_2 -CAfile \(certificates.path("ca.pem")) -verify_return_error >/dev/null 2>&1 || exit 1"
+        }
+        let data = work.url.appendingPathComponent("data")
+        let ip = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")
+        let result = try BuiltProduct.run(ip, lab.host.command([try BuiltProduct.url("tunnelvision").path, "run",
+                                                                "--data-dir", data.path, "--", "sh", "-c",
+                                                                clients.joined(separator: "; ")]).dropFirst().map { $0 })
+        // Every handshake completed and verified through the relay: the flows were left alone.
+        #expect(result.status == 0, "\(result.err)")
+
+        let store = try FlowStore(dataDirectory: data)
+        let flows = try await store.recentFlows(limit: 50)
+        await store.close()
+        for (name, port, opening) in services {
+            let flow = try #require(flows.first { $0.key.proto == .tcp && ($0.key.endpointA.port == UInt16(port) || $0.key.endpointB.port == UInt16(port)) },
+                                    "no flow to \(name)'s port \(port) in \(flows)")
+            #expect(flow.streamOpening == opening, "\(name)")
+            #expect(flow.sni == leaf && flow.name?.text == leaf && flow.name?.origin == .sni, "\(name)")
+            #expect(flow.tlsStatus == .encrypted, "\(name)")
+            guard case .negotiated(let negotiated)? = flow.serverTLS else {
+                Issue.record("no server answer for \(name): \(flow)")
+                continue
+            }
+            #expect(negotiated.version == .tls12, "\(name)")
+            guard case .chain(let chain)? = flow.serverCertificates else {
+                Issue.record("no certificate chain for \(name): \(flow)")
+                continue
+            }
+            #expect(chain.certificates.count == 2 && chain.certificates.first?.subject.text.hasSuffix("CN=\(leaf)") == true, "\(name)")
+        }
+    }
+}
