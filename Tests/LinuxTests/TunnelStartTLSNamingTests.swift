@@ -8,12 +8,14 @@ import Testing
 /// `openssl s_client -starttls` for SMTP (the server greets first) and PostgreSQL and XMPP (the
 /// client speaks first) against the lab's STARTTLS servers. Each flow is named by its SNI, holds
 /// the TLS 1.2 answer and the two-certificate chain, says which protocol upgraded, and is
-/// encrypted; the relay passed it through untouched (the clients' handshakes completed).
-/// Needs root and openssl.
+/// encrypted; the relay passed it through untouched (the clients' handshakes completed, verified
+/// against the lab's own root alone) — with inspection off, and on (`--inspect`): STARTTLS is
+/// never inspected, and nothing of it breaks. Needs root and openssl.
 @Suite("TLS after STARTTLS is read live, through tunnelvision run", .serialized)
 struct TunnelStartTLSNamingTests {
-    @Test("s_client -starttls smtp, postgres and xmpp through run: named by SNI, with answer, chain and opening")
-    func startTLSFlowsThroughRun() async throws {
+    @Test("s_client -starttls smtp, postgres and xmpp through run: named by SNI, with answer, chain and opening",
+          arguments: [false, true])
+    func startTLSFlowsThroughRun(inspecting: Bool) async throws {
         let work = TemporaryDirectory("run-starttls")
         let certificates = try HandshakeCertificates(in: work.url)
         let lab = try Lab()
@@ -36,11 +38,18 @@ struct TunnelStartTLSNamingTests {
         }
         let data = work.url.appendingPathComponent("data")
         let ip = URL(fileURLWithPath: ExternalCommand.locate("ip") ?? "/usr/sbin/ip")
-        let result = try BuiltProduct.run(ip, lab.host.command([try BuiltProduct.url("tunnelvision").path, "run",
-                                                                "--data-dir", data.path, "--", "sh", "-c",
-                                                                clients.joined(separator: "; ")]).dropFirst().map { $0 })
+        let home = work.url.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let inspection = inspecting ? ["--inspect", "--upstream-ca", certificates.path("ca.pem")] : []
+        if inspecting {
+            let created = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["ca", "create", "--data-dir", data.path])
+            try #require(created.status == 0, "\(created.err)")
+        }
+        let result = try BuiltProduct.run(ip, lab.host.command(["env", "HOME=\(home.path)", try BuiltProduct.url("tunnelvision").path,
+                                                                "run", "--data-dir", data.path] + inspection
+                                                                + ["--", "sh", "-c", clients.joined(separator: "; ")]).dropFirst().map { $0 })
         // Every handshake completed and verified through the relay: the flows were left alone.
-        #expect(result.status == 0, "\(result.err)")
+        #expect(result.status == 0, "\(result.status): \(result.err)")
 
         let store = try FlowStore(dataDirectory: data)
         let flows = try await store.recentFlows(limit: 50)
@@ -51,6 +60,8 @@ struct TunnelStartTLSNamingTests {
             #expect(flow.streamOpening == opening, "\(name)")
             #expect(flow.sni == leaf && flow.name?.text == leaf && flow.name?.origin == .sni, "\(name)")
             #expect(flow.tlsStatus == .encrypted, "\(name)")
+            // Never inspected; with inspection off, said so as for any TLS flow.
+            #expect(flow.inspectionReason == (inspecting ? nil : InspectionReason(.inspectionOff)), "\(name)")
             guard case .negotiated(let negotiated)? = flow.serverTLS else {
                 Issue.record("no server answer for \(name): \(flow)")
                 continue

@@ -171,3 +171,7 @@ import Testing
         #expect(notLDAPFacts == [.streamOpening(.unrecognised)] && notLDAP.isSettled && !notLDAP.upgradeAbandoned)
     }
 }
+
+extension UpgradeVectors.Exchange: CustomTestStringConvertible {
+    var testDescription: String { "\(upgrade)" }
+}

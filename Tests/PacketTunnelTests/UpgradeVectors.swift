@@ -1,9 +1,9 @@
 import Foundation
-import Testing
-@testable import PacketTunnel
+import PacketTunnel
 
 /// Plaintext exchanges up to a switch to TLS, as the clients and servers the lab records write
-/// them (`openssl s_client -starttls`, Postfix/aiosmtpd, Dovecot, vsftpd, Prosody, slapd, PostgreSQL).
+/// them (`openssl s_client -starttls`, Postfix, Dovecot, vsftpd, Prosody, slapd, PostgreSQL). Shared
+/// with the fuzz seeds (Fuzz/Sources/FuzzCorpus links this file).
 enum UpgradeVectors {
     enum Side: Sendable { case client, server }
 
@@ -13,10 +13,9 @@ enum UpgradeVectors {
         var bytes: [UInt8]
     }
 
-    struct Exchange: Sendable, CustomTestStringConvertible {
+    struct Exchange: Sendable {
         var upgrade: PlaintextUpgrade
         var turns: [Turn]
-        var testDescription: String { "\(upgrade)" }
     }
 
     static func c(_ text: String) -> Turn { Turn(side: .client, bytes: Array(text.utf8)) }
