@@ -45,11 +45,17 @@ struct TunnelStartTLSNamingTests {
             let created = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["ca", "create", "--data-dir", data.path])
             try #require(created.status == 0, "\(created.err)")
         }
-        let result = try BuiltProduct.run(ip, lab.host.command(["env", "HOME=\(home.path)", try BuiltProduct.url("tunnelvision").path,
-                                                                "run", "--data-dir", data.path] + inspection
-                                                                + ["--", "sh", "-c", clients.joined(separator: "; ")]).dropFirst().map { $0 })
+        // The relay's own count, asked of the live tunnel after the clients.
+        let tunnelvision = try BuiltProduct.url("tunnelvision").path
+        let stats = work.url.appendingPathComponent("stats.json")
+        let script = clients.joined(separator: "; ") + "; \(tunnelvision) stats --json --data-dir \(data.path) > \(stats.path)"
+        let result = try BuiltProduct.run(ip, lab.host.command(["env", "HOME=\(home.path)", tunnelvision, "run", "--data-dir", data.path]
+                                                                + inspection + ["--", "sh", "-c", script]).dropFirst().map { $0 })
         // Every handshake completed and verified through the relay: the flows were left alone.
         #expect(result.status == 0, "\(result.status): \(result.err)")
+
+        let relay = try #require(try Self.relayCounters(in: stats), "no relay counters in the stats")
+        #expect(relay["streamsUpgradedToTLS"] as? Int == services.count && relay["plaintextUpgradesAbandoned"] as? Int == 0, "\(relay)")
 
         let store = try FlowStore(dataDirectory: data)
         let flows = try await store.recentFlows(limit: 50)
@@ -73,5 +79,15 @@ struct TunnelStartTLSNamingTests {
             }
             #expect(chain.certificates.count == 2 && chain.certificates.first?.subject.text.hasSuffix("CN=\(leaf)") == true, "\(name)")
         }
+    }
+
+    /// The relay's counters in `stats --json`, wherever its document puts them.
+    static func relayCounters(in url: URL) throws -> [String: Any]? {
+        func find(_ node: Any) -> [String: Any]? {
+            guard let object = node as? [String: Any] else { return nil }
+            if object["streamsUpgradedToTLS"] != nil { return object }
+            return object.values.lazy.compactMap(find).first
+        }
+        return find(try JSONSerialization.jsonObject(with: Data(contentsOf: url)))
     }
 }
