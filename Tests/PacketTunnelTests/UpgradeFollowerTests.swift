@@ -112,6 +112,36 @@ import Testing
         #expect((U.ldapSearchDone + [0x99]).withUnsafeBytes { garbage.scan($0) } == .unavailable(.malformed))
     }
 
+    @Test("PostgreSQL: a request of another kind is none; the server's 'N' then its startup answer is a refusal")
+    func postgresForms() {
+        var cancel = UpgradeFollower(.postgresRequest(PostgresRequestGrammar()))
+        let cancelRequest: [UInt8] = [0, 0, 0, 16, 0x04, 0xD2, 0x16, 0x2E, 0, 0, 0, 1, 0, 0, 0, 2]
+        #expect(cancelRequest.withUnsafeBytes { cancel.scan($0) } == .unavailable(.notMine))
+        var twice = UpgradeFollower(.postgresRequest(PostgresRequestGrammar()))
+        #expect((U.postgresGSSENCRequest + U.postgresGSSENCRequest).withUnsafeBytes { twice.scan($0) } == .unavailable(.refused))
+        var answer = UpgradeFollower(.postgresAnswer(PostgresAnswerGrammar()))
+        #expect(Array("NR".utf8).withUnsafeBytes { answer.scan($0) } == .unavailable(.refused))
+        var notPostgres = UpgradeFollower(.postgresAnswer(PostgresAnswerGrammar()))
+        #expect(Array("HTTP/1.1".utf8).withUnsafeBytes { notPostgres.scan($0) } == .unavailable(.notMine))
+        var yesThenPlain = UpgradeFollower(.postgresAnswer(PostgresAnswerGrammar()))
+        #expect(Array("SE".utf8).withUnsafeBytes { yesThenPlain.scan($0) } == .unavailable(.malformed))
+    }
+
+    @Test("XMPP and LDAP bounds: a tag past the line bound, a message claiming more than the budget")
+    func xmppAndLDAPBounds() {
+        let client = UpgradeGrammar.xmpp(XMPPTagGrammar(side: .client))
+        let longTag = "<stream:stream a='" + String(repeating: "x", count: UpgradeLimits.maxLineBytes) + "'>"
+        #expect(Self.follow(client, longTag, then: []) == .unavailable(.malformed))
+        #expect(Self.follow(client, "<stream:stream><<", then: []) == .unavailable(.malformed))
+        var huge = UpgradeFollower(.ldap(LDAPMessageGrammar(side: .client)))
+        #expect([0x30, 0x83, 0xFF, 0xFF, 0xFF].withUnsafeBytes { huge.scan($0) } == .unavailable(.notMine))
+        var later = UpgradeFollower(.ldap(LDAPMessageGrammar(side: .client)))
+        #expect((U.ldapRootDSESearch + [0x30, 0x84, 0, 0, 0, 1]).withUnsafeBytes { later.scan($0) } == .unavailable(.malformed))
+        var endless = UpgradeFollower(.ldap(LDAPMessageGrammar(side: .server)))
+        let results = [[UInt8]](repeating: U.ldapSearchDone, count: UpgradeLimits.maxPlaintextBytes / U.ldapSearchDone.count + 1)
+        #expect(results.flatMap { $0 }.withUnsafeBytes { endless.scan($0) } == .unavailable(.tooLarge))
+    }
+
     @Test("every proper prefix of each side of each exchange needs more bytes", arguments: U.all)
     func everyPrefixNeedsMore(_ exchange: U.Exchange) {
         let client = exchange.turns.filter { $0.side == .client }.flatMap(\.bytes)
