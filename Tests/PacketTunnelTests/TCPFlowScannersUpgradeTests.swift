@@ -90,6 +90,16 @@ import Testing
         #expect(facts == [.streamOpening(.unrecognised)])
     }
 
+    @Test("a server that answers the hello after its yes with an alert: the switch, and the refusal as a TLS stream's")
+    func anAlertAfterTheYes() {
+        var scanners = TCPFlowScanners()
+        let facts = Self.feed(&scanners, U.pop3.turns + [U.Turn(side: .client, bytes: V.clientHelloRecord),
+                                                         U.Turn(side: .server, bytes: V.handshakeFailureAlert)], size: 3)
+        #expect(facts.contains(.streamOpening(.pop3STLS)))
+        #expect(facts.contains(.serverAnswer(.refused(alert: 40))))
+        #expect(scanners.isSettled && !scanners.upgradeAbandoned)
+    }
+
     @Test("RFC 3207 §4.2: commands pipelined before STARTTLS in one segment, and replies in one, are read")
     func pipelinedCommandsBeforeTheSwitch() {
         var scanners = TCPFlowScanners()

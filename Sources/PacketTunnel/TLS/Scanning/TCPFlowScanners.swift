@@ -34,9 +34,8 @@ package struct TCPFlowScanners: Sendable {
     /// Each side of a plaintext exchange followed to its switch to TLS, while it may be one.
     var upgradeRequest: UpgradeFollower?
     var upgradeAnswer: UpgradeFollower?
-    /// What each side switched by, once it did; the opening is said when both agree.
+    /// What the client switched by, after the server's yes; the server's switch must match it.
     var requested: PlaintextUpgrade?
-    var answered: PlaintextUpgrade?
     /// A plaintext exchange was followed and given up (garbage, or no switch within the bounds).
     package internal(set) var upgradeAbandoned = false
     /// Bytes of each stream given so far.
@@ -83,7 +82,7 @@ package struct TCPFlowScanners: Sendable {
                 proxyRequest = nil
             }
         }
-        if upgradeRequest != nil, let end = followRequest(bytes, from: start, into: &facts) {
+        if upgradeRequest != nil, let end = followRequest(bytes, into: &facts) {
             // The hello read so far saw plaintext: the one after the switch starts afresh.
             clientHello = ClientHelloScanner()
             rest = Self.suffix(of: bytes, from: end - start)
@@ -118,7 +117,7 @@ package struct TCPFlowScanners: Sendable {
             startAnswer(firstByte: bytes[0])
         }
         if upgradeAnswer != nil {
-            guard let end = followAnswer(bytes, from: start, into: &facts) else { return facts }
+            guard let end = followAnswer(bytes) else { return facts }
             serverHello = ServerHelloScanner()
             rest = Self.suffix(of: bytes, from: end - start)
         }

@@ -1,7 +1,10 @@
 import Shared
 
 /// Following a plaintext exchange to its switch to TLS: which side's follower starts when, and
-/// the opening said once both sides switched by the same protocol.
+/// when a switch counts. The client's counts after the server's yes (its follower armed by it),
+/// and says the opening; the server's, after the client's switch by the same protocol. In both
+/// the relay and the capture the server's yes comes before the client's hello, and that hello
+/// before the server's.
 extension TCPFlowScanners {
     /// The server's first bytes: the answer to a client grammar already started (PostgreSQL, LDAP,
     /// XMPP), or a greeting before the client spoke (SMTP, IMAP, POP3, FTP). The hello scanner
@@ -14,21 +17,22 @@ extension TCPFlowScanners {
     }
 
     /// Feeds the client's plaintext; returns the stream offset of its handshake once it switched.
-    mutating func followRequest(_ bytes: UnsafeRawBufferPointer, from start: Int, into facts: inout [FlowFact]) -> Int? {
+    mutating func followRequest(_ bytes: UnsafeRawBufferPointer, into facts: inout [FlowFact]) -> Int? {
         let outcome = upgradeRequest!.scan(bytes)
         if outcome != .needMoreBytes { upgradeRequest = nil }
         // Only after the server's yes (read, its handshake still to come): a client that starts
         // TLS after a refusal, as `openssl s_client` does, meets a server that does not.
         guard let switched = switched(outcome), upgradeAnswer?.armed == switched.upgrade else { return nil }
         requested = switched.upgrade
-        sayOpening(into: &facts)
+        // Asked, answered yes, and switched: the upgrade happened, whatever the handshake brings.
+        facts.append(.streamOpening(switched.upgrade.opening))
         return switched.end
     }
 
     /// Feeds the server's plaintext; returns the stream offset of its handshake once it switched.
     /// A greeting read whole starts the follower of the client's commands, if the client has not
     /// spoken yet (it may not before the greeting).
-    mutating func followAnswer(_ bytes: UnsafeRawBufferPointer, from start: Int, into facts: inout [FlowFact]) -> Int? {
+    mutating func followAnswer(_ bytes: UnsafeRawBufferPointer) -> Int? {
         let outcome = upgradeAnswer!.scan(bytes)
         if upgradeRequest == nil, requested == nil, clientOffset == 0, upgradeAnswer!.family.greeted {
             upgradeRequest = UpgradeFollower(.textCommands(TextCommandGrammar()))
@@ -36,8 +40,6 @@ extension TCPFlowScanners {
         if outcome != .needMoreBytes { upgradeAnswer = nil }
         // The server's handshake answers the client's: both sides switched, by the same protocol.
         guard let switched = switched(outcome), requested == switched.upgrade else { return nil }
-        answered = switched.upgrade
-        sayOpening(into: &facts)
         return switched.end
     }
 
@@ -50,11 +52,5 @@ extension TCPFlowScanners {
             if reason == .malformed || reason == .tooLarge { upgradeAbandoned = true }
             return nil
         }
-    }
-
-    /// Both sides switched, by the same protocol: the opening says which.
-    private func sayOpening(into facts: inout [FlowFact]) {
-        guard let answered else { return }
-        facts.append(.streamOpening(answered.opening))
     }
 }

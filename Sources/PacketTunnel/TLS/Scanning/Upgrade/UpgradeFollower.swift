@@ -2,7 +2,8 @@ import Shared
 
 /// Follows one side of a plaintext exchange to where that side switches to TLS: the upgrade's
 /// marker (the client's STARTTLS and its kin, or the server's yes to it) and then, at once, a TLS
-/// handshake record's first byte (22). A pure value fed chunk by chunk, one byte at a time through
+/// record's first byte: a handshake (22), or an alert (21) — a server may refuse the ClientHello
+/// that follows its yes, and that answer is read as for any TLS stream. A pure value fed chunk by chunk, one byte at a time through
 /// the side's grammar; it keeps no more than the start of the line, tag or message it is in.
 ///
 /// A marker not followed by a handshake record is taken back (a refused STARTTLS: the client goes
@@ -49,7 +50,7 @@ package struct UpgradeFollower: Sendable {
         if let settled { return settled }
         for byte in bytes {
             if let armed {
-                if byte == TLSWire.handshake { return settle(.found(Upgrade(upgrade: armed, end: offset))) }
+                if byte == TLSWire.handshake || byte == TLSWire.alert { return settle(.found(Upgrade(upgrade: armed, end: offset))) }
                 self.armed = nil
             }
             guard offset < UpgradeLimits.maxPlaintextBytes else { return settle(.unavailable(.tooLarge)) }
