@@ -1,8 +1,8 @@
 /// How the device's side of a TCP stream began, read from its first bytes on any port. Decided
 /// once; no reading means the client did not send enough bytes to decide. A stream read as
 /// `unrecognised` is raised to one of the upgrades when a protocol that starts in plaintext is
-/// followed to its switch to TLS (STARTTLS and its kin), with the server's yes and a handshake
-/// after it on both sides.
+/// followed to its switch to TLS (STARTTLS and its kin): the client's request, the server's yes,
+/// and the client's handshake right after it.
 ///
 /// Stored as its raw value (`stream_opening`): a value this build does not know — one a newer
 /// build wrote — reads as no reading (`StreamOpening(stored:)`), not as a broken row.

@@ -172,7 +172,7 @@ package struct TCPFlowScanners: Sendable {
     }
 
     /// The bytes of `chunk` from `offset` on (an offset the scanners found within it).
-    static func suffix(of chunk: UnsafeRawBufferPointer, from offset: Int) -> UnsafeRawBufferPointer {
+    private static func suffix(of chunk: UnsafeRawBufferPointer, from offset: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: chunk[min(max(offset, 0), chunk.count)...])
     }
 }
