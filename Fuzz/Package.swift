@@ -17,6 +17,7 @@ let harnesses: [(name: String, dependencies: [Target.Dependency])] = [
     ("FuzzServerHello", ["PacketTunnel", "Shared", "FuzzSupport"]),
     ("FuzzServerCertificate", ["PacketTunnel", "Shared", "FuzzSupport"]),
     ("FuzzProxyTunnel", ["PacketTunnel", "Shared", "FuzzSupport"]),
+    ("FuzzPlaintextUpgrade", ["PacketTunnel", "Shared", "FuzzSupport"]),
     ("FuzzDER", ["Shared", "FuzzSupport"]),
     ("FuzzDERWriter", ["Shared", "FuzzSupport"]),
     ("FuzzQUICInitial", ["PacketTunnel", "Shared", "FuzzSupport"]),

@@ -46,8 +46,11 @@ enum FlowCommand {
                    "lastPacket" (UTC), "durationSeconds", "bytesReceived", "bytesSent",
                    "encryption" (plaintext|encrypted|inspected|notInspectable|inspectionFailed),
                    "encryptionLabel" (the same in a screen's words),
-                   "streamOpening", "quicVersion", "clientOffer", "serverAnswer" (on an inspected
-                   connection: the real server's answer to TunnelVision), "leafTLS" (what the app
+                   "streamOpening" (tlsHandshake|httpRequest|unrecognised, or the protocol that
+                   switched to TLS: smtpStartTLS|imapStartTLS|pop3STLS|ftpAuthTLS|xmppStartTLS|
+                   ldapStartTLS|postgresSSLRequest), "quicVersion", "clientOffer", "serverAnswer"
+                   (on an inspected connection: the real server's answer to TunnelVision),
+                   "leafTLS" (what the app
                    and TunnelVision's certificate negotiated, or null), "serverEnding"
                    (closeNotify|withoutCloseNotify|reset|fatalAlert|null), "program" (as
                    'tunnelvision help flows' says), "inspectionReason",

@@ -208,7 +208,9 @@ enum HelpText {
                                 inspected: the client meets it directly and judges it itself.
                                 A client refusing the run's certificate before its handshake
                                 ends is left alone, its host remembered for the run. Every
-                                flow not inspected says why (flow ID, flows --json)
+                                flow not inspected says why (flow ID, flows --json). TLS that
+                                starts after a plaintext exchange (STARTTLS and its kin) is
+                                never inspected: it passes through, its handshake read
     --upstream-ca FILE          with --inspect, trust the CA certificates in FILE (PEM) for the
                                 real servers instead of the system's (for a lab)
     --keylog FILE               with --inspect, append the TLS keys of both legs of every

@@ -100,4 +100,22 @@ import Shared
         let cleanDocument = try #require(try JSONSerialization.jsonObject(with: Data(AnalysisReport(clean).json().utf8)) as? [String: Any])
         #expect((cleanDocument["outOfOrderNotHeld"] as? [String: Any])?["segments"] as? Int == 0)
     }
+
+    @Test("every opening has words of its own; a switch to TLS names its protocol in the text and the JSON")
+    func everyOpeningIsWorded() throws {
+        var lines: [String] = []
+        for opening in StreamOpening.allCases {
+            var record = Self.record(.tcp, sni: "a.test")
+            record.streamOpening = opening
+            let analysis = AnalyzedCapture(path: "x.pcap", linkType: 101, packets: 3, nonIPFrames: 0, unreadablePackets: 0,
+                                           conversations: [.init(record: record, client: Self.client)], damage: nil)
+            let said = AnalysisReport(analysis).text().split(separator: "\n").first { $0.contains("opened with:") }
+            lines.append(String(try #require(said)))
+            let document = try json([.init(record: record, client: Self.client)])
+            #expect((document["conversations"] as? [[String: Any]])?.first?["streamOpening"] as? String == opening.rawValue)
+        }
+        #expect(Set(lines).count == StreamOpening.allCases.count)
+        #expect(lines.contains("    opened with: SMTP, then TLS after STARTTLS"))
+        #expect(lines.contains("    opened with: PostgreSQL, then TLS after an SSLRequest"))
+    }
 }

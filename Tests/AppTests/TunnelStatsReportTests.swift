@@ -46,7 +46,7 @@ import Testing
             tcpFlowsOpened: next(), tcpFlowsClosed: next(), udpFlowsOpened: next(), connectFailures: next(),
             bytesFromDevice: next(), bytesToDevice: next(), emitterFailures: next(), segmentsRefused: next(),
             dnsQueriesSent: next(), dnsRepliesReceived: next(), streamOpeningsTLS: next(), streamOpeningsHTTP: next(),
-            streamOpeningsUnrecognised: next(),
+            streamOpeningsUnrecognised: next(), streamsUpgradedToTLS: next(), plaintextUpgradesAbandoned: next(),
             inspection: InspectionStats(inspectionCandidates: next(), terminationsOpened: next(),
                                         inspectionsAbandoned: next(), pinnedHostSkips: next(), flowsInspected: next(),
                                         flowsPinned: next(), terminationsFailed: next()))

@@ -10,7 +10,7 @@ struct ExpectedConversation {
     let bytesFromServer: Int
     let sni: String?
     let quicVersion: UInt32?
-    let streamOpening: String?
+    var streamOpening: String?
     let clientOffer: AnalyzeReport.ClientOffer?
     let serverAnswer: AnalyzeReport.ServerAnswer?
     /// The visibilities the contract allows (two when tshark cannot tell notSent from notRead);

@@ -76,6 +76,23 @@ import Shared
         #expect(table.record(for: FlowFixture.http.key)?.tlsStatus == .encrypted)
     }
 
+    @Test("an unrecognised opening is raised to the switch to TLS seen later, and the flow to encrypted; no other is",
+          arguments: StreamOpening.allCases.filter(\.upgradesToTLS))
+    func aSwitchToTLSRaisesAnUnrecognisedOpening(upgrade: StreamOpening) {
+        var table = FlowTable()
+        table.observe(FlowFixture.http, now: 1)
+        table.observe(FlowFixture.https, now: 1)
+        table.setStreamOpening(.unrecognised, for: FlowFixture.http.key)
+        table.apply(.streamOpening(upgrade), for: FlowFixture.http.key)
+        #expect(table.record(for: FlowFixture.http.key)?.streamOpening == upgrade)
+        #expect(table.record(for: FlowFixture.http.key)?.tlsStatus == .encrypted)
+        table.setStreamOpening(.unrecognised, for: FlowFixture.http.key)
+        #expect(table.record(for: FlowFixture.http.key)?.streamOpening == upgrade)
+        table.setStreamOpening(.httpRequest, for: FlowFixture.https.key)
+        table.setStreamOpening(upgrade, for: FlowFixture.https.key)
+        #expect(table.record(for: FlowFixture.https.key)?.streamOpening == .httpRequest)
+    }
+
     @Test func anHTTPOrUnrecognisedOpeningClaimsNothingAboutTheStatus() {
         var table = FlowTable()
         table.observe(FlowFixture.https, now: 1)

@@ -31,6 +31,12 @@ import Shared
         }
     }
 
+    @Test("a stream that switched to TLS after a plaintext exchange (STARTTLS) is encrypted with TLS",
+          arguments: StreamOpening.allCases.filter(\.upgradesToTLS))
+    func upgradedToTLS(opening: StreamOpening) {
+        #expect(EncryptionAssessment(of: F.flow(1, port: 25, opening: opening)) == .encrypted(.tls))
+    }
+
     @Test("TCP that opened with something else is unassessed: an unrecognised opening")
     func unrecognisedOpening() {
         for port: UInt16 in [22, 25, 443] {

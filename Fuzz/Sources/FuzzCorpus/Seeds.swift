@@ -12,6 +12,7 @@ enum Seeds {
             ("FuzzServerHello", serverHellos),
             ("FuzzServerCertificate", serverFlights),
             ("FuzzProxyTunnel", proxyTunnels),
+            ("FuzzPlaintextUpgrade", plaintextUpgrades),
             ("FuzzDER", certificates.map { Data([0x40]) + $0 }),
             ("FuzzDERWriter", derWriterPrograms),
             ("FuzzQUICInitial", quicDatagrams),
@@ -138,6 +139,17 @@ enum Seeds {
             let client = request + TLSVectors.clientHelloRecord
             let streams = client + reply + TLSVectors.serverHello13Record
             return [0, 1].map { Data([$0, UInt8(client.count >> 8), UInt8(client.count & 0xff)] + streams) }
+        }
+    }
+
+    /// Chunking, then turns (side, length, bytes) (`FuzzPlaintextUpgrade`): each protocol's
+    /// exchange to its switch and both hellos after it, whole and one byte at a time.
+    static var plaintextUpgrades: [Data] {
+        UpgradeVectors.all.flatMap { exchange -> [Data] in
+            let turns = exchange.turns + [UpgradeVectors.Turn(side: .client, bytes: TLSVectors.clientHelloRecord),
+                                          UpgradeVectors.Turn(side: .server, bytes: TLSVectors.serverHello13Record)]
+            let body = turns.flatMap { turn in [turn.side == .client ? 0 : 1, UInt8(min(turn.bytes.count, 255))] + turn.bytes.prefix(255) }
+            return [0, 1].map { Data([$0] + body) }
         }
     }
 

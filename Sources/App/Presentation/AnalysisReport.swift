@@ -62,6 +62,13 @@ public struct AnalysisReport: Sendable {
         case .tlsHandshake: "a TLS handshake"
         case .httpRequest: "an HTTP request"
         case .unrecognised: "something else"
+        case .smtpStartTLS: "SMTP, then TLS after STARTTLS"
+        case .imapStartTLS: "IMAP, then TLS after STARTTLS"
+        case .pop3STLS: "POP3, then TLS after STLS"
+        case .ftpAuthTLS: "FTP, then TLS after AUTH TLS"
+        case .xmppStartTLS: "XMPP, then TLS after <starttls/>"
+        case .ldapStartTLS: "LDAP, then TLS after the StartTLS operation"
+        case .postgresSSLRequest: "PostgreSQL, then TLS after an SSLRequest"
         }
     }
 

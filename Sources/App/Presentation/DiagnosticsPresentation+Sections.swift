@@ -109,6 +109,8 @@ extension DiagnosticsPresentation {
             rows.count("tls", "streams opened with a TLS handshake (its server name read)", relay.streamOpeningsTLS)
             rows.count("http", "streams opened with an HTTP request", relay.streamOpeningsHTTP)
             rows.count("other", "streams opened with something else", relay.streamOpeningsUnrecognised)
+            rows.count("upgraded", "of those, switched to TLS after a plaintext exchange (STARTTLS)", relay.streamsUpgradedToTLS)
+            rows.count("upgradesAbandoned", "plaintext exchanges followed and given up before any switch", relay.plaintextUpgradesAbandoned)
         }
     }
 

@@ -146,6 +146,8 @@ public struct TunnelStatsReport: Sendable, Equatable {
             lines.add("streamOpeningsTLS", relay.streamOpeningsTLS)
             lines.add("streamOpeningsHTTP", relay.streamOpeningsHTTP)
             lines.add("streamOpeningsUnrecognised", relay.streamOpeningsUnrecognised)
+            lines.add("streamsUpgradedToTLS", relay.streamsUpgradedToTLS)
+            lines.add("plaintextUpgradesAbandoned", relay.plaintextUpgradesAbandoned)
         }]
         if let inspection = relay.inspection {
             groups.append(group("relay.inspection", "what was inspected") { lines in

@@ -34,13 +34,15 @@ extension FlowTable {
         updateRecord(of: key) { $0.serverTLS = answer }
     }
 
-    /// How the device's stream began. Decided once, so the first reading stays; a TLS handshake
-    /// raises a `plaintext` flow to `encrypted` (TLS on a port other than 443) and never lowers.
+    /// How the device's stream began. Decided once, so the first reading stays — but for an
+    /// `unrecognised` stream later seen to switch to TLS (STARTTLS), which says more. TLS, from
+    /// the start or after the switch, raises a `plaintext` flow to `encrypted` (TLS on a port
+    /// other than 443) and never lowers.
     package mutating func setStreamOpening(_ opening: StreamOpening, for key: FlowKey) {
         updateRecord(of: key) { record in
-            guard record.streamOpening == nil else { return }
+            guard record.streamOpening == nil || (record.streamOpening == .unrecognised && opening.upgradesToTLS) else { return }
             record.streamOpening = opening
-            if opening == .tlsHandshake { record.raiseToEncrypted() }
+            if opening.carriesTLS { record.raiseToEncrypted() }
         }
     }
 }

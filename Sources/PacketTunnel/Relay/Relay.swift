@@ -334,7 +334,9 @@ package final class Relay {
     /// scanners are dropped, so the rest of the flow costs one check per chunk.
     func scan(_ data: Data, fromClient: Bool, _ key: FlowKey) {
         guard var scanners = tcpFlows[key]?.scanners, let observer else { return }
+        let abandoned = scanners.upgradeAbandoned
         let facts = data.withUnsafeBytes { fromClient ? scanners.client($0) : scanners.server($0) }
+        if scanners.upgradeAbandoned && !abandoned { stats.plaintextUpgradesAbandoned += 1 }
         tcpFlows[key]?.scanners = scanners.isSettled ? nil : scanners
         var openedTLSUninspected = false
         for fact in facts {
@@ -346,6 +348,12 @@ package final class Relay {
                 openedTLSUninspected = tcpFlows[key]?.inspection == nil
             case .httpRequest: stats.streamOpeningsHTTP += 1
             case .unrecognised: stats.streamOpeningsUnrecognised += 1
+            case .smtpStartTLS, .imapStartTLS, .pop3STLS, .ftpAuthTLS, .xmppStartTLS, .ldapStartTLS, .postgresSSLRequest:
+                // Counted once more: first as unrecognised, then as switched. Never inspected:
+                // the relay decides at the stream's first bytes, and passes it through. With
+                // inspection off that is said as for any TLS stream.
+                stats.streamsUpgradedToTLS += 1
+                openedTLSUninspected = inspection?.isEnabled != true
             }
         }
         if !facts.isEmpty { observer(key, facts) }

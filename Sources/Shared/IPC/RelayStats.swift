@@ -28,6 +28,12 @@ public struct RelayStats: Codable, Sendable, Equatable {
     public var streamOpeningsHTTP: UInt64
     /// TCP streams whose first bytes were neither.
     public var streamOpeningsUnrecognised: UInt64
+    /// Of those, streams followed through a plaintext exchange to its switch to TLS (STARTTLS and
+    /// its kin), their handshake read after it.
+    public var streamsUpgradedToTLS: UInt64
+    /// Plaintext exchanges given up before any switch: bytes their protocol forbids, or no switch
+    /// within the bytes followed.
+    public var plaintextUpgradesAbandoned: UInt64
     /// What TLS inspection did; nil while this build does not inspect.
     public var inspection: InspectionStats?
 
@@ -35,6 +41,7 @@ public struct RelayStats: Codable, Sendable, Equatable {
                 connectFailures: UInt64 = 0, bytesFromDevice: UInt64 = 0, bytesToDevice: UInt64 = 0,
                 emitterFailures: UInt64 = 0, segmentsRefused: UInt64 = 0, dnsQueriesSent: UInt64 = 0, dnsRepliesReceived: UInt64 = 0,
                 streamOpeningsTLS: UInt64 = 0, streamOpeningsHTTP: UInt64 = 0, streamOpeningsUnrecognised: UInt64 = 0,
+                streamsUpgradedToTLS: UInt64 = 0, plaintextUpgradesAbandoned: UInt64 = 0,
                 inspection: InspectionStats? = nil) {
         self.tcpFlowsOpened = tcpFlowsOpened
         self.tcpFlowsClosed = tcpFlowsClosed
@@ -49,6 +56,8 @@ public struct RelayStats: Codable, Sendable, Equatable {
         self.streamOpeningsTLS = streamOpeningsTLS
         self.streamOpeningsHTTP = streamOpeningsHTTP
         self.streamOpeningsUnrecognised = streamOpeningsUnrecognised
+        self.streamsUpgradedToTLS = streamsUpgradedToTLS
+        self.plaintextUpgradesAbandoned = plaintextUpgradesAbandoned
         self.inspection = inspection
     }
 

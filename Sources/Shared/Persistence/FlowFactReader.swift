@@ -189,9 +189,9 @@ struct FlowFactReader {
     }
 
     func streamOpening() throws(StoreError) -> StreamOpening? {
+        // An opening a newer build named is not known here: no reading, the row stays readable.
         guard let raw = try text(.streamOpening) else { return nil }
-        guard let opening = StreamOpening(rawValue: raw) else { throw corrupt("stream_opening \"\(raw)\"") }
-        return opening
+        return StreamOpening(stored: raw)
     }
 
     // MARK: Typed columns

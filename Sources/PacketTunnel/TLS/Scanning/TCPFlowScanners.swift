@@ -14,6 +14,12 @@ import Shared
 /// reply, is read as before. (A client stream that begins like a request and proves none can meet
 /// a server that answers like a proxy: what follows that reply is then read as the tunnel's.)
 ///
+/// TLS that starts late is read the same way (`TCPFlowScanners+Upgrade`): a plaintext exchange
+/// (SMTP, IMAP, POP3, FTP, XMPP, LDAP, PostgreSQL) is followed on each side to where that side
+/// switches, and the same hello and certificate scanners start there. Only streams whose first
+/// bytes could be such an exchange pay for it: a server that greets before the client speaks
+/// (`220`, `+OK`, `*`), or a client that opens with 0x00, 0x30 or '<'.
+///
 /// Every scanner is sticky, so once all have settled `isSettled` lets the caller stop feeding
 /// and drop this value: a bulk transfer costs one check per chunk.
 package struct TCPFlowScanners: Sendable {
@@ -21,20 +27,29 @@ package struct TCPFlowScanners: Sendable {
     private var proxyRequest: ProxyRequestScanner? = ProxyRequestScanner()
     private var clientHello: ClientHelloScanner? = ClientHelloScanner()
     private var proxyReply: ProxyReplyScanner?
-    private var serverHello: ServerHelloScanner? = ServerHelloScanner()
+    var serverHello: ServerHelloScanner? = ServerHelloScanner()
     private var certificates: ServerCertificateScanner?
     /// The reply the proxy request found asks for.
     private var tunnel: ProxyReplyScanner.Kind?
+    /// Each side of a plaintext exchange followed to its switch to TLS, while it may be one.
+    var upgradeRequest: UpgradeFollower?
+    var upgradeAnswer: UpgradeFollower?
+    /// What the client switched by, after the server's yes; the server's switch must match it.
+    var requested: PlaintextUpgrade?
+    /// A plaintext exchange was followed and given up (garbage, or no switch within the bounds).
+    package internal(set) var upgradeAbandoned = false
     /// Bytes of each stream given so far.
-    private var clientOffset = 0
+    var clientOffset = 0
     private var serverOffset = 0
 
     package init() {}
 
     /// Nothing more can be learned from either stream.
     package var isSettled: Bool { isClientSettled && isServerSettled }
-    package var isClientSettled: Bool { opening == nil && proxyRequest == nil && clientHello == nil }
-    package var isServerSettled: Bool { proxyReply == nil && serverHello == nil && certificates == nil }
+    package var isClientSettled: Bool { opening == nil && proxyRequest == nil && clientHello == nil && upgradeRequest == nil }
+    package var isServerSettled: Bool {
+        proxyReply == nil && serverHello == nil && certificates == nil && upgradeAnswer == nil
+    }
 
     /// The next bytes the client sent; returns what they taught, in the order learned.
     package mutating func client(_ bytes: UnsafeRawBufferPointer) -> [FlowFact] {
@@ -43,6 +58,9 @@ package struct TCPFlowScanners: Sendable {
         clientOffset += bytes.count
         var facts: [FlowFact] = []
         var rest = bytes
+        if start == 0, serverOffset == 0, let grammar = UpgradeGrammar.clientSpeaksFirst(firstByte: bytes[0]) {
+            upgradeRequest = UpgradeFollower(grammar)
+        }
         // Each scanner is driven in place (`scanner!.scan`): copying one out and back costs a
         // memmove of its whole state per chunk.
         if opening != nil, case .decided(let decided) = opening!.scan(bytes) {
@@ -63,6 +81,11 @@ package struct TCPFlowScanners: Sendable {
             case .unavailable:
                 proxyRequest = nil
             }
+        }
+        if upgradeRequest != nil, let end = followRequest(bytes, into: &facts) {
+            // The hello read so far saw plaintext: the one after the switch starts afresh.
+            clientHello = ClientHelloScanner()
+            rest = Self.suffix(of: bytes, from: end - start)
         }
         if clientHello != nil {
             switch clientHello!.scan(rest) {
@@ -89,6 +112,14 @@ package struct TCPFlowScanners: Sendable {
         var rest = bytes
         if start == 0, let kind = tunnel ?? proxyRequest?.candidate {
             proxyReply = ProxyReplyScanner(kind: kind)
+        }
+        if start == 0, upgradeAnswer == nil, proxyReply == nil {
+            startAnswer(firstByte: bytes[0])
+        }
+        if upgradeAnswer != nil {
+            guard let end = followAnswer(bytes) else { return facts }
+            serverHello = ServerHelloScanner()
+            rest = Self.suffix(of: bytes, from: end - start)
         }
         if proxyReply != nil {
             switch proxyReply!.scan(bytes) {

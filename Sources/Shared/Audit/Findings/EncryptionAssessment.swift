@@ -28,7 +28,7 @@ public enum EncryptionAssessment: Sendable, Hashable {
     private init(stream flow: StoredFlow) {
         // `encrypted` is no reading: the port alone gives it. An inspection outcome is one.
         let inspectionOutcome = [.inspected, .notInspectable, .inspectionFailed].contains(flow.tlsStatus)
-        if flow.streamOpening == .tlsHandshake || flow.clientTLS != nil || flow.serverTLS != nil || flow.leafTLS != nil
+        if flow.streamOpening?.carriesTLS == true || flow.clientTLS != nil || flow.serverTLS != nil || flow.leafTLS != nil
             || inspectionOutcome {
             self = .encrypted(.tls)
         } else if flow.streamOpening == .unrecognised {

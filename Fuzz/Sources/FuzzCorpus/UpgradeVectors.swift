@@ -1,0 +1,1 @@
+../../../Tests/PacketTunnelTests/UpgradeVectors.swift
