@@ -50,7 +50,8 @@ let package = Package(
                                                         "Shared", "CAllocationCounter"], swiftSettings: strict),
 
         // Synthetic traffic, seeded randoms, DNS and TLS fixtures: for the tests and tvlab only.
-        .target(name: "Fixtures", dependencies: ["Shared"], path: "Tests/Fixtures", swiftSettings: strict),
+        .target(name: "Fixtures", dependencies: ["Shared"], path: "Tests/Fixtures", exclude: ["JA4Reference"],
+                swiftSettings: strict),
         // What several test targets share (temporary directories, tshark); never linked into a product.
         .target(name: "TestSupport", dependencies: ["Shared", "Fixtures"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SharedTests", dependencies: ["Shared", "CSQLite", "COpenSSL", "CTunnelVision", "Fixtures",

@@ -23,6 +23,10 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     public var proxyTarget: ProxyTarget?
     public var serverTLS: ServerTLSAnswer?
     public var clientTLS: ClientTLSOffer?
+    /// JA4 and JA3 of the ClientHello `clientTLS` was read from; set with it.
+    public var clientFingerprints: ClientHelloFingerprints?
+    /// JA3S of the cleartext ServerHello `serverTLS` was read from; nil for any other answer.
+    public var serverFingerprints: ServerHelloFingerprints?
     public var quic: QUICVersionReading?
     public var serverCertificates: ServerCertificateReading?
     public var streamOpening: StreamOpening?
