@@ -47,7 +47,9 @@ enum FlowsCommand {
                                          a whole part at a time (ja4:t13d1516h2,
                                          ja4:t13d1516h2_8daaf6152771), any case
                        ja3:HASH          its ClientHello's JA3 hash (MD5, 32 hex digits) is HASH
-                       ja3s:HASH         its cleartext ServerHello's JA3S hash is HASH
+                       ja3s:HASH         its cleartext ServerHello's JA3S hash is HASH (JA4S and
+                                         JA4X are not computed: their licence allows only
+                                         non-commercial use, and ja4s: is refused saying so)
                      A comma in a term's value means any of them (port:80,443); "," and spaces
                      inside double quotes are the value's (program:"a,b"). '-' before a term keeps
                      the connections it does not hold for (-proto:udp, -198.18.0.0/15). Keys are in

@@ -101,6 +101,8 @@ struct FlowQueryParserTests {
         ("ja3s:e7d705a3286e19ea42f587b344ee686g", "'e7d705a3286e19ea42f587b344ee686g' in 'ja3s:e7d705a3286e19ea42f587b344ee686g' "
             + "is not a JA3 or JA3S hash: give its 32 hex digits, as in ja3:e7d705a3286e19ea42f587b344ee6865"),
         ("ja4:", "'ja4:' has an empty value: give one after ja4:, several separated by commas, as in ja4:t13d1516h2_8daaf6152771_e5627efa2ab1"),
+        ("-JA4S:t130200_1301_234ea6891581", "'-JA4S:t130200_1301_234ea6891581' asks for JA4S, which TunnelVision does not compute "
+            + "(its licence, the FoxIO License 1.1, allows only non-commercial use): search ja4:, ja3: or ja3s: instead"),
         // The first term that cannot be read is the one named, whatever follows.
         ("example.com port:abc proto:sctp", "'abc' in 'port:abc' is not a port: give a number from 0 to 65535 or a range such as 8000-8080"),
     ]

@@ -27,6 +27,9 @@ struct FlowQueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case badPrefixLength(String, IPFamilyBits)
         /// `ja3:`/`ja3s:` with a value that is not an MD5 hash (32 hex digits).
         case badFingerprintHash(String)
+        /// `ja4s:`, `ja4x:`: fingerprints TunnelVision does not compute (`ServerHelloFingerprints`
+        /// says why); the person searches what is computed instead.
+        case fingerprintNotComputed(String)
     }
 
     /// The bits of an address of one family: what a prefix length may be at most.
@@ -66,6 +69,9 @@ struct FlowQueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownStatus(let value):
             "'\(value)' in '\(term)' is not a status: give "
                 + TLSInspectionStatus.allCases.map(HistoryFlowWording.statusIdentifier).joined(separator: ", ")
+        case .fingerprintNotComputed(let key):
+            "'\(term)' asks for \(key.uppercased()), which TunnelVision does not compute (its licence, the FoxIO License 1.1, "
+                + "allows only non-commercial use): search ja4:, ja3: or ja3s: instead"
         case .badFingerprintHash(let value):
             "'\(value)' in '\(term)' is not a JA3 or JA3S hash: give its 32 hex digits, as in \(FlowQuery.Key.ja3.example)"
         case .badPrefixLength(let value, let bits):

@@ -99,12 +99,18 @@ enum FlowQueryParser {
             let block = try block(of: address, length: text[text.index(after: slash)...], typed: word.typed)
             return FlowQuery.Term(.address([block]), negated: negated)
         }
+        if let colon = text.firstIndex(of: ":"), notComputed.contains(text[..<colon].lowercased()) {
+            throw FlowQueryError(word.typed, .fingerprintNotComputed(text[..<colon].lowercased()))
+        }
         if let colon = text.firstIndex(of: ":"), colon > text.startIndex,
            text[..<colon].allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw FlowQueryError(word.typed, .unknownKey(String(text[..<colon])))
         }
         return FlowQuery.Term(.names([text.lowercased()]), negated: negated)
     }
+
+    /// JA4+ fingerprints a search may name but TunnelVision does not compute (FoxIO License 1.1).
+    static let notComputed: Set<String> = ["ja4s", "ja4x", "ja4h", "ja4l", "ja4t", "ja4ssh"]
 
     /// A key's values: the parts split at the commas outside quotes.
     static func values(of parts: [Word.Part]) -> [String] {
