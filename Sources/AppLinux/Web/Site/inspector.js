@@ -1,6 +1,6 @@
 // The Flow Inspector: one connection — six facts, the program that opened it, the proxy request
-// that opened it and its Community ID, its name and where the name came from, what its TLS handshake offered and answered and
-// which certificates could be seen, its decrypted content (or why there is none), and its packets
+// that opened it and its Community ID, its name and where the name came from, what its TLS handshake offered and answered,
+// the hellos' fingerprints (JA4, JA3, JA3S) and which certificates could be seen, its decrypted content (or why there is none), and its packets
 // by meaning, each leading to Packet detail.
 // All from `tunnelvision flow ID --json`; every sentence is the command's.
 
