@@ -27,12 +27,13 @@ function handshake(flow) {
 }
 
 /** The hellos' fingerprints (`flow.fingerprints`): JA4 and JA3 of the client's, JA3S of the
- *  server's, each hash with the string it hashes; the abbreviations are named in full. */
+ *  server's, each hash with the string it hashes; each abbreviation is named in full (its title
+ *  for a pointer, words a screen reader says). */
 function fingerprints(prints) {
   if (!prints) return null;
-  const row = (short, long, value, full) => value ? [h("abbr", { title: long }, short),
-    [h("code", { class: "fingerprint", "aria-label": `${long}: ${value}` }, value),
-      full ? h("span", { class: "hint fingerprint" }, ` ${full}`) : null]] : null;
+  const row = (short, long, value, full) => value ? [
+    [h("abbr", { title: long }, short), h("span", { class: "visually-hidden" }, `, ${long}`)],
+    [h("code", { class: "fingerprint" }, value), full ? h("span", { class: "hint fingerprint" }, ` ${full}`) : null]] : null;
   return h("dl", { class: "facts fingerprints", "aria-label": "TLS fingerprints" }, [
     row("JA4", "JA4 TLS client fingerprint", prints.ja4),
     row("JA3", "JA3 TLS client fingerprint (MD5)", prints.ja3, prints.ja3Full),
