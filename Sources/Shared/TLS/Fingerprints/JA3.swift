@@ -8,12 +8,23 @@
 /// where SSLVersion is the hello's `legacy_version`.
 public enum JA3 {
     public static func string(_ hello: ClientHelloTraits) -> String {
-        [String(hello.legacyVersion), list(hello.cipherSuites), list(hello.extensionTypes), list(hello.groups),
-         list(hello.pointFormats)].joined(separator: ",")
+        var text = ASCIIWriter(capacity: 6 * (hello.cipherSuites.count + hello.extensionTypes.count + hello.groups.count) + 16)
+        text.appendDecimal(hello.legacyVersion)
+        for field in [hello.cipherSuites, hello.extensionTypes, hello.groups, hello.pointFormats.map(UInt16.init)] {
+            text.append(UInt8(ascii: ","))
+            list(field, to: &text)
+        }
+        return text.string
     }
 
     public static func string(_ hello: ServerHelloTraits) -> String {
-        [String(hello.legacyVersion), String(hello.cipherSuite), list(hello.extensionTypes)].joined(separator: ",")
+        var text = ASCIIWriter(capacity: 6 * hello.extensionTypes.count + 16)
+        text.appendDecimal(hello.legacyVersion)
+        text.append(UInt8(ascii: ","))
+        text.appendDecimal(hello.cipherSuite)
+        text.append(UInt8(ascii: ","))
+        list(hello.extensionTypes, to: &text)
+        return text.string
     }
 
     /// The MD5 of a JA3 or JA3S string, 32 lowercase hex digits.
@@ -21,7 +32,10 @@ public enum JA3 {
         X509Digest.lowercaseHex(X509Digest.md5(Array(string.utf8)))
     }
 
-    private static func list<Value: BinaryInteger>(_ values: [Value]) -> String {
-        values.map { String($0) }.joined(separator: "-")
+    private static func list(_ values: [UInt16], to text: inout ASCIIWriter) {
+        for (index, value) in values.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: "-")) }
+            text.appendDecimal(value)
+        }
     }
 }

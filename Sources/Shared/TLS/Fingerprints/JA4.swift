@@ -11,12 +11,18 @@
 /// GREASE is ignored everywhere (the traits come without it); counts stop at 99.
 public enum JA4 {
     public static func fingerprint(_ hello: ClientHelloTraits) -> String {
-        let ciphers = hexList(hello.cipherSuites.sorted())
+        let ciphers = hello.cipherSuites.sorted()
         let extensions = hello.extensionTypes.filter { $0 != serverName && $0 != alpn }.sorted()
-        var extensionText = hexList(extensions)
-        if !hello.signatureAlgorithms.isEmpty { extensionText += "_" + hexList(hello.signatureAlgorithms) }
-        let extensionHash = extensions.isEmpty ? empty : hash12(extensionText)
-        return prefix(hello) + "_" + (ciphers.isEmpty ? empty : hash12(ciphers)) + "_" + extensionHash
+        var extensionText = ASCIIWriter(capacity: (extensions.count + hello.signatureAlgorithms.count) * 5 + 1)
+        write(extensions, to: &extensionText)
+        if !hello.signatureAlgorithms.isEmpty {
+            extensionText.append(UInt8(ascii: "_"))
+            write(hello.signatureAlgorithms, to: &extensionText)
+        }
+        var cipherText = ASCIIWriter(capacity: ciphers.count * 5)
+        write(ciphers, to: &cipherText)
+        return prefix(hello) + "_" + (ciphers.isEmpty ? empty : hash12(cipherText.bytes)) + "_"
+            + (extensions.isEmpty ? empty : hash12(extensionText.bytes))
     }
 
     /// JA4_a, the readable part: what a search by prefix matches first.
@@ -59,17 +65,22 @@ public enum JA4 {
 
     /// "002f,0035,…": 4-digit lowercase hex joined by commas.
     static func hexList(_ values: [UInt16]) -> String {
-        var text = ""
-        text.reserveCapacity(values.count * 5)
-        for (index, value) in values.enumerated() {
-            if index > 0 { text.append(",") }
-            for shift in stride(from: 12, through: 0, by: -4) { text.append(hexDigits[Int(value >> UInt16(shift)) & 0x0F]) }
-        }
-        return text
+        var text = ASCIIWriter(capacity: values.count * 5)
+        write(values, to: &text)
+        return text.string
     }
 
-    private static func hash12(_ text: String) -> String {
-        String(X509Digest.lowercaseHex(X509Digest.sha256(Array(text.utf8))).prefix(12))
+    private static func write(_ values: [UInt16], to text: inout ASCIIWriter) {
+        for (index, value) in values.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ",")) }
+            text.appendHexByte(UInt8(truncatingIfNeeded: value >> 8))
+            text.appendHexByte(UInt8(truncatingIfNeeded: value))
+        }
+    }
+
+    /// The first 12 hex digits of the SHA-256: its first six bytes.
+    private static func hash12(_ text: ArraySlice<UInt8>) -> String {
+        X509Digest.lowercaseHex(X509Digest.sha256(text).prefix(6))
     }
 
     private static let empty = "000000000000"
