@@ -16,7 +16,8 @@ enum ExportCommand {
 
     Writes the whole history (or what FILTERS keep) as one JSON file: for each connection its
     protocol, both ends as stored ("peers") and split into "local" and "remote" (null when that
-    cannot be told), its Community ID ("communityID", as 'tunnelvision help flows' says), its name
+    cannot be told), its Community ID ("communityID", as 'tunnelvision help flows' says), its TLS
+    fingerprints ("fingerprints": JA4, JA3, JA3S, as 'tunnelvision help flows' says), its name
     and where the name came from (sni|quic|proxy|dns|dnsQuery), the target of a proxy request that
     opened it ("proxy"), what a DNS connection asked and how it was answered ("dns") and whether it
     carries encrypted DNS ("encryptedDNS"), all as 'tunnelvision help flows' says, first and last
@@ -42,8 +43,8 @@ enum ExportCommand {
               D/exports/connections.har; a connection whose content cannot be read is counted
               and said, never left out unsaid.
     FILTERS   the options of 'tunnelvision flows' that choose connections: --search QUERY (the
-              Timeline's search: host:, port:, proto:, status:, program:, an address or CIDR, -
-              to negate), --protocol, --status, --reason, --program, --since, --until. The JSON
+              Timeline's search: host:, port:, proto:, status:, program:, http:, ja4:, ja3:,
+              ja3s:, an address or CIDR, - to negate), --protocol, --status, --reason, --program, --since, --until. The JSON
               file's "scope" says what they kept.
     --sort KEY[:asc|desc]
               the order of 'tunnelvision flows --sort' (the Timeline's columns), most recent

@@ -40,7 +40,7 @@ enum FlowCommand {
                    leaves no file.
     --json         one JSON document. Inspector: {"id", "name", "nameSource", "otherNames",
                    "proxy" (as 'tunnelvision help flows' says, with "text": the sentence shown),
-                   "protocol", "ipVersion", "local", "remote", "ends", "communityID", "dns",
+                   "protocol", "ipVersion", "local", "remote", "ends", "communityID", "fingerprints", "dns",
                    "encryptedDNS", "conversation" (as 'tunnelvision help flows' says),
                    "dnsText", "encryptedDNSText" (the same in words, or null), "firstPacket",
                    "lastPacket" (UTC), "durationSeconds", "bytesReceived", "bytesSent",

@@ -43,11 +43,18 @@ enum FlowsCommand {
                                          or a header line, "user-agent: curl") contains TEXT, any
                                          case; kept while its decrypted content is (values of
                                          Authorization and Cookie are not searchable)
+                       ja4:FINGERPRINT   its ClientHello's JA4 is FINGERPRINT, or begins with it
+                                         a whole part at a time (ja4:t13d1516h2,
+                                         ja4:t13d1516h2_8daaf6152771), any case
+                       ja3:HASH          its ClientHello's JA3 hash (MD5, 32 hex digits) is HASH
+                       ja3s:HASH         its cleartext ServerHello's JA3S hash is HASH (JA4S and
+                                         JA4X are not computed: their licence allows only
+                                         non-commercial use, and ja4s: is refused saying so)
                      A comma in a term's value means any of them (port:80,443); "," and spaces
                      inside double quotes are the value's (program:"a,b"). '-' before a term keeps
                      the connections it does not hold for (-proto:udp, -198.18.0.0/15). Keys are in
                      any case. A term that cannot be read — an unknown key (foo:bar), a bad port,
-                     protocol, status or prefix length, an empty value, an unclosed quote — is
+                     protocol, status, prefix length or JA3 hash, an empty value, an unclosed quote — is
                      refused with what it should be (exit status 2), never searched as text.
     --protocol P     only these protocols (comma-separated or repeated; icmp means ICMP and ICMPv6)
     --status S       only these encryption statuses (comma-separated or repeated); inspectionFailed
@@ -90,7 +97,10 @@ enum FlowsCommand {
                      stored), "communityID" (Zeek's Community ID v1 of the connection, "1:…" as
                      Zeek, Suricata and Wireshark write it, seed 0: the same connection in their
                      records has the same; null for ICMP and SCTP, whose type and code or ports
-                     the history does not keep), "name", "nameSource" (sni: the TLS hello's
+                     the history does not keep), "fingerprints" ({"ja4", "ja3", "ja3Full", "ja3s",
+                     "ja3sFull"}: the ClientHello's JA4 and JA3 — its MD5 and the string hashed, as
+                     Wireshark prints them — and a cleartext ServerHello's JA3S, each null when
+                     its hello was not read; null when neither was), "name", "nameSource" (sni: the TLS hello's
                      server name; quic: a QUIC Initial's; proxy: a proxy request's target; dns: a
                      DNS answer for its address; dnsQuery: on a DNS connection, the name it asked
                      about; or null), "otherNames", "proxy" ({"protocol" (socks4|socks4a|socks5|

@@ -66,6 +66,10 @@ enum HelpText {
       - how the client's stream opened (a TLS handshake, an HTTP request, something else);
       - what the client offered (TLS versions, ALPN, Encrypted ClientHello) and what the server
         answered (version and cipher suite, or an alert);
+      - the hellos' fingerprints: the ClientHello's JA4 (FoxIO's; "t…" over TCP, "q…" over QUIC)
+        and JA3, the ServerHello's JA3S (Salesforce's; each its MD5 hash and the string hashed, as
+        Wireshark prints them). JA4S and JA4X are not computed: their licence (FoxIO License 1.1)
+        allows only non-commercial use;
       - the certificate chain where it travelled in the clear (TLS 1.2 and older): each certificate's
         subject, issuer and expiry; for TLS 1.3, that it was encrypted.
     TCP streams are put back in order for this; nothing is decrypted. The client of a conversation
@@ -92,7 +96,9 @@ enum HelpText {
                    "quicVersion", "clientOffer" {"versions"
                    (supported_versions list) | "upTo" (legacy_version), "alpn", "omittedALPN", "ech",
                    "text"}, "serverAnswer" {"version", "cipherSuite", "cipherSuiteName" (IANA, or
-                   null when unknown), "helloRetryRequest"} | {"alert"}, "text"}, "certificates"
+                   null when unknown), "helloRetryRequest"} | {"alert"}, "text"}, "fingerprints"
+                   {"ja4", "ja3" (MD5), "ja3Full" (the JA3 string), "ja3s" (MD5), "ja3sFull"} (each
+                   null when its hello was not read) | null, "certificates"
                    {"visibility", "complete", "text", "chain": [{"subject", "issuer", "notAfter",
                    "text"}]}}]}. Versions and suites are their decimal code points; each "text" is
                    the text report's words for the same fact.

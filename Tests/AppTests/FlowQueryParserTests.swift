@@ -25,6 +25,15 @@ struct FlowQueryParserTests {
         #expect(try FlowQuery("port:0,65535").terms == [Term(.port([0...0, 65_535...65_535]))])
     }
 
+    @Test("ja4:, ja3: and ja3s: read fingerprints in any case, lowercased; a list is any of them")
+    func fingerprintTerms() throws {
+        #expect(try FlowQuery("JA4:T13D1516H2_8daaf6152771 -ja3:ADA70206E40642A3E4461F35503241D5,de350869b8c85de67a350c8d186f11e6").terms == [
+            Term(.ja4(["t13d1516h2_8daaf6152771"])),
+            Term(.ja3(["ada70206e40642a3e4461f35503241d5", "de350869b8c85de67a350c8d186f11e6"]), negated: true),
+        ])
+        #expect(try FlowQuery("ja3s:eb1d94daa7e0344597e756a1fb6e7054").terms == [Term(.ja3s(["eb1d94daa7e0344597e756a1fb6e7054"]))])
+    }
+
     @Test("a bare IPv6 address holds colons and is read as an address, never as a key")
     func ipv6IsNotAKey() throws {
         for text in ["fd00::1", "::1", "::", "FD00:7::2", "::ffff:198.18.0.1", "fd00:0:0:0:0:0:0:1"] {
@@ -58,10 +67,10 @@ struct FlowQueryParserTests {
 
     /// Every malformed query and the one sentence it is refused with.
     static let refusals: [(String, String)] = [
-        ("foo:bar", "'foo:bar' has an unknown key 'foo': give host:, port:, proto:, status: or program:, or write an IPv6 address whole (fd00::1)"),
-        ("video -Protocol:tcp", "'-Protocol:tcp' has an unknown key 'Protocol': give host:, port:, proto:, status: or program:, "
+        ("foo:bar", "'foo:bar' has an unknown key 'foo': give host:, port:, proto:, status:, program:, http:, ja4:, ja3: or ja3s:, or write an IPv6 address whole (fd00::1)"),
+        ("video -Protocol:tcp", "'-Protocol:tcp' has an unknown key 'Protocol': give host:, port:, proto:, status:, program:, http:, ja4:, ja3: or ja3s:, "
             + "or write an IPv6 address whole (fd00::1)"),
-        ("https://example.com", "'https://example.com' has an unknown key 'https': give host:, port:, proto:, status: or program:, "
+        ("https://example.com", "'https://example.com' has an unknown key 'https': give host:, port:, proto:, status:, program:, http:, ja4:, ja3: or ja3s:, "
             + "or write an IPv6 address whole (fd00::1)"),
         ("port:abc", "'abc' in 'port:abc' is not a port: give a number from 0 to 65535 or a range such as 8000-8080"),
         ("port:65536", "'65536' in 'port:65536' is not a port: give a number from 0 to 65535 or a range such as 8000-8080"),
@@ -88,6 +97,12 @@ struct FlowQueryParserTests {
         ("198.18.0.0/x", "'/x' in '198.18.0.0/x' is not a prefix length: give 0 to 32 after an IPv4 address"),
         ("-fd00::/", "'/' in '-fd00::/' is not a prefix length: give 0 to 128 after an IPv6 address"),
         ("198.18.0.0/+8", "'/+8' in '198.18.0.0/+8' is not a prefix length: give 0 to 32 after an IPv4 address"),
+        ("ja3:abc", "'abc' in 'ja3:abc' is not a JA3 or JA3S hash: give its 32 hex digits, as in ja3:e7d705a3286e19ea42f587b344ee6865"),
+        ("ja3s:e7d705a3286e19ea42f587b344ee686g", "'e7d705a3286e19ea42f587b344ee686g' in 'ja3s:e7d705a3286e19ea42f587b344ee686g' "
+            + "is not a JA3 or JA3S hash: give its 32 hex digits, as in ja3:e7d705a3286e19ea42f587b344ee6865"),
+        ("ja4:", "'ja4:' has an empty value: give one after ja4:, several separated by commas, as in ja4:t13d1516h2_8daaf6152771_e5627efa2ab1"),
+        ("-JA4S:t130200_1301_234ea6891581", "'-JA4S:t130200_1301_234ea6891581' asks for JA4S, which TunnelVision does not compute "
+            + "(its licence, the FoxIO License 1.1, allows only non-commercial use): search ja4:, ja3: or ja3s: instead"),
         // The first term that cannot be read is the one named, whatever follows.
         ("example.com port:abc proto:sctp", "'abc' in 'port:abc' is not a port: give a number from 0 to 65535 or a range such as 8000-8080"),
     ]

@@ -132,6 +132,28 @@ struct FlowQueryTests {
         #expect(try Self.matching("-program:curl", flows) == [1, 2, 3, 4, 5, 6])   // and those nobody named
     }
 
+    @Test("ja4: is a JA4 whole or its first parts whole; ja3: and ja3s: are the hashes; a flow without them matches none")
+    func fingerprints() throws {
+        let client = ClientHelloFingerprints(ja4: "t13d1516h2_8daaf6152771_e5627efa2ab1",
+                                             ja3Full: "771,4865,0,29,0", ja3: "ada70206e40642a3e4461f35503241d5")
+        let server = ServerHelloFingerprints(ja3sFull: "771,4865,43", ja3s: "eb1d94daa7e0344597e756a1fb6e7054")
+        let key = Self.key(.tcp, "198.18.0.2", 20_000, "198.18.0.10", 443)
+        let printed = HistoryFlow(StoredFlow(id: 1, key: key, firstSeen: Date(timeIntervalSince1970: 0),
+                                                            tlsStatus: .encrypted, clientTLS: ClientTLSOffer(versions: .upTo(.tls12)),
+                                                            clientFingerprints: client, serverFingerprints: server))
+        let bare = HistoryFlow(StoredFlow(id: 2, key: key, firstSeen: Date(timeIntervalSince1970: 0), tlsStatus: .encrypted))
+        let flows = [printed, bare]
+        for text in ["ja4:t13d1516h2_8daaf6152771_e5627efa2ab1", "ja4:t13d1516h2", "ja4:T13D1516H2_8daaf6152771",
+                     "ja4:q13d0310h3,t13d1516h2", "ja3:ada70206e40642a3e4461f35503241d5", "ja3s:EB1D94DAA7E0344597E756A1FB6E7054"] {
+            #expect(try Self.matching(text, flows) == [0], "\(text)")
+        }
+        // A piece of a part is no part: t13d matches nothing, nor does a hash of another hello.
+        for text in ["ja4:t13d", "ja4:t13d1516h2_8daa", "ja4:8daaf6152771", "ja3:de350869b8c85de67a350c8d186f11e6"] {
+            #expect(try Self.matching(text, flows) == [], "\(text)")
+        }
+        #expect(try Self.matching("-ja4:t13d1516h2", flows) == [1])
+    }
+
     @Test("an IPv4 or IPv6 address matches either end exactly, however it is written")
     func addresses() async throws {
         let flows = try await Self.flows()

@@ -149,7 +149,7 @@ import Testing
         let directory = try await Self.history(count: 5)
         let cases = [
             ("host-2 port:abc", "flows: --search: 'abc' in 'port:abc' is not a port: give a number from 0 to 65535 or a range such as 8000-8080"),
-            ("foo:bar", "flows: --search: 'foo:bar' has an unknown key 'foo': give host:, port:, proto:, status: or program:, "
+            ("foo:bar", "flows: --search: 'foo:bar' has an unknown key 'foo': give host:, port:, proto:, status:, program:, http:, ja4:, ja3: or ja3s:, "
                 + "or write an IPv6 address whole (fd00::1)"),
             ("\"host-2", "flows: --search: '\"host-2' opens a quote it does not close: end the phrase with another \""),
             ("198.18.0.0/40", "flows: --search: '/40' in '198.18.0.0/40' is not a prefix length: give 0 to 32 after an IPv4 address"),

@@ -693,6 +693,15 @@ def test_inspector_says_the_handshake_in_the_commands_words(t):
         expected = "TLS 1.2" if version == 0x0303 else "TLS 1.3"
         answered = dict(drawn).get("Server answered", "")
         check(answered.startswith(expected) and "cipher suite TLS_" in answered, f"the server's answer reads {answered!r}")
+        # The hellos' fingerprints, as the command gives them, each named in full for a screen reader.
+        prints = flow["fingerprints"] or {}
+        check(prints.get("ja4") and prints.get("ja3") and prints.get("ja3s"), f"connection {flow['id']}: fingerprints {prints}")
+        shown = {dt.find_element("css selector", "abbr").text: dd.find_element("css selector", "code").text
+                 for dt, dd in zip(t.b.css(".facts.fingerprints dt"), t.b.css(".facts.fingerprints dd"))}
+        check(shown == {"JA4": prints["ja4"], "JA3": prints["ja3"], "JA3S": prints["ja3s"]}, f"the fingerprints drawn: {shown}")
+        names = [e.get_attribute("textContent") for e in t.b.css(".facts.fingerprints dt")]
+        check(len(names) == 3 and all("fingerprint" in n for n in names), f"a fingerprint without its full name: {names}")
+        check(prints["ja3Full"] in t.b.css(".facts.fingerprints")[0].text, "the JA3 string is shown beside its hash")
         subjects = [e.text for e in t.b.css("ol.chain li .subject")]
         check(subjects == [c["subject"] for c in flow["certificates"]["chain"]], f"the chain drawn: {subjects}")
         if version == 0x0303:

@@ -13,6 +13,10 @@ struct ExpectedConversation {
     var streamOpening: String?
     let clientOffer: AnalyzeReport.ClientOffer?
     let serverAnswer: AnalyzeReport.ServerAnswer?
+    /// Wireshark's JA3 of the first ClientHello and JA3S of the first ServerHello (their strings
+    /// and hashes); JA4 is not Wireshark's, and is checked against FoxIO's reference outputs.
+    let ja3: (full: String?, hash: String?)
+    let ja3s: (full: String?, hash: String?)
     /// The visibilities the contract allows (two when tshark cannot tell notSent from notRead);
     /// nil when the conversation carried no TLS.
     let visibilities: Set<String>?
@@ -45,7 +49,9 @@ struct ExpectedConversation {
                                       alpn: hello.alpn, omittedALPN: 0, ech: hello.hasEncryptedClientHello,
                                       serverNameAsSent: sent.flatMap { Self.isHostName($0) ? nil : $0 })
         }
+        ja3 = (hello?.ja3Full, hello?.ja3)
         let answer = conversation.serverHellos.first
+        ja3s = (answer?.ja3sFull, answer?.ja3s)
         if let answer {
             serverAnswer = AnalyzeReport.ServerAnswer(version: answer.version, cipherSuite: answer.cipherSuite,
                                                       helloRetryRequest: answer.isHelloRetryRequest, alert: nil)

@@ -119,6 +119,10 @@ struct AnalyzeOracleTests {
         #expect(found.streamOpening == expected.streamOpening, at)
         #expect(found.clientOffer == expected.clientOffer, at)
         #expect(found.serverAnswer == expected.serverAnswer, at)
+        // JA3 and JA3S as Wireshark computes them, on every hello it reads.
+        #expect(found.fingerprints?.ja3Full == expected.ja3.full && found.fingerprints?.ja3 == expected.ja3.hash, at)
+        #expect(found.fingerprints?.ja3sFull == expected.ja3s.full && found.fingerprints?.ja3s == expected.ja3s.hash, at)
+        #expect((found.fingerprints?.ja4 != nil) == (found.clientOffer != nil), at)
         #expect(found.certificates.map { expected.visibilities?.contains($0.visibility) == true } ?? (expected.visibilities == nil),
                 "\(tshark): visibility \(found.certificates?.visibility ?? "nil"), tshark allows \(expected.visibilities ?? [])")
         if let chain = expected.chain {

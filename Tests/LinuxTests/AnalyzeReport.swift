@@ -24,6 +24,7 @@ struct AnalyzeReport: Decodable {
         var quicVersion: UInt32?
         var clientOffer: ClientOffer?
         var serverAnswer: ServerAnswer?
+        var fingerprints: Fingerprints?
         var certificates: Certificates?
 
         var description: String { "\(`protocol`) \(client) → \(server)" }
@@ -59,6 +60,15 @@ struct AnalyzeReport: Decodable {
         var cipherSuite: Int?
         var helloRetryRequest: Bool?
         var alert: Int?
+    }
+
+    /// JA4 and JA3 (hash and string) of the ClientHello, JA3S of the ServerHello.
+    struct Fingerprints: Decodable, Equatable {
+        var ja4: String?
+        var ja3: String?
+        var ja3Full: String?
+        var ja3s: String?
+        var ja3sFull: String?
     }
 
     struct Certificates: Decodable {

@@ -33,7 +33,8 @@ struct ProxyOracleTests {
         // tshark's reading: per client port, the target its proxy request named (the requests are
         // the frames to a proxy's port; a SOCKS reply carries an address of its own).
         let frames = try Tshark.fields(["tcp.srcport", "tcp.dstport", "socks.remote_name", "socks.v4a_dns_name",
-                                        "socks.dst", "http.request.method", "http.request.uri"], of: file)
+                                        "socks.dst", "http.request.method", "http.request.uri", "tls.handshake.ja3",
+                                        "tls.handshake.ja3s"], of: file)
         var targets: [String: String] = [:]
         for frame in frames {
             guard let port = frame["tcp.srcport"]?.first,
@@ -49,6 +50,14 @@ struct ProxyOracleTests {
             }
         }
         #expect(targets.count == 5, "tshark read \(targets)")
+        // JA3 and JA3S of the TLS inside the tunnels, where tshark reads it (by the client's port).
+        var ja3: [String: String] = [:], ja3s: [String: String] = [:]
+        for frame in frames {
+            guard let source = frame["tcp.srcport"]?.first, let destination = frame["tcp.dstport"]?.first else { continue }
+            if let hash = frame["tls.handshake.ja3"]?.first, ja3[source] == nil { ja3[source] = hash }
+            if let hash = frame["tls.handshake.ja3s"]?.first, ja3s[destination] == nil { ja3s[destination] = hash }
+        }
+        #expect(!ja3.isEmpty && !ja3s.isEmpty, "tshark read no hello inside a tunnel")
 
         let result = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["analyze", file.path, "--json"])
         try #require(result.status == 0, "analyze exited \(result.status): \(result.err)")
@@ -65,6 +74,10 @@ struct ProxyOracleTests {
             #expect(proxy["port"] as? Int == Self.tlsPort, at)
             // The TLS inside the tunnel: TLS 1.3 answered, whatever the client announced.
             #expect((conversation["serverAnswer"] as? [String: Any])?["version"] as? Int == 0x0304, at)
+            let prints = conversation["fingerprints"] as? [String: Any]
+            #expect((prints?["ja4"] as? String)?.hasPrefix("t13") == true, at)
+            if let hash = ja3[clientPort] { #expect(prints?["ja3"] as? String == hash, at) }
+            if let hash = ja3s[clientPort] { #expect(prints?["ja3s"] as? String == hash, at) }
             #expect(conversation["streamOpening"] as? String
                     == (proxy["protocol"] as? String == "httpConnect" ? "httpRequest" : "unrecognised"), at)
             let sni = conversation["sni"] as? String

@@ -22,6 +22,23 @@ import Shared
         #expect(table.drainClosed().first?.record.sni == nil)
     }
 
+    @Test("a hello's fingerprints follow its offer and answer; a later answer drops the JA3S of the one before")
+    func fingerprintsFollowTheirHellos() {
+        var table = FlowTable()
+        let key = FlowFixture.https.key
+        table.observe(FlowFixture.https, now: 1)
+        let client = ClientHelloFingerprints(ja4: "t13d0101h2_000000000000_000000000000", ja3Full: "771,4865,16,,", ja3: "ab")
+        let server = ServerHelloFingerprints(ja3sFull: "771,4865,43", ja3s: "cd")
+        for fact in [FlowFact.clientOffer(offer), .clientFingerprints(client), .serverAnswer(answer), .serverFingerprints(server)] {
+            table.apply(fact, for: key)
+        }
+        #expect(table.record(for: key)?.clientFingerprints == client && table.record(for: key)?.serverFingerprints == server)
+        let upstream = NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1302), fromHelloRetryRequest: false,
+                                     source: .upstreamConnection)
+        table.apply(.serverAnswer(.negotiated(upstream)), for: key)
+        #expect(table.record(for: key)?.serverFingerprints == nil && table.record(for: key)?.clientFingerprints == client)
+    }
+
     @Test func theTLSVerdictSetsTheStatusAndTheSNIOnlyWhenGiven() {
         var table = FlowTable()
         table.observe(FlowFixture.https, now: 1)

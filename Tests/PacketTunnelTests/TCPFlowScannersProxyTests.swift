@@ -50,7 +50,7 @@ import Testing
             var scanners = TCPFlowScanners()
             let facts = feed(&scanners, client: tunnel.request + V.clientHelloRecord,
                              server: tunnel.reply + V.serverHello13Record, size: size)
-            #expect(facts.count == 5, "chunks of \(size): \(facts)")
+            #expect(facts.count == 7, "chunks of \(size): \(facts)")   // and both hellos' fingerprints
             #expect(facts.first == .streamOpening(tunnel.opening))
             #expect(facts.contains(.proxyTarget(tunnel.target)))
             #expect(facts.contains(.serverName("example.com")))
@@ -101,14 +101,14 @@ import Testing
         var pending = TCPFlowScanners()
         _ = Data([0x05]).withUnsafeBytes { pending.client($0) }                                     // still undecided
         #expect(Data(V.serverHello13Record).withUnsafeBytes { pending.server($0) }
-                == [.serverAnswer(.negotiated(Self.negotiated))])
+                == [.serverAnswer(.negotiated(Self.negotiated)), .serverFingerprints(TCPFlowScannersTests.ja3s13)])
     }
 
     @Test("a plain TLS flow is read as before, and a server that speaks first is not taken for a proxy")
     func noProxy() {
         var scanners = TCPFlowScanners()
         let facts = feed(&scanners, client: V.clientHelloRecord, server: V.serverHello13Record, size: 4096)
-        #expect(facts.count == 4)
+        #expect(facts.count == 6)
         #expect(!facts.contains { if case .proxyTarget = $0 { true } else { false } })
         var smtp = TCPFlowScanners()
         #expect(Data(V.handshakeFailureAlert).withUnsafeBytes { smtp.server($0) } == [.serverAnswer(.refused(alert: 0x28))])

@@ -17,11 +17,15 @@ import Shared
         for size in [1, 7, 64, V.clientHelloRecord.count] {
             var scanners = TCPFlowScanners()
             let facts = feed(&scanners, client: V.chunks(V.clientHelloRecord, size: size))
-            #expect(facts.count == 3, "chunks of \(size)")
+            #expect(facts.count == 4, "chunks of \(size)")
             #expect(facts.first == .streamOpening(.tlsHandshake))
             #expect(facts.contains(.serverName("example.com")))
             #expect(facts.contains(.clientOffer(ClientTLSOffer(versions: .listed([.tls13, .tls12]),
                                                                applicationProtocols: ["h2", "http/1.1"]))))
+            // Its fingerprints follow the offer: TLS 1.3 over TCP, a server name, ALPN h2.
+            guard case .clientFingerprints(let prints) = facts.last else { Issue.record("no fingerprints: \(facts)"); continue }
+            #expect(prints.ja4.hasPrefix("t13d") && prints.ja4.split(separator: "_").first?.hasSuffix("h2") == true)
+            #expect(prints.ja3Full.hasPrefix("771,") && prints.ja3 == JA3.hash(prints.ja3Full))
             #expect(scanners.isClientSettled)
             #expect(feed(&scanners, client: [Data(V.clientHelloRecord)]).isEmpty)
         }
@@ -32,7 +36,8 @@ import Shared
         let facts = feed(&scanners, server: V.chunks(V.serverHello13Record, size: 5))
         let negotiated = NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1301),
                                        fromHelloRetryRequest: false, source: .serverHello)
-        #expect(facts == [.serverAnswer(.negotiated(negotiated))])
+        // JA3S: legacy_version 0x0303, TLS_AES_128_GCM_SHA256, supported_versions then key_share.
+        #expect(facts == [.serverAnswer(.negotiated(negotiated)), .serverFingerprints(Self.ja3s13)])
         #expect(scanners.isServerSettled)
     }
 
@@ -42,10 +47,12 @@ import Shared
         // stream: the chain scanner starts from what followed the hello in this very chunk.
         let flight = V.records(V.serverHello12Message + V.serverHelloDone, size: 16_384)
         let facts = feed(&scanners, server: [Data(flight)])
-        #expect(facts.count == 2)
+        #expect(facts.count == 3)
         #expect(facts.last == .serverCertificates(.notSent(.continuedWithoutCertificate)))
         #expect(scanners.isServerSettled)
     }
+
+    static let ja3s13 = ServerHelloFingerprints(ja3sFull: "771,4865,43-51", ja3s: JA3.hash("771,4865,43-51"))
 
     @Test func anAlertInsteadOfAServerHelloIsARefusal() {
         var scanners = TCPFlowScanners()

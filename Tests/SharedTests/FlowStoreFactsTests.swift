@@ -68,6 +68,28 @@ import Testing
         #expect(try await roundTrip { $0.clientTLS = offer }.clientTLS == offer)
     }
 
+    @Test("the hellos' fingerprints come back with the offer and the answer they belong to, and not without them")
+    func theFingerprintsRoundTrip() async throws {
+        let client = ClientHelloFingerprints(ja4: "t13d1516h2_8daaf6152771_e5627efa2ab1", ja3Full: "771,4865,0-16,29,0",
+                                             ja3: "ada70206e40642a3e4461f35503241d5")
+        let server = ServerHelloFingerprints(ja3sFull: "771,4865,43-51", ja3s: "eb1d94daa7e0344597e756a1fb6e7054")
+        let flow = try await roundTrip {
+            $0.clientTLS = ClientTLSOffer(versions: .listed([.tls13]))
+            $0.clientFingerprints = client
+            $0.serverTLS = .negotiated(NegotiatedTLS(version: .tls13, cipherSuite: TLSCipherSuite(rawValue: 0x1301),
+                                                     fromHelloRetryRequest: false, source: .serverHello))
+            $0.serverFingerprints = server
+        }
+        #expect(flow.clientFingerprints == client && flow.serverFingerprints == server)
+        // A refusal has no ServerHello, and a record without an offer reports no client group.
+        let refused = try await roundTrip {
+            $0.serverTLS = .refused(alert: 40)
+            $0.serverFingerprints = server
+            $0.clientFingerprints = client
+        }
+        #expect(refused.clientFingerprints == nil && refused.serverFingerprints == nil)
+    }
+
     @Test func anUnlistableProtocolNameIsCountedAsOmitted() async throws {
         let flow = try await roundTrip {
             $0.clientTLS = ClientTLSOffer(versions: .listed([.tls13]), applicationProtocols: ["h2", "bad name", ""],
@@ -269,6 +291,10 @@ import Testing
         ("UPDATE flows SET proxy_protocol = 'socks5', proxy_port = 1080", "without proxy_host and proxy_port"),
         ("UPDATE flows SET proxy_protocol = 'socks5', proxy_host = 'a', proxy_port = 65536", "proxy_port 65536"),
         ("UPDATE flows SET sni = x'2a'", "sni is not text"),
+        ("UPDATE flows SET tls_ja4 = 't13d', tls_ja3_full = '771,,,,', tls_ja3 = 'ab'", "tls_ja4 without an offer"),
+        ("UPDATE flows SET tls_offered_legacy = 771, tls_ja4 = 't13d'", "not set together"),
+        ("UPDATE flows SET tls_ja3s_full = '771,1,', tls_ja3s = 'ab'", "tls_ja3s without a negotiated version"),
+        ("UPDATE flows SET tls_ja3s = 'ab'", "not set together"),
         ("UPDATE flows SET tls_hello_retry = 2, tls_version = 772, tls_cipher_suite = 1", "not 0 or 1"),
         ("UPDATE packets SET direction = 3", "direction 3"),
         ("UPDATE packets SET length = -5", "length -5"),

@@ -110,6 +110,7 @@ import Testing
         #expect(flow.resolvedName == (version >= 2 ? ResolvedFlowName(name: "resolved.example") : nil))
         #expect(flow.streamOpening == (version >= 2 ? .tlsHandshake : nil))
         #expect(flow.serverTLS == nil && flow.clientTLS == nil && flow.quic == nil && flow.serverCertificates == nil)
+        #expect(flow.clientFingerprints == nil && flow.serverFingerprints == nil)   // migration 15's columns, NULL
         let packets = try await store.packets(forFlow: flow.id, limit: 10)
         #expect(packets.map(\.length) == [99] && packets.first?.capture == CaptureLocation(fileSequence: 4, recordOffset: 24))
         #expect(try inspect(url, "SELECT count(*) FROM plaintext") == 0)

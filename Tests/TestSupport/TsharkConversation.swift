@@ -70,6 +70,9 @@ public struct TsharkClientHello: Sendable, Equatable {
     /// ALPN names in the client's order.
     public var alpn: [String]
     public var extensionTypes: [Int]
+    /// Wireshark's JA3 of the hello: the string (`tls.handshake.ja3_full`) and its MD5 (`ja3`).
+    public var ja3Full: String?
+    public var ja3: String?
 
     /// RFC 8701 §2: GREASE code points are 0x?A?A with both bytes equal.
     public static func isGREASE(_ value: Int) -> Bool {
@@ -87,6 +90,9 @@ public struct TsharkServerHello: Sendable, Equatable {
     public var selectedVersion: Int?
     public var cipherSuite: Int
     public var isHelloRetryRequest: Bool
+    /// Wireshark's JA3S of the hello: the string (`tls.handshake.ja3s_full`) and its MD5 (`ja3s`).
+    public var ja3sFull: String?
+    public var ja3s: String?
 
     /// RFC 8446 §4.1.3: a HelloRetryRequest is a ServerHello whose random is SHA-256("HelloRetryRequest").
     public static let helloRetryRequestRandom = "cf:21:ad:74:e5:9a:61:11:be:1d:8c:02:1e:65:b8:91"

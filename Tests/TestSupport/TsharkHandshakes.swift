@@ -137,7 +137,8 @@ public enum TsharkHandshakes {
             return TsharkClientHello(
                 serverName: TsharkJSON.strings("tls.handshake.extensions_server_name", in: handshake).first,
                 legacyVersion: legacy, supportedVersions: extensionTypes.contains(43) ? supported : nil,
-                alpn: TsharkJSON.strings("tls.handshake.extensions_alpn_str", in: handshake), extensionTypes: extensionTypes)
+                alpn: TsharkJSON.strings("tls.handshake.extensions_alpn_str", in: handshake), extensionTypes: extensionTypes,
+                ja3Full: handshake["tls.handshake.ja3_full"] as? String, ja3: handshake["tls.handshake.ja3"] as? String)
         }
 
         static func serverHello(_ handshake: [String: Any]) throws -> TsharkServerHello {
@@ -150,7 +151,8 @@ public enum TsharkHandshakes {
                 legacyVersion: legacy,
                 selectedVersion: selected.flatMap(TsharkJSON.integer),
                 cipherSuite: suite,
-                isHelloRetryRequest: handshake["tls.handshake.random"] as? String == TsharkServerHello.helloRetryRequestRandom)
+                isHelloRetryRequest: handshake["tls.handshake.random"] as? String == TsharkServerHello.helloRetryRequestRandom,
+                ja3sFull: handshake["tls.handshake.ja3s_full"] as? String, ja3s: handshake["tls.handshake.ja3s"] as? String)
         }
 
         /// What the client's first payload is: a TLS record of type handshake (22), an HTTP request,

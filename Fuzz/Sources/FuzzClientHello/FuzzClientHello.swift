@@ -38,6 +38,9 @@ public func fuzzClientHello(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     }
     invariant(outcome == expected, "chunked \(chunking.selector): \(outcome); whole: \(expected)")
     invariant(chunked.offer == whole.offer, "chunked offer \(String(describing: chunked.offer)) ≠ \(String(describing: whole.offer))")
+    invariant(chunked.fingerprints == whole.fingerprints, "chunked fingerprints differ from whole")
+    invariant((whole.fingerprints != nil) == (whole.offer != nil), "fingerprints without an offer, or an offer without them")
+    if let prints = whole.fingerprints { checkFingerprints(prints, framing: framing) }
 
     if expected != .needMoreBytes {
         invariant(whole.scan(stream) == expected && whole.scan(Data([0x16, 0x03, 0x01])) == expected,
@@ -51,6 +54,17 @@ public func fuzzClientHello(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         }
     }
     return 0
+}
+
+/// JA4 is `a_b_c`: ten characters, then twelve lowercase hex digits twice, its first character the
+/// framing's transport; JA3 is five comma-separated fields, its hash 32 lowercase hex digits.
+private func checkFingerprints(_ prints: ClientHelloFingerprints, framing: ClientHelloScanner.Framing) {
+    let parts = prints.ja4.split(separator: "_", omittingEmptySubsequences: false)
+    invariant(parts.count == 3 && parts[0].count == 10 && parts[1].count == 12 && parts[2].count == 12, "JA4 \(prints.ja4)")
+    invariant(prints.ja4.first == (framing == .handshakeMessages ? "q" : "t"), "JA4 \(prints.ja4) over \(framing)")
+    invariant(parts.dropFirst().allSatisfy { $0.allSatisfy { $0.isHexDigit && !$0.isUppercase } }, "JA4 \(prints.ja4)")
+    invariant(prints.ja3Full.split(separator: ",", omittingEmptySubsequences: false).count == 5, "JA3 \(prints.ja3Full)")
+    invariant(prints.ja3.count == 32 && prints.ja3.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "JA3 hash \(prints.ja3)")
 }
 
 private func checkHostName(_ name: String) {

@@ -35,7 +35,13 @@ public func fuzzServerHello(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
         invariant(whole.remainder?.negotiated == negotiated && chunked.remainder?.negotiated == negotiated,
                   "found \(negotiated) but kept \(String(describing: whole.remainder?.negotiated))")
         invariant(negotiated.source == .serverHello, "a ServerHello reading from \(negotiated.source)")
+        invariant(whole.fingerprints != nil && whole.fingerprints == chunked.fingerprints, "a ServerHello without its JA3S")
+        if let prints = whole.fingerprints {
+            invariant(prints.ja3sFull.split(separator: ",", omittingEmptySubsequences: false).count == 3, "JA3S \(prints.ja3sFull)")
+            invariant(prints.ja3s.count == 32, "JA3S hash \(prints.ja3s)")
+        }
     } else {
+        invariant(whole.fingerprints == nil && chunked.fingerprints == nil, "a JA3S without a ServerHello")
         invariant(whole.remainder == nil && chunked.remainder == nil, "a remainder without a ServerHello")
     }
     return 0

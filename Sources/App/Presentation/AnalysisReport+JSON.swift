@@ -85,6 +85,7 @@ extension AnalysisReport {
         if let offer = record.clientTLS { write(offer, to: &out) } else { out.null() }
         out.key("serverAnswer")
         if let answer = record.serverTLS { write(answer, to: &out) } else { out.null() }
+        TLSFingerprintWording.write(client: record.clientFingerprints, server: record.serverFingerprints, to: &out)
         out.key("certificates")
         if let certificates = conversation.certificates { write(certificates, to: &out) } else { out.null() }
         out.endObject()

@@ -36,6 +36,9 @@ public struct AnalysisReport: Sendable {
             if let quic = record.quic { lines.append("    QUIC version: \(Self.hex(quic.version.rawValue, digits: 8))") }
             if let offer = record.clientTLS { lines.append("    client offered: \(Self.text(offer))") }
             if let answer = record.serverTLS { lines.append("    server answered: \(Self.text(answer))") }
+            for fact in TLSFingerprintWording.facts(client: record.clientFingerprints, server: record.serverFingerprints) {
+                lines.append("    \(fact.label): \(fact.value)")
+            }
             if let certificates = conversation.certificates { lines += Self.text(certificates) }
         }
         if let damage = analysis.damage { lines.append("\nthe file is damaged from \(damage); what came before it is shown") }

@@ -9,7 +9,8 @@ import Shared
 ///      "contents":"…","scope":"…","limit":20000,"connections":[
 ///     {"id":7,"session":2,"protocol":"tcp","host":"example.com","name":"example.com",
 ///      "nameSource":"sni","otherNames":[],"proxy":{"protocol","host","port"}|null,"peers":[{"address","port"},{…}],"local":{…}|null,
-///      "remote":{…}|null,"communityID":"1:…"|null,"firstSeen","lastSeen","durationSeconds","bytesOut","bytesIn","packets",
+///      "remote":{…}|null,"communityID":"1:…"|null,
+///      "fingerprints":{"ja4","ja3","ja3Full","ja3s","ja3sFull"}|null,"firstSeen","lastSeen","durationSeconds","bytesOut","bytesIn","packets",
 ///      "tlsStatus":"encrypted"},
 ///     …
 ///     ],"connectionCount":1,"packetCount":12,"bytesOut":517,"bytesIn":4096,"truncated":false}
@@ -68,6 +69,7 @@ public enum FlowExport {
         out.key("remote")
         if let remote = flow.endpoints?.remote { endpoint(remote, &out) } else { out.null() }
         HistoryFlowWording.writeCommunityID(stored.key, to: &out)
+        TLSFingerprintWording.write(stored, to: &out)
         DNSExchangeWording.write(stored.dnsExchange, encrypted: DNSExchangeWording.encryptedDNS(stored), to: &out)
         out.string("firstSeen", unescaped: { stamps.write(nanosecondsSince1970: nanoseconds(stored.firstSeen), to: &$0) })
         out.string("lastSeen", unescaped: { stamps.write(nanosecondsSince1970: nanoseconds(stored.lastSeen), to: &$0) })

@@ -35,6 +35,7 @@ extension FlowInspector {
         out.string("remote", flow.endpoints?.remote.description)
         out.strings("ends", [stored.key.endpointA.description, stored.key.endpointB.description])
         HistoryFlowWording.writeCommunityID(stored.key, to: &out)
+        TLSFingerprintWording.write(stored, to: &out)
         DNSExchangeWording.write(stored.dnsExchange, encrypted: DNSExchangeWording.encryptedDNS(stored), to: &out)
         out.string("dnsText", stored.dnsExchange.map(DNSExchangeWording.text))
         out.string("encryptedDNSText", DNSExchangeWording.encryptedDNS(stored)?.phrase)

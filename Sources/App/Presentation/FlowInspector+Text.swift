@@ -19,7 +19,7 @@ extension FlowInspector {
         for fact in facts {
             lines.append("  " + fact.label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + fact.value)
         }
-        var tls = handshakeFacts.map { "    \($0.label): \($0.value)" }
+        var tls = (handshakeFacts + fingerprintFacts).map { "    \($0.label): \($0.value)" }
         if case .presented(let chain) = certificates { tls += AnalysisReport.chainLines(chain) }
         if !tls.isEmpty {
             lines.append("")

@@ -88,6 +88,12 @@ public struct FlowInspector: Sendable {
         return said
     }
 
+    /// The hellos' fingerprints (`TLSFingerprintWording`), after what the handshake said; the JSON
+    /// has them as `fingerprints`.
+    public var fingerprintFacts: [(label: String, value: String)] {
+        TLSFingerprintWording.facts(client: flow.stored.clientFingerprints, server: flow.stored.serverFingerprints)
+    }
+
     /// The two legs of an inspected flow, labelled by whose handshake each was.
     public static let leafLabel = "the app and TunnelVision's certificate negotiated"
     public static let upstreamLabel = "the server answered TunnelVision"

@@ -138,6 +138,7 @@ public enum HistoryFlowWording {
         }
         out.endArray()
         writeCommunityID(flow.stored.key, to: &out)
+        TLSFingerprintWording.write(flow.stored, to: &out)
         out.string("name", flow.name?.text)
         out.string("nameSource", flow.nameSource?.rawValue)
         out.strings("otherNames", flow.name?.otherCandidates ?? [])

@@ -8,7 +8,11 @@ package enum FlowFact: Sendable, Equatable {
     /// Where a proxy request opening the client's stream asked to be taken.
     case proxyTarget(ProxyTarget)
     case clientOffer(ClientTLSOffer)
+    /// The ClientHello's JA4 and JA3: reported right after its `clientOffer`.
+    case clientFingerprints(ClientHelloFingerprints)
     case serverAnswer(ServerTLSAnswer)
+    /// The cleartext ServerHello's JA3S: reported right after its `serverAnswer`.
+    case serverFingerprints(ServerHelloFingerprints)
     case serverCertificates(ServerCertificateReading)
     /// What TLS inspection made of the flow (the relay's verdict), and why when it did not inspect.
     case inspection(TLSInspectionStatus, InspectionReason?)
@@ -35,7 +39,9 @@ extension FlowTable {
         case .serverName(let name): setSNI(name, for: key)
         case .proxyTarget(let target): updateRecord(of: key) { $0.proxyTarget = target }
         case .clientOffer(let offer): setClientTLS(offer, for: key)
+        case .clientFingerprints(let fingerprints): updateRecord(of: key) { $0.clientFingerprints = fingerprints }
         case .serverAnswer(let answer): setServerTLS(answer, for: key)
+        case .serverFingerprints(let fingerprints): updateRecord(of: key) { $0.serverFingerprints = fingerprints }
         case .serverCertificates(let reading): updateRecord(of: key) { $0.serverCertificates = reading }
         case .inspection(let status, let reason):
             updateRecord(of: key) { record in

@@ -29,9 +29,13 @@ extension FlowTable {
     }
 
     /// What the server answered. Leaves `tlsStatus` alone: what the server chose is not what
-    /// TunnelVision did.
+    /// TunnelVision did. A new answer drops the JA3S of the one before (its own, if it has one,
+    /// follows as a `serverFingerprints` fact).
     package mutating func setServerTLS(_ answer: ServerTLSAnswer, for key: FlowKey) {
-        updateRecord(of: key) { $0.serverTLS = answer }
+        updateRecord(of: key) { record in
+            record.serverTLS = answer
+            record.serverFingerprints = nil
+        }
     }
 
     /// How the device's stream began. Decided once, so the first reading stays — but for an

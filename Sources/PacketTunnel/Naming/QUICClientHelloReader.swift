@@ -25,6 +25,8 @@ package struct QUICClientHelloReader: Sendable {
     private var scanner = ClientHelloScanner(framing: .handshakeMessages)
     private var fedLength = 0
     package private(set) var outcome: Outcome = .needMoreInitials
+    /// The hello's JA4 ("q…") and JA3, once read, when its offer was sound.
+    package var fingerprints: ClientHelloFingerprints? { scanner.fingerprints }
 
     package init() {}
 

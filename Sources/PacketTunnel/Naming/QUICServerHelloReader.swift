@@ -40,6 +40,8 @@ package struct QUICServerHelloReader: Sendable {
     private var scanner = ServerHelloScanner(framing: .handshakeMessages)
     private var fedLength = 0
     package private(set) var outcome: Outcome = .needMoreInitials
+    /// The ServerHello's JA3S, once read.
+    package var fingerprints: ServerHelloFingerprints? { scanner.fingerprints }
 
     package init() {}
 

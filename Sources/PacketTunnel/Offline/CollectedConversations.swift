@@ -81,7 +81,9 @@ extension FlowRecord {
         merged.sni = sni ?? later.sni
         merged.resolvedName = resolvedName ?? later.resolvedName
         merged.serverTLS = serverTLS ?? later.serverTLS
+        merged.serverFingerprints = serverTLS != nil ? self.serverFingerprints : later.serverFingerprints
         merged.clientTLS = clientTLS ?? later.clientTLS
+        merged.clientFingerprints = clientTLS != nil ? self.clientFingerprints : later.clientFingerprints
         merged.quic = self.quic ?? later.quic
         merged.serverCertificates = serverCertificates ?? later.serverCertificates
         merged.streamOpening = streamOpening ?? later.streamOpening

@@ -71,8 +71,14 @@ extension PacketPipeline {
         case .server: count(serverInitials: reader.readServer(datagram))
         }
         var facts: [FlowFact] = []
-        if let outcome = reader.takeClientOutcome() { facts += clientFacts(outcome) }
-        if let outcome = reader.takeServerOutcome() { facts += serverFacts(outcome) }
+        if let outcome = reader.takeClientOutcome() {
+            facts += clientFacts(outcome)
+            if let fingerprints = reader.client.fingerprints { facts.append(.clientFingerprints(fingerprints)) }
+        }
+        if let outcome = reader.takeServerOutcome() {
+            facts += serverFacts(outcome)
+            if case .answered = outcome, let fingerprints = reader.server.fingerprints { facts.append(.serverFingerprints(fingerprints)) }
+        }
         observe(facts, for: key)
         if reader.isSettled {
             quicReaders[key] = nil

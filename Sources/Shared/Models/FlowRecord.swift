@@ -66,6 +66,10 @@ public struct FlowRecordRareFacts: Sendable, Hashable, Codable {
     /// Where a proxy request at the start of the client's stream asked to be taken (SOCKS, HTTP
     /// CONNECT): the flow is to the proxy, the target is what it carried.
     public var proxyTarget: ProxyTarget?
+    /// JA4 and JA3 of the ClientHello `clientTLS` was read from; set with it.
+    public var clientFingerprints: ClientHelloFingerprints?
+    /// JA3S of the cleartext ServerHello `serverTLS` was read from; nil for any other answer.
+    public var serverFingerprints: ServerHelloFingerprints?
     public var quic: QUICVersionReading?
     /// Why an encrypted flow was not decrypted, or how inspection broke it; nil for a flow that
     /// was inspected, is not TLS, or is not decided yet.

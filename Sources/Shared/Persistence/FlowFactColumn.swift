@@ -13,6 +13,10 @@ enum FlowFactColumn: String, CaseIterable {
     case tlsAlert = "tls_alert"
     /// 1 for `upstreamConnection`; 0 (or NULL, in rows older than the column) for `serverHello`.
     case tlsUpstream = "tls_upstream"
+    /// The cleartext ServerHello's JA3S string and its MD5 (`ServerHelloFingerprints`); set
+    /// together, only beside a version.
+    case tlsJA3SFull = "tls_ja3s_full"
+    case tlsJA3S = "tls_ja3s"
     /// Decimal wire values, space-separated; '' for an empty list. Exactly one of this and
     /// `tls_offered_legacy` is set when there is an offer.
     case tlsOfferedVersions = "tls_offered_versions"
@@ -22,6 +26,11 @@ enum FlowFactColumn: String, CaseIterable {
     case tlsOfferedECH = "tls_offered_ech"
     /// A server_name that is no host name, as sent (`ClientTLSOffer.serverNameAsSent`).
     case tlsOfferedServerNameAsSent = "tls_offered_sni_sent"
+    /// The ClientHello's JA4, JA3 string and JA3 MD5 (`ClientHelloFingerprints`); set together,
+    /// only beside an offer.
+    case tlsJA4 = "tls_ja4"
+    case tlsJA3Full = "tls_ja3_full"
+    case tlsJA3 = "tls_ja3"
     /// The raw 4-byte version; set together with `quic_from_server`.
     case quicVersion = "quic_version"
     case quicFromServer = "quic_from_server"
@@ -71,10 +80,11 @@ enum FlowFactColumn: String, CaseIterable {
     static let groups: [(presence: [FlowFactColumn], columns: [FlowFactColumn])] = [
         ([.sni], [.sni]),
         ([.dnsName], [.dnsName, .dnsOtherNames]),
-        ([.tlsVersion, .tlsAlert], [.tlsVersion, .tlsCipherSuite, .tlsHelloRetry, .tlsAlert, .tlsUpstream]),
+        ([.tlsVersion, .tlsAlert], [.tlsVersion, .tlsCipherSuite, .tlsHelloRetry, .tlsAlert, .tlsUpstream, .tlsJA3SFull,
+                                         .tlsJA3S]),
         ([.tlsOfferedVersions, .tlsOfferedLegacy],
          [.tlsOfferedVersions, .tlsOfferedLegacy, .tlsOfferedALPN, .tlsOfferedALPNOmitted, .tlsOfferedECH,
-          .tlsOfferedServerNameAsSent]),
+          .tlsOfferedServerNameAsSent, .tlsJA4, .tlsJA3Full, .tlsJA3]),
         ([.quicVersion], [.quicVersion, .quicFromServer]),
         ([.tlsChainState], [.tlsChainState, .tlsChain]),
         ([.streamOpening], [.streamOpening]),

@@ -63,6 +63,32 @@ struct FlowFactReader {
                               serverNameAsSent: try text(.tlsOfferedServerNameAsSent))
     }
 
+    /// The ClientHello's fingerprints: all three columns or none, and only beside an offer.
+    func clientFingerprints() throws(StoreError) -> ClientHelloFingerprints? {
+        switch (try text(.tlsJA4), try text(.tlsJA3Full), try text(.tlsJA3)) {
+        case (nil, nil, nil):
+            return nil
+        case let (ja4?, full?, hash?):
+            guard try clientTLS() != nil else { throw corrupt("tls_ja4 without an offer") }
+            return ClientHelloFingerprints(ja4: ja4, ja3Full: full, ja3: hash)
+        default:
+            throw corrupt("tls_ja4, tls_ja3_full and tls_ja3 not set together")
+        }
+    }
+
+    /// The cleartext ServerHello's JA3S: both columns or neither, and only beside a version.
+    func serverFingerprints() throws(StoreError) -> ServerHelloFingerprints? {
+        switch (try text(.tlsJA3SFull), try text(.tlsJA3S)) {
+        case (nil, nil):
+            return nil
+        case let (full?, hash?):
+            guard case .negotiated? = try serverTLS() else { throw corrupt("tls_ja3s without a negotiated version") }
+            return ServerHelloFingerprints(ja3sFull: full, ja3s: hash)
+        default:
+            throw corrupt("tls_ja3s_full and tls_ja3s not set together")
+        }
+    }
+
     func quic() throws(StoreError) -> QUICVersionReading? {
         switch (try integer(.quicVersion, as: UInt32.self), try flag(.quicFromServer)) {
         case (nil, nil): return nil

@@ -20,6 +20,10 @@ extension FlowFactValues {
             self[.tlsCipherSuite] = .integer(Int64(answer.cipherSuite.rawValue))
             self[.tlsHelloRetry] = .integer(answer.fromHelloRetryRequest ? 1 : 0)
             self[.tlsUpstream] = .integer(answer.source == .upstreamConnection ? 1 : 0)
+            if let fingerprints = record.serverFingerprints {
+                self[.tlsJA3SFull] = .text(fingerprints.ja3sFull)
+                self[.tlsJA3S] = .text(fingerprints.ja3s)
+            }
         case let .refused(alert)?:
             self[.tlsAlert] = .integer(Int64(alert))
         case nil:
@@ -38,6 +42,11 @@ extension FlowFactValues {
                                                     + Int64(offer.applicationProtocols.count - listed.count))
             self[.tlsOfferedECH] = .integer(offer.hasEncryptedClientHello ? 1 : 0)
             self[.tlsOfferedServerNameAsSent] = offer.serverNameAsSent.map(SQLiteValue.text) ?? .null
+            if let fingerprints = record.clientFingerprints {
+                self[.tlsJA4] = .text(fingerprints.ja4)
+                self[.tlsJA3Full] = .text(fingerprints.ja3Full)
+                self[.tlsJA3] = .text(fingerprints.ja3)
+            }
         }
         if let quic = record.quic {
             self[.quicVersion] = .integer(Int64(quic.version.rawValue))

@@ -6,7 +6,7 @@ extension FlowStore {
     /// family); ports, counters and enums are integers holding the models' raw values.
     public enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 14
+        public static let latestVersion = 15
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -280,6 +280,16 @@ extension FlowStore {
                 ALTER TABLE flows ADD COLUMN dns_reply_answers TEXT;
                 DROP INDEX IF EXISTS flows_by_host;
                 CREATE INDEX flows_by_host ON flows(\(FlowOrder.expression(.host)));
+                """),
+            // The hellos' fingerprints: JA4 and JA3 (string and MD5) of the ClientHello in the
+            // offer's group, JA3S of a cleartext ServerHello in the answer's. No index: the search
+            // tests them on the rows it reads anyway (`FlowQuery.matches`).
+            Migration(version: 15, sql: """
+                ALTER TABLE flows ADD COLUMN tls_ja4 TEXT;
+                ALTER TABLE flows ADD COLUMN tls_ja3_full TEXT;
+                ALTER TABLE flows ADD COLUMN tls_ja3 TEXT;
+                ALTER TABLE flows ADD COLUMN tls_ja3s_full TEXT;
+                ALTER TABLE flows ADD COLUMN tls_ja3s TEXT;
                 """),
         ]
 

@@ -20,6 +20,10 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
     public let proxyTarget: ProxyTarget?
     public let serverTLS: ServerTLSAnswer?
     public let clientTLS: ClientTLSOffer?
+    /// JA4 and JA3 of the ClientHello (`FlowRecord.clientFingerprints`).
+    public let clientFingerprints: ClientHelloFingerprints?
+    /// JA3S of the cleartext ServerHello (`FlowRecord.serverFingerprints`).
+    public let serverFingerprints: ServerHelloFingerprints?
     public let quic: QUICVersionReading?
     public let serverCertificates: ServerCertificateReading?
     public let streamOpening: StreamOpening?
@@ -61,7 +65,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
                 serverCertificates: ServerCertificateReading? = nil, streamOpening: StreamOpening? = nil,
                 inspectionReason: InspectionReason? = nil, leafTLS: NegotiatedTLS? = nil,
                 serverEnding: TLSStreamEnding? = nil, program: ProgramAttribution? = nil, localEnd: IPEndpoint? = nil,
-                dnsExchange: DNSExchange? = nil, auditSessionID: Int64? = nil, proxyTarget: ProxyTarget? = nil) {
+                dnsExchange: DNSExchange? = nil, auditSessionID: Int64? = nil, proxyTarget: ProxyTarget? = nil,
+                clientFingerprints: ClientHelloFingerprints? = nil, serverFingerprints: ServerHelloFingerprints? = nil) {
         self.id = id
         self.session = session
         self.key = key
@@ -76,6 +81,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         self.proxyTarget = proxyTarget
         self.serverTLS = serverTLS
         self.clientTLS = clientTLS
+        self.clientFingerprints = clientFingerprints
+        self.serverFingerprints = serverFingerprints
         self.quic = quic
         self.serverCertificates = serverCertificates
         self.streamOpening = streamOpening
@@ -113,6 +120,8 @@ public struct StoredFlow: Sendable, Hashable, Identifiable {
         proxyTarget = try facts.proxyTarget()
         serverTLS = try facts.serverTLS()
         clientTLS = try facts.clientTLS()
+        clientFingerprints = try facts.clientFingerprints()
+        serverFingerprints = try facts.serverFingerprints()
         quic = try facts.quic()
         serverCertificates = try facts.serverCertificates()
         streamOpening = try facts.streamOpening()

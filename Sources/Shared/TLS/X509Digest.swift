@@ -1,10 +1,12 @@
 import COpenSSL
 
 /// Message digests by OpenSSL (`EVP_Digest`): SHA-256 for a certificate's fingerprint, SHA-1 for
-/// a key identifier (RFC 5280 §4.2.1.2, method 1 — an identifier, not a signature).
+/// a key identifier (RFC 5280 §4.2.1.2, method 1 — an identifier, not a signature), MD5 for a JA3
+/// hash (an identifier its specification fixes, not a signature).
 public enum X509Digest {
     public static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), EVP_sha256()) }
     public static func sha1(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), EVP_sha1()) }
+    public static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), EVP_md5()) }
 
     /// Random bytes from OpenSSL's CSPRNG (`RAND_bytes`), for serial numbers.
     public static func randomBytes(_ count: Int) throws(X509Failure) -> [UInt8] {

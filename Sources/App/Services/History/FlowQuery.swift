@@ -11,7 +11,7 @@ import Shared
 struct FlowQuery: Sendable, Equatable {
     /// The keys a term may have, written in any case.
     enum Key: String, Sendable, CaseIterable {
-        case host, port, proto, status, program, http
+        case host, port, proto, status, program, http, ja4, ja3, ja3s
 
         /// A term with this key, for the sentences that say how to write one.
         var example: String {
@@ -22,6 +22,9 @@ struct FlowQuery: Sendable, Equatable {
             case .status: "status:plaintext"
             case .program: "program:curl"
             case .http: "http:/api"
+            case .ja4: "ja4:t13d1516h2_8daaf6152771_e5627efa2ab1"
+            case .ja3: "ja3:e7d705a3286e19ea42f587b344ee6865"
+            case .ja3s: "ja3s:f4febc55ea12b31ae17cfb7e614afda8"
             }
         }
     }
@@ -43,6 +46,13 @@ struct FlowQuery: Sendable, Equatable {
         /// or a header line, as `HTTPRequestHeads` kept them. Only the store holds those: it
         /// decides this term (`requestTerms`), before any row is read.
         case request([String])
+        /// The ClientHello's JA4 is one of these, or begins with one of them whole
+        /// `_`-separated parts at a time (`t13d1516h2`, `t13d1516h2_8daaf6152771`); lowercase.
+        case ja4([String])
+        /// The ClientHello's JA3 hash (MD5, lowercase hex) is one of these.
+        case ja3([String])
+        /// The cleartext ServerHello's JA3S hash is one of these.
+        case ja3s([String])
     }
 
     struct Term: Sendable, Equatable {
@@ -76,6 +86,12 @@ struct FlowQuery: Sendable, Equatable {
         return "\(key.rawValue):" + (bare ? value : "\"\(value)\"")
     }
 
+    /// `fingerprint` is `value`, or begins with it followed by `_`: JA4's parts are searched
+    /// whole (JA4_a, then JA4_a_b), never by a piece of one.
+    static func ja4(_ fingerprint: String, isOrBeginsWith value: String) -> Bool {
+        fingerprint == value || (fingerprint.hasPrefix(value) && fingerprint.dropFirst(value.count).first == "_")
+    }
+
     func matches(_ flow: HistoryFlow) -> Bool {
         var names: [String]?
         for term in terms {
@@ -98,6 +114,12 @@ struct FlowQuery: Sendable, Equatable {
                 holds = statuses.contains(flow.stored.tlsStatus)
             case .program(let programs):
                 if case .program(let facts)? = flow.stored.program { holds = programs.contains(where: facts.isNamed) } else { holds = false }
+            case .ja4(let values):
+                holds = flow.stored.clientFingerprints.map { print in values.contains { Self.ja4(print.ja4, isOrBeginsWith: $0) } } ?? false
+            case .ja3(let values):
+                holds = flow.stored.clientFingerprints.map { values.contains($0.ja3) } ?? false
+            case .ja3s(let values):
+                holds = flow.stored.serverFingerprints.map { values.contains($0.ja3s) } ?? false
             case .request:
                 continue   // decided by the store, which read only the flows it holds for
             }

@@ -25,6 +25,11 @@ struct FlowQueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownStatus(String)
         /// An address followed by `/` and something that is not a prefix length of its family.
         case badPrefixLength(String, IPFamilyBits)
+        /// `ja3:`/`ja3s:` with a value that is not an MD5 hash (32 hex digits).
+        case badFingerprintHash(String)
+        /// `ja4s:`, `ja4x:`: fingerprints TunnelVision does not compute (`ServerHelloFingerprints`
+        /// says why); the person searches what is computed instead.
+        case fingerprintNotComputed(String)
     }
 
     /// The bits of an address of one family: what a prefix length may be at most.
@@ -51,7 +56,7 @@ struct FlowQueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .emptyPhrase:
             "'\(term)' is an empty phrase: put the words to look for between the quotes"
         case .unknownKey(let key):
-            "'\(term)' has an unknown key '\(key)': give host:, port:, proto:, status: or program:, "
+            "'\(term)' has an unknown key '\(key)': give host:, port:, proto:, status:, program:, http:, ja4:, ja3: or ja3s:, "
                 + "or write an IPv6 address whole (fd00::1)"
         case .emptyValue(let key):
             "'\(term)' has an empty value: give one after \(key.rawValue):, several separated by commas, as in \(key.example)"
@@ -64,6 +69,11 @@ struct FlowQueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownStatus(let value):
             "'\(value)' in '\(term)' is not a status: give "
                 + TLSInspectionStatus.allCases.map(HistoryFlowWording.statusIdentifier).joined(separator: ", ")
+        case .fingerprintNotComputed(let key):
+            "'\(term)' asks for \(key.uppercased()), which TunnelVision does not compute (its licence, the FoxIO License 1.1, "
+                + "allows only non-commercial use): search ja4:, ja3: or ja3s: instead"
+        case .badFingerprintHash(let value):
+            "'\(value)' in '\(term)' is not a JA3 or JA3S hash: give its 32 hex digits, as in \(FlowQuery.Key.ja3.example)"
         case .badPrefixLength(let value, let bits):
             "'/\(value)' in '\(term)' is not a prefix length: give 0 to \(bits.rawValue) after an \(bits == .v4 ? "IPv4" : "IPv6") address"
         }

@@ -5,7 +5,8 @@ import Shared
 ///
 ///     query  = *WSP [ term *( 1*WSP term ) ] *WSP            ; every term must hold
 ///     term   = [ "-" ] ( key ":" values / word )               ; "-": the flows it does not hold for
-///     key    = "host" / "port" / "proto" / "status" / "program"  ; in any case
+///     key    = "host" / "port" / "proto" / "status" / "program" / "http"
+///            / "ja4" / "ja3" / "ja3s"                         ; in any case
 ///     values = value *( "," value )                            ; any one of them
 ///     value  = 1*( plain / quoted )                            ; a "," inside quotes is the value's
 ///     word   = 1*( plain / quoted )
@@ -21,7 +22,9 @@ import Shared
 /// Values: `host:` a substring of the names; `port:` N or N-M, 0-65535, either end's (TCP and
 /// UDP); `proto:` what `flows --protocol` takes (`TimelineQuestion.protocols(named:)`); `status:`
 /// an identifier `flows --status` takes (`HistoryFlowWording.statusIdentifier`), any case;
-/// `program:` a name `flows --program` takes (`ProgramFacts.isNamed`).
+/// `program:` a name `flows --program` takes (`ProgramFacts.isNamed`); `ja4:` a JA4, or its first
+/// parts whole (`t13d1516h2`, `t13d1516h2_8daaf6152771`); `ja3:` and `ja3s:` an MD5 hash (32 hex
+/// digits), any case.
 enum FlowQueryParser {
     /// A run of characters between white space (quoted white space inside it), as typed, and its
     /// parts: plain and quoted in turn.
@@ -96,12 +99,18 @@ enum FlowQueryParser {
             let block = try block(of: address, length: text[text.index(after: slash)...], typed: word.typed)
             return FlowQuery.Term(.address([block]), negated: negated)
         }
+        if let colon = text.firstIndex(of: ":"), notComputed.contains(text[..<colon].lowercased()) {
+            throw FlowQueryError(word.typed, .fingerprintNotComputed(text[..<colon].lowercased()))
+        }
         if let colon = text.firstIndex(of: ":"), colon > text.startIndex,
            text[..<colon].allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw FlowQueryError(word.typed, .unknownKey(String(text[..<colon])))
         }
         return FlowQuery.Term(.names([text.lowercased()]), negated: negated)
     }
+
+    /// JA4+ fingerprints a search may name but TunnelVision does not compute (FoxIO License 1.1).
+    static let notComputed: Set<String> = ["ja4s", "ja4x", "ja4h", "ja4l", "ja4t", "ja4ssh"]
 
     /// A key's values: the parts split at the commas outside quotes.
     static func values(of parts: [Word.Part]) -> [String] {
@@ -144,7 +153,19 @@ enum FlowQueryParser {
             return .program(values.map(ProgramFacts.folded))
         case .http:
             return .request(values.map { $0.lowercased() })
+        case .ja4:
+            return .ja4(values.map { $0.lowercased() })
+        case .ja3:
+            return .ja3(try values.map { value throws(FlowQueryError) in try md5Hex(value, typed: typed) })
+        case .ja3s:
+            return .ja3s(try values.map { value throws(FlowQueryError) in try md5Hex(value, typed: typed) })
         }
+    }
+
+    /// A JA3 or JA3S hash: 32 hex digits, any case (read lowercase).
+    static func md5Hex(_ value: String, typed: String) throws(FlowQueryError) -> String {
+        guard value.count == 32, value.allSatisfy(\.isHexDigit) else { throw FlowQueryError(typed, .badFingerprintHash(value)) }
+        return value.lowercased()
     }
 
     /// `N` or `N-M`, decimal digits only, each 0-65535, N ≤ M.

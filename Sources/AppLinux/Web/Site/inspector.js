@@ -1,6 +1,6 @@
 // The Flow Inspector: one connection — six facts, the program that opened it, the proxy request
-// that opened it and its Community ID, its name and where the name came from, what its TLS handshake offered and answered and
-// which certificates could be seen, its decrypted content (or why there is none), and its packets
+// that opened it and its Community ID, its name and where the name came from, what its TLS handshake offered and answered,
+// the hellos' fingerprints (JA4, JA3, JA3S) and which certificates could be seen, its decrypted content (or why there is none), and its packets
 // by meaning, each leading to Packet detail.
 // All from `tunnelvision flow ID --json`; every sentence is the command's.
 
@@ -20,11 +20,26 @@ function handshake(flow) {
   const chain = flow.certificates?.chain ?? [];
   return card(
     facts(flow.handshake.map(({ label, text }) => [capitalised(label), text]), "facts handshake"),
+    fingerprints(flow.fingerprints),
     chain.length ? h("ol", { class: "chain", "aria-label": "Certificates the server presented" },
       chain.map((certificate) => h("li", {}, h("span", { class: "subject" }, certificate.subject),
         h("span", { class: "hint" }, certificate.text)))) : null);
 }
 
+/** The hellos' fingerprints (`flow.fingerprints`): JA4 and JA3 of the client's, JA3S of the
+ *  server's, each hash with the string it hashes; each abbreviation is named in full (its title
+ *  for a pointer, words a screen reader says). */
+function fingerprints(prints) {
+  if (!prints) return null;
+  const row = (short, long, value, full) => value ? [
+    [h("abbr", { title: long }, short), h("span", { class: "visually-hidden" }, `, ${long}`)],
+    [h("code", { class: "fingerprint" }, value), full ? h("span", { class: "hint fingerprint" }, ` ${full}`) : null]] : null;
+  return h("dl", { class: "facts fingerprints", "aria-label": "TLS fingerprints" }, [
+    row("JA4", "JA4 TLS client fingerprint", prints.ja4),
+    row("JA3", "JA3 TLS client fingerprint (MD5)", prints.ja3, prints.ja3Full),
+    row("JA3S", "JA3S TLS server fingerprint (MD5)", prints.ja3s, prints.ja3sFull),
+  ].filter(Boolean).map(([term, value]) => [h("dt", {}, term), h("dd", {}, value)]));
+}
 
 /** Bytes as the command rendered them: its text, or its dump lines and what a screen leaves out. */
 function shownBytes(part, label) {

@@ -469,7 +469,7 @@ export function render(main) {
         h("button", { type: "submit" }, "Search"),
         h("p", { id: "search-problem", class: "field-problem", role: "alert", hidden: true }),
         h("p", { id: "search-hint", class: "hint" },
-          "All terms must hold: words, host:, port:443 or 80-90, proto:udp, status:, program:, http:/api (inspected requests), an address or 198.18.0.0/15; ",
+          "All terms must hold: words, host:, port:443 or 80-90, proto:udp, status:, program:, http:/api (inspected requests), ja4:, ja3:, ja3s: (TLS fingerprints), an address or 198.18.0.0/15; ",
           "port:80,443 is either, -term excludes.")),
       // The other filters: open on a wide screen (or when one is set); behind "More filters" on a
       // phone, so the first connection is on its first screen.

@@ -7,6 +7,8 @@ extension ClientHelloScanner {
         var name: Outcome
         var offer: ClientTLSOffer?
         var limits: ClientTLSLimits?
+        /// JA4 and JA3, when the offer was sound.
+        var fingerprints: ClientHelloFingerprints?
     }
 
     /// Reads a ClientHello body.
@@ -17,7 +19,9 @@ extension ClientHelloScanner {
     ///   Extension: extension_type(2) · extension_data<0..2^16-1>
     /// Inner lengths must end exactly where the outer ones do. A block that breaks after
     /// server_name keeps the name and costs the offer; one that breaks before it costs both.
-    static func read(_ body: UnsafeRawBufferPointer, config: Config) -> Reading {
+    /// The fingerprints (`ClientHelloFingerprints`) are computed here, once, from the lists the
+    /// walk gathered; the lists are not kept.
+    static func read(_ body: UnsafeRawBufferPointer, config: Config, transport: ClientHelloTraits.Transport = .tcp) -> Reading {
         var reader = TLSByteReader(body)
         guard let legacyVersion = reader.readUInt16(), reader.skip(32),
               let sessionID = reader.readVector(lengthBytes: 1), sessionID.remaining <= 32,
@@ -25,10 +29,14 @@ extension ClientHelloScanner {
               let compression = reader.readVector(lengthBytes: 1), compression.remaining >= 1
         else { return Reading(name: .unavailable(.malformed), offer: nil) }
         let ceiling = TLSProtocolVersion(rawValue: legacyVersion)
-        let cipherSuites = codePoints(suites).filter { !ClientTLSLimits.signallingSuites.contains($0) }
+        let offeredSuites = codePoints(suites)
+        let cipherSuites = offeredSuites.filter { !ClientTLSLimits.signallingSuites.contains($0) }
         if reader.isAtEnd {
+            let traits = ClientHelloTraits(transport: transport, legacyVersion: legacyVersion, cipherSuites: offeredSuites,
+                                           extensionTypes: [])
             return Reading(name: .unavailable(.noServerName), offer: ClientTLSOffer(versions: .upTo(ceiling)),
-                           limits: ClientTLSLimits(versions: .upTo(ceiling), cipherSuites: cipherSuites))
+                           limits: ClientTLSLimits(versions: .upTo(ceiling), cipherSuites: cipherSuites),
+                           fingerprints: ClientHelloFingerprints(traits))
         }
         guard var extensions = reader.readVector(lengthBytes: 2), reader.isAtEnd else {
             return Reading(name: .unavailable(.malformed), offer: nil)
@@ -41,8 +49,12 @@ extension ClientHelloScanner {
             walk.read(type: type, data: data)
         }
         let offer = walk.offer(ceiling: ceiling)
+        let fingerprints = offer.map { _ in
+            ClientHelloFingerprints(walk.traits(transport: transport, legacyVersion: legacyVersion, cipherSuites: offeredSuites))
+        }
         return Reading(name: walk.name ?? .unavailable(.noServerName), offer: offer,
-                       limits: offer.flatMap { walk.limits(versions: $0.versions, cipherSuites: cipherSuites) })
+                       limits: offer.flatMap { walk.limits(versions: $0.versions, cipherSuites: cipherSuites) },
+                       fingerprints: fingerprints)
     }
 
     /// A vector of 16-bit code points (cipher suites, groups, signature schemes), GREASE removed.
@@ -73,10 +85,17 @@ extension ClientHelloScanner {
         var signatureAlgorithms: [UInt16]?
         /// A groups or signature list that is unsound or repeated: the limits are not known.
         var limitsAreSound = true
+        /// What only the fingerprints read: every extension type in order, the raw
+        /// supported_versions values, the point formats and the first ALPN name's bytes.
+        var extensionTypes: [UInt16] = []
+        var supportedVersionValues: [UInt16]?
+        var pointFormats: [UInt8] = []
+        var firstApplicationProtocol: [UInt8]?
 
         init(config: Config) { self.config = config }
 
         mutating func read(type: UInt16, data: TLSByteReader) {
+            if !TLSWire.isGREASE(type) { extensionTypes.append(type) }
             switch type {
             case TLSWire.serverNameExtension:
                 // RFC 8446 §4.2: one extension of a type per block. Two names: neither is trusted.
@@ -93,6 +112,7 @@ extension ClientHelloScanner {
                 if listedVersions != nil { offerIsSound = false }
                 listedVersions = ClientHelloScanner.supportedVersions(data)
                 if listedVersions == nil { offerIsSound = false }
+                supportedVersionValues = listedVersions?.map(\.rawValue)
             case TLSWire.encryptedClientHelloExtension:
                 if hasEncryptedClientHello { offerIsSound = false }
                 hasEncryptedClientHello = true
@@ -106,6 +126,10 @@ extension ClientHelloScanner {
                 if signatureAlgorithms != nil { limitsAreSound = false }
                 signatureAlgorithms = ClientHelloScanner.codePointList(data)
                 if signatureAlgorithms == nil { limitsAreSound = false }
+            case TLSWire.pointFormatsExtension:
+                // ECPointFormat ec_point_format_list<1..2^8-1> (RFC 8422 §5.1.2): fingerprints only.
+                var data = data
+                if let list = data.readVector(lengthBytes: 1), data.isAtEnd { pointFormats = Array(list.rest) }
             default:
                 break
             }
@@ -117,6 +141,14 @@ extension ClientHelloScanner {
                                   applicationProtocols: applicationProtocols,
                                   omittedApplicationProtocols: omittedApplicationProtocols,
                                   hasEncryptedClientHello: hasEncryptedClientHello, serverNameAsSent: nameAsSent)
+        }
+
+        func traits(transport: ClientHelloTraits.Transport, legacyVersion: UInt16,
+                    cipherSuites: [UInt16]) -> ClientHelloTraits {
+            ClientHelloTraits(transport: transport, legacyVersion: legacyVersion, cipherSuites: cipherSuites,
+                              extensionTypes: extensionTypes, supportedVersions: supportedVersionValues,
+                              signatureAlgorithms: signatureAlgorithms ?? [], groups: groups ?? [],
+                              pointFormats: pointFormats, firstApplicationProtocol: firstApplicationProtocol)
         }
 
         func limits(versions: OfferedTLSVersions, cipherSuites: [UInt16]) -> ClientTLSLimits? {
@@ -135,6 +167,7 @@ extension ClientHelloScanner {
                 guard let entry = list.readVector(lengthBytes: 1), entry.remaining >= 1 else { return false }
                 let bytes = entry.rest
                 if bytes.count == 2, TLSWire.isGREASE(UInt16(bytes[0]) << 8 | UInt16(bytes[1])) { continue }
+                if firstApplicationProtocol == nil { firstApplicationProtocol = Array(bytes) }
                 guard applicationProtocols.count < config.maxApplicationProtocols,
                       bytes.count <= config.maxApplicationProtocolLength,
                       bytes.allSatisfy({ (0x21...0x7E).contains($0) })

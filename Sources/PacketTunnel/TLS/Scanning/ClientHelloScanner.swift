@@ -49,6 +49,9 @@ package struct ClientHelloScanner: Sendable {
     /// What the client lets a server choose; nil until the hello is read, and for good when the
     /// offer or one of the lists it is read from was unsound.
     package private(set) var limits: ClientTLSLimits?
+    /// The hello's JA4 and JA3, computed once when it is read; nil until then, and for good when
+    /// the offer was unsound.
+    package private(set) var fingerprints: ClientHelloFingerprints?
     private var assembler: TLSHandshakeAssembler
     private var settled: Outcome?
 
@@ -76,9 +79,12 @@ package struct ClientHelloScanner: Sendable {
                 guard type == TLSWire.clientHello else { return settle(.notClientHello) }
                 guard length <= config.maxHelloBytes else { return settle(.tooLarge) }
             case .messageBody(_, _, let body):
-                let reading = assembler.withBody(body, in: bytes) { Self.read($0, config: config) }
+                let reading = assembler.withBody(body, in: bytes) {
+                    Self.read($0, config: config, transport: framing == .handshakeMessages ? .quic : .tcp)
+                }
                 offer = reading.offer
                 limits = reading.limits
+                fingerprints = reading.fingerprints
                 return settle(reading.name)
             case .alert, .otherRecord, .failure(.notTLS):
                 // Before the hello: not a handshake. Inside it: another record cut the message.

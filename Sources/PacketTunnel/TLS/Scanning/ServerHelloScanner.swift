@@ -39,6 +39,8 @@ package struct ServerHelloScanner: Sendable {
     }
 
     package private(set) var remainder: Remainder?
+    /// The hello's JA3S, computed once when it is read; nil until then, and when it was malformed.
+    package private(set) var fingerprints: ServerHelloFingerprints?
     private var assembler: TLSHandshakeAssembler
     private var settled: Outcome?
 
@@ -85,8 +87,9 @@ package struct ServerHelloScanner: Sendable {
                 guard type == TLSWire.serverHello else { return (settle(.notServerHello), offset) }
                 guard length <= Self.maxHelloBytes else { return (settle(.tooLarge), offset) }
             case .messageBody(_, _, let body):
-                let negotiated = assembler.withBody(body, in: bytes) { Self.read($0) }
-                return (settle(negotiated.map { .found($0) } ?? .unavailable(.malformed)), offset)
+                let reading = assembler.withBody(body, in: bytes) { Self.read($0) }
+                fingerprints = reading.map { ServerHelloFingerprints($0.traits) }
+                return (settle(reading.map { .found($0.negotiated) } ?? .unavailable(.malformed)), offset)
             case .alert(_, let description):
                 return (settle(.alert(description: description)), offset)
             case .otherRecord, .failure(.notTLS):
@@ -106,33 +109,36 @@ package struct ServerHelloScanner: Sendable {
         return outcome
     }
 
-    /// Reads a ServerHello body; nil when it is malformed.
+    /// Reads a ServerHello body, and what its JA3S is made of; nil when it is malformed.
     ///
     /// Grammar (RFC 8446 §4.1.3; RFC 5246 §7.4.1.3, where the extensions block may be absent):
     ///   legacy_version(2) · random(32) · legacy_session_id_echo<0..32> · cipher_suite(2) ·
     ///   legacy_compression_method(1) · [extensions<0..2^16-1>]
     ///   supported_versions here is one selected_version(2) (RFC 8446 §4.2.1).
-    static func read(_ body: UnsafeRawBufferPointer) -> NegotiatedTLS? {
+    static func read(_ body: UnsafeRawBufferPointer) -> (negotiated: NegotiatedTLS, traits: ServerHelloTraits)? {
         var reader = TLSByteReader(body)
         guard let legacyVersion = reader.readUInt16(), let random = reader.readBytes(32),
               let sessionID = reader.readVector(lengthBytes: 1), sessionID.remaining <= 32,
               let cipherSuite = reader.readUInt16(), reader.readUInt8() != nil
         else { return nil }
         var selected: UInt16?
+        var extensionTypes: [UInt16] = []
         if !reader.isAtEnd {
             guard var extensions = reader.readVector(lengthBytes: 2), reader.isAtEnd else { return nil }
             while !extensions.isAtEnd {
                 guard let type = extensions.readUInt16(), var data = extensions.readVector(lengthBytes: 2) else {
                     return nil
                 }
+                if !TLSWire.isGREASE(type) { extensionTypes.append(type) }
                 guard type == TLSWire.supportedVersionsExtension else { continue }
                 guard selected == nil, let value = data.readUInt16(), data.isAtEnd else { return nil }
                 selected = value
             }
         }
-        return NegotiatedTLS(version: TLSProtocolVersion(rawValue: selected ?? legacyVersion),
-                             cipherSuite: TLSCipherSuite(rawValue: cipherSuite),
-                             fromHelloRetryRequest: random.elementsEqual(TLSWire.helloRetryRequestRandom),
-                             source: .serverHello)
+        let negotiated = NegotiatedTLS(version: TLSProtocolVersion(rawValue: selected ?? legacyVersion),
+                                       cipherSuite: TLSCipherSuite(rawValue: cipherSuite),
+                                       fromHelloRetryRequest: random.elementsEqual(TLSWire.helloRetryRequestRandom),
+                                       source: .serverHello)
+        return (negotiated, ServerHelloTraits(legacyVersion: legacyVersion, cipherSuite: cipherSuite, extensionTypes: extensionTypes))
     }
 }

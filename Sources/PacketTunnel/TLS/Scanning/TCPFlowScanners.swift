@@ -93,10 +93,10 @@ package struct TCPFlowScanners: Sendable {
                 break
             case .found(let name):
                 facts.append(.serverName(name))
-                if let offer = clientHello!.offer { facts.append(.clientOffer(offer)) }
+                facts += Self.offerFacts(clientHello!)
                 clientHello = nil
             case .unavailable:
-                if let offer = clientHello!.offer { facts.append(.clientOffer(offer)) }
+                facts += Self.offerFacts(clientHello!)
                 clientHello = nil
             }
         }
@@ -145,6 +145,7 @@ package struct TCPFlowScanners: Sendable {
                 return facts
             case .found(let negotiated):
                 facts.append(.serverAnswer(.negotiated(negotiated)))
+                if let fingerprints = serverHello!.fingerprints { facts.append(.serverFingerprints(fingerprints)) }
                 if let remainder = serverHello!.remainder, !remainder.choseTLS13 {
                     certificates = ServerCertificateScanner(resuming: remainder)
                 }
@@ -169,6 +170,12 @@ package struct TCPFlowScanners: Sendable {
             }
         }
         return facts
+    }
+
+    /// A read hello's offer and fingerprints, when it was sound.
+    static func offerFacts(_ scanner: ClientHelloScanner) -> [FlowFact] {
+        guard let offer = scanner.offer else { return [] }
+        return [.clientOffer(offer)] + (scanner.fingerprints.map { [.clientFingerprints($0)] } ?? [])
     }
 
     /// The bytes of `chunk` from `offset` on (an offset the scanners found within it).

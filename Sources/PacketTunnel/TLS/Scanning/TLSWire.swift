@@ -33,6 +33,7 @@ enum TLSWire {
     // Extension types (IANA TLS ExtensionType Values).
     static let serverNameExtension: UInt16 = 0
     static let supportedGroupsExtension: UInt16 = 10
+    static let pointFormatsExtension: UInt16 = 11
     static let signatureAlgorithmsExtension: UInt16 = 13
     static let alpnExtension: UInt16 = 16
     static let supportedVersionsExtension: UInt16 = 43
