@@ -8,13 +8,7 @@ enum ProxyLabScripts {
     static let proxy = #"""
     import socket, sys, threading
     bind, port, mode, upstream = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-    def exactly(c, n):
-        data = b""
-        while len(data) < n:
-            more = c.recv(n - len(data))
-            if not more: raise EOFError
-            data += more
-        return data
+    \#(LabPython.exactly)
     def until(c, end):
         data = b""
         while not data.endswith(end): data += exactly(c, 1)

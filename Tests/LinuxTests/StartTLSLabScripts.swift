@@ -13,13 +13,7 @@ enum StartTLSLabScripts {
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(chain, key)
     OID = b"1.3.6.1.4.1.1466.20037"
-    def exactly(c, n):
-        data = b""
-        while len(data) < n:
-            more = c.recv(n - len(data))
-            if not more: raise EOFError
-            data += more
-        return data
+    \#(LabPython.exactly)
     def line(c):
         data = b""
         while not data.endswith(b"\n"):
