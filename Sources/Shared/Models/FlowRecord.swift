@@ -24,7 +24,7 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     public var serverCertificates: ServerCertificateReading?
     public var streamOpening: StreamOpening?
 
-    /// The facts most flows never learn (`FlowRecordRareFacts`); nil while it learns none.
+    /// The facts most flows never learn (`FlowRecordRareFacts`); nil while it knows none.
     private var rareFacts: RareFactsBox?
 
     /// A flow just seen for the first time: no traffic counted yet, nothing learnt about it.
@@ -44,16 +44,16 @@ public struct FlowRecord: Sendable, Hashable, Codable {
 extension FlowRecord {
     /// The rare facts read and written as the record's own (`record.program`, `record.dnsExchange`…).
     public subscript<Fact>(dynamicMember fact: WritableKeyPath<FlowRecordRareFacts, Fact>) -> Fact {
-        get { rare[keyPath: fact] }
-        set { rare[keyPath: fact] = newValue }
-    }
-
-    private var rare: FlowRecordRareFacts {
-        get {
-            guard case .facts(let facts)? = rareFacts else { return FlowRecordRareFacts() }
-            return facts
+        get { (rareFacts?.facts ?? FlowRecordRareFacts.none)[keyPath: fact] }
+        set {
+            if rareFacts == nil {
+                rareFacts = RareFactsBox(FlowRecordRareFacts.none)
+            } else if !isKnownUniquelyReferenced(&rareFacts) {
+                rareFacts = RareFactsBox(rareFacts!.facts)
+            }
+            rareFacts!.facts[keyPath: fact] = newValue
+            if rareFacts!.facts.isEmpty { rareFacts = nil }
         }
-        set { rareFacts = newValue.isEmpty ? nil : .facts(newValue) }
     }
 }
 
@@ -90,10 +90,33 @@ public struct FlowRecordRareFacts: Sendable, Hashable, Codable {
 
     public init() {}
 
-    var isEmpty: Bool { self == FlowRecordRareFacts() }
+    static let none = FlowRecordRareFacts()
+
+    var isEmpty: Bool { self == Self.none }
 }
 
-/// One heap reference to the rare facts; immutable, so records sharing it stay values.
-indirect enum RareFactsBox: Sendable, Hashable, Codable {
-    case facts(FlowRecordRareFacts)
+/// One heap reference to the rare facts, shared by a record's copies until one of them changes a
+/// fact (copy on write, in `FlowRecord[dynamicMember:]`): a change is made in place, with no copy
+/// of the other facts, when the box is the record's alone.
+///
+/// `@unchecked Sendable`: `facts` is changed only through that setter, and only while the box is
+/// uniquely referenced — a box two records (or two threads) hold is never written, only replaced.
+final class RareFactsBox: @unchecked Sendable, Hashable, Codable {
+    var facts: FlowRecordRareFacts
+
+    init(_ facts: FlowRecordRareFacts) {
+        self.facts = facts
+    }
+
+    static func == (lhs: RareFactsBox, rhs: RareFactsBox) -> Bool { lhs.facts == rhs.facts }
+    func hash(into hasher: inout Hasher) { hasher.combine(facts) }
+
+    init(from decoder: any Decoder) throws {
+        facts = try decoder.singleValueContainer().decode(FlowRecordRareFacts.self)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(facts)
+    }
 }
