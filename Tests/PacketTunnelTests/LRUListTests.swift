@@ -5,7 +5,7 @@ import Shared
 
 @Suite struct LRUListTests {
     @Test func elementsLeaveLeastRecentFirstAndATouchMakesOneMostRecent() {
-        var list = LRUList<String>(lanes: 1)
+        var list = LRUList<String>(lanes: 1, vacant: "")
         let slots = ["a", "b", "c"].map { list.pushMostRecent($0, lane: 0) }
         list.touch(slots[0])
         #expect(list.elementsFromLeastRecent(inLane: 0) == ["b", "c", "a"])
@@ -17,7 +17,7 @@ import Shared
     }
 
     @Test func removingFromTheMiddleHeadOrTailKeepsTheRestLinked() {
-        var list = LRUList<Int>(lanes: 1)
+        var list = LRUList<Int>(lanes: 1, vacant: 0)
         let slots = (0..<5).map { list.pushMostRecent($0, lane: 0) }
         #expect(list.remove(slots[2]) == 2)
         #expect(list.remove(slots[4]) == 4)
@@ -27,7 +27,7 @@ import Shared
     }
 
     @Test func aFreedSlotIsReusedBeforeTheArenaGrows() {
-        var list = LRUList<Int>(lanes: 1)
+        var list = LRUList<Int>(lanes: 1, vacant: 0)
         let first = list.pushMostRecent(1, lane: 0)
         _ = list.pushMostRecent(2, lane: 0)
         list.remove(first)
@@ -40,8 +40,30 @@ import Shared
         #expect(list.slotCapacity == 3)
     }
 
+    /// A free slot holds the vacant element, so what a flow owned is freed when it leaves, not
+    /// when its slot is reused.
+    @Test func aRemovedElementIsReleasedNotKeptInItsFreeSlot() {
+        final class Held {}
+        var list = LRUList<Held?>(lanes: 1, vacant: nil)
+        weak var removed: Held?
+        weak var compacted: Held?
+        do {
+            let first = Held(), second = Held()
+            removed = first
+            compacted = second
+            let slot = list.pushMostRecent(first, lane: 0)
+            _ = list.pushMostRecent(second, lane: 0)
+            list.remove(slot)
+        }
+        #expect(removed == nil)
+        #expect(compacted != nil)
+        _ = list.compact()
+        _ = list.popLeastRecent()
+        #expect(compacted == nil && list.count == 0)
+    }
+
     @Test func eachLaneKeepsItsOwnOrderAndTheOverallLeastRecentIsTheOldestTail() {
-        var list = LRUList<String>(lanes: 2)
+        var list = LRUList<String>(lanes: 2, vacant: "")
         let a = list.pushMostRecent("a", lane: 0)
         let b = list.pushMostRecent("b", lane: 1)
         _ = list.pushMostRecent("c", lane: 0)
@@ -55,7 +77,7 @@ import Shared
     }
 
     @Test func compactingMovesEveryElementToTheLowestSlotsKeepingEachLanesOrderAndTheOverallRecency() {
-        var list = LRUList<Int>(lanes: 2)
+        var list = LRUList<Int>(lanes: 2, vacant: 0)
         let slots = (0..<100).map { list.pushMostRecent($0, lane: $0 % 2) }
         for slot in slots where list[slot] % 15 != 0 { list.remove(slot) }
         list.touch(slots[0])                            // 0 becomes lane 0's most recent
@@ -79,7 +101,7 @@ import Shared
     func randomOperationsAgreeWithANaiveArray(seed: UInt64) {
         var random = SeededRandom(seed: seed)
         let lanes = 3
-        var list = LRUList<Int>(lanes: lanes)
+        var list = LRUList<Int>(lanes: lanes, vacant: 0)
         var reference: [(value: Int, lane: Int, slot: Int)] = []   // least recent first
         for step in 0..<4_000 {
             switch random.next() % 8 {

@@ -20,6 +20,12 @@ extension FlowTable {
             self.record = record
         }
 
+        /// What a free slot of the table holds: a record of no flow, owning nothing.
+        static let vacant = Entry(record: FlowRecord(
+            key: FlowKey(proto: .other, source: IPEndpoint(address: IPAddress(ipv4: 0), port: 0),
+                         destination: IPEndpoint(address: IPAddress(ipv4: 0), port: 0)),
+            firstSeen: 0, tlsStatus: .plaintext))
+
         /// Counts one packet (`count`, `apply(quic)`, `seeEnd`) and says what the per-packet path
         /// needs to know, all in one in-place access: reading an entry through the table copies it.
         mutating func count(tcp: TCPHeader?, direction: Direction, length: UInt32, now: UInt64,

@@ -30,7 +30,7 @@ package struct FlowTable: Sendable {
     package init(config: Config = Config()) {
         precondition(config.maxFlows > 0, "a flow table holds at least one flow")
         self.config = config
-        flows = LRUList(lanes: IdleClass.allCases.count + 1)
+        flows = LRUList(lanes: IdleClass.allCases.count + 1, vacant: Entry.vacant)
         // Room for the live tunnel's whole table up front; a larger cap (offline) grows as it fills,
         // since a sparse table far larger than its flows costs a cache miss per lookup.
         slotByKey.reserveCapacity(min(config.maxFlows, Self.reservedFlows))

@@ -27,16 +27,20 @@ struct LRUList<Element> {
     private static var none: Int { -1 }
 
     private var links: [Link] = []
-    /// nil while the slot is free.
-    private var elements: [Element?] = []
+    /// A free slot holds `vacant`. Not optional: yielding an optional's payload (`elements[slot]!`)
+    /// copied the whole element out on every read, where an array element is yielded in place.
+    private var elements: [Element] = []
+    /// What a free slot holds: an element that owns nothing.
+    private let vacant: Element
     private var mostRecent: [Int]
     private var leastRecent: [Int]
     private var firstFree = LRUList.none
     private var nextStamp: UInt64 = 0
     private(set) var count = 0
 
-    init(lanes: Int) {
+    init(lanes: Int, vacant: Element) {
         precondition(lanes > 0, "an LRU list needs at least one lane")
+        self.vacant = vacant
         mostRecent = Array(repeating: Self.none, count: lanes)
         leastRecent = mostRecent
     }
@@ -45,16 +49,15 @@ struct LRUList<Element> {
     /// Slots ever allocated, free ones included: the arena's high-water mark.
     var slotCapacity: Int { links.count }
 
-    /// Reading copies the element out; the per-packet path reaches elements through `_modify`,
-    /// which works in place.
+    /// Both accessors work in place: a field is read, or changed, without copying the element.
     subscript(slot: Int) -> Element {
         _read {
             precondition(links[slot].isOccupied, "slot \(slot) is free")
-            yield elements[slot]!
+            yield elements[slot]
         }
         _modify {
             precondition(links[slot].isOccupied, "slot \(slot) is free")
-            yield &elements[slot]!
+            yield &elements[slot]
         }
     }
 
@@ -98,7 +101,7 @@ struct LRUList<Element> {
         var renumbered = Array(repeating: Self.none, count: links.count)
         var compactLinks: [Link] = []
         compactLinks.reserveCapacity(count)
-        var compactElements: [Element?] = []
+        var compactElements: [Element] = []
         compactElements.reserveCapacity(count)
         for lane in 0..<laneCount {
             var slot = mostRecent[lane]
@@ -108,7 +111,7 @@ struct LRUList<Element> {
                 let placed = compactLinks.count
                 renumbered[slot] = placed
                 compactLinks.append(Link(moreRecent: previous, lessRecent: Self.none, lane: lane, stamp: links[slot].stamp))
-                compactElements.append(elements[slot].take())
+                compactElements.append(take(slot))
                 if previous == Self.none { mostRecent[lane] = placed } else { compactLinks[previous].lessRecent = placed }
                 previous = placed
                 slot = links[slot].lessRecent
@@ -137,7 +140,7 @@ struct LRUList<Element> {
     mutating func remove(_ slot: Int) -> Element {
         precondition(links[slot].isOccupied, "slot \(slot) is free")
         unlink(slot)
-        let element = elements[slot].take()!
+        let element = take(slot)
         links[slot].isOccupied = false
         links[slot].lessRecent = firstFree
         firstFree = slot
@@ -169,10 +172,17 @@ struct LRUList<Element> {
         var elements: [Element] = []
         var slot = leastRecent[lane]
         while slot != Self.none {
-            elements.append(self.elements[slot]!)
+            elements.append(self.elements[slot])
             slot = links[slot].moreRecent
         }
         return elements
+    }
+
+    /// Moves the element out of `slot`, leaving `vacant` there.
+    private mutating func take(_ slot: Int) -> Element {
+        var element = vacant
+        swap(&element, &elements[slot])
+        return element
     }
 
     private mutating func takeStamp() -> UInt64 {
