@@ -48,10 +48,11 @@ extension AnalysisReport {
             DispatchQueue.concurrentPerform(iterations: pieces) { offset in
                 let start = (first + offset) * pieceSize
                 var piece = JSONWriter()
+                var texts = HandshakeTextMemo()
                 // Every piece but the very first continues the array.
                 if start > 0 { piece.writer.append(UInt8(ascii: ",")) }
                 for conversation in conversations[start..<min(start + pieceSize, conversations.count)] {
-                    Self.write(conversation, to: &piece)
+                    Self.write(conversation, to: &piece, texts: &texts)
                 }
                 let bytes = Array(piece.writer.bytes)
                 written.withLock { $0[offset] = bytes }
@@ -64,12 +65,12 @@ extension AnalysisReport {
         emit(out.writer.bytes)
     }
 
-    private static func write(_ conversation: Conversation, to out: inout JSONWriter) {
+    private static func write(_ conversation: Conversation, to out: inout JSONWriter, texts: inout HandshakeTextMemo) {
         let record = conversation.record
         out.beginObject()
-        out.string("protocol", "\(record.key.proto.displayName)".lowercased())
-        out.string("client", conversation.clientEndpoint.description)
-        out.string("server", conversation.serverEndpoint.description)
+        out.string("protocol", record.key.proto.displayName.lowercased())
+        out.string("client", unescaped: conversation.clientEndpoint.write)
+        out.string("server", unescaped: conversation.serverEndpoint.write)
         out.number("packets", Int(record.packetCount))
         out.number("bytesFromClient", Int(record.bytesOut))
         out.number("bytesFromServer", Int(record.bytesIn))
@@ -82,16 +83,16 @@ extension AnalysisReport {
         out.string("streamOpening", record.streamOpening?.rawValue)
         out.number("quicVersion", record.quic.map { Int($0.version.rawValue) })
         out.key("clientOffer")
-        if let offer = record.clientTLS { write(offer, to: &out) } else { out.null() }
+        if let offer = record.clientTLS { write(offer, text: texts.text(offer), to: &out) } else { out.null() }
         out.key("serverAnswer")
-        if let answer = record.serverTLS { write(answer, to: &out) } else { out.null() }
+        if let answer = record.serverTLS { write(answer, text: texts.text(answer), to: &out) } else { out.null() }
         TLSFingerprintWording.write(client: record.clientFingerprints, server: record.serverFingerprints, to: &out)
         out.key("certificates")
         if let certificates = conversation.certificates { write(certificates, to: &out) } else { out.null() }
         out.endObject()
     }
 
-    static func write(_ offer: ClientTLSOffer, to out: inout JSONWriter) {
+    static func write(_ offer: ClientTLSOffer, text: String? = nil, to out: inout JSONWriter) {
         out.beginObject()
         switch offer.versions {
         case .listed(let versions):
@@ -106,11 +107,11 @@ extension AnalysisReport {
         out.number("omittedALPN", offer.omittedApplicationProtocols)
         out.bool("ech", offer.hasEncryptedClientHello)
         out.string("serverNameAsSent", offer.serverNameAsSent)
-        out.string("text", text(offer))
+        out.string("text", text ?? Self.text(offer))
         out.endObject()
     }
 
-    static func write(_ answer: ServerTLSAnswer, to out: inout JSONWriter) {
+    static func write(_ answer: ServerTLSAnswer, text: String? = nil, to out: inout JSONWriter) {
         out.beginObject()
         switch answer {
         case .negotiated(let negotiated):
@@ -121,7 +122,7 @@ extension AnalysisReport {
         case .refused(let alert):
             out.number("alert", Int(alert))
         }
-        out.string("text", text(answer))
+        out.string("text", text ?? Self.text(answer))
         out.endObject()
     }
 
@@ -141,7 +142,7 @@ extension AnalysisReport {
             out.beginObject()
             out.string("subject", certificate.subject.text)
             out.string("issuer", certificate.issuer.text)
-            out.string("notAfter", UTCTimestamp.iso8601(certificate.notAfter))
+            out.string("notAfter", unescaped: { UTCTimestamp.writeISO8601(certificate.notAfter, to: &$0) })
             out.string("text", issuance(certificate))
             out.endObject()
         }

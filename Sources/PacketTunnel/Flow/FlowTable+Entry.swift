@@ -42,7 +42,9 @@ extension FlowTable {
         }
 
         /// This segment begins another connection on the flow's 5-tuple (`TCPConnectionStart`).
-        func isStartOfAnotherConnection(_ tcp: TCPHeader) -> Bool {
+        /// Mutating only so that the table's per-packet call works in place: read through the
+        /// table's slots, the entry was copied out whole (a retain per reference), inlined or not.
+        mutating func isStartOfAnotherConnection(_ tcp: TCPHeader) -> Bool {
             TCPConnectionStart.beginsAnotherConnection(flags: tcp.flags, sequence: tcp.sequence,
                                                        openingSequence: openingSequence, previousEnded: hasEnded)
         }

@@ -43,15 +43,18 @@ public struct DNSReply: Sendable, Hashable, Codable {
 
     /// The reply `message` gives.
     public init(_ message: DNSMessage) {
-        let texts = message.answers.lazy.compactMap { record -> String? in
+        // A plain loop: every reply of a capture comes here, and a lazy chain cost more than the texts.
+        var answers: [String] = []
+        answers.reserveCapacity(min(message.answers.count, Self.keptAnswers))
+        for record in message.answers where answers.count < Self.keptAnswers {
             switch record.data {
-            case let .a(address), let .aaaa(address): address.description
-            case let .cname(name): name.normalizedDomain
-            case .opaque: nil
+            case let .a(address), let .aaaa(address): answers.append(address.description)
+            case let .cname(name): if let target = name.normalizedDomain { answers.append(target) }
+            case .opaque: break
             }
         }
         self.init(responseCode: message.header.responseCode.rawValue, answerCount: Int(message.header.answerCount),
-                  answers: Array(texts.prefix(Self.keptAnswers)))
+                  answers: answers)
     }
 
     /// How it went, in the words the packet screen uses (`DNSAnswerPresentation`).

@@ -33,8 +33,15 @@ public struct UTCTimestamp: Sendable {
 
     /// `2027-11-30T12:00:00Z`: whole seconds, as certificates state their validity.
     public static func iso8601(_ date: Date) -> String {
-        String(decoding: prefix(forSecond: Int64(date.timeIntervalSince1970.rounded(.down))) + [UInt8(ascii: "Z")],
-               as: UTF8.self)
+        var writer = ASCIIWriter(capacity: 20)
+        writeISO8601(date, to: &writer)
+        return writer.string
+    }
+
+    /// `iso8601(date)` written straight into `writer`.
+    public static func writeISO8601(_ date: Date, to writer: inout ASCIIWriter) {
+        writer.append(contentsOf: prefix(forSecond: Int64(date.timeIntervalSince1970.rounded(.down))))
+        writer.append(UInt8(ascii: "Z"))
     }
 
     /// `yyyy-MM-ddTHH:mm:ss` for a second since 1970.
