@@ -113,13 +113,17 @@ package final class CaptureAnalyzer {
     /// conversations began (records arrive as flows end), at the same instant in capture order.
     package func conversations() -> [Conversation] {
         pipeline.flushActiveFlows()
-        let found = collected.firstSeen.indices.map { index in
-            let record = collected.record(at: index)
-            return Conversation(record: record, client: clients.firstSender(of: record.key),
-                                firstDatagram: firstDatagrams[Lifetime(key: record.key, firstSeen: record.firstSeen)] ?? .max)
+        // Ordered by what `Conversation.began(before:)` compares, then by when each was collected;
+        // each record is merged and copied once, in that order.
+        let order = collected.firstSeen.indices.map { index in
+            let began = collected.firstSeen[index]
+            return (began: began, firstDatagram: firstDatagrams[Lifetime(key: collected.key(at: index), firstSeen: began)] ?? .max,
+                    index: index)
+        }.sorted { ($0.began, $0.firstDatagram, $0.index) < ($1.began, $1.firstDatagram, $1.index) }
+        return order.map { place in
+            let record = collected.record(at: place.index)
+            return Conversation(record: record, client: clients.firstSender(of: record.key), firstDatagram: place.firstDatagram)
         }
-        return found.indices.sorted { found[$0].began(before: found[$1]) || (!found[$1].began(before: found[$0]) && $0 < $1) }
-            .map { found[$0] }
     }
 
     private func scan(_ tcp: TCPHeader, _ parsed: ParsedPacket, _ flow: PacketPipeline.RecordedFlow,

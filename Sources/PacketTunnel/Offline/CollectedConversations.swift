@@ -53,6 +53,12 @@ final class CollectedConversations: FlowPersisting {
         return true
     }
 
+    /// The 5-tuple of conversation `index`, read without copying its record.
+    func key(at index: Int) -> FlowKey {
+        let lifetime = lifetimes[latest[index]]
+        return batches[lifetime.batch][lifetime.position].key
+    }
+
     /// Every lifetime of conversation `index` so far, as one record.
     func record(at index: Int) -> FlowRecord {
         var chain = [latest[index]]

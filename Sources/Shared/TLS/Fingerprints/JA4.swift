@@ -10,6 +10,7 @@
 ///           `000000000000` when no extension is left
 /// GREASE is ignored everywhere (the traits come without it); counts stop at 99.
 public enum JA4 {
+    /// Written into one buffer, the hashes' hex included: a capture computes one per ClientHello.
     public static func fingerprint(_ hello: ClientHelloTraits) -> String {
         let ciphers = hello.cipherSuites.sorted()
         let extensions = hello.extensionTypes.filter { $0 != serverName && $0 != alpn }.sorted()
@@ -21,28 +22,46 @@ public enum JA4 {
         }
         var cipherText = ASCIIWriter(capacity: ciphers.count * 5)
         write(ciphers, to: &cipherText)
-        return prefix(hello) + "_" + (ciphers.isEmpty ? empty : hash12(cipherText.bytes)) + "_"
-            + (extensions.isEmpty ? empty : hash12(extensionText.bytes))
+        var text = ASCIIWriter(capacity: 36)
+        writePrefix(hello, to: &text)
+        text.append(UInt8(ascii: "_"))
+        writeHash12(ciphers.isEmpty ? nil : cipherText.bytes, to: &text)
+        text.append(UInt8(ascii: "_"))
+        writeHash12(extensions.isEmpty ? nil : extensionText.bytes, to: &text)
+        return text.string
     }
 
     /// JA4_a, the readable part: what a search by prefix matches first.
     public static func prefix(_ hello: ClientHelloTraits) -> String {
-        let transport = hello.transport == .quic ? "q" : "t"
-        let sni = hello.extensionTypes.contains(serverName) ? "d" : "i"
-        return transport + versionCode(hello) + sni + count(hello.cipherSuites.count) + count(hello.extensionTypes.count)
-            + alpnCode(hello.firstApplicationProtocol)
+        var text = ASCIIWriter(capacity: 10)
+        writePrefix(hello, to: &text)
+        return text.string
+    }
+
+    private static func writePrefix(_ hello: ClientHelloTraits, to text: inout ASCIIWriter) {
+        text.append(UInt8(ascii: hello.transport == .quic ? "q" : "t"))
+        text.append(versionCode(hello))
+        text.append(UInt8(ascii: hello.extensionTypes.contains(serverName) ? "d" : "i"))
+        text.appendDecimal(min(hello.cipherSuites.count, 99), width: 2)
+        text.appendDecimal(min(hello.extensionTypes.count, 99), width: 2)
+        text.append(alpnCode(hello.firstApplicationProtocol))
     }
 
     /// The highest `supported_versions` value when the extension is there, else `legacy_version`.
     static func versionCode(_ hello: ClientHelloTraits) -> String {
-        let version = hello.supportedVersions.map { $0.max() } ?? hello.legacyVersion
-        return version.flatMap { versionCodes[$0] } ?? "00"
+        switch hello.supportedVersions.map({ $0.max() }) ?? hello.legacyVersion {
+        case 0x0304: "13"
+        case 0x0303: "12"
+        case 0x0302: "11"
+        case 0x0301: "10"
+        case 0x0300: "s3"
+        case 0x0002: "s2"
+        case 0xFEFF: "d1"
+        case 0xFEFD: "d2"
+        case 0xFEFC: "d3"
+        default: "00"
+        }
     }
-
-    static let versionCodes: [UInt16: String] = [
-        0x0304: "13", 0x0303: "12", 0x0302: "11", 0x0301: "10", 0x0300: "s3", 0x0002: "s2",
-        0xFEFF: "d1", 0xFEFD: "d2", 0xFEFC: "d3",
-    ]
 
     /// The first and last bytes of the first ALPN value when both are ASCII letters or digits;
     /// else the first and last digits of the value in hex; "00" when there is no value.
@@ -56,11 +75,6 @@ public enum JA4 {
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-    }
-
-    private static func count(_ n: Int) -> String {
-        let capped = min(n, 99)
-        return capped < 10 ? "0\(capped)" : "\(capped)"
     }
 
     /// "002f,0035,…": 4-digit lowercase hex joined by commas.
@@ -78,12 +92,14 @@ public enum JA4 {
         }
     }
 
-    /// The first 12 hex digits of the SHA-256: its first six bytes.
-    private static func hash12(_ text: ArraySlice<UInt8>) -> String {
-        X509Digest.lowercaseHex(X509Digest.sha256(text).prefix(6))
+    /// The first 12 hex digits of the SHA-256 of `list` (its first six bytes), or twelve zeros
+    /// for an empty list.
+    private static func writeHash12(_ list: ArraySlice<UInt8>?, to text: inout ASCIIWriter) {
+        guard let list else { return text.append(empty) }
+        for byte in X509Digest.sha256(list).prefix(6) { text.appendHexByte(byte) }
     }
 
-    private static let empty = "000000000000"
+    private static let empty: StaticString = "000000000000"
     private static let serverName: UInt16 = 0x0000
     private static let alpn: UInt16 = 0x0010
     private static let hexDigits = Array("0123456789abcdef")
