@@ -72,6 +72,6 @@ extension PacketPipeline {
         // The rule sees every packet, a query too: the first sender is decided at the first one.
         guard let udp = parsed.udp, directionRule.direction(of: parsed, key: key, found: nil)?.0 == .inbound,
               udp.sourcePort == WellKnownPort.dns else { return }
-        _ = learnNames(from: UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange]), now: now)
+        learnNames(from: UnsafeRawBufferPointer(rebasing: packet[udp.payloadRange]), now: now, tellingItsFlow: false)
     }
 }

@@ -36,14 +36,16 @@ extension PacketPipeline {
         return DatagramReading(quic: QUICVersionReading(version: version, source: direction == .outbound ? .client : .server))
     }
 
-    /// Teaches the map a DNS reply's addresses; returns what the reply tells its own flow.
-    func learnNames(from payload: UnsafeRawBufferPointer, now: UInt64) -> FlowFact? {
+    /// Teaches the map a DNS reply's addresses; returns what the reply tells its own flow, when
+    /// `tellingItsFlow` (a reader that does not count the flow has no use for it).
+    @discardableResult
+    func learnNames(from payload: UnsafeRawBufferPointer, now: UInt64, tellingItsFlow: Bool = true) -> FlowFact? {
         guard let message = try? DNSMessageParser.parse(payload) else {
             counters.dnsNames.unreadableDatagrams &+= 1
             return nil
         }
         counters.dnsNames.count(resolvedNames.ingest(message, at: now))
-        guard let echoed = message.questions.first, let name = echoed.name.normalizedDomain else { return nil }
+        guard tellingItsFlow, let echoed = message.questions.first, let name = echoed.name.normalizedDomain else { return nil }
         return .dnsReply(question: name, questionType: echoed.type.rawValue, reply: DNSReply(message))
     }
 
