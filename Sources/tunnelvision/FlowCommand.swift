@@ -38,7 +38,7 @@ enum FlowCommand {
                    direction flag set. Packets without bytes are counted and reported. FILE is
                    created owner-only (0600); an existing FILE is kept unless --force; a failure
                    leaves no file.
-    --json         one JSON document. Inspector: {"id", "name", "nameSource", "otherNames",
+    --json         one JSON document. Inspector: {"id", "name", "nameSource", "nameSourceText", "otherNames",
                    "proxy" (as 'tunnelvision help flows' says, with "text": the sentence shown),
                    "protocol", "ipVersion", "local", "remote", "ends", "communityID", "fingerprints", "dns",
                    "encryptedDNS", "conversation" (as 'tunnelvision help flows' says),

@@ -103,7 +103,8 @@ enum FlowsCommand {
                      its hello was not read; null when neither was), "name", "nameSource" (sni: the TLS hello's
                      server name; quic: a QUIC Initial's; proxy: a proxy request's target; dns: a
                      DNS answer for its address; dnsQuery: on a DNS connection, the name it asked
-                     about; or null), "otherNames", "proxy" ({"protocol" (socks4|socks4a|socks5|
+                     about; or null), "nameSourceText" (the same as the text and the web app say
+                     it, or null), "otherNames", "proxy" ({"protocol" (socks4|socks4a|socks5|
                      httpConnect), "host" (as the request sent it), "port"} of a proxy request
                      opening the connection, or null), "dns" (on a DNS connection over UDP port
                      53, its first question and the reply to it: {"question", "type" (A, AAAA,
@@ -135,7 +136,7 @@ enum FlowsCommand {
                      "written"}], "reasons": [{"id", "label"}], "sorts": [{"word",
                      "sentence"}] (every order, each key its natural way first)})}
                      "bursts" lists the page's bursts, each flow of which is still in "flows": [{"ids"
-                     (in the flows' order), "count", "host", "nameSource", "port", "protocol",
+                     (in the flows' order), "count", "host", "nameSource", "nameSourceText", "port", "protocol",
                      "tlsStatus", "firstSeen", "lastSeen", "startedWithinSeconds", "bytesIn",
                      "bytesOut", "packets", "program" (the PROGRAM cell), "summary" (the sentence
                      the text prints)}]

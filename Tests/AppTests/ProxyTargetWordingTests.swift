@@ -33,8 +33,11 @@ import Testing
             if let target {
                 Self.expectTarget(flow["proxy"], target)
                 #expect(flow["name"] as? String == "example.com" && flow["nameSource"] as? String == "proxy")
+                // The words beside the name are the text's, with the proxy's protocol (what the web app shows).
+                #expect(flow["nameSourceText"] as? String == "named in a proxy request (SOCKS5)")
             } else {
                 #expect(flow["proxy"] is NSNull && flow["nameSource"] as? String == "dns")
+                #expect(flow["nameSourceText"] as? String == FlowNameSource.dns.phrase)
             }
         }
     }

@@ -73,6 +73,7 @@ struct TimelineListingBurstsTests {
         #expect(try PythonJSON.value(document, "bursts.0.count") == "50")
         #expect(try PythonJSON.value(document, "bursts.0.host") == "\"files.demo.test\"")
         #expect(try PythonJSON.value(document, "bursts.0.nameSource") == "\"dns\"")
+        #expect(try PythonJSON.value(document, "bursts.0.nameSourceText") == "\"from a DNS answer for its address\"")
         #expect(try PythonJSON.value(document, "bursts.0.port") == "8080")
         #expect(try PythonJSON.value(document, "bursts.0.bytesIn") == "50000")
         #expect(try PythonJSON.value(document, "bursts.0.startedWithinSeconds") == "0.49")

@@ -27,6 +27,7 @@ extension FlowInspector {
         out.number("id", Int(flow.id))
         out.string("name", flow.name?.text)
         out.string("nameSource", flow.nameSource?.rawValue)
+        out.string("nameSourceText", flow.nameSourceText)
         out.strings("otherNames", flow.name?.otherCandidates ?? [])
         ProxyTargetWording.write(stored.proxyTarget, withText: true, to: &out)
         out.string("protocol", stored.key.proto.displayName.lowercased())

@@ -6,8 +6,8 @@ extension FlowInspector {
     /// words, the decrypted content (or why there is none), then the packet list and its footer.
     public func text() -> String {
         var lines = ["Connection \(flow.id)" + (flow.name.map { ": \($0.text)" } ?? " (no name known)")]
-        if let name = flow.name, let source = flow.nameSource {
-            lines.append("  name \(source.phrase(proxyProtocol: flow.stored.proxyTarget?.proxyProtocol))")
+        if let name = flow.name, let source = flow.nameSourceText {
+            lines.append("  name \(source)")
             if !name.otherCandidates.isEmpty {
                 lines.append("  the address also answered for: \(name.otherCandidates.joined(separator: ", "))")
             }

@@ -141,6 +141,7 @@ public enum HistoryFlowWording {
         TLSFingerprintWording.write(flow.stored, to: &out)
         out.string("name", flow.name?.text)
         out.string("nameSource", flow.nameSource?.rawValue)
+        out.string("nameSourceText", flow.nameSourceText)
         out.strings("otherNames", flow.name?.otherCandidates ?? [])
         DNSExchangeWording.write(flow.stored.dnsExchange, encrypted: DNSExchangeWording.encryptedDNS(flow.stored), to: &out)
         ProxyTargetWording.write(flow.stored.proxyTarget, to: &out)

@@ -84,6 +84,7 @@ public struct TimelineBurst: Sendable, Equatable {
         out.number("count", count)
         out.string("host", first.displayHost)
         out.string("nameSource", first.nameSource?.rawValue)
+        out.string("nameSourceText", first.nameSourceText)
         out.number("port", first.remotePort.map(Int.init))
         out.string("protocol", HistoryFlowWording.protocolIdentifier(first.stored.key.proto))
         out.string("tlsStatus", HistoryFlowWording.statusIdentifier(first.stored.tlsStatus))

@@ -24,6 +24,10 @@ public struct HistoryFlow: Sendable, Hashable, Identifiable {
     /// Where `name` came from: `sni`, then `quic`, then `proxy`, then `dns`.
     public var nameSource: FlowNameSource? { name.map { FlowNameSource($0, proto: stored.key.proto) } }
 
+    /// `nameSource` as a person reads it beside the name (the proxy's protocol with `proxy`): the
+    /// one wording the text, the JSON and the web's rows share.
+    public var nameSourceText: String? { nameSource?.phrase(proxyProtocol: stored.proxyTarget?.proxyProtocol) }
+
     /// The remote address written out; nil when the ends could not be split.
     public var remoteAddress: String? { endpoints.map { "\($0.remote.address)" } }
 

@@ -6,7 +6,7 @@
 
 import { get } from "./api.js";
 import { h, replace, bytes, when, duration, errorCard, facts, downloadLink, capitalised } from "./dom.js";
-import { statusBadge, protocols, nameSources } from "./rows.js";
+import { statusBadge, protocols } from "./rows.js";
 
 /** The handshake in the command's own words (`flow.handshake`), then the certificate chain. */
 function handshake(flow) {
@@ -155,7 +155,7 @@ export function render(main, { id }) {
     // Its name, else who it is with: the other end, or both ends when neither is this machine.
     const title = flow.name ?? flow.conversation.label;
     const [oneEnd, otherEnd] = flow.conversation.ends.map(({ label, text }) => [label, text]);
-    const source = flow.nameSource ? nameSources[flow.nameSource] ?? flow.nameSource : flow.conversation.unnamed;
+    const source = flow.nameSourceText ?? flow.conversation.unnamed;
     replace(main,
       h("p", { class: "crumbs" }, h("a", { href: "#/timeline" }, "Timeline"), " › ", `Connection ${flow.id}`),
       h("h1", { tabindex: -1 }, title),

@@ -16,14 +16,6 @@ export function statusNames(choices) {
 
 export const protocols = { tcp: "TCP", udp: "UDP", icmp: "ICMP", icmpv6: "ICMPv6" };
 
-export const nameSources = {
-  sni: "named by its TLS hello",
-  quic: "named by its QUIC hello",
-  proxy: "named by its proxy request",
-  dns: "named by a DNS answer",
-  dnsQuery: "named by the lookup it made",
-};
-
 const iconPaths = {
   closed: "M4 7V5a4 4 0 0 1 8 0v2h1v8H3V7zm2 0h4V5a2 2 0 0 0-4 0z",
   open: "M4 7V5a4 4 0 0 1 8 0h-2a2 2 0 0 0-4 0v2h7v8H3V7z",
@@ -147,7 +139,7 @@ function cell(key, ...content) {
 export function timelineRow(flow, names, filterBy = null, clockKind = "time") {
   const remote = otherEnd(flow);
   const ported = remote && (flow.protocol === "tcp" || flow.protocol === "udp");
-  const source = flow.nameSource ? nameSources[flow.nameSource] ?? flow.nameSource : null;
+  const source = flow.nameSourceText;
   // Under the host: its address and where its name came from, or that neither end is this machine.
   const where = [flow.name ? flow.conversation?.label ?? remote?.address : null, source, flow.conversation?.note]
     .filter(Boolean).join(", ");
@@ -185,7 +177,7 @@ export function burstRow(burst, flows, names, filterBy = null, clockKind = "time
   const remote = otherEnd(first);
   const what = [protocols[burst.protocol] ?? burst.protocol.toUpperCase()];
   if (remote) what.push(`port ${burst.port ?? remote.port}`);
-  if (burst.nameSource) what.push(nameSources[burst.nameSource] ?? burst.nameSource);
+  if (burst.nameSourceText) what.push(burst.nameSourceText);
   const seen = burst.lastSeen ?? burst.firstSeen;
   return h("li", { class: `row burst status-${burst.tlsStatus}`, role: "row", "data-burst": burst.ids[0],
                    "data-after": flows[flows.length - 1].after ?? null },
