@@ -175,7 +175,8 @@ enum HelpText {
                                 ("deviceCountsProblem" says why); "bursts" lists where the text
                                 shows a burst as one row: {"first" (an index into
                                 "connections"), "count"}; each connection has its "tlsStatus",
-                                "inspectionReason" and "inspectionDetail"; with --inspect,
+                                "inspectionReason", "inspectionDetail" and "communityID" (as
+                                'tunnelvision help flows' says); with --inspect,
                                 "inspection": {"inspected", "notInspected", "notInspectable",
                                 "inspectionFailed"}, each but the first a list of {"reason",
                                 "count"})

@@ -57,6 +57,12 @@ struct RunCommandTests {
         #expect(!toServer.isEmpty && !toDevice.isEmpty)
         #expect(frames.allSatisfy { $0["tcp.checksum.status"] == ["1"] && $0["ip.checksum.status"] == ["1"] })
         #expect(toServer.count + toDevice.count == frames.count)
+        // The summary names the connection by the Community ID pycommunityid gives what tshark read.
+        let opening = try #require(toServer.first)
+        let client = try #require(opening["ip.src"]?.first)
+        let clientPort = try #require(opening["tcp.srcport"]?.first.flatMap { UInt16($0) })
+        #expect(web["communityID"] as? String
+                == (try CommunityIDOracle.id(.init(proto: 6, source: client, destination: Lab.serverIPv4, ports: (clientPort, 8080)))))
     }
 
     @Test("each run's summary lists only its own connections, however many runs share the history")

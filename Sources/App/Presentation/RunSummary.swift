@@ -21,10 +21,14 @@ public struct RunSummary: Sendable, Equatable {
         public let tlsStatus: TLSInspectionStatus?
         /// Why it was not inspected, or how inspection broke it (`StoredFlow.inspectionReason`).
         public let inspectionReason: InspectionReason?
+        /// Zeek's Community ID of the connection (`HistoryFlowWording.communityID`), to find it in
+        /// other tools' records; nil when none is defined for it.
+        public let communityID: String?
 
         public init(proto: IPProtocolNumber, remote: IPEndpoint?, name: String?, bytesOut: UInt64, bytesIn: UInt64,
                     packets: UInt64, duration: TimeInterval, firstSeen: Date? = nil, tlsStatus: TLSInspectionStatus? = nil,
-                    inspectionReason: InspectionReason? = nil) {
+                    inspectionReason: InspectionReason? = nil, communityID: String? = nil) {
+            self.communityID = communityID
             self.firstSeen = firstSeen
             self.tlsStatus = tlsStatus
             self.inspectionReason = inspectionReason
@@ -41,7 +45,8 @@ public struct RunSummary: Sendable, Equatable {
             let remote = LiveFeedAddressing.endpoints(of: flow.key, localAddresses: localAddresses)?.remote
             self.init(proto: flow.key.proto, remote: remote, name: flow.name?.text, bytesOut: flow.bytesOut,
                       bytesIn: flow.bytesIn, packets: flow.packetCount, duration: flow.duration, firstSeen: flow.firstSeen,
-                      tlsStatus: flow.tlsStatus, inspectionReason: flow.inspectionReason)
+                      tlsStatus: flow.tlsStatus, inspectionReason: flow.inspectionReason,
+                      communityID: HistoryFlowWording.communityID(flow.key))
         }
 
         /// How `TimelineBursts` sees it: alike by name (or address), port, protocol and status.
@@ -315,6 +320,7 @@ public struct RunSummary: Sendable, Equatable {
             out.null()
         }
         out.string("name", connection.name)
+        out.string("communityID", connection.communityID)
         out.number("bytesOut", connection.bytesOut)
         out.number("bytesIn", connection.bytesIn)
         out.number("packets", connection.packets)
