@@ -104,6 +104,17 @@ struct HelloFingerprintTests {
         #expect(prints?.ja3 == "1c258ebef8eee2dfa3df6d8d07285af9")
     }
 
+    /// The relay's inspection candidate reads the hello only to decide; its stream scanners fingerprint it.
+    @Test("a scanner told not to fingerprint reads the same name and offer, and computes no fingerprints")
+    func withoutFingerprints() {
+        var plain = ClientHelloScanner(config: .init(computesFingerprints: false))
+        var full = ClientHelloScanner()
+        let outcome = plain.scan(Data(Self.firefox))
+        #expect(outcome == full.scan(Data(Self.firefox)) && outcome == .found("contile.services.mozilla.com"))
+        #expect(plain.offer == full.offer && plain.limits == full.limits && plain.offer != nil)
+        #expect(plain.fingerprints == nil && full.fingerprints != nil)
+    }
+
     @Test("a hello cut short has no fingerprints: every proper prefix")
     func prefixes() {
         for length in stride(from: 0, to: Self.firefox.count, by: 13) {

@@ -12,7 +12,8 @@ extension Relay {
     /// A new TCP flow's phase: a candidate when inspection may apply to it.
     func candidacy(_ key: FlowKey) -> FlowInspectionPhase? {
         guard let inspection, TLSInterceptionPolicy.isCandidate(key, inspectionEnabled: inspection.isEnabled) else { return nil }
-        return .candidate(held: Data(), scanner: ClientHelloScanner())
+        // The relay's own stream scanners fingerprint the hello; this one only decides.
+        return .candidate(held: Data(), scanner: ClientHelloScanner(config: .init(computesFingerprints: false)))
     }
 
     func isTerminating(_ key: FlowKey) -> Bool {

@@ -36,7 +36,7 @@ extension ClientHelloScanner {
                                            extensionTypes: [])
             return Reading(name: .unavailable(.noServerName), offer: ClientTLSOffer(versions: .upTo(ceiling)),
                            limits: ClientTLSLimits(versions: .upTo(ceiling), cipherSuites: cipherSuites),
-                           fingerprints: ClientHelloFingerprints(traits))
+                           fingerprints: config.computesFingerprints ? ClientHelloFingerprints(traits) : nil)
         }
         guard var extensions = reader.readVector(lengthBytes: 2), reader.isAtEnd else {
             return Reading(name: .unavailable(.malformed), offer: nil)
@@ -49,9 +49,9 @@ extension ClientHelloScanner {
             walk.read(type: type, data: data)
         }
         let offer = walk.offer(ceiling: ceiling)
-        let fingerprints = offer.map { _ in
-            ClientHelloFingerprints(walk.traits(transport: transport, legacyVersion: legacyVersion, cipherSuites: offeredSuites))
-        }
+        let fingerprints = offer != nil && config.computesFingerprints
+            ? ClientHelloFingerprints(walk.traits(transport: transport, legacyVersion: legacyVersion, cipherSuites: offeredSuites))
+            : nil
         return Reading(name: walk.name ?? .unavailable(.noServerName), offer: offer,
                        limits: offer.flatMap { walk.limits(versions: $0.versions, cipherSuites: cipherSuites) },
                        fingerprints: fingerprints)

@@ -27,12 +27,16 @@ package struct ClientHelloScanner: Sendable {
         package var maxApplicationProtocols: Int
         /// The longest ALPN name kept (registered ones are under 16 bytes); longer ones are counted.
         package var maxApplicationProtocolLength: Int
+        /// Whether `fingerprints` are computed. Off for a reader whose hello another scanner of
+        /// the same stream fingerprints (the relay's inspection candidate): once per hello.
+        package var computesFingerprints: Bool
 
         package init(maxHelloBytes: Int = 16384, maxApplicationProtocols: Int = 8,
-                     maxApplicationProtocolLength: Int = 32) {
+                     maxApplicationProtocolLength: Int = 32, computesFingerprints: Bool = true) {
             self.maxHelloBytes = maxHelloBytes
             self.maxApplicationProtocols = maxApplicationProtocols
             self.maxApplicationProtocolLength = maxApplicationProtocolLength
+            self.computesFingerprints = computesFingerprints
         }
     }
 
@@ -50,7 +54,7 @@ package struct ClientHelloScanner: Sendable {
     /// offer or one of the lists it is read from was unsound.
     package private(set) var limits: ClientTLSLimits?
     /// The hello's JA4 and JA3, computed once when it is read; nil until then, and for good when
-    /// the offer was unsound.
+    /// the offer was unsound or the config does not compute them.
     package private(set) var fingerprints: ClientHelloFingerprints?
     private var assembler: TLSHandshakeAssembler
     private var settled: Outcome?
