@@ -87,6 +87,30 @@ import Testing
         #expect(outcome([0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x46]) == .unavailable(.alert(description: 70)))
     }
 
+    /// Zeek's tls-early-alert.pcap: a server sends unrecognized_name as a warning, then its hello.
+    @Test("a warning before the hello is not the server's last word; a warning close_notify is")
+    func warningBeforeHello() {
+        let unrecognizedName: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x01, 0x70]
+        let hello = V.record(V.serverHello12Message)
+        #expect(outcome(unrecognizedName + hello) == negotiated(.tls12, 0xC02F))
+        #expect(scan([Data(unrecognizedName), Data(hello)]) == [.needMoreBytes, negotiated(.tls12, 0xC02F)])
+        let closeNotify: [UInt8] = [0x15, 0x03, 0x03, 0x00, 0x02, 0x01, 0x00]
+        #expect(outcome(closeNotify + hello) == .unavailable(.alert(description: 0)))
+        // The same description at level fatal refuses.
+        #expect(outcome([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x70] + hello) == .unavailable(.alert(description: 0x70)))
+    }
+
+    /// Zeek's tls13draft16-*.pcap (Firefox 52 and Chrome 55 against draft servers): tshark and Zeek
+    /// read 0x7F10 and the suite from the drafts' shorter hello.
+    @Test("a TLS 1.3 draft's hello, without session id or compression method, gives its draft version and suite")
+    func draftLayout() {
+        let body: [UInt8] = [0x7F, 0x10] + [UInt8](repeating: 0x22, count: 32) + [0x13, 0x03]
+            + V.vector(V.ext(51, [0x00, 0x1D, 0x00, 0x01, 0x42]), lengthBytes: 2)
+        #expect(outcome(V.record(V.handshake(2, body))) == negotiated(TLSProtocolVersion(rawValue: 0x7F10), 0x1303))
+        // Read with the final layout, the same bytes would have been malformed.
+        #expect(outcome(V.record(V.handshake(2, [0x03, 0x03] + body.dropFirst(2)))) == .unavailable(.malformed))
+    }
+
     @Test("an alert record of the wrong size is malformed")
     func alertWrongSize() {
         #expect(outcome([0x15, 0x03, 0x03, 0x00, 0x03, 0x02, 0x28, 0x00]) == .unavailable(.malformed))

@@ -31,6 +31,10 @@ public struct TsharkCertificate: Sendable, Equatable {
         "2.5.4.43": "initials", "2.5.4.44": "generationQualifier", "2.5.4.46": "dnQualifier",
         "2.5.4.65": "pseudonym", "2.5.4.97": "organizationIdentifier", "1.2.840.113549.1.9.1": "emailAddress",
         "0.9.2342.19200300.100.1.25": "DC", "0.9.2342.19200300.100.1.1": "UID",
+        // EV certificates' jurisdiction (CA/Browser Forum EV Guidelines §9.2.4), as OpenSSL names them
+        // (`openssl req -subj "/jurisdictionC=US/…"` is accepted and printed back so).
+        "1.3.6.1.4.1.311.60.2.1.1": "jurisdictionL", "1.3.6.1.4.1.311.60.2.1.2": "jurisdictionST",
+        "1.3.6.1.4.1.311.60.2.1.3": "jurisdictionC",
     ]
 
     static func shortName(of oid: String) -> String { shortNames[oid] ?? oid }

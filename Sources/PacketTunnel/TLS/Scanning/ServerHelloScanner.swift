@@ -10,7 +10,8 @@ import Shared
 ///   legacy_version; `fromHelloRetryRequest` when the random is RFC 8446 §4.1.3's fixed value.
 ///   `remainder` then holds what followed the ServerHello, for `ServerCertificateScanner`.
 /// - `unavailable(.alert(description:))`: an alert record arrived before the ServerHello was
-///   whole — including one cutting a partial hello: the alert is the server's last word.
+///   whole — including one cutting a partial hello: the alert is the server's last word. A
+///   warning other than close_notify between records is not: the hello may follow it.
 /// - `.notTLSHandshake` (the first record is not a handshake), `.notServerHello`, `.malformed`
 ///   (a length that lies, a broken extension, another record type cutting the hello), `.tooLarge`
 ///   (a hello declaring more than `maxHelloBytes`, or a record more than 2^14).
@@ -90,7 +91,12 @@ package struct ServerHelloScanner: Sendable {
                 let reading = assembler.withBody(body, in: bytes) { Self.read($0) }
                 fingerprints = reading.map { ServerHelloFingerprints($0.traits) }
                 return (settle(reading.map { .found($0.negotiated) } ?? .unavailable(.malformed)), offset)
-            case .alert(_, let description):
+            case .alert(let level, let description):
+                // A warning before the hello is not the server's last word: some servers send
+                // unrecognized_name as one and go on with their ServerHello (RFC 6066 §3 allows it).
+                if level == TLSWire.warningAlertLevel, description != TLSWire.closeNotify, !assembler.isInsideMessage {
+                    continue
+                }
                 return (settle(.alert(description: description)), offset)
             case .otherRecord, .failure(.notTLS):
                 return (settle(assembler.isInsideMessage ? .malformed : .notTLSHandshake), offset)
@@ -115,12 +121,21 @@ package struct ServerHelloScanner: Sendable {
     ///   legacy_version(2) · random(32) · legacy_session_id_echo<0..32> · cipher_suite(2) ·
     ///   legacy_compression_method(1) · [extensions<0..2^16-1>]
     ///   supported_versions here is one selected_version(2) (RFC 8446 §4.2.1).
+    /// A TLS 1.3 draft's own version there (0x7F..) is the drafts' layout, without session id and
+    /// compression method: version(2) · random(32) · cipher_suite(2) · extensions (draft-ietf-
+    /// tls-tls13-21 §4.1.3; drafts from 22 on send 0x0303 and the final layout), as Zeek
+    /// (`ServerHello13`, tls-handshake-protocol.pac) and Wireshark read it.
     static func read(_ body: UnsafeRawBufferPointer) -> (negotiated: NegotiatedTLS, traits: ServerHelloTraits)? {
         var reader = TLSByteReader(body)
-        guard let legacyVersion = reader.readUInt16(), let random = reader.readBytes(32),
-              let sessionID = reader.readVector(lengthBytes: 1), sessionID.remaining <= 32,
-              let cipherSuite = reader.readUInt16(), reader.readUInt8() != nil
-        else { return nil }
+        guard let legacyVersion = reader.readUInt16(), let random = reader.readBytes(32) else { return nil }
+        let draftLayout = legacyVersion >> 8 == 0x7F
+        if !draftLayout {
+            guard let sessionID = reader.readVector(lengthBytes: 1), sessionID.remaining <= 32 else { return nil }
+        }
+        guard let cipherSuite = reader.readUInt16() else { return nil }
+        if !draftLayout {
+            guard reader.readUInt8() != nil else { return nil }
+        }
         var selected: UInt16?
         var extensionTypes: [UInt16] = []
         if !reader.isAtEnd {

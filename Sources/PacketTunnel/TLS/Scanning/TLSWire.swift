@@ -20,6 +20,9 @@ enum TLSWire {
     static let handshakeHeaderLength = 4
     /// An alert is level(1) description(1), never fragmented nor coalesced (RFC 8446 §5.1).
     static let alertLength = 2
+    /// AlertLevel warning (RFC 5246 §7.2), and close_notify, the one warning that ends a stream.
+    static let warningAlertLevel: UInt8 = 1
+    static let closeNotify: UInt8 = 0
 
     // Handshake types (RFC 8446 §4, RFC 5246 §7.4, RFC 5077 §3.3).
     static let clientHello: UInt8 = 1
