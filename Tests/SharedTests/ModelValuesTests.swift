@@ -19,6 +19,14 @@ import Testing
         #expect(!QUICVersion(rawValue: 0x0a0a_0a0a).hasKnownPacketProtection)   // greased
     }
 
+    @Test func aTLSVersionIsNamedAPublishedOneByNameADraftByItsNumberAndAnythingElseByItsCode() {
+        #expect(TLSProtocolVersion.tls12.name == "TLS 1.2" && TLSProtocolVersion.ssl30.name == "SSL 3.0")
+        #expect(TLSProtocolVersion(rawValue: 0x7F10).name == "TLS 1.3 draft 16 (0x7f10)")
+        #expect(TLSProtocolVersion(rawValue: 0x7F1C).name == "TLS 1.3 draft 28 (0x7f1c)")
+        #expect(TLSProtocolVersion(rawValue: 0x7F00).name == "0x7f00" && TLSProtocolVersion(rawValue: 0x7F1D).name == "0x7f1d")
+        #expect(TLSProtocolVersion(rawValue: 0x0A0A).name == "0x0a0a" && TLSProtocolVersion(rawValue: 0xFEFD).name == "0xfefd")
+    }
+
     @Test func theFivePublishedTLSVersionsArePublishedAndNothingElseIs() {
         let published: [TLSProtocolVersion] = [.ssl30, .tls10, .tls11, .tls12, .tls13]
         #expect(published.map(\.rawValue) == [0x0300, 0x0301, 0x0302, 0x0303, 0x0304])

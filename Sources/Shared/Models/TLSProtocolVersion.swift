@@ -23,15 +23,20 @@ public struct TLSProtocolVersion: RawRepresentable, Sendable, Hashable, Codable 
         isPublished && other.isPublished && rawValue < other.rawValue
     }
 
-    /// "TLS 1.2", "SSL 3.0"; an unpublished value as its four hex digits ("0x7f1c").
+    /// "TLS 1.2", "SSL 3.0"; a TLS 1.3 draft by its number with its code point ("TLS 1.3 draft 28
+    /// (0x7f1c)": drafts N sent 0x7F00 + N, draft-ietf-tls-tls13-28 §4.2.1); any other unpublished
+    /// value as its four hex digits ("0x8a8a").
     public var name: String {
+        let code = "0x" + String(repeating: "0", count: 4 - String(rawValue, radix: 16).count) + String(rawValue, radix: 16)
         switch self {
-        case .ssl30: "SSL 3.0"
-        case .tls10: "TLS 1.0"
-        case .tls11: "TLS 1.1"
-        case .tls12: "TLS 1.2"
-        case .tls13: "TLS 1.3"
-        default: "0x" + String(repeating: "0", count: 4 - String(rawValue, radix: 16).count) + String(rawValue, radix: 16)
+        case .ssl30: return "SSL 3.0"
+        case .tls10: return "TLS 1.0"
+        case .tls11: return "TLS 1.1"
+        case .tls12: return "TLS 1.2"
+        case .tls13: return "TLS 1.3"
+        default:
+            let draft = rawValue & 0xFF
+            return rawValue >> 8 == 0x7F && (1...28).contains(draft) ? "TLS 1.3 draft \(draft) (\(code))" : code
         }
     }
 }

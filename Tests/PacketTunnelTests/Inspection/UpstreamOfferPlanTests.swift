@@ -49,7 +49,7 @@ struct UpstreamOfferPlanTests {
         (ClientTLSLimits(versions: .listed([.tls11, .tls10]), cipherSuites: [0xC02F]),
          "the client offers TLS 1.1, TLS 1.0; inspection speaks TLS 1.2 and 1.3 only"),
         (ClientTLSLimits(versions: .upTo(TLSProtocolVersion(rawValue: 0x7F1C)), cipherSuites: [0xC02F]),
-         "the client offers up to 0x7f1c; inspection speaks TLS 1.2 and 1.3 only"),
+         "the client offers up to TLS 1.3 draft 28 (0x7f1c); inspection speaks TLS 1.2 and 1.3 only"),
         (ClientTLSLimits(versions: .listed([.tls13, .tls12]), cipherSuites: [0x0005, 0x1305]),
          "none of the client's 2 cipher suites is one the tunnel's TLS has"),
         (ClientTLSLimits(versions: .listed([.tls13]), cipherSuites: [0x1301], groups: [0x11EC]),
