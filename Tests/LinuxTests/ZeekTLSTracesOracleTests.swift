@@ -2,11 +2,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Zeek's TLS test traces (`Tests/Captures/zeek`, every `.pcap` of its `testing/btest/Traces/tls/`;
-/// the README names the commit), read by `tunnelvision analyze` and by tshark: real clients and
-/// servers of a decade — SSLv3 to TLS 1.3 and its drafts, STARTTLS, HelloRetryRequest, warning
-/// alerts, OCSP stapling, client certificates — where tshark reads a hello, analyze must read the
-/// same. Compared per conversation: the server name as sent, JA3, the server's version and cipher
+/// Zeek's TLS and QUIC test traces (`Tests/Captures/zeek`: every `.pcap` of its
+/// `testing/btest/Traces/tls/`, and in `quic/` those of `Traces/quic/` under 100 KB; the README
+/// names the commit), read by `tunnelvision analyze` and by tshark: real clients and servers of a
+/// decade — SSLv3 to TLS 1.3 and its drafts, STARTTLS, HelloRetryRequest, warning alerts, OCSP
+/// stapling, client certificates, QUIC v1 and v2 from Chromium, Firefox, curl and quic-go, Retry,
+/// and two of Zeek's crash reproducers — where tshark reads a hello, analyze must read the same. Compared per conversation: the server name as sent, JA3, the server's version and cipher
 /// suite, JA3S, and the server's certificate chain (subjects and issuers). DTLS is not read by
 /// analyze and tshark's `dtls` layer is not compared. Needs tshark.
 @Suite("analyze agrees with tshark on Zeek's TLS traces", .serialized)
@@ -14,9 +15,14 @@ struct ZeekTLSTracesOracleTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Captures/zeek")
 
-    /// Every plain `.pcap` there (the fragmented-handshake trace is compressed and has its own test).
-    static let traces = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-        .filter { $0.hasSuffix(".pcap") }.sorted()
+    /// Every plain `.pcap` there and in `quic/`, by its path under `zeek/` (the fragmented-handshake
+    /// trace is compressed and has its own test).
+    static let traces = traces(in: "") + traces(in: "quic/")
+
+    static func traces(in folder: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)) ?? [])
+            .filter { $0.hasSuffix(".pcap") || $0.hasSuffix(".pcapng") }.sorted().map { folder + $0 }
+    }
 
     /// What was compared in one trace, and how much agreed.
     struct Tally {
@@ -31,8 +37,8 @@ struct ZeekTLSTracesOracleTests {
 
     @Test("the directory holds Zeek's traces")
     func tracesArePresent() {
-        // 72 traces at the commit the README names; fewer means the checkout lost some.
-        #expect(Self.traces.count >= 72, "\(Self.traces.count) traces in \(Self.directory.path)")
+        // 72 and 17 traces at the commit the README names; fewer means the checkout lost some.
+        #expect(Self.traces(in: "").count >= 72 && Self.traces(in: "quic/").count >= 17, "\(Self.traces) in \(Self.directory.path)")
     }
 
     @Test("every hello, answer and chain tshark reads in a Zeek trace, analyze reads the same", arguments: traces)
