@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import App
-import Dispatch
 import Foundation
 import FuzzSupport
 import Shared
@@ -67,21 +66,10 @@ private func row(_ header: PlaintextFormat.RecordHeader, at offset: UInt64) -> S
                          storedLength: header.storedLength, originalLength: header.originalLength)
 }
 
-/// The library is an actor: its answer waited for here, since libFuzzer's entry point is synchronous.
+/// Read synchronously (`chunks(for:)` is nonisolated): a task per input was sometimes still being
+/// freed on another thread when libFuzzer counted this input's allocations, and reported a leak.
 private func readBack(_ row: StoredPlaintextChunk) -> Result<DecryptedChunk, PlaintextLibraryError> {
-    let answer = Answer()
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        answer.value = await library.chunks(for: [row])[0]
-        done.signal()
-    }
-    done.wait()
-    return answer.value!
-}
-
-/// Set by one task, read after its semaphore: no two threads touch it at once.
-private final class Answer: @unchecked Sendable {
-    var value: Result<DecryptedChunk, PlaintextLibraryError>?
+    library.chunks(for: [row])[0]
 }
 
 private let scratchDirectory = "\(NSTemporaryDirectory())/tunnelvision-fuzz-tvpt-\(getpid())"

@@ -113,13 +113,17 @@ package final class CaptureAnalyzer {
     /// conversations began (records arrive as flows end), at the same instant in capture order.
     package func conversations() -> [Conversation] {
         pipeline.flushActiveFlows()
-        // Ordered by what `Conversation.began(before:)` compares, then by when each was collected;
-        // each record is merged and copied once, in that order.
+        // Ordered by `Conversation.began(before:)`, then by when each was collected, on the keys
+        // alone: each record is merged and copied once, in that order.
         let order = collected.firstSeen.indices.map { index in
             let began = collected.firstSeen[index]
             return (began: began, firstDatagram: firstDatagrams[Lifetime(key: collected.key(at: index), firstSeen: began)] ?? .max,
                     index: index)
-        }.sorted { ($0.began, $0.firstDatagram, $0.index) < ($1.began, $1.firstDatagram, $1.index) }
+        }.sorted { one, other in
+            if Conversation.began(one.began, one.firstDatagram, before: other.began, other.firstDatagram) { return true }
+            if Conversation.began(other.began, other.firstDatagram, before: one.began, one.firstDatagram) { return false }
+            return one.index < other.index
+        }
         return order.map { place in
             let record = collected.record(at: place.index)
             return Conversation(record: record, client: clients.firstSender(of: record.key), firstDatagram: place.firstDatagram)

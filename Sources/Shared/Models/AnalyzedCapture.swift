@@ -18,7 +18,14 @@ public struct AnalyzedCapture: Sendable {
 
         /// Began before `other`: earlier, or at the same instant earlier in the capture.
         public func began(before other: Conversation) -> Bool {
-            (record.firstSeen, firstDatagram) < (other.record.firstSeen, other.firstDatagram)
+            Self.began(record.firstSeen, firstDatagram, before: other.record.firstSeen, other.firstDatagram)
+        }
+
+        /// `began(before:)` on what it compares, for an owner that orders conversations before
+        /// building them.
+        public static func began(_ firstSeen: UInt64, _ firstDatagram: Int,
+                                 before otherFirstSeen: UInt64, _ otherFirstDatagram: Int) -> Bool {
+            (firstSeen, firstDatagram) < (otherFirstSeen, otherFirstDatagram)
         }
     }
 

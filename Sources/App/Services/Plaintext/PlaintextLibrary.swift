@@ -33,7 +33,7 @@ public actor PlaintextLibrary {
         return try chunk(for: row, in: &files)
     }
 
-    private func directory() throws(PlaintextLibraryError) -> URL {
+    private nonisolated func directory() throws(PlaintextLibraryError) -> URL {
         do { return try resolveDirectory() } catch { throw .containerUnavailable("\(error)") }
     }
 
@@ -75,7 +75,7 @@ public actor PlaintextLibrary {
         }
     }
 
-    private func chunk(for row: StoredPlaintextChunk, in files: inout OpenFiles) throws(PlaintextLibraryError) -> DecryptedChunk {
+    private nonisolated func chunk(for row: StoredPlaintextChunk, in files: inout OpenFiles) throws(PlaintextLibraryError) -> DecryptedChunk {
         let (descriptor, global, name) = try files.file(row.location.fileSequence)
         let offset = row.location.recordOffset
         guard offset >= UInt64(PlaintextFormat.globalHeaderLength) else {
@@ -135,7 +135,10 @@ public actor PlaintextLibrary {
 
 extension PlaintextLibrary {
     /// Each row's chunk, as `chunk(for:)` answers it: one unreadable record does not hide the rest.
-    public func chunks(for rows: [StoredPlaintextChunk]) -> [Result<DecryptedChunk, PlaintextLibraryError>] {
+    /// Nonisolated, since a reading touches no state of the library (the directory is resolved and
+    /// its files opened per call): a synchronous caller reads without a task — the fuzz harness,
+    /// whose per-input task was still being freed when libFuzzer looked for leaks.
+    public nonisolated func chunks(for rows: [StoredPlaintextChunk]) -> [Result<DecryptedChunk, PlaintextLibraryError>] {
         let files: Result<OpenFiles, PlaintextLibraryError> = Result { () throws(PlaintextLibraryError) in try OpenFiles(try directory()) }
         guard case var .success(open) = files else { return rows.map { _ in files.map { _ in fatalError("unreachable") } } }
         defer { open.close() }
