@@ -175,15 +175,21 @@ import TestSupport
         let usage = Self.text(await Self.ask(api, "GET", "/api/storage"))
         #expect(usage.contains(#""historyCutoff":"20"#))
         #expect(try Self.withoutInstants(usage) == Self.withoutInstants(Self.command(["storage", "--json"] + d)))
+        // Apply and clear each on one history by the API and on a twin by the command: the same
+        // answer, whatever the fixture's age against today's (its week-old packets are past the
+        // default age limit from 2026-12-07 on, and an apply then deletes them — on both).
+        let (applyTwin, _, _, _) = try await FlowCommandTests.history()
         let applied = Self.text(await Self.ask(api, "POST", "/api/storage/apply"))
-        #expect(try Self.withoutInstants(applied) == Self.withoutInstants(Self.command(["storage", "apply", "--json"] + d)))
-        // Clear on one history by the API, on a twin by the command: the same answer.
-        let (twin, _, _, _) = try await FlowCommandTests.history()
-        let cleared = await Self.ask(api, "POST", "/api/storage/clear")
+        #expect(try Self.withoutInstants(applied)
+                == Self.withoutInstants(Self.command(["storage", "apply", "--json", "--data-dir", applyTwin.dataDirectory.path])))
+        let (toClear, _, _, _) = try await FlowCommandTests.history()
+        let (clearTwin, _, _, _) = try await FlowCommandTests.history()
+        let clearing = Self.api(toClear.dataDirectory), c = ["--data-dir", toClear.dataDirectory.path]
+        let cleared = await Self.ask(clearing, "POST", "/api/storage/clear")
         #expect(cleared.status == .ok)
-        #expect(try Self.text(cleared) == (Self.command(["storage", "clear", "--yes", "--json", "--data-dir", twin.dataDirectory.path])))
+        #expect(try Self.text(cleared) == (Self.command(["storage", "clear", "--yes", "--json", "--data-dir", clearTwin.dataDirectory.path])))
         #expect((try C.pythonJSON(Self.text(cleared)))["deletedConnections"] as? Int == 3)
-        #expect(try Self.text(await Self.ask(api, "GET", "/api/flows")) == (Self.command(["flows", "--json"] + d)))
+        #expect(try Self.text(await Self.ask(clearing, "GET", "/api/flows")) == (Self.command(["flows", "--json"] + c)))
     }
 
     @Test("deleting audit evidence: 409 with the command's sentence and the switch that agrees as the parameter; agreed, what the command does")
