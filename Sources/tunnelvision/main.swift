@@ -43,7 +43,7 @@ case let .run(request):
 case let .stats(dataDirectory, json):
     exit(StatsCommand.run(dataDirectory: dataDirectory, json: json))
 case let .analyze(path, dataDirectory, json, workers):
-    exit(await AnalyzeCommand.run(path: path, dataDirectory: dataDirectory, json: json, workers: workers))
+    await AnalyzeCommand.run(path: path, dataDirectory: dataDirectory, json: json, workers: workers)
 case let .captures(request):
     exit(await CapturesCommand.run(request))
 case let .audit(request):
