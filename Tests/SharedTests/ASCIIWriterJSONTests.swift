@@ -21,6 +21,27 @@ struct ASCIIWriterJSONTests {
         #expect(decoded == [text])
     }
 
+    /// The writer passes over eight bytes at a time while none needs an escape: each character, at
+    /// each place in and across those words, must still be seen.
+    @Test("Every ASCII character and two multi-byte ones read back from any place in a long string")
+    func everyCharacterReadsBackFromAnyPlace() throws {
+        let characters = (0..<0x80).map { Character(Unicode.Scalar(UInt8($0))) } + ["é", "😀"]
+        var mismatches: [String] = []
+        for character in characters {
+            for place in 0...20 {
+                var text = String(repeating: "x", count: 20)
+                text.insert(character, at: text.index(text.startIndex, offsetBy: place))
+                var writer = ASCIIWriter()
+                writer.append("[\"")
+                writer.appendJSONEscaped(text)
+                writer.append("\"]")
+                let decoded = try? JSONSerialization.jsonObject(with: Data(writer.bytes)) as? [String]
+                if decoded != [text] { mismatches.append("\(character.unicodeScalars.first!.value) at \(place)") }
+            }
+        }
+        #expect(mismatches.isEmpty)
+    }
+
     @Test("Controls become \\u escapes and nothing else is touched")
     func controlsAreEscapedAndTheRestKept() {
         var writer = ASCIIWriter()

@@ -51,8 +51,9 @@ extension AnalysisReport {
                 var texts = HandshakeTextMemo()
                 // Every piece but the very first continues the array.
                 if start > 0 { piece.writer.append(UInt8(ascii: ",")) }
-                for conversation in conversations[start..<min(start + pieceSize, conversations.count)] {
-                    Self.write(conversation, to: &piece, texts: &texts)
+                // By index: a `for … in` over the slice copied each conversation out, retaining its record's every field.
+                for index in start..<min(start + pieceSize, conversations.count) {
+                    Self.write(conversations[index], to: &piece, texts: &texts)
                 }
                 let bytes = Array(piece.writer.bytes)
                 written.withLock { $0[offset] = bytes }
@@ -67,28 +68,37 @@ extension AnalysisReport {
 
     private static func write(_ conversation: Conversation, to out: inout JSONWriter, texts: inout HandshakeTextMemo) {
         let record = conversation.record
+        // Each computed fact read once: the name is made from four of them.
+        let name = record.name
+        let sni = record.sni
         out.beginObject()
-        out.string("protocol", record.key.proto.displayName.lowercased())
+        out.string("protocol", HistoryFlowWording.protocolIdentifier(record.key.proto))
         out.string("client", unescaped: conversation.clientEndpoint.write)
         out.string("server", unescaped: conversation.serverEndpoint.write)
         out.number("packets", Int(record.packetCount))
         out.number("bytesFromClient", Int(record.bytesOut))
         out.number("bytesFromServer", Int(record.bytesIn))
-        out.string("name", record.name?.text)
-        out.string("nameSource", conversation.nameSource)
-        out.strings("otherNames", record.name?.otherCandidates ?? [])
+        out.string("name", name?.text)
+        out.string("nameSource", name.map { FlowNameSource($0, proto: record.key.proto).rawValue })
+        out.strings("otherNames", name?.otherCandidates ?? [])
         ProxyTargetWording.write(record.proxyTarget, to: &out)
-        out.string("sni", record.sni)
-        DNSExchangeWording.write(record.dnsExchange, encrypted: EncryptedDNS(key: record.key, announcedName: record.sni), to: &out)
+        out.string("sni", sni)
+        DNSExchangeWording.write(record.dnsExchange, encrypted: EncryptedDNS(key: record.key, announcedName: sni), to: &out)
         out.string("streamOpening", record.streamOpening?.rawValue)
         out.number("quicVersion", record.quic.map { Int($0.version.rawValue) })
         out.key("clientOffer")
-        if let offer = record.clientTLS { write(offer, text: texts.text(offer), to: &out) } else { out.null() }
+        let offer = record.clientTLS
+        if let offer { write(offer, text: texts.text(offer), to: &out) } else { out.null() }
         out.key("serverAnswer")
-        if let answer = record.serverTLS { write(answer, text: texts.text(answer), to: &out) } else { out.null() }
+        let answer = record.serverTLS
+        if let answer { write(answer, text: texts.text(answer), to: &out) } else { out.null() }
         TLSFingerprintWording.write(client: record.clientFingerprints, server: record.serverFingerprints, to: &out)
         out.key("certificates")
-        if let certificates = conversation.certificates { write(certificates, to: &out) } else { out.null() }
+        if let certificates = Conversation.certificates(answer: answer, reading: record.serverCertificates) {
+            write(certificates, to: &out)
+        } else {
+            out.null()
+        }
         out.endObject()
     }
 

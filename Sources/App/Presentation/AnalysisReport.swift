@@ -147,7 +147,13 @@ extension AnalyzedCapture.Conversation {
     }
 
     var certificates: ServerCertificateVisibility? {
-        guard record.serverTLS != nil || record.serverCertificates != nil else { return nil }
-        return ServerCertificateVisibility(answer: record.serverTLS, reading: record.serverCertificates)
+        Self.certificates(answer: record.serverTLS, reading: record.serverCertificates)
+    }
+
+    /// What could be seen of the server's certificates; nil for a conversation with no TLS answer
+    /// and no certificates read (not TLS at all).
+    static func certificates(answer: ServerTLSAnswer?, reading: ServerCertificateReading?) -> ServerCertificateVisibility? {
+        guard answer != nil || reading != nil else { return nil }
+        return ServerCertificateVisibility(answer: answer, reading: reading)
     }
 }
