@@ -164,11 +164,18 @@ package struct FlowTable: Sendable {
     /// reading, where the records are moved out rather than copied.
     package mutating func removeAll() -> [FlowRecord] {
         var records: [FlowRecord] = []
-        records.reserveCapacity(count)
-        for lane in 0..<flows.laneCount {
-            while let slot = flows.leastRecent(inLane: lane) { records.append(remove(slot)) }
-        }
+        removeAll(into: &records)
         return records
+    }
+
+    /// `removeAll()` appended to `records`, each moved there.
+    package mutating func removeAll(into records: inout [FlowRecord]) {
+        records.reserveCapacity(records.count + count)
+        for lane in 0..<flows.laneCount {
+            while let slot = flows.leastRecent(inLane: lane) { records.append(flows.remove(slot).record) }
+        }
+        // At once rather than key by key: the table is empty.
+        slotByKey.removeAll(keepingCapacity: true)
     }
 
     /// The status a flow starts with (flow-and-reassembly, initialTLSStatus): TCP to or from port

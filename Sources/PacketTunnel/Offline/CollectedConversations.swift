@@ -35,8 +35,10 @@ final class CollectedConversations: FlowPersisting {
                 // Read field by field through the pointer: the record itself stays where it is.
                 let key = records[position].key
                 let began = records[position].firstSeen
-                guard let conversation = conversationByKey[key] else {
-                    conversationByKey[key] = latest.count
+                // One lookup, inserting the next conversation's number when the 5-tuple is new.
+                let next = latest.count
+                let conversation = Self.number(of: key, in: &conversationByKey, orNew: next)
+                guard conversation != next else {
                     latest.append(lifetimes.count)
                     firstSeen.append(began)
                     lifetimes.append(Lifetime(batch: batchIndex, position: position, firstSeen: began, earlier: -1))
@@ -53,6 +55,12 @@ final class CollectedConversations: FlowPersisting {
         return true
     }
 
+    /// The number `key` has in `numbers`, given `new` first if it had none: one hash of the key.
+    private static func number(of key: FlowKey, in numbers: inout [FlowKey: Int], orNew new: Int) -> Int {
+        func take(_ number: inout Int) -> Int { number }
+        return take(&numbers[key, default: new])
+    }
+
     /// The 5-tuple of conversation `index`, read without copying its record.
     func key(at index: Int) -> FlowKey {
         let lifetime = lifetimes[latest[index]]
@@ -61,6 +69,9 @@ final class CollectedConversations: FlowPersisting {
 
     /// Every lifetime of conversation `index` so far, as one record.
     func record(at index: Int) -> FlowRecord {
+        let last = lifetimes[latest[index]]
+        // Most conversations have one lifetime: its record as it is, with no chain to gather.
+        guard last.earlier >= 0 else { return record(of: last) }
         var chain = [latest[index]]
         while lifetimes[chain[chain.count - 1]].earlier >= 0 { chain.append(lifetimes[chain[chain.count - 1]].earlier) }
         var merged = record(of: lifetimes[chain[chain.count - 1]])

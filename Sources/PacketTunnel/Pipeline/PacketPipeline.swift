@@ -205,9 +205,15 @@ package final class PacketPipeline {
     /// Ends every live flow, its record into the batch, and sends the batch: the end of an offline
     /// reading. The table is empty afterwards.
     package func flushActiveFlows() {
-        for record in flowTable.removeAll() {
-            place(record)
-            if !plaintextConversations.isEmpty { releasePlaintext(of: record) }
+        if config.recordsEachPacket || !plaintextConversations.isEmpty {
+            for record in flowTable.removeAll() {
+                place(record)
+                if !plaintextConversations.isEmpty { releasePlaintext(of: record) }
+            }
+        } else {
+            // What `place` does for a pipeline recording flows only, with each record moved into
+            // the batch rather than copied out of a list first (the copies were ~2 % of `analyze`).
+            flowTable.removeAll(into: &batch.flows)
         }
         flush(now: lastNow)
     }
