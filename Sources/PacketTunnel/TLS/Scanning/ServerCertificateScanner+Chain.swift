@@ -38,7 +38,7 @@ extension ServerCertificateScanner {
                 let isLast = end == declaredLength
                 return .found(.chain(ServerCertificateChain(certificates: certificates, isComplete: isLast)))
             }
-            guard let certificate = ServerCertificateReader.certificate(
+            guard let certificate = ServerCertificateReader.recentCertificate(
                 fromDER: message[(index + 3)..<end], maxNameLength: config.maxNameLength)
             else { return certificates.isEmpty ? .unavailable(.malformed) : incomplete() }
             certificates.append(certificate)

@@ -12,9 +12,14 @@ public struct ClientHelloFingerprints: Sendable, Hashable, Codable {
         self.ja3 = ja3
     }
 
-    /// Computes all three, once per hello.
+    /// All three, computed once per distinct hello (`recent`).
     public init(_ hello: ClientHelloTraits) {
-        let full = JA3.string(hello)
-        self.init(ja4: JA4.fingerprint(hello), ja3Full: full, ja3: JA3.hash(full))
+        self = Self.recent.output(for: hello) { hello in
+            let full = JA3.string(hello)
+            return Self(ja4: JA4.fingerprint(hello), ja3Full: full, ja3: JA3.hash(full))
+        }
     }
+
+    /// The fingerprints of the hellos met lately: a client repeats its offer on every connection.
+    static let recent = RecentResults<ClientHelloTraits, ClientHelloFingerprints>(limit: 256)
 }

@@ -11,8 +11,14 @@ public struct ServerHelloFingerprints: Sendable, Hashable, Codable {
         self.ja3s = ja3s
     }
 
+    /// Both, computed once per distinct hello (`recent`).
     public init(_ hello: ServerHelloTraits) {
-        let full = JA3.string(hello)
-        self.init(ja3sFull: full, ja3s: JA3.hash(full))
+        self = Self.recent.output(for: hello) { hello in
+            let full = JA3.string(hello)
+            return Self(ja3sFull: full, ja3s: JA3.hash(full))
+        }
     }
+
+    /// The fingerprints of the answers met lately: a server answers alike on every connection.
+    static let recent = RecentResults<ServerHelloTraits, ServerHelloFingerprints>(limit: 256)
 }
