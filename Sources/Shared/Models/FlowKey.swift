@@ -29,14 +29,16 @@ public struct FlowKey: Sendable, Hashable, Codable {
 }
 
 extension FlowKey {
-    /// Three words instead of the nine fields the synthesized hash would feed one by one: every
-    /// packet of the tunnel looks its flow up by this key. Equal keys give equal words; the
-    /// multiplier keeps A and B from cancelling out.
+    /// Five words instead of the nine fields the synthesized hash would feed one by one: every
+    /// packet looks its flow up by this key. Every field goes into the seeded hash unmixed: a key
+    /// folded into fewer words first (A ^ B·k) let a crafted capture give any number of flows one
+    /// bucket whatever the seed, and `analyze` reads captures from anywhere.
     @inlinable
     public func hash(into hasher: inout Hasher) {
-        let spread: UInt64 = 0x9E37_79B9_7F4A_7C15
-        hasher.combine(endpointA.address.high ^ (endpointB.address.high &* spread))
-        hasher.combine(endpointA.address.low ^ (endpointB.address.low &* spread))
+        hasher.combine(endpointA.address.high)
+        hasher.combine(endpointA.address.low)
+        hasher.combine(endpointB.address.high)
+        hasher.combine(endpointB.address.low)
         hasher.combine(UInt64(endpointA.port) | UInt64(endpointB.port) << 16 | UInt64(proto.rawValue) << 32)
     }
 }
