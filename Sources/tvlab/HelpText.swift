@@ -93,7 +93,8 @@ enum HelpText {
     tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
 
     Writes N packets (default 210000) of 'tvlab capture --handshakes' traffic — DNS lookups, then
-    TLS 1.2 conversations with SNI, ALPN and a certificate, 35 packets each — then times
+    TLS 1.2 conversations with SNI, ALPN and a certificate, 35 packets each — syncs it to disk so
+    no writeback runs during the timings, then times
     'tunnelvision analyze FILE --json' three times with its default workers (one per processor,
     at most 4) and three times with '--workers 1' (output to /dev/null, best kept), and
     'tshark -r FILE -Y tls.handshake -T fields -e tls.handshake.extensions_server_name' once, and
