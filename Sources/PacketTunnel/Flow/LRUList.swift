@@ -63,6 +63,9 @@ struct LRUList<Element> {
 
     func lane(of slot: Int) -> Int { links[slot].lane }
 
+    /// Whether `slot` holds an element now (a slot past the arena's end holds none).
+    func isOccupied(_ slot: Int) -> Bool { slot < links.count && links[slot].isOccupied }
+
     /// The slot's recency among all lanes: a larger stamp is more recent.
     func stamp(of slot: Int) -> UInt64 { links[slot].stamp }
 
