@@ -48,12 +48,12 @@ extension AnalysisReport {
             DispatchQueue.concurrentPerform(iterations: pieces) { offset in
                 let start = (first + offset) * pieceSize
                 var piece = JSONWriter()
-                var texts = HandshakeTextMemo()
+                var objects = HandshakeJSONMemo()
                 // Every piece but the very first continues the array.
                 if start > 0 { piece.writer.append(UInt8(ascii: ",")) }
                 // By index: a `for … in` over the slice copied each conversation out, retaining its record's every field.
                 for index in start..<min(start + pieceSize, conversations.count) {
-                    Self.write(conversations[index], to: &piece, texts: &texts)
+                    Self.write(conversations[index], to: &piece, objects: &objects)
                 }
                 let bytes = Array(piece.writer.bytes)
                 written.withLock { $0[offset] = bytes }
@@ -66,7 +66,7 @@ extension AnalysisReport {
         emit(out.writer.bytes)
     }
 
-    private static func write(_ conversation: Conversation, to out: inout JSONWriter, texts: inout HandshakeTextMemo) {
+    private static func write(_ conversation: Conversation, to out: inout JSONWriter, objects: inout HandshakeJSONMemo) {
         let record = conversation.record
         // Each computed fact read once: the name is made from four of them.
         let name = record.name
@@ -88,21 +88,21 @@ extension AnalysisReport {
         out.number("quicVersion", record.quic.map { Int($0.version.rawValue) })
         out.key("clientOffer")
         let offer = record.clientTLS
-        if let offer { write(offer, text: texts.text(offer), to: &out) } else { out.null() }
+        if let offer { objects.write(offer, to: &out) } else { out.null() }
         out.key("serverAnswer")
         let answer = record.serverTLS
-        if let answer { write(answer, text: texts.text(answer), to: &out) } else { out.null() }
+        if let answer { objects.write(answer, to: &out) } else { out.null() }
         TLSFingerprintWording.write(client: record.clientFingerprints, server: record.serverFingerprints, to: &out)
         out.key("certificates")
         if let certificates = Conversation.certificates(answer: answer, reading: record.serverCertificates) {
-            write(certificates, to: &out)
+            objects.write(certificates, to: &out)
         } else {
             out.null()
         }
         out.endObject()
     }
 
-    static func write(_ offer: ClientTLSOffer, text: String? = nil, to out: inout JSONWriter) {
+    static func write(_ offer: ClientTLSOffer, to out: inout JSONWriter) {
         out.beginObject()
         switch offer.versions {
         case .listed(let versions):
@@ -117,11 +117,11 @@ extension AnalysisReport {
         out.number("omittedALPN", offer.omittedApplicationProtocols)
         out.bool("ech", offer.hasEncryptedClientHello)
         out.string("serverNameAsSent", offer.serverNameAsSent)
-        out.string("text", text ?? Self.text(offer))
+        out.string("text", Self.text(offer))
         out.endObject()
     }
 
-    static func write(_ answer: ServerTLSAnswer, text: String? = nil, to out: inout JSONWriter) {
+    static func write(_ answer: ServerTLSAnswer, to out: inout JSONWriter) {
         out.beginObject()
         switch answer {
         case .negotiated(let negotiated):
@@ -132,7 +132,7 @@ extension AnalysisReport {
         case .refused(let alert):
             out.number("alert", Int(alert))
         }
-        out.string("text", text ?? Self.text(answer))
+        out.string("text", Self.text(answer))
         out.endObject()
     }
 

@@ -30,11 +30,22 @@ public struct JSONWriter: Sendable {
     }
     public mutating func endArray() { close(UInt8(ascii: "]")) }
 
+    /// `,"name":` in one reservation of the buffer: a report writes some thirty keys per
+    /// conversation, and each append checked the room on its own.
     public mutating func key(_ name: StaticString) {
-        separate()
-        writer.append(UInt8(ascii: "\""))
-        writer.append(name)
-        writer.append("\":")
+        let comma = needsComma
+        needsComma = false
+        let length = name.utf8CodeUnitCount
+        writer.write(reserving: length + 4) { start in
+            var index = 0
+            if comma { start[0] = UInt8(ascii: ","); index = 1 }
+            start[index] = UInt8(ascii: "\"")
+            let source = name.utf8Start
+            for offset in 0..<length { start[index + 1 + offset] = source[offset] }
+            start[index + 1 + length] = UInt8(ascii: "\"")
+            start[index + 2 + length] = UInt8(ascii: ":")
+            return index + 3 + length
+        }
     }
 
     public mutating func string(_ name: StaticString, _ value: String?) {
@@ -100,6 +111,13 @@ public struct JSONWriter: Sendable {
 
     /// A string value written by `body` straight into the buffer (an address, a timestamp): the
     /// caller writes only characters that need no escaping.
+    /// A value already written as JSON (an object, an array, a string with its quotes…), as is.
+    public mutating func element(json: [UInt8]) {
+        separate()
+        json.withUnsafeBytes { writer.append(bytes: $0) }
+        needsComma = true
+    }
+
     public mutating func element(unescaped body: (inout ASCIIWriter) -> Void) {
         separate()
         writer.append(UInt8(ascii: "\""))
