@@ -23,7 +23,7 @@ enum AnalyzeCommand {
             exit(1)
         }
         progress.clear()
-        let status = await report(analysis, path: path, dataDirectory: dataDirectory, json: json, workers: workers)
+        let status = await report(analysis, dataDirectory: dataDirectory, json: json, workers: workers)
         // The analysis is never freed: its conversations are tens of thousands of records of many
         // small allocations each, and freeing them one by one took a tenth of a two-worker
         // analyze's time (perf), while the process's end returns the memory at once.
@@ -31,8 +31,7 @@ enum AnalyzeCommand {
     }
 
     /// Prints the report, then adds the conversations to the history in `dataDirectory` if given.
-    private static func report(_ analysis: AnalyzedCapture, path: String, dataDirectory: String?, json: Bool,
-                               workers: Int?) async -> Int32 {
+    private static func report(_ analysis: AnalyzedCapture, dataDirectory: String?, json: Bool, workers: Int?) async -> Int32 {
         // The report first: a history that cannot be written must not cost the reading.
         if let failure = printReport(analysis, json: json, renderers: workers ?? CaptureAnalysis.defaultWorkers) {
             printError("tunnelvision: \(failure)")
