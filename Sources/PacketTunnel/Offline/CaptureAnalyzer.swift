@@ -38,6 +38,8 @@ package final class CaptureAnalyzer {
         let key: FlowKey
         let firstSeen: UInt64
     }
+    /// What `conversations()` reported: the end of the reading, after which nothing is read.
+    private var reported: [Conversation]?
     package private(set) var unreadable = 0
     /// Out-of-order data this analyzer's flows did not hold for their scanners.
     package private(set) var outOfOrderDrops = OutOfOrderDrops.none
@@ -88,6 +90,7 @@ package final class CaptureAnalyzer {
     /// One IP datagram of the capture (its first bytes, when the capture cut it at `originalLength`),
     /// stamped with its capture time.
     package func read(datagram: UnsafeRawBufferPointer, originalLength: Int, nanosecondsSince1970: Int64) {
+        precondition(reported == nil, "a datagram read after the capture's end was reported")
         let now = UInt64(max(0, nanosecondsSince1970))
         let shard = shard
         datagramsRead += 1
@@ -111,10 +114,12 @@ package final class CaptureAnalyzer {
 
     /// The end of the capture: every flow still open is reported as it stands. In the order the
     /// conversations began (records arrive as flows end), at the same instant in capture order.
+    /// Reported once (the records are moved out); a later call gives the same list.
     package func conversations() -> [Conversation] {
+        if let reported { return reported }
         pipeline.flushActiveFlows()
         // Ordered by `Conversation.began(before:)`, then by when each was collected, on the keys
-        // alone: each record is merged and copied once, in that order.
+        // alone: each record is merged and moved out once, in that order.
         let order = collected.firstSeen.indices.map { index in
             let began = collected.firstSeen[index]
             return (began: began, firstDatagram: firstDatagrams[Lifetime(key: collected.key(at: index), firstSeen: began)] ?? .max,
@@ -124,10 +129,12 @@ package final class CaptureAnalyzer {
             if Conversation.began(other.began, other.firstDatagram, before: one.began, one.firstDatagram) { return false }
             return one.index < other.index
         }
-        return order.map { place in
-            let record = collected.record(at: place.index)
+        let conversations = order.map { place in
+            let record = collected.takeRecord(at: place.index)
             return Conversation(record: record, client: clients.firstSender(of: record.key), firstDatagram: place.firstDatagram)
         }
+        reported = conversations
+        return conversations
     }
 
     private func scan(_ tcp: TCPHeader, _ parsed: ParsedPacket, _ flow: PacketPipeline.RecordedFlow,

@@ -5,8 +5,8 @@ import Shared
 /// conversation (a late ACK after both FINs starts a new lifetime in the flow table, as it does
 /// live, where the store folds them the same way). Nothing is refused.
 ///
-/// The batches are kept whole and indexed, not copied record by record: a record is copied once,
-/// when its conversation is asked for.
+/// The batches are kept whole and indexed, not copied record by record: a record is moved out once,
+/// when its conversation is taken (`takeRecord`).
 final class CollectedConversations: FlowPersisting {
     /// Where one lifetime's record is, and the lifetime of the same 5-tuple before it.
     private struct Lifetime {
@@ -67,20 +67,28 @@ final class CollectedConversations: FlowPersisting {
         return batches[lifetime.batch][lifetime.position].key
     }
 
-    /// Every lifetime of conversation `index` so far, as one record.
-    func record(at index: Int) -> FlowRecord {
+    /// Every lifetime of conversation `index`, as one record, moved out: what is left in its place
+    /// is an empty record of the same key and start. For the end of a reading, where each
+    /// conversation is taken once — copying each record out, and later freeing the one kept, was
+    /// a few percent of `analyze`.
+    func takeRecord(at index: Int) -> FlowRecord {
         let last = lifetimes[latest[index]]
         // Most conversations have one lifetime: its record as it is, with no chain to gather.
-        guard last.earlier >= 0 else { return record(of: last) }
+        guard last.earlier >= 0 else { return take(last) }
         var chain = [latest[index]]
         while lifetimes[chain[chain.count - 1]].earlier >= 0 { chain.append(lifetimes[chain[chain.count - 1]].earlier) }
-        var merged = record(of: lifetimes[chain[chain.count - 1]])
-        for lifetime in chain.dropLast().reversed() { merged = merged.followed(by: record(of: lifetimes[lifetime])) }
+        var merged = take(lifetimes[chain[chain.count - 1]])
+        for lifetime in chain.dropLast().reversed() { merged = merged.followed(by: take(lifetimes[lifetime])) }
         return merged
     }
 
-    private func record(of lifetime: Lifetime) -> FlowRecord {
-        batches[lifetime.batch][lifetime.position]
+    private func take(_ lifetime: Lifetime) -> FlowRecord {
+        // Field by field: reading the record whole would copy it, retaining what it holds.
+        let (batch, position) = (lifetime.batch, lifetime.position)
+        var taken = FlowRecord(key: batches[batch][position].key, firstSeen: batches[batch][position].firstSeen,
+                               tlsStatus: batches[batch][position].tlsStatus)
+        swap(&taken, &batches[batch][position])
+        return taken
     }
 
     nonisolated(nonsending) func drain() async {}
