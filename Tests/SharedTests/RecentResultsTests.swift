@@ -70,6 +70,8 @@ struct RecentResultsTests {
             #expect(ServerCertificateReader.recentCertificate(fromDER: der[...], maxNameLength: 256) == alone)
         }
         // The name limit is part of what is read: a shorter one is not given the longer one's names.
+        #expect(ServerCertificateReader.certificate(fromDER: one[...], maxNameLength: 4)
+                != ServerCertificateReader.certificate(fromDER: one[...], maxNameLength: 256))
         let short = ServerCertificateReader.recentCertificate(fromDER: one[...], maxNameLength: 4)
         #expect(short == ServerCertificateReader.certificate(fromDER: one[...], maxNameLength: 4))
         #expect(short != ServerCertificateReader.recentCertificate(fromDER: one[...], maxNameLength: 256))

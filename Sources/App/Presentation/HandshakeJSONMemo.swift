@@ -7,34 +7,29 @@ import Shared
 /// of the report's time. Bounded: a capture of all-different handshakes starts over rather than
 /// keep every object.
 struct HandshakeJSONMemo {
-    private var offers: [ClientTLSOffer: [UInt8]] = [:]
-    private var answers: [ServerTLSAnswer: [UInt8]] = [:]
-    private var certificates: [ServerCertificateVisibility: [UInt8]] = [:]
-
     /// Objects kept of each kind before the memo starts over.
     static let limit = 256
 
+    private var offers = BoundedMemo<ClientTLSOffer, [UInt8]>(limit: limit)
+    private var answers = BoundedMemo<ServerTLSAnswer, [UInt8]>(limit: limit)
+    private var certificates = BoundedMemo<ServerCertificateVisibility, [UInt8]>(limit: limit)
+
     /// Each writes as the `AnalysisReport.write(_:to:)` of its kind does.
     mutating func write(_ offer: ClientTLSOffer, to out: inout JSONWriter) {
-        out.element(json: Self.object(of: offer, in: &offers, AnalysisReport.write))
+        out.element(json: offers.output(for: offer) { Self.object($0, AnalysisReport.write) })
     }
 
     mutating func write(_ answer: ServerTLSAnswer, to out: inout JSONWriter) {
-        out.element(json: Self.object(of: answer, in: &answers, AnalysisReport.write))
+        out.element(json: answers.output(for: answer) { Self.object($0, AnalysisReport.write) })
     }
 
     mutating func write(_ visibility: ServerCertificateVisibility, to out: inout JSONWriter) {
-        out.element(json: Self.object(of: visibility, in: &certificates, AnalysisReport.write))
+        out.element(json: certificates.output(for: visibility) { Self.object($0, AnalysisReport.write) })
     }
 
-    private static func object<Handshake: Hashable>(of handshake: Handshake, in known: inout [Handshake: [UInt8]],
-                                                    _ write: (Handshake, inout JSONWriter) -> Void) -> [UInt8] {
-        if let object = known[handshake] { return object }
-        if known.count >= limit { known.removeAll(keepingCapacity: true) }
+    private static func object<Handshake>(_ handshake: Handshake, _ write: (Handshake, inout JSONWriter) -> Void) -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
         write(handshake, &writer)
-        let object = Array(writer.writer.bytes)
-        known[handshake] = object
-        return object
+        return Array(writer.writer.bytes)
     }
 }

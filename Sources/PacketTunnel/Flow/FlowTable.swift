@@ -30,7 +30,7 @@ package struct FlowTable: Sendable {
     /// (`recentPlace`): a hit, checked against the slot's own key, spares the seeded hash and the
     /// probe of `slotByKey` (hashing alone was ~4 % of `analyze`, one lookup per packet). A miss or a
     /// stale place falls back to `slotByKey`; unkeyed is safe here, as a crafted key can only miss.
-    private var recentSlots = [Int32](repeating: -1, count: recentSlotCount)
+    private var recentSlots = [Int](repeating: -1, count: recentSlotCount)
     static let recentSlotCount = 4096
 
     package init(config: Config = Config()) {
@@ -164,13 +164,13 @@ package struct FlowTable: Sendable {
     private mutating func slot(of key: FlowKey) -> Int? {
         if let slot = recentSlot(of: key) { return slot }
         guard let slot = slotByKey[key] else { return nil }
-        recentSlots[Self.recentPlace(of: key)] = Int32(slot)
+        recentSlots[Self.recentPlace(of: key)] = slot
         return slot
     }
 
     /// The slot `recentSlots` has for `key`, if it still holds that key's live flow.
     private func recentSlot(of key: FlowKey) -> Int? {
-        let slot = Int(recentSlots[Self.recentPlace(of: key)])
+        let slot = recentSlots[Self.recentPlace(of: key)]
         guard slot >= 0, flows.isOccupied(slot), flows[slot].record.key == key else { return nil }
         return slot
     }
@@ -222,7 +222,7 @@ package struct FlowTable: Sendable {
         record.resolvedName = resolvedName
         let slot = flows.pushMostRecent(Entry(record: record), lane: IdleClass(key).rawValue)
         slotByKey[key] = slot
-        recentSlots[Self.recentPlace(of: key)] = Int32(slot)
+        recentSlots[Self.recentPlace(of: key)] = slot
         return slot
     }
 
@@ -278,7 +278,7 @@ package struct FlowTable: Sendable {
         }
         // Renumbering rebuilds the key index anyway, at the size a release would give it.
         let renumbered = flows.compact()
-        recentSlots = [Int32](repeating: -1, count: Self.recentSlotCount)
+        recentSlots = [Int](repeating: -1, count: Self.recentSlotCount)
         var rebuilt = [FlowKey: Int](minimumCapacity: UnusedCapacity.rebuiltCapacity(count: flows.count))
         for (key, slot) in slotByKey { rebuilt[key] = renumbered[slot] }
         slotByKey = rebuilt

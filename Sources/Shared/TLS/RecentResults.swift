@@ -9,25 +9,20 @@ import Synchronization
 /// once `limit` inputs are kept, it starts over. The lock is held for the lookup and the insertion,
 /// never while the reading runs.
 public final class RecentResults<Input: Hashable & Sendable, Output: Sendable>: Sendable {
-    private let kept = Mutex<[Input: Output]>([:])
-    public let limit: Int
+    private let memo: Mutex<BoundedMemo<Input, Output>>
 
     public init(limit: Int) {
-        precondition(limit > 0, "a memo keeps at least one result")
-        self.limit = limit
+        memo = Mutex(BoundedMemo(limit: limit))
     }
 
     /// `read(input)`, or what it gave for an equal input lately.
     public func output(for input: Input, _ read: (Input) -> Output) -> Output {
-        if let known = kept.withLock({ $0[input] }) { return known }
+        if let known = memo.withLock({ $0.output(for: input) }) { return known }
         let output = read(input)
-        kept.withLock { kept in
-            if kept.count >= limit { kept.removeAll(keepingCapacity: true) }
-            kept[input] = output
-        }
+        memo.withLock { $0.keep(output, for: input) }
         return output
     }
 
     /// How many results are kept now.
-    public var count: Int { kept.withLock { $0.count } }
+    public var count: Int { memo.withLock { $0.count } }
 }

@@ -39,13 +39,17 @@ public struct ASCIIWriter: Sendable {
 
     @inlinable
     public mutating func append(_ text: StaticString) {
+        write(reserving: text.utf8CodeUnitCount) { Self.store(text, at: $0) }
+    }
+
+    /// Writes `text` at `start`; returns the bytes written. Byte by byte: the literals written are
+    /// a few bytes, shorter than a memmove call costs.
+    @inlinable
+    static func store(_ text: StaticString, at start: UnsafeMutablePointer<UInt8>) -> Int {
         let length = text.utf8CodeUnitCount
-        // Byte by byte: the listing's literals are a few bytes, shorter than a memmove call costs.
-        write(reserving: length) { start in
-            let source = text.utf8Start
-            for index in 0..<length { start[index] = source[index] }
-            return length
-        }
+        let source = text.utf8Start
+        for index in 0..<length { start[index] = source[index] }
+        return length
     }
 
     /// Disfavoured, so that a literal (`append("null")`) takes the `StaticString` overload: Swift

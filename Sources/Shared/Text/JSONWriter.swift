@@ -35,16 +35,15 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ name: StaticString) {
         let comma = needsComma
         needsComma = false
-        let length = name.utf8CodeUnitCount
-        writer.write(reserving: length + 4) { start in
+        writer.write(reserving: name.utf8CodeUnitCount + 4) { start in
             var index = 0
             if comma { start[0] = UInt8(ascii: ","); index = 1 }
             start[index] = UInt8(ascii: "\"")
-            let source = name.utf8Start
-            for offset in 0..<length { start[index + 1 + offset] = source[offset] }
-            start[index + 1 + length] = UInt8(ascii: "\"")
-            start[index + 2 + length] = UInt8(ascii: ":")
-            return index + 3 + length
+            index += 1
+            index += ASCIIWriter.store(name, at: start + index)
+            start[index] = UInt8(ascii: "\"")
+            start[index + 1] = UInt8(ascii: ":")
+            return index + 2
         }
     }
 
