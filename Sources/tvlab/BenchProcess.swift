@@ -58,12 +58,10 @@ final class BenchProcess {
     func poll() -> Subprocess.Outcome? {
         if let outcome { return outcome }
         var status: Int32 = 0
-        let reaped = waitpid(pid, &status, WNOHANG)
+        var usage = rusage()
+        let reaped = wait4(pid, &status, WNOHANG, &usage)
         if reaped == pid {
-            // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
-            let signal = status & 0x7F
-            outcome = Subprocess.Outcome(seconds: stopwatch.elapsedSeconds, exitStatus: signal == 0 ? (status >> 8) & 0xFF : nil,
-                                         signal: signal == 0 ? nil : signal)
+            outcome = Subprocess.Outcome(seconds: stopwatch.elapsedSeconds, waitStatus: status, usage: usage)
         } else if reaped < 0 && errno == ECHILD {
             outcome = Subprocess.Outcome(seconds: stopwatch.elapsedSeconds, exitStatus: nil, signal: SIGKILL)
         }

@@ -98,8 +98,10 @@ enum HelpText {
     'tunnelvision analyze FILE --json' three times with its default workers (one per processor,
     at most 4) and three times with '--workers 1' (output to /dev/null, best kept), and
     'tshark -r FILE -Y tls.handshake -T fields -e tls.handshake.extensions_server_name' once, and
-    prints packets per second for each and the ratios to tshark. Targets: analyze at least 25×
-    tshark with its default workers, and at least 18× with one.
+    prints packets per second for each and the ratios to tshark, each run's CPU time (user and
+    system), and how much faster the default workers ran than one — near 1× when the machine's
+    other load held the other processors, which is what moves the first ratio most. Targets:
+    analyze at least 25× tshark with its default workers, and at least 18× with one.
     """
 
     static let benchTunnel = """

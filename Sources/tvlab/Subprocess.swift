@@ -10,11 +10,34 @@ enum Subprocess {
         /// The exit status, or nil when a signal ended it.
         let exitStatus: Int32?
         let signal: Int32?
+        /// User and system time the program and the children it waited for used (nil when it
+        /// could not be reaped by us).
+        var cpuSeconds: Double?
 
         var succeeded: Bool { exitStatus == 0 }
         var summary: String {
             if let exitStatus { return "exit status \(exitStatus)" }
             return "killed by signal \(signal ?? 0)"
+        }
+
+        /// From `wait4`'s status and usage.
+        init(seconds: Double, waitStatus status: Int32, usage: rusage) {
+            // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
+            let signal = status & 0x7F
+            self.init(seconds: seconds, exitStatus: signal == 0 ? (status >> 8) & 0xFF : nil,
+                      signal: signal == 0 ? nil : signal,
+                      cpuSeconds: Self.seconds(usage.ru_utime) + Self.seconds(usage.ru_stime))
+        }
+
+        init(seconds: Double, exitStatus: Int32?, signal: Int32?, cpuSeconds: Double? = nil) {
+            self.seconds = seconds
+            self.exitStatus = exitStatus
+            self.signal = signal
+            self.cpuSeconds = cpuSeconds
+        }
+
+        private static func seconds(_ time: timeval) -> Double {
+            Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000
         }
     }
 
@@ -26,14 +49,11 @@ enum Subprocess {
 
         func wait() throws(Failure) -> Outcome {
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 {
+            var usage = rusage()
+            while wait4(pid, &status, 0, &usage) < 0 {
                 guard errno == EINTR else { throw Failure("cannot wait for \(path)", errno: errno) }
             }
-            let seconds = stopwatch.elapsedSeconds
-            // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift does not import.
-            let signal = status & 0x7F
-            return Outcome(seconds: seconds, exitStatus: signal == 0 ? (status >> 8) & 0xFF : nil,
-                           signal: signal == 0 ? nil : signal)
+            return Outcome(seconds: stopwatch.elapsedSeconds, waitStatus: status, usage: usage)
         }
     }
 
