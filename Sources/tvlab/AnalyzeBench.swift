@@ -47,16 +47,18 @@ enum AnalyzeBench {
         let met = ratio >= target
         let metAlone = ratioAlone >= oneWorkerTarget
         if json {
-            print(String(format: #"{"packets":%d,"workers":%d,"analyzeSeconds":%.4f,"analyzeCPUSeconds":%.4f,"analyzePacketsPerSecond":%.0f,"oneWorkerSeconds":%.4f,"oneWorkerCPUSeconds":%.4f,"oneWorkerPacketsPerSecond":%.0f,"workerSpeedup":%.2f,"tsharkSeconds":%.4f,"tsharkCPUSeconds":%.4f,"tsharkPacketsPerSecond":%.0f,"ratio":%.2f,"oneWorkerRatio":%.2f,"target":%.0f,"met":%@,"oneWorkerTarget":%.0f,"oneWorkerMet":%@}"#,
-                         packets, workers, best.seconds, best.cpuSeconds ?? .nan, ours, bestAlone.seconds, bestAlone.cpuSeconds ?? .nan, oursAlone,
-                         speedup, tsharkRun.seconds, tsharkRun.cpuSeconds ?? .nan, theirs, ratio, ratioAlone,
+            // A CPU time nobody could account for is null, never a number.
+            func cpu(_ run: Subprocess.Outcome) -> String { run.cpuSeconds.map { String(format: "%.4f", $0) } ?? "null" }
+            print(String(format: #"{"packets":%d,"workers":%d,"analyzeSeconds":%.4f,"analyzeCPUSeconds":%@,"analyzePacketsPerSecond":%.0f,"oneWorkerSeconds":%.4f,"oneWorkerCPUSeconds":%@,"oneWorkerPacketsPerSecond":%.0f,"workerSpeedup":%.2f,"tsharkSeconds":%.4f,"tsharkCPUSeconds":%@,"tsharkPacketsPerSecond":%.0f,"ratio":%.2f,"oneWorkerRatio":%.2f,"target":%.0f,"met":%@,"oneWorkerTarget":%.0f,"oneWorkerMet":%@}"#,
+                         packets, workers, best.seconds, cpu(best), ours, bestAlone.seconds, cpu(bestAlone), oursAlone,
+                         speedup, tsharkRun.seconds, cpu(tsharkRun), theirs, ratio, ratioAlone,
                          target, met ? "true" : "false", oneWorkerTarget, metAlone ? "true" : "false"))
         } else {
             func line(_ label: String, _ run: Subprocess.Outcome, _ rate: Double, _ ratio: Double?) -> String {
                 label.padding(toLength: 42, withPad: " ", startingAt: 0)
                     + String(format: "%.3f s  %10.0f packets/s  ", run.seconds, rate)
                     + (ratio.map { String(format: "%5.1f×", $0) } ?? "      ")
-                    + String(format: "  CPU %.3f s", run.cpuSeconds ?? .nan)
+                    + (run.cpuSeconds.map { String(format: "  CPU %.3f s", $0) } ?? "")
             }
             let speedupLine = workers == 1 ? ""
                 : String(format: "\n  %d workers ran %.2f× as fast as one (on %d processors)", workers, speedup, workers)

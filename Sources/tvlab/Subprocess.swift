@@ -10,9 +10,9 @@ enum Subprocess {
         /// The exit status, or nil when a signal ended it.
         let exitStatus: Int32?
         let signal: Int32?
-        /// User and system time the program and the children it waited for used (nil when it
-        /// could not be reaped by us).
-        var cpuSeconds: Double?
+        /// User and system time the program and the children it waited for used; nil when it was
+        /// reaped by someone else, which leaves no account.
+        let cpuSeconds: Double?
 
         var succeeded: Bool { exitStatus == 0 }
         var summary: String {
