@@ -79,7 +79,7 @@ extension AnalysisReport {
         out.number("bytesFromClient", Int(record.bytesOut))
         out.number("bytesFromServer", Int(record.bytesIn))
         out.string("name", name?.text)
-        out.string("nameSource", name.map { FlowNameSource($0, proto: record.key.proto).rawValue })
+        out.string("nameSource", Conversation.nameSource(of: name, proto: record.key.proto))
         out.strings("otherNames", name?.otherCandidates ?? [])
         ProxyTargetWording.write(record.proxyTarget, to: &out)
         out.string("sni", sni)

@@ -143,7 +143,12 @@ extension AnalyzedCapture.Conversation {
     /// Where the shown name came from: the connection's own server_name ("sni", or "quic" when a
     /// QUIC Initial carried it), a proxy request's target ("proxy") or a DNS answer ("dns").
     var nameSource: String? {
-        record.name.map { FlowNameSource($0, proto: record.key.proto).rawValue }
+        Self.nameSource(of: record.name, proto: record.key.proto)
+    }
+
+    /// `nameSource` for a name already read from the record (the name is made from four facts).
+    static func nameSource(of name: FlowName?, proto: IPProtocolNumber) -> String? {
+        name.map { FlowNameSource($0, proto: proto).rawValue }
     }
 
     var certificates: ServerCertificateVisibility? {

@@ -108,8 +108,6 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    /// A string value written by `body` straight into the buffer (an address, a timestamp): the
-    /// caller writes only characters that need no escaping.
     /// A value already written as JSON (an object, an array, a string with its quotes…), as is.
     public mutating func element(json: [UInt8]) {
         separate()
@@ -117,6 +115,8 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    /// A string value written by `body` straight into the buffer (an address, a timestamp): the
+    /// caller writes only characters that need no escaping.
     public mutating func element(unescaped body: (inout ASCIIWriter) -> Void) {
         separate()
         writer.append(UInt8(ascii: "\""))
