@@ -61,7 +61,7 @@ let package = Package(
                                                         "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared", "Fixtures"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Shared", "Fixtures", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PosixTests", dependencies: ["Posix", "Shared"], swiftSettings: strict),
+        .testTarget(name: "PosixTests", dependencies: ["Posix", "Shared", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "LinuxTests", dependencies: ["Linux", "App", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
                                                        "COpenSSL", "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AppLinuxTests", dependencies: ["AppLinux", "App", "Posix", "Shared", "TestSupport"],

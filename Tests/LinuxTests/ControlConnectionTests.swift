@@ -54,7 +54,9 @@ struct ControlConnectionTests {
         let refused = connection.received(Self.bytes(String(repeating: "a", count: 7)))
         #expect(try Self.refusal(refused).contains("at most 16 bytes"))
         #expect(connection.readLimit == 0)
-        guard case .send(let line) = refused else { return }
+        guard case .send(let line) = refused else {
+            Issue.record("the refusal was not sent"); return
+        }
         #expect(connection.wrote(.processed(line.count)) == .close(.overLong))
     }
 

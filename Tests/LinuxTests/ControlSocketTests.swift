@@ -119,7 +119,8 @@ struct ControlSocketTests {
         try deaf.run()
         let sent = output.fileHandleForReading.availableData   // "sent"
         #expect(String(decoding: sent, as: UTF8.self).hasPrefix("sent"))
-        usleep(100_000)   // the server has read the command and filled the deaf client's socket
+        #expect(try eventually { try SocketTable.unreadRepliesUnix(path: path).contains { $0 > 0 } },
+                "the server never queued the deaf client's reply")
         let clock = ContinuousClock()
         let start = clock.now
         #expect(try ControlClient.send(.stats, to: path) == .ok)
@@ -149,7 +150,9 @@ struct ControlSocketTests {
             return
         }
         #expect(reason.contains("at most \(ControlServerLimits.standard.maximumCommandBytes) bytes"))
-        guard case .stats(let stats) = try ControlClient.send(.stats, to: path) else { return }
+        guard case .stats(let stats) = try ControlClient.send(.stats, to: path) else {
+            Issue.record("the command was not answered with the statistics"); return
+        }
         #expect(stats.control?.refusedOverLong == 1)
     }
 
@@ -175,7 +178,9 @@ struct ControlSocketTests {
             }
             #expect(reason.contains("no complete command"))
         }
-        guard case .stats(let stats) = try ControlClient.send(.stats, to: path) else { return }
+        guard case .stats(let stats) = try ControlClient.send(.stats, to: path) else {
+            Issue.record("the command was not answered with the statistics"); return
+        }
         #expect(stats.control?.closedIdle == 2)
     }
 
@@ -202,7 +207,7 @@ struct ControlSocketTests {
         try holder.run()
         defer { if holder.isRunning { holder.terminate() } }
         _ = output.fileHandleForReading.availableData   // "held"
-        usleep(100_000)   // the loop has accepted them all
+        #expect(try eventually { try SocketTable.unacceptedUnix(path: path) == 0 }, "the loop never accepted them all")
         let refused = try ControlClient.send(.stats, to: path)
         guard case .failed(let reason) = refused else {
             Issue.record("expected a refusal over the cap, got \(refused)")
@@ -211,7 +216,7 @@ struct ControlSocketTests {
         #expect(reason.contains("already serving \(cap) control connections"))
         input.fileHandleForWriting.write(Data("\n".utf8))
         holder.waitUntilExit()
-        usleep(100_000)   // the loop has seen them hang up
+        #expect(try eventually { try SocketTable.unreadRepliesUnix(path: path).isEmpty }, "the loop never saw them hang up")
         guard case .stats(let stats) = try ControlClient.send(.stats, to: path) else {
             Issue.record("a freed slot did not serve")
             return

@@ -104,7 +104,9 @@ struct HandshakeCapture: Sendable {
         let capture = try LabPacketCapture(interface: "veth-server", in: lab.server, file: file)
         defer { capture.abandon() }
         try playClients(in: lab.host)
-        usleep(500_000)   // the last closes and acknowledgements
+        // The last closes and acknowledgements: every TCP connection ended, and the file holds them.
+        try LabConnections.waitUntilEnded(in: lab.host)
+        try capture.waitUntilWritten()
         let received = try capture.stop()
         let reading = try TsharkHandshakes.read(file, options: tsharkOptions)
         guard reading.frames == received else {

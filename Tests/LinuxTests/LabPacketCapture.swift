@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Linux
+import TestSupport
 
 /// dumpcap (Wireshark's capture engine, installed with tshark) recording one interface of a lab
 /// namespace into a pcap file: started and known to be capturing before any traffic, stopped with
@@ -15,6 +16,10 @@ final class LabPacketCapture: @unchecked Sendable {
     let file: URL
     private let log: URL
     private let process: Process
+    private let interface: String
+    private let namespace: NetworkNamespace
+    /// The interface's packets (received and sent, as the kernel counts them) when capturing began.
+    private var packetsBefore = 0
 
     /// Starts capturing `interface` in `namespace` into `file`; returns once dumpcap has opened
     /// the interface and the file (it names the file only after both).
@@ -23,6 +28,8 @@ final class LabPacketCapture: @unchecked Sendable {
             throw Failed(description: "dumpcap is not installed: scripts/test installs it (apt-get install tshark)")
         }
         self.file = file
+        self.interface = interface
+        self.namespace = namespace
         log = file.appendingPathExtension("log")
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
             throw Failed(description: "cannot create \(log.path)")
@@ -40,7 +47,10 @@ final class LabPacketCapture: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
         for _ in 0..<200 {
-            if messages.contains("File: ") { return }
+            if messages.contains("File: ") {
+                packetsBefore = try interfacePackets()
+                return
+            }
             guard process.isRunning else { break }
             usleep(50_000)
         }
@@ -52,6 +62,28 @@ final class LabPacketCapture: @unchecked Sendable {
     /// What dumpcap wrote on stderr so far.
     var messages: String {
         (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    }
+
+    /// Waits until the file holds every packet the interface passed since capturing began: dumpcap
+    /// hands the kernel's packets to the file a buffer at a time, and a stop before then cuts the
+    /// capture short. Throws after `seconds`.
+    func waitUntilWritten(within seconds: Double = 10) throws {
+        var passed = 0, written = 0
+        let complete = try eventually(within: seconds) {
+            passed = try interfacePackets() - packetsBefore
+            written = try PcapRecords.count(in: file)
+            return written >= passed
+        }
+        guard complete else { throw Failed(description: "the file holds \(written) of the \(passed) packets after \(seconds) s") }
+    }
+
+    /// The packets `interface` has received and sent, from the kernel's counters.
+    private func interfacePackets() throws -> Int {
+        let directory = "/sys/class/net/\(interface)/statistics"
+        let counts = try namespace.run(["cat", "\(directory)/rx_packets", "\(directory)/tx_packets"]).standardOutput
+            .split(separator: "\n").compactMap { Int($0) }
+        guard counts.count == 2 else { throw Failed(description: "no packet counters for \(interface)") }
+        return counts[0] + counts[1]
     }
 
     /// Stops the capture (SIGINT: dumpcap flushes and closes the file) and returns how many
@@ -80,5 +112,27 @@ final class LabPacketCapture: @unchecked Sendable {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+}
+
+/// The whole records of a classic pcap file, counted from its headers while dumpcap may still be
+/// appending (a record cut short at the end is not counted).
+enum PcapRecords {
+    static func count(in file: URL) throws -> Int {
+        let bytes = [UInt8](try Data(contentsOf: file))
+        guard bytes.count >= 24 else { return 0 }
+        let bigEndian = bytes[0] == 0xA1
+        func word(_ at: Int) -> Int {
+            let four = bytes[at..<at + 4].map(Int.init)
+            return bigEndian ? four.reduce(0) { $0 << 8 | $1 } : four.reversed().reduce(0) { $0 << 8 | $1 }
+        }
+        var offset = 24, records = 0
+        while offset + 16 <= bytes.count {
+            let next = offset + 16 + word(offset + 8)
+            guard next <= bytes.count else { break }
+            records += 1
+            offset = next
+        }
+        return records
     }
 }

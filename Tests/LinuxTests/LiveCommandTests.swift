@@ -115,8 +115,12 @@ struct LiveCommandTests {
         let first = try tmux.capture()
         #expect(steady, "the received rate never reached the paced 400 kB/s:\n\(first)")
         #expect(first.contains("live — session"))
-        usleep(2_500_000)
-        let second = try tmux.capture()
+        let firstTotal = Self.sessionReceived(first) ?? 0
+        var second = first
+        _ = try Self.waitFor(10) {   // the paced 400 kB/s for a second and more
+            second = try tmux.capture()
+            return (Self.sessionReceived(second) ?? 0) > firstTotal + 400_000
+        }
         let (rate1, rate2) = (Self.receivedRate(first) ?? 0, Self.receivedRate(second) ?? 0)
         #expect(rate1 > 50_000 && rate2 > 50_000, "rates \(rate1) and \(rate2) B/s")
         let (total1, total2) = (Self.sessionReceived(first) ?? 0, Self.sessionReceived(second) ?? 0)
@@ -127,9 +131,8 @@ struct LiveCommandTests {
         // q: the dashboard ends and the terminal is as it was — main screen, cursor shown, input cooked.
         _ = try tmux.run(["send-keys", "-t", "live", "q"])
         #expect(Self.waitFor(5) { FileManager.default.fileExists(atPath: sttyAfter.path) })
-        usleep(200_000)
-        #expect(try tmux.format("#{alternate_on}") == "0")
-        #expect(try tmux.format("#{cursor_flag}") == "1")
+        #expect(try Self.waitFor(5) { try tmux.format("#{alternate_on}") == "0" }, "the alternate screen stayed on")
+        #expect(try Self.waitFor(5) { try tmux.format("#{cursor_flag}") == "1" }, "the cursor stayed hidden")
         let stty = try String(contentsOf: sttyAfter, encoding: .utf8)
         #expect(stty.contains(" icanon") && !stty.contains("-icanon") && !stty.contains("-echo "), "\(stty)")
 
@@ -137,15 +140,18 @@ struct LiveCommandTests {
         let live = Process()
         live.executableURL = URL(fileURLWithPath: tunnelvision)
         live.arguments = ["live", "--data-dir", data.path, "--json"]
-        let pipe = Pipe()
-        live.standardOutput = pipe
+        let printed = work.url.appendingPathComponent("live.jsonl")
+        #expect(FileManager.default.createFile(atPath: printed.path, contents: nil))
+        live.standardOutput = try FileHandle(forWritingTo: printed)
         try live.run()
-        usleep(3_600_000)
+        func printedLines() -> [String] {
+            ((try? String(contentsOf: printed, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        #expect(Self.waitFor(10) { printedLines().count >= 3 }, "\(printedLines())")
         live.terminate()
         live.waitUntilExit()
         #expect(live.terminationStatus == 0)
-        let lines = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .split(separator: "\n").map(String.init)
+        let lines = printedLines()
         #expect((3...5).contains(lines.count), "\(lines)")
         let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.allSatisfy { $0["attached"] as? Bool == true && $0["state"] as? String == "live" })

@@ -15,16 +15,6 @@ struct LiveFeedReaderNamingTests {
     static let key = FlowKey(proto: .tcp, source: IPEndpoint(address: TunnelAddressing.ipv4Address, port: 40_000),
                              destination: IPEndpoint(address: remote, port: 443))
 
-    /// Polls `condition` every 10 ms, `seconds × 100` times (counted in polls, as the reader's other
-    /// tests do: the whole suite's shared pool can hold a task for minutes).
-    static func eventually(_ seconds: Double = 30, _ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<Int(seconds * 100) {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await condition()
-    }
-
     static func talkers(_ line: String) throws -> [[String: Any]] {
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         return try #require(object["topTalkers"] as? [[String: Any]])
@@ -50,7 +40,7 @@ struct LiveFeedReaderNamingTests {
             }
         }
         let started = MonotonicAnchor.now().uptimeNanoseconds
-        #expect(await Self.eventually {
+        #expect(await eventually(within: .seconds(30)) {
             talk()
             return await reader.snapshot.topTalkers.first?.remote == Self.remote
         })
@@ -66,7 +56,7 @@ struct LiveFeedReaderNamingTests {
         record.lastSeen = started + 1
         record.sni = "named.test"
         let id = try await store.upsertFlow(record)
-        let named = await Self.eventually(60) {
+        let named = await eventually(within: .seconds(60)) {
             talk()
             line = LiveQuestion.line(await reader.snapshot, directory: data.path, at: Date())
             guard let talker = try? Self.talkers(line).first else { return false }

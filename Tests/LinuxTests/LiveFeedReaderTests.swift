@@ -30,17 +30,6 @@ struct LiveFeedReaderTests {
         return LiveFeedReader(fileURL: ring, policy: policy, wakeup: wakeup, anchorNow: { anchor })
     }
 
-    /// Polls `condition` every 10 ms, `seconds × 100` times. Counted in polls, not by the clock:
-    /// under the whole suite a test that blocks the cooperative pool can freeze every task here
-    /// for minutes, and a deadline would then expire before the reader's tasks ever got a turn.
-    static func eventually(_ seconds: Double = 20, _ condition: () async -> Bool) async -> Bool {
-        for _ in 0..<Int(seconds * 100) {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return await condition()
-    }
-
     static func push(_ producer: RingBufferProducer, _ range: Range<UInt64>) {
         for index in range { producer.push(RingProbe.record(index)) }
     }
@@ -55,7 +44,7 @@ struct LiveFeedReaderTests {
         #expect(!snapshot.isAttached)
         #expect(snapshot.lastAttachError == .openFailed(path: ring.path, errno: ENOENT))
         let producer = try RingBufferProducer(fileURL: ring, slotCount: 1024)
-        #expect(await Self.eventually { await reader.snapshot.isAttached })
+        #expect(await eventually(within: .seconds(20)) { await reader.snapshot.isAttached })
         snapshot = await reader.snapshot
         #expect(snapshot.lastAttachError == nil && snapshot.ringState == .live && snapshot.generation == producer.generation)
         await reader.stop()
@@ -75,10 +64,10 @@ struct LiveFeedReaderTests {
         try await Task.sleep(for: .milliseconds(400))
         #expect(await reader.snapshot.packetCount == 0, "no heartbeat and no notify: nothing should wake the reader")
         producer.notifyConsumer()
-        #expect(await Self.eventually { await reader.snapshot.packetCount == 10 })
+        #expect(await eventually(within: .seconds(20)) { await reader.snapshot.packetCount == 10 })
         Self.push(producer, 10..<25)
         producer.notifyConsumer()
-        #expect(await Self.eventually { await reader.snapshot.packetCount == 25 })
+        #expect(await eventually(within: .seconds(20)) { await reader.snapshot.packetCount == 25 })
         await reader.stop()
         producer.close()
     }
@@ -91,10 +80,10 @@ struct LiveFeedReaderTests {
         let wakeup = RingFutexWakeup(fileURL: ring, slice: .milliseconds(20))
         let counter = Counter()
         wakeup.start { counter.increment() }
-        try await Task.sleep(for: .milliseconds(100))   // attached: the first look says "session"
+        #expect(await eventually(within: .seconds(20)) { counter.value >= 1 }, "attached: the first look says \"session\"")
         let before = counter.value
         producer.notifyConsumer()
-        #expect(await Self.eventually { counter.value > before })
+        #expect(await eventually(within: .seconds(20)) { counter.value > before })
         wakeup.stop()
         let stopped = counter.value
         for _ in 0..<5 {
@@ -113,7 +102,7 @@ struct LiveFeedReaderTests {
         let wakeup = RingFutexWakeup(fileURL: ring, slice: .milliseconds(20), settle: .milliseconds(50))
         let counter = Counter()
         wakeup.start { counter.increment() }
-        try await Task.sleep(for: .milliseconds(100))   // attached: the first look says "session"
+        #expect(await eventually(within: .seconds(20)) { counter.value >= 1 }, "attached: the first look says \"session\"")
         let before = counter.value
         let notifies = Atomic<Int>(0)
         let started = Date()
@@ -125,7 +114,7 @@ struct LiveFeedReaderTests {
             }
         }
         notifier.start()
-        try await Task.sleep(for: .milliseconds(1_300))
+        #expect(await eventually(within: .seconds(20)) { notifier.isFinished })
         wakeup.stop()
         let woken = counter.value - before
         let sent = notifies.load(ordering: .relaxed)
@@ -160,7 +149,7 @@ struct LiveFeedReaderTests {
         let reader = Self.reader(ring, heartbeat: .milliseconds(100), wakeup: HandWakeup())
         await reader.start()
         Self.push(producer, 0..<7)
-        #expect(await Self.eventually { await reader.snapshot.packetCount == 7 })
+        #expect(await eventually(within: .seconds(20)) { await reader.snapshot.packetCount == 7 })
         await reader.stop()
         producer.close()
     }
@@ -211,7 +200,7 @@ struct LiveFeedReaderTests {
         Self.push(second, 100..<105)
         second.notifyConsumer()
         let generation = second.generation
-        #expect(await Self.eventually {
+        #expect(await eventually(within: .seconds(20)) {
             let current = await reader.snapshot
             return current.generation == generation && current.packetCount == 5
         })
@@ -231,7 +220,7 @@ struct LiveFeedReaderTests {
         await reader.start()
         Self.push(producer, 0..<3)
         wakeup.fire()
-        #expect(await Self.eventually { await reader.snapshot.packetCount == 3 })
+        #expect(await eventually(within: .seconds(20)) { await reader.snapshot.packetCount == 3 })
         await reader.stop()
         #expect(wakeup.stops == 1)
         Self.push(producer, 3..<9)
@@ -279,7 +268,7 @@ struct LiveFeedReaderTests {
             producer.notifyConsumer()
         }
         thread.start()
-        #expect(await Self.eventually { await reader.snapshot.packetCount == 5000 })
+        #expect(await eventually(within: .seconds(20)) { await reader.snapshot.packetCount == 5000 })
         let snapshot = await reader.snapshot
         let metas = (0..<UInt64(5000)).map { try! PacketMeta(packed: RingProbe.record($0)) }
         let expectedIn = metas.filter { $0.direction == .inbound }.reduce(UInt64(0)) { $0 + UInt64($1.length) }
@@ -309,7 +298,7 @@ extension LiveFeedReaderTests {
         await reader.start()
         Self.push(producer, 0..<60_000)
         wakeup.fire()
-        let drained = await Self.eventually { await reader.snapshot.packetCount == 60_000 }
+        let drained = await eventually(within: .seconds(20)) { await reader.snapshot.packetCount == 60_000 }
         let count = await reader.snapshot.packetCount
         #expect(drained, "one wakeup, no heartbeat: \(count) of 60 000 drained")
         await reader.stop()

@@ -1,6 +1,7 @@
 import Foundation
 import Linux
 import Shared
+import TestSupport
 import Testing
 
 @Suite("The monitored command", .serialized)
@@ -117,9 +118,10 @@ struct MonitoredCommandTests {
 
     @Test("terminate stops the command with SIGTERM, and kills one that ignores it after the grace")
     func terminate() async throws {
-        let polite = try RunningCommand.start(MonitoredCommand(arguments: ["sleep", "30"], account: nil), namespace: nil,
+        let patient = "31339\(Int.random(in: 100...999))"
+        let polite = try RunningCommand.start(MonitoredCommand(arguments: ["sleep", patient], account: nil), namespace: nil,
                                               environment: ProcessInfo.processInfo.environment)
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await Self.started(patient), "the command never ran")
         polite.terminate(grace: .seconds(5))
         #expect(try await polite.ending() == .signalled(SIGTERM))
 
@@ -127,7 +129,7 @@ struct MonitoredCommandTests {
         let stubborn = try RunningCommand.start(MonitoredCommand(arguments: ["sh", "-c", "trap '' TERM; sleep \(marker)"],
                                                                  account: nil),
                                                 namespace: nil, environment: ProcessInfo.processInfo.environment)
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await Self.started(marker), "the command never reached its sleep, past the trap")
         let asked = ContinuousClock.now
         stubborn.terminate(grace: .milliseconds(500))
         #expect(try await stubborn.ending() == .signalled(SIGKILL))
@@ -144,14 +146,14 @@ struct MonitoredCommandTests {
         #expect(NamespaceResolvConf.hostResolvers(resolvConf: "/nonexistent", upstreams: upstream.path) == nil)
     }
 
-    /// Whether no process's command line contains `marker` within `seconds` (pgrep -f).
+    /// Whether `sleep marker` runs within ten seconds.
+    static func started(_ marker: String) async throws -> Bool {
+        try await eventually(within: .seconds(10)) { try !ProcessTable.noneMatch("^sleep \(marker)$") }
+    }
+
+    /// Whether no process's command line contains `marker` within `seconds`.
     static func gone(_ marker: String, within seconds: Double) async throws -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        repeat {
-            if (try? ExternalCommand.run(["pgrep", "-f", marker])) == nil { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        } while ContinuousClock.now < deadline
-        return false
+        try await eventually(within: .milliseconds(Int(seconds * 1000))) { try ProcessTable.noneMatch(marker) }
     }
 }
 

@@ -56,17 +56,20 @@ struct RunCommandSignalTests {
     }
 
     static func waitFor(_ marker: String, seconds: Double = 10) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while (try? ExternalCommand.run(["pgrep", "-f", marker])) == nil {
-            guard Date() < deadline else { throw CommandError.notFound("a process with \(marker)") }
-            usleep(20_000)
+        guard try eventually(within: seconds, { try !ProcessTable.noneMatch(marker) }) else {
+            throw CommandError.notFound("a process with \(marker)")
         }
     }
 
+    /// What process `pid` has written so far (its wchar in /proc), 0 when it cannot be read.
+    static func bytesWritten(by pid: pid_t) -> Int {
+        let io = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""
+        return io.split(separator: "\n").first { $0.hasPrefix("wchar:") }
+            .flatMap { Int($0.dropFirst("wchar:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+
     static func exitStatus(_ process: Process, within seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        guard !process.isRunning else { return nil }
+        guard eventually(within: seconds, { !process.isRunning }) else { return nil }
         return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 
@@ -101,7 +104,7 @@ struct RunCommandSignalTests {
         #expect(elapsed < 5, "took \(elapsed) s")
         #expect(result.err.contains("was killed by signal 15"))
         #expect(Self.leftBehind(since: before).isEmpty)
-        #expect((try? ExternalCommand.run(["pgrep", "-f", marker])) == nil)
+        #expect(try ProcessTable.noneMatch(marker))
     }
 
     @Test("kill -TERM to run ends the command by SIGTERM (143); HUP is forwarded (129) and the tunnel still comes down in order")
@@ -115,7 +118,7 @@ struct RunCommandSignalTests {
             #expect(Self.exitStatus(run, within: 5) == status)
             let said = try String(contentsOf: err, encoding: .utf8)
             #expect(said.contains("was killed by signal \(signal)") && said.contains("history:"), "\(said)")
-            #expect((try? ExternalCommand.run(["pgrep", "-f", marker])) == nil)
+            #expect(try ProcessTable.noneMatch(marker))
         }
     }
 
@@ -198,22 +201,19 @@ struct RunCommandSignalTests {
         try run.run()
         try Self.waitFor("^curl .*\(marker)")
         try Self.waitFor("^sleep \(marker)")
-        let pid = try ExternalCommand.run(["pgrep", "-f", "^curl .*\(marker)"]).standardOutput.split(separator: "\n")[0]
+        let pid = try #require(try ProcessTable.processes(matching: "^curl .*\(marker)").first)
         let namespace = try ExternalCommand.run(["ip", "netns", "identify", String(pid)]).standardOutput
             .trimmingCharacters(in: .whitespacesAndNewlines)
         defer {   // the next run's sweep removes what a killed run left; this test removes its own now
             _ = try? ExternalCommand.run(["ip", "netns", "delete", namespace])
             try? FileManager.default.removeItem(atPath: "/etc/netns/\(namespace)")
         }
-        usleep(500_000)
+        // Mid-download: curl has written its first 100 kB of the 20 MB to /dev/null.
+        #expect(eventually(within: 20) { Self.bytesWritten(by: pid) > 100_000 }, "curl never got going")
         kill(run.processIdentifier, SIGKILL)
         let killed = Date()
         run.waitUntilExit()
-        var gone = false
-        while Date().timeIntervalSince(killed) < 1, !gone {
-            gone = (try? ExternalCommand.run(["pgrep", "-f", marker])) == nil
-            if !gone { usleep(20_000) }
-        }
+        let gone = try eventually(within: 1 - Date().timeIntervalSince(killed)) { try ProcessTable.noneMatch(marker) }
         #expect(gone, "the command outlived the tunnel by more than a second")
     }
 
@@ -258,6 +258,6 @@ struct RunCommandSignalTests {
         kill(run.processIdentifier, SIGTERM)
         #expect(Self.exitStatus(run, within: 5) == 143)
         #expect(Self.leftBehind(since: before).isEmpty)
-        #expect((try? ExternalCommand.run(["pgrep", "-f", marker])) == nil)
+        #expect(try ProcessTable.noneMatch(marker))
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Posix
+import TestSupport
 import Testing
 
 /// The event loop for real: epoll on its own thread, pipes, the eventfd wakeup and the timerfd.
@@ -66,10 +67,10 @@ struct EventLoopTests {
             // A timer due in the same turn as its canceller is still cancelled.
             let late = loop.schedule(after: .milliseconds(61)) { fired.append("late") }
             loop.schedule(after: .milliseconds(60)) { loop.cancel(late) }
+            // Due after every other: once it fires, whatever was still to fire has.
+            loop.schedule(after: .milliseconds(90)) { fired.append("last") }
         }
-        #expect(fired.wait(for: 3) == ["a", "b", "c"])
-        Thread.sleep(forTimeInterval: 0.1)
-        #expect(fired.values == ["a", "b", "c"])
+        #expect(fired.wait(for: 4) == ["a", "b", "c", "last"])
     }
 
     /// Up to 16 bytes read from `descriptor`, as text.
@@ -95,14 +96,17 @@ struct EventLoopTests {
         defer { [reader, writer].forEach { _ = close($0) } }
         let seen = Recorder<String>()
         let loop = running.loop
+        let loopThread = Recorder<pid_t>()
         try running.sync { () throws(EventLoopError) in
+            loopThread.append(KernelThread.currentID)
             try loop.register(reader, interest: .read) { _ in seen.append(Self.readText(reader)) }
             loop.schedule(after: .milliseconds(20)) { seen.append("timer") }
         }
         #expect(write(writer, "one", 3) == 3)                 // inside the polling window
         #expect(seen.wait(for: 1) == ["one"])
         #expect(seen.wait(for: 2) == ["one", "timer"])
-        Thread.sleep(forTimeInterval: 0.05)                  // long past the window: asleep
+        let thread = try #require(loopThread.values.first)
+        #expect(KernelThread.waitUntilAsleep(thread, in: "epoll"), "past the window the loop never slept in epoll")
         #expect(write(writer, "two", 3) == 3)
         #expect(seen.wait(for: 3) == ["one", "timer", "two"])
     }

@@ -54,8 +54,8 @@ struct RingBufferStressTests {
     func wakeup() async throws {
         let producer = try RingBufferProducer(fileURL: ringURL, slotCount: 64)
         let consumer = try RingBufferConsumer(fileURL: ringURL)
-        let outcome = Thread.runDetached { consumer.wait(timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(50))
+        let (outcome, waiter) = await Thread.runDetachedSaying { consumer.wait(timeout: .seconds(30)) }
+        #expect(KernelThread.waitUntilAsleep(waiter, in: "futex"), "the consumer never slept in wait")
         producer.push(RingProbe.record(42))
         producer.notifyConsumer()
         #expect(await outcome.value == .recordsAvailable)
@@ -76,8 +76,8 @@ struct RingBufferStressTests {
         let first = try RingBufferProducer(fileURL: ringURL, slotCount: 64)
         let consumer = try RingBufferConsumer(fileURL: ringURL)
         first.close()
-        let outcome = Thread.runDetached { consumer.wait(timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(50))
+        let (outcome, waiter) = await Thread.runDetachedSaying { consumer.wait(timeout: .seconds(30)) }
+        #expect(KernelThread.waitUntilAsleep(waiter, in: "futex"), "the consumer never slept on the old file")
         let second = try RingBufferProducer(fileURL: ringURL, slotCount: 64)
         #expect(await outcome.value == .sessionChanged)
         second.push(RingProbe.record(7))
@@ -129,6 +129,17 @@ extension Thread {
         }
         thread.start()
         return Task { await box.value() }
+    }
+
+    /// `runDetached`, and the kernel id of the thread it runs on, for the test to watch it by
+    /// (`KernelThread`) — known before `work` starts.
+    static func runDetachedSaying<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> (Task<T, Never>, pid_t) {
+        let thread = ResultBox<pid_t>()
+        let outcome = runDetached { () -> T in
+            thread.set(KernelThread.currentID)
+            return work()
+        }
+        return (outcome, await thread.value())
     }
 }
 

@@ -38,7 +38,7 @@ struct BrowserLaunchFileTests {
         #expect(url.hasPrefix(served.base + "/?key=") && url != served.server.url, "a key of its own")
         let login = try await ServedForTest.curl(["-o", "/dev/null", "-w", "%{http_code}", url])
         #expect(login.out == "303")
-        #expect(await eventually { !FileManager.default.fileExists(atPath: file.path) }, "the page outlived its key")
+        #expect(await eventually(within: .seconds(10)) { !FileManager.default.fileExists(atPath: file.path) }, "the page outlived its key")
         #expect(try FileManager.default.contentsOfDirectory(atPath: runtime.url.path).isEmpty)
         let again = try await ServedForTest.curl(["-o", "/dev/null", "-w", "%{http_code}", url])
         #expect(again.out == "401")

@@ -138,7 +138,7 @@ struct WebDoorOtherUserTests {
         let opened = record.appendingPathComponent("opened").path
         #expect(await eventually(within: .seconds(10)) { FileManager.default.fileExists(atPath: opened) })
         #expect(try String(contentsOfFile: opened, encoding: .utf8) == "303", "the browser's key was not exchanged")
-        #expect(await eventually { !FileManager.default.fileExists(atPath: page) }, "the page outlived its key")
+        #expect(await eventually(within: .seconds(10)) { !FileManager.default.fileExists(atPath: page) }, "the page outlived its key")
 
         // The owner's printed key: once.
         #expect(await (try ui.login(ui.url)) != nil)

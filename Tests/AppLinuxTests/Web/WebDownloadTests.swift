@@ -107,7 +107,8 @@ struct WebDownloadTests {
         let head = await stalled.read(timeout: .seconds(10)) { $0.contains("\r\n\r\n") }
         #expect(head.text.hasPrefix("HTTP/1.1 200 "), "\(head.text.prefix(200))")
         // It now reads no more: the kernel's buffers fill and the server's sends would block.
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await eventually(within: .seconds(10)) { try SocketTable.unsentTCP(port: Int(served.port)).contains { $0 > 0 } },
+                "the stalled client's buffers never filled")
         let started = ContinuousClock.now
         let settings = try await ServedForTest.curl(["-b", served.jar, "-o", "/dev/null", "-w", "%{http_code}",
                                                       "http://\(served.listen)/api/settings"])

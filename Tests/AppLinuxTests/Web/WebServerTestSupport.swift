@@ -25,11 +25,7 @@ final class LoggedLines: Sendable {
     /// Whether a line matching `predicate` is logged within two seconds (a close is logged just
     /// after its answer went out, so a test that has the answer may be a moment early).
     func eventually(_ predicate: @escaping (String) -> Bool) async -> Bool {
-        for _ in 0..<100 {
-            if all.contains(where: predicate) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        await TestSupport.eventually(within: .seconds(2)) { all.contains(where: predicate) }
     }
 }
 
@@ -89,14 +85,4 @@ func firstLine(of reader: FileHandle) async throws -> String {
         while let byte = try reader.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") { bytes.append(byte) }
         return String(decoding: bytes, as: UTF8.self)
     }
-}
-
-/// Whether `condition` holds within `timeout`, asked every 20 ms.
-func eventually(within timeout: Duration = .seconds(5), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
 }

@@ -172,7 +172,7 @@ struct WebServerTests {
         let cookie = try await served.cookie()
         var idle: [RawHTTPClient] = []
         for _ in 0..<500 { idle.append(try RawHTTPClient(port: served.port)) }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await eventually(within: .seconds(10)) { try SocketTable.unacceptedTCP(port: Int(served.port)) == 0 }, "the server never accepted them all")
         let started = ContinuousClock.now
         let fresh = try await ServedForTest.curl(["-i", "-H", "Cookie: \(cookie)", served.base + "/fresh"])
         #expect(fresh.out.hasSuffix("hello /fresh"))

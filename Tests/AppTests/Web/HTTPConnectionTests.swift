@@ -56,7 +56,9 @@ struct HTTPConnectionTests {
             #expect(last == .close(.finished))
         }
         var kept = HTTPConnection()
-        guard case .respond = kept.received(Array("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8)) else { return }
+        guard case .respond = kept.received(Array("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8)) else {
+            Issue.record("the whole request did not ask for a response"); return
+        }
         let (sent, last) = Self.drain(&kept, kept.responded(Self.ok()))
         #expect(sent.contains("Connection: keep-alive\r\n"))
         #expect(last == .wait)
@@ -77,7 +79,9 @@ struct HTTPConnectionTests {
     @Test("a HEAD answer has the length and no body; the API's answers are never stored")
     func headAndAPI() {
         var connection = HTTPConnection()
-        guard case .respond = connection.received(Array("HEAD /api/flows HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else { return }
+        guard case .respond = connection.received(Array("HEAD /api/flows HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else {
+            Issue.record("the whole request did not ask for a response"); return
+        }
         let (sent, _) = Self.drain(&connection, connection.responded(Self.ok("12345")))
         #expect(sent.contains("Content-Length: 5\r\n"))
         #expect(sent.contains("Cache-Control: no-store\r\n"))
@@ -131,7 +135,9 @@ struct HTTPConnectionTests {
     @Test("a HEAD of an event stream gets the stream's head and no stream: then the close its head promised")
     func headOfStream() {
         var connection = HTTPConnection()
-        guard case .respond = connection.received(Array("HEAD /api/live HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else { return }
+        guard case .respond = connection.received(Array("HEAD /api/live HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else {
+            Issue.record("the whole request did not ask for a response"); return
+        }
         let (head, last) = Self.drain(&connection, connection.responded(HTTPResponse(status: .ok, body: .eventStream)))
         #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(head.contains("Content-Type: text/event-stream\r\n") && head.contains("Connection: close\r\n"))
@@ -144,7 +150,9 @@ struct HTTPConnectionTests {
     @Test("a write that blocks waits for writability, and a response never taken closes the connection")
     func blockedWrites() {
         var connection = HTTPConnection()
-        guard case .respond = connection.received(Self.get) else { return }
+        guard case .respond = connection.received(Self.get) else {
+            Issue.record("the whole request did not ask for a response"); return
+        }
         guard case .send(let bytes) = connection.responded(Self.ok()) else { Issue.record("nothing sent"); return }
         #expect(connection.wrote(3) == .send(bytes.dropFirst(3)))
         #expect(connection.wrote(0) == .wait)
@@ -158,7 +166,9 @@ struct HTTPConnectionTests {
     @Test("an event stream sends its head, then each pushed event framed, a heartbeat when quiet, and never reads a request")
     func eventStream() {
         var connection = HTTPConnection()
-        guard case .respond = connection.received(Array("GET /api/live HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else { return }
+        guard case .respond = connection.received(Array("GET /api/live HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else {
+            Issue.record("the whole request did not ask for a response"); return
+        }
         let (head, afterHead) = Self.drain(&connection, connection.responded(HTTPResponse(status: .ok, body: .eventStream)))
         #expect(head.contains("Content-Type: text/event-stream\r\n"))
         #expect(head.contains("Connection: close\r\n"))
@@ -179,8 +189,12 @@ struct HTTPConnectionTests {
         var limits = WebServerLimits.standard
         limits.maximumStreamBacklog = 300
         var connection = HTTPConnection(limits: limits)
-        guard case .respond = connection.received(Array("GET /api/live HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else { return }
-        guard case .send = connection.responded(HTTPResponse(status: .ok, body: .eventStream)) else { return }
+        guard case .respond = connection.received(Array("GET /api/live HTTP/1.1\r\nHost: h\r\n\r\n".utf8)) else {
+            Issue.record("the whole request did not ask for a response"); return
+        }
+        guard case .send = connection.responded(HTTPResponse(status: .ok, body: .eventStream)) else {
+            Issue.record("the response was not sent"); return
+        }
         #expect(connection.wrote(0) == .wait, "the client takes nothing, not even the head")
         var last = HTTPConnection.Action.wait
         for _ in 0..<20 where last != .close(.slowReader) {

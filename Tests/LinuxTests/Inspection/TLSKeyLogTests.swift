@@ -56,13 +56,20 @@ struct TLSKeyLogTests {
         ])
         upstream.finish()
         #expect(serverLeg.established)
-        usleep(300_000)
+        // dumpcap hands the kernel's packets over in blocks: stop it once the file holds both requests.
+        let asked: Set<String> = ["/asked-by-the-app", "/asked-by-the-tunnel"]
+        func requests() -> Set<String> {
+            let read = try? Tshark.fields(["http.request.uri"], of: URL(fileURLWithPath: capture),
+                                          options: ["-o", "tls.keylog_file:\(path("keys.log"))", "-Y", "http.request"])
+            return Set((read ?? []).flatMap { $0["http.request.uri"] ?? [] })
+        }
+        #expect(eventually(within: 20, poll: 100_000) { requests() == asked }, "the capture holds \(requests())")
         dumpcap.interrupt()
         dumpcap.finish()
 
         let withKeys = try Tshark.fields(["http.request.uri"], of: URL(fileURLWithPath: capture),
                                          options: ["-o", "tls.keylog_file:\(path("keys.log"))", "-Y", "http.request"])
-        #expect(Set(withKeys.flatMap { $0["http.request.uri"] ?? [] }) == ["/asked-by-the-app", "/asked-by-the-tunnel"])
+        #expect(Set(withKeys.flatMap { $0["http.request.uri"] ?? [] }) == asked)
         let withoutKeys = try Tshark.fields(["http.request.uri"], of: URL(fileURLWithPath: capture), options: ["-Y", "http.request"])
         #expect(withoutKeys.isEmpty)
 
