@@ -46,7 +46,7 @@ let package = Package(
         // The app's shell.
         .target(name: "AppLinux", dependencies: ["App", "Posix", "Shared", "CTunnelVision"],
                 resources: [.copy("Web/Site")], swiftSettings: strict),
-        .executableTarget(name: "tunnelvision", dependencies: ["App", "AppLinux", "Linux", "Shared"], swiftSettings: strict),
+        .executableTarget(name: "tunnelvision", dependencies: ["App", "AppLinux", "Linux", "Posix", "Shared"], swiftSettings: strict),
 
         // Developer tools: synthetic captures and the benchmarks.
         .target(name: "Bench", dependencies: ["Linux", "Posix", "Shared"], swiftSettings: strict),

@@ -65,10 +65,10 @@ enum DemoCommand {
         step(session.announcement.text)
         if let problem = session.linkProblem { step("warning: \(problem)") }
         UICommand.openBrowser(session, noOpen: noOpen)
-        await UICommand.untilStopped()
+        let failure = await UICommand.untilStopped(session)
         await session.stop()
         step(kept ? "web app stopped; the record is kept in \(directory.path)" : "web app stopped; the demo's data directory is removed")
-        return demoStatus
+        return failure == nil ? demoStatus : 1
     }
 
     private static func step(_ text: String) { printError("demo: \(text)") }

@@ -159,6 +159,11 @@ extension RunCommand {
             printError("tunnelvision: " + session.announcement.text)
             if let problem = session.linkProblem { printError("tunnelvision: warning: \(problem)") }
             UICommand.openBrowser(session, noOpen: noOpen)
+            Task {
+                for await failure in session.failures {
+                    printError("tunnelvision: the web app stopped serving (\(failure)); the run goes on without it")
+                }
+            }
             return session
         } catch {
             printError("tunnelvision: the web app could not start (\(error)); the run goes on without it")

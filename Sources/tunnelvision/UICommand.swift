@@ -5,6 +5,7 @@ import App
 import AppLinux
 import Dispatch
 import Foundation
+import Posix
 import Shared
 
 /// `tunnelvision ui [--data-dir D] [--listen ADDR:PORT] [--no-open] [--json]`: the web app for one
@@ -108,9 +109,9 @@ enum UICommand {
         let announcement = session.announcement
         FileHandle.standardOutput.write(Data(((request.json ? announcement.json : announcement.text) + "\n").utf8))
         openBrowser(session, noOpen: request.noOpen)
-        await untilStopped()
+        let failure = await untilStopped(session)
         await session.stop()
-        return 0
+        return failure == nil ? 0 : 1
     }
 
     /// `ui link`: a new address from every web app serving the data directory.
@@ -141,12 +142,21 @@ enum UICommand {
         return printed ? 0 : 1
     }
 
-    /// Until INT or TERM arrives (exit status 0 then: stopping is how the server ends).
-    static func untilStopped() async {
-        let (stops, stop) = AsyncStream.makeStream(of: Void.self)
-        let signals = StopSignals.handle(queue: DispatchQueue(label: "ui stop")) { stop.yield() }
+    /// Until INT or TERM arrives (nil: stopping is how the server ends, exit status 0), or until
+    /// the server stops serving by itself: then its reason, said.
+    static func untilStopped(_ session: WebAppSession) async -> EventLoopError? {
+        let (stops, stop) = AsyncStream.makeStream(of: EventLoopError?.self)
+        let signals = StopSignals.handle(queue: DispatchQueue(label: "ui stop")) { stop.yield(nil) }
         defer { signals.forEach { $0.cancel() } }
-        for await _ in stops { break }
+        let failed = Task {
+            for await failure in session.failures { stop.yield(failure) }
+        }
+        defer { failed.cancel() }
+        for await reason in stops {
+            if let reason { printError("tunnelvision: the web app stopped serving: \(reason)") }
+            return reason
+        }
+        return nil
     }
 
     /// Opens a browser on `session` when `BrowserLaunch` says to: `xdg-open` is given the path of

@@ -1,6 +1,7 @@
 import App
-import Shared
 import Foundation
+import Posix
+import Shared
 
 /// The web app serving one data directory, as `tunnelvision ui`, `run --ui` and `demo --ui` start
 /// it: the server on its own loop thread, the site's files, the API, the one live-feed reader
@@ -13,11 +14,17 @@ public final class WebAppSession: Sendable {
     public let lifetime: WebUIAnnouncement.Lifetime
     /// Why `tunnelvision ui link` cannot reach this server, when it cannot (said once, at start).
     public let linkProblem: String?
+    /// Why the server stopped serving by itself (its loop failed), yielded once, for the command
+    /// to end with the reason as the tunnel's does; finished without a value after `stop`.
+    package let failures: AsyncStream<EventLoopError>
+    private let endFailures: AsyncStream<EventLoopError>.Continuation
     private let feed: WebLiveFeed
     private let link: WebLinkListener?
 
     private init(server: WebServer, dataDirectory: URL, lifetime: WebUIAnnouncement.Lifetime, feed: WebLiveFeed,
-                 link: WebLinkListener?, linkProblem: String?) {
+                 link: WebLinkListener?, linkProblem: String?,
+                 failures: (AsyncStream<EventLoopError>, AsyncStream<EventLoopError>.Continuation)) {
+        (self.failures, endFailures) = failures
         self.server = server
         self.dataDirectory = dataDirectory
         self.lifetime = lifetime
@@ -41,10 +48,14 @@ public final class WebAppSession: Sendable {
         } catch {
             linkProblem = "'tunnelvision ui link' cannot reach this web app (\(error)); restart it for another address"
         }
-        server.start()
+        let failures = AsyncStream.makeStream(of: EventLoopError.self)
+        server.start(whenFailed: { [failed = failures.continuation] in
+            failed.yield($0)
+            failed.finish()
+        })
         await feed.start(publish: { server.broadcast(event: "dashboard", data: $0) }, streams: { await server.openStreams() })
         return WebAppSession(server: server, dataDirectory: directory, lifetime: lifetime, feed: feed, link: link,
-                             linkProblem: linkProblem)
+                             linkProblem: linkProblem, failures: failures)
     }
 
     /// The first address, said as the command prints it.
@@ -62,5 +73,6 @@ public final class WebAppSession: Sendable {
         link?.stop()
         await feed.stop()
         server.stop()
+        endFailures.finish()
     }
 }

@@ -108,8 +108,10 @@ public final class WebServer: @unchecked Sendable {
         if listener >= 0 { Glibc.close(listener) }
     }
 
-    /// Serves on a thread of its own until `stop()`; after `stop()`, does nothing.
-    public func start() {
+    /// Serves on a thread of its own until `stop()`; after `stop()`, does nothing. Should the loop
+    /// fail by itself (epoll_wait failing), it stops serving and `whenFailed` hears why, on the
+    /// server's thread: the command ends with that reason, as the tunnel's does.
+    package func start(whenFailed: @escaping @Sendable (EventLoopError) -> Void = { _ in }) {
         let starting = lifecycle.withLock { state in
             guard state == .created else { return false }
             state = .serving
@@ -117,7 +119,11 @@ public final class WebServer: @unchecked Sendable {
         }
         guard starting else { return }
         let thread = Thread { [self] in
-            try? loop.run()
+            do throws(EventLoopError) {
+                try loop.run()
+            } catch {
+                whenFailed(error)
+            }
             finished.signal()
         }
         thread.name = "tunnelvision ui"
