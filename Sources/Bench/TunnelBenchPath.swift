@@ -13,6 +13,10 @@ package enum TunnelBenchPath: String, CaseIterable, Sendable, Equatable {
     /// Whether the path is a TunnelVision service (`up`), measured for its memory and, passive, its drops.
     package var isService: Bool { self == .routed || self == .passive }
 
+    /// Whether the path relays through an interface whose MTU the bench sets (`--mtu`): the
+    /// tunnel, pasta and slirp4netns, measured once at each MTU asked.
+    package var takesMTU: Bool { self == .tunnel || self == .pasta || self == .slirp4netns }
+
     /// The paths named in `text`, comma-separated (`direct,tunnel`), in the order given.
     /// An empty item, an unknown name or a name given twice is refused with a sentence naming it.
     package static func list(from text: String) -> Result<[TunnelBenchPath], ListError> {

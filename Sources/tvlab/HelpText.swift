@@ -19,7 +19,7 @@ enum HelpText {
     packets of a flow with 10 000 (20 ms). Other services' timings join through HistoryBenchExtras.
 
     tvlab bench analyze [--packets N] [--tunnelvision PATH] [--json]
-      tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
+      tvlab bench tunnel [--mtu M[,M…]] [--seconds S] [--repeat K] [--paths LIST] [--json]
       tvlab bench inspect [--size-mib M] [--connections N] [--repeat K] [--json]   (see: tvlab help inspect)
       tvlab bench ui [--flows N] [--data-dir D] … (see: tvlab help ui)
       tvlab bench evidence [--flows N] [--packets M] [--json]   (see: tvlab help evidence)
@@ -105,7 +105,7 @@ enum HelpText {
     """
 
     static let benchTunnel = """
-    tvlab bench tunnel [--mtu M] [--seconds S] [--repeat K] [--paths LIST] [--json]
+    tvlab bench tunnel [--mtu M[,M…]] [--seconds S] [--repeat K] [--paths LIST] [--json]
 
     Needs root. Builds a lab (namespaces host 198.19.0.1 and server 198.19.0.2 joined by veth,
     a default route in host via the server, net.ipv4.tcp_tw_reuse=1 in host so the relays'
@@ -145,7 +145,10 @@ enum HelpText {
     on, and the exit status is 1. The lab and every program started are removed at the end,
     also on failure, Ctrl-C or SIGTERM (then the exit status is 128 + the signal).
 
-    --mtu M          MTU inside the tunnel, pasta and slirp4netns, 1280…65520 (default 65520)
+    --mtu M[,M…]     MTUs inside the tunnel, pasta and slirp4netns, each 1280…65520, each relay
+                     measured at every one, side by side (default 1500,65520: real links' MTU
+                     and the largest a TUN takes); the tunnel's memory and full-capture figures
+                     at the largest
     --seconds S      length of each iperf3 test and each connections run (default 4)
     --repeat K       runs per figure, the median shown (default 3)
     --paths LIST     comma-separated, in the order to run (default direct,tunnel,routed,passive,pasta,slirp4netns)

@@ -17,9 +17,10 @@ enum NetRequest: Equatable {
 }
 
 struct TunnelBenchOptions: Equatable {
-    /// The MTU of the monitored side of each relay (tunnel, pasta, slirp4netns); 65 520 is the
-    /// largest a TUN device takes and what pasta and slirp4netns default to or are run with.
-    var mtu = 65_520
+    /// The MTUs of the monitored side of each relay (tunnel, pasta, slirp4netns), each measured
+    /// in turn: 1 500 is what real links use, 65 520 the largest a TUN device takes and what
+    /// pasta and slirp4netns default to or are run with.
+    var mtus = [1_500, 65_520]
     /// The length of each iperf3 test and of each connection-rate run.
     var seconds = 4
     /// Runs per figure; the report shows their median.
@@ -29,6 +30,21 @@ struct TunnelBenchOptions: Equatable {
 
     /// The range `tunnelvision run --mtu` accepts.
     static let mtuRange = 1_280...65_520
+
+    /// The MTU the tunnel's memory and full-capture figures are measured at: the largest asked,
+    /// where a flow's buffers are largest.
+    var memoryMTU: Int { mtus.max() ?? 65_520 }
+
+    /// The MTUs in `text`, comma-separated (`1500,65520`), in the order given; nil when one is
+    /// not a whole number in `mtuRange`, or is given twice.
+    static func mtus(from text: String) -> [Int]? {
+        var mtus: [Int] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let mtu = Int(item), mtuRange.contains(mtu), !mtus.contains(mtu) else { return nil }
+            mtus.append(mtu)
+        }
+        return mtus
+    }
 }
 
 extension Arguments {
@@ -85,7 +101,14 @@ extension Arguments {
         let options = try OptionList(arguments, command: "bench tunnel", valued: ["--mtu", "--seconds", "--repeat", "--paths"],
                                      flags: ["--json"])
         var bench = TunnelBenchOptions()
-        bench.mtu = try options.integer("--mtu", in: TunnelBenchOptions.mtuRange) ?? bench.mtu
+        if let list = options.values["--mtu"] {
+            guard let mtus = TunnelBenchOptions.mtus(from: list) else {
+                let range = "\(TunnelBenchOptions.mtuRange.lowerBound)…\(TunnelBenchOptions.mtuRange.upperBound)"
+                throw UsageError(message: "bench tunnel: --mtu wants a whole number, \(range), or several, comma-separated "
+                                 + "and each once; got '\(list)'")
+            }
+            bench.mtus = mtus
+        }
         bench.seconds = try options.integer("--seconds", in: 1...3_600) ?? bench.seconds
         bench.repeats = try options.integer("--repeat", in: 1...100) ?? bench.repeats
         if let list = options.values["--paths"] {

@@ -74,36 +74,39 @@ enum TunnelBenchCommand {
                 results.paths.append(PathResult(path: path, unavailable: "not installed"))
                 continue
             }
-            let route: TunnelBenchRoute
-            do {
-                route = try openRoute(path, lab: lab, tools: tools, options: options, dataDirectory: dataDirectory,
-                                      directory: directory)
-            } catch {
-                try Interruption.check()
-                Console.error("\(path.rawValue): \(error)")
-                results.failures.append("\(path.rawValue): \(error)")
-                results.paths.append(PathResult(path: path, unavailable: "could not be set up"))
-                continue
-            }
-            defer { route.close() }
-            results.paths.append(PathResult(path: path, figures: try measureFigures(route, clients: clients, options: options,
-                                                                                   iperf: tools.iperf3 != nil,
-                                                                                   failures: &results.failures)))
-            if path.isService, let tunnelvision = tools.tunnelvision {
-                var service = try measureService(route, tunnelvision: tunnelvision, clients: clients, options: options,
-                                                 dataDirectory: directory + "/data-\(path.rawValue)", failures: &results.failures)
-                route.close()
-                service.programLookup = try measureProgramLookup(path, lab: lab, tunnelvision: tunnelvision, clients: clients,
-                                                                 options: options, directory: directory, failures: &results.failures)
-                results.services.append(service)
+            for mtu in path.takesMTU ? options.mtus.map(Optional.some) : [nil] {
+                let name = mtu.map { "\(path.rawValue) at MTU \($0)" } ?? path.rawValue
+                let route: TunnelBenchRoute
+                do {
+                    route = try openRoute(path, mtu: mtu ?? options.memoryMTU, lab: lab, tools: tools,
+                                          dataDirectory: dataDirectory, directory: directory)
+                } catch {
+                    try Interruption.check()
+                    Console.error("\(name): \(error)")
+                    results.failures.append("\(name): \(error)")
+                    results.paths.append(PathResult(path: path, mtu: mtu, unavailable: "could not be set up"))
+                    continue
+                }
+                defer { route.close() }
+                results.paths.append(PathResult(path: path, mtu: mtu,
+                                                figures: try measureFigures(route, named: name, clients: clients, options: options,
+                                                                            iperf: tools.iperf3 != nil, failures: &results.failures)))
+                if path.isService, let tunnelvision = tools.tunnelvision {
+                    var service = try measureService(route, tunnelvision: tunnelvision, clients: clients, options: options,
+                                                     dataDirectory: directory + "/data-\(path.rawValue)", failures: &results.failures)
+                    route.close()
+                    service.programLookup = try measureProgramLookup(path, lab: lab, tunnelvision: tunnelvision, clients: clients,
+                                                                     options: options, directory: directory, failures: &results.failures)
+                    results.services.append(service)
+                }
             }
         }
 
         if options.paths.contains(.tunnel), let tunnelvision = tools.tunnelvision {
             let route = TunnelBenchRoute.tunnel(lab: lab, tunnelvision: tunnelvision, dataDirectory: dataDirectory,
-                                                detail: "metadata", mtu: options.mtu)
+                                                detail: "metadata", mtu: options.memoryMTU)
             let flows = TunnelBenchTargets.openFlows
-            results.memory = try repeated("tunnel memory, \(flows) open flows", options.repeats, failures: &results.failures,
+            results.memory = try repeated("tunnel memory at MTU \(options.memoryMTU), \(flows) open flows", options.repeats, failures: &results.failures,
                                           format: { "VmRSS " + megabytes($0.residentBytes) + ", VmHWM " + megabytes($0.peakResidentBytes) }) {
                 () throws(Failure) in try clients.memoryWithOpenFlows(route, flows: flows)
             }
@@ -116,26 +119,27 @@ enum TunnelBenchCommand {
         return results
     }
 
-    private static func openRoute(_ path: TunnelBenchPath, lab: Lab, tools: TunnelBenchTools, options: TunnelBenchOptions,
+    /// `mtu` is what the tunnel, pasta and slirp4netns are run with; the other paths take none.
+    private static func openRoute(_ path: TunnelBenchPath, mtu: Int, lab: Lab, tools: TunnelBenchTools,
                                   dataDirectory: String, directory: String) throws(Failure) -> TunnelBenchRoute {
         switch path {
         case .direct: return .direct(lab: lab)
         case .tunnel:
             return .tunnel(lab: lab, tunnelvision: tools.tunnelvision ?? "tunnelvision", dataDirectory: dataDirectory,
-                           detail: "metadata", mtu: options.mtu)
+                           detail: "metadata", mtu: mtu)
         case .routed, .passive:
             return try .service(path, lab: lab, tunnelvision: tools.tunnelvision ?? "tunnelvision",
                                 dataDirectory: directory + "/data-\(path.rawValue)", errors: directory + "/\(path.rawValue).err")
-        case .pasta: return .pasta(lab: lab, pasta: tools.pasta ?? "pasta", mtu: options.mtu)
+        case .pasta: return .pasta(lab: lab, pasta: tools.pasta ?? "pasta", mtu: mtu)
         case .slirp4netns:
-            return try .slirp4netns(lab: lab, slirp4netns: tools.slirp4netns ?? "slirp4netns", mtu: options.mtu,
+            return try .slirp4netns(lab: lab, slirp4netns: tools.slirp4netns ?? "slirp4netns", mtu: mtu,
                                     errors: directory + "/slirp4netns.err")
         }
     }
 
-    private static func measureFigures(_ route: TunnelBenchRoute, clients: TunnelBenchClients, options: TunnelBenchOptions,
-                                       iperf: Bool, failures: inout [String]) throws(Failure) -> PathFigures {
-        let name = route.path.rawValue
+    /// `name` says which path, and at which MTU, in the progress lines and failures.
+    private static func measureFigures(_ route: TunnelBenchRoute, named name: String, clients: TunnelBenchClients,
+                                       options: TunnelBenchOptions, iperf: Bool, failures: inout [String]) throws(Failure) -> PathFigures {
         let runs = options.repeats
         var figures = PathFigures()
         if iperf {
@@ -227,8 +231,8 @@ enum TunnelBenchCommand {
                 () throws(Failure) in try TunnelBenchClients.diskWriteRate(in: dataDirectory)
             }
             let route = TunnelBenchRoute.tunnel(lab: lab, tunnelvision: tunnelvision, dataDirectory: dataDirectory,
-                                                detail: "full", mtu: options.mtu)
-            figures.download += try repeated("tunnel download, full capture \(run)/\(options.repeats)", 1,
+                                                detail: "full", mtu: options.memoryMTU)
+            figures.download += try repeated("tunnel download at MTU \(options.memoryMTU), full capture \(run)/\(options.repeats)", 1,
                                              failures: &failures, format: gigabits) {
                 () throws(Failure) in try clients.throughput(route, reverse: true)
             }

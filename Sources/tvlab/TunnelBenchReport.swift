@@ -6,14 +6,20 @@ import Shared
 /// One path's row: its figures, or why it has none.
 struct PathResult {
     let path: TunnelBenchPath
+    /// The MTU the path was run with; nil for a path that takes none (direct, the services).
+    var mtu: Int?
     var unavailable: String?
     var figures = PathFigures()
 
-    init(path: TunnelBenchPath, unavailable: String? = nil, figures: PathFigures = PathFigures()) {
+    init(path: TunnelBenchPath, mtu: Int? = nil, unavailable: String? = nil, figures: PathFigures = PathFigures()) {
         self.path = path
+        self.mtu = mtu
         self.unavailable = unavailable
         self.figures = figures
     }
+
+    /// The row's name: the path, and its MTU when it took one.
+    var label: String { mtu.map { "\(path.rawValue) \($0)" } ?? path.rawValue }
 }
 
 /// A service path's own figures: its memory with 1 000 flows open and, passive, the kernel's drops.
@@ -95,29 +101,35 @@ struct TunnelBenchResults {
         return ProcessMemory(residentBytes: UInt64(resident), peakResidentBytes: UInt64(peak))
     }
 
-    /// The targets, judged when the tunnel was measured.
-    var verdicts: [TunnelBenchTargets.Verdict]? {
-        guard let tunnel = paths.first(where: { $0.path == .tunnel && $0.unavailable == nil }) else { return nil }
-        return TunnelBenchTargets.verdicts(tunnel: PathComparison(tunnel.figures, direct: direct), memory: medianMemory)
+    /// The targets at each MTU the tunnel was measured at, in the order run; memory is judged
+    /// at the MTU it was measured at (`memoryMTU`).
+    var verdicts: [(mtu: Int, verdicts: [TunnelBenchTargets.Verdict])] {
+        paths.compactMap { result in
+            guard result.path == .tunnel, result.unavailable == nil, let mtu = result.mtu else { return nil }
+            let judged = TunnelBenchTargets.verdicts(tunnel: PathComparison(result.figures, direct: direct), memory: medianMemory)
+            return (mtu, judged.filter { mtu == options.memoryMTU || $0.measure != .residentMemory })
+        }
     }
 
     // MARK: Table
 
     func table() -> String {
-        var lines = ["tvlab bench tunnel — single-stream TCP to \(Lab.serverIPv4) in the lab; MTU \(options.mtu) inside the relays; "
+        let mtus = options.mtus.map(String.init).joined(separator: " and ")
+        var lines = ["tvlab bench tunnel — single-stream TCP to \(Lab.serverIPv4) in the lab; MTU \(mtus) inside the relays "
+                     + "(the number after a relay's name; direct is the lab's veth at 1500, with the kernel's offloads); "
                      + "median of \(options.repeats); iperf3 -t \(options.seconds), connections for \(options.seconds) s; "
                      + "tunnel capture: metadata", ""]
         var rows = [["path", "upload", "vs direct", "download", "vs direct", "rr median", "vs direct", "conn/s", "vs direct"]]
         for result in paths {
             guard result.unavailable == nil else {
-                rows.append([result.path.rawValue, result.unavailable ?? ""] + Array(repeating: "", count: 7))
+                rows.append([result.label, result.unavailable ?? ""] + Array(repeating: "", count: 7))
                 continue
             }
             let figures = result.figures
             let isDirect = result.path == .direct
             let versus = PathComparison(figures, direct: direct)
             rows.append([
-                result.path.rawValue,
+                result.label,
                 figures.medianUpload.map(TunnelBenchCommand.gigabits) ?? "—", isDirect ? "" : percent(versus.uploadRatio),
                 figures.medianDownload.map(TunnelBenchCommand.gigabits) ?? "—", isDirect ? "" : percent(versus.downloadRatio),
                 figures.medianRoundTrip.map { String(format: "%.1f µs", $0) } ?? "—", isDirect ? "" : added(versus.addedRoundTripMicroseconds),
@@ -127,23 +139,22 @@ struct TunnelBenchResults {
         }
         lines += TextColumns.aligned(rows)
         if let memory = medianMemory {
-            lines += ["", "tunnel with \(IPCBenchCommand.grouped(Int64(TunnelBenchTargets.openFlows))) open flows: resident "
+            lines += ["", "tunnel at MTU \(options.memoryMTU) with \(IPCBenchCommand.grouped(Int64(TunnelBenchTargets.openFlows))) open flows: resident "
                       + TunnelBenchCommand.megabytes(memory.residentBytes) + " (VmRSS), peak "
                       + TunnelBenchCommand.megabytes(memory.peakResidentBytes) + " (VmHWM)"]
         }
         if let download = fullCapture.medianDownload, let disk = fullCapture.medianDiskWrite {
-            lines += ["tunnel with full capture: download " + TunnelBenchCommand.gigabits(download)
+            lines += ["tunnel at MTU \(options.memoryMTU) with full capture: download " + TunnelBenchCommand.gigabits(download)
                       + " (" + TunnelBenchCommand.megabytes(UInt64(download / 8)) + "/s); the disk writes "
                       + TunnelBenchCommand.megabytes(UInt64(disk)) + "/s sequentially (1 GiB, one fsync); "
                       + String(format: "ratio %.2f of the disk's rate", fullCapture.ratioToDisk ?? .nan)]
         }
-        if let verdicts {
-            lines += ["", "targets for the tunnel, capture at metadata detail:"]
+        for (mtu, verdicts) in verdicts {
+            lines += ["", "targets for the tunnel at MTU \(mtu), capture at metadata detail:"]
             lines += TextColumns.aligned(verdicts.map { ["  " + Self.label($0.measure), value($0), target($0), verdict($0.met)] })
             let unmet = verdicts.filter { $0.met == false }.count
             let unjudged = verdicts.filter { $0.met == nil }.count
-            lines.append("")
-            lines.append((unmet == 0 ? "all measured targets met" : "\(unmet) of \(verdicts.count) targets NOT met")
+            lines.append((unmet == 0 ? "  all measured targets met" : "  \(unmet) of \(verdicts.count) targets NOT met")
                          + (unjudged == 0 ? "" : "; \(unjudged) not measured"))
         }
         if !services.isEmpty { lines += [""] + services.map(\.line) }
@@ -214,11 +225,14 @@ struct TunnelBenchResults {
     func json() -> String {
         let direct = self.direct
         let pathObjects: [[String: Any]] = paths.map { result in
-            guard result.unavailable == nil else { return ["path": result.path.rawValue, "status": result.unavailable ?? ""] }
+            guard result.unavailable == nil else {
+                return ["path": result.path.rawValue, "mtu": result.mtu.map { $0 as Any } ?? NSNull(), "status": result.unavailable ?? ""]
+            }
             let figures = result.figures
             let versus = PathComparison(figures, direct: direct)
             return [
                 "path": result.path.rawValue,
+                "mtu": result.mtu.map { $0 as Any } ?? NSNull(),
                 "status": "measured",
                 "uploadBitsPerSecond": series(figures.upload),
                 "downloadBitsPerSecond": series(figures.download),
@@ -233,7 +247,7 @@ struct TunnelBenchResults {
             ]
         }
         var object: [String: Any] = [
-            "mtu": options.mtu,
+            "mtus": options.mtus,
             "seconds": options.seconds,
             "repeat": options.repeats,
             "captureDetail": "metadata",
@@ -244,22 +258,27 @@ struct TunnelBenchResults {
         ]
         if options.paths.contains(.tunnel) {
             object["tunnelMemory"] = [
+                "mtu": options.memoryMTU,
                 "openFlows": TunnelBenchTargets.openFlows,
                 "residentBytes": series(memory.map { Double($0.residentBytes) }),
                 "peakResidentBytes": series(memory.map { Double($0.peakResidentBytes) }),
             ] as [String: Any]
             object["fullCapture"] = [
+                "mtu": options.memoryMTU,
                 "downloadBitsPerSecond": series(fullCapture.download),
                 "diskWriteBytesPerSecond": series(fullCapture.diskWrite),
                 "ratioToDisk": nullable(fullCapture.ratioToDisk),
             ] as [String: Any]
         }
-        if let verdicts {
-            object["targets"] = verdicts.map { verdict -> [String: Any] in
-                ["measure": verdict.measure.rawValue, "value": nullable(verdict.value), "target": verdict.target,
-                 "met": verdict.met.map { $0 as Any } ?? NSNull()]
+        let verdicts = self.verdicts
+        if !verdicts.isEmpty {
+            object["targets"] = verdicts.flatMap { mtu, verdicts in
+                verdicts.map { verdict -> [String: Any] in
+                    ["mtu": mtu, "measure": verdict.measure.rawValue, "value": nullable(verdict.value), "target": verdict.target,
+                     "met": verdict.met.map { $0 as Any } ?? NSNull()]
+                }
             }
-            object["allTargetsMet"] = verdicts.allSatisfy { $0.met == true }
+            object["allTargetsMet"] = verdicts.allSatisfy { $0.verdicts.allSatisfy { $0.met == true } }
         }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)

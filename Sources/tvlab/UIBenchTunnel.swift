@@ -68,7 +68,7 @@ enum UIBenchTunnel {
         try copyHistory(from: history, to: dataDirectory)
         let shortConnections = scratch + "/short-connections.json"
         let route = TunnelBenchRoute.tunnel(lab: lab, tunnelvision: tunnelvision, dataDirectory: dataDirectory,
-                                            detail: "metadata", mtu: TunnelBenchOptions().mtu,
+                                            detail: "metadata", mtu: TunnelAddressing.mtu,
                                             beside: [tools.tvlab, "net", "crr", "--host", Lab.serverIPv4, "--port",
                                                      String(TunnelBenchClients.echoPort), "--seconds", String(options.seconds),
                                                      "--per-second", String(options.connections), "--json"],

@@ -19,6 +19,8 @@ struct TunnelBenchCommandLineTests {
             (["bench", "tunnel", "--paths", "tunnel,tunnel"], "tunnel is named twice"),
             (["bench", "tunnel", "--repeat", "0"], "--repeat wants a whole number, 1…100"),
             (["bench", "tunnel", "--mtu", "70000"], "--mtu wants a whole number, 1280…65520"),
+            (["bench", "tunnel", "--mtu", "1500,1500"], "each once; got '1500,1500'"),
+            (["bench", "tunnel", "--mtu", "1500,"], "--mtu wants a whole number"),
             (["bench", "tunnel", "--seconds"], "--seconds needs a value"),
             (["bench", "tunnel", "--count", "3"], "unknown option --count"),
             (["net", "rr", "--host", "198.19.0.2"], "which port?"),
@@ -38,7 +40,7 @@ struct TunnelBenchCommandLineTests {
     func help() throws {
         let result = try tvlab(["help", "tunnel"])
         #expect(result.status == 0)
-        for option in ["--mtu M", "default 65520", "--seconds S", "default 4", "--repeat K", "default 3",
+        for option in ["--mtu M[,M…]", "default 1500,65520", "--seconds S", "default 4", "--repeat K", "default 3",
                        "--paths LIST", "direct,tunnel,routed,passive,pasta,slirp4netns", "--json"] {
             #expect(result.out.contains(option), "\(option)")
         }

@@ -19,4 +19,9 @@ struct TunnelBenchPathTests {
         #expect(TunnelBenchPath.list(from: "pasta,direct,pasta") == .failure(.repeated("pasta")))
         #expect(TunnelBenchPath.list(from: "Tunnel") == .failure(.unknown("Tunnel")))
     }
+
+    @Test("the relays whose interface the bench sets an MTU on are measured at each MTU; direct and the services take none")
+    func mtuTakers() {
+        #expect(TunnelBenchPath.allCases.filter(\.takesMTU) == [.tunnel, .pasta, .slirp4netns])
+    }
 }
