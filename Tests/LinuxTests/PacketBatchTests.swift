@@ -43,4 +43,17 @@ struct PacketBatchTests {
         batch.removeAll()
         #expect(batch.isEmpty && batch.freeSpace?.count == 100)
     }
+
+    @Test("a device's header before each datagram stays in the arena, out of the datagram")
+    func headerBeforeEach() throws {
+        let batch = PacketBatch(capacity: 8, datagramLimit: 100, arenaBytes: 400)
+        for fill: UInt8 in 1...3 {
+            let space = try #require(batch.freeSpace)
+            space.storeBytes(of: UInt16(0xEEEE), as: UInt16.self)            // the header
+            for offset in 2..<(2 + Int(fill) * 10) { space[offset] = fill }   // the datagram
+            batch.append(length: Int(fill) * 10, after: 2)
+        }
+        #expect((0..<3).map { Array(batch[$0]) } == [[UInt8](repeating: 1, count: 10), [UInt8](repeating: 2, count: 20),
+                                                      [UInt8](repeating: 3, count: 30)])
+    }
 }

@@ -23,11 +23,12 @@ struct TunnelEndToEndTests {
         var capture: PcapFileWriter { session.capture! }
         var controlPath: String { DataDirectoryLayout.controlSocket(in: data.url).path }
 
-        init(lab: Lab) async throws {
+        init(lab: Lab, mtu: Int = TunnelAddressing.mtu) async throws {
             self.lab = lab
             device = try TUNDevice()
-            try TunnelNamespacePlan.apply(device: device.name, namespace: lab.monitored.name)
+            try TunnelNamespacePlan.apply(device: device.name, namespace: lab.monitored.name, mtu: mtu)
             var options = TunnelSession.Options()
+            options.mtu = mtu
             options.captureDetail = .metadataOnly
             session = try await TunnelSession(dataDirectory: data.url, device: device, options: options,
                                               relayNamespace: lab.host.name)
@@ -71,6 +72,46 @@ struct TunnelEndToEndTests {
         #expect(web.bytesIn < UInt64(size) * 11 / 10)   // the payload plus header overhead
         #expect(web.bytesOut > 0)
         #expect(tunnel.runtime.relayStats.tcpFlowsOpened >= 1)
+    }
+
+    @Test("at MTU 1500 an upload is read in TCP segments larger than the MTU (the kernel's segmentation offload) and arrives intact")
+    func uploadBeyondTheMTU() async throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        let work = TemporaryDirectory("tunnel-upload")
+        let file = work.url.appendingPathComponent("upload.bin")
+        let received = work.url.appendingPathComponent("received.sha256")
+        try ExternalCommand.run(["sh", "-c", "head -c 20000000 /dev/urandom > '\(file.path)'"])
+        let sink = """
+            import hashlib, socket
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(("\(Lab.serverIPv4)", 9100)); s.listen(1)
+            while True:   # the listener probe connects first, and sends nothing
+                c, _ = s.accept(); digest = hashlib.sha256(); size = 0
+                while chunk := c.recv(1 << 20): digest.update(chunk); size += len(chunk)
+                if size: break
+            open("\(received.path)", "w").write(digest.hexdigest())
+            """
+        let server = try LabScripts.start([LabScripts.python, "-c", sink], in: lab.server)
+        defer { LabScripts.stop(server) }
+        try LabScripts.waitForListener(Lab.serverIPv4, 9100, from: lab.host)
+
+        let tunnel = try await Tunnel(lab: lab, mtu: 1500)
+        #expect(tunnel.device.segmentationOffload, "the kernel refused the offloads")
+        let upload = try lab.monitored.run([LabScripts.python, "-c", """
+            import socket, sys
+            s = socket.create_connection(("\(Lab.serverIPv4)", 9100), timeout=60)
+            s.sendfile(open("\(file.path)", "rb")); s.close()
+            """])
+        #expect(upload.status == 0, "\(upload.standardError)")
+        #expect(await eventually(within: .seconds(30)) { FileManager.default.fileExists(atPath: received.path) },
+                "the server never finished reading")
+        await tunnel.stop()
+        #expect(try String(contentsOf: received, encoding: .utf8) == Self.sha256(file))
+        let lengths = try tunnel.capture.captureFiles().flatMap { capture in
+            try Tshark.fields(["frame.len"], of: capture, options: ["-Y", "tcp.dstport == 9100"]).compactMap { $0["frame.len"]?.first.flatMap { Int($0) } }
+        }
+        #expect((lengths.max() ?? 0) > 1500, "the largest segment read was \(lengths.max() ?? 0) bytes")
     }
 
     @Test("a UDP request and its answer cross the tunnel both ways")

@@ -12,6 +12,8 @@ public func eventually(within seconds: Double = 10, poll: UInt32 = 20_000, _ con
 }
 
 /// Waits for `condition`, asked every `poll`, at most `within / poll` times; whether it held.
+/// From async code, name `within` (a `Duration`): with a synchronous condition and no arguments
+/// the blocking form above matches too, and Swift cannot choose.
 /// Counted in looks, not by the clock: under the whole suite a test that holds the cooperative
 /// pool can freeze every task for a while, and a clock's deadline would pass before the task
 /// under test ever had a turn.

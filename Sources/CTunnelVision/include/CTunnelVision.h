@@ -25,6 +25,16 @@ int16_t ctv_iff_no_pi(void);
 /// 0; otherwise returns the errno. The ioctl is variadic, which Swift cannot call.
 int ctv_tun_attach(int fd, const char *requested, char actual[16]);
 
+/// The same with IFF_VNET_HDR: every datagram read or written is preceded by a 10-byte
+/// virtio_net_hdr, which carries the kernel's segmentation and checksum offloads.
+int ctv_tun_attach_with_vnet_header(int fd, const char *requested, char actual[16]);
+
+/// Asks the kernel to hand the device's reader TCP segments of up to 64 KiB over IPv4 and IPv6
+/// whatever the MTU, with their checksums left partial (TUNSETOFFLOAD: TUN_F_CSUM, TUN_F_TSO4,
+/// TUN_F_TSO6), and to take such segments when written. Only on a device attached with the vnet
+/// header. Returns 0 or the errno.
+int ctv_tun_set_segmentation_offloads(int fd);
+
 /// Moves the calling thread into the network namespace `fd` refers to (setns with
 /// CLONE_NEWNET, which glibc declares only under _GNU_SOURCE). Returns 0 or the errno.
 int ctv_join_network_namespace(int fd);

@@ -56,7 +56,8 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         self.pipeline = pipeline
         loop = try EventLoop(busyPoll: Self.busyPoll)
         connector = SocketRelayConnector(loop: loop, mark: socketMark)
-        let datagramLimit = max(mtu, 1500) + 64
+        // A segment the kernel did not cut is up to 64 KiB, its vnet header before it.
+        let datagramLimit = device.readsBeyondMTU ? Int(UInt16.max) + 1 + 64 : max(mtu, 1500) + 64
         let slots = min(Self.readBatch, max(4, Self.readBatchBytes / datagramLimit))
         batch = PacketBatch(capacity: Self.readBatch, datagramLimit: datagramLimit, arenaBytes: slots * datagramLimit)
         // The MSS announced to the device fills the tunnel's MTU (IPv4 headers; an IPv6 device

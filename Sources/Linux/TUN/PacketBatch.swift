@@ -12,7 +12,9 @@ package final class PacketBatch {
     /// The room a read needs: the device's MTU, and some.
     package let datagramLimit: Int
     private let arena: UnsafeMutableRawBufferPointer
-    /// Where each datagram of the last read ends in `arena`; each starts where the one before ends.
+    /// Where each datagram of the last read starts and ends in `arena`; each read's space starts
+    /// where the one before ends, a device's header (the vnet header) between the two.
+    private var starts: [Int] = []
     private var ends: [Int] = []
 
     /// `arenaBytes` is rounded up to hold at least one datagram of `datagramLimit`.
@@ -21,6 +23,7 @@ package final class PacketBatch {
         self.capacity = capacity
         self.datagramLimit = datagramLimit
         arena = .allocate(byteCount: max(arenaBytes, datagramLimit), alignment: 16)
+        starts.reserveCapacity(capacity)
         ends.reserveCapacity(capacity)
     }
 
@@ -30,8 +33,7 @@ package final class PacketBatch {
     package var isEmpty: Bool { ends.isEmpty }
 
     package subscript(index: Int) -> UnsafeRawBufferPointer {
-        let start = index == 0 ? 0 : ends[index - 1]
-        return UnsafeRawBufferPointer(rebasing: arena[start..<ends[index]])
+        UnsafeRawBufferPointer(rebasing: arena[starts[index]..<ends[index]])
     }
 
     /// Where the next datagram may be read: `datagramLimit` bytes, or nil when the batch is full.
@@ -41,13 +43,19 @@ package final class PacketBatch {
         return UnsafeMutableRawBufferPointer(rebasing: arena[used..<(used + datagramLimit)])
     }
 
-    /// The datagram just read into `freeSpace` is `length` bytes long.
-    package func append(length: Int) {
+    /// The datagram just read into `freeSpace` is `length` bytes long, after `header` bytes of the
+    /// device's own.
+    package func append(length: Int, after header: Int = 0) {
         let used = ends.last ?? 0
-        precondition(length >= 0 && length <= datagramLimit && ends.count < capacity, "a datagram larger than its space")
-        ends.append(used + length)
+        precondition(length >= 0 && header >= 0 && header + length <= datagramLimit && ends.count < capacity,
+                     "a datagram larger than its space")
+        starts.append(used + header)
+        ends.append(used + header + length)
     }
 
     /// Empties the batch for the next read, keeping its memory.
-    package func removeAll() { ends.removeAll(keepingCapacity: true) }
+    package func removeAll() {
+        starts.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
 }

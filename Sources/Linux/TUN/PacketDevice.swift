@@ -23,6 +23,10 @@ package protocol PacketDevice: AnyObject, SendableMetatype {
     /// caller's to count as lost.
     func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> PacketWriteResult
 
+    /// Whether a read may hand over a datagram larger than the MTU: a TCP segment of up to 64 KiB
+    /// the kernel did not cut (segmentation offload). The reader's buffers must hold one.
+    var readsBeyondMTU: Bool { get }
+
     /// What the kernel counted on the device (`ShellStats.Device.kernel`): nil for a device the
     /// kernel does not count (an in-memory one), else its counters or why they could not be read.
     func kernelCounters() -> Result<DeviceKernelCounters, LinkStatisticsError>?
@@ -30,4 +34,5 @@ package protocol PacketDevice: AnyObject, SendableMetatype {
 
 extension PacketDevice {
     package func kernelCounters() -> Result<DeviceKernelCounters, LinkStatisticsError>? { nil }
+    package var readsBeyondMTU: Bool { false }
 }

@@ -10,36 +10,81 @@ import Shared
 /// closing it — or the process dying — removes it, wherever its namespace.
 ///
 /// Non-blocking: reads and writes answer `.wouldBlock` rather than stall the event loop.
+///
+/// With segmentation offload (the default), every datagram read or written carries a
+/// `VirtioNetHeader` and the kernel hands over TCP segments of up to 64 KiB whatever the MTU,
+/// their checksums left partial, as it does to a virtio NIC: one read and one pass through the
+/// pipeline and the relay for what would be 44 datagrams at MTU 1500 (pasta and gVisor do the
+/// same). A kernel that refuses the offloads gets a plain device.
 public final class TUNDevice: @unchecked Sendable {
     public let name: String
     public private(set) var descriptor: Int32
+    /// Whether datagrams carry the vnet header and segments may exceed the MTU.
+    public let segmentationOffload: Bool
 
     /// Creates an interface in the caller's network namespace. `name` may be a pattern with `%d`
     /// for the kernel to number (default "tv%d").
-    public init(name: String = "tv%d") throws(TUNError) {
-        let descriptor = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK)
+    public init(name: String = "tv%d", segmentationOffload: Bool = true) throws(TUNError) {
+        if segmentationOffload, let offloaded = try Self.open(name: name, vnetHeader: true) {
+            if ctv_tun_set_segmentation_offloads(offloaded.descriptor) == 0 {
+                (self.name, descriptor, self.segmentationOffload) = (offloaded.name, offloaded.descriptor, true)
+                return
+            }
+            Glibc.close(offloaded.descriptor)
+        }
+        guard let plain = try Self.open(name: name, vnetHeader: false) else { throw .deviceMissing }
+        (self.name, descriptor, self.segmentationOffload) = (plain.name, plain.descriptor, false)
+    }
+
+    /// An open descriptor attached to an interface named after `name`.
+    private static func open(name: String, vnetHeader: Bool) throws(TUNError) -> (name: String, descriptor: Int32)? {
+        let descriptor = Glibc.open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let failure = errno
             throw failure == ENOENT ? .deviceMissing : .openFailed(errno: failure)
         }
         var actual = [CChar](repeating: 0, count: 16)
-        let failure = ctv_tun_attach(descriptor, name, &actual)
+        let failure = vnetHeader ? ctv_tun_attach_with_vnet_header(descriptor, name, &actual)
+                                 : ctv_tun_attach(descriptor, name, &actual)
         guard failure == 0 else {
             Glibc.close(descriptor)
             throw failure == EPERM ? .permissionDenied : .attachFailed(name: name, errno: failure)
         }
-        self.name = actual.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        self.descriptor = descriptor
+        return (actual.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, descriptor)
     }
 
-    /// Reads one datagram into `buffer`.
+    /// Reads one datagram to the start of `buffer` (its vnet header, when the device carries one,
+    /// read and dropped): the count is the datagram's.
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+        let result = readWithHeader(into: buffer)
+        guard segmentationOffload, case .processed(let count) = result, let base = buffer.baseAddress else { return result }
+        let length = max(0, count - VirtioNetHeader.byteCount)
+        memmove(base, base + VirtioNetHeader.byteCount, length)
+        return .processed(length)
+    }
+
+    /// One read(2): the vnet header first when the device carries one.
+    private func readWithHeader(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         IOResult.retryingInterrupts { Glibc.read(descriptor, buffer.baseAddress, buffer.count) }
     }
 
-    /// Writes one datagram. A datagram is written whole or not at all.
-    public func write(_ packet: UnsafeRawBufferPointer) -> IOResult {
-        IOResult.retryingInterrupts { Glibc.write(descriptor, packet.baseAddress, packet.count) }
+    /// Writes one datagram, after `header` when the device carries the vnet header. A datagram is
+    /// written whole or not at all.
+    package func write(_ packet: UnsafeRawBufferPointer, header: VirtioNetHeader = .plain) -> IOResult {
+        guard segmentationOffload else {
+            return IOResult.retryingInterrupts { Glibc.write(descriptor, packet.baseAddress, packet.count) }
+        }
+        var bytes = (UInt64(0), UInt16(0))
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            let prefix = UnsafeMutableRawBufferPointer(rebasing: raw[..<VirtioNetHeader.byteCount])
+            header.store(to: prefix)
+            var parts = [iovec(iov_base: prefix.baseAddress, iov_len: prefix.count),
+                         iovec(iov_base: UnsafeMutableRawPointer(mutating: packet.baseAddress), iov_len: packet.count)]
+            let written = IOResult.retryingInterrupts { Glibc.writev(descriptor, &parts, 2) }
+            // The header is the device's, not the caller's: what was written is the datagram.
+            if case .processed(let count) = written { return .processed(max(0, count - VirtioNetHeader.byteCount)) }
+            return written
+        }
     }
 
     /// Closes the descriptor, which removes the interface.
@@ -84,18 +129,24 @@ public final class TUNDevice: @unchecked Sendable {
 }
 
 extension TUNDevice: PacketDevice {
-    /// One read(2) per datagram: a TUN without offloads has no call that reads several.
+    /// One read(2) per datagram: a TUN has no call that reads several. The vnet header, when the
+    /// device carries one, stays in the batch's arena before its datagram.
     package func read(into batch: PacketBatch) -> IOResult {
         batch.removeAll()
+        let header = segmentationOffload ? VirtioNetHeader.byteCount : 0
         while let space = batch.freeSpace {
-            switch read(into: space) {
-            case .processed(let count) where count > 0: batch.append(length: count)
+            switch readWithHeader(into: space) {
+            case .processed(let count) where count > header: batch.append(length: count - header, after: header)
+            case .processed(let count) where count > 0: continue   // a header and no datagram: nothing to hand on
             case .processed, .wouldBlock: return batch.isEmpty ? .wouldBlock : .processed(batch.count)
             case .failed(let failure): return batch.isEmpty ? .failed(failure) : .processed(batch.count)
             }
         }
         return .processed(batch.count)
     }
+
+    /// Whether a read may hand over a TCP segment larger than the MTU (up to 64 KiB).
+    package var readsBeyondMTU: Bool { segmentationOffload }
 
     package func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> PacketWriteResult {
         var written = 0
