@@ -28,7 +28,7 @@ struct TCPRelaySocketTests {
         loop = try EventLoop()   // never run: only its timers are used, and only counted
         connector = SocketRelayConnector(loop: loop, kernel: scripted.kernel)
         let device = device
-        relay = Relay(connector: connector, initialSequence: { Self.ourISN }) { datagram in
+        relay = Relay(connector: connector, initialSequence: { Self.ourISN }) { datagram, _ in
             device.packets.append(try! PacketParser.parse(Data(datagram)))
         }
         connector.relay = relay

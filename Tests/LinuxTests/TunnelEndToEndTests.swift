@@ -45,18 +45,32 @@ struct TunnelEndToEndTests {
         String(try ExternalCommand.run(["sha256sum", url.path]).standardOutput.prefix(64))
     }
 
+    /// A file of `size` random bytes served at http://SERVER:8080/file.bin from the lab's server
+    /// namespace, listening before this returns; the caller stops the server.
+    static func serveRandomFile(_ size: Int, in lab: Lab) throws -> (file: URL, server: Process, directory: TemporaryDirectory) {
+        let www = TemporaryDirectory("www")
+        let file = www.url.appendingPathComponent("file.bin")
+        try ExternalCommand.run(["sh", "-c", "head -c \(size) /dev/urandom > '\(file.path)'"])
+        let server = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
+                                           "--directory", www.url.path], in: lab.server)
+        try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
+        return (file, server, www)
+    }
+
+    /// The length of every frame the tunnel's capture holds that matches `filter`, read by tshark.
+    static func frameLengths(_ tunnel: Tunnel, matching filter: String) throws -> [Int] {
+        try tunnel.capture.captureFiles().flatMap { capture in
+            try Tshark.fields(["frame.len"], of: capture, options: ["-Y", filter]).compactMap { $0["frame.len"]?.first.flatMap { Int($0) } }
+        }
+    }
+
     @Test("a 100 MB download through the tunnel arrives intact (SHA-256 equal) and the history holds its flow with the bytes")
     func download() async throws {
         let lab = try Lab()
         defer { lab.remove() }
-        let www = TemporaryDirectory("www")
-        let file = www.url.appendingPathComponent("file.bin")
         let size = 100_000_000
-        try ExternalCommand.run(["sh", "-c", "head -c \(size) /dev/urandom > '\(file.path)'"])
-        let server = try LabScripts.start([LabScripts.python, "-m", "http.server", "8080", "--bind", Lab.serverIPv4,
-                                            "--directory", www.url.path], in: lab.server)
-        defer { LabScripts.stop(server) }
-        try LabScripts.waitForListener(Lab.serverIPv4, 8080, from: lab.host)
+        let served = try Self.serveRandomFile(size, in: lab)
+        defer { withExtendedLifetime(served.directory) { LabScripts.stop(served.server) } }
 
         let tunnel = try await Tunnel(lab: lab)
         let output = tunnel.data.url.appendingPathComponent("download.bin")
@@ -64,7 +78,7 @@ struct TunnelEndToEndTests {
                                           "http://\(Lab.serverIPv4):8080/file.bin"])
         #expect(curl.status == 0)
         await tunnel.stop()
-        #expect(try Self.sha256(output) == Self.sha256(file))
+        #expect(try Self.sha256(output) == Self.sha256(served.file))
 
         let flows = try await tunnel.store.recentFlows(limit: 50, before: nil)
         let web = try #require(flows.first { $0.key.proto == .tcp && ($0.key.endpointA.port == 8080 || $0.key.endpointB.port == 8080) })
@@ -108,10 +122,25 @@ struct TunnelEndToEndTests {
                 "the server never finished reading")
         await tunnel.stop()
         #expect(try String(contentsOf: received, encoding: .utf8) == Self.sha256(file))
-        let lengths = try tunnel.capture.captureFiles().flatMap { capture in
-            try Tshark.fields(["frame.len"], of: capture, options: ["-Y", "tcp.dstport == 9100"]).compactMap { $0["frame.len"]?.first.flatMap { Int($0) } }
-        }
+        let lengths = try Self.frameLengths(tunnel, matching: "tcp.dstport == 9100")
         #expect((lengths.max() ?? 0) > 1500, "the largest segment read was \(lengths.max() ?? 0) bytes")
+    }
+
+    @Test("at MTU 1500 a download is written in TCP segments larger than the MTU for the kernel to cut, and arrives intact")
+    func downloadBeyondTheMTU() async throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        let served = try Self.serveRandomFile(20_000_000, in: lab)
+        defer { withExtendedLifetime(served.directory) { LabScripts.stop(served.server) } }
+
+        let tunnel = try await Tunnel(lab: lab, mtu: 1500)
+        let output = tunnel.data.url.appendingPathComponent("download.bin")
+        let curl = try lab.monitored.run(["curl", "-sS", "--max-time", "120", "-o", output.path, "http://\(Lab.serverIPv4):8080/file.bin"])
+        #expect(curl.status == 0, "\(curl.standardError)")
+        await tunnel.stop()
+        #expect(try Self.sha256(output) == Self.sha256(served.file))
+        let lengths = try Self.frameLengths(tunnel, matching: "tcp.srcport == 8080")
+        #expect((lengths.max() ?? 0) > 1500, "the largest segment written was \(lengths.max() ?? 0) bytes")
     }
 
     @Test("a UDP request and its answer cross the tunnel both ways")

@@ -63,7 +63,7 @@ struct RelayTests {
         let delivered = self.delivered
         // A window below 65 535, so every byte not yet drained shows in the window field.
         relay = Relay(connector: connector, config: TCPRelayFlow.Config(maxToServerBytes: Self.window),
-                      initialSequence: { Self.ourISN }) { buffer in
+                      initialSequence: { Self.ourISN }) { buffer, _ in
             let datagram = Data(buffer)                               // the relay reuses its buffer
             delivered.raw.append(datagram)
             delivered.packets.append(try! PacketParser.parse(datagram))

@@ -57,13 +57,16 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         loop = try EventLoop(busyPoll: Self.busyPoll)
         connector = SocketRelayConnector(loop: loop, mark: socketMark)
         // A segment the kernel did not cut is up to 64 KiB, its vnet header before it.
-        let datagramLimit = device.readsBeyondMTU ? Int(UInt16.max) + 1 + 64 : max(mtu, 1500) + 64
+        let datagramLimit = device.segmentationOffload ? Int(UInt16.max) + 1 + 64 : max(mtu, 1500) + 64
         let slots = min(Self.readBatch, max(4, Self.readBatchBytes / datagramLimit))
         batch = PacketBatch(capacity: Self.readBatch, datagramLimit: datagramLimit, arenaBytes: slots * datagramLimit)
         // The MSS announced to the device fills the tunnel's MTU (IPv4 headers; an IPv6 device
         // announces its own smaller MSS, and the smaller of the two is used).
-        let relayConfig = TCPRelayFlow.Config(maximumSegmentSize: TCPRelayFlow.Config.segmentSize(mtu: mtu, version: .v4))
-        relay = Relay(connector: connector, config: relayConfig) { [unowned self] datagram in self.deliver(datagram) }
+        var relayConfig = TCPRelayFlow.Config(maximumSegmentSize: TCPRelayFlow.Config.segmentSize(mtu: mtu, version: .v4))
+        relayConfig.segmentationOffload = device.segmentationOffload
+        relay = Relay(connector: connector, config: relayConfig) { [unowned self] datagram, offload in
+            self.deliver(datagram, header: offload.map(VirtioNetHeader.init) ?? .plain)
+        }
         connector.relay = relay
         relay.observer = { [unowned self] key, facts in self.pipeline.observe(facts, for: key) }
     }
@@ -232,10 +235,10 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
 
     /// The relay's answer to the device: written to it (a batch of one, no copy), then recorded
     /// like any packet.
-    private func deliver(_ datagram: UnsafeRawBufferPointer) {
+    private func deliver(_ datagram: UnsafeRawBufferPointer, header: VirtioNetHeader) {
         // A failed tunnel's last answers (the resets of closing flows) have no device to go to.
         guard failure == nil else { return }
-        let written = device.write(CollectionOfOne(datagram))
+        let written = device.write(datagram, header: header)
         if case .stop(let failure) = deviceHealth.wrote(refusal: written.refusal) { fail(failure) }
         guard written.written == 1 else { return }
         _ = pipeline.record(reinjected: datagram, now: MonotonicAnchor.uptimeNow())

@@ -23,9 +23,14 @@ package protocol PacketDevice: AnyObject, SendableMetatype {
     /// caller's to count as lost.
     func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> PacketWriteResult
 
-    /// Whether a read may hand over a datagram larger than the MTU: a TCP segment of up to 64 KiB
-    /// the kernel did not cut (segmentation offload). The reader's buffers must hold one.
-    var readsBeyondMTU: Bool { get }
+    /// Whether the device offloads segmentation and checksums (`VirtioNetHeader`): a read may
+    /// hand over a TCP segment of up to 64 KiB the kernel did not cut, its checksum partial (the
+    /// reader's buffers must hold one), and a write may pass one for the kernel to cut.
+    var segmentationOffload: Bool { get }
+
+    /// Writes one datagram with what the device is to finish (`header`: only on a device with
+    /// segmentation offload; a plain header on any other).
+    func write(_ datagram: UnsafeRawBufferPointer, header: VirtioNetHeader) -> PacketWriteResult
 
     /// What the kernel counted on the device (`ShellStats.Device.kernel`): nil for a device the
     /// kernel does not count (an in-memory one), else its counters or why they could not be read.
@@ -34,5 +39,10 @@ package protocol PacketDevice: AnyObject, SendableMetatype {
 
 extension PacketDevice {
     package func kernelCounters() -> Result<DeviceKernelCounters, LinkStatisticsError>? { nil }
-    package var readsBeyondMTU: Bool { false }
+    package var segmentationOffload: Bool { false }
+
+    package func write(_ datagram: UnsafeRawBufferPointer, header: VirtioNetHeader) -> PacketWriteResult {
+        precondition(header == .plain, "a device without segmentation offload has nothing to finish")
+        return write(CollectionOfOne(datagram))
+    }
 }

@@ -145,8 +145,11 @@ extension TUNDevice: PacketDevice {
         return .processed(batch.count)
     }
 
-    /// Whether a read may hand over a TCP segment larger than the MTU (up to 64 KiB).
-    package var readsBeyondMTU: Bool { segmentationOffload }
+    package func write(_ datagram: UnsafeRawBufferPointer, header: VirtioNetHeader) -> PacketWriteResult {
+        let result = write(datagram, header: header) as IOResult
+        guard case .processed = result else { return PacketWriteResult(written: 0, refusal: result) }
+        return PacketWriteResult(written: 1)
+    }
 
     package func write(_ datagrams: some Collection<UnsafeRawBufferPointer>) -> PacketWriteResult {
         var written = 0

@@ -1,3 +1,4 @@
+import PacketTunnel
 import Shared
 
 /// The 10-byte header (`struct virtio_net_hdr`, virtio spec 1.2 §5.1.6) before every datagram on a
@@ -36,17 +37,26 @@ package struct VirtioNetHeader: Sendable, Equatable {
     /// A whole datagram, its checksums complete: what every write without offloads carries.
     package static let plain = VirtioNetHeader()
 
-    /// A TCP segment of any length up to 64 KiB for the kernel to cut into segments of
-    /// `segmentSize` payload bytes; its TCP checksum holds the pseudo-header's sum only.
-    package static func tcp(version: IPVersion, ipHeaderLength: Int, tcpHeaderLength: Int, segmentSize: Int) -> VirtioNetHeader {
+    /// A TCP segment whose checksum holds the pseudo-header's sum only, for the kernel to
+    /// complete — and, given `segmentSize`, of any length up to 64 KiB for it to cut into
+    /// segments of that many payload bytes.
+    package static func tcp(version: IPVersion, ipHeaderLength: Int, tcpHeaderLength: Int, segmentSize: Int?) -> VirtioNetHeader {
         var header = VirtioNetHeader()
         header.needsChecksum = true
-        header.segmentation = version == .v4 ? .tcpIPv4 : .tcpIPv6
-        header.headerLength = UInt16(ipHeaderLength + tcpHeaderLength)
-        header.segmentSize = UInt16(segmentSize)
         header.checksumStart = UInt16(ipHeaderLength)
         header.checksumOffset = 16   // TCP's checksum field (RFC 9293 §3.1)
+        if let segmentSize {
+            header.segmentation = version == .v4 ? .tcpIPv4 : .tcpIPv6
+            header.headerLength = UInt16(ipHeaderLength + tcpHeaderLength)
+            header.segmentSize = UInt16(segmentSize)
+        }
         return header
+    }
+
+    /// What the relay asked of the device for one of its segments.
+    package init(_ offload: DeviceOffload) {
+        self = .tcp(version: offload.version, ipHeaderLength: offload.ipHeaderLength, tcpHeaderLength: offload.tcpHeaderLength,
+                    segmentSize: offload.segmentSize)
     }
 
     /// The header at the start of `bytes`, or nil when there are fewer than ten bytes or the

@@ -19,11 +19,19 @@ extension TCPRelaySegment {
                                        payloadCount: payload.count)
     }
 
-    /// The datagram written into a buffer of at least `byteCount(…)` bytes.
-    package func emit(into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint) {
+    /// The datagram written into a buffer of at least `byteCount(…)` bytes; `checksum: .partial`
+    /// for a device that completes it.
+    package func emit(into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
+                      checksum: PacketEmitter.TransportChecksum = .complete) {
         PacketEmitter.tcp(into: buffer, source: source, destination: destination,
                           sequence: sequence.rawValue, acknowledgment: acknowledgment.rawValue,
-                          flags: flags, windowSize: window, options: options, payload: payload)
+                          flags: flags, windowSize: window, options: options, payload: payload, checksum: checksum)
+    }
+
+    /// What a device with segmentation offload is to finish for this segment sent from `source`.
+    package func offload(from source: IPEndpoint) -> DeviceOffload {
+        DeviceOffload(version: source.address.version, ipHeaderLength: source.address.version == .v4 ? 20 : 40,
+                      tcpHeaderLength: 20 + options.encoded.count, segmentSize: deviceSegmentSize)
     }
 
     private var options: TCPOptions { TCPOptions(maximumSegmentSize: maximumSegmentSize, windowScale: windowScale) }

@@ -13,7 +13,9 @@ import Shared
 /// during `send`): the report waits and runs once that call is done, one event at a time.
 package final class Relay {
     let connector: any RelayConnector
-    private let reinject: (UnsafeRawBufferPointer) -> Void
+    /// Writes a datagram to the device; a TCP segment's `DeviceOffload` says what the device is
+    /// to finish, with segmentation offload (nil: the datagram is whole).
+    private let reinject: (UnsafeRawBufferPointer, DeviceOffload?) -> Void
     /// Every answer is laid out here and handed to `reinject` before the next: no allocation per
     /// segment. Sized for the largest datagram either family can carry.
     private var scratch = [UInt8](repeating: 0, count: PacketEmitter.datagramLimit(.v6))
@@ -32,7 +34,7 @@ package final class Relay {
 
     package init(connector: any RelayConnector, config: TCPRelayFlow.Config = TCPRelayFlow.Config(),
                  initialSequence: @escaping () -> UInt32 = { UInt32.random(in: .min ... .max) },
-                 reinject: @escaping (UnsafeRawBufferPointer) -> Void) {
+                 reinject: @escaping (UnsafeRawBufferPointer, DeviceOffload?) -> Void) {
         self.connector = connector
         self.config = config
         self.initialSequence = initialSequence
@@ -321,8 +323,13 @@ package final class Relay {
             let byteCount = try segment.byteCount(source: server, destination: device)
             scratch.withUnsafeMutableBytes { buffer in
                 let datagram = UnsafeMutableRawBufferPointer(rebasing: buffer[..<byteCount])
-                segment.emit(into: datagram, source: server, destination: device)
-                reinject(UnsafeRawBufferPointer(datagram))
+                if config.segmentationOffload {
+                    segment.emit(into: datagram, source: server, destination: device, checksum: .partial)
+                    reinject(UnsafeRawBufferPointer(datagram), segment.offload(from: server))
+                } else {
+                    segment.emit(into: datagram, source: server, destination: device)
+                    reinject(UnsafeRawBufferPointer(datagram), nil)
+                }
             }
             stats.bytesToDevice += UInt64(segment.payload.count)
         } catch {
@@ -369,7 +376,7 @@ package final class Relay {
             scratch.withUnsafeMutableBytes { buffer in
                 let datagram = UnsafeMutableRawBufferPointer(rebasing: buffer[..<byteCount])
                 PacketEmitter.udp(into: datagram, source: udp.server, destination: udp.device, payload: data)
-                reinject(UnsafeRawBufferPointer(datagram))
+                reinject(UnsafeRawBufferPointer(datagram), nil)
             }
             stats.bytesToDevice += UInt64(data.count)
         } catch {

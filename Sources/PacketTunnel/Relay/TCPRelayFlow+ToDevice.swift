@@ -21,6 +21,9 @@ extension TCPRelayFlow {
         var deviceOfferedScale = false
         /// min(the device's MSS, ours).
         var segmentSize: Int
+        /// The most one segment carries: `segmentSize`, or with segmentation offload far more,
+        /// for the device to cut.
+        var largestSegment: Int
         var serverClosed = false
         var finSent = false
         var readsPaused = false
@@ -31,6 +34,7 @@ extension TCPRelayFlow {
             next = initial
             pendingStart = initial + 1
             self.segmentSize = segmentSize
+            largestSegment = segmentSize
         }
 
         var pendingEnd: SequenceNumber { pendingStart + pending.count }
@@ -99,7 +103,7 @@ extension TCPRelayFlow {
         guard mayTransmit else { return }
         while toDevice.hasUnsent && toDevice.usableWindow > 0 {
             let sequence = toDevice.next
-            let size = min(toDevice.segmentSize, toDevice.pendingEnd - sequence, toDevice.usableWindow)
+            let size = min(toDevice.largestSegment, toDevice.pendingEnd - sequence, toDevice.usableWindow)
             let payload = toDevice.bytes(at: sequence, count: size)
             toDevice.next += size
             var flags: TCPFlags = .ack
@@ -110,7 +114,9 @@ extension TCPRelayFlow {
                     didSendFin()
                 }
             }
-            actions.append(.segmentToDevice(makeSegment(flags: flags, sequence: sequence, payload: payload)))
+            var segment = makeSegment(flags: flags, sequence: sequence, payload: payload)
+            if size > toDevice.segmentSize { segment.deviceSegmentSize = toDevice.segmentSize }
+            actions.append(.segmentToDevice(segment))
         }
         if toDevice.serverClosed && !toDevice.hasUnsent && !toDevice.finSent {
             let sequence = toDevice.next

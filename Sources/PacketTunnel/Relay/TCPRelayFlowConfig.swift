@@ -24,6 +24,13 @@ extension TCPRelayFlow {
         package var maxRetransmitTimeout: Duration
         /// Timeouts in a row after which the flow gives up: RST to the device, teardown.
         package var maxRetransmits: Int
+        /// Whether the device cuts long segments and completes checksums itself (a TUN with the
+        /// vnet header): then the flow sends up to `largestOffloadedPayload` bytes at once.
+        package var segmentationOffload = false
+
+        /// The most payload one offloaded segment carries: what 64 KiB holds after either
+        /// family's IP header and TCP's.
+        package static let largestOffloadedPayload = Int(UInt16.max) - 40 - 20
 
         package init(maximumSegmentSize: UInt16 = 1460,
                      maxToServerBytes: Int = 1024 * 1024, maxToDeviceBytes: Int = 1024 * 1024,

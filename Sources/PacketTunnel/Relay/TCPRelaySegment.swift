@@ -17,6 +17,9 @@ package struct TCPRelaySegment: Sendable, Equatable {
     /// On SYNs only; nil when the side does not scale (RFC 7323 §2.2). Our SYN-ACK carries it
     /// only when the device offered it (§1.3).
     package var windowScale: UInt8?
+    /// Toward the device, on a segment longer than the flow's MSS there: the payload of each
+    /// segment the device is to cut it into (segmentation offload). Nil for one sent whole.
+    package var deviceSegmentSize: Int?
 
     package init(sequence: SequenceNumber, acknowledgment: SequenceNumber = 0, flags: TCPFlags,
                  window: UInt16 = .max, payload: Data = Data(),

@@ -43,17 +43,27 @@ public enum PacketEmitter {
         try byteCount(source: source, destination: destination, transportLength: 8 + payloadCount)
     }
 
+    /// What goes in the transport checksum field.
+    public enum TransportChecksum: Sendable {
+        /// The whole checksum, as a datagram on the wire carries it.
+        case complete
+        /// The pseudo-header's sum only, uncomplemented, for a device that sums the rest
+        /// (checksum offload: a TUN's vnet header with NEEDS_CSUM, Linux's CHECKSUM_PARTIAL).
+        case partial
+    }
+
     /// Writes the TCP datagram into the first `tcpByteCount(…)` bytes of `buffer` (checked by
     /// the caller), so a shell can reuse one buffer instead of allocating per segment.
     public static func tcp(
         into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
         sequence: UInt32, acknowledgment: UInt32,
-        flags: TCPFlags, windowSize: UInt16, options: TCPOptions = TCPOptions(), payload: Data
+        flags: TCPFlags, windowSize: UInt16, options: TCPOptions = TCPOptions(), payload: Data,
+        checksum: TransportChecksum = .complete
     ) {
         let optionBytes = options.encoded
         let headerLength = 20 + optionBytes.count
         emit(into: buffer, source: source, destination: destination, proto: .tcp, transportHeaderLength: headerLength,
-             payload: payload) { header in
+             payload: payload, checksum: checksum) { header in
             header.storeBytes(of: source.port.bigEndian, toByteOffset: 0, as: UInt16.self)
             header.storeBytes(of: destination.port.bigEndian, toByteOffset: 2, as: UInt16.self)
             header.storeBytes(of: sequence.bigEndian, toByteOffset: 4, as: UInt32.self)
@@ -106,7 +116,8 @@ public enum PacketEmitter {
     private static func emit(
         into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
         proto: IPProtocolNumber, transportHeaderLength: Int,
-        payload: Data, writeTransport: (UnsafeMutableRawBufferPointer) -> Int
+        payload: Data, checksum transportChecksum: TransportChecksum = .complete,
+        writeTransport: (UnsafeMutableRawBufferPointer) -> Int
     ) {
         let version = source.address.version
         let ipHeaderLength = version == .v4 ? 20 : 40
@@ -144,9 +155,15 @@ public enum PacketEmitter {
         }
         var checksum = pseudoHeaderChecksum(source: source.address, destination: destination.address,
                                             proto: proto, transportLength: transportLength)
-        checksum.add(UnsafeRawBufferPointer(transport))
-        var value = checksum.value
-        if proto == .udp && value == 0 { value = 0xFFFF }
+        var value: UInt16
+        switch transportChecksum {
+        case .complete:
+            checksum.add(UnsafeRawBufferPointer(transport))
+            value = checksum.value
+            if proto == .udp && value == 0 { value = 0xFFFF }
+        case .partial:
+            value = checksum.onesComplementSum
+        }
         transport.storeBytes(of: value.bigEndian, toByteOffset: checksumOffset, as: UInt16.self)
     }
 

@@ -25,7 +25,7 @@ struct RelayInspectionTests {
 
     init() {
         let delivered = self.delivered
-        relay = Relay(connector: connector, initialSequence: { Self.ourISN }) { buffer in
+        relay = Relay(connector: connector, initialSequence: { Self.ourISN }) { buffer, _ in
             let datagram = Data(buffer)
             delivered.raw.append(datagram)
             delivered.packets.append(try! PacketParser.parse(datagram))
