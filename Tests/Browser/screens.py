@@ -1430,6 +1430,18 @@ class LiveDemo:
         self.server.stop()
 
 
+def wait_redraws(b, count, message):
+    """Waits until the Dashboard has drawn `count` more lines from now (its throughput card is
+    redrawn with each one, a line a second), counted by a MutationObserver on that card."""
+    b.driver.execute_script("""
+        const card = document.querySelector('section[aria-labelledby="throughput-title"]');
+        window.tvRedraws = 0;
+        window.tvRedrawWatch?.disconnect();
+        window.tvRedrawWatch = new MutationObserver(() => { window.tvRedraws += 1; });
+        window.tvRedrawWatch.observe(card, { childList: true });""")
+    b.wait(lambda: b.driver.execute_script("return window.tvRedraws") >= count, 15, message)
+
+
 def talker_links(t):
     """The top talkers drawn as links: (text, flow id) each."""
     return [(a.text, int(a.get_attribute("data-flow"))) for a in t.b.css("ol.talkers li.talker a.host[data-flow]")]
@@ -1453,9 +1465,9 @@ def test_a_top_talker_opens_its_connection_in_the_inspector(t):
         check(flow["name"] == name, f"the talker {text!r} links to connection {flow_id}, which the history names {flow['name']!r}")
         check(host in (flow["remote"] or ""), f"the talker {text!r} links to a connection with {flow['remote']!r}")
         t.shoot("dashboard-talkers")
-        # The same element across the redraws of two seconds: a link a person is pressing stays put.
+        # The same element across two redraws: a link a person is pressing stays put.
         link = next(a for a in b.css("ol.talkers li.talker a.host[data-flow]") if a.text == text)
-        time.sleep(2.2)
+        wait_redraws(b, 2, "the Dashboard did not redraw twice")
         target = link.get_attribute("data-flow")   # the host's latest connection may have moved on
         link.click()
         b.wait(lambda: b.driver.current_url.endswith(f"#/flow/{target}"), 10, "the talker did not open its connection")
@@ -1464,7 +1476,7 @@ def test_a_top_talker_opens_its_connection_in_the_inspector(t):
         b.route("#/dashboard")
         recent = b.wait(lambda: b.css("section ul.rows li.row a.row-link[data-flow]"), 20, "no recent connection drawn")
         recent_id = int(recent[0].get_attribute("data-flow"))
-        time.sleep(1.2)   # a redraw or more: the row is still the one found
+        wait_redraws(b, 1, "the Dashboard did not redraw")   # the row is still the one found
         recent[0].click()
         b.wait(lambda: b.driver.current_url.endswith(f"#/flow/{recent_id}"), 10, "the recent connection did not open")
         recent_flow = demo.ask("flow", str(recent_id))

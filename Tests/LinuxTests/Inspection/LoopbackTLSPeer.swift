@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import PacketTunnel
+import TestSupport
 
 /// What the inspection tests need around a session: a TCP socket on 127.0.0.1 to a real TLS
 /// program, and the loop that shuttles bytes between that socket and the session — the relay's
@@ -146,6 +147,8 @@ final class PeerProgram: @unchecked Sendable {
     private let lock = NSLock()
     private var collected = Data()
     private var collectedErrors = Data()
+    /// The pipes read to their end (an empty read), of the two.
+    private var pipesEnded = 0
 
     init(_ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -156,11 +159,19 @@ final class PeerProgram: @unchecked Sendable {
         process.standardError = errors
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            self?.lock.withLock { self?.collected += data }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            self?.lock.withLock {
+                self?.collected += data
+                if data.isEmpty { self?.pipesEnded += 1 }
+            }
         }
         errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            self?.lock.withLock { self?.collectedErrors += data }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            self?.lock.withLock {
+                self?.collectedErrors += data
+                if data.isEmpty { self?.pipesEnded += 1 }
+            }
         }
         try process.run()
     }
@@ -178,22 +189,17 @@ final class PeerProgram: @unchecked Sendable {
 
     /// Waits for `text` on stdout or stderr; false on timeout.
     func waitFor(_ text: String, timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if standardOutput.contains(text) || standardError.contains(text) { return true }
-            usleep(20_000)
-        }
-        return false
+        eventually(within: timeout) { standardOutput.contains(text) || standardError.contains(text) }
     }
 
     /// Waits for the exit (killing it after `timeout`) and returns its status.
     @discardableResult
     func finish(timeout: TimeInterval = 10) -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
+        if !eventually(within: timeout, { !process.isRunning }) { process.terminate() }
         process.waitUntilExit()
-        usleep(50_000)  // the readability handlers' last chunks
+        // The readability handlers' last chunks: both pipes read to their end (a child the
+        // program left behind may hold them open; then what came is what there is).
+        _ = eventually(within: 2) { lock.withLock { pipesEnded == 2 } }
         return process.terminationStatus
     }
 }
