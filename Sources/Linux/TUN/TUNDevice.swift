@@ -25,19 +25,20 @@ public final class TUNDevice: @unchecked Sendable {
     /// Creates an interface in the caller's network namespace. `name` may be a pattern with `%d`
     /// for the kernel to number (default "tv%d").
     public init(name: String = "tv%d", segmentationOffload: Bool = true) throws(TUNError) {
-        if segmentationOffload, let offloaded = try Self.open(name: name, vnetHeader: true) {
+        if segmentationOffload {
+            let offloaded = try Self.open(name: name, vnetHeader: true)
             if ctv_tun_set_segmentation_offloads(offloaded.descriptor) == 0 {
                 (self.name, descriptor, self.segmentationOffload) = (offloaded.name, offloaded.descriptor, true)
                 return
             }
             Glibc.close(offloaded.descriptor)
         }
-        guard let plain = try Self.open(name: name, vnetHeader: false) else { throw .deviceMissing }
+        let plain = try Self.open(name: name, vnetHeader: false)
         (self.name, descriptor, self.segmentationOffload) = (plain.name, plain.descriptor, false)
     }
 
     /// An open descriptor attached to an interface named after `name`.
-    private static func open(name: String, vnetHeader: Bool) throws(TUNError) -> (name: String, descriptor: Int32)? {
+    private static func open(name: String, vnetHeader: Bool) throws(TUNError) -> (name: String, descriptor: Int32) {
         let descriptor = Glibc.open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let failure = errno
@@ -72,15 +73,19 @@ public final class TUNDevice: @unchecked Sendable {
     /// written whole or not at all.
     package func write(_ packet: UnsafeRawBufferPointer, header: VirtioNetHeader = .plain) -> IOResult {
         guard segmentationOffload else {
+            precondition(header == .plain, "a device without the vnet header has nothing to finish")
             return IOResult.retryingInterrupts { Glibc.write(descriptor, packet.baseAddress, packet.count) }
         }
+        // The header and the datagram in one writev, from the stack: nothing allocated per write.
         var bytes = (UInt64(0), UInt16(0))
         return withUnsafeMutableBytes(of: &bytes) { raw in
             let prefix = UnsafeMutableRawBufferPointer(rebasing: raw[..<VirtioNetHeader.byteCount])
             header.store(to: prefix)
-            var parts = [iovec(iov_base: prefix.baseAddress, iov_len: prefix.count),
-                         iovec(iov_base: UnsafeMutableRawPointer(mutating: packet.baseAddress), iov_len: packet.count)]
-            let written = IOResult.retryingInterrupts { Glibc.writev(descriptor, &parts, 2) }
+            var parts = (iovec(iov_base: prefix.baseAddress, iov_len: prefix.count),
+                         iovec(iov_base: UnsafeMutableRawPointer(mutating: packet.baseAddress), iov_len: packet.count))
+            let written = withUnsafeMutableBytes(of: &parts) { vector in
+                IOResult.retryingInterrupts { Glibc.writev(descriptor, vector.baseAddress!.assumingMemoryBound(to: iovec.self), 2) }
+            }
             // The header is the device's, not the caller's: what was written is the datagram.
             if case .processed(let count) = written { return .processed(max(0, count - VirtioNetHeader.byteCount)) }
             return written
