@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Linux
+import Shared
 import TestSupport
 
 /// dumpcap (Wireshark's capture engine, installed with tshark) recording one interface of a lab
@@ -71,10 +72,23 @@ final class LabPacketCapture: @unchecked Sendable {
         var passed = 0, written = 0
         let complete = try eventually(within: seconds) {
             passed = try interfacePackets() - packetsBefore
-            written = try PcapRecords.count(in: file)
+            written = try recordsWritten()
             return written >= passed
         }
         guard complete else { throw Failed(description: "the file holds \(written) of the \(passed) packets after \(seconds) s") }
+    }
+
+    /// The whole records the file holds so far, read by the product's own reader: dumpcap may be
+    /// appending, and a record cut short at the end is not one yet.
+    private func recordsWritten() throws -> Int {
+        let reader = try PcapFileReader(path: file.path, accepting: .anyLinkLayer)
+        var count = 0
+        do throws(PcapFileReadError<Never>) {
+            try reader.forEachRecord { _ in count += 1 }
+        } catch {
+            guard case .corrupt(.recordCutShort, _) = error else { throw error }
+        }
+        return count
     }
 
     /// The packets `interface` has received and sent, from the kernel's counters.
@@ -112,27 +126,5 @@ final class LabPacketCapture: @unchecked Sendable {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-    }
-}
-
-/// The whole records of a classic pcap file, counted from its headers while dumpcap may still be
-/// appending (a record cut short at the end is not counted).
-enum PcapRecords {
-    static func count(in file: URL) throws -> Int {
-        let bytes = [UInt8](try Data(contentsOf: file))
-        guard bytes.count >= 24 else { return 0 }
-        let bigEndian = bytes[0] == 0xA1
-        func word(_ at: Int) -> Int {
-            let four = bytes[at..<at + 4].map(Int.init)
-            return bigEndian ? four.reduce(0) { $0 << 8 | $1 } : four.reversed().reduce(0) { $0 << 8 | $1 }
-        }
-        var offset = 24, records = 0
-        while offset + 16 <= bytes.count {
-            let next = offset + 16 + word(offset + 8)
-            guard next <= bytes.count else { break }
-            records += 1
-            offset = next
-        }
-        return records
     }
 }

@@ -25,6 +25,7 @@ final class CaptureDouble: CaptureSink {
     var failure: PcapError?
     var writeOuts = 0
     var flushes = 0
+    var snaplen: UInt32 = 262_144
 
     func write(bytes: UnsafeRawBufferPointer, originalLength: Int, timestamp: Int64) throws(PcapError) -> CaptureLocation {
         if let failure { throw failure }

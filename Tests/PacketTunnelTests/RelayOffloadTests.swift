@@ -60,10 +60,11 @@ struct RelayOffloadTests {
             let offload = try #require(offload)
             let packet = try PacketParser.parse(bytes)
             let tcp = try #require(packet.tcp)
-            // The kernel's completion: the sum from csum_start to the end, the field as written.
-            let completed = bytes.withUnsafeBytes { raw in
-                InternetChecksum.checksum(UnsafeRawBufferPointer(rebasing: raw[offload.ipHeaderLength...]))
-            }
+            // The kernel's completion (and the capture's): the sum from csum_start to the end, the
+            // field as written, complemented into the field.
+            var finished = bytes
+            finished.withUnsafeMutableBytes { InternetChecksum.completePartial(in: $0, start: offload.ipHeaderLength, offset: 16) }
+            let completed = finished.withUnsafeBytes { $0.load(fromByteOffset: offload.ipHeaderLength + 16, as: UInt16.self).bigEndian }
             let whole = try PacketEmitter.tcp(source: Self.server, destination: Self.device, sequence: tcp.sequence,
                                               acknowledgment: tcp.acknowledgment, flags: tcp.flags, windowSize: tcp.windowSize,
                                               options: TCPOptions(maximumSegmentSize: tcp.flags.contains(.syn) ? 1460 : nil),

@@ -12,11 +12,10 @@ public func eventually(within seconds: Double = 10, poll: UInt32 = 20_000, _ con
 }
 
 /// Waits for `condition`, asked every `poll`, at most `within / poll` times; whether it held.
-/// From async code, name `within` (a `Duration`): with a synchronous condition and no arguments
-/// the blocking form above matches too, and Swift cannot choose.
 /// Counted in looks, not by the clock: under the whole suite a test that holds the cooperative
 /// pool can freeze every task for a while, and a clock's deadline would pass before the task
-/// under test ever had a turn.
+/// under test ever had a turn. From async code, name `within` (a `Duration`): with a synchronous
+/// condition and no arguments the blocking form above matches too, and Swift cannot choose.
 public func eventually(within: Duration = .seconds(10), poll: Duration = .milliseconds(20),
                        _ condition: () async throws -> Bool) async rethrows -> Bool {
     let looks = max(1, Int(within / poll))

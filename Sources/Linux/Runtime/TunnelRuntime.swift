@@ -222,6 +222,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         guard case .processed = result else { return }
         let now = MonotonicAnchor.uptimeNow()
         for index in 0..<batch.count {
+            if device.segmentationOffload { completeChecksumForCapture(ofDatagram: index) }
             let datagram = batch[index]
             switch pipeline.handle(packet: datagram, now: now) {
             case .passthrough(let packet): relay.passthrough(packet, datagram: Data(datagram))
@@ -241,7 +242,23 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         let written = device.write(datagram, header: header)
         if case .stop(let failure) = deviceHealth.wrote(refusal: written.refusal) { fail(failure) }
         guard written.written == 1 else { return }
+        if header.needsChecksum, pipeline.capturesWhole(length: datagram.count) {
+            // The relay's scratch, ours until this returns and already written: the capture gets
+            // the checksum the kernel completed on its side.
+            InternetChecksum.completePartial(in: UnsafeMutableRawBufferPointer(mutating: datagram),
+                                             start: Int(header.checksumStart), offset: Int(header.checksumOffset))
+        }
         _ = pipeline.record(reinjected: datagram, now: MonotonicAnchor.uptimeNow())
+    }
+
+    /// A checksum the kernel left partial (checksum offload) is completed in the batch before a
+    /// capture that keeps the packet whole records it: the file carries what the wire would.
+    /// Captures of headers only, which no reader can check, skip the pass over the bytes.
+    private func completeChecksumForCapture(ofDatagram index: Int) {
+        guard let header = VirtioNetHeader(batch.prefix(of: index, length: VirtioNetHeader.byteCount)), header.needsChecksum,
+              pipeline.capturesWhole(length: batch[index].count) else { return }
+        InternetChecksum.completePartial(in: batch.mutableDatagram(index), start: Int(header.checksumStart),
+                                         offset: Int(header.checksumOffset))
     }
 
     private func scheduleTick() {

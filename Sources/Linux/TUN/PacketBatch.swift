@@ -36,6 +36,20 @@ package final class PacketBatch {
         UnsafeRawBufferPointer(rebasing: arena[starts[index]..<ends[index]])
     }
 
+    /// Datagram `index`, writable: the batch's owner may finish what the device left to it (a
+    /// partial checksum) before handing it on.
+    package func mutableDatagram(_ index: Int) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(rebasing: arena[starts[index]..<ends[index]])
+    }
+
+    /// The `length` bytes the device put before datagram `index` in the same read (its vnet
+    /// header); empty when it put fewer.
+    package func prefix(of index: Int, length: Int) -> UnsafeRawBufferPointer {
+        let readStart = index == 0 ? 0 : ends[index - 1]
+        guard starts[index] - readStart >= length else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(rebasing: arena[(starts[index] - length)..<starts[index]])
+    }
+
     /// Where the next datagram may be read: `datagramLimit` bytes, or nil when the batch is full.
     package var freeSpace: UnsafeMutableRawBufferPointer? {
         let used = ends.last ?? 0

@@ -95,6 +95,14 @@ extension PacketPipeline {
         }
     }
 
+    /// Whether the capture is on and keeps a packet of `length` bytes whole: then a checksum the
+    /// device left partial must be completed before it is recorded, or every reader of the file
+    /// would see it wrong.
+    package func capturesWhole(length: Int) -> Bool {
+        guard config.captureEnabled, !counters.captureDisabledByFailure, let capture else { return false }
+        return Int(capture.snaplen) >= length
+    }
+
     /// Writes the packet to the capture when it is on; a failure turns it off and is counted, and
     /// the packet goes uncaptured.
     func captureRecord(of packet: UnsafeRawBufferPointer, now: UInt64) -> CaptureLocation? {

@@ -23,6 +23,8 @@ package protocol CaptureSink: AnyObject {
     func flush() throws(PcapError)
     /// Records the kernel took whole: after a failure, the ones still buffered are not among them.
     var recordsWritten: UInt64 { get }
+    /// The most of each packet a record keeps (the pcap header's snaplen).
+    var snaplen: UInt32 { get }
 }
 
 /// The history. `StoreWriterQueue` conforms.

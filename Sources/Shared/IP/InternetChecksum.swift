@@ -75,6 +75,15 @@ public struct InternetChecksum: Sendable {
     /// The checksum to store in the header: the complement of the sum.
     public var value: UInt16 { ~onesComplementSum }
 
+    /// Finishes a checksum left partial (the pseudo-header's sum at `start + offset`), as a NIC
+    /// with checksum offload does and Linux's skb_checksum_help: the sum from `start` to the end,
+    /// the field included, complemented into the field. A range that does not fit is left alone.
+    public static func completePartial(in datagram: UnsafeMutableRawBufferPointer, start: Int, offset: Int) {
+        guard start >= 0, offset >= 0, start + offset + 2 <= datagram.count else { return }
+        let value = checksum(UnsafeRawBufferPointer(rebasing: datagram[start...]))
+        datagram.storeBytes(of: value.bigEndian, toByteOffset: start + offset, as: UInt16.self)
+    }
+
     public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
         var checksum = InternetChecksum()
         checksum.add(bytes)
