@@ -33,7 +33,7 @@ struct TunnelBenchOptions: Equatable {
 
     /// The MTU the tunnel's memory and full-capture figures are measured at: the largest asked,
     /// where a flow's buffers are largest.
-    var memoryMTU: Int { mtus.max() ?? 65_520 }
+    var memoryMTU: Int { mtus.max() ?? Self.mtuRange.upperBound }
 
     /// The MTUs in `text`, comma-separated (`1500,65520`), in the order given; nil when one is
     /// not a whole number in `mtuRange`, or is given twice.

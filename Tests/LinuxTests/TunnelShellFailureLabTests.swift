@@ -44,11 +44,8 @@ struct TunnelShellFailureLabTests {
         let failures = Failures()
         let (session, device) = try await Self.session(in: lab, data: data, failures: failures)
         defer { device.close() }
-        // The loop thread's own id, from /proc/thread-self read on it ("PID/task/TID").
-        let tid = await session.runtime.onLoop { _ in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self"))?
-                .split(separator: "/").last.map(String.init) ?? ""
-        }
+        // The loop thread's own id, asked on it.
+        let tid = String(await session.runtime.onLoop { _ in KernelThread.currentID })
         let before = try #require(Self.cpuTicks(thread: tid))
 
         try lab.monitored.ip(["link", "del", device.name])

@@ -106,7 +106,7 @@ struct EventLoopTests {
         #expect(seen.wait(for: 1) == ["one"])
         #expect(seen.wait(for: 2) == ["one", "timer"])
         let thread = try #require(loopThread.values.first)
-        #expect(KernelThread.waitUntilAsleep(thread, in: "epoll"), "past the window the loop never slept in epoll")
+        #expect(KernelThread.waitUntilBlocked(thread, in: "epoll"), "past the window the loop never slept in epoll")
         #expect(write(writer, "two", 3) == 3)
         #expect(seen.wait(for: 3) == ["one", "timer", "two"])
     }

@@ -55,7 +55,7 @@ struct RingBufferStressTests {
         let producer = try RingBufferProducer(fileURL: ringURL, slotCount: 64)
         let consumer = try RingBufferConsumer(fileURL: ringURL)
         let (outcome, waiter) = await Thread.runDetachedSaying { consumer.wait(timeout: .seconds(30)) }
-        #expect(KernelThread.waitUntilAsleep(waiter, in: "futex"), "the consumer never slept in wait")
+        #expect(KernelThread.waitUntilBlocked(waiter, in: "futex"), "the consumer never slept in wait")
         producer.push(RingProbe.record(42))
         producer.notifyConsumer()
         #expect(await outcome.value == .recordsAvailable)
@@ -77,7 +77,7 @@ struct RingBufferStressTests {
         let consumer = try RingBufferConsumer(fileURL: ringURL)
         first.close()
         let (outcome, waiter) = await Thread.runDetachedSaying { consumer.wait(timeout: .seconds(30)) }
-        #expect(KernelThread.waitUntilAsleep(waiter, in: "futex"), "the consumer never slept on the old file")
+        #expect(KernelThread.waitUntilBlocked(waiter, in: "futex"), "the consumer never slept on the old file")
         let second = try RingBufferProducer(fileURL: ringURL, slotCount: 64)
         #expect(await outcome.value == .sessionChanged)
         second.push(RingProbe.record(7))

@@ -21,9 +21,9 @@ public enum KernelThread {
         return (try? String(contentsOfFile: "/proc/self/task/\(id)/wchan", encoding: .utf8)) ?? ""
     }
 
-    /// Waits until thread `id` sleeps in a wait channel containing `channel` (for a futex,
+    /// Waits until thread `id` is blocked in a wait channel containing `channel` (for a futex,
     /// "futex"; for epoll, "epoll"), for up to `seconds`; whether it did.
-    public static func waitUntilAsleep(_ id: pid_t, in channel: String, within seconds: Double = 10) -> Bool {
+    public static func waitUntilBlocked(_ id: pid_t, in channel: String, within seconds: Double = 10) -> Bool {
         eventually(within: seconds, poll: 500) { waitChannel(of: id)?.contains(channel) == true }
     }
 }

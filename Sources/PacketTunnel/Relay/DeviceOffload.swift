@@ -7,15 +7,16 @@ import Shared
 /// virtio NIC: one write and one pass of the relay for up to 64 KiB).
 package struct DeviceOffload: Sendable, Equatable {
     package let version: IPVersion
-    package let ipHeaderLength: Int
     package let tcpHeaderLength: Int
     /// The payload of each segment the device cuts; nil for a segment it sends whole.
     package let segmentSize: Int?
 
-    package init(version: IPVersion, ipHeaderLength: Int, tcpHeaderLength: Int, segmentSize: Int?) {
+    package init(version: IPVersion, tcpHeaderLength: Int, segmentSize: Int?) {
         self.version = version
-        self.ipHeaderLength = ipHeaderLength
         self.tcpHeaderLength = tcpHeaderLength
         self.segmentSize = segmentSize
     }
+
+    /// Where the TCP header, and so the checksum's sum, starts: the emitter's IP header.
+    package var ipHeaderLength: Int { PacketEmitter.ipHeaderLength(version) }
 }

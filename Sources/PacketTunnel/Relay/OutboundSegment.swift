@@ -30,8 +30,7 @@ extension TCPRelaySegment {
 
     /// What a device with segmentation offload is to finish for this segment sent from `source`.
     package func offload(from source: IPEndpoint) -> DeviceOffload {
-        DeviceOffload(version: source.address.version, ipHeaderLength: source.address.version == .v4 ? 20 : 40,
-                      tcpHeaderLength: 20 + options.encoded.count, segmentSize: deviceSegmentSize)
+        DeviceOffload(version: source.address.version, tcpHeaderLength: 20 + options.encoded.count, segmentSize: deviceSegmentSize)
     }
 
     private var options: TCPOptions { TCPOptions(maximumSegmentSize: maximumSegmentSize, windowScale: windowScale) }

@@ -66,7 +66,6 @@ extension TCPRelayFlow {
         }
         let deviceSegmentSize = syn.maximumSegmentSize ?? Config.defaultDeviceSegmentSize(device.address.version)
         toDevice.segmentSize = max(1, Int(min(deviceSegmentSize, config.maximumSegmentSize)))
-        toDevice.largestSegment = config.segmentationOffload ? Config.largestOffloadedPayload : toDevice.segmentSize
         state = .connecting
         return [.connectToServer]
     }

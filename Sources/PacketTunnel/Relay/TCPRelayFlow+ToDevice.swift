@@ -21,9 +21,6 @@ extension TCPRelayFlow {
         var deviceOfferedScale = false
         /// min(the device's MSS, ours).
         var segmentSize: Int
-        /// The most one segment carries: `segmentSize`, or with segmentation offload far more,
-        /// for the device to cut.
-        var largestSegment: Int
         var serverClosed = false
         var finSent = false
         var readsPaused = false
@@ -34,7 +31,6 @@ extension TCPRelayFlow {
             next = initial
             pendingStart = initial + 1
             self.segmentSize = segmentSize
-            largestSegment = segmentSize
         }
 
         var pendingEnd: SequenceNumber { pendingStart + pending.count }
@@ -101,9 +97,11 @@ extension TCPRelayFlow {
     /// a FIN needs no window).
     mutating func transmit(into actions: inout [TCPRelayAction]) {
         guard mayTransmit else { return }
+        // With segmentation offload a segment may be far longer than the MSS: the device cuts it.
+        let largestSegment = config.segmentationOffload ? Config.largestOffloadedPayload : toDevice.segmentSize
         while toDevice.hasUnsent && toDevice.usableWindow > 0 {
             let sequence = toDevice.next
-            let size = min(toDevice.largestSegment, toDevice.pendingEnd - sequence, toDevice.usableWindow)
+            let size = min(largestSegment, toDevice.pendingEnd - sequence, toDevice.usableWindow)
             let payload = toDevice.bytes(at: sequence, count: size)
             toDevice.next += size
             var flags: TCPFlags = .ack

@@ -12,6 +12,9 @@ public enum PacketEmitter {
     public static let hopLimit: UInt8 = 64
     /// Largest datagram each family's length fields express: IPv4 total length is 16 bits; IPv6
     /// counts its 16-bit payload length after the 40-byte header.
+    /// The IP header the emitter writes: no options, so 20 bytes for IPv4 and 40 for IPv6.
+    public static func ipHeaderLength(_ version: IPVersion) -> Int { version == .v4 ? 20 : 40 }
+
     public static func datagramLimit(_ version: IPVersion) -> Int { version == .v4 ? 65_535 : 40 + 65_535 }
 
     public static func tcp(
@@ -96,7 +99,7 @@ public enum PacketEmitter {
         guard version == destination.address.version else {
             throw .addressFamilyMismatch(source: version, destination: destination.address.version)
         }
-        let byteCount = (version == .v4 ? 20 : 40) + transportLength
+        let byteCount = ipHeaderLength(version) + transportLength
         // UDP's own 16-bit length field counts the same bytes as IPv6's payload length, and less
         // than IPv4's total length, so the family's limit binds both transports.
         let limit = datagramLimit(version)
@@ -120,7 +123,7 @@ public enum PacketEmitter {
         writeTransport: (UnsafeMutableRawBufferPointer) -> Int
     ) {
         let version = source.address.version
-        let ipHeaderLength = version == .v4 ? 20 : 40
+        let ipHeaderLength = Self.ipHeaderLength(version)
         let transportLength = transportHeaderLength + payload.count
         let byteCount = ipHeaderLength + transportLength
         precondition(buffer.count >= byteCount, "the buffer cannot hold the datagram")
