@@ -66,6 +66,43 @@ import Testing
         await store.close()
     }
 
+    @Test("a history at the current schema opens and reads while a tunnel holds its write lock, without waiting for it")
+    func aCurrentHistoryOpensUnderAWriter() async throws {
+        let directory = TemporaryDirectory()
+        let store = try F.store(in: directory)
+        try await store.write(Self.batch(3))
+        let writer = try SQLiteConnection(path: F.databaseURL(in: directory).path, mode: .readWriteCreate)
+        try writer.execute("BEGIN IMMEDIATE")
+        // Each migration step used to take the write lock: five seconds each, then a failed "migration".
+        let started = ContinuousClock.now
+        let reader = try FlowStore(databaseURL: F.databaseURL(in: directory))
+        #expect(try await reader.flowCount() == 3)
+        #expect(ContinuousClock.now - started < .milliseconds(Int(FlowStore.busyTimeoutMilliseconds)))
+        await reader.close()
+        try writer.execute("ROLLBACK")
+        writer.close()
+        await store.close()
+    }
+
+    @Test("a history that needs a migration while another program holds its lock is locked, and stays at its version")
+    func aMigrationBlockedByALockIsLocked() throws {
+        let directory = TemporaryDirectory()
+        let url = F.databaseURL(in: directory)
+        try FlowStore.openDatabase(at: url, upTo: 1).close()
+        let other = try SQLiteConnection(path: url.path, mode: .readWriteCreate)
+        try other.execute("BEGIN IMMEDIATE")
+        do {
+            _ = try FlowStore(databaseURL: url)
+            Issue.record("a locked history opened")
+        } catch {
+            guard case let .locked(path, sqlite) = error else { Issue.record("\(error)"); return }
+            #expect(path == url.path && sqlite.primaryCode == SQLITE_BUSY)
+        }
+        try other.execute("ROLLBACK")
+        #expect(try other.integer("PRAGMA user_version") == 1)
+        other.close()
+    }
+
     @Test("garbage over a real database's pages (SQLITE_CORRUPT) is corrupt, whether opening or reading finds it")
     func garbageOverThePagesIsCorrupt() async throws {
         let directory = TemporaryDirectory()

@@ -36,7 +36,7 @@ extension FlowStore {
             if error.isDamage { throw damaged(path, reason: error.message) }
             throw StoreError(error, path: path)
         }
-        try Schema.migrate(connection, upTo: target)
+        try Schema.migrate(connection, upTo: target, path: path)
         return connection
     }
 
@@ -53,6 +53,8 @@ extension FlowStore {
         do {
             let connection = try SQLiteConnection(path: path, mode: DatabaseFile.hasWALContent(path) ? .readOnly : .immutable)
             defer { connection.close() }
+            // A read of a WAL file can meet a writer's brief lock on its index: wait, as the store does.
+            try connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             applicationID = try connection.integer("PRAGMA application_id") ?? 0
             userVersion = try connection.integer("PRAGMA user_version") ?? 0
             schemaObjects = try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0

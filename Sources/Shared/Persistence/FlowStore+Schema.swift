@@ -311,15 +311,23 @@ extension FlowStore {
 
         /// Brings the file up to `target`, one migration a transaction. Re-reads `user_version`
         /// inside each transaction, so two processes opening a new file at once migrate it once.
-        static func migrate(_ connection: SQLiteConnection, upTo target: Int) throws(StoreError) {
-            for migration in migrations where migration.version <= target {
+        /// Takes the write lock only when a migration is due: a history already at `target` is
+        /// opened with reads alone, so opening it while a tunnel writes (the web app, `audit`,
+        /// `flows`) never waits for the writer's lock. A lock still held past the busy timeout is
+        /// `locked`, which the person can act on, not a failed migration.
+        static func migrate(_ connection: SQLiteConnection, upTo target: Int, path: String) throws(StoreError) {
+            let current: Int64
+            do { current = try connection.integer("PRAGMA user_version") ?? 0 } catch { throw StoreError(error, path: path) }
+            for migration in migrations where Int64(migration.version) > current && migration.version <= target {
                 do {
                     try connection.transaction { () throws(SQLiteError) in
+                        // Another opener may have migrated since the version was read.
                         guard try connection.integer("PRAGMA user_version") ?? 0 < Int64(migration.version) else { return }
                         try connection.execute(migration.sql)
                         try connection.execute("PRAGMA user_version = \(migration.version)")
                     }
                 } catch {
+                    if error.isLock { throw StoreError(error, path: path) }
                     throw .migrationFailed(version: migration.version, message: error.description)
                 }
             }

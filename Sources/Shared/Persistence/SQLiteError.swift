@@ -33,6 +33,10 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// (`SQLITE_NOTADB`): a damaged history, to be refused at open.
     var isDamage: Bool { primaryCode == SQLITE_CORRUPT || isNotADatabase }
 
+    /// Another connection held a lock past the busy timeout (`SQLITE_BUSY`), or a table was
+    /// locked (`SQLITE_LOCKED`): nothing was written, and a retry may succeed.
+    var isLock: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
+
     public var description: String {
         code == primaryCode ? "\(message) (SQLite result code \(code))"
             : "\(message) (SQLite result code \(primaryCode), extended \(code))"

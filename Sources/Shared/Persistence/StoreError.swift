@@ -62,9 +62,9 @@ public enum StoreError: Error, Sendable, Hashable {
 extension StoreError {
     /// What SQLite reported about the file at `path`, as the case the person must act on.
     init(_ error: SQLiteError, path: String) {
+        if error.isLock { self = .locked(path: path, error); return }
         switch error.primaryCode {
         case SQLITE_FULL: self = .diskFull(path: path, error)
-        case SQLITE_BUSY, SQLITE_LOCKED: self = .locked(path: path, error)
         case SQLITE_CORRUPT, SQLITE_NOTADB: self = .corrupt(path: path, error)
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM: self = .notWritable(path: path, error)
         case SQLITE_IOERR: self = .ioFailed(path: path, error)
