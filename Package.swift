@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(name: "tunnelvision", dependencies: ["App", "AppLinux", "Linux", "Posix", "Shared"], swiftSettings: strict),
 
         // Developer tools: synthetic captures and the benchmarks.
-        .target(name: "Bench", dependencies: ["Linux", "Posix", "Shared"], swiftSettings: strict),
+        .target(name: "Bench", dependencies: ["Linux", "Posix", "Shared"], resources: [.copy("Scripts")], swiftSettings: strict),
         .executableTarget(name: "tvlab", dependencies: ["App", "AppLinux", "Bench", "Fixtures", "Linux", "PacketTunnel", "Posix",
                                                         "Shared", "CAllocationCounter"], swiftSettings: strict),
 
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "PacketTunnelTests", dependencies: ["PacketTunnel", "Shared", "Fixtures"], swiftSettings: strict),
         .testTarget(name: "AppTests", dependencies: ["App", "Shared", "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PosixTests", dependencies: ["Posix", "Shared", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "LinuxTests", dependencies: ["Linux", "App", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
+        .testTarget(name: "LinuxTests", dependencies: ["Bench", "Linux", "App", "AppLinux", "Posix", "PacketTunnel", "Shared", "CTunnelVision",
                                                        "COpenSSL", "Fixtures", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "AppLinuxTests", dependencies: ["AppLinux", "App", "Posix", "Shared", "TestSupport"],
                     swiftSettings: strict),

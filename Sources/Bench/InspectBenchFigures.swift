@@ -21,7 +21,7 @@ package struct InspectPathFigures: Sendable, Equatable, Codable {
         self.connectionRate = connectionRate
     }
 
-    package var medianThroughput: Double? { BenchStatistics.median(throughput) }
+    var medianThroughput: Double? { BenchStatistics.median(throughput) }
     package var medianConnectionRate: Double? { BenchStatistics.median(connectionRate) }
 }
 
@@ -36,7 +36,7 @@ package enum InspectBenchTargets {
     /// Inspected connections/s, at least this multiple of mitmproxy's.
     package static let connectionRateOfMitmproxy = 3.0
     /// Leaves minted for one host however many connections it gets.
-    package static let leavesPerHost = 1
+    static let leavesPerHost = 1
 
     package enum Measure: String, CaseIterable, Sendable, Equatable, Codable {
         case throughputOfPassthrough, throughputOfMitmproxy, connectionRateOfMitmproxy, leavesMinted

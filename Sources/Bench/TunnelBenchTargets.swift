@@ -2,7 +2,7 @@
 /// A target whose figure is missing is not judged: it is neither met nor failed.
 package enum TunnelBenchTargets {
     /// Upload and download, each at least this fraction of the direct path's.
-    package static let throughputRatio = 0.8
+    static let throughputRatio = 0.8
     /// At most this many microseconds added to the direct path's median 1-byte round trip.
     package static let addedRoundTripMicroseconds = 15.0
     /// Connections per second, at least this fraction of the direct path's.

@@ -14,7 +14,7 @@ package struct UILiveFigures: Sendable, Equatable {
     package var durations: [Double] { applies.map(\.duration) }
     package var rowsDrawn: Int { applies.reduce(0) { $0 + $1.applied } }
     package var perSecondOfFlows: [Double] { holds.flatMap(\.millisecondsPerSecondOfFlows) }
-    package var laterPerSecondOfFlows: [Double] { holds.flatMap(\.laterMillisecondsPerSecondOfFlows) }
+    var laterPerSecondOfFlows: [Double] { holds.flatMap(\.laterMillisecondsPerSecondOfFlows) }
     /// Each hold's ui server CPU as a share of one core.
     package var serverCoreShares: [Double] {
         holds.compactMap { $0.seconds > 0 ? $0.serverCPUSeconds / $0.seconds : nil }

@@ -39,7 +39,7 @@ struct InspectBenchClients {
     /// `tls_connections.py`'s connections per second over `connections` sequential fresh TLS
     /// connections, and on the inspecting path the tunnel's counters afterwards.
     func connectionRate(_ path: InspectBenchPath) throws(Failure) -> (perSecond: Double, counts: InspectionCounts?) {
-        let script = LabScripts.script("tls_connections", InspectBenchLab.host, Lab.serverIPv4, String(InspectionNginx.port),
+        let script = BenchScripts.script("tls_connections", InspectBenchLab.host, Lab.serverIPv4, String(InspectionNginx.port),
                                        InspectBenchLab.tinyFile, String(connections)) + trust(path, curl: false)
         let stats = lab.directory + "/stats.json"
         unlink(stats)

@@ -5,15 +5,15 @@ import Shared
 /// written (so an answer owned by the name asked is a pointer to the question, and a chain's next
 /// owner a pointer into the previous CNAME). Never the oracle for the parser's hostile cases,
 /// which are written out byte by byte in the tests.
-public enum DNSMessageFixture {
+package enum DNSMessageFixture {
     /// A name from presentation text; the text is the test's own, so a bad one is a bug in it.
-    public static func name(_ text: String) -> DNSName {
+    package static func name(_ text: String) -> DNSName {
         guard let name = DNSName(text) else { preconditionFailure("not a DNS name: \(text)") }
         return name
     }
 
     /// A response to one IN question (RD and RA set), with `answers` in the answer section.
-    public static func reply(id: UInt16 = 0x2026, to asked: String, type: DNSRecordType = .a,
+    package static func reply(id: UInt16 = 0x2026, to asked: String, type: DNSRecordType = .a,
                              responseCode: DNSResponseCode = .noError, answers: [DNSResourceRecord]) -> DNSMessage {
         DNSMessage(header: DNSHeader(id: id, isResponse: true, responseCode: responseCode, questionCount: 1,
                                      answerCount: UInt16(answers.count)),
@@ -21,29 +21,29 @@ public enum DNSMessageFixture {
     }
 
     /// A query for one IN question, RD set.
-    public static func query(id: UInt16 = 0x2026, for asked: String, type: DNSRecordType = .a) -> DNSMessage {
+    package static func query(id: UInt16 = 0x2026, for asked: String, type: DNSRecordType = .a) -> DNSMessage {
         DNSMessage(header: DNSHeader(id: id, isResponse: false, recursionAvailable: false, questionCount: 1, answerCount: 0),
                    questions: [DNSQuestion(name: name(asked), type: type)], answers: [])
     }
 
-    public static func a(_ owner: String, _ address: String, ttl: UInt32 = 300) -> DNSResourceRecord {
+    package static func a(_ owner: String, _ address: String, ttl: UInt32 = 300) -> DNSResourceRecord {
         guard let parsed = IPAddress(parsing: address), parsed.version == .v4 else { preconditionFailure("not IPv4: \(address)") }
         return DNSResourceRecord(name: name(owner), type: .a, ttl: ttl, data: .a(parsed))
     }
 
-    public static func aaaa(_ owner: String, _ address: String, ttl: UInt32 = 300) -> DNSResourceRecord {
+    package static func aaaa(_ owner: String, _ address: String, ttl: UInt32 = 300) -> DNSResourceRecord {
         guard let parsed = IPAddress(parsing: address), parsed.version == .v6 else { preconditionFailure("not IPv6: \(address)") }
         return DNSResourceRecord(name: name(owner), type: .aaaa, ttl: ttl, data: .aaaa(parsed))
     }
 
-    public static func cname(_ owner: String, _ target: String, ttl: UInt32 = 300) -> DNSResourceRecord {
+    package static func cname(_ owner: String, _ target: String, ttl: UInt32 = 300) -> DNSResourceRecord {
         DNSResourceRecord(name: name(owner), type: .cname, ttl: ttl, data: .cname(name(target)))
     }
 
     /// The wire form of `message`: its id and flags, its questions and answers (the counts are the
     /// sections' own; no authority or additional records). An opaque record is written as
     /// `byteCount` zero bytes, so it parses back to itself when its type is one not decoded.
-    public static func encode(_ message: DNSMessage) -> [UInt8] {
+    package static func encode(_ message: DNSMessage) -> [UInt8] {
         var writer = Writer()
         writer.u16(message.header.id)
         writer.u16(message.header.flags)

@@ -8,11 +8,11 @@ import Shared
 /// datagram is well formed and checksum-correct. `concurrentConversations` run at once, their
 /// packets interleaved in a seeded random order (each conversation's own order kept), as a busy
 /// machine's capture would hold them.
-public struct HandshakeTraffic: Sendable {
-    public struct Packet: Sendable {
-        public let bytes: Data
+package struct HandshakeTraffic: Sendable {
+    package struct Packet: Sendable {
+        package let bytes: Data
         /// Nanoseconds since the stream started (strictly increasing).
-        public let offsetNanoseconds: UInt64
+        package let offsetNanoseconds: UInt64
     }
 
     /// A self-signed P-256 certificate made by `openssl req -x509` (CN=bench.example.test): what
@@ -34,11 +34,11 @@ public struct HandshakeTraffic: Sendable {
     private var running: [[Data]] = []
     private var conversation = 0
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         random = SeededRandom(seed: seed)
     }
 
-    public mutating func next() -> Packet {
+    package mutating func next() -> Packet {
         while running.count < Self.concurrentConversations { running.append(makeConversation().reversed()) }
         let pick = Int(random.next() % UInt64(running.count))
         let bytes = running[pick].removeLast()

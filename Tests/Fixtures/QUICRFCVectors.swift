@@ -7,13 +7,13 @@ import Foundation
 /// their §A.2 lines (aioquic does not transcribe those: each mask was confirmed with
 /// pyca/cryptography's AES-ECB, and its unmasking bits agree with the two headers below).
 /// Nothing here was computed by our code.
-public enum QUICRFCVectors {
+package enum QUICRFCVectors {
     /// RFC 9001 §A.1 / RFC 9369 §A.1: the client's Destination Connection ID.
-    public static let clientDestinationConnectionID = hex("8394c8f03e515708")
+    package static let clientDestinationConnectionID = hex("8394c8f03e515708")
 
     /// The CRYPTO frame both RFCs print in §A.2 (a ClientHello for example.com, 241 bytes of
     /// TLS); the plaintext is this followed by zeros (PADDING) up to `unprotectedPayloadLength`.
-    public static let cryptoFrame = hex("""
+    package static let cryptoFrame = hex("""
         060040f1010000ed0303ebf8fa56f12939b9584a3896472ec40bb863cfd3e868
         04fe3a47f06a2b69484c00000413011302010000c000000010000e00000b6578
         616d706c652e636f6dff01000100000a00080006001d00170018001000070005
@@ -25,22 +25,22 @@ public enum QUICRFCVectors {
         """)
     /// 245 bytes of frame + 917 of padding: the Length 0x449e (1182) less 4 of packet number and
     /// 16 of tag.
-    public static let unprotectedPayloadLength = 1162
+    package static let unprotectedPayloadLength = 1162
     /// Both RFCs' §A.2 Initial carries packet number 2, encoded in 4 bytes.
-    public static let packetNumber: UInt64 = 2
+    package static let packetNumber: UInt64 = 2
 
-    public enum V1 {
+    package enum V1 {
         // RFC 9001 §A.1
-        public static let clientInitialSecret = hex("c00cf151ca5be075ed0ebfb5c80323c42d6b7db67881289af4008f1f6c357aea")
-        public static let key = hex("1f369613dd76d5467730efcbe3b1a22d")
-        public static let iv = hex("fa044b2f42a3fd3b46fb255c")
-        public static let headerProtectionKey = hex("9f50449e04a0e810283a1e9933adedd2")
+        package static let clientInitialSecret = hex("c00cf151ca5be075ed0ebfb5c80323c42d6b7db67881289af4008f1f6c357aea")
+        package static let key = hex("1f369613dd76d5467730efcbe3b1a22d")
+        package static let iv = hex("fa044b2f42a3fd3b46fb255c")
+        package static let headerProtectionKey = hex("9f50449e04a0e810283a1e9933adedd2")
         // RFC 9001 §A.2
-        public static let unprotectedHeader = hex("c300000001088394c8f03e5157080000449e00000002")
-        public static let sample = hex("d1b1c98dd7689fb8ec11d242b123dc9b")
-        public static let mask = hex("437b9aec36")
+        static let unprotectedHeader = hex("c300000001088394c8f03e5157080000449e00000002")
+        package static let sample = hex("d1b1c98dd7689fb8ec11d242b123dc9b")
+        package static let mask = hex("437b9aec36")
         /// The protected client Initial, a 1200-byte datagram.
-        public static let protectedPacket = hex("""
+        package static let protectedPacket = hex("""
             c000000001088394c8f03e5157080000449e7b9aec34d1b1c98dd7689fb8ec11
             d242b123dc9bd8bab936b47d92ec356c0bab7df5976d27cd449f63300099f399
             1c260ec4c60d17b31f8429157bb35a1282a643a8d2262cad67500cadb8e7378c
@@ -82,18 +82,18 @@ public enum QUICRFCVectors {
             """)
     }
 
-    public enum V2 {
+    package enum V2 {
         // RFC 9369 §A.1
-        public static let clientInitialSecret = hex("14ec9d6eb9fd7af83bf5a668bc17a7e283766aade7ecd0891f70f9ff7f4bf47b")
-        public static let key = hex("8b1a0bc121284290a29e0971b5cd045d")
-        public static let iv = hex("91f73e2351d8fa91660e909f")
-        public static let headerProtectionKey = hex("45b95e15235d6f45a6b19cbcb0294ba9")
+        package static let clientInitialSecret = hex("14ec9d6eb9fd7af83bf5a668bc17a7e283766aade7ecd0891f70f9ff7f4bf47b")
+        package static let key = hex("8b1a0bc121284290a29e0971b5cd045d")
+        package static let iv = hex("91f73e2351d8fa91660e909f")
+        package static let headerProtectionKey = hex("45b95e15235d6f45a6b19cbcb0294ba9")
         // RFC 9369 §A.2
-        public static let unprotectedHeader = hex("d36b3343cf088394c8f03e5157080000449e00000002")
-        public static let sample = hex("ffe67b6abcdb4298b485dd04de806071")
-        public static let mask = hex("94a0c95e80")
+        static let unprotectedHeader = hex("d36b3343cf088394c8f03e5157080000449e00000002")
+        package static let sample = hex("ffe67b6abcdb4298b485dd04de806071")
+        package static let mask = hex("94a0c95e80")
         /// The protected client Initial, a 1200-byte datagram.
-        public static let protectedPacket = hex("""
+        package static let protectedPacket = hex("""
             d76b3343cf088394c8f03e5157080000449ea0c95e82ffe67b6abcdb4298b485
             dd04de806071bf03dceebfa162e75d6c96058bdbfb127cdfcbf903388e99ad04
             9f9a3dd4425ae4d0992cfff18ecf0fdb5a842d09747052f17ac2053d21f57c5d
@@ -136,7 +136,7 @@ public enum QUICRFCVectors {
     }
 
     /// Bytes from hex digits; whitespace (line breaks of a multi-line literal) is ignored.
-    public static func hex(_ digits: String) -> Data {
+    package static func hex(_ digits: String) -> Data {
         var bytes = Data()
         var high: UInt8?
         for character in digits.unicodeScalars where !CharacterSet.whitespacesAndNewlines.contains(character) {

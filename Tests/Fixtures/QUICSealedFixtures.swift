@@ -97,89 +97,89 @@ import Foundation
 /// emit("splitHelloFirst", seal(V1, CID, CID, b"", b"", 0, 1, p0))
 /// emit("splitHelloSecond", seal(V1, CID, CID, b"", b"", 1, 1, p1))
 /// ```
-public enum QUICSealedFixtures {
+package enum QUICSealedFixtures {
     /// The DCID every sealed fixture's keys derive from (except `aioquicDatagram`).
-    public static let connectionID = hex("5a5b5c5d5e5f6061")
+    package static let connectionID = hex("5a5b5c5d5e5f6061")
     /// The frames of the `…PacketNumberLength…` fixtures: CRYPTO at 0 "fixture!", 4 PADDING bytes.
-    public static let fixtureFrames = hex("0600086669787475726521" + "00000000")
+    package static let fixtureFrames = hex("0600086669787475726521" + "00000000")
 
     /// Version 1, DCID `connectionID`, no SCID or token; packet number 42 in 1 byte; `fixtureFrames`.
-    public static let v1PacketNumberLength1 = hex("""
+    package static let v1PacketNumberLength1 = hex("""
         c600000001085a5b5c5d5e5f606100004020af3c689c13f0ffa6caf52d12defc
         c16761527b1fb0eec57fae0e8d2698aeb5e2
         """)
     /// As above, packet number 0x1234 in 2 bytes.
-    public static let v1PacketNumberLength2 = hex("""
+    package static let v1PacketNumberLength2 = hex("""
         c000000001085a5b5c5d5e5f606100004021f599b6e5d794b378f6fae59ba169
         ca2406f34740e8832a6abdcbfd2db2ff68d94c
         """)
     /// As above, packet number 0x012345 in 3 bytes.
-    public static let v1PacketNumberLength3 = hex("""
+    package static let v1PacketNumberLength3 = hex("""
         cd00000001085a5b5c5d5e5f6061000040227930284e4f16c866a3fcdbfc02f6
         64fce50cdb1cddf939f4db6b80e7bea2abf7b4ac
         """)
     /// As above, packet number 0x01234567 in 4 bytes.
-    public static let v1PacketNumberLength4 = hex("""
+    package static let v1PacketNumberLength4 = hex("""
         cb00000001085a5b5c5d5e5f606100004023db9bd5db6b9b265af8fa3541cda3
         e8463c593f4bf9eb6bd32b9a6c251617f07ce31a17
         """)
     /// Version 2 (Initial type bits 01), otherwise as `v1PacketNumberLength1`.
-    public static let v2PacketNumberLength1 = hex("""
+    package static let v2PacketNumberLength1 = hex("""
         d66b3343cf085a5b5c5d5e5f606100004020ebc19b16ac4e885627c23b0151f9
         f8eda1650451defe41ae578e0b8b56b071c2
         """)
     /// Version 2, packet number 0x1234 in 2 bytes.
-    public static let v2PacketNumberLength2 = hex("""
+    package static let v2PacketNumberLength2 = hex("""
         d06b3343cf085a5b5c5d5e5f606100004021129734094356b350d2f9390be43e
         467ddcec0622c478b9cf93cc615f5b39164926
         """)
     /// Version 2, packet number 0x012345 in 3 bytes.
-    public static let v2PacketNumberLength3 = hex("""
+    package static let v2PacketNumberLength3 = hex("""
         d06b3343cf085a5b5c5d5e5f6061000040222e044bf99c69223c4a63f68a45a0
         e38baa468685001c9933659b5493c2ac5b31d8f4
         """)
     /// Version 2, packet number 0x01234567 in 4 bytes.
-    public static let v2PacketNumberLength4 = hex("""
+    package static let v2PacketNumberLength4 = hex("""
         d06b3343cf085a5b5c5d5e5f60610000402361f1de1b15ceadce139ec28d9f51
         80cf2eb16fba57397f65f0292a75331a71c7b4160b
         """)
     /// Length 20, the least that can be sampled: 1-byte packet number 0, PING + 2 PADDING, tag.
-    public static let v1Shortest = hex("""
+    package static let v1Shortest = hex("""
         c800000001085a5b5c5d5e5f60610000401454fbc56df8868552a74857de9d18
         4bec2016514f
         """)
     /// DCID aaaaaaaaaaaaaaaa (keys still from `connectionID`), SCID 0102030405, 12-byte token
     /// "token-token!", packet number 1 in 2 bytes; CRYPTO at 0 "token+scid" + 3 PADDING.
-    public static let v1TokenAndSourceCID = hex("""
+    package static let v1TokenAndSourceCID = hex("""
         c00000000108aaaaaaaaaaaaaaaa0501020304050c746f6b656e2d746f6b656e
         214022407d21bbe72728752ddfc869a50076c2cf536c4b60c03e0e923a5f53b5
         881f58cfd2
         """)
     /// Version 2, DCID f0e1d2c3b4a59687 (the server's) under keys of `connectionID`, packet number 2;
     /// CRYPTO at 0 "after the switch" + 2 PADDING.
-    public static let v2ServerChosenCID = hex("""
+    package static let v2ServerChosenCID = hex("""
         d66b3343cf08f0e1d2c3b4a5968700004026bcf658f11ae6813076a7a8440e20
         67048dbeefbdd3bb0614fda213dbb2c6b8890ec10fe5672f
         """)
-    public static let v1CoalescedFirstLength = 50
-    public static let v1CoalescedSecondLength = 52
+    package static let v1CoalescedFirstLength = 50
+    package static let v1CoalescedSecondLength = 52
     /// Two Initials in one datagram, then 8 zero bytes: packet number 3 with CRYPTO at 0 "first half",
     /// then packet number 4 with CRYPTO at 10 "second half" and a PING.
-    public static let v1Coalesced = hex("""
+    package static let v1Coalesced = hex("""
         cb00000001085a5b5c5d5e5f606100004020dc98ae3852f51ee8c321875a1d92
         8f7770d03b29b187daa058eac430c4e53c04c100000001085a5b5c5d5e5f6061
         000040229e888d0386c648f35ba32b8f099fe2fe3ca748b2d464baab3b057e0c
         9bcdff59a13c0000000000000000
         """)
     /// Packet number 261 sent as its low byte 0x05: opens only knowing 256 was seen. CRYPTO "late".
-    public static let v1PacketNumber261 = hex("""
+    package static let v1PacketNumber261 = hex("""
         c800000001085a5b5c5d5e5f60610000401c424ab898bf35505ff4bd501639e6
         0d1b8cfe373abba5813b27bc99b2
         """)
-    public static let aioquicPacketLength = 520
+    package static let aioquicPacketLength = 520
     /// A real aioquic client Initial (server name example.org, ALPN h3, packet number 0), padded
     /// with zeros after the packet to 1200 bytes.
-    public static let aioquicDatagram = hex("""
+    package static let aioquicDatagram = hex("""
         ca0000000108ab300c3db949b382085d53800df591c42a0041ee6f888c35a750
         f1a83120dd85c5aa5f430619dabb35d026e7f84368b87ae597a0d90880ba69f5
         7516b7642baee24275f15a410243c519680568c1036dc21db34135cd64578e7f
@@ -220,11 +220,11 @@ public enum QUICSealedFixtures {
         00000000000000000000000000000000
         """)
     /// The DCID of `aioquicDatagram`.
-    public static let aioquicOriginalDCID = hex("""
+    package static let aioquicOriginalDCID = hex("""
         ab300c3db949b382
         """)
     /// The ClientHello `aioquicDatagram` carries (its whole Initial crypto stream).
-    public static let aioquicClientHello = hex("""
+    package static let aioquicClientHello = hex("""
         010001d40303befe2cc813123255db27a01d1b280c5ca53bc825afbb5e735dd4
         6ea44f34d5a4000006130213011303010001a50033010c010a0017004104c3cd
         7bc1dd5219b5b99b857686def93a453da112c5a0da690562a04b4ddec6ca91fe
@@ -243,7 +243,7 @@ public enum QUICSealedFixtures {
         """)
     /// `aioquicClientHello` split over two Initials: this one (packet number 0) holds [150, end), a
     /// PING, [0, 40) and padding.
-    public static let splitHelloFirst = hex("""
+    package static let splitHelloFirst = hex("""
         c300000001085a5b5c5d5e5f6061000041896dfc85fb1d61808991179fc3f4dc
         5ec3a76063dbba78ad8899c30627a44800a9f1a4a0fb5f7861d53d92518bab6a
         2227f438ac4603ac377a44a796bc3e3fdb8ff085648a43f15ce8c53e17b28537
@@ -259,7 +259,7 @@ public enum QUICSealedFixtures {
         f2663563705b15a96ae551902570412e12b3a6ef5817ade69b62c4
         """)
     /// The second (packet number 1): [30, 160), overlapping both pieces of the first.
-    public static let splitHelloSecond = hex("""
+    package static let splitHelloSecond = hex("""
         cc00000001085a5b5c5d5e5f60610000409a8c21a5add11aca2615ac2e13cd12
         c2c94029662c609c120fd7ff491d6decf22d475d564d57a6d1e915c442936577
         d0ed62e6e5e9737166ed1a769b9927204a9a5322c78d2e8f34299e3f9871e58d

@@ -62,31 +62,31 @@ import Foundation
 /// emit("secondHalfAndHandshake", first + handshake)
 /// emit("firstHalf", seal(V1, CID, CLIENT_SCID, SERVER_SCID, 1, crypto(0, HELLO[:40]) + bytes(4)))
 /// ```
-public enum QUICSealedServerFixtures {
-    public static let refusedWithAlert120 = hex("""
+package enum QUICSealedServerFixtures {
+    package static let refusedWithAlert120 = hex("""
         c2000000010008f067a5502a4262b5004036336de0289cbc905f8e02b1d698c0
         4924caf8b859fa113742d0a01c533dc20608346c58c7fda50f389588182b7119
         f69553cd8a012ae5
         """)
-    public static let closedWithProtocolViolation = hex("""
+    package static let closedWithProtocolViolation = hex("""
         c8000000010008f067a5502a4262b500402e8e6de0289cbc9014f004b6b8f7e0
         08689ab6b859fa113742d0a01c533dc2a0a60edc0479502f3a505c605b036b9b
         """)
-    public static let helloThenClose = hex("""
+    package static let helloThenClose = hex("""
         d16b3343cf0008f067a5502a4262b500407953c8446b96e73da203ded573c648
         56712327559566b0ee5adb31dbba721a72a3f671df832d1351f80b94b79b45fb
         32e23f93723f19acb848470cd4afc51794578b06a7e6fa54c0ef5afe5b622edd
         713f0b928c4aab5ea48c05a35f18f6f36a4737a0ea1a4a1417ef961321d49bd1
         665534df8029de0d51a9fc
         """)
-    public static let secondHalfAndHandshake = hex("""
+    package static let secondHalfAndHandshake = hex("""
         c4000000010008f067a5502a4262b500404b776de0289cbc8a36c405b6b8d9e0
         3b68beb6a559da8c0bd6dd297558b9128c68ad504c8937cda94a39f0e50f809e
         5e7404588eb35082ec87b709d96dc67f6f57d513fccdb6549cc4f3d9f1e00000
         00010008f067a5502a4262b54028000102030405060708090a0b0c0d0e0f1011
         12131415161718191a1b1c1d1e1f2021222324252627
         """)
-    public static let firstHalf = hex("""
+    package static let firstHalf = hex("""
         ce000000010008f067a5502a4262b50040405f00ca7c15f678ca8daf36fe067f
         fe85768593fc0aad18f7c13e9b7f7847a56ac8b3a21a7f1d4818a4091ab2f515
         db9103babc0366a61dbb7b58e6783a24fa6b

@@ -8,19 +8,19 @@ import Shared
 /// record costs a copy rather than arithmetic (the benchmark measures the ring, not the probe).
 /// A prime period never divides a power-of-two ring, so two records that could share a slot —
 /// a multiple of the slot count apart — never share their fields, and a mix of them is caught.
-public enum RingProbe {
+package enum RingProbe {
     static let period = 1021
 
     private static let table: [PackedPacketMeta] = (0..<UInt64(period)).map(makeRecord)
 
-    public static func record(_ index: UInt64) -> PackedPacketMeta {
+    package static func record(_ index: UInt64) -> PackedPacketMeta {
         var record = table[Int(index % UInt64(period))]
         record.timestamp = index
         return record
     }
 
     /// The index a record was made from, or nil when any field disagrees with its timestamp.
-    public static func index(of record: PackedPacketMeta) -> UInt64? {
+    package static func index(of record: PackedPacketMeta) -> UInt64? {
         record == self.record(record.timestamp) ? record.timestamp : nil
     }
 

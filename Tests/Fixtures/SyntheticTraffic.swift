@@ -5,29 +5,29 @@ import Shared
 /// dissects — TCP and UDP over both families, ICMP echo and ICMPv6 echo — between the tunnel's
 /// addresses and remotes in 198.18.0.0/15 and fd00::/8. Used for fixtures, the demo capture and
 /// the benchmarks; built with `PacketEmitter`, so it is never the oracle for the emitter itself.
-public struct SyntheticTraffic: Sendable {
+package struct SyntheticTraffic: Sendable {
     private var random: SeededRandom
     private var clock: UInt64 = 0
     private var tcpSequence: UInt32
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         random = SeededRandom(seed: seed)
         tcpSequence = UInt32(truncatingIfNeeded: seed &* 2_654_435_761)
     }
 
     /// The kinds, in the proportions `next()` draws them.
-    public enum Kind: CaseIterable, Sendable {
+    package enum Kind: CaseIterable, Sendable {
         case tcp4, tcp6, udp4, udp6, icmp4, icmp6
     }
 
-    public struct Packet: Sendable {
-        public let kind: Kind
-        public let bytes: Data
+    package struct Packet: Sendable {
+        package let kind: Kind
+        package let bytes: Data
         /// Nanoseconds since the stream started (strictly increasing).
-        public let offsetNanoseconds: UInt64
+        package let offsetNanoseconds: UInt64
     }
 
-    public mutating func next() -> Packet {
+    package mutating func next() -> Packet {
         let draw = random.next() % 100
         let kind: Kind = switch draw {
         case 0..<40: .tcp4
@@ -40,7 +40,7 @@ public struct SyntheticTraffic: Sendable {
         return next(kind)
     }
 
-    public mutating func next(_ kind: Kind) -> Packet {
+    package mutating func next(_ kind: Kind) -> Packet {
         clock += 1_000 + random.next() % 50_000
         let outbound = random.next() & 1 == 0
         let bytes: Data
@@ -70,7 +70,7 @@ public struct SyntheticTraffic: Sendable {
     }
 
     /// An ICMP (RFC 792) or ICMPv6 (RFC 4443 §4) echo request or reply with a correct checksum.
-    public static func icmpEcho(source: IPAddress, destination: IPAddress, reply: Bool,
+    package static func icmpEcho(source: IPAddress, destination: IPAddress, reply: Bool,
                                 identifier: UInt16, sequence: UInt16, payload: Data) -> Data {
         let v6 = source.version == .v6
         let ipHeaderLength = v6 ? 40 : 20

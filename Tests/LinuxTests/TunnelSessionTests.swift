@@ -38,6 +38,18 @@ struct TunnelSessionTests {
                 #expect(error.description.contains("ip netns list"))
             }
         }
+        // Everything the start opened before the loop failed to start is closed again: the capture,
+        // the history (and its WAL), the ring. A service that retries must not collect descriptors.
+        #expect(try Self.descriptors(into: data.url) == [])
+    }
+
+    /// What this process's open descriptors point to inside `directory`.
+    static func descriptors(into directory: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap { entry in
+            // A descriptor closed since the listing (another test's) has no link left to read.
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)") else { return nil }
+            return target.hasPrefix(directory.path + "/") ? target : nil
+        }.sorted()
     }
 
     @Test("a data directory that is a file is a typed error naming it (the ring's, made first), not a string")

@@ -2,8 +2,8 @@ import Foundation
 
 /// The package's executables as built beside the test runner (`.build/<configuration>/NAME`),
 /// run as a person would run them.
-public enum BuiltProduct {
-    public static func url(_ name: String) throws -> URL {
+package enum BuiltProduct {
+    package static func url(_ name: String) throws -> URL {
         let runner = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let candidate = URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
@@ -13,7 +13,7 @@ public enum BuiltProduct {
     }
 
     /// Runs `executable` with `arguments` and collects its exit status and both outputs.
-    public static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+    package static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -2,16 +2,16 @@ import Foundation
 
 /// pycommunityid (PyPI `communityid`, the reference implementation the Community ID spec names)
 /// as an outside oracle: the ID it computes for each flow tuple.
-public enum CommunityIDOracle {
+package enum CommunityIDOracle {
     /// A flow as pycommunityid's `FlowTuple` takes it: ports nil for a protocol hashed without
     /// them; for ICMP and ICMPv6 the message's type and code in their place.
-    public struct Tuple: Sendable {
-        public let proto: UInt8
-        public let source: String, destination: String
-        public let ports: (source: UInt16, destination: UInt16)?
-        public let seed: UInt16
+    package struct Tuple: Sendable {
+        package let proto: UInt8
+        package let source: String, destination: String
+        package let ports: (source: UInt16, destination: UInt16)?
+        package let seed: UInt16
 
-        public init(proto: UInt8, source: String, destination: String, ports: (source: UInt16, destination: UInt16)?,
+        package init(proto: UInt8, source: String, destination: String, ports: (source: UInt16, destination: UInt16)?,
                     seed: UInt16 = 0) {
             self.proto = proto
             self.source = source
@@ -22,7 +22,7 @@ public enum CommunityIDOracle {
     }
 
     /// Each tuple's ID, base64 and "1:" as every monitor writes it, in order.
-    public static func ids(_ tuples: [Tuple]) throws -> [String] {
+    package static func ids(_ tuples: [Tuple]) throws -> [String] {
         let request: [[Any]] = tuples.map { tuple in
             let ports: [Any] = tuple.ports.map { [Int($0.source), Int($0.destination)] } ?? [NSNull(), NSNull()]
             return [Int(tuple.proto), tuple.source, tuple.destination] + ports + [Int(tuple.seed)]
@@ -35,7 +35,7 @@ public enum CommunityIDOracle {
     }
 
     /// One tuple's ID.
-    public static func id(_ tuple: Tuple) throws -> String { try ids([tuple])[0] }
+    package static func id(_ tuple: Tuple) throws -> String { try ids([tuple])[0] }
 
     static let script = """
         import json, sys

@@ -2,11 +2,11 @@ import Foundation
 
 /// Python's `gzip`, `zlib` and `brotli` (PyPI) as the outside encoders of the content codings
 /// decrypted bodies are decoded from.
-public enum ContentCodingOracle {
+package enum ContentCodingOracle {
     /// One text of 200 000 bytes coded every way: "plain", "gzip", "zlib", "rawDeflate", "br",
     /// "gzipThenBr" (br over gzip, as "Content-Encoding: gzip, br" lists them), and "bomb": 64 MiB
     /// of zeros through gzip. Made once per test process.
-    public static func codings() throws -> [String: Data] { try made.get() }
+    package static func codings() throws -> [String: Data] { try made.get() }
 
     private static let made = Result { try make() }
 
@@ -27,7 +27,7 @@ public enum ContentCodingOracle {
     }
 
     /// `plain` coded by Python: "gzip", "zlib" or "br".
-    public static func coded(_ plain: Data, with coding: String) throws -> Data {
+    package static func coded(_ plain: Data, with coding: String) throws -> Data {
         let script = """
             import brotli, gzip, sys, zlib
             plain = bytes.fromhex(sys.argv[2])

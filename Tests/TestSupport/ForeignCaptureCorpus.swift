@@ -6,20 +6,20 @@ import Foundation
 /// a few lines of `struct` write what Wireshark's tools never do (a big-endian section, a binary
 /// clock, obsolete and simple packet blocks, blocks to skip, a second section in the other byte
 /// order). tshark, not our reader, says what is in each.
-public enum ForeignCaptureCorpus {
+package enum ForeignCaptureCorpus {
     /// Readable captures, by file name.
-    public static let readable = [
+    package static let readable = [
         "raw.pcap", "raw.pcapng", "ethernet.pcap", "ethernet.pcapng", "ethernet-ns.pcap", "ethernet-ns.pcapng",
         "null-le.pcap", "null-le.pcapng", "null-be.pcap", "null-be.pcapng", "ppp.pcap", "ppp.pcapng",
         "sll.pcap", "sll.pcapng", "sll2.pcap", "sll2.pcapng", "merged.pcapng", "handmade.pcapng",
     ]
     /// 802.11 frames under radiotap, as pcap and pcapng: not read, with IP inside.
-    public static let wifi = ["wifi.pcap", "wifi.pcapng"]
+    package static let wifi = ["wifi.pcap", "wifi.pcapng"]
     /// `raw.pcapng` cut in the middle of its last block.
-    public static let cut = "cut.pcapng"
+    package static let cut = "cut.pcapng"
 
     /// Writes the corpus into `directory` (python3 with scapy, editcap, mergecap: scripts/test installs them).
-    public static func write(into directory: URL) throws {
+    package static func write(into directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

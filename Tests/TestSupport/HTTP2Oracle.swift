@@ -3,11 +3,11 @@ import Foundation
 /// Python's `hpack` and `h2` (PyPI) as the outside encoders of HPACK and HTTP/2: what they write
 /// and what their own decoders read from it, for the product's readers to be checked against
 /// (each script run by `PythonOracle`).
-public enum HTTP2Oracle {
+package enum HTTP2Oracle {
     /// `hpack`'s static table, its Huffman code of every byte and of random strings, and header
     /// blocks its encoder wrote for random header lists (Huffman on and off, never-indexed fields,
     /// table size changes), each with the fields its own decoder read from it, from `seed`.
-    public static let hpackScript = """
+    package static let hpackScript = """
         import json, random, sys
         from hpack import Decoder, Encoder
         from hpack.huffman import HuffmanEncoder
@@ -49,7 +49,7 @@ public enum HTTP2Oracle {
     /// POST with a JSON body and trailers answered by 103 then 201 with trailers, a push, a
     /// request with a header larger than a frame (CONTINUATION), a stream the client cancels,
     /// then the server's GOAWAY. Prints both sides' bytes and what each side's own `h2` read.
-    public static let conversationScript = """
+    package static let conversationScript = """
         import json
         import h2.config, h2.connection, h2.events
         client = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))

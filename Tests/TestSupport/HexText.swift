@@ -2,8 +2,8 @@ import Foundation
 
 /// Bytes written as hex, as RFCs and oracles print them: pairs of digits, white space between
 /// groups ignored ("8286 8441"). Test vectors only: a digit that is not hex is a broken vector.
-public enum HexText {
-    public static func bytes(_ hex: String) -> [UInt8] {
+package enum HexText {
+    package static func bytes(_ hex: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(hex.utf8.count / 2)
         var high: UInt8?
@@ -16,5 +16,5 @@ public enum HexText {
         return bytes
     }
 
-    public static func data(_ hex: String) -> Data { Data(bytes(hex)) }
+    package static func data(_ hex: String) -> Data { Data(bytes(hex)) }
 }

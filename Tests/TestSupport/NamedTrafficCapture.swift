@@ -6,9 +6,9 @@ import Shared
 /// half of them with their handshakes left out so that only their DNS answer names them, then
 /// mixed traffic (`SyntheticTraffic`) and one record the parser refuses. Its conversations fall
 /// into every share, and the DNS answers of one share name the flows of another.
-public enum NamedTrafficCapture {
+package enum NamedTrafficCapture {
     /// Writes `packets` packets (four fifths of them conversations) into `directory`; returns the file.
-    public static func write(in directory: URL, seed: UInt64, packets: Int) async throws -> URL {
+    package static func write(in directory: URL, seed: UInt64, packets: Int) async throws -> URL {
         let writer = try PcapWriter(config: .init(directory: directory))
         var conversations = HandshakeTraffic(seed: seed)
         var mixed = SyntheticTraffic(seed: seed)

@@ -4,11 +4,11 @@ import Shared
 /// Decrypted content as the tunnel leaves it: `.tvpt` files written by the real `PlaintextWriter`
 /// (rotating every ~100 bytes, so each chunk gets a file of its own) and their index rows, dated
 /// `daysAgo` in the past, in a data directory's history.
-public enum PlaintextFixture {
+package enum PlaintextFixture {
     /// Writes `count` chunks of 40 bytes, one file each, and their rows under one connection.
     /// Returns the files, oldest sequence first.
     @discardableResult
-    public static func content(in dataDirectory: URL, chunks count: Int, daysAgo: Double,
+    package static func content(in dataDirectory: URL, chunks count: Int, daysAgo: Double,
                                port: UInt16 = 41_000) async throws -> [URL] {
         let anchor = MonotonicAnchor(uptimeNanoseconds: 1_000_000_000,
                                      wallClockNanosecondsSince1970: Int64((Date().timeIntervalSince1970 - daysAgo * 86_400) * 1e9))
@@ -33,5 +33,5 @@ public enum PlaintextFixture {
         return writer.files()
     }
 
-    public enum FixtureError: Error { case notWritten }
+    enum FixtureError: Error { case notWritten }
 }

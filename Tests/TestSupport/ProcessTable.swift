@@ -3,11 +3,11 @@ import Foundation
 /// The machine's processes as /proc lists them: what `pgrep -f` answers, asked without pgrep. A
 /// missing pgrep, behind a `try?`, read as "no such process" and passed the tests that check a
 /// command left nothing behind.
-public enum ProcessTable {
+package enum ProcessTable {
     /// The processes other than this one whose command line — its arguments joined by spaces, as
     /// `pgrep -f` matches — matches the regular expression `pattern`. A process that ends while
     /// it is being read, or a kernel thread (no command line), is not listed.
-    public static func processes(matching pattern: String) throws -> [pid_t] {
+    package static func processes(matching pattern: String) throws -> [pid_t] {
         let expression = try NSRegularExpression(pattern: pattern)
         let own = getpid()
         return try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap { entry -> pid_t? in
@@ -20,5 +20,5 @@ public enum ProcessTable {
     }
 
     /// Whether no process but this one has a command line matching `pattern`.
-    public static func noneMatch(_ pattern: String) throws -> Bool { try processes(matching: pattern).isEmpty }
+    package static func noneMatch(_ pattern: String) throws -> Bool { try processes(matching: pattern).isEmpty }
 }

@@ -2,11 +2,11 @@ import Foundation
 
 /// A JSON document as Python's `json` reads it — an outside parser, so a document the product
 /// prints is checked by something other than the code that wrote it.
-public enum PythonJSON {
+package enum PythonJSON {
     /// The value at `path` (keys and list indexes separated by dots; "" for the whole document),
     /// re-encoded by `json.dumps` with sorted keys: `"4"`, `"true"`, `"\"live\""`, `"[1, 2]"`.
     /// Throws when Python cannot parse the document or the path is not in it.
-    public static func value(_ document: String, _ path: String) throws -> String {
+    package static func value(_ document: String, _ path: String) throws -> String {
         let script = """
             import json, sys
             value = json.loads(open(sys.argv[1]).read())
@@ -20,7 +20,7 @@ public enum PythonJSON {
     /// Where `document` breaks the evidence documents' two rules, as Python reads it: an object
     /// whose keys are not in sorted order (Python's `sorted`, code point order), or a null. Each
     /// problem names its place (`flows.3.serverTLS`); none for a document that keeps both.
-    public static func unsortedKeysAndNulls(_ document: String) throws -> [String] {
+    package static func unsortedKeysAndNulls(_ document: String) throws -> [String] {
         let script = """
             import json, sys
             problems = []
@@ -56,8 +56,8 @@ public enum PythonJSON {
         return result.out
     }
 
-    public struct Refusal: Error, CustomStringConvertible {
-        public let message: String
-        public var description: String { "python's json refused: \(message)" }
+    package struct Refusal: Error, CustomStringConvertible {
+        package let message: String
+        package var description: String { "python's json refused: \(message)" }
     }
 }

@@ -7,14 +7,14 @@ import Shared
 /// A data directory aged on purpose, for the retention tests: capture files written by the real
 /// `PcapFileWriter` as if started days ago (their names) and last written when the next began
 /// (their modification times), and history connections last seen days ago through a real `FlowStore`.
-public enum RetentionFixture {
-    public static let day: TimeInterval = 86_400
+package enum RetentionFixture {
+    package static let day: TimeInterval = 86_400
 
     /// Writes one capture per entry of `startedDaysAgo` (oldest first), `packets` records each,
     /// into `dataDirectory`'s captures; each file's last write is set to the next one's start (the
     /// last one's to now). Returns the files as the directory lists them.
     @discardableResult
-    public static func captures(in dataDirectory: URL, startedDaysAgo: [Double], packets: Int = 20,
+    package static func captures(in dataDirectory: URL, startedDaysAgo: [Double], packets: Int = 20,
                                 now: Date = Date()) throws -> [CaptureFileInfo] {
         let directory = DataDirectoryLayout.captures(in: dataDirectory)
         let clock = WallClock()
@@ -43,14 +43,14 @@ public enum RetentionFixture {
         return files
     }
 
-    public static func setModificationTime(of url: URL, to date: Date) throws {
+    package static func setModificationTime(of url: URL, to date: Date) throws {
         try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
     }
 
     /// Writes `count` connections last seen `daysAgo` into the history of `dataDirectory`, in a
     /// session of their own (ended when the store closes). Returns their ids.
     @discardableResult
-    public static func connections(in dataDirectory: URL, count: Int, lastSeenDaysAgo daysAgo: Double,
+    package static func connections(in dataDirectory: URL, count: Int, lastSeenDaysAgo daysAgo: Double,
                                    firstPort: UInt16 = 40_000) async throws -> [Int64] {
         let anchor = MonotonicAnchor(uptimeNanoseconds: 1_000_000_000,
                                      wallClockNanosecondsSince1970: Int64((Date().timeIntervalSince1970 - daysAgo * day) * 1e9))
@@ -76,7 +76,7 @@ extension RetentionFixture {
     /// connection last seen `daysAgo` per file with a packet captured in that file. Returns the
     /// session's id.
     @discardableResult
-    public static func evidence(in dataDirectory: URL, files: [UInt32], lastSeenDaysAgo daysAgo: Double, project: String = "Therapy app",
+    package static func evidence(in dataDirectory: URL, files: [UInt32], lastSeenDaysAgo daysAgo: Double, project: String = "Therapy app",
                                 open: Bool = false, firstPort: UInt16 = 45_000) async throws -> Int64 {
         let wall = Date().addingTimeInterval(-daysAgo * day)
         let anchor = MonotonicAnchor(uptimeNanoseconds: 1_000_000_000, wallClockNanosecondsSince1970: Int64(wall.timeIntervalSince1970 * 1e9))

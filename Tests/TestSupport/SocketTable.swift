@@ -3,26 +3,26 @@ import Foundation
 /// What the kernel holds for this network namespace's sockets, asked of ss(8): a test waits until
 /// a server has accepted its clients, or has queued a reply nobody reads, rather than sleeping a
 /// fixed time and hoping it has.
-public enum SocketTable {
+package enum SocketTable {
     /// Connections the TCP listener on `port` has not accepted yet (its accept queue).
-    public static func unacceptedTCP(port: Int) throws -> Int {
+    package static func unacceptedTCP(port: Int) throws -> Int {
         try column(1, of: ss(["-Hltn", "sport = :\(port)"])).reduce(0, +)
     }
 
     /// Connections the Unix-socket listener at `path` has not accepted yet (its accept queue).
-    public static func unacceptedUnix(path: String) throws -> Int {
+    package static func unacceptedUnix(path: String) throws -> Int {
         try column(2, of: ss(["-Hlx", "src", path])).reduce(0, +)
     }
 
     /// For each connection the TCP server on `port` holds, the bytes it has sent that the peer
     /// has not taken: above zero once a client that stopped reading has filled its buffers.
-    public static func unsentTCP(port: Int) throws -> [Int] {
+    package static func unsentTCP(port: Int) throws -> [Int] {
         try column(2, of: ss(["-Htn", "sport = :\(port)"]))
     }
 
     /// For each connection the server at the Unix socket `path` accepted and still holds open,
     /// the bytes it has sent that the client has not read.
-    public static func unreadRepliesUnix(path: String) throws -> [Int] {
+    package static func unreadRepliesUnix(path: String) throws -> [Int] {
         try column(3, of: ss(["-Hx", "state", "connected", "src", path]))
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 
 /// A fresh directory under the system temp folder, removed when the test is done with it.
-public final class TemporaryDirectory: @unchecked Sendable {
-    public let url: URL
+package final class TemporaryDirectory: @unchecked Sendable {
+    package let url: URL
 
-    public init(_ label: String = "tunnelvision-test") {
+    package init(_ label: String = "tunnelvision-test") {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

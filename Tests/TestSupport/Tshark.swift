@@ -2,12 +2,12 @@ import Foundation
 
 /// Runs tshark over a capture and returns one dictionary of fields per frame. The oracle for
 /// everything the parser and the writer claim: an outside reader of the same bytes.
-public enum Tshark {
-    public struct Missing: Error, CustomStringConvertible {
-        public var description: String { "tshark is not installed: scripts/test installs it (apt-get install tshark)" }
+package enum Tshark {
+    package struct Missing: Error, CustomStringConvertible {
+        package var description: String { "tshark is not installed: scripts/test installs it (apt-get install tshark)" }
     }
 
-    public static func executable() throws -> URL {
+    package static func executable() throws -> URL {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("tshark")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -16,7 +16,7 @@ public enum Tshark {
     }
 
     /// Every occurrence of each field, in order (tshark's `-E occurrence=a`, split on the aggregator).
-    public static func fields(_ names: [String], of capture: URL, options: [String] = []) throws -> [[String: [String]]] {
+    package static func fields(_ names: [String], of capture: URL, options: [String] = []) throws -> [[String: [String]]] {
         let data = try output(["-r", capture.path, "-n"] + options + ["-T", "fields", "-E", "separator=\t",
                                 "-E", "occurrence=a", "-E", "aggregator=|"] + names.flatMap { ["-e", $0] })
         return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).map { line in
@@ -30,7 +30,7 @@ public enum Tshark {
     }
 
     /// Each frame's bytes as tshark read them off the file (`-T json -x`: the frame's `frame_raw`).
-    public static func frameBytes(of capture: URL) throws -> [[UInt8]] {
+    package static func frameBytes(of capture: URL) throws -> [[UInt8]] {
         let data = try output(["-r", capture.path, "-n", "-T", "json", "-x"])
         guard let packets = try JSONSerialization.jsonObject(with: data) as? [Any] else {
             throw NSError(domain: "tshark", code: 0, userInfo: [NSLocalizedDescriptionKey: "tshark's JSON is not a list of packets"])

@@ -2,22 +2,22 @@ import Foundation
 
 /// One certificate of a Certificate message as tshark's X.509 dissectors read it (`x509af.*`,
 /// `x509if.*`, `x509sat.*`).
-public struct TsharkCertificate: Sendable, Equatable {
+package struct TsharkCertificate: Sendable, Equatable {
     /// An attribute of a distinguished name: its type's dotted OID and its value as a string.
-    public struct Attribute: Sendable, Equatable {
-        public var oid: String
-        public var value: String
+    package struct Attribute: Sendable, Equatable {
+        package var oid: String
+        package var value: String
     }
 
     /// The RDNs in the order the certificate writes them, each a set of one or more attributes.
-    public var subject: [[Attribute]]
-    public var issuer: [[Attribute]]
+    package var subject: [[Attribute]]
+    package var issuer: [[Attribute]]
     /// "2027-11-30T12:00:00Z".
-    public var notAfter: String
+    package var notAfter: String
 
     /// The contract's text of a name: `SHORTNAME=value` in certificate order, RDNs joined by ", ",
     /// the attributes of one RDN by "+", values escaped as RFC 4514 §2.4 says.
-    public static func text(of name: [[Attribute]]) -> String {
+    package static func text(of name: [[Attribute]]) -> String {
         name.map { relativeName in
             relativeName.map { "\(shortName(of: $0.oid))=\(escaped($0.value))" }.joined(separator: "+")
         }.joined(separator: ", ")

@@ -6,13 +6,13 @@ import Foundation
 /// tshark prints the whole dissection as JSON (`-T json --no-duplicate-keys`), because a field
 /// list cannot say which `x509sat` value belongs to which certificate's subject or issuer; the
 /// tree can. Frames quoted inside ICMP errors belong to no conversation and are skipped.
-public enum TsharkHandshakes {
-    public struct Unreadable: Error, CustomStringConvertible {
-        public let description: String
+package enum TsharkHandshakes {
+    package struct Unreadable: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Reads `capture`. `options` go to tshark before the output options (e.g. `-d` decode-as).
-    public static func read(_ capture: URL, options: [String] = []) throws -> TsharkReading {
+    package static func read(_ capture: URL, options: [String] = []) throws -> TsharkReading {
         let process = Process()
         process.executableURL = try Tshark.executable()
         process.arguments = ["-r", capture.path, "-n"] + options + ["-T", "json", "--no-duplicate-keys"]

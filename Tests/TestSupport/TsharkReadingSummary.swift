@@ -1,7 +1,7 @@
 extension TsharkReading {
     /// tshark's reading as lines a person can check against the scenario: one block per
     /// conversation with what the contract compares. Hex for TLS code points, as RFCs write them.
-    public var summary: String {
+    package var summary: String {
         var lines = ["\(frames) frames (\(framesWithoutIP) without IP), \(conversations.count) conversations"]
         for conversation in conversations {
             lines.append("\(conversation) — frames from \(conversation.firstFrame), \(conversation.packets) packets, "

@@ -4,8 +4,8 @@ import Foundation
 /// talking in memory — the HTTP/1.1 upgrade, then text, a fragmented text, binary, a ping and its
 /// pong, and a close each way — with permessage-deflate agreed (`"deflate"`) or not (`"plain"`).
 /// Prints the bytes each side sent in the order sent, and the frames each side's own reader got.
-public enum WebSocketOracle {
-    public static func conversation(_ mode: String) throws -> [String: Any] {
+package enum WebSocketOracle {
+    package static func conversation(_ mode: String) throws -> [String: Any] {
         try PythonOracle.json(script, [mode]) as? [String: Any] ?? [:]
     }
 

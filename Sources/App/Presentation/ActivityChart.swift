@@ -4,18 +4,18 @@ import Shared
 /// The activity axis as `tunnelvision activity` draws it: one row per bar (its start, a bar of
 /// block characters scaled to the busiest, the count), the bar width and the total — every
 /// connection's packets, whatever any list's filter.
-public struct ActivityChart: Sendable {
-    public let axis: ActivityAxis
+package struct ActivityChart: Sendable {
+    package let axis: ActivityAxis
     /// The stretch asked for (`--from`/`--to`); nil for the whole history.
-    public let requested: ClosedRange<Date>?
+    package let requested: ClosedRange<Date>?
     /// Columns of the longest bar.
-    public let width: Int
+    package let width: Int
     /// The most bars an axis may have: what decides whether a bar can be entered.
-    public let maxBars: Int
+    package let maxBars: Int
     /// Whose days the axis's clock counts (`clock(now:)`).
-    public let zone: TimeZone
+    package let zone: TimeZone
 
-    public init(axis: ActivityAxis, requested: ClosedRange<Date>?, width: Int = 40,
+    package init(axis: ActivityAxis, requested: ClosedRange<Date>?, width: Int = 40,
                 maxBars: Int = HistoryPolicy.default.axisBars, zone: TimeZone = .current) {
         self.axis = axis
         self.requested = requested
@@ -27,7 +27,7 @@ public struct ActivityChart: Sendable {
     /// How a screen writes the axis's instants — its caption, a bar's spoken interval, a sweep's
     /// note: with the date when the drawn span crosses a day or is not today (`StretchClock`).
     /// Every stretch picked on the axis lies inside its span, so one clock serves them all.
-    public func clock(now: Date) -> StretchClock {
+    package func clock(now: Date) -> StretchClock {
         axis.span.map { StretchClock.of($0, now: now, zone: zone) } ?? .time
     }
 
@@ -42,7 +42,7 @@ public struct ActivityChart: Sendable {
     }
 
     /// `1 s`, `15 min`, `6 h`, `1 day`, `8 days`, `1 week`.
-    public static func widthName(_ seconds: TimeInterval) -> String {
+    package static func widthName(_ seconds: TimeInterval) -> String {
         let whole = Int(seconds.rounded())
         if whole == 604_800 { return "1 week" }
         if whole % 86_400 == 0 { return whole == 86_400 ? "1 day" : "\(whole / 86_400) days" }
@@ -51,7 +51,7 @@ public struct ActivityChart: Sendable {
         return "\(whole) s"
     }
 
-    public func text() -> String {
+    package func text() -> String {
         guard let span = axis.span, let bucket = axis.bucketDuration else {
             return "no packets recorded yet: 'sudo tunnelvision run -- CMD' records every packet CMD sends and receives"
         }
@@ -71,7 +71,7 @@ public struct ActivityChart: Sendable {
     }
 
     /// The axis as `activity --json` prints it; `clock` (`time` or `date`) as of `now` (`clock(now:)`).
-    public func json(now: Date) -> String {
+    package func json(now: Date) -> String {
         var out = JSONWriter()
         out.beginObject()
         out.string("clock", clock(now: now).rawValue)

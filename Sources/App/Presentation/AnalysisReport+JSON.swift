@@ -7,7 +7,7 @@ extension AnalysisReport {
     /// One JSON object: `{"file", "format", "linkType", "packets", "nonIPFrames", "unreadablePackets", "damage",
     /// "outOfOrderNotHeld": {"segments", "bytes"}, "conversations": [...]}`; `tunnelvision help analyze` describes each field. Written straight
     /// into an `ASCIIWriter`: a capture can hold a million conversations.
-    public func json() -> String {
+    package func json() -> String {
         var whole: [UInt8] = []
         writeJSON { whole += $0 }
         return String(decoding: whole, as: UTF8.self)
@@ -19,7 +19,7 @@ extension AnalysisReport {
     /// `json()` handed to `emit` in pieces as they are written, so the report of a large capture
     /// never sits in memory whole. `renderers` threads write the conversations' pieces at once,
     /// a few at a time, and the pieces go to `emit` in order.
-    public func writeJSON(renderers: Int = 1, _ emit: (ArraySlice<UInt8>) -> Void) {
+    package func writeJSON(renderers: Int = 1, _ emit: (ArraySlice<UInt8>) -> Void) {
         var out = JSONWriter()
         out.beginObject()
         out.string("file", file)

@@ -4,10 +4,10 @@ import Shared
 /// What `tunnelvision analyze` prints about a capture: each conversation with its name and where
 /// the name came from, the client's offer, the server's answer and the certificate chain where
 /// it travelled in the clear. Pure: given the analysis, it returns text or JSON.
-public struct AnalysisReport: Sendable {
-    public let analysis: AnalyzedCapture
+package struct AnalysisReport: Sendable {
+    package let analysis: AnalyzedCapture
 
-    public init(_ analysis: AnalyzedCapture) {
+    package init(_ analysis: AnalyzedCapture) {
         self.analysis = analysis
     }
 
@@ -17,7 +17,7 @@ public struct AnalysisReport: Sendable {
 
     // MARK: - Text
 
-    public func text() -> String {
+    package func text() -> String {
         var lines = ["\(file): \(analysis.packets) packets, \(conversations.count) conversations"
                      + (analysis.nonIPFrames > 0 ? ", \(analysis.nonIPFrames) frames not IP" : "")
                      + (analysis.unreadablePackets > 0 ? ", \(analysis.unreadablePackets) unreadable" : "")]

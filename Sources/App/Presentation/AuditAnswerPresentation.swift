@@ -2,7 +2,7 @@ import Foundation
 import Shared
 
 extension AuditQuestion.Answer {
-    public var text: String {
+    package var text: String {
         switch self {
         case let .overview(projects, recording):
             var lines = [recording.map { "Recording now: audit session \($0.session.id) of \($0.projectName) "
@@ -60,7 +60,7 @@ extension AuditQuestion.Answer {
         }
     }
 
-    public var json: String {
+    package var json: String {
         var out = JSONWriter()
         switch self {
         case let .overview(projects, recording):

@@ -3,8 +3,8 @@ import Shared
 
 /// A release diff as a report reads it (`audit diff`, the Audit screen): the unexpected new
 /// domains first — new and not on the allowlist — then every status, then TLS changes.
-public enum AuditDiffPresentation {
-    public static func text(_ diff: ReleaseDiff, project: AuditProject) -> String {
+enum AuditDiffPresentation {
+    static func text(_ diff: ReleaseDiff, project: AuditProject) -> String {
         var lines = ["Release diff of \(project.name): session \(diff.earlier.id) (\(AuditSessionWording.release(diff.earlierRelease))) → "
                      + "session \(diff.later.id) (\(AuditSessionWording.release(diff.laterRelease)))"]
         lines.append("")
@@ -41,7 +41,7 @@ public enum AuditDiffPresentation {
         return lines.joined(separator: "\n")
     }
 
-    public static func json(_ diff: ReleaseDiff, project: AuditProject) -> String {
+    static func json(_ diff: ReleaseDiff, project: AuditProject) -> String {
         var out = JSONWriter()
         out.beginObject()
         out.number("projectID", Int(project.id))

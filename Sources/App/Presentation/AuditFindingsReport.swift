@@ -3,16 +3,16 @@ import Shared
 
 /// One session's findings read against its project's catalogue (`audit findings`, the Audit
 /// screen): statements and verdicts, never a verdict that a requirement is met.
-public struct AuditFindingsReport: Sendable {
-    public let session: AuditSession
-    public let project: AuditProject
-    public let markers: [SessionMarker]
+package struct AuditFindingsReport: Sendable {
+    package let session: AuditSession
+    package let project: AuditProject
+    package let markers: [SessionMarker]
     /// The session's connections, first seen first.
-    public let flows: [StoredFlow]
-    public var flowCount: Int { flows.count }
-    public let catalogue: RequirementCatalogue
-    public let findings: SessionFindings
-    public let assessments: [RequirementAssessment]
+    package let flows: [StoredFlow]
+    package var flowCount: Int { flows.count }
+    package let catalogue: RequirementCatalogue
+    package let findings: SessionFindings
+    package let assessments: [RequirementAssessment]
 
     /// Reads session `id`, its project, markers and flows, and classifies them.
     static func of(session id: Int64, in store: FlowStore) async throws(QuestionFailure) -> AuditFindingsReport {
@@ -30,7 +30,7 @@ public struct AuditFindingsReport: Sendable {
     }
 
     /// Pure: the report of these readings.
-    public static func of(session: AuditSession, project: AuditProject, markers: [SessionMarker], flows: [StoredFlow],
+    package static func of(session: AuditSession, project: AuditProject, markers: [SessionMarker], flows: [StoredFlow],
                           catalogue: RequirementCatalogue) -> AuditFindingsReport {
         let findings = FindingsClassifier.classify(flows: flows, project: project, session: session, markers: markers,
                                                    policy: catalogue.policy)
@@ -40,9 +40,9 @@ public struct AuditFindingsReport: Sendable {
     }
 
     /// Finding ids as the evidence bundle numbers them: `F1`, `F2`… in findings order.
-    public static func findingID(_ index: Int) -> String { EvidenceBundle.findingID(index) }
+    package static func findingID(_ index: Int) -> String { EvidenceBundle.findingID(index) }
 
-    public var text: String {
+    package var text: String {
         var lines = ["Audit session \(session.id) of \(project.name): \(AuditSessionWording.kind(session.kind)), "
                      + AuditSessionWording.span(session) + ", \(flowCount) connection\(flowCount == 1 ? "" : "s")"]
         lines.append("Read against \(catalogue.source.document) \(catalogue.source.version) (catalogue \(catalogue.identifier)); "
@@ -77,7 +77,7 @@ public struct AuditFindingsReport: Sendable {
         chosen.compactMap { finding in findings.findings.firstIndex(of: finding).map(Self.findingID) }
     }
 
-    public var json: String {
+    package var json: String {
         var out = JSONWriter()
         out.beginObject()
         AuditJSON.session(session, projectName: project.name, into: &out)

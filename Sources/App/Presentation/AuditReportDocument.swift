@@ -5,8 +5,8 @@ import Shared
 /// its styles inside, built for printing (A4, no script, nothing fetched), stating how the session
 /// was recorded, its markers, each finding with its connections, every check's coverage, each
 /// requirement's verdict, and what the tool cannot see. Pure: the same report gives the same bytes.
-public enum AuditReportDocument {
-    public static func html(_ report: AuditFindingsReport, generatedAt: Date) -> String {
+enum AuditReportDocument {
+    static func html(_ report: AuditFindingsReport, generatedAt: Date) -> String {
         let e = HTMLText.escaped
         let session = report.session
         let title = "Network evidence: \(report.project.name), session \(session.id)"

@@ -2,24 +2,24 @@ import Foundation
 import Shared
 
 /// How the audit's values read in a report or a listing: one wording everywhere.
-public enum AuditSessionWording {
-    public static func kind(_ kind: AuditSessionKind) -> String {
+enum AuditSessionWording {
+    static func kind(_ kind: AuditSessionKind) -> String {
         switch kind {
         case .baseline: "baseline"
         case let .audit(appRelease): "release " + release(appRelease)
         }
     }
 
-    public static func release(_ release: AppRelease) -> String {
+    static func release(_ release: AppRelease) -> String {
         release.build.isEmpty ? release.version : "\(release.version)+\(release.build)"
     }
 
-    public static func span(_ session: AuditSession) -> String {
+    static func span(_ session: AuditSession) -> String {
         let start = UTCTimestamp.iso8601(session.startedAt)
         return session.endedAt.map { "\(start) – \(UTCTimestamp.iso8601($0))" } ?? "since \(start), recording"
     }
 
-    public static func marker(_ kind: SessionMarkerKind) -> String {
+    static func marker(_ kind: SessionMarkerKind) -> String {
         switch kind {
         case .consentGiven: "consent given"
         case .loggedIn: "logged in"
@@ -29,18 +29,18 @@ public enum AuditSessionWording {
     }
 
     /// "Consent given": the marker as a button or a report's line begins it.
-    public static func markerTitle(_ kind: SessionMarkerKind) -> String {
+    static func markerTitle(_ kind: SessionMarkerKind) -> String {
         let words = marker(kind)
         return words.prefix(1).uppercased() + words.dropFirst()
     }
 
     /// "3, 7, 9" — or the first few and how many more.
-    public static func ids(_ ids: [Int64], shown: Int = 8) -> String {
+    static func ids(_ ids: [Int64], shown: Int = 8) -> String {
         let head = ids.prefix(shown).map(String.init).joined(separator: ", ")
         return ids.count > shown ? "\(head) and \(ids.count - shown) more" : head
     }
 
-    public static func verdict(_ verdict: RequirementVerdict) -> String {
+    static func verdict(_ verdict: RequirementVerdict) -> String {
         switch verdict {
         case .contradicted: "contradicted"
         case .observedWithoutContradiction: "observed, not contradicted"
@@ -50,7 +50,7 @@ public enum AuditSessionWording {
     }
 
     /// What every report says of its verdicts.
-    public static let verdictsNote = "Verdicts say what this session's traffic shows: it can contradict a requirement or be "
+    static let verdictsNote = "Verdicts say what this session's traffic shows: it can contradict a requirement or be "
         + "observed without contradicting it. No verdict says a requirement is met; that needs the assessor's review."
 }
 

@@ -8,41 +8,41 @@ import Shared
 ///    "canCreate", "canRemake", "canRemove", "setup": the web card's (`CertificateSetupCard`),
 ///    "lines": what an action did (its answers only)}
 /// with every field that is not known left out.
-public struct CAReport: Sendable, Equatable {
-    public struct Facts: Sendable, Equatable {
-        public let subject: String
-        public let fingerprintSHA256: String
-        public let notBefore: Date
-        public let notAfter: Date
+package struct CAReport: Sendable, Equatable {
+    package struct Facts: Sendable, Equatable {
+        package let subject: String
+        package let fingerprintSHA256: String
+        package let notBefore: Date
+        package let notAfter: Date
 
-        public init(subject: String, fingerprintSHA256: String, notBefore: Date, notAfter: Date) {
+        package init(subject: String, fingerprintSHA256: String, notBefore: Date, notAfter: Date) {
             self.subject = subject
             self.fingerprintSHA256 = fingerprintSHA256
             self.notBefore = notBefore
             self.notAfter = notAfter
         }
 
-        public init(_ ca: LocalCA) {
+        package init(_ ca: LocalCA) {
             let root = ca.authority.root
             let subject = ServerCertificateReader.certificate(fromDER: ca.authority.rootCertificateDER[...], maxNameLength: 256)?.subject.text
             self.init(subject: subject ?? "", fingerprintSHA256: ca.fingerprintSHA256, notBefore: root.notBefore, notAfter: root.notAfter)
         }
     }
 
-    public let status: CertificateStatus
-    public let facts: Facts?
-    public let certificatePath: String
+    package let status: CertificateStatus
+    package let facts: Facts?
+    package let certificatePath: String
     /// The tls-inspection setting; nil when the settings file cannot be read.
-    public let inspection: Bool?
+    package let inspection: Bool?
 
-    public init(status: CertificateStatus, facts: Facts?, certificatePath: String, inspection: Bool?) {
+    package init(status: CertificateStatus, facts: Facts?, certificatePath: String, inspection: Bool?) {
         self.status = status
         self.facts = facts
         self.certificatePath = certificatePath
         self.inspection = inspection
     }
 
-    public var statusWord: String {
+    package var statusWord: String {
         switch status.authority {
         case .notGenerated: "notCreated"
         case .generated: "created"
@@ -51,15 +51,15 @@ public struct CAReport: Sendable, Equatable {
     }
 
     /// The sentence of what stands in the way, if anything does.
-    public var problem: String? {
+    package var problem: String? {
         if case let .unavailable(reason) = CertificateSetupPolicy.stage(for: status, tradeOffAcknowledged: true) { return reason }
         return nil
     }
 
-    public var json: String { json(lines: nil) }
+    package var json: String { json(lines: nil) }
 
     /// The report, and what the action that led to it did (`lines`), as the web API answers an action.
-    public func json(lines: [String]?) -> String {
+    package func json(lines: [String]?) -> String {
         var out = JSONWriter()
         out.beginObject()
         out.string("status", statusWord)
@@ -82,7 +82,7 @@ public struct CAReport: Sendable, Equatable {
     }
 
     /// The terminal's lines.
-    public var lines: [String] {
+    package var lines: [String] {
         var lines: [String]
         switch status.authority {
         case .notGenerated:

@@ -4,9 +4,9 @@ import Shared
 /// Room left for captures against the retention limits (screens.md, "Captures" → Room left),
 /// through the same `RetentionPlanner` as the cleanup itself, over the same audit evidence, so
 /// what it promises is what a pass does.
-public enum CaptureHeadroom: Sendable, Equatable {
+package enum CaptureHeadroom: Sendable, Equatable {
     /// Against the size limit.
-    public enum Size: Sendable, Equatable {
+    package enum Size: Sendable, Equatable {
         /// `left` more bytes fit before the oldest captures go; with `used` they fall short of
         /// `limit` by the room the capture being recorded still has to grow into.
         case roomToSpare(left: UInt64, used: UInt64, limit: UInt64)
@@ -20,7 +20,7 @@ public enum CaptureHeadroom: Sendable, Equatable {
     }
 
     /// Against the age limit.
-    public enum Expiry: Sendable, Equatable {
+    package enum Expiry: Sendable, Equatable {
         /// The oldest capture goes then.
         case oldestGoes(Date)
         /// This many are past the limit already and go at the next pass.
@@ -41,7 +41,7 @@ public enum CaptureHeadroom: Sendable, Equatable {
     /// it can, so the comparison is not shown.
     case evidenceUnreadable(String)
 
-    public static func assess(files: [CaptureFileInfo], settings reading: Result<RetentionSettings, SettingsError>,
+    package static func assess(files: [CaptureFileInfo], settings reading: Result<RetentionSettings, SettingsError>,
                               recordingSequence: UInt32?, evidence: RetentionPass.Evidence, now: Date) -> CaptureHeadroom {
         let settings: RetentionSettings
         switch reading {
@@ -93,7 +93,7 @@ public enum CaptureHeadroom: Sendable, Equatable {
     }
 
     /// The lines a person reads: room left first, then what happens at the limit.
-    public var lines: [String] {
+    package var lines: [String] {
         switch self {
         case .limitsUnreadable(let reason):
             return ["the retention limits cannot be read, so room left is not shown: \(reason)"]

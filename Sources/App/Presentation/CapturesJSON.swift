@@ -3,8 +3,8 @@ import Shared
 
 /// The JSON documents of `tunnelvision captures` (and the web app's captures screen): one object
 /// each, instants in UTC, sizes in bytes.
-public enum CapturesJSON {
-    public static func listing(rows: [CapturesPresentation.Row], settings: RetentionSettings?, headroom: CaptureHeadroom,
+package enum CapturesJSON {
+    package static func listing(rows: [CapturesPresentation.Row], settings: RetentionSettings?, headroom: CaptureHeadroom,
                                presence: CapturesTunnelPresence) -> String {
         var out = JSONWriter()
         out.beginObject()
@@ -31,7 +31,7 @@ public enum CapturesJSON {
         return out.writer.string
     }
 
-    public static func removal(deleted: [UInt32], failed: [(sequence: UInt32, reason: String)]) -> String {
+    package static func removal(deleted: [UInt32], failed: [(sequence: UInt32, reason: String)]) -> String {
         var out = JSONWriter()
         out.beginObject()
         out.numbers("deleted", deleted.map(Int.init))
@@ -51,7 +51,7 @@ public enum CapturesJSON {
 
 extension CapturesTunnelPresence {
     /// The stable word for scripts.
-    public var word: String {
+    package var word: String {
         switch self {
         case .live: "live"
         case .absent: "absent"

@@ -1,6 +1,6 @@
 /// Whether a tunnel is recording into the data directory, as its control socket answered. What
 /// may be deleted hangs on it: when nobody can tell, the safe answer is "it may be".
-public enum CapturesTunnelPresence: Sendable, Equatable {
+package enum CapturesTunnelPresence: Sendable, Equatable {
     case live
     /// No tunnel serves the data directory's control socket.
     case absent
@@ -9,10 +9,10 @@ public enum CapturesTunnelPresence: Sendable, Equatable {
 
     /// Whether the newest capture and the open sessions must be treated as being written:
     /// true unless no tunnel is there for certain.
-    public var mayBeRecording: Bool { self != .absent }
+    package var mayBeRecording: Bool { self != .absent }
 
     /// What a listing says about it, when it needs saying.
-    public var notice: String? {
+    package var notice: String? {
         guard case .unknown(let reason) = self else { return nil }
         return "cannot tell whether a tunnel is recording (\(reason)); the newest capture is treated as being recorded"
     }

@@ -2,7 +2,7 @@
 /// flow, in Linux terms), derived from the status on every turn — never a step counter. On Linux
 /// "install and trust" is not a step: `run --inspect` gives the monitored command the trust, and
 /// nothing else on the machine is asked to trust anything.
-public enum CertificateSetupStage: Sendable, Equatable {
+package enum CertificateSetupStage: Sendable, Equatable {
     /// Step 0: what inspection shows, what it costs, what stays private — before anything is made.
     case explainTradeOff
     /// Step 1: one action makes the CA.
@@ -13,8 +13,8 @@ public enum CertificateSetupStage: Sendable, Equatable {
     case unavailable(String)
 }
 
-public enum CertificateSetupPolicy {
-    public static func stage(for status: CertificateStatus, tradeOffAcknowledged: Bool) -> CertificateSetupStage {
+package enum CertificateSetupPolicy {
+    package static func stage(for status: CertificateStatus, tradeOffAcknowledged: Bool) -> CertificateSetupStage {
         switch status.authority {
         case .notGenerated:
             tradeOffAcknowledged ? .generate : .explainTradeOff
@@ -31,14 +31,14 @@ public enum CertificateSetupPolicy {
 
     /// Remake (remove, then create, with its own confirmation) is offered over a CA that was read —
     /// apart from Create, which is only for none.
-    public static func canRegenerate(_ status: CertificateStatus) -> Bool {
+    package static func canRegenerate(_ status: CertificateStatus) -> Bool {
         if case .generated = status.authority { return true }
         return false
     }
 
     /// Removal is offered whenever there may be a CA: over one that cannot be read it is the way
     /// out the error sentences name, and it makes nothing new.
-    public static func canRemove(_ status: CertificateStatus) -> Bool {
+    package static func canRemove(_ status: CertificateStatus) -> Bool {
         status.authority != .notGenerated
     }
 }

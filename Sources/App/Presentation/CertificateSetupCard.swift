@@ -6,8 +6,8 @@ import Shared
 /// actions are offered, the questions they ask first, and the inspection switch. Derived from the
 /// report every time it is read, never kept; the web page draws it as it is. Also the lines
 /// `ca create` and `ca create --remake` print, so the terminal and the page say the same.
-public struct CertificateSetupCard: Sendable, Equatable {
-    public enum Stage: String, Sendable, Equatable {
+package struct CertificateSetupCard: Sendable, Equatable {
+    package enum Stage: String, Sendable, Equatable {
         /// Known to be no CA: the trade-off, and Create.
         case none
         /// A usable root: its facts, how to use it, Download, Remake, Remove.
@@ -16,35 +16,35 @@ public struct CertificateSetupCard: Sendable, Equatable {
         case unavailable
     }
 
-    public enum Action: String, Sendable, Equatable, CaseIterable {
+    package enum Action: String, Sendable, Equatable, CaseIterable {
         case create, download, remake, remove
     }
 
-    public let stage: Stage
-    public let title: String
-    public let sentences: [String]
+    package let stage: Stage
+    package let title: String
+    package let sentences: [String]
     /// The command line that gives a command the trust; only when the CA is ready.
-    public let usage: String?
-    public let actions: [Action]
+    package let usage: String?
+    package let actions: [Action]
     /// The tls-inspection setting; nil when the settings file cannot be read.
-    public let inspection: Bool?
+    package let inspection: Bool?
     /// Turning inspection on needs a usable CA; turning it off is always offered.
-    public let canTurnInspectionOn: Bool
+    package let canTurnInspectionOn: Bool
     /// Why the switch cannot be turned on, when it cannot.
-    public let switchHint: String?
+    package let switchHint: String?
 
-    public static let setUpTitle = "Set up secure traffic inspection"
-    public static let manageTitle = "Manage your certificate"
-    public static let usageLine = "sudo tunnelvision run --inspect -- COMMAND"
+    static let setUpTitle = "Set up secure traffic inspection"
+    static let manageTitle = "Manage your certificate"
+    static let usageLine = "sudo tunnelvision run --inspect -- COMMAND"
 
     /// What Remake asks first (the command asks it at a terminal; `--yes` answers it).
-    public static let remakeQuestion = "Remake the local CA? The old root stops signing; whatever trusts it must be given the new one: "
+    package static let remakeQuestion = "Remake the local CA? The old root stops signing; whatever trusts it must be given the new one: "
         + "every copy of the old root certificate you exported stops working."
     /// What Remove asks first.
-    public static let removeQuestion = "Remove the local CA? Its key is deleted; TLS inspection is turned off first. "
+    package static let removeQuestion = "Remove the local CA? Its key is deleted; TLS inspection is turned off first. "
         + "The history and the captures stay."
 
-    public init(_ report: CAReport) {
+    package init(_ report: CAReport) {
         let status = report.status
         inspection = report.inspection
         if status.authority == .notGenerated {
@@ -102,18 +102,18 @@ public struct CertificateSetupCard: Sendable, Equatable {
     }
 
     /// What `ca create` did, as the web app's notice says it (the card shows the facts).
-    public static let createdLines = ["created a local CA"]
+    static let createdLines = ["created a local CA"]
 
     /// What `ca create --remake` did, as the web app's notice says it.
-    public static func remadeLines(_ removal: CAQuestion.Removal) -> [String] {
+    static func remadeLines(_ removal: CAQuestion.Removal) -> [String] {
         removal.lines.dropLast() + ["created a new local CA"]
     }
 
     /// What `ca create` prints: what it did, then the facts.
-    public static func createdText(_ report: CAReport) -> [String] { createdLines + report.lines.dropFirst() }
+    package static func createdText(_ report: CAReport) -> [String] { createdLines + report.lines.dropFirst() }
 
     /// What `ca create --remake` prints.
-    public static func remadeText(_ removal: CAQuestion.Removal, _ report: CAReport) -> [String] {
+    package static func remadeText(_ removal: CAQuestion.Removal, _ report: CAReport) -> [String] {
         remadeLines(removal) + report.lines.dropFirst()
     }
 }

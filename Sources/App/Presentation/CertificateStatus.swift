@@ -6,8 +6,8 @@ import Foundation
 ///
 /// On Linux no trust store is ever written: `run --inspect` gives the monitored command the trust,
 /// so what "trust" can say here is whether the root is within its validity.
-public struct CertificateStatus: Sendable, Equatable {
-    public enum Authority: Sendable, Equatable {
+package struct CertificateStatus: Sendable, Equatable {
+    package enum Authority: Sendable, Equatable {
         /// Known absent: no `ca/` in the data directory, or neither of its files.
         case notGenerated
         case generated(RootValidity)
@@ -16,21 +16,21 @@ public struct CertificateStatus: Sendable, Equatable {
     }
 
     /// The root's validity against the clock.
-    public enum RootValidity: Sendable, Equatable {
+    package enum RootValidity: Sendable, Equatable {
         /// Valid now: `run --inspect` can give it to a command.
         case usable
         case expired(notAfter: Date)
         case notYetValid(notBefore: Date)
     }
 
-    public let authority: Authority
+    package let authority: Authority
 
-    public init(authority: Authority) {
+    package init(authority: Authority) {
         self.authority = authority
     }
 
     /// The status of a root valid from `notBefore` to `notAfter`, at `now`.
-    public static func generated(notBefore: Date, notAfter: Date, now: Date) -> CertificateStatus {
+    package static func generated(notBefore: Date, notAfter: Date, now: Date) -> CertificateStatus {
         if now > notAfter { return CertificateStatus(authority: .generated(.expired(notAfter: notAfter))) }
         if now < notBefore { return CertificateStatus(authority: .generated(.notYetValid(notBefore: notBefore))) }
         return CertificateStatus(authority: .generated(.usable))
@@ -38,22 +38,22 @@ public struct CertificateStatus: Sendable, Equatable {
 }
 
 /// The decisions over a `CertificateStatus`, each failing closed: doubt closes the door.
-public enum CertificateStatusPolicy {
+package enum CertificateStatusPolicy {
     /// Creating is offered only when it is known there is no CA: over one that cannot be read,
     /// a new key would replace a root that may be trusted somewhere.
-    public static func canGenerate(_ status: CertificateStatus) -> Bool {
+    package static func canGenerate(_ status: CertificateStatus) -> Bool {
         status.authority == .notGenerated
     }
 
     /// Whether inspection can use the CA now: only a readable root within its validity.
-    public static func canInspect(_ status: CertificateStatus) -> Bool {
+    package static func canInspect(_ status: CertificateStatus) -> Bool {
         inspectionRefusal(status) == nil
     }
 
     /// Why TLS inspection cannot be turned on over `status`, with the command that fixes it, as
     /// a clause (no closing full stop: the caller ends the sentence); nil when it can.
     /// `settings set tls-inspection on`, the web app's switch and `canInspect` go by this one rule.
-    public static func inspectionRefusal(_ status: CertificateStatus) -> String? {
+    package static func inspectionRefusal(_ status: CertificateStatus) -> String? {
         switch status.authority {
         case .generated(.usable):
             nil

@@ -5,11 +5,11 @@ import Shared
 /// analyze` read from a capture of other machines, where neither end is this one. Never guessed:
 /// such a conversation is not drawn as "this machine" talking to a "remote" (`HistoryFlow`'s
 /// `endpoints` is nil exactly then).
-public enum ConversationEnds: Sendable, Equatable {
+package enum ConversationEnds: Sendable, Equatable {
     case thisMachine(local: IPEndpoint, remote: IPEndpoint)
     case neither(IPEndpoint, IPEndpoint)
 
-    public init(_ flow: HistoryFlow) {
+    package init(_ flow: HistoryFlow) {
         if let endpoints = flow.endpoints {
             self = .thisMachine(local: endpoints.local, remote: endpoints.remote)
         } else {
@@ -18,13 +18,13 @@ public enum ConversationEnds: Sendable, Equatable {
     }
 
     /// Whether one end is this machine's.
-    public var includesThisMachine: Bool {
+    package var includesThisMachine: Bool {
         if case .thisMachine = self { true } else { false }
     }
 
     /// Who the connection is with, when it has no name: the other end's address, or both ends'
     /// ("198.18.0.1 ↔ 198.18.0.2") when neither is this machine's.
-    public var label: String {
+    package var label: String {
         switch self {
         case .thisMachine(_, let remote): "\(remote.address)"
         case .neither(let first, let second): "\(first.address) ↔ \(second.address)"
@@ -32,17 +32,17 @@ public enum ConversationEnds: Sendable, Equatable {
     }
 
     /// Said under the host of a conversation between two other machines; nil for this machine's.
-    public var note: String? {
+    package var note: String? {
         switch self {
         case .thisMachine: nil
         case .neither: Self.neitherNote
         }
     }
 
-    public static let neitherNote = "neither end is this machine: a conversation read from a capture"
+    static let neitherNote = "neither end is this machine: a conversation read from a capture"
 
     /// Said where a name would be, when none was seen: what the label is instead.
-    public var unnamed: String {
+    package var unnamed: String {
         switch self {
         case .thisMachine: "no name was seen; this is its address"
         case .neither: "no name was seen; these are its two ends"
@@ -50,7 +50,7 @@ public enum ConversationEnds: Sendable, Equatable {
     }
 
     /// The two ends as the Inspector's facts, in order: this machine's first when there is one.
-    public var facts: [(label: String, value: String)] {
+    package var facts: [(label: String, value: String)] {
         switch self {
         case .thisMachine(let local, let remote):
             [("This machine", FlowInspector.words(local)), ("Other end", FlowInspector.words(remote))]
@@ -61,7 +61,7 @@ public enum ConversationEnds: Sendable, Equatable {
 
     /// `"conversation": {"thisMachine", "label", "note", "unnamed", "ends": [{"label", "text"}, …]}`, beside
     /// a flow's other fields wherever a screen lists or inspects one.
-    public func write(to out: inout JSONWriter) {
+    package func write(to out: inout JSONWriter) {
         out.beginObject("conversation")
         out.bool("thisMachine", includesThisMachine)
         out.string("label", label)

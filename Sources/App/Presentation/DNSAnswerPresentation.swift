@@ -5,7 +5,7 @@ import Shared
 /// — *no such name* (NXDOMAIN) never conflated with *no records of that type* (NOERROR, none).
 /// Read by `DNSMessageParser`; a message that does not read says whether the capture kept too
 /// little of it or it is not DNS at all.
-public enum DNSAnswerPresentation: Sendable, Equatable {
+package enum DNSAnswerPresentation: Sendable, Equatable {
     case query(lookedUp: String?, recordType: String?)
     case response(lookedUp: String?, recordType: String?, answers: Answers)
     /// The capture cut the packet before the message ended (the snaplen; Settings can change it).
@@ -13,17 +13,17 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
     /// A whole datagram on port 53 that is not a DNS message (the parser's reason).
     case notDNS(String)
 
-    public struct Answers: Sendable, Equatable {
-        public let addresses: [String]
+    package struct Answers: Sendable, Equatable {
+        package let addresses: [String]
         /// CNAME targets, in answer order.
-        public let names: [String]
+        package let names: [String]
         /// Records of types not decoded (MX, TXT, …): counted, not shown.
-        public let undecoded: Int
+        package let undecoded: Int
         /// Why there is no answer, when there is none (or the code says the name does not exist).
-        public let none: NoAnswer?
+        package let none: NoAnswer?
     }
 
-    public enum NoAnswer: Sendable, Equatable {
+    package enum NoAnswer: Sendable, Equatable {
         /// NXDOMAIN: the name does not exist.
         case noSuchName
         /// NOERROR and no answer: the name exists, without records of the type asked for.
@@ -32,7 +32,7 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
         case failed(String)
 
         /// Why `reply` has no answer; nil when it answered.
-        public init?(_ reply: DNSReply) {
+        package init?(_ reply: DNSReply) {
             switch reply.outcome {
             case .answered: return nil
             case .noSuchName: self = .noSuchName
@@ -43,7 +43,7 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
     }
 
     /// The DNS reading of `headers`' UDP payload, nil when the packet is not UDP on port 53.
-    public static func read(_ record: CaptureRecord, headers: PacketHeaders) -> DNSAnswerPresentation? {
+    package static func read(_ record: CaptureRecord, headers: PacketHeaders) -> DNSAnswerPresentation? {
         guard let udp = headers.parsed.udp,
               udp.sourcePort == WellKnownPort.dns || udp.destinationPort == WellKnownPort.dns else { return nil }
         let range = udp.payloadRange
@@ -58,7 +58,7 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
         }
     }
 
-    public static func presentation(of message: DNSMessage) -> DNSAnswerPresentation {
+    package static func presentation(of message: DNSMessage) -> DNSAnswerPresentation {
         let question = message.questions.first
         let lookedUp = question.map { "\($0.name)" }
         let type = question.map { "\($0.type)" }
@@ -79,7 +79,7 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
     }
 
     /// The lines the screen shows, label and value.
-    public var lines: [(label: String, value: String)] {
+    package var lines: [(label: String, value: String)] {
         switch self {
         case let .query(name, type):
             return [("DNS", "query"), ("Looked up", (name ?? "(no question)") + (type.map { "  record type \($0)" } ?? ""))]
@@ -98,7 +98,7 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
         }
     }
 
-    public static func text(_ none: NoAnswer) -> String {
+    package static func text(_ none: NoAnswer) -> String {
         switch none {
         case .noSuchName: "no such name (NXDOMAIN)"
         case .noRecordsOfThatType: "no records of that type (the name exists)"
@@ -107,7 +107,7 @@ public enum DNSAnswerPresentation: Sendable, Equatable {
     }
 
     /// The stable identifier of a reason in JSON.
-    public static func name(_ none: NoAnswer) -> String {
+    package static func name(_ none: NoAnswer) -> String {
         switch none {
         case .noSuchName: "noSuchName"
         case .noRecordsOfThatType: "noRecordsOfThatType"

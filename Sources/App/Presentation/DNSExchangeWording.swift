@@ -2,7 +2,7 @@ import Shared
 
 /// What a DNS flow asked and how it was answered, and whether a flow carries encrypted DNS, as
 /// every document that shows a flow says it (flows, flow, export, analyze, the Inspector).
-public enum DNSExchangeWording {
+package enum DNSExchangeWording {
     /// `"dns": {"question", "type", "reply": {"code", "codeName", "outcome", "answerCount",
     /// "answers"} | null} | null` and `"encryptedDNS": "dot"|"doq"|"doh"|null`.
     static func write(_ exchange: DNSExchange?, encrypted: EncryptedDNS?, to out: inout JSONWriter) {
@@ -32,7 +32,7 @@ public enum DNSExchangeWording {
 
     /// "www.example.test (A): 2 answers — edge.example.test, 198.19.0.2", "… (A): no such name
     /// (NXDOMAIN)", "… (AAAA): no reply seen".
-    public static func text(_ exchange: DNSExchange) -> String {
+    package static func text(_ exchange: DNSExchange) -> String {
         let asked = "\(exchange.question) (\(DNSRecordType(rawValue: exchange.questionType)))"
         guard let reply = exchange.reply else { return asked + ": no reply seen" }
         if let none = DNSAnswerPresentation.NoAnswer(reply) { return asked + ": " + DNSAnswerPresentation.text(none) }
@@ -41,7 +41,7 @@ public enum DNSExchangeWording {
     }
 
     /// The flow's encrypted DNS, by its key and announced name.
-    public static func encryptedDNS(_ flow: StoredFlow) -> EncryptedDNS? {
+    package static func encryptedDNS(_ flow: StoredFlow) -> EncryptedDNS? {
         EncryptedDNS(key: flow.key, announcedName: flow.sni)
     }
 }

@@ -4,29 +4,29 @@ import Shared
 /// One request and the response that answered it, paired in order on a keep-alive connection
 /// (RFC 9112 §9.3: responses come in the order of the requests). Either side may be missing: a
 /// request whose response was not kept, a response whose request the budget cut.
-public struct DecryptedHTTPExchange: Sendable, Equatable {
-    public let request: DecryptedHTTPMessage?
+package struct DecryptedHTTPExchange: Sendable, Equatable {
+    package let request: DecryptedHTTPMessage?
     /// 1xx answers before the final one (100 Continue, 103 Early Hints), in order.
-    public let interim: [DecryptedHTTPMessage]
-    public let response: DecryptedHTTPMessage?
+    package let interim: [DecryptedHTTPMessage]
+    package let response: DecryptedHTTPMessage?
     /// HTTP/2: the stream that carried the exchange, and for a pushed one the stream whose
     /// PUSH_PROMISE opened it; nil on HTTP/1.1.
-    public var stream: UInt32? = nil
-    public var promisedBy: UInt32? = nil
+    package var stream: UInt32? = nil
+    package var promisedBy: UInt32? = nil
     /// What else happened to it, in words (a reset, a push).
-    public var notes: [String] = []
+    package var notes: [String] = []
 }
 
 /// What the application protocol of an inspected connection's kept bytes is, as far as a
 /// reader can tell without guessing: HTTP/1.1 read message by message, HTTP/2 (named by its
 /// preface, RFC 9113 §3.4) read stream by stream, or neither — then the turns alone. Never an
 /// error: what does not parse is simply shown as it was.
-public enum DecryptedApplication: Sendable, Equatable {
+package enum DecryptedApplication: Sendable, Equatable {
     case http1(HTTP1Conversation)
     case http2(HTTP2Conversation)
     case unrecognized
 
-    public init(_ turns: DecryptedTurns) {
+    package init(_ turns: DecryptedTurns) {
         let sent = [UInt8](turns.stream(.outbound))
         let preface = HTTP2Connection.preface
         if sent.starts(with: preface) || (sent.count < preface.count && !sent.isEmpty && preface.starts(with: sent) && turns.isCut(.outbound)) {
@@ -39,7 +39,7 @@ public enum DecryptedApplication: Sendable, Equatable {
     }
 
     /// The requests and responses read, nil when the protocol is not HTTP.
-    public var exchanges: [DecryptedHTTPExchange]? {
+    package var exchanges: [DecryptedHTTPExchange]? {
         switch self {
         case let .http1(conversation): conversation.exchanges
         case let .http2(conversation): conversation.exchanges
@@ -48,7 +48,7 @@ public enum DecryptedApplication: Sendable, Equatable {
     }
 
     /// The protocol's name, nil when unrecognized.
-    public var name: String? {
+    package var name: String? {
         switch self {
         case .http1: "HTTP/1.1"
         case .http2: "HTTP/2"

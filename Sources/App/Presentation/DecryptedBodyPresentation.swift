@@ -4,7 +4,7 @@ import Shared
 /// How a body is shown: decoded from gzip, deflate or br first (bounded, `ContentDecoder`), then
 /// JSON indented (`Content-Type: application/json` or `…+json`, whole and valid), other bytes as
 /// text or a dump; a coding this reader does not know is named and its bytes left as sent.
-public indirect enum DecryptedBodyPresentation: Sendable, Equatable {
+package indirect enum DecryptedBodyPresentation: Sendable, Equatable {
     case none
     /// A `Content-Encoding` this reader cannot undo: named, the bytes kept as sent.
     case compressed(encoding: String)
@@ -14,7 +14,7 @@ public indirect enum DecryptedBodyPresentation: Sendable, Equatable {
     /// Decoded from its content codings, then shown as `shown` says.
     case decoded(DecodedBody, shown: DecryptedBodyPresentation)
 
-    public init(_ body: DecryptedHTTPBody, of message: DecryptedHTTPMessage) {
+    package init(_ body: DecryptedHTTPBody, of message: DecryptedHTTPMessage) {
         let contentType = message.field("Content-Type")
         guard !body.bytes.isEmpty else {
             self = .none
@@ -44,7 +44,7 @@ public indirect enum DecryptedBodyPresentation: Sendable, Equatable {
     }
 
     /// The bytes what is shown was drawn from: the decoded ones for a decoded body.
-    public func shownBytes(of body: DecryptedHTTPBody) -> Data {
+    func shownBytes(of body: DecryptedHTTPBody) -> Data {
         if case let .decoded(decoded, _) = self { return decoded.bytes }
         return body.bytes
     }
@@ -79,7 +79,7 @@ extension DecryptedHTTPBody {
     /// not kept", "40 000 bytes of 100 000 — the connection ended before the rest was sent",
     /// "77 bytes, gzip, decoded to 1 200 bytes, JSON, indented here", "77 bytes, compressed
     /// (zstd): not decoded here (TunnelVision decodes gzip, deflate and br)".
-    public func summary(_ presentation: DecryptedBodyPresentation) -> String {
+    package func summary(_ presentation: DecryptedBodyPresentation) -> String {
         let count = FlowInspector.grouped(bytes.count)
         var said: String
         switch (framing, bytes.isEmpty) {
@@ -102,13 +102,13 @@ extension DecryptedHTTPBody {
 
 /// A body decoded from its content codings: the header's words for them, the decoded bytes and
 /// how the decoding ended.
-public struct DecodedBody: Sendable, Equatable {
-    public let encoding: String
-    public let bytes: Data
-    public let ending: ContentDecoding.Ending
+package struct DecodedBody: Sendable, Equatable {
+    package let encoding: String
+    package let bytes: Data
+    package let ending: ContentDecoding.Ending
 
     /// Why the decoded bytes may not be all of it; nil when the coded stream ended whole.
-    public var endingNote: String? {
+    package var endingNote: String? {
         switch ending {
         case .whole: nil
         case .cut: bytes.isEmpty ? "the coded bytes stop before any of it could be decoded"

@@ -3,15 +3,15 @@ import Shared
 /// The Settings card *Decrypted content* (screens.md § Settings): what its switch allows and what
 /// it says, all carried to the web page in `storage --json`'s "plaintext" (`settings --json` is
 /// the settings document itself, decoded strictly, so it carries nothing beside the settings).
-public struct DecryptedContentCard: Sendable, Equatable {
+package struct DecryptedContentCard: Sendable, Equatable {
     /// The keep switch can be turned on only while inspection is on; it can always be turned off.
-    public let keepSwitchEnabled: Bool
+    package let keepSwitchEnabled: Bool
     /// Why the switch is as it is, when that needs saying.
-    public let keepHint: String?
-    public let ceilingBytes: UInt64
-    public let ceilingSentence: String
+    package let keepHint: String?
+    package let ceilingBytes: UInt64
+    package let ceilingSentence: String
 
-    public init(_ settings: AppSettings) {
+    package init(_ settings: AppSettings) {
         keepSwitchEnabled = settings.tlsInspectionEnabled || settings.plaintextPersistenceEnabled
         keepHint = switch (settings.tlsInspectionEnabled, settings.plaintextPersistenceEnabled) {
         case (false, false): "Turn on inspection of secure traffic first: only inspected connections have content to keep."

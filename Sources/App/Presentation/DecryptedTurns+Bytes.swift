@@ -5,7 +5,7 @@ import Foundation
 /// visibly as `\xHH` (C1 as `\u{HHHH}`) — or, when they are not text, the classic hex dump the
 /// packet detail draws. Bytes that are mostly control characters are not text even when they are
 /// valid UTF-8 (a run of NULs is).
-public enum DecryptedBytesRendering: Sendable, Equatable {
+package enum DecryptedBytesRendering: Sendable, Equatable {
     case text(String)
     /// The dump's lines (`PacketBytesPresentation.dump`): offset, hex, ASCII.
     case dump([String])
@@ -13,7 +13,7 @@ public enum DecryptedBytesRendering: Sendable, Equatable {
     /// At most one escaped character in this many still reads as text.
     static let escapedShareLimit = 16
 
-    public init(_ bytes: Data) {
+    package init(_ bytes: Data) {
         if let text = Self.text(bytes) { self = .text(text) } else { self = .dump(PacketBytesPresentation.dump(bytes)) }
     }
 

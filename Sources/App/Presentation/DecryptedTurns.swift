@@ -5,11 +5,11 @@ import Shared
 /// is a maximal run of consecutive chunks in the same direction — no splitting by time gaps.
 /// Each turn carries both exact lengths, the bytes kept and the bytes carried; no size of the
 /// whole connection is claimed, since after a cut only a lower bound exists. Pure.
-public struct DecryptedTurns: Sendable, Equatable {
-    public let turns: [DecryptedTurn]
+package struct DecryptedTurns: Sendable, Equatable {
+    package let turns: [DecryptedTurn]
 
     /// `chunks` in conversation order, as `HistoryReader.plaintext(forFlow:)` returns them.
-    public init(_ chunks: [DecryptedChunk]) {
+    package init(_ chunks: [DecryptedChunk]) {
         var turns: [DecryptedTurn] = []
         for chunk in chunks {
             if let last = turns.last, last.direction == chunk.direction {
@@ -23,17 +23,17 @@ public struct DecryptedTurns: Sendable, Equatable {
 
     /// One direction as kept: its bytes in order, each gap the budget left at its place — the
     /// stream an application protocol is read from.
-    public func kept(_ direction: Direction) -> KeptStream {
+    package func kept(_ direction: Direction) -> KeptStream {
         turns.filter { $0.direction == direction }.reduce(into: KeptStream()) { $0.append(contentsOf: $1.kept) }
     }
 
     /// Every byte kept in one direction, end to end (gaps closed up).
-    public func stream(_ direction: Direction) -> Data {
+    package func stream(_ direction: Direction) -> Data {
         turns.filter { $0.direction == direction }.reduce(into: Data()) { $0.append($1.bytes) }
     }
 
     /// When the byte at `offset` of `direction`'s kept bytes was seen: its turn's first chunk's time.
-    public func timestamp(ofByte offset: Int, in direction: Direction) -> Date? {
+    package func timestamp(ofByte offset: Int, in direction: Direction) -> Date? {
         var start = 0
         for turn in turns where turn.direction == direction {
             if offset < start + turn.storedLength { return turn.timestamp }
@@ -43,18 +43,18 @@ public struct DecryptedTurns: Sendable, Equatable {
     }
 
     /// Whether the budget left some of `direction` unkept.
-    public func isCut(_ direction: Direction) -> Bool {
+    package func isCut(_ direction: Direction) -> Bool {
         turns.contains { $0.direction == direction && $0.isTruncated }
     }
 }
 
 /// A run of one direction's chunks.
-public struct DecryptedTurn: Sendable, Equatable {
-    public let direction: Direction
+package struct DecryptedTurn: Sendable, Equatable {
+    package let direction: Direction
     /// When the turn's first chunk was seen.
-    public let timestamp: Date
+    package let timestamp: Date
     /// The turn's chunks end to end, with the gaps the budget left.
-    public let kept: KeptStream
+    package let kept: KeptStream
 
     init(_ chunk: DecryptedChunk) {
         direction = chunk.direction
@@ -77,14 +77,14 @@ public struct DecryptedTurn: Sendable, Equatable {
     }
 
     /// The bytes kept, all the turn's chunks end to end.
-    public var bytes: Data { Data(kept.bytes) }
-    public var storedLength: Int { kept.bytes.count }
+    package var bytes: Data { Data(kept.bytes) }
+    package var storedLength: Int { kept.bytes.count }
     /// The bytes the turn's chunks carried; more than `storedLength` when the budget cut it.
-    public var originalLength: Int { kept.carried }
+    package var originalLength: Int { kept.carried }
 
     /// The budget left some of this turn unkept.
-    public var isTruncated: Bool { kept.hasGaps }
+    package var isTruncated: Bool { kept.hasGaps }
 
     /// How its bytes read: text or a dump.
-    public var rendering: DecryptedBytesRendering { DecryptedBytesRendering(bytes) }
+    package var rendering: DecryptedBytesRendering { DecryptedBytesRendering(bytes) }
 }

@@ -4,13 +4,13 @@ extension DiagnosticsPresentation {
     /// Could the tunnel read what was looked up? Not whether names resolve (the resolver verdict):
     /// with encrypted DNS that works and this cannot, and saying so keeps a session of unnamed
     /// connections from reading as a fault. The pipeline's counters alone.
-    public enum DNSNamingVerdict: String, Sendable, Equatable, CaseIterable {
+    package enum DNSNamingVerdict: String, Sendable, Equatable, CaseIterable {
         case naming, learning, nothingToLearn, unreadable, nothingToRead, noTraffic
     }
 
     /// From what refutes most to what refutes least: one named flow proves the chain, one readable
     /// message proves the dissector works.
-    public static func dnsNamingVerdict(for pipeline: PipelineStats) -> DNSNamingVerdict {
+    package static func dnsNamingVerdict(for pipeline: PipelineStats) -> DNSNamingVerdict {
         let names = pipeline.dnsNames
         if names.flowsNamed > 0 { return .naming }
         if names.repliesRecorded > 0 { return .learning }
@@ -21,7 +21,7 @@ extension DiagnosticsPresentation {
     }
 
     /// The footer of Names from lookups; none without traffic. No figures: they are in the rows.
-    public static func dnsNamingNote(for verdict: DNSNamingVerdict) -> String? {
+    package static func dnsNamingNote(for verdict: DNSNamingVerdict) -> String? {
         switch verdict {
         case .naming:
             "Connections are named from the lookups before them: the name asked for goes to the address it returned."
@@ -40,18 +40,18 @@ extension DiagnosticsPresentation {
 
     /// The six reasons a readable reply taught nothing, added up: apart they are six rows a healthy
     /// session fills anyway.
-    public static func repliesIgnored(_ names: DNSNameStats) -> UInt64 {
+    package static func repliesIgnored(_ names: DNSNameStats) -> UInt64 {
         names.notAResponse &+ names.unsupportedOpcode &+ names.errorResponse &+ names.unsupportedQuestion
             &+ names.unusableName &+ names.noAddresses
     }
 
     /// Do QUIC connections carry the host their client announced? Apart from lookups: a QUIC flow
     /// may carry the name asked of DNS and not its own.
-    public enum QUICNamingVerdict: String, Sendable, Equatable, CaseIterable {
+    package enum QUICNamingVerdict: String, Sendable, Equatable, CaseIterable {
         case naming, nothingAnnounced, notReadable, reading, notOpening, nothingToRead, noTraffic
     }
 
-    public static func quicNamingVerdict(for pipeline: PipelineStats) -> QUICNamingVerdict {
+    package static func quicNamingVerdict(for pipeline: PipelineStats) -> QUICNamingVerdict {
         let quic = pipeline.quicNames
         if quic.flowsNamed > 0 { return .naming }
         if quic.flowsWithoutName > 0 { return .nothingAnnounced }
@@ -63,7 +63,7 @@ extension DiagnosticsPresentation {
 
     /// The footer of Names from QUIC. Each unnamed case says what the connections keep; the normal
     /// case says where the tunnel stops reading.
-    public static func quicNamingNote(for verdict: QUICNamingVerdict) -> String? {
+    package static func quicNamingNote(for verdict: QUICNamingVerdict) -> String? {
         let keeps = "those connections are forwarded untouched and keep the name a lookup gave their address, if any"
         return switch verdict {
         case .naming:

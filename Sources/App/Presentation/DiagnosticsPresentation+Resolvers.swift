@@ -7,7 +7,7 @@ extension DiagnosticsPresentation {
     /// `.stale` needs cause and symptom together (the seed's rule): the system's resolvers changed
     /// and nothing new was ever learnt, and lookups go unanswered. A change that was learnt never
     /// ends in `.stale`: the tunnel has shown it catches up.
-    public enum ResolverVerdict: String, Sendable, Equatable, CaseIterable {
+    package enum ResolverVerdict: String, Sendable, Equatable, CaseIterable {
         /// No tunnel, or no resolvers in the reply: nothing to affirm — never "announced none".
         case unknown
         /// Nothing announced because the system could not be asked.
@@ -25,9 +25,9 @@ extension DiagnosticsPresentation {
     }
 
     /// Below this many lookups without a reply nothing is claimed: one is in flight, two are a retry.
-    public static let unansweredLookupsBeforeVerdict: UInt64 = 4
+    static let unansweredLookupsBeforeVerdict: UInt64 = 4
 
-    public static func resolverVerdict(for stats: TunnelStats?, isMonitoring: Bool) -> ResolverVerdict {
+    package static func resolverVerdict(for stats: TunnelStats?, isMonitoring: Bool) -> ResolverVerdict {
         guard isMonitoring, let resolvers = stats?.resolvers else { return .unknown }
         if resolvers.announced.isEmpty {
             guard let reported = resolvers.reportedAtStart else { return .unreadable }
@@ -42,7 +42,7 @@ extension DiagnosticsPresentation {
 
     /// The warning above the headline; nil when there is nothing to warn about, because a notice
     /// shown when all is well teaches the reader to ignore it.
-    public static func resolverNotice(for verdict: ResolverVerdict) -> DiagnosticsHeadline? {
+    package static func resolverNotice(for verdict: ResolverVerdict) -> DiagnosticsHeadline? {
         let text: String? = switch verdict {
         case .unknown, .announcing: nil
         case .unreadable:

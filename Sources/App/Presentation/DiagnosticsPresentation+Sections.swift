@@ -5,7 +5,7 @@ extension DiagnosticsPresentation {
     /// order — what the relay did only when it answered (absent, never zeroed), the names announced
     /// (TCP, then QUIC) above the names asked for, and errors only when there is one. `failure` is
     /// why the last query brought no newer counters.
-    public static func screen(stats: TunnelStats?, isMonitoring: Bool, failure: String? = nil) -> DiagnosticsScreen {
+    package static func screen(stats: TunnelStats?, isMonitoring: Bool, failure: String? = nil) -> DiagnosticsScreen {
         let shown = isMonitoring ? stats : nil
         let sections: [DiagnosticsSection]
         if let shown {

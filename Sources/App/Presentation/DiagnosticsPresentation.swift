@@ -4,9 +4,9 @@ import Shared
 /// answering its own question from the counters of one running session, in tables whose order is
 /// the decision — several counters are non-zero at once in a long session, and only one conclusion
 /// may head each question. Pure: the counters in, the verdicts and their sentences out.
-public enum DiagnosticsPresentation {
+package enum DiagnosticsPresentation {
     /// Is looking inside secure traffic working?
-    public enum InspectionVerdict: Sendable, Equatable {
+    package enum InspectionVerdict: Sendable, Equatable {
         /// No tunnel is live: nothing to diagnose, the counters are per session.
         case notMonitoring
         /// The reply carried no relay (it was stopping): absence, never zeroes.
@@ -30,7 +30,7 @@ public enum DiagnosticsPresentation {
 
     /// The inspection verdict, checked in the seed's order — except that a connection broken by
     /// inspection is never hidden: it qualifies "working" and heads off "only refusals".
-    public static func verdict(for stats: TunnelStats?, isMonitoring: Bool) -> InspectionVerdict {
+    package static func verdict(for stats: TunnelStats?, isMonitoring: Bool) -> InspectionVerdict {
         guard isMonitoring else { return .notMonitoring }
         guard let relay = stats?.relay else { return .unavailable }
         guard let inspection = relay.inspection, inspection.inspectionCandidates > 0 else { return .idle }
@@ -44,12 +44,12 @@ public enum DiagnosticsPresentation {
     }
 
     /// "no tunnel is running on D: nothing to diagnose — …", or without the place.
-    public static func nothingToDiagnose(on place: String?) -> String {
+    package static func nothingToDiagnose(on place: String?) -> String {
         let running = place.map { "no tunnel is running on \($0)" } ?? "No tunnel is running"
         return "\(running): nothing to diagnose — the counters belong to a running session"
     }
 
-    public static func headline(for verdict: InspectionVerdict) -> DiagnosticsHeadline {
+    package static func headline(for verdict: InspectionVerdict) -> DiagnosticsHeadline {
         switch verdict {
         case .notMonitoring:
             DiagnosticsHeadline(verdict: "notMonitoring", text: nothingToDiagnose(on: nil) + ".")

@@ -3,7 +3,7 @@ import Shared
 extension DiagnosticsScreen {
     /// The terminal form: the resolver's warning above the headline, then each section's rows,
     /// labels padded so the values line up, and the section's footer under them.
-    public var text: String {
+    package var text: String {
         var lines: [String] = []
         if let resolverNotice { lines += ["Warning: \(resolverNotice.text)", ""] }
         lines.append(headline.text)
@@ -20,7 +20,7 @@ extension DiagnosticsScreen {
 
     /// {"monitoring", "headline": {"verdict", "text"}, "resolverNotice": {…} | null,
     ///  "sections": [{"key", "title", "note", "rows": [{"key", "label", "value"}]}]}
-    public var json: String {
+    package var json: String {
         var out = JSONWriter()
         out.beginObject()
         out.bool("monitoring", isMonitoring)

@@ -3,22 +3,22 @@ import Shared
 /// What the storage and captures doors say of audit evidence (audit.md § Retention): kept from
 /// every limit until its session is deleted, and deleted by hand only once the person was told —
 /// for the commands and the web app alike. The switch that agrees is spelled here once.
-public enum EvidenceDeletion {
+enum EvidenceDeletion {
     /// The switch by which a person agrees to delete evidence: the web API's query parameter, and
     /// after two dashes the commands' option (`option`).
-    public static let switchName = "including-evidence"
-    public static let option = "--" + switchName
+    static let switchName = "including-evidence"
+    static let option = "--" + switchName
 
     // MARK: Kept by the limits
 
     /// "3 captures (192.0 MiB) hold audit evidence; delete their audit session to release them".
-    public static func keptClause(_ evidence: KeptEvidence) -> String {
+    static func keptClause(_ evidence: KeptEvidence) -> String {
         let words = Words(evidence)
         return "\(words.captures) \(words.hold) audit evidence; delete \(words.their) audit session to release \(words.them)"
     }
 
     /// "3 captures (192.0 MiB) hold audit evidence: neither limit deletes them until their audit session is deleted".
-    public static func keptByLimits(_ evidence: KeptEvidence) -> String {
+    static func keptByLimits(_ evidence: KeptEvidence) -> String {
         let words = Words(evidence)
         return "\(words.captures) \(words.hold) audit evidence: neither limit deletes \(words.them) until \(words.their) "
             + "audit session is deleted"
@@ -38,12 +38,12 @@ public enum EvidenceDeletion {
     }
 
     /// Said beside the limits (and with what applying them would do) when evidence holds the size limit out of reach.
-    public static func sizeLimitHeld(_ evidence: KeptEvidence) -> String {
+    static func sizeLimitHeld(_ evidence: KeptEvidence) -> String {
         "the size limit cannot be met: \(keptClause(evidence))"
     }
 
     /// Said after a pass that could not meet the size limit because of evidence.
-    public static func sizeLimitStillHeld(_ evidence: KeptEvidence) -> String {
+    static func sizeLimitStillHeld(_ evidence: KeptEvidence) -> String {
         "the size limit is still exceeded: \(keptClause(evidence))"
     }
 
@@ -52,7 +52,7 @@ public enum EvidenceDeletion {
     /// Why `captures rm` deleted nothing when some of the captures asked for hold evidence (or
     /// could not be checked), or nil when none does: `problem` names them and their sessions (what
     /// a screen asks about), `message` adds how the command agrees.
-    public static func captureRefusal(_ standings: [(sequence: UInt32, standing: CaptureEvidenceStanding)])
+    static func captureRefusal(_ standings: [(sequence: UInt32, standing: CaptureEvidenceStanding)])
     -> (message: String, problem: String)? {
         let said = standings.compactMap { sequence, standing -> String? in
             switch standing {
@@ -70,7 +70,7 @@ public enum EvidenceDeletion {
 
     /// Why `storage clear` deleted nothing (`StorageError.clearingWouldDeleteEvidence` or
     /// `.clearingEvidenceUnknown`), with how the command agrees.
-    public static func clearRefusal(_ error: StorageError) -> String {
+    static func clearRefusal(_ error: StorageError) -> String {
         let what = switch error {
         case .clearingWouldDeleteEvidence(let connections): connections == 1 ? "it" : "them"
         case .clearingEvidenceUnknown, .capturesUnavailable: "any there is"
@@ -79,7 +79,7 @@ public enum EvidenceDeletion {
     }
 
     /// What a screen asks about before clearing again: what `clearRefusal` says, without the command's switch.
-    public static func clearProblem(_ error: StorageError) -> String {
+    static func clearProblem(_ error: StorageError) -> String {
         switch error {
         case .clearingWouldDeleteEvidence(let connections):
             "Delete everything would delete \(connections == 1 ? "1 connection" : "\(connections) connections") of audit evidence "
@@ -91,7 +91,7 @@ public enum EvidenceDeletion {
     }
 
     /// The question before a clear, with its audit evidence: "42 connections (5 of them audit evidence)".
-    public static func connections(_ count: Int, evidence: Int?) -> String {
+    static func connections(_ count: Int, evidence: Int?) -> String {
         let all = count == 1 ? "1 connection" : "\(count) connections"
         guard let evidence else { return "\(all) (whether any is audit evidence cannot be read)" }
         guard evidence > 0 else { return all }

@@ -14,26 +14,26 @@ import Shared
 ///      "tlsStatus":"encrypted"},
 ///     …
 ///     ],"connectionCount":1,"packetCount":12,"bytesOut":517,"bytesIn":4096,"truncated":false}
-public enum FlowExport {
+package enum FlowExport {
     /// At most this many connections, the most recent: the tunnel writes without a ceiling.
-    public static let defaultLimit = 20_000
+    package static let defaultLimit = 20_000
     /// The file's first bytes, by which an earlier export is told from a stranger's file.
-    public static let signature = #"{"format":"tunnelvision-connections""#
-    public static let formatVersion = 1
+    package static let signature = #"{"format":"tunnelvision-connections""#
+    package static let formatVersion = 1
     /// What the file holds, said by the file itself.
-    public static let contents = "metadata only: endpoints, names, times, byte and packet counts and encryption status"
+    package static let contents = "metadata only: endpoints, names, times, byte and packet counts and encryption status"
         + " of each connection; no payload (the packets themselves are in the captures)"
-    public static let scope = "the whole history, most recent connections first"
+    package static let scope = "the whole history, most recent connections first"
     /// The name of an export in a directory of exports.
-    public static let fileName = "connections.json"
+    package static let fileName = "connections.json"
 
     /// Whether `prefix` — the first bytes of a file — begin an export of ours.
-    public static func isExport(prefix: some Collection<UInt8>) -> Bool {
+    package static func isExport(prefix: some Collection<UInt8>) -> Bool {
         prefix.starts(with: signature.utf8)
     }
 
     /// Everything up to the opening of the `connections` array.
-    public static func header(_ out: inout JSONWriter, exportedAt: Date, limit: Int, scope: String = FlowExport.scope) {
+    package static func header(_ out: inout JSONWriter, exportedAt: Date, limit: Int, scope: String = FlowExport.scope) {
         out.beginObject()
         out.string("format", "tunnelvision-connections")
         out.number("version", formatVersion)
@@ -48,7 +48,7 @@ public enum FlowExport {
     }
 
     /// One connection, on a line of its own.
-    public static func entry(_ flow: HistoryFlow, _ out: inout JSONWriter, stamps: inout UTCTimestamp) {
+    package static func entry(_ flow: HistoryFlow, _ out: inout JSONWriter, stamps: inout UTCTimestamp) {
         let stored = flow.stored
         out.newline()
         out.beginObject()
@@ -83,7 +83,7 @@ public enum FlowExport {
     }
 
     /// The counts, after the last entry, and the end of the document.
-    public static func trailer(_ out: inout JSONWriter, totals: Totals, truncated: Bool) {
+    package static func trailer(_ out: inout JSONWriter, totals: Totals, truncated: Bool) {
         if totals.connections > 0 { out.lineBreak() }
         out.endArray()
         out.number("connectionCount", totals.connections)
@@ -96,15 +96,15 @@ public enum FlowExport {
     }
 
     /// What the trailer counts, added up entry by entry.
-    public struct Totals: Sendable, Equatable {
-        public var connections = 0
-        public var packets: UInt64 = 0
-        public var bytesOut: UInt64 = 0
-        public var bytesIn: UInt64 = 0
+    package struct Totals: Sendable, Equatable {
+        package var connections = 0
+        package var packets: UInt64 = 0
+        package var bytesOut: UInt64 = 0
+        package var bytesIn: UInt64 = 0
 
-        public init() {}
+        package init() {}
 
-        public mutating func add(_ flow: HistoryFlow) {
+        package mutating func add(_ flow: HistoryFlow) {
             connections += 1
             packets &+= flow.stored.packetCount
             bytesOut &+= flow.stored.bytesOut
@@ -113,7 +113,7 @@ public enum FlowExport {
     }
 
     /// The whole document in memory: for the tests and small exports; the exporter streams.
-    public static func document(_ flows: [HistoryFlow], exportedAt: Date, limit: Int = defaultLimit,
+    package static func document(_ flows: [HistoryFlow], exportedAt: Date, limit: Int = defaultLimit,
                                 truncated: Bool = false) -> Data {
         var out = JSONWriter()
         var stamps = UTCTimestamp()

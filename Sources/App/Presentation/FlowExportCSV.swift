@@ -4,15 +4,15 @@ import Shared
 /// The connections as CSV (RFC 4180): a header line, then a line per connection with the JSON
 /// export's facts under the same names, times in UTC (ISO 8601), fields quoted when they hold a
 /// comma, a quote or a line break. Metadata only, as the JSON export.
-public enum FlowExportCSV {
-    public static let columns = ["id", "session", "protocol", "host", "nameSource", "localAddress", "localPort", "remoteAddress",
+package enum FlowExportCSV {
+    package static let columns = ["id", "session", "protocol", "host", "nameSource", "localAddress", "localPort", "remoteAddress",
                                  "remotePort", "communityID", "firstSeen", "lastSeen", "durationSeconds", "bytesOut", "bytesIn", "packets",
                                  "tlsStatus", "inspectionReason", "program"]
     /// The first line, CRLF-ended (§2).
-    public static let header = columns.joined(separator: ",") + "\r\n"
+    package static let header = columns.joined(separator: ",") + "\r\n"
 
     /// One connection's line.
-    public static func line(_ flow: HistoryFlow) -> String {
+    package static func line(_ flow: HistoryFlow) -> String {
         let stored = flow.stored
         // Both ends as stored when this machine's side cannot be told: "local" is then the first.
         let local = flow.endpoints?.local ?? stored.key.endpointA, remote = flow.endpoints?.remote ?? stored.key.endpointB

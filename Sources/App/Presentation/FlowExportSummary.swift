@@ -3,9 +3,9 @@ import Shared
 /// What is said of an export — once written, or before (`export --summary`, the web app's
 /// *Export all connections*): where it went, how many connections, its size, and — when the cap
 /// cut it — that it holds only the most recent ones, and of how many.
-public struct FlowExportSummary: Sendable, Equatable {
+package struct FlowExportSummary: Sendable, Equatable {
     /// When it is said, and so how exact the size is.
-    public enum Stage: Sendable, Equatable {
+    package enum Stage: Sendable, Equatable {
         /// After writing: every figure is the file's.
         case written
         /// Before writing: the count and the truncation are the history's; the size is the
@@ -13,14 +13,14 @@ public struct FlowExportSummary: Sendable, Equatable {
         case planned(sizeEstimated: Bool)
     }
 
-    public let result: FlowExportResult
+    package let result: FlowExportResult
     /// The connections the history holds, when asked (a truncated export says "of N"); nil when
     /// it could not be counted.
-    public let historyConnections: Int?
-    public let limit: Int
-    public let stage: Stage
+    package let historyConnections: Int?
+    package let limit: Int
+    package let stage: Stage
 
-    public init(_ result: FlowExportResult, historyConnections: Int?, limit: Int = FlowExport.defaultLimit,
+    package init(_ result: FlowExportResult, historyConnections: Int?, limit: Int = FlowExport.defaultLimit,
                 stage: Stage = .written) {
         self.result = result
         self.historyConnections = historyConnections
@@ -29,11 +29,11 @@ public struct FlowExportSummary: Sendable, Equatable {
     }
 
     /// Whether `bytes` is an estimate, said "about" in words.
-    public var sizeEstimated: Bool { stage == .planned(sizeEstimated: true) }
+    var sizeEstimated: Bool { stage == .planned(sizeEstimated: true) }
 
     /// "exported 12 connections to PATH (3.4 KiB)" — before writing, "would export 20 000
     /// connections (about 9.6 MiB)" — then the truncation line when there is one.
-    public var lines: [String] {
+    package var lines: [String] {
         let noun = result.connectionCount == 1 ? "connection" : "connections"
         let place = result.url.map { " to \($0.path)" } ?? ""
         let verb = stage == .written ? "exported" : "would export"
@@ -53,14 +53,14 @@ public struct FlowExportSummary: Sendable, Equatable {
     }
 
     /// "truncated: the 20 000 most recent of 31 002"; nil when the export holds the whole history.
-    public var truncation: String? {
+    package var truncation: String? {
         guard result.truncated else { return nil }
         let total = historyConnections.map { " of \(Self.grouped($0))" } ?? " (the history's total could not be counted)"
         return "truncated: the \(Self.grouped(limit)) most recent\(total)"
     }
 
     /// {"path", "connections", "bytes", "bytesEstimated", "truncated", "historyConnections"}
-    public var json: String {
+    package var json: String {
         var out = JSONWriter(capacity: 256)
         out.beginObject()
         out.string("path", result.url?.path)

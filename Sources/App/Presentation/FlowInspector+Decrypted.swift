@@ -2,7 +2,7 @@ import Foundation
 import Shared
 
 /// What the history gave of one flow's decrypted content.
-public enum DecryptedContentReading: Sendable, Equatable {
+package enum DecryptedContentReading: Sendable, Equatable {
     /// The flow's chunks in conversation order (none is a real answer), and whether keeping
     /// decrypted content is on now — it tells "switched off" from "expired" when none are kept.
     case read([DecryptedChunk], keepingIsOn: Bool)
@@ -13,29 +13,29 @@ public enum DecryptedContentReading: Sendable, Equatable {
 /// The inspector's *Decrypted content* section (screens.md, Flow Inspector): the content of an
 /// inspected connection, or the one sentence that says why there is none. Every sentence the
 /// text, the JSON and so the web app show is here.
-public struct DecryptedSection: Sendable, Equatable {
+package struct DecryptedSection: Sendable, Equatable {
     /// Set when there is content: its turns and what protocol they read as.
-    public let content: DecryptedContent?
+    package let content: DecryptedContent?
     /// Set when there is no content to show: why, in words.
-    public let note: String?
+    package let note: String?
 
     /// Marks everything shown here: it was read only because the person set up inspection.
-    public static let marking = "inspected with your local CA"
+    package static let marking = "inspected with your local CA"
     /// ADR 0003: a limitation said as a guarantee, not an error — and only what is known: a
     /// refusal may be pinning, or a trust store the run did not reach.
-    public static let pinnedGuarantee = "this app did not accept this run's certificate (it pins, or trusts a store this run did not "
+    package static let pinnedGuarantee = "this app did not accept this run's certificate (it pins, or trusts a store this run did not "
         + "reach), or its server asks for the app's own; its content stays private"
-    public static let notEncrypted = "not encrypted: there was nothing to decrypt (what it carried travelled in the clear)"
-    public static let notInspected = "not inspected: its content stayed encrypted and was not decrypted"
+    package static let notEncrypted = "not encrypted: there was nothing to decrypt (what it carried travelled in the clear)"
+    package static let notInspected = "not inspected: its content stayed encrypted and was not decrypted"
     /// The command that turns keeping on, said wherever its being off is the reason nothing shows.
-    public static let keepCommand = SettingName.plaintextPersistence.command("on")
-    public static let keepingOff = "inspected, but none of its decrypted content is kept: keeping decrypted content is off"
+    static let keepCommand = SettingName.plaintextPersistence.command("on")
+    package static let keepingOff = "inspected, but none of its decrypted content is kept: keeping decrypted content is off"
         + " ('\(keepCommand)' keeps it from the next run)"
-    public static let expired = "inspected, but none of its decrypted content is kept any more: it expired or was deleted"
+    package static let expired = "inspected, but none of its decrypted content is kept any more: it expired or was deleted"
         + " (or keeping decrypted content was off while it ran)"
-    public static let brokenByInspection = "not read: the attempt to inspect it failed the connection"
-    public static func unreadable(_ reason: String) -> String { "its decrypted content could not be read: \(reason)" }
-    public static let restNotKept = "the rest of this turn was not kept"
+    static let brokenByInspection = "not read: the attempt to inspect it failed the connection"
+    package static func unreadable(_ reason: String) -> String { "its decrypted content could not be read: \(reason)" }
+    static let restNotKept = "the rest of this turn was not kept"
 
     /// Nil for an inspected flow whose content was not read: the section waits for it.
     init?(status: TLSInspectionStatus, reading: DecryptedContentReading?, connectionStart: Date, serverEnding: TLSStreamEnding? = nil) {
@@ -59,15 +59,15 @@ public struct DecryptedSection: Sendable, Equatable {
 }
 
 /// An inspected connection's kept content: its turns and, when they read as one, its protocol.
-public struct DecryptedContent: Sendable, Equatable {
-    public let turns: DecryptedTurns
-    public let application: DecryptedApplication
+package struct DecryptedContent: Sendable, Equatable {
+    package let turns: DecryptedTurns
+    package let application: DecryptedApplication
     /// The connection's first packet: turns are placed from it.
-    public let connectionStart: Date
+    package let connectionStart: Date
     /// How the real server ended the connection, when it did.
-    public let serverEnding: TLSStreamEnding?
+    package let serverEnding: TLSStreamEnding?
 
-    public init(_ chunks: [DecryptedChunk], connectionStart: Date, serverEnding: TLSStreamEnding? = nil) {
+    package init(_ chunks: [DecryptedChunk], connectionStart: Date, serverEnding: TLSStreamEnding? = nil) {
         turns = DecryptedTurns(chunks)
         application = DecryptedApplication(turns)
         self.connectionStart = connectionStart
@@ -79,7 +79,7 @@ public struct DecryptedContent: Sendable, Equatable {
     /// The words for how it ended are `FlowInspector.ending`'s, as `flow ID` says them. Nil too
     /// when everything received reads as whole responses (`receivedIsWhole`): a keep-alive
     /// connection the server dropped after answering in full cut nothing the app was owed.
-    public var endingNote: String? {
+    package var endingNote: String? {
         guard let serverEnding, serverEnding != .closeNotify, !receivedIsWhole else { return nil }
         return "the server ended the connection \(FlowInspector.ending(serverEnding)) — a cut made by the server, "
             + "not by what TunnelVision keeps"
@@ -106,35 +106,35 @@ public struct DecryptedContent: Sendable, Equatable {
     }
 
     /// Why an exchange has no request: its head was cut by the budget for what was sent.
-    public static let requestNotKept = "not kept (the budget for what was sent ran out before it)"
+    static let requestNotKept = "not kept (the budget for what was sent ran out before it)"
 
     /// Why an exchange has no request: HTTP/1.1's head was cut by the budget; an HTTP/2 stream's
     /// headers were cut, or could not be decoded (said in the notes).
-    public var requestMissing: String {
+    package var requestMissing: String {
         guard case .http2 = application else { return Self.requestNotKept }
         return turns.isCut(.outbound) ? Self.requestNotKept : "its headers could not be read (see the notes below)"
     }
 
     /// Why an exchange has no response: the budget for what was received ran out, or none came
     /// before the connection ended — never blamed on the budget when it did not run out.
-    public var responseMissing: String {
+    package var responseMissing: String {
         turns.isCut(.inbound) ? "not kept (the budget for what was received ran out before it)"
                               : "none arrived before the connection ended"
     }
 
     /// What the turn's header says: "sent, 0.012 s into the connection, 78 bytes" or with a cut
     /// "received, …, 65 536 bytes kept of 120 000 — the rest of this turn was not kept".
-    public func heading(_ turn: DecryptedTurn) -> String {
+    package func heading(_ turn: DecryptedTurn) -> String {
         let kept = FlowInspector.grouped(turn.storedLength)
         let size = turn.isTruncated ? "\(kept) bytes kept of \(FlowInspector.grouped(turn.originalLength)) — \(DecryptedSection.restNotKept)"
                                     : "\(kept) bytes"
         return "\(FlowInspector.directionWord(turn.direction)), \(FlowInspector.seconds(offset(turn))) into the connection, \(size)"
     }
 
-    public func offset(_ turn: DecryptedTurn) -> TimeInterval { turn.timestamp.timeIntervalSince(connectionStart) }
+    package func offset(_ turn: DecryptedTurn) -> TimeInterval { turn.timestamp.timeIntervalSince(connectionStart) }
 
     /// One line about the protocol, nil when none was recognized.
-    public var protocolLine: String? {
+    package var protocolLine: String? {
         switch application {
         case let .http1(conversation):
             let requests = conversation.exchanges.filter { $0.request != nil }.count
@@ -153,12 +153,12 @@ public struct DecryptedContent: Sendable, Equatable {
     }
 
     /// The WebSocket messages after an upgrade, nil when there was none.
-    public var webSocket: WebSocketConversation? {
+    package var webSocket: WebSocketConversation? {
         if case let .http1(conversation) = application { conversation.webSocket } else { nil }
     }
 
     /// What the HTTP reading could not place, in words.
-    public var httpNotes: [String] {
+    package var httpNotes: [String] {
         if case let .http2(conversation) = application { return conversation.notes }
         guard case let .http1(conversation) = application else { return [] }
         var notes: [String] = []
@@ -182,7 +182,7 @@ public struct DecryptedContent: Sendable, Equatable {
 
 extension FlowInspector {
     /// The *Decrypted content* section; nil for an inspected flow whose content was not read.
-    public var decryptedSection: DecryptedSection? {
+    package var decryptedSection: DecryptedSection? {
         DecryptedSection(status: flow.stored.tlsStatus, reading: decrypted, connectionStart: flow.stored.firstSeen,
                          serverEnding: flow.stored.serverEnding)
     }

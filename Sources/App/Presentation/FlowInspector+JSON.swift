@@ -3,7 +3,7 @@ import Shared
 
 extension FlowInspector {
     /// One JSON object (`tunnelvision help flow` describes each field).
-    public func json() -> String {
+    package func json() -> String {
         var out = JSONWriter()
         writeJSON(to: &out)
         return String(decoding: out.writer.bytes, as: UTF8.self)
@@ -21,7 +21,7 @@ extension FlowInspector {
         out.endArray()
     }
 
-    public func writeJSON(to out: inout JSONWriter) {
+    package func writeJSON(to out: inout JSONWriter) {
         let stored = flow.stored
         out.beginObject()
         out.number("id", Int(flow.id))

@@ -4,7 +4,7 @@ import Shared
 extension FlowInspector {
     /// What `tunnelvision flow ID` prints: the header, the name, TLS in the analyze report's
     /// words, the decrypted content (or why there is none), then the packet list and its footer.
-    public func text() -> String {
+    package func text() -> String {
         var lines = ["Connection \(flow.id)" + (flow.name.map { ": \($0.text)" } ?? " (no name known)")]
         if let name = flow.name, let source = flow.nameSourceText {
             lines.append("  name \(source)")
@@ -43,7 +43,7 @@ extension FlowInspector {
     }
 
     /// "sent" or "received", as seen from this device.
-    public static func directionWord(_ direction: Direction) -> String {
+    static func directionWord(_ direction: Direction) -> String {
         direction == .outbound ? "sent" : "received"
     }
 

@@ -4,17 +4,17 @@ import Shared
 /// What the flow inspector shows of one connection (screens.md, Flow Inspector): six facts, the
 /// name and where it came from, what TLS negotiated, and its first packets titled by meaning.
 /// Pure: given the flow, its first packets and how many the history holds.
-public struct FlowInspector: Sendable {
-    public let flow: HistoryFlow
-    public let rows: [FlowInspectorRow]
+package struct FlowInspector: Sendable {
+    package let flow: HistoryFlow
+    package let rows: [FlowInspectorRow]
     /// Packets of this flow the history holds (the list shows at most `rows.count` of them).
-    public let storedPacketCount: Int
+    package let storedPacketCount: Int
     /// What the history gave of its decrypted content; nil when it was not read.
-    public let decrypted: DecryptedContentReading?
+    package let decrypted: DecryptedContentReading?
 
     /// `packets` in time order, as `FlowStore.packets(forFlow:limit:)` returns them; only the first
     /// `limit` are listed.
-    public init(flow: HistoryFlow, packets: [StoredPacket], storedPacketCount: Int,
+    package init(flow: HistoryFlow, packets: [StoredPacket], storedPacketCount: Int,
                 limit: Int = HistoryPolicy.default.packetsPerFlow, decrypted: DecryptedContentReading? = nil) {
         self.flow = flow
         self.decrypted = decrypted
@@ -28,10 +28,10 @@ public struct FlowInspector: Sendable {
     }
 
     /// Whether the list stops before the history's end.
-    public var isCapped: Bool { storedPacketCount > rows.count }
+    package var isCapped: Bool { storedPacketCount > rows.count }
 
     /// Under a capped list, both numbers ("showing the first 500 of 10 000 packets"); nil otherwise.
-    public var footer: String? {
+    package var footer: String? {
         guard isCapped else { return nil }
         return "showing the first \(Self.grouped(rows.count)) of \(Self.grouped(storedPacketCount)) packets"
     }
@@ -39,7 +39,7 @@ public struct FlowInspector: Sendable {
     /// The header's six facts in reading order, Zeek's Community ID beside the protocol, the
     /// program behind the flow when it was asked, and what a DNS flow asked (or that the flow is
     /// encrypted DNS).
-    public var facts: [(label: String, value: String)] {
+    package var facts: [(label: String, value: String)] {
         let stored = flow.stored
         return [
             ("Between", ends),
@@ -56,7 +56,7 @@ public struct FlowInspector: Sendable {
     }
 
     /// The two ends in plain words: this device's first when the split is known.
-    public var ends: String {
+    package var ends: String {
         if let endpoints = flow.endpoints {
             return "this device \(Self.words(endpoints.local)) and \(Self.words(endpoints.remote))"
         }
@@ -66,7 +66,7 @@ public struct FlowInspector: Sendable {
     /// What the handshake said, in the analyze report's words and in reading order: how the
     /// stream opened, the QUIC version, the client's offer, the server's answer, what could be
     /// seen of its certificates (the chain itself is `certificates`). Empty when nothing was read.
-    public var handshakeFacts: [(label: String, value: String)] {
+    package var handshakeFacts: [(label: String, value: String)] {
         let stored = flow.stored
         var said: [(label: String, value: String)] = []
         if let opening = stored.streamOpening { said.append(("opened with", AnalysisReport.text(opening))) }
@@ -90,16 +90,16 @@ public struct FlowInspector: Sendable {
 
     /// The hellos' fingerprints (`TLSFingerprintWording`), after what the handshake said; the JSON
     /// has them as `fingerprints`.
-    public var fingerprintFacts: [(label: String, value: String)] {
+    var fingerprintFacts: [(label: String, value: String)] {
         TLSFingerprintWording.facts(client: flow.stored.clientFingerprints, server: flow.stored.serverFingerprints)
     }
 
     /// The two legs of an inspected flow, labelled by whose handshake each was.
-    public static let leafLabel = "the app and TunnelVision's certificate negotiated"
-    public static let upstreamLabel = "the server answered TunnelVision"
+    package static let leafLabel = "the app and TunnelVision's certificate negotiated"
+    package static let upstreamLabel = "the server answered TunnelVision"
 
     /// How the real server ended an inspected flow, and what that means for its content.
-    public static func ending(_ ending: TLSStreamEnding) -> String {
+    package static func ending(_ ending: TLSStreamEnding) -> String {
         switch ending {
         case .closeNotify: "with close_notify: everything it meant to send arrived"
         case .withoutCloseNotify: "without close_notify: what it sent last may be cut short, and the app was told the same way"
@@ -109,10 +109,10 @@ public struct FlowInspector: Sendable {
     }
 
     /// `serverEnding`'s stable identifiers in JSON.
-    public static func endingIdentifier(_ ending: TLSStreamEnding) -> String { "\(ending)" }
+    package static func endingIdentifier(_ ending: TLSStreamEnding) -> String { "\(ending)" }
 
     /// What the server showed of its certificates, when there was a TLS answer or a reading.
-    public var certificates: ServerCertificateVisibility? {
+    package var certificates: ServerCertificateVisibility? {
         let stored = flow.stored
         guard stored.serverTLS != nil || stored.serverCertificates != nil else { return nil }
         return ServerCertificateVisibility(answer: stored.serverTLS, reading: stored.serverCertificates)
@@ -123,7 +123,7 @@ public struct FlowInspector: Sendable {
     }
 
     /// The status as a person reads it (the timeline's badges, in full).
-    public static func encryption(_ status: TLSInspectionStatus) -> String {
+    package static func encryption(_ status: TLSInspectionStatus) -> String {
         switch status {
         case .plaintext: "not encrypted: its content travelled in the clear"
         case .encrypted: "encrypted, not inspected"
@@ -134,12 +134,12 @@ public struct FlowInspector: Sendable {
     }
 
     /// Seconds with millisecond resolution: "0.004 s".
-    public static func seconds(_ interval: TimeInterval) -> String {
+    package static func seconds(_ interval: TimeInterval) -> String {
         String(format: "%.3f s", max(0, interval))
     }
 
     /// Thousands apart by a space, as the footer writes them: "10 000".
-    public static func grouped(_ number: Int) -> String {
+    package static func grouped(_ number: Int) -> String {
         let digits = String(number.magnitude)
         var out = ""
         for (index, digit) in digits.enumerated() {
@@ -151,20 +151,20 @@ public struct FlowInspector: Sendable {
 }
 
 /// One row of the inspector's packet list.
-public struct FlowInspectorRow: Sendable, Hashable, Identifiable {
-    public let packet: StoredPacket
+package struct FlowInspectorRow: Sendable, Hashable, Identifiable {
+    package let packet: StoredPacket
     /// 1-based, in time order: what `flow ID --packet N` takes.
-    public let number: Int
-    public let title: PacketTitle
+    package let number: Int
+    package let title: PacketTitle
     /// Since the flow's first packet.
-    public let offset: TimeInterval
+    package let offset: TimeInterval
 
-    public var id: Int64 { packet.id }
+    package var id: Int64 { packet.id }
     /// "SYN ACK"; empty for a packet that is not TCP.
-    public var flags: String { PacketTitle.acronyms(packet.tcpFlags) }
-    public var time: String { FlowInspector.seconds(offset) }
+    package var flags: String { PacketTitle.acronyms(packet.tcpFlags) }
+    package var time: String { FlowInspector.seconds(offset) }
 
-    public init(packet: StoredPacket, number: Int, since first: Date, proto: IPProtocolNumber, version: IPVersion) {
+    package init(packet: StoredPacket, number: Int, since first: Date, proto: IPProtocolNumber, version: IPVersion) {
         self.packet = packet
         self.number = number
         title = PacketTitle(flags: packet.tcpFlags, length: packet.length, proto: proto, version: version)

@@ -6,14 +6,14 @@ import Shared
 /// HTTP/1.1 and HTTP/2 alike, bodies decoded as the Inspector shows them. Only what was kept and
 /// read is written; timings are not measured per request here, so each entry carries its
 /// connection's first moment and zero timings, and says so in its comment.
-public enum HARExport {
+package enum HARExport {
     /// The file's first bytes, as `header` writes them.
-    public static let signature = #"{"log":{"version":"1.2","creator":{"name":"TunnelVision""#
+    package static let signature = #"{"log":{"version":"1.2","creator":{"name":"TunnelVision""#
 
-    public static let comment = "decrypted content of connections inspected with your local CA, as TunnelVision kept it; "
+    package static let comment = "decrypted content of connections inspected with your local CA, as TunnelVision kept it; "
         + "times are each connection's first packet, not measured per request"
 
-    public static func header(_ out: inout JSONWriter) {
+    package static func header(_ out: inout JSONWriter) {
         out.beginObject()
         out.beginObject("log")
         out.string("version", "1.2")
@@ -25,7 +25,7 @@ public enum HARExport {
         out.beginArray("entries")
     }
 
-    public static func trailer(_ out: inout JSONWriter) {
+    package static func trailer(_ out: inout JSONWriter) {
         out.endArray()
         out.endObject()
         out.endObject()
@@ -34,7 +34,7 @@ public enum HARExport {
 
     /// An entry for each exchange of `content` that has its request; how many were written.
     @discardableResult
-    public static func entries(of flow: HistoryFlow, _ content: DecryptedContent, to out: inout JSONWriter) -> Int {
+    package static func entries(of flow: HistoryFlow, _ content: DecryptedContent, to out: inout JSONWriter) -> Int {
         guard let exchanges = content.application.exchanges else { return 0 }
         var written = 0
         for exchange in exchanges {

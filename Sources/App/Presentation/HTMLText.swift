@@ -1,7 +1,7 @@
 /// Text put into HTML the server writes (an error page, a report): every character markup could
 /// read as markup is escaped, so nothing a record holds is ever parsed as HTML.
-public enum HTMLText {
-    public static func escaped(_ text: String) -> String {
+enum HTMLText {
+    static func escaped(_ text: String) -> String {
         var escaped = ""
         for character in text {
             switch character {

@@ -5,14 +5,14 @@ import Shared
 /// `1796004000123456789-42`, as it always was; in another order it starts with the order and holds
 /// the value sorted by — `received:desc:i52000-42`, `host:asc:t6578616d706c652e636f6d-42` (text
 /// and address bytes in hex) — so a cursor is never read in an order it was not made in.
-public enum HistoryCursorText {
-    public static func text(_ cursor: FlowCursor, order: FlowOrder = .newestFirst) -> String {
+package enum HistoryCursorText {
+    package static func text(_ cursor: FlowCursor, order: FlowOrder = .newestFirst) -> String {
         if order == .newestFirst, case .integer(let instant) = cursor.value { return "\(instant)-\(cursor.id)" }
         return "\(HistorySort.word(order)):\(value(cursor.value))-\(cursor.id)"
     }
 
     /// The order and position `text(_:order:)` wrote; nil when `text` is not one it writes.
-    public static func parse(_ text: String) -> (order: FlowOrder, cursor: FlowCursor)? {
+    package static func parse(_ text: String) -> (order: FlowOrder, cursor: FlowCursor)? {
         guard let dash = text.lastIndex(of: "-"), let id = Int64(text[text.index(after: dash)...]), id > 0 else { return nil }
         let head = text[..<dash]
         let parts = head.split(separator: ":", omittingEmptySubsequences: false)

@@ -2,20 +2,20 @@ import Foundation
 import Shared
 
 /// How a history flow's facts are named: stable identifiers for scripts, plain words for people.
-public enum HistoryFlowWording {
+package enum HistoryFlowWording {
     /// `tcp`, `udp`, `icmp`, `icmpv6`, `proto-47`: stable, read by scripts.
-    public static func protocolIdentifier(_ proto: IPProtocolNumber) -> String { proto.displayName.lowercased() }
+    package static func protocolIdentifier(_ proto: IPProtocolNumber) -> String { proto.displayName.lowercased() }
 
     /// `plaintext`, `encrypted`, `inspected`, `notInspectable`, `inspectionFailed`: stable, read by scripts.
-    public static func statusIdentifier(_ status: TLSInspectionStatus) -> String { status.identifier }
+    package static func statusIdentifier(_ status: TLSInspectionStatus) -> String { status.identifier }
 
     /// The status by its identifier; nil for an unknown one.
-    public static func status(identifier: String) -> TLSInspectionStatus? {
+    package static func status(identifier: String) -> TLSInspectionStatus? {
         TLSInspectionStatus.allCases.first { statusIdentifier($0).lowercased() == identifier.lowercased() }
     }
 
     /// The encryption column: the badge's words (`statusLabel`), with what two of them mean.
-    public static func encryption(_ status: TLSInspectionStatus) -> String {
+    package static func encryption(_ status: TLSInspectionStatus) -> String {
         let label = statusLabel(status).lowercased()
         switch status {
         case .inspected: return "decrypted (\(label))"
@@ -26,13 +26,13 @@ public enum HistoryFlowWording {
 
     /// The encryption column, with the reason when there is one worth saying: "encrypted — not
     /// inspected: QUIC, passed through", "broken by inspection — server's side failed".
-    public static func encryption(_ status: TLSInspectionStatus, reason: InspectionReason?) -> String {
+    package static func encryption(_ status: TLSInspectionStatus, reason: InspectionReason?) -> String {
         guard let reason, InspectionReasonWording.isWorthSaying(reason) else { return encryption(status) }
         return encryption(status) + " — " + InspectionReasonWording.label(reason.kind)
     }
 
     /// The status as a screen's badge and filter name it: "Not encrypted", …, "Broken by inspection".
-    public static func statusLabel(_ status: TLSInspectionStatus) -> String {
+    package static func statusLabel(_ status: TLSInspectionStatus) -> String {
         switch status {
         case .plaintext: "Not encrypted"
         case .encrypted: "Encrypted"
@@ -43,17 +43,17 @@ public enum HistoryFlowWording {
     }
 
     /// Whether a list's row writes its status out: only departures from "encrypted", the ordinary case.
-    public static func statusIsWritten(_ status: TLSInspectionStatus) -> Bool { status != .encrypted }
+    package static func statusIsWritten(_ status: TLSInspectionStatus) -> Bool { status != .encrypted }
 
     /// What a list's row says under its status, nil when nothing: the reason's sentence when it is
     /// worth saying (`InspectionReasonWording.isWorthSaying`).
-    public static func statusNote(_ stored: StoredFlow) -> String? {
+    package static func statusNote(_ stored: StoredFlow) -> String? {
         guard let reason = stored.inspectionReason, InspectionReasonWording.isWorthSaying(reason) else { return nil }
         return InspectionReasonWording.text(reason, status: stored.tlsStatus)
     }
 
     /// The host column: the name with where it came from, else the remote address, else both ends.
-    public static func host(_ flow: HistoryFlow) -> String {
+    package static func host(_ flow: HistoryFlow) -> String {
         if let name = flow.name, let source = flow.nameSource { return "\(name.text) (\(source.rawValue))" }
         if let remote = flow.remoteAddress { return remote }
         return "\(flow.stored.key.endpointA) ↔ \(flow.stored.key.endpointB)"
@@ -62,10 +62,10 @@ public enum HistoryFlowWording {
     /// Zeek's Community ID of the flow, from its key on every read (`CommunityID(flow:)`), so any
     /// other monitor's record of the same flow is found by it; nil where the key lacks what the
     /// spec hashes (ICMP's type and code, SCTP's ports).
-    public static func communityID(_ key: FlowKey) -> String? { try? CommunityID(flow: key).description }
+    package static func communityID(_ key: FlowKey) -> String? { try? CommunityID(flow: key).description }
 
     /// `communityID` as a person reads it: the ID, or none and why.
-    public static func communityIDText(_ key: FlowKey) -> String {
+    static func communityIDText(_ key: FlowKey) -> String {
         do {
             return try CommunityID(flow: key).description
         } catch {
@@ -83,7 +83,7 @@ public enum HistoryFlowWording {
     }
 
     /// 0.0123 → "12 ms", 2.5 → "2.5 s", 3 720 → "1 h 2 min".
-    public static func duration(_ seconds: TimeInterval) -> String {
+    package static func duration(_ seconds: TimeInterval) -> String {
         if seconds < 1 { return "\(Int((seconds * 1_000).rounded())) ms" }
         if seconds < 60 { return String(format: "%.1f s", seconds) }
         if seconds < 3_600 { return "\(Int(seconds) / 60) min \(Int(seconds) % 60) s" }
@@ -91,12 +91,12 @@ public enum HistoryFlowWording {
     }
 
     /// `2026-12-01 15:02:03` (UTC, whole seconds): the listing's time column.
-    public static func time(_ date: Date) -> String {
+    package static func time(_ date: Date) -> String {
         UTCTimestamp.iso8601(date).replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
     }
 
     /// `2026-12-01T15:02:03.250000Z`: a UTC instant with microseconds (`UTCTimestamp`).
-    public static func utc(_ date: Date) -> String {
+    package static func utc(_ date: Date) -> String {
         var writer = ASCIIWriter(capacity: 32)
         var stamp = UTCTimestamp(fractionDigits: 6)
         stamp.write(nanosecondsSince1970: Int64((date.timeIntervalSince1970 * 1e6).rounded()) * 1_000, to: &writer)
@@ -122,7 +122,7 @@ public enum HistoryFlowWording {
 
     /// One flow as `flows --json` (and any other history document) writes it; `after` is the
     /// cursor its listing goes on with just past it (null outside a listing).
-    public static func write(_ flow: HistoryFlow, after cursor: String?, to out: inout JSONWriter) {
+    package static func write(_ flow: HistoryFlow, after cursor: String?, to out: inout JSONWriter) {
         out.beginObject()
         out.number("id", Int(flow.id))
         out.string("after", cursor)
@@ -167,7 +167,7 @@ public enum HistoryFlowWording {
     /// negotiated, as `serverAnswer` is written — and `serverEnding`, how the real server ended an
     /// inspected flow (`closeNotify`, `withoutCloseNotify`, `reset`, `fatalAlert`); each null when none.
     /// Then `program` (`ProgramWording.write`), the program behind the flow.
-    public static func writeInspection(_ stored: StoredFlow, to out: inout JSONWriter) {
+    static func writeInspection(_ stored: StoredFlow, to out: inout JSONWriter) {
         writeInspectionReason(stored.inspectionReason, to: &out)
         out.key("leafTLS")
         if let leaf = stored.leafTLS { AnalysisReport.write(.negotiated(leaf), to: &out) } else { out.null() }
@@ -175,7 +175,7 @@ public enum HistoryFlowWording {
         ProgramWording.write(stored.program, to: &out)
     }
 
-    public static func writeInspectionReason(_ reason: InspectionReason?, to out: inout JSONWriter) {
+    static func writeInspectionReason(_ reason: InspectionReason?, to out: inout JSONWriter) {
         out.string("inspectionReason", reason.map { InspectionReasonWording.identifier($0.kind) })
         out.string("inspectionDetail", reason?.detail)
     }

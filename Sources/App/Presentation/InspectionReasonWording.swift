@@ -2,17 +2,17 @@ import Shared
 
 /// Why a flow was not inspected, or how inspection broke it, in words: every screen and command
 /// says a reason with these sentences, and scripts read `identifier`.
-public enum InspectionReasonWording {
+package enum InspectionReasonWording {
     /// The kind's stable identifier (its raw value): `inspectionOff`, `refusedCertificate`, ….
-    public static func identifier(_ kind: InspectionReasonKind) -> String { kind.rawValue }
+    package static func identifier(_ kind: InspectionReasonKind) -> String { kind.rawValue }
 
     /// The kind by its identifier, ignoring case; nil for an unknown one.
-    public static func kind(identifier: String) -> InspectionReasonKind? {
+    package static func kind(identifier: String) -> InspectionReasonKind? {
         InspectionReasonKind.allCases.first { $0.rawValue.lowercased() == identifier.lowercased() }
     }
 
     /// The kind in a few words, for a counter's label or a filter.
-    public static func label(_ kind: InspectionReasonKind) -> String {
+    package static func label(_ kind: InspectionReasonKind) -> String {
         switch kind {
         case .inspectionOff: "inspection off"
         case .noServerName: "no server name"
@@ -32,7 +32,7 @@ public enum InspectionReasonWording {
     /// What became of a flow that has a reason, before the reason itself: "not inspected
     /// (passed through untouched)", "kept private (…)", "broken by inspection (…)". The status,
     /// not the kind, says it: the tunnel's own failure, say, steps aside when it still can.
-    public static func outcome(_ status: TLSInspectionStatus) -> String {
+    package static func outcome(_ status: TLSInspectionStatus) -> String {
         let label = HistoryFlowWording.statusLabel(status).lowercased()   // the badge's words, where they apply
         switch status {
         case .plaintext, .encrypted, .inspected: return "not inspected (passed through untouched)"
@@ -42,7 +42,7 @@ public enum InspectionReasonWording {
     }
 
     /// The kind as a sentence: what happened, and only what is known.
-    public static func sentence(_ kind: InspectionReasonKind) -> String {
+    package static func sentence(_ kind: InspectionReasonKind) -> String {
         switch kind {
         case .inspectionOff:
             "inspection was off for this connection (it needs run --inspect, or '\(SettingName.tlsInspection.command("on"))', "
@@ -76,14 +76,14 @@ public enum InspectionReasonWording {
 
     /// The reason in full, for a flow of `status`: what became of it, why, then the detail in the
     /// words of whoever said it.
-    public static func text(_ reason: InspectionReason, status: TLSInspectionStatus) -> String {
+    package static func text(_ reason: InspectionReason, status: TLSInspectionStatus) -> String {
         let said = outcome(status) + ": " + sentence(reason.kind)
         return reason.detail.map { said + " (\($0))" } ?? said
     }
 
     /// Whether a list's row says the reason beside its status: every reason but inspection simply
     /// not asked for, which is every TLS connection of a run without --inspect.
-    public static func isWorthSaying(_ reason: InspectionReason) -> Bool {
+    package static func isWorthSaying(_ reason: InspectionReason) -> Bool {
         reason.kind != .inspectionOff || reason.detail != nil
     }
 }

@@ -3,33 +3,33 @@ import Shared
 
 /// The terminal dashboard's frame, from a snapshot to the lines drawn: pure, so every decision of
 /// the screen (what is said, in which state, how much fits) is tested without a terminal.
-public struct LiveDashboard: Sendable {
-    public let snapshot: LiveFeedSnapshot
-    public let names: LiveDashboardNames
+package struct LiveDashboard: Sendable {
+    package let snapshot: LiveFeedSnapshot
+    package let names: LiveDashboardNames
     /// The data directory as the person named it.
-    public let directory: String
+    package let directory: String
 
-    public init(snapshot: LiveFeedSnapshot, names: LiveDashboardNames, directory: String) {
+    package init(snapshot: LiveFeedSnapshot, names: LiveDashboardNames, directory: String) {
         self.snapshot = snapshot
         self.names = names
         self.directory = directory
     }
 
-    public var state: LiveDashboardState { LiveDashboardState(snapshot) }
+    package var state: LiveDashboardState { LiveDashboardState(snapshot) }
 
     /// The last whole interval: the one being filled is still partial and would always read low.
-    public var currentRate: ThroughputSample? {
+    var currentRate: ThroughputSample? {
         snapshot.throughput.count >= 2 ? snapshot.throughput[snapshot.throughput.count - 2] : nil
     }
 
     /// "received 1.2 MiB/s, sent 40.0 KiB/s" (house binary units, as the run summary's).
-    public var ratesLine: String {
+    package var ratesLine: String {
         let sample = currentRate
         return "received \(Self.rate(sample?.bytesInPerSecond ?? 0)), sent \(Self.rate(sample?.bytesOutPerSecond ?? 0))"
     }
 
     /// This session's counters, and — only when the tunnel shed records — how many.
-    public var countersLine: String {
+    package var countersLine: String {
         let connections = snapshot.connectionsReachedCap
             ? "at least \(snapshot.connectionsSeen) connections" : Self.counted(snapshot.connectionsSeen, "connection")
         var line = "this session: \(RunSummary.bytes(snapshot.bytesIn)) received, \(RunSummary.bytes(snapshot.bytesOut)) sent, "
@@ -43,7 +43,7 @@ public struct LiveDashboard: Sendable {
     /// What the shed records mean for the counters, in the Dashboard's words; nil when none were
     /// shed. The counters are added up from the records the screen was handed, so they leave the
     /// shed ones out; the history and the captures are written apart from the feed and hold them.
-    public var droppedNote: String? {
+    package var droppedNote: String? {
         guard snapshot.droppedRecords > 0 else { return nil }
         let records = snapshot.droppedRecords == 1 ? "1 packet's record was" : "\(snapshot.droppedRecords) packets' records were"
         return "\(records) not handed to this screen while the tunnel was busy: the traffic itself was not affected and the "
@@ -51,12 +51,12 @@ public struct LiveDashboard: Sendable {
     }
 
     /// The newest packet of each of the last `limit` connections, newest first.
-    public func recentConnections(limit: Int) -> [LivePacket] {
+    func recentConnections(limit: Int) -> [LivePacket] {
         snapshot.recentConnections(limit: limit)
     }
 
     /// Every line of the screen for a terminal of `layout`'s size, each at most `columns` wide.
-    public func frame(_ layout: LiveDashboardLayout) -> [String] {
+    package func frame(_ layout: LiveDashboardLayout) -> [String] {
         var lines = ["TunnelVision · " + state.headline(directory: directory), ratesLine]
         if layout.isCompact {
             lines += [countersLine, "q quits (a larger terminal shows the charts)"]
@@ -86,7 +86,7 @@ public struct LiveDashboard: Sendable {
     /// The busiest remote hosts of the last minute, busiest first, each with the name the history
     /// gave it and the connection its row opens. What the screen's list and the JSON line's
     /// `topTalkers` show.
-    public func talkers(limit: Int) -> [LiveDashboardTalker] {
+    package func talkers(limit: Int) -> [LiveDashboardTalker] {
         snapshot.topTalkers.prefix(limit).map { LiveDashboardTalker($0, names: names) }
     }
 

@@ -1,11 +1,11 @@
 /// One sense of the throughput as terminal rows of block characters: each column a sample, each
 /// row eight levels (▁ … █), scaled to the window's busiest sample. Any sample above zero shows at
 /// least one level, so a trickle is never drawn as silence; zero is a blank.
-public enum LiveDashboardChart {
+package enum LiveDashboardChart {
     static let levels: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// `height` rows, top first, each `values.count` characters wide.
-    public static func rows(_ values: [UInt64], height: Int) -> [String] {
+    package static func rows(_ values: [UInt64], height: Int) -> [String] {
         guard height > 0 else { return [] }
         let peak = values.max() ?? 0
         let steps = UInt64(height * 8)

@@ -2,26 +2,26 @@
 /// headline, the rates, the session counters, the two headings, the footer and three blank
 /// separators (nine); what remains goes first to the two charts (up to eight rows each), then to the
 /// busiest hosts (up to ten), then to the recent connections.
-public struct LiveDashboardLayout: Sendable, Equatable {
-    public let columns: Int
-    public let rows: Int
+package struct LiveDashboardLayout: Sendable, Equatable {
+    package let columns: Int
+    package let rows: Int
     /// Too small for charts and lists: headline, rates, counters and the footer only.
-    public let isCompact: Bool
-    public let chartHeight: Int
+    package let isCompact: Bool
+    package let chartHeight: Int
     /// One column per sample, the newest on the right; never stretched.
-    public let chartWidth: Int
-    public let talkerRows: Int
-    public let recentRows: Int
+    package let chartWidth: Int
+    package let talkerRows: Int
+    package let recentRows: Int
 
-    public static let minimumColumns = 40
-    public static let minimumRows = 14
+    static let minimumColumns = 40
+    static let minimumRows = 14
     /// "received    │" or "999.9 KiB/s │" before each chart.
-    public static let chartLabelWidth = 13
+    static let chartLabelWidth = 13
     static let fixedRows = 9
     static let maximumChartHeight = 8
     static let maximumTalkerRows = 10
 
-    public init(columns: Int, rows: Int, samples: Int) {
+    package init(columns: Int, rows: Int, samples: Int) {
         self.columns = max(columns, 1)
         self.rows = max(rows, 1)
         isCompact = columns < Self.minimumColumns || rows < Self.minimumRows

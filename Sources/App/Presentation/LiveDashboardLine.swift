@@ -7,8 +7,8 @@ import Shared
 /// unreadable), and `topTalkers`: the busiest remote hosts of the last minute, as the terminal
 /// dashboard lists them, each with its name and the history's row its entry opens —
 /// `LiveDashboardTalker` decides both).
-public enum LiveDashboardLine {
-    public static func text(_ dashboard: LiveDashboard, at now: Date) -> String {
+package enum LiveDashboardLine {
+    package static func text(_ dashboard: LiveDashboard, at now: Date) -> String {
         let state: String = switch dashboard.state {
         case .live: "live"
         case .noTunnel: "no tunnel, waiting"
@@ -18,7 +18,7 @@ public enum LiveDashboardLine {
         return "\(UTCTimestamp.iso8601(now)) \(dashboard.ratesLine); \(dashboard.countersLine); \(state)"
     }
 
-    public static func json(_ dashboard: LiveDashboard, at now: Date) -> String {
+    package static func json(_ dashboard: LiveDashboard, at now: Date) -> String {
         let snapshot = dashboard.snapshot
         let rate = dashboard.currentRate
         var out = JSONWriter(capacity: 256)

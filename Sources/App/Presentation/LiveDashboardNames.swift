@@ -7,7 +7,7 @@ import Shared
 /// asked about more than `retryAfter` ago without finding them named — the history writes a new
 /// connection a moment after its first packets, and its name when the handshake or the DNS
 /// answer gives one). Bounded: past `capacity` entries the oldest answers are forgotten.
-public struct LiveDashboardNames: Sendable, Equatable {
+package struct LiveDashboardNames: Sendable, Equatable {
     private struct Entry: Sendable, Equatable {
         var flowID: Int64?
         var name: String?
@@ -15,25 +15,25 @@ public struct LiveDashboardNames: Sendable, Equatable {
     }
 
     /// A host's name and the connection that gave it.
-    public struct HostName: Sendable, Equatable {
-        public let name: String
-        public let flowID: Int64
+    package struct HostName: Sendable, Equatable {
+        package let name: String
+        package let flowID: Int64
     }
 
-    public let lookupsPerRound: Int
-    public let retryAfter: TimeInterval
-    public let capacity: Int
+    package let lookupsPerRound: Int
+    package let retryAfter: TimeInterval
+    package let capacity: Int
     private var flows: [FlowKey: Entry] = [:]
     private var hosts: [IPAddress: HostName] = [:]
 
-    public init(lookupsPerRound: Int = 4, retryAfter: TimeInterval = 3, capacity: Int = 2048) {
+    package init(lookupsPerRound: Int = 4, retryAfter: TimeInterval = 3, capacity: Int = 2048) {
         self.lookupsPerRound = lookupsPerRound
         self.retryAfter = retryAfter
         self.capacity = capacity
     }
 
     /// The connections among `wanted` (in the order given, the most visible first) to ask about now.
-    public func due(_ wanted: [FlowKey], now: Date) -> [FlowKey] {
+    package func due(_ wanted: [FlowKey], now: Date) -> [FlowKey] {
         var picked: [FlowKey] = []
         var seen: Set<FlowKey> = []
         for key in wanted where picked.count < lookupsPerRound && seen.insert(key).inserted {
@@ -48,7 +48,7 @@ public struct LiveDashboardNames: Sendable, Equatable {
 
     /// The history's answer for `key`: its row id (nil: the history does not know the connection
     /// yet) and its name (nil: none known).
-    public mutating func record(_ key: FlowKey, flowID: Int64?, name: String?, remote: IPAddress?, now: Date) {
+    package mutating func record(_ key: FlowKey, flowID: Int64?, name: String?, remote: IPAddress?, now: Date) {
         if flows.count >= capacity, flows[key] == nil {
             let oldest = flows.min { $0.value.askedAt < $1.value.askedAt }?.key
             if let oldest { flows[oldest] = nil }
@@ -59,16 +59,16 @@ public struct LiveDashboardNames: Sendable, Equatable {
     }
 
     /// Forgets every answer (a new session's connections are new rows of the history).
-    public mutating func forgetAll() {
+    package mutating func forgetAll() {
         flows.removeAll()
         hosts.removeAll()
     }
 
-    public func name(of key: FlowKey) -> String? { flows[key]?.name ?? nil }
+    package func name(of key: FlowKey) -> String? { flows[key]?.name ?? nil }
     /// The history's row of the connection, when it has one.
-    public func flowID(of key: FlowKey) -> Int64? { flows[key]?.flowID ?? nil }
+    package func flowID(of key: FlowKey) -> Int64? { flows[key]?.flowID ?? nil }
     /// A host's name: the one of any of its connections the history named.
-    public func name(ofHost address: IPAddress) -> String? { hosts[address]?.name }
+    package func name(ofHost address: IPAddress) -> String? { hosts[address]?.name }
     /// A host's name with the connection it came from.
-    public func hostName(of address: IPAddress) -> HostName? { hosts[address] }
+    package func hostName(of address: IPAddress) -> HostName? { hosts[address] }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// instead, due `interval` after the last, and drawing it settles every snapshot that came in
 /// between (the frame shows the newest). A resize is drawn at once: a frame for the old size is
 /// wrong, not merely stale.
-public struct LiveDashboardPacing: Sendable, Equatable {
-    public enum Decision: Sendable, Equatable {
+package struct LiveDashboardPacing: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         case drawNow
         /// Draw at this instant (schedule it once).
         case drawAt(Date)
@@ -14,13 +14,13 @@ public struct LiveDashboardPacing: Sendable, Equatable {
         case alreadyOwed
     }
 
-    public let interval: TimeInterval
-    public private(set) var lastDrawn: Date?
-    public private(set) var owed: Date?
+    package let interval: TimeInterval
+    private(set) var lastDrawn: Date?
+    package private(set) var owed: Date?
 
-    public init(interval: TimeInterval = 1) { self.interval = interval }
+    package init(interval: TimeInterval = 1) { self.interval = interval }
 
-    public mutating func snapshotArrived(now: Date) -> Decision {
+    package mutating func snapshotArrived(now: Date) -> Decision {
         if owed != nil { return .alreadyOwed }
         guard let lastDrawn, now.timeIntervalSince(lastDrawn) < interval else { return .drawNow }
         let due = lastDrawn.addingTimeInterval(interval)
@@ -28,7 +28,7 @@ public struct LiveDashboardPacing: Sendable, Equatable {
         return .drawAt(due)
     }
 
-    public mutating func drew(at now: Date) {
+    package mutating func drew(at now: Date) {
         lastDrawn = now
         owed = nil
     }

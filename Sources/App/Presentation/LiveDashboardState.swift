@@ -2,7 +2,7 @@ import Foundation
 import Shared
 
 /// Which of the dashboard's states a snapshot is in: decided here once, drawn by every face.
-public enum LiveDashboardState: Sendable, Equatable {
+package enum LiveDashboardState: Sendable, Equatable {
     /// No ring in the data directory: no tunnel has run there (or it was removed).
     case noTunnel
     /// A ring exists but cannot be read; the error says what to do.
@@ -12,7 +12,7 @@ public enum LiveDashboardState: Sendable, Equatable {
     /// The ring of an earlier session, closed by its tunnel: waiting for a new one.
     case sessionEnded(session: UInt64)
 
-    public init(_ snapshot: LiveFeedSnapshot) {
+    package init(_ snapshot: LiveFeedSnapshot) {
         guard snapshot.isAttached else {
             if let error = snapshot.lastAttachError, !Self.isMissingRing(error) {
                 self = .unreadable(error)
@@ -25,10 +25,10 @@ public enum LiveDashboardState: Sendable, Equatable {
         self = snapshot.ringState == .closed ? .sessionEnded(session: session) : .live(session: session)
     }
 
-    public var isLive: Bool { if case .live = self { true } else { false } }
+    package var isLive: Bool { if case .live = self { true } else { false } }
 
     /// The headline, for a data directory shown as `directory`.
-    public func headline(directory: String) -> String {
+    package func headline(directory: String) -> String {
         switch self {
         case .noTunnel:
             "no tunnel on \(directory) — waiting for one (start it with: sudo tunnelvision run -- COMMAND)"

@@ -7,12 +7,12 @@ import Shared
 /// connection that gave the host its name, else that latest connection unnamed. Nil `flowID`: the
 /// history does not hold the connection yet (it writes one a moment after its first packets), so
 /// the row opens nothing rather than something else.
-public struct LiveDashboardTalker: Sendable, Equatable {
-    public let talker: LiveTalker
-    public let name: String?
-    public let flowID: Int64?
+package struct LiveDashboardTalker: Sendable, Equatable {
+    package let talker: LiveTalker
+    package let name: String?
+    package let flowID: Int64?
 
-    public init(_ talker: LiveTalker, names: LiveDashboardNames) {
+    package init(_ talker: LiveTalker, names: LiveDashboardNames) {
         self.talker = talker
         if let name = names.name(of: talker.latestFlow) {
             (self.name, flowID) = (name, names.flowID(of: talker.latestFlow))

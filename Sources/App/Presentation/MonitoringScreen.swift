@@ -2,14 +2,14 @@ import Shared
 
 /// The Dashboard's monitoring control: the state (the controller's, so a failure stays until the
 /// person acts), the sentence that says it, what the person may do now, and the service's record.
-public struct MonitoringScreen: Sendable {
-    public let state: TunnelState
+package struct MonitoringScreen: Sendable {
+    package let state: TunnelState
     /// What Start starts.
-    public let target: MonitoringTarget
+    package let target: MonitoringTarget
     /// nil when the directory's service files could not be read.
-    public let status: ServiceStatusScreen?
+    package let status: ServiceStatusScreen?
 
-    public init(state: TunnelState, target: MonitoringTarget, status: ServiceStatusScreen?) {
+    package init(state: TunnelState, target: MonitoringTarget, status: ServiceStatusScreen?) {
         self.state = state
         self.target = target
         self.status = status
@@ -17,9 +17,9 @@ public struct MonitoringScreen: Sendable {
 
     /// What a screen offers: Start (Try again after a failure) and Stop, never while the service
     /// is on its way up or down, and no Start while a `run` records here (it would be refused).
-    public enum Action: String, Sendable { case start, tryAgain, stop }
+    package enum Action: String, Sendable { case start, tryAgain, stop }
 
-    public var actions: [Action] {
+    package var actions: [Action] {
         let running = status?.report.runningPID != nil
         switch state {
         case .notInstalled, .off: return status?.runRecording == true || running ? [] : [.start]
@@ -29,7 +29,7 @@ public struct MonitoringScreen: Sendable {
         }
     }
 
-    public var sentence: String {
+    package var sentence: String {
         switch state {
         case .notInstalled, .off:
             if status?.runRecording == true { return "A 'tunnelvision run' is recording here; it stops with its command." }
@@ -43,7 +43,7 @@ public struct MonitoringScreen: Sendable {
     }
 
     /// `{"state", "sentence", "actions": [...], "target": {...}, "targetDescription", "status": <status --json> or null}`.
-    public var json: String {
+    package var json: String {
         var out = JSONWriter()
         out.beginObject()
         out.string("state", state.word)

@@ -1,13 +1,13 @@
 extension PacketBytesPresentation {
     /// Bytes a screen draws of one packet; the rest is said, not drawn (cosmetic, unlike the
     /// snaplen's cut, which is permanent). `--json` carries them all.
-    public static let screenByteLimit = 2048
-    public static let bytesPerLine = 16
+    package static let screenByteLimit = 2048
+    package static let bytesPerLine = 16
 
     /// The classic dump: offset (4 hex digits, more when needed), 16 bytes in hex split 8 + 8,
     /// then the same bytes as ASCII with `.` for what does not print.
     ///   `0000  45 00 00 3c 1c 46 40 00  40 06 b1 e6 0a 07 00 02  E..<.F@.@.......`
-    public static func dump(_ bytes: some RandomAccessCollection<UInt8>) -> [String] {
+    package static func dump(_ bytes: some RandomAccessCollection<UInt8>) -> [String] {
         let all = Array(bytes)
         let offsetDigits = max(4, String(max(0, all.count - 1), radix: 16).count)
         var lines: [String] = []

@@ -4,7 +4,7 @@ import Shared
 extension PacketBytesPresentation {
     /// One JSON object (`tunnelvision help flow` describes each field); "bytes" is the hex of the
     /// captured datagram, all of it.
-    public func json(flowID: Int64) -> String {
+    package func json(flowID: Int64) -> String {
         let packet = row.packet
         var out = JSONWriter()
         out.beginObject()
@@ -95,7 +95,7 @@ extension PacketBytesPresentation {
     }
 
     /// Lowercase hex, two digits a byte, nothing between.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)

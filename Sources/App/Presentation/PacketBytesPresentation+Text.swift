@@ -3,7 +3,7 @@ import Shared
 
 extension PacketBytesPresentation {
     /// The headers and DNS reading of the drawn bytes; nil when none are drawn.
-    public var reading: (headers: Result<PacketHeaders, PacketParseError>, dns: DNSAnswerPresentation?)? {
+    package var reading: (headers: Result<PacketHeaders, PacketParseError>, dns: DNSAnswerPresentation?)? {
         guard let record else { return nil }
         let headers = PacketHeaders.read(record)
         let dns = (try? headers.get()).flatMap { DNSAnswerPresentation.read(record, headers: $0) }
@@ -11,7 +11,7 @@ extension PacketBytesPresentation {
     }
 
     /// What `tunnelvision flow ID --packet N` prints.
-    public func text(flowID: Int64) -> String {
+    package func text(flowID: Int64) -> String {
         let packet = row.packet
         var lines = ["Connection \(flowID), packet \(row.number): \(row.title.text)", ""]
         var facts: [(String, String)] = [

@@ -5,19 +5,19 @@ import Shared
 /// packet, and whether the capture's record there may be drawn as its bytes. Every packet gets a
 /// screen; the bytes are drawn only when the record's original length equals the stored packet's
 /// (and, when its headers read, it belongs to this connection) — anything else is a reason, said.
-public struct PacketBytesPresentation: Sendable {
-    public let row: FlowInspectorRow
-    public let flowKey: FlowKey
-    public let content: Content
+package struct PacketBytesPresentation: Sendable {
+    package let row: FlowInspectorRow
+    package let flowKey: FlowKey
+    package let content: Content
 
-    public enum Content: Sendable, Equatable {
+    package enum Content: Sendable, Equatable {
         /// The record is this packet: its bytes (all of them, or the first ones when `cutBySnaplen`).
         case drawn(CaptureRecord)
         case notDrawn(Absence)
     }
 
     /// Why no bytes are drawn, each said apart.
-    public enum Absence: Sendable, Equatable {
+    package enum Absence: Sendable, Equatable {
         /// The capture file was deleted: the connection stays, the bytes are gone. No retry.
         case captureDeleted(fileSequence: UInt32)
         /// The packet was never written to a capture.
@@ -29,7 +29,7 @@ public struct PacketBytesPresentation: Sendable {
     }
 
     /// Which of the ways a packet goes uncaptured can be told from the history.
-    public enum NeverCaptured: Sendable, Equatable {
+    package enum NeverCaptured: Sendable, Equatable {
         /// No packet of this connection was captured: capture was off while it was recorded.
         case captureOff
         /// Others of this connection were: the capture stopped or failed part-way.
@@ -38,7 +38,7 @@ public struct PacketBytesPresentation: Sendable {
 
     /// `record` is the library's answer for the packet's location (nil when it has none);
     /// `connectionHasCapturedPackets` says whether any packet of the flow has a location.
-    public init(row: FlowInspectorRow, flowKey: FlowKey, record: Result<CaptureRecord, CaptureLibraryError>?,
+    package init(row: FlowInspectorRow, flowKey: FlowKey, record: Result<CaptureRecord, CaptureLibraryError>?,
                 connectionHasCapturedPackets: Bool) {
         self.row = row
         self.flowKey = flowKey
@@ -71,20 +71,20 @@ public struct PacketBytesPresentation: Sendable {
     }
 
     /// The drawn record, if any.
-    public var record: CaptureRecord? {
+    package var record: CaptureRecord? {
         if case let .drawn(record) = content { return record }
         return nil
     }
 
     /// Only a genuine read failure is worth trying again; a deleted file or another packet's
     /// record will read the same every time.
-    public var offersRetry: Bool {
+    package var offersRetry: Bool {
         if case .notDrawn(.unreadable) = content { return true }
         return false
     }
 
     /// What the screen says instead of, or beside, the bytes.
-    public var note: String? {
+    package var note: String? {
         switch content {
         case let .drawn(record) where record.isTruncated:
             "the capture kept the first \(record.capturedLength) of \(record.originalLength) bytes (its snaplen; "
@@ -94,7 +94,7 @@ public struct PacketBytesPresentation: Sendable {
         }
     }
 
-    public static func text(_ absence: Absence) -> String {
+    package static func text(_ absence: Absence) -> String {
         switch absence {
         case let .captureDeleted(sequence):
             "capture \(sequence) was deleted: the connection stays in the history, the bytes are gone"
@@ -110,7 +110,7 @@ public struct PacketBytesPresentation: Sendable {
     }
 
     /// The stable identifier of a reason in JSON.
-    public static func name(_ absence: Absence) -> String {
+    package static func name(_ absence: Absence) -> String {
         switch absence {
         case .captureDeleted: "captureDeleted"
         case .neverCaptured(.captureOff): "captureOff"

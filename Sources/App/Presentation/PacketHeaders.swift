@@ -3,18 +3,18 @@ import Shared
 /// The headers grid of the packet screen: every field of both layers named, as the bytes hold
 /// it. `PacketParser` validates the datagram and finds the layers; the fields it does not keep
 /// are then read at their RFC offsets inside headers it has already bounded — no second parser.
-public struct PacketHeaders: Sendable, Hashable {
-    public struct Field: Sendable, Hashable {
-        public let layer: String
-        public let name: String
-        public let value: String
+package struct PacketHeaders: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
+        package let layer: String
+        package let name: String
+        package let value: String
     }
 
-    public let fields: [Field]
-    public let parsed: ParsedPacket
+    package let fields: [Field]
+    package let parsed: ParsedPacket
 
     /// nil with the parser's reason when the bytes are not a datagram it reads.
-    public static func read(_ record: CaptureRecord) -> Result<PacketHeaders, PacketParseError> {
+    package static func read(_ record: CaptureRecord) -> Result<PacketHeaders, PacketParseError> {
         let bytes = record.bytes
         let parsed = bytes.withUnsafeBytes { raw in
             Result { () throws(PacketParseError) in try PacketParser.parse(raw, originalLength: Int(record.originalLength)) }

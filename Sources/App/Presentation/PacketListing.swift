@@ -6,30 +6,30 @@ import Shared
 /// Text, one record a line:
 ///   `#1 2026-11-30T02:18:50.123456Z IPv4 TCP 10.7.0.2:51234 > 198.18.0.1:443 [SYN] seq=… ack=… win=… payload=0 len=60`
 /// JSON: one object a record (see `appendJSON`), written inside the document `PacketListingDocument` frames.
-public struct PacketListing: Sendable {
-    public private(set) var records = 0
-    public private(set) var malformed = 0
-    public private(set) var truncated = 0
+package struct PacketListing: Sendable {
+    package private(set) var records = 0
+    package private(set) var malformed = 0
+    package private(set) var truncated = 0
     /// Frames that carry no IP packet (ARP on Ethernet…), or of a pcapng interface whose link type is not read.
-    public private(set) var notIP = 0
+    package private(set) var notIP = 0
     private var clock: UTCTimestamp
 
-    public init(nanosecondTimestamps: Bool = false) {
+    package init(nanosecondTimestamps: Bool = false) {
         clock = UTCTimestamp(fractionDigits: nanosecondTimestamps ? 9 : 6)
     }
 
     /// One record's facts, whatever the parser made of it.
-    public struct Entry {
-        public let index: Int
-        public let nanosecondsSince1970: Int64
-        public let capturedLength: Int
-        public let originalLength: Int
+    package struct Entry {
+        package let index: Int
+        package let nanosecondsSince1970: Int64
+        package let capturedLength: Int
+        package let originalLength: Int
         /// The parse of the record's IP datagram; nil when the frame holds none.
-        public let result: Result<ParsedPacket, PacketParseError>?
+        package let result: Result<ParsedPacket, PacketParseError>?
         /// The frame's link type, named when it holds no IP packet.
-        public let linkType: UInt32
+        package let linkType: UInt32
 
-        public init(index: Int, nanosecondsSince1970: Int64, capturedLength: Int, originalLength: Int,
+        package init(index: Int, nanosecondsSince1970: Int64, capturedLength: Int, originalLength: Int,
                     result: Result<ParsedPacket, PacketParseError>?, linkType: UInt32 = PcapFormat.linkTypeRaw) {
             self.index = index
             self.nanosecondsSince1970 = nanosecondsSince1970
@@ -52,7 +52,7 @@ public struct PacketListing: Sendable {
 
     // MARK: text
 
-    public mutating func appendText(_ entry: Entry, to out: inout ASCIIWriter) {
+    package mutating func appendText(_ entry: Entry, to out: inout ASCIIWriter) {
         count(entry)
         out.append(UInt8(ascii: "#"))
         out.appendDecimal(entry.index + 1)
@@ -118,7 +118,7 @@ public struct PacketListing: Sendable {
     ///   "tcp":{"sequence":…,"acknowledgment":…,"flags":["SYN"],"window":…,"headerLength":20,"payloadLength":0}}`
     /// and, for a record the parser refused, `"error":{"kind":"truncatedL4","message":"…"}` in place
     /// of the packet fields.
-    public mutating func appendJSON(_ entry: Entry, to out: inout JSONWriter) {
+    package mutating func appendJSON(_ entry: Entry, to out: inout JSONWriter) {
         count(entry)
         out.beginObject()
         out.number("index", entry.index + 1)
@@ -187,7 +187,7 @@ public struct PacketListing: Sendable {
     /// `{"file":…,"format":"pcap","linkType":…,"snaplen":…,"records":[` — the document
     /// `appendJSONElement` fills; a pcapng file's first interface gives the link type and snaplen,
     /// and `"interfaces":[{"linkType","snaplen"}…]` lists those its first section describes first.
-    public func appendJSONOpening(file: String, format: CaptureFileFormat, to out: inout JSONWriter) {
+    package func appendJSONOpening(file: String, format: CaptureFileFormat, to out: inout JSONWriter) {
         out.beginObject()
         out.string("file", file)
         out.string("format", format.name)
@@ -207,13 +207,13 @@ public struct PacketListing: Sendable {
     }
 
     /// One record inside the `records` array, on a line of its own.
-    public mutating func appendJSONElement(_ entry: Entry, to out: inout JSONWriter) {
+    package mutating func appendJSONElement(_ entry: Entry, to out: inout JSONWriter) {
         out.newline()
         appendJSON(entry, to: &out)
     }
 
     /// `],"summary":{…}` plus `"damage":{…}` when the file broke off, closing the document.
-    public func appendJSONClosing(damage: (recordIndex: Int, message: String)?, to out: inout JSONWriter) {
+    package func appendJSONClosing(damage: (recordIndex: Int, message: String)?, to out: inout JSONWriter) {
         out.lineBreak()
         out.endArray()
         out.beginObject("summary")
@@ -233,7 +233,7 @@ public struct PacketListing: Sendable {
     }
 
     /// The text listing's closing line.
-    public var summary: String {
+    package var summary: String {
         "\(records) records, \(malformed) malformed, " + (notIP > 0 ? "\(notIP) not IP, " : "")
             + "\(truncated) truncated by the snaplen"
     }

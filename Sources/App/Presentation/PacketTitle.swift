@@ -3,7 +3,7 @@ import Shared
 /// What a packet of a connection did, in words a person reads in the flow inspector's list
 /// (screens.md, Flow Inspector): decided from what the history stored of it — its flags, its
 /// length and the connection's protocol — so every row has a title, captured or not.
-public enum PacketTitle: String, Sendable, Hashable, CaseIterable {
+package enum PacketTitle: String, Sendable, Hashable, CaseIterable {
     /// SYN: the client asks to open the connection.
     case opened
     /// SYN+ACK: the server accepts.
@@ -22,7 +22,7 @@ public enum PacketTitle: String, Sendable, Hashable, CaseIterable {
     /// stored row holds no payload length, and a tiny data segment without PSH is rare.
     static let largestTCPHeader = 60
 
-    public init(flags: TCPFlags, length: UInt32, proto: IPProtocolNumber, version: IPVersion) {
+    package init(flags: TCPFlags, length: UInt32, proto: IPProtocolNumber, version: IPVersion) {
         guard proto == .tcp else { self = .data; return }
         if flags.contains(.rst) { self = .cutOff; return }
         if flags.contains(.syn) { self = flags.contains(.ack) ? .accepted : .opened; return }
@@ -33,7 +33,7 @@ public enum PacketTitle: String, Sendable, Hashable, CaseIterable {
     }
 
     /// How the list writes it.
-    public var text: String {
+    package var text: String {
         switch self {
         case .opened: "opened"
         case .accepted: "accepted"
@@ -45,7 +45,7 @@ public enum PacketTitle: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The flags' acronyms, lowest bit first as `TCPFlags.named` lists them ("SYN ACK", "RST ACK").
-    public static func acronyms(_ flags: TCPFlags) -> String {
+    package static func acronyms(_ flags: TCPFlags) -> String {
         TCPFlags.named.filter { flags.contains($0.flag) }.map { "\($0.name)" }.joined(separator: " ")
     }
 }

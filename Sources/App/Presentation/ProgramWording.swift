@@ -2,9 +2,9 @@ import Shared
 
 /// The program behind a flow, as every screen and document says it: one sentence, and one JSON
 /// object whose `state` is `ProgramAttributionState`'s name.
-public enum ProgramWording {
+enum ProgramWording {
     /// "curl (pid 4242, /usr/bin/curl), user ana"; for no program, why none was named.
-    public static func text(_ attribution: ProgramAttribution) -> String {
+    static func text(_ attribution: ProgramAttribution) -> String {
         switch attribution {
         case .program(let facts):
             let process = ["pid \(facts.pid)", facts.executable].compactMap { $0 }.joined(separator: ", ")
@@ -17,7 +17,7 @@ public enum ProgramWording {
 
     /// The timeline's PROGRAM cell: "curl 4242" (the command and its pid); in brackets, why none
     /// is named — "(closed)", "(passing)", "(unknown)"; "-" when nobody asked.
-    public static func cell(_ attribution: ProgramAttribution?) -> String {
+    static func cell(_ attribution: ProgramAttribution?) -> String {
         switch attribution {
         case .program(let facts)?: "\(facts.command) \(facts.pid)"
         case .socketGone?: "(closed)"
@@ -29,7 +29,7 @@ public enum ProgramWording {
 
     /// A burst's PROGRAM cell: one process's cell when one made them all, its command when one
     /// program did from several processes, else "several".
-    public static func cell(_ attributions: [ProgramAttribution?]) -> String {
+    static func cell(_ attributions: [ProgramAttribution?]) -> String {
         guard let first = attributions.first else { return "-" }
         if attributions.allSatisfy({ $0 == first }) { return cell(first) }
         let commands = Set(attributions.map { attribution -> String? in
@@ -43,7 +43,7 @@ public enum ProgramWording {
     /// `--no-programs`, an analyzed capture), else {"state", "pid", "command", "executable", "uid", "user", "detail", "label"
     /// (the timeline's cell), "text"},
     /// the program's fields null unless `state` is `program`, `detail` unless it is `unavailable`.
-    public static func write(_ attribution: ProgramAttribution?, to out: inout JSONWriter) {
+    static func write(_ attribution: ProgramAttribution?, to out: inout JSONWriter) {
         out.key("program")
         guard let attribution else { return out.null() }
         let facts: ProgramFacts? = if case .program(let facts) = attribution { facts } else { nil }

@@ -1,10 +1,10 @@
 import Shared
 
 /// How every document and screen says a flow's proxy target: `"proxy"` in JSON, a line in text.
-public enum ProxyTargetWording {
+enum ProxyTargetWording {
     /// `"proxy": {"protocol", "host", "port"} | null` — the protocol a `ProxyProtocol` identifier,
     /// the host as sent. With `text`, the sentence a screen shows beside them.
-    public static func write(_ target: ProxyTarget?, withText: Bool = false, to out: inout JSONWriter) {
+    static func write(_ target: ProxyTarget?, withText: Bool = false, to out: inout JSONWriter) {
         guard let target else {
             out.key("proxy")
             out.null()
@@ -19,7 +19,7 @@ public enum ProxyTargetWording {
     }
 
     /// "a SOCKS5 request to example.com:443"; an IPv6 host in brackets (RFC 3986 §3.2.2).
-    public static func text(_ target: ProxyTarget) -> String {
+    static func text(_ target: ProxyTarget) -> String {
         let host = target.host.contains(":") ? "[\(target.host)]" : target.host
         let article = target.proxyProtocol == .httpConnect ? "an" : "a"
         return "\(article) \(target.proxyProtocol.displayName) request to \(host):\(target.port)"

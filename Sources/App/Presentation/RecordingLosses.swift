@@ -4,15 +4,15 @@ import Shared
 /// whose rows were lost (a full disk, a lock held past the timeout, a damaged file) and capture
 /// writes that failed. A summary built over a history with losses says so: its connections are
 /// what was written, which may miss some or count them short.
-public struct RecordingLosses: Sendable, Equatable {
-    public var storeBatchesFailed: UInt64
-    public var packetsLostToStoreFailures: UInt64
-    public var lastStoreError: String?
-    public var captureFailures: UInt64
-    public var captureDisabledByFailure: Bool
-    public var lastCaptureError: String?
+package struct RecordingLosses: Sendable, Equatable {
+    package var storeBatchesFailed: UInt64
+    package var packetsLostToStoreFailures: UInt64
+    package var lastStoreError: String?
+    package var captureFailures: UInt64
+    package var captureDisabledByFailure: Bool
+    package var lastCaptureError: String?
 
-    public init(storeBatchesFailed: UInt64 = 0, packetsLostToStoreFailures: UInt64 = 0, lastStoreError: String? = nil,
+    package init(storeBatchesFailed: UInt64 = 0, packetsLostToStoreFailures: UInt64 = 0, lastStoreError: String? = nil,
                 captureFailures: UInt64 = 0, captureDisabledByFailure: Bool = false, lastCaptureError: String? = nil) {
         self.storeBatchesFailed = storeBatchesFailed
         self.packetsLostToStoreFailures = packetsLostToStoreFailures
@@ -23,14 +23,14 @@ public struct RecordingLosses: Sendable, Equatable {
     }
 
     /// The losses the pipeline's counters show.
-    public init(_ stats: PipelineStats) {
+    package init(_ stats: PipelineStats) {
         self.init(storeBatchesFailed: stats.storeBatchesFailed, packetsLostToStoreFailures: stats.packetsLostToStoreFailures,
                   lastStoreError: stats.lastStoreError, captureFailures: stats.captureFailures,
                   captureDisabledByFailure: stats.captureDisabledByFailure, lastCaptureError: stats.lastCaptureError)
     }
 
     /// Why the history is not the whole session, as a sentence; nil when every batch was written.
-    public var historyProblem: String? {
+    package var historyProblem: String? {
         guard storeBatchesFailed > 0 else { return nil }
         let batches = storeBatchesFailed == 1 ? "1 batch" : "\(storeBatchesFailed) batches"
         let packets = packetsLostToStoreFailures == 1 ? "1 packet" : "\(packetsLostToStoreFailures) packets"
@@ -39,7 +39,7 @@ public struct RecordingLosses: Sendable, Equatable {
     }
 
     /// Why the capture files miss packets, as a sentence; nil when no capture write failed.
-    public var captureProblem: String? {
+    package var captureProblem: String? {
         guard captureFailures > 0 || captureDisabledByFailure else { return nil }
         let writes = captureFailures == 1 ? "1 capture write" : "\(captureFailures) capture writes"
         return "\(writes) failed" + (lastCaptureError.map { " (the last: \($0))" } ?? "")

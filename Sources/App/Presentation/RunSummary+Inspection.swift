@@ -3,16 +3,16 @@ import Shared
 extension RunSummary {
     /// What inspection made of a run's connections, counted by status and, for each status that has
     /// one, by reason — said only for a run that inspected (`run --inspect`).
-    public struct InspectionTally: Sendable, Equatable {
-        public var inspected = 0
+    struct InspectionTally: Sendable, Equatable {
+        package var inspected = 0
         /// Not inspected, passed through untouched; by reason.
-        public var notInspected: [InspectionReasonKind: Int] = [:]
+        package var notInspected: [InspectionReasonKind: Int] = [:]
         /// Hosts left alone for the run; by reason.
-        public var notInspectable: [InspectionReasonKind: Int] = [:]
+        package var notInspectable: [InspectionReasonKind: Int] = [:]
         /// Broken by inspection; by reason.
-        public var inspectionFailed: [InspectionReasonKind: Int] = [:]
+        package var inspectionFailed: [InspectionReasonKind: Int] = [:]
 
-        public init(_ connections: [Connection]) {
+        package init(_ connections: [Connection]) {
             for connection in connections {
                 let kind = connection.inspectionReason?.kind
                 switch connection.tlsStatus {

@@ -5,27 +5,27 @@ import Shared
 /// capture files and the history's path. Pure: the command hands in what the store and the
 /// capture directory hold — or why the store could not say, which is never shown as
 /// "0 connections", and what the session failed to write, which is never shown as a complete list.
-public struct RunSummary: Sendable, Equatable {
+package struct RunSummary: Sendable, Equatable {
     /// One connection as a person reads it: the far end, never the tunnel's own address.
-    public struct Connection: Sendable, Equatable {
-        public let proto: IPProtocolNumber
+    package struct Connection: Sendable, Equatable {
+        package let proto: IPProtocolNumber
         /// The endpoint that is not the device's; nil when both or neither are local.
-        public let remote: IPEndpoint?
-        public let name: String?
-        public let bytesOut: UInt64
-        public let bytesIn: UInt64
-        public let packets: UInt64
-        public let duration: TimeInterval
+        package let remote: IPEndpoint?
+        package let name: String?
+        package let bytesOut: UInt64
+        package let bytesIn: UInt64
+        package let packets: UInt64
+        package let duration: TimeInterval
         /// When its first packet crossed; nil when not known (then it is never part of a burst).
-        public let firstSeen: Date?
-        public let tlsStatus: TLSInspectionStatus?
+        package let firstSeen: Date?
+        package let tlsStatus: TLSInspectionStatus?
         /// Why it was not inspected, or how inspection broke it (`StoredFlow.inspectionReason`).
-        public let inspectionReason: InspectionReason?
+        package let inspectionReason: InspectionReason?
         /// Zeek's Community ID of the connection (`HistoryFlowWording.communityID`), to find it in
         /// other tools' records; nil when none is defined for it.
-        public let communityID: String?
+        package let communityID: String?
 
-        public init(proto: IPProtocolNumber, remote: IPEndpoint?, name: String?, bytesOut: UInt64, bytesIn: UInt64,
+        package init(proto: IPProtocolNumber, remote: IPEndpoint?, name: String?, bytesOut: UInt64, bytesIn: UInt64,
                     packets: UInt64, duration: TimeInterval, firstSeen: Date? = nil, tlsStatus: TLSInspectionStatus? = nil,
                     inspectionReason: InspectionReason? = nil, communityID: String? = nil) {
             self.communityID = communityID
@@ -41,7 +41,7 @@ public struct RunSummary: Sendable, Equatable {
             self.duration = duration
         }
 
-        public init(_ flow: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
+        package init(_ flow: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
             let remote = LiveFeedAddressing.endpoints(of: flow.key, localAddresses: localAddresses)?.remote
             self.init(proto: flow.key.proto, remote: remote, name: flow.name?.text, bytesOut: flow.bytesOut,
                       bytesIn: flow.bytesIn, packets: flow.packetCount, duration: flow.duration, firstSeen: flow.firstSeen,
@@ -57,18 +57,18 @@ public struct RunSummary: Sendable, Equatable {
         }
     }
 
-    public struct CaptureFile: Sendable, Equatable {
-        public let path: String
-        public let bytes: UInt64
+    package struct CaptureFile: Sendable, Equatable {
+        package let path: String
+        package let bytes: UInt64
 
-        public init(path: String, bytes: UInt64) {
+        package init(path: String, bytes: UInt64) {
             self.path = path
             self.bytes = bytes
         }
     }
 
     /// The run's connections as the history holds them, or why they are not known.
-    public enum Connections: Sendable, Equatable {
+    package enum Connections: Sendable, Equatable {
         /// Every connection, as the session wrote all of them.
         case known([Connection])
         /// What the history holds, while some of the session's writes failed (the sentence says
@@ -78,7 +78,7 @@ public struct RunSummary: Sendable, Equatable {
         case unreadable(String)
 
         /// These connections, told apart from a complete list when `losses` says writes failed.
-        public func recorded(with losses: RecordingLosses) -> Connections {
+        package func recorded(with losses: RecordingLosses) -> Connections {
             guard let problem = losses.historyProblem else { return self }
             return switch self {
             case let .known(connections): .incomplete(connections, problem: problem)
@@ -88,7 +88,7 @@ public struct RunSummary: Sendable, Equatable {
         }
 
         /// Why the list is not the whole session; nil when it is.
-        public var problem: String? {
+        package var problem: String? {
             switch self {
             case .known: nil
             case let .incomplete(_, problem), let .unreadable(problem): problem
@@ -96,49 +96,49 @@ public struct RunSummary: Sendable, Equatable {
         }
     }
 
-    public let command: String
+    package let command: String
     /// The command's exit status, or nil when a signal ended it.
-    public let exitStatus: Int32?
-    public let signal: Int32?
-    public let connections: Connections
-    public let captureFiles: [CaptureFile]
+    package let exitStatus: Int32?
+    package let signal: Int32?
+    package let connections: Connections
+    package let captureFiles: [CaptureFile]
     /// Why the capture files miss packets; nil when every capture write succeeded.
-    public let captureProblem: String?
-    public let databasePath: String
+    package let captureProblem: String?
+    package let databasePath: String
     /// Capture or history stopping on a failure (a full disk) while the tunnel went on.
-    public let recordingStops: [RecordingStop]
+    package let recordingStops: [RecordingStop]
     /// The command ran as root because no user stood behind sudo to run it as.
-    public let ranAsRoot: Bool
+    package let ranAsRoot: Bool
     /// Why the tunnel stopped under the command, ending its network; nil when it did not.
-    public let tunnelFailure: String?
+    package let tunnelFailure: String?
     /// The command that reads the history again afterwards (`HistoryWhereabouts.readingCommand`):
     /// a run through sudo wrote where the person's own commands do not look.
-    public let readingCommand: String?
+    package let readingCommand: String?
     /// `run --inspect`'s trust probe, as one word (`TrustVerdict.word`); nil without inspection.
-    public var inspectionTrust: String?
+    package var inspectionTrust: String?
     /// The run's capture files that were gone when it ended (retention deleted them to keep within
     /// its limits while the run went on, or someone did by hand): named, never listed as if there.
-    public var captureFilesGone: [String] = []
+    package var captureFilesGone: [String] = []
     /// Older connections retention removed from the history while this run went (by age: the
     /// history's age limit, here in its setting's words), any session's — those `analyze` added
     /// are dated by their capture, so an old capture's go first. Said, so a history that shrank
     /// is never a silent surprise.
-    public var historyPruned: HistoryPruning?
+    package var historyPruned: HistoryPruning?
 
-    public struct HistoryPruning: Sendable, Equatable {
-        public let count: UInt64
-        public let ageLimit: RetentionAge
+    package struct HistoryPruning: Sendable, Equatable {
+        package let count: UInt64
+        package let ageLimit: RetentionAge
 
-        public init(count: UInt64, ageLimit: RetentionAge) {
+        package init(count: UInt64, ageLimit: RetentionAge) {
             self.count = count
             self.ageLimit = ageLimit
         }
     }
     /// What the kernel dropped at the TUN device before the tunnel read it; nil when not asked.
-    public var deviceDrops: DeviceDrops?
+    package var deviceDrops: DeviceDrops?
 
     /// The kernel's counts at the device, or why they could not be read.
-    public enum DeviceDrops: Sendable, Equatable {
+    package enum DeviceDrops: Sendable, Equatable {
         case counted(DeviceKernelCounters)
         case unknown(String)
 
@@ -154,7 +154,7 @@ public struct RunSummary: Sendable, Equatable {
         }
     }
 
-    public init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
+    package init(command: String, exitStatus: Int32?, signal: Int32?, connections: Connections,
                 captureFiles: [CaptureFile], captureProblem: String? = nil, databasePath: String,
                 recordingStops: [RecordingStop] = [], ranAsRoot: Bool = false, tunnelFailure: String? = nil,
                 readingCommand: String? = nil) {
@@ -172,12 +172,12 @@ public struct RunSummary: Sendable, Equatable {
     }
 
     /// How the command ended, as a sentence's predicate: "exited with status 3".
-    public var ending: String {
+    package var ending: String {
         exitStatus.map { "exited with status \($0)" } ?? "was killed by signal \(signal ?? 0)"
     }
 
     /// The table a person reads.
-    public func text() -> String {
+    package func text() -> String {
         var lines: [String] = []
         lines.append("\(command) \(ending)")
         if ranAsRoot { lines.append("\(command) ran as root") }
@@ -227,7 +227,7 @@ public struct RunSummary: Sendable, Equatable {
     /// `captureFilesGone` the run's files deleted while it ran; `deviceQueueDrops` (null when not
     /// known, `deviceCountsProblem` says why) what the kernel dropped before the tunnel read it;
     /// `bursts` says which connections the text shows as one row (`TimelineBursts`).
-    public func json() -> String {
+    package func json() -> String {
         var out = JSONWriter()
         out.beginObject()
         out.string("command", command)

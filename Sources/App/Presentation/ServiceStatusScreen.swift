@@ -3,25 +3,25 @@ import Shared
 
 /// What `tunnelvision status` (and a second `up`) says about the service of one data directory,
 /// as text and as one JSON object.
-public struct ServiceStatusScreen: Sendable {
-    public let report: ServiceReport
-    public let dataDirectory: String
+package struct ServiceStatusScreen: Sendable {
+    package let report: ServiceReport
+    package let dataDirectory: String
     /// A `run` records into the directory through its control socket, while no service runs there.
-    public let runRecording: Bool
+    package let runRecording: Bool
 
-    public init(report: ServiceReport, dataDirectory: String, runRecording: Bool) {
+    package init(report: ServiceReport, dataDirectory: String, runRecording: Bool) {
         self.report = report
         self.dataDirectory = dataDirectory
         self.runRecording = runRecording
     }
 
-    public var state: TunnelState { TunnelStatePolicy.state(for: report.status) }
+    package var state: TunnelState { TunnelStatePolicy.state(for: report.status) }
 
     /// The record's facts while a service lives (a dead one's record says only what it was).
     private var running: ServiceRecord? { report.runningPID == nil ? nil : report.record }
 
     /// One line: what runs, or that nothing does.
-    public var headline: String {
+    package var headline: String {
         if let record = running {
             // A watched interface is its own device: naming it twice says nothing ("…, passively, is live").
             let device = record.target.isPassive ? "," : record.device.map { " through \($0)" } ?? ""
@@ -33,13 +33,13 @@ public struct ServiceStatusScreen: Sendable {
     }
 
     /// Said when `up` finds a service already running.
-    public var alreadyRunning: String {
+    package var alreadyRunning: String {
         "\(headline); 'tunnelvision down\(dataDirectoryOption)' stops it"
     }
 
     private var dataDirectoryOption: String { " --data-dir \(dataDirectory)" }
 
-    public var text: String {
+    package var text: String {
         var lines = [headline]
         if let record = running, let changes = record.networkChanges {
             lines.append("its network changed \(changes) time\(changes == 1 ? "" : "s"), followed \(record.networkChangesLearned ?? 0); "
@@ -55,14 +55,14 @@ public struct ServiceStatusScreen: Sendable {
     /// `service` is the running service's record (`pid`, `target` {`kind`, `name`/`pid`},
     /// `targetDescription`, `device`, `inspect`, `phase`, `startedAt`), `lastService` what the
     /// record of one that ended says.
-    public var json: String {
+    package var json: String {
         var out = JSONWriter()
         write(to: &out)
         return out.writer.string
     }
 
     /// The same object, inside another document.
-    public func write(to out: inout JSONWriter) {
+    package func write(to out: inout JSONWriter) {
         out.beginObject()
         out.string("state", state.word)
         out.string("status", report.status.rawValue)
@@ -103,7 +103,7 @@ public struct ServiceStatusScreen: Sendable {
 
 extension TunnelState {
     /// The stable word for scripts and screens.
-    public var word: String {
+    package var word: String {
         switch self {
         case .notInstalled: "notInstalled"
         case .off: "off"

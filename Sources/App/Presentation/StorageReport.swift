@@ -4,8 +4,8 @@ import Shared
 /// What `tunnelvision storage` (and the web app's storage screen) says: the usage, the limits and
 /// what they will do, what a pass did — always an answer when a person asked — and the question
 /// before deleting everything.
-public enum StorageReport {
-    public static func usageLines(_ usage: StorageUsage) -> [String] {
+package enum StorageReport {
+    package static func usageLines(_ usage: StorageUsage) -> [String] {
         var lines = ["captures  \(RunSummary.bytes(usage.captureBytes)) in \(files(usage.captureFileCount))"]
         var unknown: [String] = []
         if let bytes = usage.historyBytes, let flows = usage.historyFlowCount {
@@ -29,13 +29,13 @@ public enum StorageReport {
     }
 
     /// The decrypted content's fixed ceiling in words ("512.0 MiB"), from the one constant.
-    public static var plaintextCeiling: String { RunSummary.bytes(RetentionSettings.plaintextByteCeiling) }
+    package static var plaintextCeiling: String { RunSummary.bytes(RetentionSettings.plaintextByteCeiling) }
 
     static func files(_ count: Int) -> String { count == 1 ? "1 file" : "\(count) files" }
 
     /// The limits in plain words and what applying them now would do; `settings` nil when they
     /// could not be read (`problem`).
-    public static func limitLines(settings: RetentionSettings?, problem: String?, preview: RetentionPreview?) -> [String] {
+    static func limitLines(settings: RetentionSettings?, problem: String?, preview: RetentionPreview?) -> [String] {
         guard let settings else {
             return ["limits    cannot be read: \(problem ?? "unknown reason"); nothing is deleted until they can "
                     + "('tunnelvision settings' shows what is wrong)"]
@@ -68,7 +68,7 @@ public enum StorageReport {
     }
 
     /// What a pass did, always something: "nothing to delete" is an answer too.
-    public static func outcomeLines(_ outcome: RetentionOutcome) -> [String] {
+    package static func outcomeLines(_ outcome: RetentionOutcome) -> [String] {
         var lines: [String] = []
         if outcome.didChangeAnything {
             let files = outcome.deletedFiles.count == 1 ? "1 capture" : "\(outcome.deletedFiles.count) captures"
@@ -88,12 +88,12 @@ public enum StorageReport {
     }
 
     /// What an action did to the captures and history (when it touched them), then to the decrypted content.
-    public static func outcomeLines(_ outcome: StorageOutcome) -> [String] {
+    package static func outcomeLines(_ outcome: StorageOutcome) -> [String] {
         (outcome.captures.map(outcomeLines) ?? []) + plaintextLines(outcome.plaintext)
     }
 
     /// "decrypted content: deleted 2 files (1.5 MiB) and 40 index entries", and the file kept.
-    public static func plaintextLines(_ deletion: PlaintextDeletion) -> [String] {
+    package static func plaintextLines(_ deletion: PlaintextDeletion) -> [String] {
         let sweep = deletion.sweep
         var lines: [String]
         if deletion.didChangeAnything {
@@ -117,7 +117,7 @@ public enum StorageReport {
 
     /// "delete 42 connections, 3 captures (120.5 MiB) and 2 files of decrypted content (3 MiB)? [y/N] ",
     /// and "42 connections (5 of them audit evidence)" when the history holds some.
-    public static func clearQuestion(connections: Int?, auditConnections: Int?, files: [CaptureFileInfo],
+    package static func clearQuestion(connections: Int?, auditConnections: Int?, files: [CaptureFileInfo],
                                      plaintext: [PlaintextFileInfo]) -> String {
         let flows = connections.map { EvidenceDeletion.connections($0, evidence: auditConnections) }
             ?? "the history (its size cannot be read, nor whether it holds audit evidence)"
@@ -127,7 +127,7 @@ public enum StorageReport {
     }
 
     /// "delete 2 files of decrypted content (3 MiB)? [y/N] "
-    public static func clearPlaintextQuestion(_ plaintext: [PlaintextFileInfo]) -> String {
+    package static func clearPlaintextQuestion(_ plaintext: [PlaintextFileInfo]) -> String {
         "delete \(plaintextScope(plaintext)); the history and captures stay? [y/N] "
     }
 
@@ -138,7 +138,7 @@ public enum StorageReport {
     }
 
     /// Whether an answer to `clearQuestion` is a yes.
-    public static func isYes(_ answer: String?) -> Bool {
+    package static func isYes(_ answer: String?) -> Bool {
         guard let answer else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
@@ -150,7 +150,7 @@ public enum StorageReport {
 
     // MARK: JSON
 
-    public static func usageJSON(_ usage: StorageUsage, settings: RetentionSettings?, problem: String?,
+    package static func usageJSON(_ usage: StorageUsage, settings: RetentionSettings?, problem: String?,
                                  preview: RetentionPreview?, presence: CapturesTunnelPresence,
                                  card: DecryptedContentCard? = nil) -> String {
         var out = JSONWriter()
@@ -213,7 +213,7 @@ public enum StorageReport {
     }
 
     /// apply and clear: the captures' keys as before, then "plaintext"; clear-plaintext: "plaintext" alone.
-    public static func outcomeJSON(_ outcome: StorageOutcome) -> String {
+    package static func outcomeJSON(_ outcome: StorageOutcome) -> String {
         var out = JSONWriter()
         out.beginObject()
         if let captures = outcome.captures {

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Days are the viewer's: the page sends its own time zone (a browser elsewhere than the
 /// machine), the command uses the machine's. `now` is an input, so the rule is tested at any hour.
-public enum StretchClock: String, Sendable, Equatable, CaseIterable {
+package enum StretchClock: String, Sendable, Equatable, CaseIterable {
     /// `14:03:07`: every instant of the stretch is today.
     case time
     /// `2025-01-03 14:03:07`: the stretch crosses a midnight, or is not today.
@@ -16,7 +16,7 @@ public enum StretchClock: String, Sendable, Equatable, CaseIterable {
     /// The clock for `stretch`: `.time` only when it starts and ends inside the day that holds
     /// `now` in `zone`. A stretch that ends on the coming midnight carries the date, since its end
     /// would read `00:00:00` like its start.
-    public static func of(_ stretch: ClosedRange<Date>, now: Date, zone: TimeZone) -> StretchClock {
+    package static func of(_ stretch: ClosedRange<Date>, now: Date, zone: TimeZone) -> StretchClock {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         guard let today = calendar.dateInterval(of: .day, for: now) else { return .date }
@@ -24,7 +24,7 @@ public enum StretchClock: String, Sendable, Equatable, CaseIterable {
     }
 
     /// The clock for the instants a list shows (its rows' times); `.time` for none.
-    public static func of(_ instants: some Sequence<Date>, now: Date, zone: TimeZone) -> StretchClock {
+    package static func of(_ instants: some Sequence<Date>, now: Date, zone: TimeZone) -> StretchClock {
         var earliest: Date?, latest: Date?
         for instant in instants {
             earliest = min(earliest ?? instant, instant)
@@ -35,7 +35,7 @@ public enum StretchClock: String, Sendable, Equatable, CaseIterable {
     }
 
     /// `instant` as this clock writes it in `zone`: `14:03:07` or `2025-01-03 14:03:07`.
-    public func text(_ instant: Date, zone: TimeZone) -> String {
+    package func text(_ instant: Date, zone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: instant)
@@ -48,7 +48,7 @@ public enum StretchClock: String, Sendable, Equatable, CaseIterable {
     }
 
     /// `"Europe/Berlin"` → that zone; nil for a name the system's zone database does not hold.
-    public static func zone(named name: String) -> TimeZone? {
+    package static func zone(named name: String) -> TimeZone? {
         guard !name.isEmpty, name.count <= 64 else { return nil }
         return TimeZone(identifier: name)
     }

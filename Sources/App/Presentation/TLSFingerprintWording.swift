@@ -3,7 +3,7 @@ import Shared
 /// A flow's TLS fingerprints in every document and screen that shows the flow: JA4 and JA3 of its
 /// ClientHello, JA3S of a cleartext ServerHello. JA3 and JA3S are written as Wireshark names them:
 /// `ja3` the MD5 hash, `ja3Full` the string it hashes.
-public enum TLSFingerprintWording {
+enum TLSFingerprintWording {
     /// `"fingerprints": {"ja4", "ja3", "ja3Full", "ja3s", "ja3sFull"}` (each null when its hello
     /// was not read), or null when neither hello was.
     static func write(client: ClientHelloFingerprints?, server: ServerHelloFingerprints?, to out: inout JSONWriter) {
@@ -27,7 +27,7 @@ public enum TLSFingerprintWording {
 
     /// The fingerprints as labelled facts, in reading order: what `flow ID`, `analyze` and the
     /// Inspector's TLS section say. Empty when neither hello was read.
-    public static func facts(client: ClientHelloFingerprints?, server: ServerHelloFingerprints?) -> [(label: String, value: String)] {
+    static func facts(client: ClientHelloFingerprints?, server: ServerHelloFingerprints?) -> [(label: String, value: String)] {
         var facts: [(label: String, value: String)] = []
         if let client {
             facts.append(("JA4", client.ja4))

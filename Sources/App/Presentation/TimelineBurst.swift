@@ -4,9 +4,9 @@ import Shared
 /// A burst of the timeline's flows (`TimelineBursts` decides which), summed as its one row says
 /// it: how many, to what, how close together they started, what they moved — and every id, so a
 /// person can still open each one.
-public struct TimelineBurst: Sendable, Equatable {
+package struct TimelineBurst: Sendable, Equatable {
     /// The burst's flows, in the listing's order.
-    public let flows: [HistoryFlow]
+    package let flows: [HistoryFlow]
 
     init(flows: [HistoryFlow]) {
         precondition(!flows.isEmpty, "a burst holds flows")
@@ -14,13 +14,13 @@ public struct TimelineBurst: Sendable, Equatable {
     }
 
     /// A page's flows as the listing shows them: each one alone, or a burst as one piece.
-    public enum Piece: Sendable, Equatable {
+    package enum Piece: Sendable, Equatable {
         case flow(HistoryFlow)
         case burst(TimelineBurst)
     }
 
     /// `flows` (newest first, as a page has them) cut into pieces, in order.
-    public static func pieces(of flows: [HistoryFlow]) -> [Piece] {
+    package static func pieces(of flows: [HistoryFlow]) -> [Piece] {
         TimelineBursts.stretches(of: flows.map(row)).map { stretch in
             switch stretch {
             case let .single(index): .flow(flows[index])
@@ -30,7 +30,7 @@ public struct TimelineBurst: Sendable, Equatable {
     }
 
     /// The bursts of `flows`, in order.
-    public static func bursts(of flows: [HistoryFlow]) -> [TimelineBurst] {
+    package static func bursts(of flows: [HistoryFlow]) -> [TimelineBurst] {
         pieces(of: flows).compactMap { if case let .burst(burst) = $0 { burst } else { nil } }
     }
 
@@ -40,31 +40,31 @@ public struct TimelineBurst: Sendable, Equatable {
         }, started: flow.stored.firstSeen)
     }
 
-    public var first: HistoryFlow { flows[0] }
-    public var count: Int { flows.count }
-    public var ids: [Int64] { flows.map(\.id) }
-    public var firstSeen: Date { flows.map(\.stored.firstSeen).min()! }
-    public var lastSeen: Date { flows.map(\.stored.lastSeen).max()! }
+    package var first: HistoryFlow { flows[0] }
+    package var count: Int { flows.count }
+    package var ids: [Int64] { flows.map(\.id) }
+    package var firstSeen: Date { flows.map(\.stored.firstSeen).min()! }
+    package var lastSeen: Date { flows.map(\.stored.lastSeen).max()! }
     /// From the first start to the last: "started within 0.4 s".
-    public var startSpread: TimeInterval { flows.map(\.stored.firstSeen).max()!.timeIntervalSince(firstSeen) }
-    public var bytesIn: UInt64 { flows.reduce(0) { $0 + $1.stored.bytesIn } }
-    public var bytesOut: UInt64 { flows.reduce(0) { $0 + $1.stored.bytesOut } }
-    public var packets: UInt64 { flows.reduce(0) { $0 + $1.stored.packetCount } }
+    var startSpread: TimeInterval { flows.map(\.stored.firstSeen).max()!.timeIntervalSince(firstSeen) }
+    package var bytesIn: UInt64 { flows.reduce(0) { $0 + $1.stored.bytesIn } }
+    package var bytesOut: UInt64 { flows.reduce(0) { $0 + $1.stored.bytesOut } }
+    package var packets: UInt64 { flows.reduce(0) { $0 + $1.stored.packetCount } }
 
     /// The host and port the burst went to: `files.demo.test:8080`.
-    public var destination: String {
+    package var destination: String {
         let host = first.displayHost ?? "?"
         return first.remotePort.map { "\(host):\($0)" } ?? host
     }
 
     /// "50 connections to files.demo.test:8080 started within 0.4 s, 1.2 MiB received, 80.0 KiB sent".
-    public var sentence: String {
+    package var sentence: String {
         "\(count) connections to \(destination) started within \(HistoryFlowWording.duration(startSpread)), "
             + "\(RunSummary.bytes(bytesIn)) received, \(RunSummary.bytes(bytesOut)) sent"
     }
 
     /// The ids as ranges of consecutive numbers: `12–61`, or `12–30, 32–61, 70`.
-    public var idRanges: String { Self.ranges(ids) }
+    var idRanges: String { Self.ranges(ids) }
 
     static func ranges(_ ids: [Int64]) -> String {
         var parts: [String] = []

@@ -8,22 +8,22 @@ import Shared
 /// Pure: the timeline and the run's summary hand in their rows in the order they show them, and
 /// get back that order cut into stretches. A page is grouped on its own, so a burst the page's end
 /// cuts shows as what this page holds of it (see `TimelineListing`).
-public enum TimelineBursts {
+package enum TimelineBursts {
     /// Fewer alike rows than this are shown one by one: four requests are still four rows a person
     /// reads at a glance.
-    public static let minimumCount = 5
+    package static let minimumCount = 5
     /// The longest pause between two rows' starts inside one burst: parallel requests start within
     /// milliseconds of each other; a second apart they are a person or a timer, not one burst.
-    public static let maximumGap: TimeInterval = 1
+    package static let maximumGap: TimeInterval = 1
 
     /// What two rows must share to be part of one burst.
-    public struct Likeness: Sendable, Hashable {
-        public let host: String
-        public let port: UInt16?
-        public let proto: IPProtocolNumber
-        public let status: TLSInspectionStatus?
+    package struct Likeness: Sendable, Hashable {
+        package let host: String
+        package let port: UInt16?
+        package let proto: IPProtocolNumber
+        package let status: TLSInspectionStatus?
 
-        public init(host: String, port: UInt16?, proto: IPProtocolNumber, status: TLSInspectionStatus?) {
+        package init(host: String, port: UInt16?, proto: IPProtocolNumber, status: TLSInspectionStatus?) {
             self.host = host
             self.port = port
             self.proto = proto
@@ -33,23 +33,23 @@ public enum TimelineBursts {
 
     /// One row as the decision sees it; a row with no likeness (no host known) or no start is
     /// never part of a burst.
-    public struct Row: Sendable, Equatable {
-        public let likeness: Likeness?
-        public let started: Date?
+    package struct Row: Sendable, Equatable {
+        package let likeness: Likeness?
+        package let started: Date?
 
-        public init(likeness: Likeness?, started: Date?) {
+        package init(likeness: Likeness?, started: Date?) {
             self.likeness = likeness
             self.started = started
         }
     }
 
     /// A piece of the listing, in its order: one row shown as it is, or the rows of a burst.
-    public enum Stretch: Sendable, Equatable {
+    package enum Stretch: Sendable, Equatable {
         case single(Int)
         case burst(Range<Int>)
 
         /// The rows this stretch covers.
-        public var rows: Range<Int> {
+        package var rows: Range<Int> {
             switch self {
             case let .single(index): index..<(index + 1)
             case let .burst(range): range
@@ -58,7 +58,7 @@ public enum TimelineBursts {
     }
 
     /// `rows` cut into stretches, in order, covering every row exactly once.
-    public static func stretches(of rows: [Row]) -> [Stretch] {
+    package static func stretches(of rows: [Row]) -> [Stretch] {
         var stretches: [Stretch] = []
         var start = 0
         while start < rows.count {

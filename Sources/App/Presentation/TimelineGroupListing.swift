@@ -4,12 +4,12 @@ import Shared
 /// What `tunnelvision flows --group host|program` shows: one line a group with its totals over the
 /// whole filtered history, ranked by bytes (received + sent), the most first, and a footer that
 /// says how many groups there are and how to list one group's connections.
-public struct TimelineGroupListing: Sendable {
-    public let groups: HistoryGroups
-    public let filter: HistoryFilter
-    public let dataDirectory: String?
+package struct TimelineGroupListing: Sendable {
+    package let groups: HistoryGroups
+    package let filter: HistoryFilter
+    package let dataDirectory: String?
 
-    public init(groups: HistoryGroups, filter: HistoryFilter, dataDirectory: String?) {
+    package init(groups: HistoryGroups, filter: HistoryFilter, dataDirectory: String?) {
         self.groups = groups
         self.filter = filter
         self.dataDirectory = dataDirectory
@@ -22,7 +22,7 @@ public struct TimelineGroupListing: Sendable {
         }
     }
 
-    public func text() -> String {
+    package func text() -> String {
         var lines: [String] = []
         if !groups.groups.isEmpty {
             var rows = [[what.one.uppercased(), "CONNECTIONS", "RECEIVED", "SENT", "PACKETS", "FIRST ACTIVE (UTC)", "LAST ACTIVE (UTC)"]]
@@ -38,7 +38,7 @@ public struct TimelineGroupListing: Sendable {
         return lines.joined(separator: "\n")
     }
 
-    public var footer: String {
+    package var footer: String {
         guard groups.total > 0 else {
             return filter.isActive ? "no connections match, so no \(what.many)" : "no connections recorded yet, so no \(what.many)"
         }
@@ -59,7 +59,7 @@ public struct TimelineGroupListing: Sendable {
     /// no program named), "term" (the search term that lists the group, or null), "connections",
     /// "bytesIn", "bytesOut", "packets", "firstSeen", "lastSeen"}], "totalGroups", "rowByRow",
     /// "filter"}.
-    public func json() -> String {
+    package func json() -> String {
         var out = JSONWriter()
         out.beginObject()
         out.string("group", groups.grouping.rawValue)

@@ -4,17 +4,17 @@ import Shared
 /// What `tunnelvision flows` shows of one load of the timeline: the connections, newest first,
 /// and a footer that says what was scanned, whether more remain and the exact command for the
 /// next page — or, when a filter spent its queries finding fewer than a page, that it kept looking.
-public struct TimelineListing: Sendable {
+package struct TimelineListing: Sendable {
     /// What the person asked for, so the next page's command repeats it exactly.
-    public struct Query: Sendable, Equatable {
-        public var dataDirectory: String?
-        public var filter: HistoryFilter
-        public var order: FlowOrder
-        public var limit: Int?
+    package struct Query: Sendable, Equatable {
+        package var dataDirectory: String?
+        package var filter: HistoryFilter
+        package var order: FlowOrder
+        package var limit: Int?
         /// Where this page started (`--after`); nil from the newest connection.
-        public var after: FlowCursor?
+        package var after: FlowCursor?
 
-        public init(dataDirectory: String? = nil, filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, limit: Int? = nil,
+        package init(dataDirectory: String? = nil, filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, limit: Int? = nil,
                     after: FlowCursor? = nil) {
             self.dataDirectory = dataDirectory
             self.filter = filter
@@ -24,13 +24,13 @@ public struct TimelineListing: Sendable {
         }
     }
 
-    public let snapshot: HistorySnapshot
-    public let query: Query
-    public let pageSize: Int
+    package let snapshot: HistorySnapshot
+    package let query: Query
+    package let pageSize: Int
     /// Whose days the rows' clock counts (`clock(now:)`).
-    public let zone: TimeZone
+    package let zone: TimeZone
 
-    public init(snapshot: HistorySnapshot, query: Query, pageSize: Int, zone: TimeZone = .current) {
+    package init(snapshot: HistorySnapshot, query: Query, pageSize: Int, zone: TimeZone = .current) {
         self.snapshot = snapshot
         self.query = query
         self.pageSize = pageSize
@@ -39,15 +39,15 @@ public struct TimelineListing: Sendable {
 
     /// How the rows write the time they are sorted by (their last sighting): with the date when
     /// this page's stretch crosses a day or is not today (`StretchClock`).
-    public func clock(now: Date) -> StretchClock {
+    package func clock(now: Date) -> StretchClock {
         StretchClock.of(snapshot.flows.lazy.map(\.stored.lastSeen), now: now, zone: zone)
     }
 
-    public var keptLooking: Bool { snapshot.keptLooking(pageSize: pageSize) }
+    package var keptLooking: Bool { snapshot.keptLooking(pageSize: pageSize) }
 
     /// The command that shows the next page; nil when nothing older remains. Times are written as
     /// the absolute instants they stood for, so the next page is of the same stretch.
-    public var nextPageCommand: String? {
+    var nextPageCommand: String? {
         guard snapshot.hasMore, let cursor = snapshot.nextCursor else { return nil }
         var words = ["tunnelvision", "flows"]
         if let directory = query.dataDirectory { words += ["--data-dir", Self.quoted(directory)] }
@@ -60,7 +60,7 @@ public struct TimelineListing: Sendable {
 
     /// The table and its footer. A burst (`TimelineBurst`) is one row whose id column holds the
     /// ids it spans, explained under the table with the command that opens one of them.
-    public func text() -> String {
+    package func text() -> String {
         var lines: [String] = []
         if query.order != .newestFirst, !snapshot.flows.isEmpty { lines += ["sorted by \(HistorySort.sentence(query.order))", ""] }
         if !snapshot.flows.isEmpty {
@@ -109,7 +109,7 @@ public struct TimelineListing: Sendable {
     }
 
     /// The last line: what this page is, honestly.
-    public var footer: String {
+    package var footer: String {
         let scanned = snapshot.scannedInLastLoad
         let shown = snapshot.flowsInLastLoad
         if snapshot.isEmpty && !snapshot.filter.isActive && !snapshot.hasMore {
@@ -136,7 +136,7 @@ public struct TimelineListing: Sendable {
     /// flows' order; every flow is still listed in `flows`), what was scanned, whether more remain,
     /// the next cursor, the filter as applied, and `clock` — `time` or `date`, how a screen writes
     /// the rows' last sightings as of `now` (`clock(now:)`).
-    public func json(now: Date) -> String {
+    package func json(now: Date) -> String {
         var out = JSONWriter()
         out.beginObject()
         out.string("clock", clock(now: now).rawValue)
@@ -231,7 +231,7 @@ public struct TimelineListing: Sendable {
 
     /// The options of `flows` (and `export`) that ask for `filter`, as a person would type them;
     /// times as the absolute instants they stood for.
-    public static func filterWords(_ filter: HistoryFilter) -> [String] {
+    static func filterWords(_ filter: HistoryFilter) -> [String] {
         var words: [String] = []
         if filter.isSearching { words += ["--search", quoted(filter.searchText)] }
         if !filter.protocols.isEmpty {
@@ -255,7 +255,7 @@ public struct TimelineListing: Sendable {
     }
 
     /// `word` as a shell reads it back: bare when safe, else in single quotes.
-    public static func quoted(_ word: String) -> String {
+    package static func quoted(_ word: String) -> String {
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@,+%")
         if !word.isEmpty, word.allSatisfy(safe.contains) { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"

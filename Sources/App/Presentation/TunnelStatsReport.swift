@@ -5,25 +5,25 @@ import Shared
 /// answers. Built from the values, field by field, so a group the tunnel did not report (no relay
 /// while it stops, no inspection in this build) is absent — never a row of zeros claiming nothing
 /// happened.
-public struct TunnelStatsReport: Sendable, Equatable {
+package struct TunnelStatsReport: Sendable, Equatable {
     /// One counter: its JSON name and its value as a person reads it.
-    public struct Line: Sendable, Equatable {
-        public let name: String
-        public let value: String
+    package struct Line: Sendable, Equatable {
+        package let name: String
+        package let value: String
     }
 
     /// The counters of one value, under the dotted path of that value in the JSON.
-    public struct Group: Sendable, Equatable {
+    package struct Group: Sendable, Equatable {
         /// `pipeline`, `pipeline.parseDrops`, `relay.inspection`…
-        public let path: String
+        package let path: String
         /// What the group answers, for the heading.
-        public let title: String
-        public let lines: [Line]
+        package let title: String
+        package let lines: [Line]
     }
 
-    public let groups: [Group]
+    package let groups: [Group]
 
-    public init(_ stats: TunnelStats) {
+    package init(_ stats: TunnelStats) {
         var groups = Self.pipelineGroups(stats.pipeline)
         if let relay = stats.relay { groups += Self.relayGroups(relay) }
         if let resolvers = stats.resolvers { groups.append(Self.resolverGroup(resolvers)) }
@@ -33,7 +33,7 @@ public struct TunnelStatsReport: Sendable, Equatable {
     }
 
     /// Each group's heading, then its counters, names padded so the values line up.
-    public var text: String {
+    package var text: String {
         var out: [String] = []
         for group in groups {
             out.append("\(group.path) — \(group.title)")

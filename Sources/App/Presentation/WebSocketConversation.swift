@@ -5,17 +5,17 @@ import Shared
 /// the order they were seen: each direction read frame by frame into messages, permessage-deflate
 /// (RFC 7692) inflated when the server agreed to it, and the two merged by when each message's
 /// first byte arrived.
-public struct WebSocketConversation: Sendable, Equatable {
-    public struct Entry: Sendable, Equatable {
-        public let direction: Direction
+package struct WebSocketConversation: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
+        package let direction: Direction
         /// When the turn holding the message's first byte was seen.
-        public let at: Date?
-        public let message: WebSocketMessage
+        package let at: Date?
+        package let message: WebSocketMessage
     }
 
-    public let entries: [Entry]
+    package let entries: [Entry]
     /// What could not be read, in words.
-    public let notes: [String]
+    package let notes: [String]
 
     /// `client` and `server` are each direction's bytes after the upgrade, starting at those
     /// offsets of the direction's kept stream; `extensions` is the 101's Sec-WebSocket-Extensions.
@@ -53,7 +53,7 @@ public struct WebSocketConversation: Sendable, Equatable {
 
     /// "sent, text, 5 bytes", "received, close 1000 (normal closure): bye", "sent, binary, 70 000
     /// bytes in 3 frames, inflated from 1 200", "received, text, 10 bytes — its final fragment was not kept".
-    public static func heading(_ entry: Entry) -> String {
+    package static func heading(_ entry: Entry) -> String {
         let message = entry.message
         var said = "\(FlowInspector.directionWord(entry.direction)), \(kindWord(message.kind))"
         if let code = message.closeCode {
@@ -101,7 +101,7 @@ public struct WebSocketConversation: Sendable, Equatable {
     }
 
     /// How a message's payload reads: text or a dump; control frames' bytes too.
-    public static func rendering(_ message: WebSocketMessage) -> DecryptedBytesRendering? {
+    package static func rendering(_ message: WebSocketMessage) -> DecryptedBytesRendering? {
         if message.kind == .close || message.payload.isEmpty { return nil }
         return DecryptedBytesRendering(message.payload)
     }

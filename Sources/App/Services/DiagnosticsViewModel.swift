@@ -9,28 +9,28 @@ import Shared
 ///   2. a failed query keeps the last counters and says why there are no newer ones, in the
 ///      system's words;
 ///   3. the tunnel stopping clears them: they belonged to that session.
-public actor DiagnosticsViewModel {
-    public typealias Send = @Sendable (ControlCommand) async throws -> ControlResponse
+package actor DiagnosticsViewModel {
+    package typealias Send = @Sendable (ControlCommand) async throws -> ControlResponse
 
-    public private(set) var stats: TunnelStats?
+    package private(set) var stats: TunnelStats?
     /// Why the last query brought no counters; nil after one that did.
-    public private(set) var failure: String?
-    public private(set) var isRefreshing = false
-    public private(set) var isMonitoring: Bool
+    package private(set) var failure: String?
+    private(set) var isRefreshing = false
+    package private(set) var isMonitoring: Bool
     private let send: Send
 
-    public init(isMonitoring: Bool = false, send: @escaping Send) {
+    package init(isMonitoring: Bool = false, send: @escaping Send) {
         self.isMonitoring = isMonitoring
         self.send = send
     }
 
     /// What the screen shows now.
-    public var screen: DiagnosticsScreen {
+    package var screen: DiagnosticsScreen {
         DiagnosticsPresentation.screen(stats: stats, isMonitoring: isMonitoring, failure: failure)
     }
 
     /// The tunnel started or stopped; stopping forgets the session's counters (rule 3).
-    public func tunnelStateDidChange(isMonitoring live: Bool) {
+    package func tunnelStateDidChange(isMonitoring live: Bool) {
         isMonitoring = live
         if !live {
             stats = nil
@@ -39,7 +39,7 @@ public actor DiagnosticsViewModel {
     }
 
     /// Asks for the counters, unless no tunnel is live (rule 1).
-    public func refresh() async {
+    package func refresh() async {
         guard isMonitoring, !isRefreshing else { return }
         isRefreshing = true
         defer { isRefreshing = false }

@@ -1,11 +1,11 @@
 import Shared
 
 /// A flow's two ends once it is known which one is this machine's.
-public struct FlowEndpoints: Sendable, Hashable {
-    public let local: IPEndpoint
-    public let remote: IPEndpoint
+package struct FlowEndpoints: Sendable, Hashable {
+    package let local: IPEndpoint
+    package let remote: IPEndpoint
 
-    public init(local: IPEndpoint, remote: IPEndpoint) {
+    package init(local: IPEndpoint, remote: IPEndpoint) {
         self.local = local
         self.remote = remote
     }
@@ -13,18 +13,18 @@ public struct FlowEndpoints: Sendable, Hashable {
 
 /// The one place the local/remote split of a canonical `FlowKey` is decided, for the live feed and
 /// the history alike — were each screen to decide it, one flow could show a different host on each.
-public enum LiveFeedAddressing {
+package enum LiveFeedAddressing {
     /// The split, or nil when neither end (or both) is one of `localAddresses`: it is never guessed.
     /// The split of a stored flow: the end recorded as the machine's when there is one
     /// (`StoredFlow.localEnd`), else as `endpoints(of:localAddresses:)` decides.
-    public static func endpoints(of key: FlowKey, localEnd: IPEndpoint?, localAddresses: Set<IPAddress>) -> FlowEndpoints? {
+    package static func endpoints(of key: FlowKey, localEnd: IPEndpoint?, localAddresses: Set<IPAddress>) -> FlowEndpoints? {
         if let localEnd, localEnd == key.endpointA || localEnd == key.endpointB {
             return FlowEndpoints(local: localEnd, remote: localEnd == key.endpointA ? key.endpointB : key.endpointA)
         }
         return endpoints(of: key, localAddresses: localAddresses)
     }
 
-    public static func endpoints(of key: FlowKey, localAddresses: Set<IPAddress>) -> FlowEndpoints? {
+    package static func endpoints(of key: FlowKey, localAddresses: Set<IPAddress>) -> FlowEndpoints? {
         let aIsLocal = localAddresses.contains(key.endpointA.address)
         let bIsLocal = localAddresses.contains(key.endpointB.address)
         switch (aIsLocal, bIsLocal) {

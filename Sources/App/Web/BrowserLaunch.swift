@@ -2,12 +2,12 @@
 /// and the environment: only with a display to show it on, never when asked not to, and never as
 /// root on behalf of a sudo user — the browser would run as root with root's profile — without
 /// saying so.
-public enum BrowserLaunch: Sendable, Equatable {
+package enum BrowserLaunch: Sendable, Equatable {
     case open
     /// Not opened; the sentence (if any) is said on stderr.
     case skip(String?)
 
-    public static func decide(noOpen: Bool, environment: [String: String], effectiveUserID: UInt32) -> BrowserLaunch {
+    package static func decide(noOpen: Bool, environment: [String: String], effectiveUserID: UInt32) -> BrowserLaunch {
         if noOpen { return .skip(nil) }
         let display = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains { !($0 ?? "").isEmpty }
         guard display else { return .skip(nil) }

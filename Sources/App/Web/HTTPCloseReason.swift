@@ -1,6 +1,6 @@
 /// Why the server closed a connection. The ones a person may want to know about — a refusal, a
 /// client too slow, a server too full — are logged with their status and sentence.
-public enum HTTPCloseReason: Sendable, Equatable {
+package enum HTTPCloseReason: Sendable, Equatable {
     /// The last response was written and the connection was not to be kept (Connection: close,
     /// HTTP/1.0, an event stream whose client left).
     case finished
@@ -27,7 +27,7 @@ public enum HTTPCloseReason: Sendable, Equatable {
 
     /// The status sent before the close, and the sentence the server logs; nil for closes that
     /// are ordinary (finished, idle, gone, evicted, stopping).
-    public func refusal(_ limits: WebServerLimits) -> (status: HTTPStatus, sentence: String)? {
+    package func refusal(_ limits: WebServerLimits) -> (status: HTTPStatus, sentence: String)? {
         switch self {
         case .finished, .idle, .clientGone, .evicted, .serverStopping:
             nil

@@ -16,8 +16,8 @@
 /// - Event stream: after an `.eventStream` response the connection only carries pushed events
 ///   until the client goes; bytes it sends are dropped; a backlog over the limit closes it.
 /// - HEAD: the head GET would get — a file's or a stream's included — and no body (RFC 9110 § 9.3.2).
-public struct HTTPConnection: Sendable {
-    public enum Action: Sendable, Equatable {
+package struct HTTPConnection: Sendable {
+    package enum Action: Sendable, Equatable {
         /// Nothing to do until the socket or the deadline says more.
         case wait
         /// A whole request: decide access, answer it, and report the answer with `responded(_:)`.
@@ -32,11 +32,11 @@ public struct HTTPConnection: Sendable {
     }
 
     /// The timer the shell should have armed: `delay` from when it saw this generation.
-    public struct Deadline: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable { case idle, request, write, heartbeat }
-        public let kind: Kind
-        public let delay: Duration
-        public let generation: UInt64
+    package struct Deadline: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable { case idle, request, write, heartbeat }
+        package let kind: Kind
+        package let delay: Duration
+        package let generation: UInt64
     }
 
     /// What the answer to the request being made needs to know of it.
@@ -56,7 +56,7 @@ public struct HTTPConnection: Sendable {
         case closed
     }
 
-    public let limits: WebServerLimits
+    package let limits: WebServerLimits
     private var parser: HTTPRequestParser
     private var phase = Phase.reading
     private var output: [UInt8] = []
@@ -65,7 +65,7 @@ public struct HTTPConnection: Sendable {
     private var body: PendingBody?
     /// The socket took nothing more on the last write: wait for it to be writable.
     private var blocked = false
-    public private(set) var deadline: Deadline?
+    package private(set) var deadline: Deadline?
     private var generation: UInt64 = 0
 
     private enum PendingBody: Sendable, Equatable {
@@ -76,9 +76,9 @@ public struct HTTPConnection: Sendable {
     /// Bytes a stream's client sends are read (to see it leave) and dropped, this many at a time.
     static let streamReadSize = 4096
     /// The most of a file body asked for at once: what one connection's download holds in memory.
-    public static let bodyChunkSize = 64 * 1024
+    package static let bodyChunkSize = 64 * 1024
 
-    public init(limits: WebServerLimits = .standard) {
+    package init(limits: WebServerLimits = .standard) {
         self.limits = limits
         parser = HTTPRequestParser(limits: limits)
         arm(.idle)
@@ -86,15 +86,15 @@ public struct HTTPConnection: Sendable {
 
     // MARK: What the shell watches
 
-    public var wantsRead: Bool { phase == .reading || phase == .streaming }
-    public var wantsWrite: Bool { blocked && sent < output.count }
-    public var isStreaming: Bool { phase == .streaming }
+    package var wantsRead: Bool { phase == .reading || phase == .streaming }
+    package var wantsWrite: Bool { blocked && sent < output.count }
+    package var isStreaming: Bool { phase == .streaming }
     /// Whether it waits for a request with none begun (between two, or before its first).
-    public var isIdle: Bool { phase == .reading && !parser.hasPartialRequest }
+    package var isIdle: Bool { phase == .reading && !parser.hasPartialRequest }
 
     /// How many bytes the next read may take: no more than a request may still grow by (plus
     /// one, so an overflow is seen).
-    public var readLimit: Int {
+    package var readLimit: Int {
         switch phase {
         case .reading: max(1, limits.maximumRequestBytes + 1 - parser.buffered.count)
         case .streaming: Self.streamReadSize
@@ -105,13 +105,13 @@ public struct HTTPConnection: Sendable {
     // MARK: Events
 
     /// Bytes read from the client (never empty: an empty read is `endOfStream`).
-    public mutating func received(_ bytes: some Collection<UInt8>) -> Action {
+    package mutating func received(_ bytes: some Collection<UInt8>) -> Action {
         guard phase == .reading else { return .wait }
         return handle(parser.feed(bytes))
     }
 
     /// The client closed its side.
-    public mutating func endOfStream() -> Action {
+    package mutating func endOfStream() -> Action {
         guard phase != .closed else { return .wait }
         let streaming = phase == .streaming
         phase = .closed
@@ -119,14 +119,14 @@ public struct HTTPConnection: Sendable {
     }
 
     /// Reading or writing the socket failed (ECONNRESET, EPIPE, …).
-    public mutating func failed() -> Action {
+    package mutating func failed() -> Action {
         guard phase != .closed else { return .wait }
         phase = .closed
         return .close(.clientGone)
     }
 
     /// The answer to the request `respond` handed out (or the access check's refusal of it).
-    public mutating func responded(_ response: HTTPResponse) -> Action {
+    package mutating func responded(_ response: HTTPResponse) -> Action {
         guard case .responding(let exchange) = phase else { return .wait }
         let secured = WebSecurityHeaders.applied(to: response, path: exchange.path)
         if secured.body == .eventStream && !exchange.headOnly {
@@ -153,7 +153,7 @@ public struct HTTPConnection: Sendable {
 
     /// The bytes `.readBody` asked for; empty when the read failed or the file ended before its
     /// length, which closes the connection: the head promised more than can be sent.
-    public mutating func bodyRead(_ bytes: some Collection<UInt8>) -> Action {
+    package mutating func bodyRead(_ bytes: some Collection<UInt8>) -> Action {
         guard case .writing = phase, case .file(let file, let offset) = body else { return .wait }
         guard !bytes.isEmpty else {
             phase = .closed
@@ -168,7 +168,7 @@ public struct HTTPConnection: Sendable {
 
     /// How many of the bytes `send` handed out the socket took; 0 when it would block (a failed
     /// write is `failed()`).
-    public mutating func wrote(_ count: Int) -> Action {
+    package mutating func wrote(_ count: Int) -> Action {
         guard count > 0 else {
             blocked = true
             return .wait
@@ -182,13 +182,13 @@ public struct HTTPConnection: Sendable {
     }
 
     /// The socket is writable again after a write that took nothing.
-    public mutating func writable() -> Action {
+    package mutating func writable() -> Action {
         blocked = false
         return sendPending()
     }
 
     /// An event for a stream (`ServerSentEvent.frame`); ignored by a connection that is not one.
-    public mutating func push(_ frame: [UInt8]) -> Action {
+    package mutating func push(_ frame: [UInt8]) -> Action {
         guard phase == .streaming else { return .wait }
         if output.count - sent + frame.count > limits.maximumStreamBacklog {
             phase = .closed
@@ -204,7 +204,7 @@ public struct HTTPConnection: Sendable {
     }
 
     /// The timer of `deadline` fired; one of an older generation is ignored.
-    public mutating func deadlinePassed(generation fired: UInt64) -> Action {
+    package mutating func deadlinePassed(generation fired: UInt64) -> Action {
         guard let deadline, deadline.generation == fired, phase != .closed else { return .wait }
         switch deadline.kind {
         case .idle:
@@ -223,7 +223,7 @@ public struct HTTPConnection: Sendable {
     }
 
     /// The server is at its cap with none idle: this connection is told so at once, then closed.
-    public mutating func refuseOverCap() -> Action {
+    package mutating func refuseOverCap() -> Action {
         refuse(.overCap)
     }
 

@@ -11,20 +11,20 @@ import Shared
 /// The length is fixed when the file is opened: a file that grows meanwhile (the capture being
 /// recorded) is handed over as it was then, and one that shrinks ends the connection early
 /// (`HTTPCloseReason.bodyUnreadable`) rather than send a body shorter than its Content-Length.
-public final class HTTPFileBody: Sendable, Equatable, CustomStringConvertible {
+package final class HTTPFileBody: Sendable, Equatable, CustomStringConvertible {
     private let descriptor: Int32
-    public let length: UInt64
+    package let length: UInt64
     /// The path it was opened from, for the log and the error sentences.
-    public let path: String
+    package let path: String
 
     /// Why a file could not be opened for sending, in the system's words ("cannot open PATH: …").
-    public struct OpenFailure: Error, Sendable, Equatable, CustomStringConvertible {
-        public let description: String
+    package struct OpenFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Opens `path` for reading (never through a symbolic link at its last component). `unlinking`
     /// removes the name once opened: a temporary file then lives exactly as long as its download.
-    public init(opening path: String, unlinking: Bool = false) throws(OpenFailure) {
+    package init(opening path: String, unlinking: Bool = false) throws(OpenFailure) {
         let opened = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard opened >= 0 else {
             throw OpenFailure(description: "cannot open \(path): \(SystemError.text(openingWithoutFollowing: errno))")
@@ -45,7 +45,7 @@ public final class HTTPFileBody: Sendable, Equatable, CustomStringConvertible {
 
     /// Up to `buffer.count` bytes from `offset`: how many were read (0 past the end of the file),
     /// or nil with `errno` set when the read failed.
-    public func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    package func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         while true {
             let count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(clamping: offset))
             if count >= 0 { return count }
@@ -53,7 +53,7 @@ public final class HTTPFileBody: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public static func == (lhs: HTTPFileBody, rhs: HTTPFileBody) -> Bool { lhs === rhs }
+    package static func == (lhs: HTTPFileBody, rhs: HTTPFileBody) -> Bool { lhs === rhs }
 
-    public var description: String { "\(path) (\(length) bytes)" }
+    package var description: String { "\(path) (\(length) bytes)" }
 }

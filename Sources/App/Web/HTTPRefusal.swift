@@ -1,7 +1,7 @@
 /// Why the parser refused a request (RFC 9112). Each has the status the client is told and a
 /// sentence the server logs and sends; after a refusal the connection is closed, since the rest of
 /// its bytes can no longer be framed.
-public enum HTTPRefusal: Error, Sendable, Equatable {
+package enum HTTPRefusal: Error, Sendable, Equatable {
     /// The request line is not `METHOD SP /target SP HTTP/x.y` (§ 3).
     case malformedRequestLine
     /// An HTTP version other than 1.1 and 1.0.
@@ -29,7 +29,7 @@ public enum HTTPRefusal: Error, Sendable, Equatable {
     /// A `%` not followed by two hex digits, or a decoded NUL, in the target.
     case badPercentEncoding
 
-    public var status: HTTPStatus {
+    package var status: HTTPStatus {
         switch self {
         case .malformedRequestLine, .badContentLength, .malformedHeader, .badLineEnding, .missingHost,
              .duplicateOrigin, .badPercentEncoding: .badRequest
@@ -42,7 +42,7 @@ public enum HTTPRefusal: Error, Sendable, Equatable {
     }
 
     /// What the client is told, and what the server logs.
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case .malformedRequestLine:
             "the request line is not 'METHOD /path HTTP/1.1'"

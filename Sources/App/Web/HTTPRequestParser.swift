@@ -18,8 +18,8 @@
 /// obs-fold, no whitespace before a colon, only origin-form targets, no Transfer-Encoding (501:
 /// no client of ours sends a chunked body), no `Expect: 100-continue` interim answer (curl waits
 /// a second and sends the body anyway). Empty lines before a request line are skipped (§ 2.2).
-public struct HTTPRequestParser: Sendable {
-    public enum Outcome: Sendable, Equatable {
+package struct HTTPRequestParser: Sendable {
+    package enum Outcome: Sendable, Equatable {
         /// The buffered bytes are a proper prefix of a request.
         case needMore
         /// A whole request, and how many of the buffered bytes it took.
@@ -28,9 +28,9 @@ public struct HTTPRequestParser: Sendable {
         case refused(HTTPRefusal)
     }
 
-    public let limits: WebServerLimits
+    package let limits: WebServerLimits
     /// Bytes received and not yet handed over as a request.
-    public private(set) var buffered: [UInt8] = []
+    package private(set) var buffered: [UInt8] = []
     /// Where the search for the head's end resumes.
     private var scanned = 0
     /// Where the request line's LF is, once seen.
@@ -39,22 +39,22 @@ public struct HTTPRequestParser: Sendable {
     private var pendingHead: (end: Int, head: HTTPRequestHead)?
     private var settled: HTTPRefusal?
 
-    public init(limits: WebServerLimits = .standard) {
+    package init(limits: WebServerLimits = .standard) {
         self.limits = limits
     }
 
     /// Whether part of a request is waiting (so its deadline runs), rather than nothing at all.
-    public var hasPartialRequest: Bool { !buffered.isEmpty }
+    package var hasPartialRequest: Bool { !buffered.isEmpty }
 
     /// Appends bytes from the connection and reads what they complete.
-    public mutating func feed(_ bytes: some Collection<UInt8>) -> Outcome {
+    package mutating func feed(_ bytes: some Collection<UInt8>) -> Outcome {
         if let settled { return .refused(settled) }
         buffered.append(contentsOf: bytes)
         return next()
     }
 
     /// Reads the next request from what is already buffered (after a request was handed over).
-    public mutating func next() -> Outcome {
+    package mutating func next() -> Outcome {
         if let settled { return .refused(settled) }
         switch read() {
         case .needMore:

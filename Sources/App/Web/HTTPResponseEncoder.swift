@@ -2,7 +2,7 @@
 /// fields, then the framing this server decides — Content-Length for a body, `Connection` for
 /// what happens after. An event stream has no length: its body runs until the connection closes
 /// (§ 6.3 rule 8), so it always says `Connection: close`.
-public enum HTTPResponseEncoder {
+package enum HTTPResponseEncoder {
     /// The framing fields the encoder owns; a responder's copies of them are dropped.
     static let framingFields = ["Content-Length", "Transfer-Encoding", "Connection"]
 
@@ -11,7 +11,7 @@ public enum HTTPResponseEncoder {
     ///   - keepAlive: whether the connection serves another request after this one.
     ///   - http10: the request was HTTP/1.0, which keeps a connection only when told so.
     ///   - headOnly: a HEAD request: the same fields, no body.
-    public static func encode(_ response: HTTPResponse, keepAlive: Bool, http10: Bool = false,
+    package static func encode(_ response: HTTPResponse, keepAlive: Bool, http10: Bool = false,
                               headOnly: Bool = false) -> [UInt8] {
         let head = head(response, keepAlive: keepAlive, http10: http10)
         guard !headOnly, case .bytes(let body) = response.body else { return head }
@@ -20,7 +20,7 @@ public enum HTTPResponseEncoder {
 
     /// The status line and the fields, through the blank line: what goes out before any body (a
     /// file's is sent after it, chunk by chunk).
-    public static func head(_ response: HTTPResponse, keepAlive: Bool, http10: Bool = false) -> [UInt8] {
+    package static func head(_ response: HTTPResponse, keepAlive: Bool, http10: Bool = false) -> [UInt8] {
         let headers = response.headers
         var fields = headers.fields.filter { field in !framingFields.contains { field.name.caseInsensitiveEquals($0) } }
         let length: UInt64? = switch response.body {

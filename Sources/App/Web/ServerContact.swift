@@ -13,21 +13,21 @@ import Shared
 ///   cannot mend that; a new address can.
 ///
 /// The page adds the time of the last answer to `asOf` ("… as of 14:03:07."), in its own clock.
-public enum ServerContact {
+package enum ServerContact {
     /// A page hears from its server at least this often while shown (its own polls, the
     /// Dashboard's line each second, or else a question of its own).
-    public static let askEverySeconds = 2
+    package static let askEverySeconds = 2
     /// This long with no answer, a screen stops presenting what it shows as current. Five seconds:
     /// the Dashboard's line comes every second, so five missed lines is no hiccup.
-    public static let silenceSeconds = 5
+    package static let silenceSeconds = 5
 
-    public enum Loss: String, Sendable, CaseIterable {
+    package enum Loss: String, Sendable, CaseIterable {
         case notAnswering
         case sessionRefused
     }
 
     /// The notice's heading.
-    public static func title(_ loss: Loss) -> String {
+    package static func title(_ loss: Loss) -> String {
         switch loss {
         case .notAnswering: "The app's server is not answering"
         case .sessionRefused: "The app's server no longer accepts this browser"
@@ -35,7 +35,7 @@ public enum ServerContact {
     }
 
     /// What happened and what to check or do, in a sentence or two.
-    public static func text(_ loss: Loss) -> String {
+    package static func text(_ loss: Loss) -> String {
         switch loss {
         case .notAnswering:
             "Is 'tunnelvision ui' still running? If it stopped, start it again and open the address it prints. "
@@ -48,7 +48,7 @@ public enum ServerContact {
     }
 
     /// Said before the time of the last answer: what the screen still shows is that old.
-    public static func asOf(_ loss: Loss) -> String {
+    package static func asOf(_ loss: Loss) -> String {
         switch loss {
         case .notAnswering: "What this screen shows is as of"
         case .sessionRefused: "What this screen shows was read before, as of"
@@ -56,7 +56,7 @@ public enum ServerContact {
     }
 
     /// `GET /api/contact`: the timing and both notices, as the page keeps them.
-    public static var json: String {
+    package static var json: String {
         var out = JSONWriter()
         out.beginObject()
         out.number("askEverySeconds", askEverySeconds)

@@ -1,8 +1,8 @@
 /// Server-Sent Events framing (WHATWG HTML § 9.2): `event: NAME`, one `data:` line per line of
 /// the data, a blank line. The live feed's data is one JSON line; a newline inside data is
 /// carried as a second `data:` line, which the browser joins back with a newline.
-public enum ServerSentEvent {
-    public static func frame(event: String, data: String) -> [UInt8] {
+package enum ServerSentEvent {
+    package static func frame(event: String, data: String) -> [UInt8] {
         // A line break in the name would end the field early and forge another: dropped.
         let name = event.filter { $0 != "\n" && $0 != "\r" }
         var text = "event: \(name)\n"
@@ -14,5 +14,5 @@ public enum ServerSentEvent {
     }
 
     /// A comment line: ignored by the browser, it tells everything between that the stream lives.
-    public static let heartbeat = Array(": keep-alive\n\n".utf8)
+    package static let heartbeat = Array(": keep-alive\n\n".utf8)
 }

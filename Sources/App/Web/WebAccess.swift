@@ -22,29 +22,29 @@ import Shared
 /// are compared in constant time. Randomness and the time are inputs (STYLE practice 7); the
 /// shell calls `expire(now:)` when a key's lifetime ends, and learns from every call which keys
 /// were spent.
-public struct WebAccess: Sendable {
+package struct WebAccess: Sendable {
     /// Cookies do not tell ports apart (RFC 6265 § 8.5): two servers on one machine, each with a
     /// cookie of the same name, would log each other out. So the name carries the port.
-    public static let cookieNamePrefix = "tunnelvision_session_"
-    public var cookieName: String { Self.cookieNamePrefix + String(listening.port) }
-    public static let writeHeaderName = "X-TunnelVision"
-    public static let writeHeaderValue = "1"
-    public static let allowedMethods = ["GET", "HEAD", "POST"]
+    static let cookieNamePrefix = "tunnelvision_session_"
+    package var cookieName: String { Self.cookieNamePrefix + String(listening.port) }
+    static let writeHeaderName = "X-TunnelVision"
+    static let writeHeaderValue = "1"
+    static let allowedMethods = ["GET", "HEAD", "POST"]
     /// Bytes of randomness in a key and in the session token: 256 bits, beyond guessing.
-    public static let randomBytes = 32
+    package static let randomBytes = 32
     /// Keys waiting to be used at once; minting past it retires the oldest, so asking for
     /// addresses in a loop holds a fixed amount.
-    public static let maximumPendingKeys = 32
+    package static let maximumPendingKeys = 32
     /// Spent keys remembered, so that a second use is told "already used" or "expired" rather
     /// than "not this server's".
-    public static let rememberedSpentKeys = 64
+    package static let rememberedSpentKeys = 64
 
-    public let listening: IPEndpoint
+    package let listening: IPEndpoint
     /// How long a key may wait for its browser.
-    public let keyLifetime: Duration
+    package let keyLifetime: Duration
     private let sessionToken: String
     /// The Host values that name the address listened on, lowercased.
-    public let acceptedHosts: [String]
+    package let acceptedHosts: [String]
     private var pending: [Pending] = []
     private var spent: [(secret: String, how: WebLoginKey.Spent)] = []
     private var nextID: UInt64 = 0
@@ -55,7 +55,7 @@ public struct WebAccess: Sendable {
         let expires: ContinuousClock.Instant
     }
 
-    public init(listening: IPEndpoint, sessionToken: [UInt8], keyLifetime: Duration) {
+    package init(listening: IPEndpoint, sessionToken: [UInt8], keyLifetime: Duration) {
         self.listening = listening
         self.sessionToken = Self.hex(sessionToken)
         self.keyLifetime = keyLifetime
@@ -65,21 +65,21 @@ public struct WebAccess: Sendable {
         acceptedHosts = hosts.map { $0.lowercased() }
     }
 
-    public init(listening: IPEndpoint, keyLifetime: Duration, using random: inout some RandomNumberGenerator) {
+    package init(listening: IPEndpoint, keyLifetime: Duration, using random: inout some RandomNumberGenerator) {
         self.init(listening: listening, sessionToken: Self.draw(using: &random), keyLifetime: keyLifetime)
     }
 
     /// This server's own origin, as a browser sends it.
-    public var origin: String { "http://\(listening)" }
+    package var origin: String { "http://\(listening)" }
 
     /// The keys minted and not yet spent.
-    public var pendingKeys: [WebLoginKey.ID] { pending.map(\.id) }
+    package var pendingKeys: [WebLoginKey.ID] { pending.map(\.id) }
 
     // MARK: Keys
 
     /// A new key, good once until `now + keyLifetime`, and the keys it retired (the oldest, past
     /// `maximumPendingKeys`).
-    public mutating func mint(secret: [UInt8], now: ContinuousClock.Instant) -> (key: WebLoginKey, retired: [WebLoginKey.ID]) {
+    package mutating func mint(secret: [UInt8], now: ContinuousClock.Instant) -> (key: WebLoginKey, retired: [WebLoginKey.ID]) {
         var retired: [WebLoginKey.ID] = []
         while pending.count >= Self.maximumPendingKeys {
             let oldest = pending.removeFirst()
@@ -92,13 +92,13 @@ public struct WebAccess: Sendable {
         return (WebLoginKey(id: key.id, url: "\(origin)/?key=\(key.secret)", expires: key.expires), retired)
     }
 
-    public mutating func mint(now: ContinuousClock.Instant,
+    package mutating func mint(now: ContinuousClock.Instant,
                               using random: inout some RandomNumberGenerator) -> (key: WebLoginKey, retired: [WebLoginKey.ID]) {
         mint(secret: Self.draw(using: &random), now: now)
     }
 
     /// Retires every key whose lifetime has ended by `now`; the ones retired.
-    public mutating func expire(now: ContinuousClock.Instant) -> [WebLoginKey.ID] {
+    package mutating func expire(now: ContinuousClock.Instant) -> [WebLoginKey.ID] {
         let due = pending.filter { $0.expires <= now }
         pending.removeAll { $0.expires <= now }
         for key in due { remember(key.secret, .expired) }
@@ -112,7 +112,7 @@ public struct WebAccess: Sendable {
 
     // MARK: Requests
 
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// Let the responder answer it.
         case pass
         /// Answered here: a key exchanged for the cookie (the key, spent now), or a browser that
@@ -122,7 +122,7 @@ public struct WebAccess: Sendable {
         case refuse(WebAccessRefusal)
     }
 
-    public mutating func decide(_ request: HTTPRequest, now: ContinuousClock.Instant) -> Decision {
+    package mutating func decide(_ request: HTTPRequest, now: ContinuousClock.Instant) -> Decision {
         guard Self.allowedMethods.contains(request.method) else { return .refuse(.methodNotAllowed(request.method)) }
         let host = request.headers["Host"]
         guard let host, acceptedHosts.contains(host.lowercased()) else { return .refuse(.wrongHost(host)) }

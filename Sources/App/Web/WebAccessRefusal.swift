@@ -1,6 +1,6 @@
 /// Why a request was refused before any responder saw it: its status, and the plain sentence the
 /// client is shown and the server logs.
-public enum WebAccessRefusal: Sendable, Equatable {
+package enum WebAccessRefusal: Sendable, Equatable {
     /// Only GET, HEAD and POST are served.
     case methodNotAllowed(String)
     /// The Host header does not name the address listened on: a page of another site reaching
@@ -17,7 +17,7 @@ public enum WebAccessRefusal: Sendable, Equatable {
     /// A state-changing request without `X-TunnelVision: 1`, which a cross-site form cannot set.
     case missingWriteHeader
 
-    public var status: HTTPStatus {
+    package var status: HTTPStatus {
         switch self {
         case .methodNotAllowed: .methodNotAllowed
         case .wrongHost: .misdirectedRequest
@@ -30,7 +30,7 @@ public enum WebAccessRefusal: Sendable, Equatable {
         + "(each opens one browser)"
     static let askAnother = "'tunnelvision ui link' prints a new address"
 
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case .methodNotAllowed(let method):
             "the method \(method) is not served here (GET, HEAD and POST are)"
@@ -55,7 +55,7 @@ public enum WebAccessRefusal: Sendable, Equatable {
     }
 
     /// The answer that says so: JSON under /api/, a page elsewhere.
-    public func response(path: String) -> HTTPResponse {
+    package func response(path: String) -> HTTPResponse {
         var response = WebRefusalResponse.make(status, sentence, form: WebRefusalResponse.form(forPath: path))
         if case .methodNotAllowed = self { response.headers.set("Allow", WebAccess.allowedMethods.joined(separator: ", ")) }
         return response

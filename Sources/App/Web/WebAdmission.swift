@@ -9,23 +9,23 @@
 ///   so the owner's fresh connection has the time it needs to send its request.
 /// - A connection that showed the cookie is never closed for a newcomer (who has shown nothing
 ///   yet); with only those open, the newcomer is told 503. Those close by their own timeouts.
-public enum WebAdmission {
-    public struct Connection: Sendable, Equatable {
+package enum WebAdmission {
+    package struct Connection: Sendable, Equatable {
         /// The shell's name for it (its descriptor).
-        public let id: Int32
+        package let id: Int32
         /// When it was accepted, in the order connections came: smaller is older.
-        public let accepted: UInt64
+        package let accepted: UInt64
         /// It has shown a valid session cookie (or just traded a key for one).
-        public let authenticated: Bool
+        package let authenticated: Bool
 
-        public init(id: Int32, accepted: UInt64, authenticated: Bool) {
+        package init(id: Int32, accepted: UInt64, authenticated: Bool) {
             self.id = id
             self.accepted = accepted
             self.authenticated = authenticated
         }
     }
 
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         case admit
         /// Close this one (quietly: it is not told why), then admit the newcomer.
         case evict(Int32)
@@ -33,7 +33,7 @@ public enum WebAdmission {
         case refuse
     }
 
-    public static func decide(open: some Collection<Connection>, maximum: Int) -> Decision {
+    package static func decide(open: some Collection<Connection>, maximum: Int) -> Decision {
         guard open.count >= maximum else { return .admit }
         let oldest = open.filter { !$0.authenticated }.min { $0.accepted < $1.accepted }
         return oldest.map { .evict($0.id) } ?? .refuse

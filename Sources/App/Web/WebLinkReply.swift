@@ -2,11 +2,11 @@ import Foundation
 
 /// What a running server answers `tunnelvision ui link` over the data directory's channel: one
 /// line, either a new address (the announcement's JSON) or why none was made (`{"error": …}`).
-public enum WebLinkReply: Sendable, Equatable {
+package enum WebLinkReply: Sendable, Equatable {
     case address(WebUIAnnouncement)
     case refused(String)
 
-    public var line: String {
+    package var line: String {
         switch self {
         case .address(let announcement): announcement.json
         case .refused(let sentence): "{\"error\": \(WebRefusalResponse.jsonString(sentence))}"
@@ -14,7 +14,7 @@ public enum WebLinkReply: Sendable, Equatable {
     }
 
     /// The reply in `line`; nil when it is neither (a channel that is not a server's).
-    public init?(line: String) {
+    package init?(line: String) {
         if let announcement = WebUIAnnouncement(json: line, lifetime: nil) {
             self = .address(announcement)
         } else if let error = Self.error(in: line) {

@@ -4,22 +4,22 @@ import Shared
 /// meaning any free one. Loopback by default; another address is allowed but warned about, and
 /// the unspecified ones (0.0.0.0, ::) are refused: they answer on every interface, and the Host
 /// check needs one address to compare with.
-public struct WebListenAddress: Sendable, Equatable {
-    public let endpoint: IPEndpoint
+package struct WebListenAddress: Sendable, Equatable {
+    package let endpoint: IPEndpoint
 
-    public static let standard = WebListenAddress(endpoint: IPEndpoint(address: IPAddress(parsing: "127.0.0.1")!, port: 0))
+    package static let standard = WebListenAddress(endpoint: IPEndpoint(address: IPAddress(parsing: "127.0.0.1")!, port: 0))
 
-    public init(endpoint: IPEndpoint) {
+    package init(endpoint: IPEndpoint) {
         self.endpoint = endpoint
     }
 
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        public let text: String
-        public let why: String
-        public var description: String { "--listen \(text): \(why)" }
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        package let text: String
+        package let why: String
+        package var description: String { "--listen \(text): \(why)" }
     }
 
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         let host: Substring, port: Substring
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
@@ -45,7 +45,7 @@ public struct WebListenAddress: Sendable, Equatable {
     }
 
     /// 127.0.0.0/8 or ::1: only this machine can connect.
-    public var isLoopback: Bool { Self.isLoopback(endpoint.address) }
+    package var isLoopback: Bool { Self.isLoopback(endpoint.address) }
 
     static func isLoopback(_ address: IPAddress) -> Bool {
         address.version == .v4 ? address.bytes[0] == 127 : address.bytes == [UInt8](repeating: 0, count: 15) + [1]
@@ -56,7 +56,7 @@ public struct WebListenAddress: Sendable, Equatable {
     }
 
     /// What `tunnelvision ui` says on stderr when it listens where other machines can reach it.
-    public var exposureWarning: String? {
+    package var exposureWarning: String? {
         isLoopback ? nil : "listening on \(endpoint), which other machines on that network can reach; "
             + "the key in the address and the session cookie then travel in plain HTTP, readable by anyone who can "
             + "see that network, and they are all that keeps others out (leave --listen out to stay on loopback)"

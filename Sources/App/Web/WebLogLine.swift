@@ -4,8 +4,8 @@ import Foundation
 /// left out, since a login's carries a key — status and reason. What a client sent reaches the
 /// line (a Host or Origin value in the reason, the path) and may hold any UTF-8, so every part is
 /// made `visible`: the line cannot be split, recoloured, cleared or reordered on a terminal.
-public enum WebLogLine {
-    public static func refusal(at time: Date, peer: String, method: String?, target: String?,
+package enum WebLogLine {
+    package static func refusal(at time: Date, peer: String, method: String?, target: String?,
                                status: HTTPStatus, sentence: String) -> String {
         let path = target.map { String($0.prefix { $0 != "?" }) } ?? "-"
         let parts = [peer, method ?? "-", path, String(status.code), sentence].map(visible)
@@ -18,7 +18,7 @@ public enum WebLogLine {
     /// U+200F, U+202A–U+202E, U+2066–U+2069), and the line and paragraph separators editors break
     /// lines at (U+2028, U+2029). A backslash is written `\\`, so an escape in the line always
     /// means an escaped character, never text that looks like one.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         var shown = ""
         for scalar in text.unicodeScalars {
             if scalar == "\\" {

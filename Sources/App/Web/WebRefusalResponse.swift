@@ -1,15 +1,15 @@
 /// The answer that carries a refusal's sentence: JSON in the API's error form
 /// (`{"error": "…"}`) under /api/, a short page a person can read elsewhere, plain text when the
 /// request could not even be read.
-public enum WebRefusalResponse {
-    public enum Form: Sendable { case json, page, text }
+package enum WebRefusalResponse {
+    package enum Form: Sendable { case json, page, text }
 
-    public static func form(forPath path: String?) -> Form {
+    package static func form(forPath path: String?) -> Form {
         guard let path else { return .text }
         return WebRouter.isAPI(path) ? .json : .page
     }
 
-    public static func make(_ status: HTTPStatus, _ sentence: String, form: Form) -> HTTPResponse {
+    package static func make(_ status: HTTPStatus, _ sentence: String, form: Form) -> HTTPResponse {
         let (type, body): (String, String) = switch form {
         case .json:
             ("application/json", "{\"error\": \(jsonString(sentence))}\n")

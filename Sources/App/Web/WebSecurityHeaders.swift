@@ -1,12 +1,12 @@
 /// The headers every response of the web app carries, in this one place: the page may run only
 /// its own scripts and styles, may not be framed, and leaks no address to anyone
 /// (https://owasp.org/www-project-secure-headers/).
-public enum WebSecurityHeaders {
+package enum WebSecurityHeaders {
     /// Only the app's own files: no inline script or style, no other origin, no framing.
-    public static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; "
+    package static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; "
         + "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-    public static let fields: [(name: String, value: String)] = [
+    package static let fields: [(name: String, value: String)] = [
         ("Content-Security-Policy", contentSecurityPolicy),
         ("X-Content-Type-Options", "nosniff"),
         ("X-Frame-Options", "DENY"),
@@ -16,12 +16,12 @@ public enum WebSecurityHeaders {
     ]
 
     /// The path prefix of the JSON API, whose answers are never stored by the browser.
-    public static let apiPrefix = "/api/"
+    static let apiPrefix = "/api/"
 
     /// `response` with the security headers set (replacing any of the same name) and, for the
     /// API or when the responder said nothing, a cache policy: the API's answers describe the
     /// history now, so never stored; the app's files are revalidated on each load.
-    public static func applied(to response: HTTPResponse, path: String) -> HTTPResponse {
+    package static func applied(to response: HTTPResponse, path: String) -> HTTPResponse {
         var secured = response
         for (name, value) in fields { secured.headers.set(name, value) }
         if WebRouter.isAPI(path) {

@@ -2,13 +2,13 @@
 /// `/` is `index.html`; otherwise each segment is a plain name — letters, digits, `-`, `_` and
 /// dots, never `.` or `..` or a name starting with a dot — so no path can climb out of the folder
 /// or reach a hidden file. (The shell still opens each segment without following symlinks.)
-public struct WebSitePath: Sendable, Equatable {
+package struct WebSitePath: Sendable, Equatable {
     /// The segments below the site's folder, e.g. ["scripts", "app.js"].
-    public let segments: [String]
+    package let segments: [String]
 
-    public static let index = "index.html"
+    package static let index = "index.html"
 
-    public init?(requestPath: String) {
+    package init?(requestPath: String) {
         guard requestPath.hasPrefix("/") else { return nil }
         if requestPath == "/" {
             segments = [Self.index]
@@ -28,7 +28,7 @@ public struct WebSitePath: Sendable, Equatable {
 
     /// The Content-Type of the file, by its extension; nil for a kind the app does not ship
     /// (served as nothing rather than guessed at: nosniff would block it anyway).
-    public var contentType: String? {
+    package var contentType: String? {
         guard let name = segments.last, let dot = name.lastIndex(of: ".") else { return nil }
         return Self.contentTypes[name[name.index(after: dot)...].lowercased()]
     }

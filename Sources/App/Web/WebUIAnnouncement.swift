@@ -3,24 +3,24 @@ import Foundation
 /// What `tunnelvision ui` prints once it listens, and what `tunnelvision ui link` prints for
 /// another browser: an address to open, as a sentence or as one JSON line a script (or a test)
 /// reads. The address carries a key that opens one browser, once, within `keyLifetime`.
-public struct WebUIAnnouncement: Sendable, Equatable {
-    public let url: String
-    public let listen: String
-    public let dataDirectory: String
-    public let keyLifetime: Duration
+package struct WebUIAnnouncement: Sendable, Equatable {
+    package let url: String
+    package let listen: String
+    package let dataDirectory: String
+    package let keyLifetime: Duration
     /// What ends the server, said beside its first address; nil for `ui link`'s, which another
     /// command prints.
-    public let lifetime: Lifetime?
+    package let lifetime: Lifetime?
 
     /// What ends the server, said beside its address.
-    public enum Lifetime: Sendable, Equatable {
+    package enum Lifetime: Sendable, Equatable {
         /// `tunnelvision ui`, `demo --ui`: until Ctrl-C or TERM.
         case untilStopped
         /// `run --ui`: with the monitored command's run.
         case withTheRun
     }
 
-    public init(url: String, listen: String, dataDirectory: String, keyLifetime: Duration = WebServerLimits.standard.keyLifetime,
+    package init(url: String, listen: String, dataDirectory: String, keyLifetime: Duration = WebServerLimits.standard.keyLifetime,
                 lifetime: Lifetime? = .untilStopped) {
         self.url = url
         self.listen = listen
@@ -29,7 +29,7 @@ public struct WebUIAnnouncement: Sendable, Equatable {
         self.lifetime = lifetime
     }
 
-    public var text: String {
+    package var text: String {
         let opening = "open it in a browser on this machine within \(WebServerLimits.words(keyLifetime)); its key works once"
         return switch lifetime {
         case .untilStopped: "TunnelVision is at \(url) (\(opening), and 'tunnelvision ui link' prints another; Ctrl-C stops it)"
@@ -38,14 +38,14 @@ public struct WebUIAnnouncement: Sendable, Equatable {
         }
     }
 
-    public var json: String {
+    package var json: String {
         "{\"url\": \(WebRefusalResponse.jsonString(url)), \"listen\": \(WebRefusalResponse.jsonString(listen)), "
             + "\"dataDirectory\": \(WebRefusalResponse.jsonString(dataDirectory)), "
             + "\"keyLifetimeSeconds\": \(keyLifetime.components.seconds)}"
     }
 
     /// Reads `json` back (what `ui link` receives from the server); nil for anything else.
-    public init?(json line: String, lifetime: Lifetime? = nil) {
+    package init?(json line: String, lifetime: Lifetime? = nil) {
         struct Fields: Decodable {
             let url: String
             let listen: String

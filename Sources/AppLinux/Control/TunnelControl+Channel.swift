@@ -2,7 +2,7 @@ import App
 
 extension TunnelControl {
     /// The questions' seam to the tunnel, over the data directory's control socket.
-    public static let channel = TunnelControl { directory, command throws(TunnelControl.Failure) in
+    package static let channel = TunnelControl { directory, command throws(TunnelControl.Failure) in
         do throws(TunnelControlChannel.Failure) {
             return try TunnelControlChannel(dataDirectory: directory).send(command)
         } catch {

@@ -18,7 +18,7 @@ package struct TunnelControlChannel: Sendable {
         case untrusted(String)
         case control(ControlSocketError)
 
-        package var isNotRunning: Bool {
+        var isNotRunning: Bool {
             if case .control(.notRunning) = self { return true }
             return false
         }

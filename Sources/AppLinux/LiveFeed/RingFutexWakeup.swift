@@ -18,15 +18,18 @@ import Shared
 ///
 /// The thread wakes at least every `slice` to notice `stop()`; after `stop()` returns `onWake`
 /// is never called again (the call happens under the same lock).
-public final class RingFutexWakeup: LiveFeedWakeup, @unchecked Sendable {
-    public let fileURL: URL
+///
+/// `@unchecked Sendable`: `generation` and `onWake` sit behind `lock` (an `NSLock`); each watch
+/// thread makes and closes its own `RingNotificationWatch`.
+package final class RingFutexWakeup: LiveFeedWakeup, @unchecked Sendable {
+    package let fileURL: URL
     private let slice: Duration
     private let settle: Duration
     private let lock = NSLock()
     private var generation = 0
     private var onWake: (@Sendable () -> Void)?
 
-    public init(fileURL: URL, slice: Duration = .milliseconds(250), settle: Duration = RingFutexWakeup.defaultSettle) {
+    package init(fileURL: URL, slice: Duration = .milliseconds(250), settle: Duration = RingFutexWakeup.defaultSettle) {
         self.fileURL = fileURL
         self.slice = slice
         self.settle = settle
@@ -34,13 +37,13 @@ public final class RingFutexWakeup: LiveFeedWakeup, @unchecked Sendable {
 
     /// How long the thread stays awake after a wakeup: 50 wakeups a second at most, each well
     /// inside the dashboard's one-second lines.
-    public static let defaultSettle = Duration.milliseconds(20)
+    static let defaultSettle = Duration.milliseconds(20)
 
-    public convenience init(dataDirectory: URL) {
+    package convenience init(dataDirectory: URL) {
         self.init(fileURL: DataDirectoryLayout.ring(in: dataDirectory))
     }
 
-    public func start(onWake: @escaping @Sendable () -> Void) {
+    package func start(onWake: @escaping @Sendable () -> Void) {
         let mine: Int = lock.withLock {
             generation += 1
             self.onWake = onWake
@@ -51,7 +54,7 @@ public final class RingFutexWakeup: LiveFeedWakeup, @unchecked Sendable {
         thread.start()
     }
 
-    public func stop() {
+    package func stop() {
         lock.withLock {
             generation += 1
             onWake = nil

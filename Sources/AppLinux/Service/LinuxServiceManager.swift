@@ -16,7 +16,7 @@ package final class LinuxServiceManager: TunnelProviderManaging {
     /// The tunnelvision binary the service runs as.
     package let executable: String
     package let startDeadline: Duration
-    package let stopDeadline: Duration
+    let stopDeadline: Duration
     private let installed = Mutex<TunnelConfiguration?>(nil)
 
     package init(dataDirectory: URL, executable: String = LinuxServiceManager.currentExecutable(),
@@ -29,7 +29,7 @@ package final class LinuxServiceManager: TunnelProviderManaging {
 
     /// This process's own binary, as the kernel knows it (a path that stays right if the file is
     /// replaced by an upgrade only as long as the old one runs — which is what the service needs).
-    package static func currentExecutable() -> String {
+    static func currentExecutable() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 

@@ -17,7 +17,7 @@ package enum ServiceCommandLine {
     package static let noOpenOption = "--no-open"
 
     /// What the manager runs to start the service for `configuration` on `dataDirectory`.
-    package static func serviceArguments(for configuration: TunnelConfiguration, dataDirectory: URL) -> [String] {
+    static func serviceArguments(for configuration: TunnelConfiguration, dataDirectory: URL) -> [String] {
         ["up"] + configuration.target.options + (configuration.inspect ? [inspectOption] : [])
             + (configuration.namesPrograms ? [] : [noProgramsOption])
             + [dataDirectoryOption, dataDirectory.path, foregroundOption, detachedOption]

@@ -11,19 +11,19 @@ import Synchronization
 /// (setsid), with every signal at its default and none blocked, so neither a terminal closing nor
 /// a mask inherited from the starter reaches it. A thread reaps it whenever it ends, so a
 /// long-lived starter (the web app) keeps no zombie.
-package final class ServiceLauncher: Sendable {
-    package let pid: pid_t
+final class ServiceLauncher: Sendable {
+    let pid: pid_t
     private let output: Int32
     private let exit: Mutex<Int32?>
 
-    package struct Failure: Error, CustomStringConvertible {
-        package let call: String
-        package let errno: Int32
-        package var description: String { "cannot start the service: \(call): \(String(cString: strerror(errno)))" }
+    struct Failure: Error, CustomStringConvertible {
+        let call: String
+        let errno: Int32
+        var description: String { "cannot start the service: \(call): \(String(cString: strerror(errno)))" }
     }
 
     /// Spawns `executable` with `arguments`; standard input is /dev/null, output and errors the pipe.
-    package init(executable: String, arguments: [String]) throws(Failure) {
+    init(executable: String, arguments: [String]) throws(Failure) {
         var ends: [Int32] = [-1, -1]
         guard ctv_pipe_cloexec(&ends) == 0 else { throw Failure(call: "pipe2", errno: errno) }
         defer { close(ends[1]) }
@@ -70,7 +70,7 @@ package final class ServiceLauncher: Sendable {
     /// What the service said before it let go of the pipe, or nil when it still held it at
     /// `deadline`. Letting go is either going live (it turns to its log) or ending: `exitStatus`
     /// and the service's record tell which.
-    package func output(within deadline: Duration) -> (said: String, letGo: Bool) {
+    func output(within deadline: Duration) -> (said: String, letGo: Bool) {
         defer { close(output) }
         let end = ContinuousClock.now + deadline
         var said = Data()
@@ -93,7 +93,7 @@ package final class ServiceLauncher: Sendable {
     }
 
     /// Whether the service has ended, and how (a wait status).
-    package var exitStatus: Int32? { exit.withLock { $0 } }
+    var exitStatus: Int32? { exit.withLock { $0 } }
 
     private static func text(_ data: Data) -> String {
         String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -5,7 +5,7 @@ import Dispatch
 import Foundation
 
 /// What the terminal tells the dashboard: a key that quits, a resize, or a signal to end.
-public enum TerminalEvent: Sendable, Equatable {
+package enum TerminalEvent: Sendable, Equatable {
     case quit
     case resized
 }
@@ -13,20 +13,23 @@ public enum TerminalEvent: Sendable, Equatable {
 /// Turns keys and signals into `TerminalEvent`s: `q`, `Q`, Ctrl-C (raw input delivers it as a
 /// byte, not a signal), Ctrl-D and end of input quit; SIGINT, SIGTERM and SIGHUP quit (so the
 /// terminal is restored rather than left raw); SIGWINCH is a resize.
-public final class TerminalEvents: @unchecked Sendable {
+///
+/// `@unchecked Sendable`: `sources`, its one mutable property, is changed only by `start` on the
+/// caller's thread; the key thread and the signal handlers (on `queue`) never touch it.
+package final class TerminalEvents: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "terminal events")
 
-    public init() {}
+    package init() {}
 
     /// Whether `byte`, typed, ends the dashboard.
-    public static func quits(_ byte: UInt8) -> Bool {
+    package static func quits(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "q") || byte == UInt8(ascii: "Q") || byte == 0x03 || byte == 0x04
     }
 
     /// Starts listening; `readKeys` only when standard input is a terminal (else a pipe's end
     /// would quit at once).
-    public func start(readKeys: Bool, handler: @escaping @Sendable (TerminalEvent) -> Void) {
+    package func start(readKeys: Bool, handler: @escaping @Sendable (TerminalEvent) -> Void) {
         for (signalNumber, event) in [(SIGINT, TerminalEvent.quit), (SIGTERM, .quit), (SIGHUP, .quit), (SIGWINCH, .resized)] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
@@ -53,8 +56,8 @@ public final class TerminalEvents: @unchecked Sendable {
 
 /// SIGINT, SIGTERM and SIGHUP as one "stop" call, for the line-per-second form (no terminal to
 /// restore, but an ending a script can tell from a crash: exit status 0).
-public enum StopSignals {
-    public static func handle(queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
+package enum StopSignals {
+    package static func handle(queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void) -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)

@@ -8,9 +8,9 @@ import Synchronization
 /// screen, the cursor hidden — and all of it undone on every way out: `restore()`, `q`, Ctrl-C,
 /// TERM, HUP, and `exit` from anywhere (an `atexit` hook). What is undone is kept in one place,
 /// so a restore after a restore does nothing.
-public final class TerminalScreen: Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package final class TerminalScreen: Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// What we changed: whether the alternate screen is up, and the input settings as they were
@@ -27,18 +27,18 @@ public final class TerminalScreen: Sendable {
     static let enterAlternateScreen = "\u{1b}[?1049h\u{1b}[?25l\u{1b}[H\u{1b}[2J"
     static let leaveAlternateScreen = "\u{1b}[?25h\u{1b}[?1049l"
 
-    public static var outputIsTerminal: Bool { isatty(output) == 1 }
-    public static var inputIsTerminal: Bool { isatty(input) == 1 }
+    package static var outputIsTerminal: Bool { isatty(output) == 1 }
+    package static var inputIsTerminal: Bool { isatty(input) == 1 }
 
     /// The terminal's size now (read each frame, so a resize is followed even without SIGWINCH).
-    public static func size() -> (columns: Int, rows: Int)? {
+    package static func size() -> (columns: Int, rows: Int)? {
         var window = winsize()
         guard ioctl(output, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 else { return nil }
         return (Int(window.ws_col), Int(window.ws_row))
     }
 
     /// Takes the terminal: raw input when standard input is one, the alternate screen, no cursor.
-    public init() throws(Failure) {
+    package init() throws(Failure) {
         guard Self.outputIsTerminal else { throw Failure(description: "standard output is not a terminal") }
         if Self.inputIsTerminal {
             var original = termios()
@@ -59,7 +59,7 @@ public final class TerminalScreen: Sendable {
 
     /// Draws `lines` from the top-left corner, each clearing the rest of its row, and clears
     /// below the last: one write, so a frame never shows half drawn.
-    public func draw(_ lines: [String]) {
+    package func draw(_ lines: [String]) {
         var frame = "\u{1b}[H"
         for (index, line) in lines.enumerated() {
             frame += line + "\u{1b}[K"
@@ -70,7 +70,7 @@ public final class TerminalScreen: Sendable {
     }
 
     /// Gives the terminal back as it was. Safe to call more than once and from a signal's path.
-    public func restore() { Self.restoreTerminal() }
+    package func restore() { Self.restoreTerminal() }
 
     static func restoreTerminal() {
         let undo = taken.withLock { state in

@@ -11,14 +11,14 @@ import Synchronization
 /// that exists already, or a link, is never written through — in `$XDG_RUNTIME_DIR` or a fresh
 /// 0700 directory (`BrowserLaunchPage.place`), for a key of its own; removed once that key is
 /// spent (used by the browser, expired, or the server stopped).
-public final class BrowserLaunchFile: Sendable {
-    public let path: String
+package final class BrowserLaunchFile: Sendable {
+    package let path: String
     /// The directory made for the file, removed with it; nil in the runtime directory.
     private let madeDirectory: String?
     private let removed = Mutex(false)
 
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     private init(path: String, madeDirectory: String?) {
@@ -27,7 +27,7 @@ public final class BrowserLaunchFile: Sendable {
     }
 
     /// The file for a new key of `server`.
-    public static func make(for server: WebServer, environment: [String: String]) throws(Failure) -> BrowserLaunchFile {
+    package static func make(for server: WebServer, environment: [String: String]) throws(Failure) -> BrowserLaunchFile {
         let madeDirectory: String?
         let directory: String
         switch BrowserLaunchPage.place(environment: environment, status: PathStatus.of, user: geteuid()) {
@@ -70,7 +70,7 @@ public final class BrowserLaunchFile: Sendable {
     }
 
     /// Removes the file (and the directory made for it); once, from whichever thread comes first.
-    public func remove() {
+    package func remove() {
         let first = removed.withLock { done in
             defer { done = true }
             return !done

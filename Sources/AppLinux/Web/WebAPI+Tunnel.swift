@@ -5,7 +5,7 @@ import Shared
 extension WebAPI {
     /// The API as `tunnelvision ui` serves it: the tunnel asked over the data directory's control
     /// socket, `/api/live/now` read from the feed whose lines the server pushes to `/api/live`.
-    public init(dataDirectory: URL, liveFeed: WebLiveFeed) {
+    package init(dataDirectory: URL, liveFeed: WebLiveFeed) {
         let manager = LinuxServiceManager(dataDirectory: dataDirectory)
         let monitoring = MonitoringControl(manager: manager, dataDirectory: dataDirectory.path,
                                            report: { () throws(TunnelControlError) in try manager.report() },

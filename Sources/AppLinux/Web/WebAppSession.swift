@@ -8,12 +8,12 @@ import Shared
 /// whose line every open Dashboard receives each second, and the channel `tunnelvision ui link`
 /// asks for a new address. Started by `start`, ended by `stop`; who decides when to stop (a
 /// signal, the end of a run) is the caller's.
-public final class WebAppSession: Sendable {
-    public let server: WebServer
-    public let dataDirectory: URL
-    public let lifetime: WebUIAnnouncement.Lifetime
+package final class WebAppSession: Sendable {
+    package let server: WebServer
+    package let dataDirectory: URL
+    package let lifetime: WebUIAnnouncement.Lifetime
     /// Why `tunnelvision ui link` cannot reach this server, when it cannot (said once, at start).
-    public let linkProblem: String?
+    package let linkProblem: String?
     /// Why the server stopped serving by itself (its loop failed), yielded once, for the command
     /// to end with the reason as the tunnel's does; finished without a value after `stop`.
     package let failures: AsyncStream<EventLoopError>
@@ -34,7 +34,7 @@ public final class WebAppSession: Sendable {
     }
 
     /// Binds `listen` for `directory` (which must exist and be readable) and starts serving.
-    public static func start(directory: URL, listen: WebListenAddress, lifetime: WebUIAnnouncement.Lifetime,
+    package static func start(directory: URL, listen: WebListenAddress, lifetime: WebUIAnnouncement.Lifetime,
                              limits: WebServerLimits = .standard) async throws -> WebAppSession {
         try DataDirectory.verify(directory, access: .read)
         let feed = WebLiveFeed(dataDirectory: directory)
@@ -59,17 +59,17 @@ public final class WebAppSession: Sendable {
     }
 
     /// The first address, said as the command prints it.
-    public var announcement: WebUIAnnouncement {
+    package var announcement: WebUIAnnouncement {
         WebUIAnnouncement(url: server.url, listen: server.address.description, dataDirectory: dataDirectory.path,
                           keyLifetime: server.limits.keyLifetime, lifetime: lifetime)
     }
 
     /// A page for a browser to be opened on, with a key of its own (`BrowserLaunchFile`).
-    public func browserFile(environment: [String: String]) throws(BrowserLaunchFile.Failure) -> BrowserLaunchFile {
+    package func browserFile(environment: [String: String]) throws(BrowserLaunchFile.Failure) -> BrowserLaunchFile {
         try BrowserLaunchFile.make(for: server, environment: environment)
     }
 
-    public func stop() async {
+    package func stop() async {
         link?.stop()
         await feed.stop()
         server.stop()

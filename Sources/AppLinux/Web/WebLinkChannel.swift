@@ -11,9 +11,9 @@ import Shared
 /// server (0600, named by process and port, so two servers on one directory each have theirs).
 /// Nothing here is followed through a symbolic link, and a directory that is not as it should be
 /// is refused, never used.
-public enum WebLinkChannel {
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public let description: String
+package enum WebLinkChannel {
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 
@@ -64,7 +64,7 @@ public enum WebLinkChannel {
 
     /// What every server on `dataDirectory` answered (a new address each, or why not); empty
     /// when none runs there. Sockets left by a server that died are removed on the way.
-    public static func ask(dataDirectory: URL, timeout: Duration = .seconds(5)) throws(Failure) -> [WebLinkReply] {
+    package static func ask(dataDirectory: URL, timeout: Duration = .seconds(5)) throws(Failure) -> [WebLinkReply] {
         let path = directory(in: dataDirectory)
         guard PathStatus.of(path) != nil else {
             if errno == ENOENT { return [] }

@@ -13,6 +13,9 @@ import Shared
 /// (`WebLinkPermission`, from SO_PEERCRED) — gets one line: a new address (`WebLinkReply`). The
 /// asking command sends nothing, so nothing it could put in an argument or the environment
 /// carries a secret; the address goes only down this socket, which only the owner can reach.
+///
+/// `@unchecked Sendable`: both properties are `let`s; `source` is not marked `Sendable`, but a
+/// dispatch source may be cancelled from any thread, and its handler runs on its own serial queue.
 final class WebLinkListener: @unchecked Sendable {
     private let path: String
     private let source: DispatchSourceRead

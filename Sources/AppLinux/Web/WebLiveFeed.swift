@@ -7,13 +7,13 @@ import App
 /// open `/api/live` stream). `current()` is that line now, for `/api/live/now`. The feed exists
 /// before the server (the API asks it) and is started once the server is there to publish to.
 /// The reader holds the ring only while a page watches (`LiveFeedDemand`).
-public actor WebLiveFeed {
+package actor WebLiveFeed {
     private let directory: URL
     private let reader: LiveFeedReader
     private var ticking: Task<Void, Never>?
     private var demand: LiveFeedDemand
 
-    public init(dataDirectory: URL, grace: TimeInterval = LiveFeedDemand.defaultGrace) {
+    package init(dataDirectory: URL, grace: TimeInterval = LiveFeedDemand.defaultGrace) {
         directory = dataDirectory
         reader = LiveFeedReader(dataDirectory: dataDirectory, wakeup: RingFutexWakeup(dataDirectory: dataDirectory))
         demand = LiveFeedDemand(grace: grace)
@@ -21,7 +21,7 @@ public actor WebLiveFeed {
 
     /// Every whole second: asks `streams` how many Dashboard streams are open, holds or lets go of
     /// the ring as `LiveFeedDemand` says, and while it reads hands `publish` the line.
-    public func start(publish: @escaping @Sendable (String) -> Void, streams: @escaping @Sendable () async -> Int) async {
+    package func start(publish: @escaping @Sendable (String) -> Void, streams: @escaping @Sendable () async -> Int) async {
         guard ticking == nil else { return }
         ticking = Task { [weak self] in
             while !Task.isCancelled, let self {
@@ -34,7 +34,7 @@ public actor WebLiveFeed {
         }
     }
 
-    public func stop() async {
+    package func stop() async {
         ticking?.cancel()
         ticking = nil
         await reader.stop()
@@ -55,7 +55,7 @@ public actor WebLiveFeed {
     }
 
     /// The line `live --json` would print now: a page asked, so the reader reads (for a while).
-    public func current() async -> String {
+    package func current() async -> String {
         await apply(demand.asked(at: Date()))
         return await line()
     }

@@ -5,7 +5,7 @@ import Dispatch
 /// history's readers — never wait behind whatever else holds the process's cooperative pool
 /// (a host that blocks its threads would otherwise stall every page). Dispatch adds threads when
 /// its jobs block on SQLite or files, as the cooperative pool by design does not.
-final class WebResponderExecutor: TaskExecutor, @unchecked Sendable {
+final class WebResponderExecutor: TaskExecutor, Sendable {
     private let queue = DispatchQueue(label: "tunnelvision ui responders", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {

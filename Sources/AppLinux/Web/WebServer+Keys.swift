@@ -9,7 +9,7 @@ extension WebServer {
     /// A new address for another browser — `tunnelvision ui link`'s, or the page a browser is
     /// opened on. `whenSpent` runs once its key is used, expires, is retired for newer ones, or
     /// the server stops, whichever comes first. Nil once the server has stopped. Any thread.
-    public func mintAddress(whenSpent: @escaping @Sendable () -> Void = {}) -> WebLoginKey? {
+    package func mintAddress(whenSpent: @escaping @Sendable () -> Void = {}) -> WebLoginKey? {
         var random = SystemRandomNumberGenerator()
         let minted = keys.withLock { state -> (key: WebLoginKey, retired: [WebLoginKey.ID])? in
             guard !state.stopped else { return nil }

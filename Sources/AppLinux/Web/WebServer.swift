@@ -18,12 +18,16 @@ import Synchronization
 /// The responder is called on a Task (it reads SQLite and files) that prefers the server's own
 /// executor (`WebResponderExecutor`), and its answer comes back to the loop with `execute`; a connection closed meanwhile is recognised by its serial number, so
 /// an answer never reaches a reused descriptor. `broadcast` may be called from any thread.
-public final class WebServer: @unchecked Sendable {
-    public let limits: WebServerLimits
+///
+/// `@unchecked Sendable`: `listener`, `connections`, `nextSerial` and `scratch` are touched only on
+/// the loop thread (others go through `loop.execute`; before `start`, only the caller's thread);
+/// `keys` and `lifecycle` are `Mutex`es.
+package final class WebServer: @unchecked Sendable {
+    package let limits: WebServerLimits
     /// The address listened on, with its real port.
-    public let address: IPEndpoint
+    package let address: IPEndpoint
     /// The first address: the one `tunnelvision ui` prints (its key works once, like every other).
-    public let url: String
+    package let url: String
     let loop: EventLoop
     private let responder: any WebResponder
     let log: @Sendable (String) -> Void
@@ -68,20 +72,20 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// What every refusal is logged as, by default: one line on stderr.
-    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+    static let standardErrorLog: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// Listens on `endpoint` (port 0: a free one) and serves `responder` behind the access checks.
     /// The session token and the first key are drawn from the system's random source. Call
     /// `start()` to serve.
-    public init(listening endpoint: IPEndpoint = WebListenAddress.standard.endpoint, responder: any WebResponder,
+    package init(listening endpoint: IPEndpoint = WebListenAddress.standard.endpoint, responder: any WebResponder,
                 limits: WebServerLimits = .standard,
                 log: @escaping @Sendable (String) -> Void = WebServer.standardErrorLog) throws(WebServerError) {
         do {
             loop = try EventLoop()
         } catch {
-            throw .eventLoop("\(error)")
+            throw .eventLoop(error)
         }
         let (descriptor, bound) = try WebListener.open(endpoint, backlog: limits.listenBacklog)
         var random = SystemRandomNumberGenerator()
@@ -99,7 +103,7 @@ public final class WebServer: @unchecked Sendable {
             try loop.register(descriptor, interest: .read) { [weak self] _ in self?.acceptWaiting() }
         } catch {
             Glibc.close(descriptor)
-            throw .eventLoop("\(error)")
+            throw .eventLoop(error)
         }
         expireKeys(after: limits.keyLifetime)
     }
@@ -133,7 +137,7 @@ public final class WebServer: @unchecked Sendable {
     /// Closes every connection and the listener, and returns once the loop has stopped. From any
     /// thread but the loop's; before `start()` it only closes the listener, and a second call
     /// returns at once.
-    public func stop() {
+    package func stop() {
         let previous = lifecycle.withLock { state in
             defer { state = .stopped }
             return state
@@ -163,7 +167,7 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// Sends an event (`event: NAME`, `data: LINE`) to every open event stream. Any thread.
-    public func broadcast(event: String, data: String) {
+    package func broadcast(event: String, data: String) {
         let frame = ServerSentEvent.frame(event: event, data: data)
         loop.execute { [self] in
             for (client, served) in connections where served.connection.isStreaming {
@@ -174,14 +178,14 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// How many event streams (`/api/live`) are open now: whether anybody watches. Any thread.
-    public func openStreams() async -> Int {
+    func openStreams() async -> Int {
         await withCheckedContinuation { continuation in
             loop.execute { [self] in continuation.resume(returning: connections.values.filter { $0.connection.isStreaming }.count) }
         }
     }
 
     /// How many connections are open now (for tests; any thread, answered through the loop).
-    public func openConnections() async -> Int {
+    package func openConnections() async -> Int {
         await withCheckedContinuation { continuation in
             loop.execute { [self] in continuation.resume(returning: connections.count) }
         }
@@ -239,7 +243,7 @@ public final class WebServer: @unchecked Sendable {
         var connection = HTTPConnection(limits: limits)
         var action = connection.refuseOverCap()
         while case .send(let bytes) = action {
-            switch Self.send(bytes, to: client) {
+            switch ServedClient.send(bytes, to: client) {
             case .processed(let count): action = connection.wrote(count)
             case .wouldBlock, .failed: action = connection.failed()
             }
@@ -265,10 +269,7 @@ public final class WebServer: @unchecked Sendable {
             return
         }
         guard !readiness.isDisjoint(with: [.readable, .hangup, .error]) else { return }
-        let limit = min(connection.readLimit, scratch.count)
-        let result = scratch.withUnsafeMutableBytes { buffer in
-            IOResult.retryingInterrupts { Glibc.read(client, buffer.baseAddress, limit) }
-        }
+        let result = ServedClient.read(client, into: &scratch, limit: connection.readLimit)
         let action: HTTPConnection.Action? = switch result {
         case .processed(0): connections[client]?.connection.endOfStream()
         case .processed(let count): connections[client]?.connection.received(scratch[..<count])
@@ -290,7 +291,7 @@ public final class WebServer: @unchecked Sendable {
             case .respond(let request):
                 next = decide(client, request)
             case .send(let bytes):
-                next = switch Self.send(bytes, to: client) {
+                next = switch ServedClient.send(bytes, to: client) {
                 case .processed(let count): connections[client]?.connection.wrote(count)
                 case .wouldBlock: connections[client]?.connection.wrote(0)
                 case .failed: connections[client]?.connection.failed()
@@ -382,20 +383,12 @@ public final class WebServer: @unchecked Sendable {
     private func finish(_ client: Int32, _ reason: HTTPCloseReason) {
         guard let served = connections.removeValue(forKey: client) else { return }
         if let timer = served.timer { loop.cancel(timer) }
-        try? loop.unregister(client)
-        Glibc.close(client)
+        ServedClient.close(client, on: loop)
         if let (status, sentence) = reason.refusal(limits) {
             // Only a slow reader's request is known to be the one that failed; the others failed reading one.
             let request = reason == .slowReader ? served.request : nil
             log(WebLogLine.refusal(at: Date(), peer: served.peer, method: request?.method, target: request?.target,
                                    status: status, sentence: sentence))
-        }
-    }
-
-    /// MSG_NOSIGNAL: a browser that closed its tab must not take the server down with SIGPIPE.
-    private static func send(_ bytes: ArraySlice<UInt8>, to client: Int32) -> IOResult {
-        bytes.withUnsafeBytes { buffer in
-            IOResult.retryingInterrupts { Glibc.send(client, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
         }
     }
 }

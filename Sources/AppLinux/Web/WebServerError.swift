@@ -5,15 +5,15 @@ import Posix
 import Shared
 
 /// Why the web server could not start. Each says what the person can do.
-public enum WebServerError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum WebServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A socket call on the listening address failed.
     case listen(IPEndpoint, call: String, errno: Int32)
     /// The event loop could not be made (out of descriptors).
-    case eventLoop(String)
+    case eventLoop(EventLoopError)
     /// The app's files are not where the build put them.
     case siteMissing(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .listen(let endpoint, let call, let failure):
             let what = String(cString: strerror(failure))

@@ -8,11 +8,11 @@ import Foundation
 /// (`WebSitePath` decides which names exist). No listing, no `..`, and no symlink followed: each
 /// segment is opened with O_NOFOLLOW below the folder's own descriptor, and only a regular file
 /// is served — a link planted in the folder cannot point the server at another file.
-public struct WebSite: WebResponder {
-    public let directory: String
+package struct WebSite: WebResponder {
+    package let directory: String
 
     /// Refuses a folder with no index.html: a server with no page to show would only confuse.
-    public init(directory: String) throws(WebServerError) {
+    package init(directory: String) throws(WebServerError) {
         var status = stat()
         guard stat(directory + "/" + WebSitePath.index, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw .siteMissing(directory)
@@ -22,11 +22,11 @@ public struct WebSite: WebResponder {
 
     /// Where the build puts the files: `TunnelVision_AppLinux.resources/Site` beside the binary,
     /// found by hand rather than through `Bundle.module`, which stops the process when it is missing.
-    public static var bundledDirectory: String {
+    static var bundledDirectory: String {
         Bundle.main.bundleURL.appendingPathComponent("TunnelVision_AppLinux.resources/Site").path
     }
 
-    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    package func respond(to request: HTTPRequest) async -> HTTPResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             var refused = WebRefusalResponse.make(.methodNotAllowed, "the app's files are only read (GET)", form: .page)
             refused.headers.set("Allow", "GET, HEAD")

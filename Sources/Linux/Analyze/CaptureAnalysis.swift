@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Several workers read one capture at once, each counting its `CaptureShard` of the flows over
 /// the same mapping; their conversations are merged in the order they began.
-public enum CaptureAnalysis {
+package enum CaptureAnalysis {
     /// Records between progress reports.
     static let progressStride = 1 << 16
     /// Flow records per store transaction.
@@ -19,7 +19,7 @@ public enum CaptureAnalysis {
     /// Packet rows per store transaction.
     static let packetStoreBatch = 16_384
     /// Workers beyond this add more rereading of the file than they save.
-    public static let maxDefaultWorkers = 4
+    static let maxDefaultWorkers = 4
 
     /// What `analyze` may hold at its peak for a capture of `conversations` conversations read by
     /// `workers` workers: the program itself; per worker, its flow table full (`CaptureAnalyzer.
@@ -29,22 +29,22 @@ public enum CaptureAnalysis {
     /// flows, 2 workers, by `AnalyzeMemoryTests` and `scripts/analyze-memory`): 50 000 flows peak
     /// at 122 MiB (budget 253), 1 000 000 at 1 064 MiB (budget 1 412). Without a history: one kept
     /// for `save` adds each packet's `PacketMeta` (`keepingPackets`).
-    public static func memoryBudget(conversations: Int, workers: Int) -> Int {
+    package static func memoryBudget(conversations: Int, workers: Int) -> Int {
         memoryBase + memoryPerWorker * workers + memoryPerConversation * conversations
     }
-    public static let memoryBase = 32 << 20
-    public static let memoryPerWorker = 80 << 20
-    public static let memoryPerConversation = 1280
+    static let memoryBase = 32 << 20
+    static let memoryPerWorker = 80 << 20
+    static let memoryPerConversation = 1280
 
     /// One worker per processor, up to `maxDefaultWorkers`.
-    public static var defaultWorkers: Int {
+    package static var defaultWorkers: Int {
         min(maxDefaultWorkers, max(1, ProcessInfo.processInfo.activeProcessorCount))
     }
 
     /// Reads the capture at `path` with `workers` workers (1 reads it in one pass); `progress`
     /// hears how many records the first worker has read, now and then. `keepingPackets` keeps
     /// every counted packet in `recordedPackets` (for `save`), held until the reading ends.
-    public static func run(path: String, workers: Int = defaultWorkers, keepingPackets: Bool = false,
+    package static func run(path: String, workers: Int = defaultWorkers, keepingPackets: Bool = false,
                            progress: @escaping @Sendable (_ recordsRead: Int) -> Void = { _ in })
         throws(PcapReadError) -> AnalyzedCapture {
         precondition(workers > 0, "at least one worker reads the capture")
@@ -109,7 +109,7 @@ public enum CaptureAnalysis {
     /// Writes every conversation of `analysis`, and its recorded packets, into the history in
     /// `dataDirectory`, dated by the capture's own clock (a store on the machine's clock would add
     /// today's epoch to stamps that already are instants since 1970).
-    public static func save(_ analysis: AnalyzedCapture, toDataDirectory dataDirectory: URL) async throws {
+    package static func save(_ analysis: AnalyzedCapture, toDataDirectory dataDirectory: URL) async throws {
         let store = try FlowStore(dataDirectory: dataDirectory, anchor: CaptureAnalyzer.captureClock)
         let conversations = analysis.conversations
         var start = 0
@@ -133,9 +133,9 @@ public enum CaptureAnalysis {
 
     /// Packets whose conversation the history did not hold (a defect of the reading, never the
     /// person's): the conversations and the packets before them are written.
-    public struct UnmatchedPackets: Error, CustomStringConvertible {
-        public let count: Int
-        public var description: String {
+    struct UnmatchedPackets: Error, CustomStringConvertible {
+        package let count: Int
+        package var description: String {
             "\(count) packets of the capture matched no conversation written; please report this"
         }
     }

@@ -75,10 +75,10 @@ package final class ProgramLookupFront {
 
     /// The quick answers after a batch (`answerOpened`), into `pipeline`'s flows: the loop calls
     /// it once the batch's packets are recorded, never inside a packet's recording.
-    package func recordOpened(into pipeline: PacketPipeline) { Self.record(answerOpened(), into: pipeline) }
+    func recordOpened(into pipeline: PacketPipeline) { Self.record(answerOpened(), into: pipeline) }
 
     /// The queue's answers (`takeAnswers`), into `pipeline`'s flows, after its `wake`.
-    package func recordQueued(into pipeline: PacketPipeline) { Self.record(takeAnswers(), into: pipeline) }
+    func recordQueued(into pipeline: PacketPipeline) { Self.record(takeAnswers(), into: pipeline) }
 
     private static func record(_ answers: [ProgramAttributor.Answer], into pipeline: PacketPipeline) {
         for answer in answers { pipeline.observeProgram(answer.attribution, for: answer.key, firstSeen: answer.firstSeen) }

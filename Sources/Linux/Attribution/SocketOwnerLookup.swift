@@ -50,7 +50,7 @@ package final class SocketOwnerLookup {
     package func attribution(of lookup: SocketDiagMessage.Lookup) -> ProgramAttribution { attributionAndHolder(of: lookup).0 }
 
     /// `attribution(of:)`, and the holder found, for another lookup to `remember`.
-    package func attributionAndHolder(of lookup: SocketDiagMessage.Lookup) -> (ProgramAttribution, Holder?) {
+    func attributionAndHolder(of lookup: SocketDiagMessage.Lookup) -> (ProgramAttribution, Holder?) {
         let owner: SocketDiagMessage.Owner
         switch socketOwner(lookup) {
         case .success(let found): owner = found
@@ -66,7 +66,7 @@ package final class SocketOwnerLookup {
     /// The attribution when it is quick to find — the socket is gone, or one of the latest holders
     /// holds it where it held the last one (`ProcessSocketIndex.quickHolder`); nil when finding
     /// it needs a search of /proc, or the kernel could not be asked.
-    package func quickAttribution(of lookup: SocketDiagMessage.Lookup) -> ProgramAttribution? {
+    func quickAttribution(of lookup: SocketDiagMessage.Lookup) -> ProgramAttribution? {
         switch socketOwner(lookup) {
         case .success(let owner):
             guard owner.inode != 0 else { return .socketGone }

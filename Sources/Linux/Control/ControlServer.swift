@@ -102,7 +102,7 @@ package final class ControlServer {
     private func refuseAtOnce(_ client: Int32) {
         var connection = ControlConnection(limits: limits)
         var action = connection.refuseOverCap()
-        while case .send(let bytes) = action { action = connection.wrote(Self.send(bytes, to: client)) }
+        while case .send(let bytes) = action { action = connection.wrote(ServedClient.send(bytes, to: client)) }
         Glibc.close(client)
         if case .close(let reason) = action { stats.record(reason) }
     }
@@ -116,9 +116,7 @@ package final class ControlServer {
             if let action = connections[client]?.connection.writable() { drive(client, action) }
             return
         }
-        let result = scratch.withUnsafeMutableBytes { buffer in
-            IOResult.retryingInterrupts { Glibc.read(client, buffer.baseAddress, min(limit, buffer.count)) }
-        }
+        let result = ServedClient.read(client, into: &scratch, limit: limit)
         let action: ControlConnection.Action? = switch result {
         case .processed(0): connections[client]?.connection.endOfStream()
         case .processed(let count): connections[client]?.connection.received(scratch[..<count])
@@ -145,7 +143,7 @@ package final class ControlServer {
                 let reply = answer(line)
                 next = connections[client]?.connection.respond(reply)
             case .send(let bytes):
-                next = connections[client]?.connection.wrote(Self.send(bytes, to: client))
+                next = connections[client]?.connection.wrote(ServedClient.send(bytes, to: client))
             case .awaitWritable:
                 do {
                     try loop.modify(client, interest: .write)
@@ -181,15 +179,7 @@ package final class ControlServer {
     private func finish(_ client: Int32, counting reason: ControlCloseReason?) {
         guard let served = connections.removeValue(forKey: client) else { return }
         loop.cancel(served.deadline)
-        try? loop.unregister(client)
-        Glibc.close(client)
+        ServedClient.close(client, on: loop)
         if let reason { stats.record(reason) }
-    }
-
-    /// MSG_NOSIGNAL: a client that hung up must not take the tunnel down with SIGPIPE.
-    private static func send(_ bytes: ArraySlice<UInt8>, to client: Int32) -> IOResult {
-        bytes.withUnsafeBytes { buffer in
-            IOResult.retryingInterrupts { Glibc.send(client, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
-        }
     }
 }

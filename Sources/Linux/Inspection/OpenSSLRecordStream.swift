@@ -94,6 +94,8 @@ final class OpenSSLRecordStream {
     /// The method, made once per process and never freed (every session's BIO points at it).
     private static let method = Method()
 
+    /// `@unchecked Sendable`: `pointer` is a `let`, and the `BIO_METHOD` it points at is filled in
+    /// by `init` and only read after, by every session's BIO.
     private final class Method: @unchecked Sendable {
         let pointer: OpaquePointer?
 

@@ -10,7 +10,7 @@ import Shared
 ///
 /// Used on one thread (the tunnel's event loop); OpenSSL's error queue is per thread and is
 /// cleared on entry to every call.
-package final class OpenSSLSession: TLSSession {
+final class OpenSSLSession: TLSSession {
     private enum Phase { case handshaking, established, ended }
 
     /// Plaintext is encrypted at most one TLS record's worth per `SSL_write` (RFC 8446 §5.1).
@@ -31,9 +31,9 @@ package final class OpenSSLSession: TLSSession {
     private var receivedCloseNotify = false
     private var alertFromPeer: UInt8?
 
-    package private(set) var negotiated: NegotiatedTLS?
-    package private(set) var applicationProtocol: String?
-    package var isEstablished: Bool { phase == .established }
+    private(set) var negotiated: NegotiatedTLS?
+    private(set) var applicationProtocol: String?
+    var isEstablished: Bool { phase == .established }
 
     /// A server presenting `leaf`, answering ALPN with `applicationProtocol` when offered.
     init(server context: OpenSSLContext, leaf: LeafCredentials, applicationProtocol: String?) throws(TLSSessionFailure) {
@@ -124,7 +124,7 @@ package final class OpenSSLSession: TLSSession {
 
     // MARK: TLSSession
 
-    package func start() -> TLSSessionStep {
+    func start() -> TLSSessionStep {
         guard phase == .handshaking, context.role == .client else { return TLSSessionStep() }
         OpenSSLErrorQueue.clear()
         var step = TLSSessionStep()
@@ -133,7 +133,7 @@ package final class OpenSSLSession: TLSSession {
         return step
     }
 
-    package func receive(_ records: Data) -> TLSSessionStep {
+    func receive(_ records: Data) -> TLSSessionStep {
         var step = TLSSessionStep()
         // After its close_notify the peer has nothing more to say (RFC 8446 §6.1).
         guard phase != .ended, !receivedCloseNotify, !records.isEmpty else { return step }
@@ -146,7 +146,7 @@ package final class OpenSSLSession: TLSSession {
         return step
     }
 
-    package func send(_ plaintext: Data) -> TLSSessionStep {
+    func send(_ plaintext: Data) -> TLSSessionStep {
         var step = TLSSessionStep()
         guard phase != .ended else { return step }
         OpenSSLErrorQueue.clear()
@@ -171,14 +171,14 @@ package final class OpenSSLSession: TLSSession {
         return step
     }
 
-    package func receiveEnd() -> TLSSessionStep {
+    func receiveEnd() -> TLSSessionStep {
         var step = TLSSessionStep()
         // After the handshake a FIN ends what the peer sends, not the session: we may still send.
         if phase == .handshaking { finish(&step, .streamEndedInHandshake) }
         return step
     }
 
-    package func close() -> TLSSessionStep {
+    func close() -> TLSSessionStep {
         var step = TLSSessionStep()
         guard phase == .established, !sentCloseNotify else { return step }
         OpenSSLErrorQueue.clear()

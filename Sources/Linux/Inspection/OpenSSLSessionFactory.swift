@@ -9,7 +9,7 @@ import Shared
 ///
 /// Used from the tunnel's event-loop thread only, like the relay that calls it.
 package final class OpenSSLSessionFactory: TLSSessionFactory {
-    package static let leafCapacity = 1_024
+    static let leafCapacity = 1_024
 
     private let mint: (String) throws -> MintedCertificate
     private let server: OpenSSLContext

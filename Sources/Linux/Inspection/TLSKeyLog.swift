@@ -13,6 +13,9 @@ import Foundation
 ///
 /// A final class behind a lock, not an actor: OpenSSL calls `append` synchronously from inside a
 /// session's call on the event loop, while the counters are read from elsewhere.
+///
+/// `@unchecked Sendable`: `written`, `failed` and every write to `descriptor` are under `lock` (an
+/// `NSLock`); the other properties are `let`s.
 package final class TLSKeyLog: @unchecked Sendable {
     package let path: String
     private let descriptor: Int32

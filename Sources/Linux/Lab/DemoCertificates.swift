@@ -6,7 +6,7 @@ import Shared
 /// intermediate. Each server presents leaf, intermediate and root — at TLS 1.2 the three cross in
 /// the clear, so the inspector shows the whole chain — and the clients trust the root alone.
 package struct DemoCertificates: Sendable {
-    package static let rootSubject = "/O=TunnelVision Demo/CN=TunnelVision Demo Root CA"
+    static let rootSubject = "/O=TunnelVision Demo/CN=TunnelVision Demo Root CA"
     package static let intermediateSubject = "/O=TunnelVision Demo/CN=TunnelVision Demo Intermediate CA"
 
     let directory: URL

@@ -16,7 +16,7 @@ package struct DemoScenario: Sendable {
     package static let parallelRequests = 50
     /// What the lookup client asks first: the lab's resolver by name, so the DNS and UDP flows to
     /// it are named too.
-    package static let demoName = "ns.demo.test"
+    static let demoName = "ns.demo.test"
 
     /// A server of the demo: the name the lab's DNS gives it, and its own address.
     package struct Site: Sendable, Equatable {
@@ -32,9 +32,9 @@ package struct DemoScenario: Sendable {
     package static let video = Site(name: "video.demo.test", address: "198.19.0.12")
     /// Plain HTTP, named from the DNS answer: the download and the burst.
     package static let files = Site(name: "files.demo.test", address: "198.19.0.13")
-    package static let sites = [shop, news, video, files]
+    static let sites = [shop, news, video, files]
     package static let httpPort = 8080
-    package static let udpEchoPort = 7000
+    static let udpEchoPort = 7000
 
     /// What the demo is doing, as it starts doing it.
     package enum Step: Sendable, Equatable {

@@ -5,23 +5,23 @@ import Shared
 /// by a veth pair; the monitored namespace (made by `TunnelNamespacePlan`) reaches `host` only
 /// through the tunnel. Addresses come from 198.19.0.0/24 and fd00:19::/64 — outside the tunnel's
 /// own 198.18.0.0/24 — and nothing touches the root namespace.
-public final class Lab: @unchecked Sendable {
-    public static let namePrefix = "tvlab"
+package final class Lab: Sendable {
+    static let namePrefix = "tvlab"
 
-    public static let hostIPv4 = "198.19.0.1"
-    public static let serverIPv4 = "198.19.0.2"
-    public static let hostIPv6 = "fd00:19::1"
-    public static let serverIPv6 = "fd00:19::2"
+    package static let hostIPv4 = "198.19.0.1"
+    package static let serverIPv4 = "198.19.0.2"
+    static let hostIPv6 = "fd00:19::1"
+    package static let serverIPv6 = "fd00:19::2"
     static let ipv4PrefixLength = 24
     static let ipv6PrefixLength = 64
 
-    public let host: NetworkNamespace
-    public let server: NetworkNamespace
+    package let host: NetworkNamespace
+    package let server: NetworkNamespace
     /// The namespace that will be monitored; the tunnel's device is moved into it.
-    public let monitored: NetworkNamespace
+    package let monitored: NetworkNamespace
 
     /// Builds the lab, first removing any a crashed run left. On failure, what was made is removed.
-    public init() throws(CommandError) {
+    package init() throws(CommandError) {
         NamespaceName.removeLeftovers(prefix: Self.namePrefix)
         var made: [NetworkNamespace] = []
         do throws(CommandError) {
@@ -60,7 +60,7 @@ public final class Lab: @unchecked Sendable {
     }
 
     /// Removes every namespace of the lab (their interfaces go with them). Safe to call twice.
-    public func remove() {
+    package func remove() {
         monitored.delete()
         server.delete()
         host.delete()

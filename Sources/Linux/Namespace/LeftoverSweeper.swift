@@ -28,7 +28,7 @@ package enum LeftoverSweeper {
     /// The same sweep, kept as what it removed rather than its notice, so leftovers found later
     /// by another part (the ring's stale files, swept when the session opens it) join the same
     /// one line: `outcome.notice(alsoRemoved:)`.
-    package static func sweepLeavingNotice(prefix: String, dataDirectory: URL) throws(DirectoryError) -> Outcome {
+    static func sweepLeavingNotice(prefix: String, dataDirectory: URL) throws(DirectoryError) -> Outcome {
         let socketPath = DataDirectoryLayout.controlSocket(in: dataDirectory).path
         return try sweep(prefix: prefix, controlSocketPath: socketPath, controlSocket: probe(socketPath), staleFiles: [])
     }

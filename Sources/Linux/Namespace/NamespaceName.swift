@@ -6,10 +6,10 @@ import Synchronization
 /// Names for the namespaces this program creates: a prefix, the creating process's id and a
 /// counter (`tvlab-4242-3`). The pid makes leftovers recognisable: a namespace whose creator is
 /// dead was left by a crash or a kill, and the next run removes it — never anyone else's.
-public enum NamespaceName {
+package enum NamespaceName {
     private static let counter = Atomic<Int>(0)
 
-    public static func make(prefix: String) -> String {
+    package static func make(prefix: String) -> String {
         "\(prefix)-\(getpid())-\(counter.add(1, ordering: .relaxed).newValue)"
     }
 
@@ -24,7 +24,7 @@ public enum NamespaceName {
     /// Deletes namespaces named with `prefix` whose creating process no longer exists, and
     /// their /etc/netns/NAME/ folders. Returns the namespaces' names.
     @discardableResult
-    public static func removeLeftovers(prefix: String) -> [String] {
+    package static func removeLeftovers(prefix: String) -> [String] {
         LeftoverSweeper.sweepNamespaces(prefix: prefix).removed.compactMap {
             if case let .namespace(name) = $0 { name } else { nil }
         }

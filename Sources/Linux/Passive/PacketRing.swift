@@ -27,7 +27,7 @@ package final class PacketRing {
     package static let blockCount: UInt32 = 10
     /// How long a block that is not full waits before the kernel hands it over: what a quiet link's
     /// packets wait before the live feed shows them.
-    package static let retireMilliseconds: UInt32 = 20
+    static let retireMilliseconds: UInt32 = 20
 
     package enum Failure: Error, Equatable, CustomStringConvertible {
         /// No interface by that name in this network namespace.
@@ -46,11 +46,11 @@ package final class PacketRing {
     }
 
     /// `any`: every interface of the namespace.
-    package static let everyInterface = "any"
+    static let everyInterface = "any"
 
     package let interface: String
     /// 0 for every interface.
-    package let interfaceIndex: Int32
+    let interfaceIndex: Int32
     /// The loopback interface's index: on every interface its packets are seen twice, as sent and
     /// as received, and only the received copy is kept.
     private let loopbackIndex: Int32
@@ -95,7 +95,7 @@ package final class PacketRing {
 
     /// Hands each IP packet of the blocks ready to `body`, gives the blocks back, and says how many
     /// blocks there were (at most `limit`, so the loop serves its timers between bursts).
-    package func readBlocks(limit: Int = 8, _ body: (Packet) -> Void) -> Int {
+    func readBlocks(limit: Int = 8, _ body: (Packet) -> Void) -> Int {
         var blocks = 0
         var described = ctv_ring_packet()
         let outgoing = ctv_packet_outgoing()

@@ -15,13 +15,17 @@ import Shared
 ///
 /// Drops are never silent: the kernel counts what did not fit the ring (`shellStats`); frames
 /// that are not IP are counted, as are packets cut to a block.
-package final class PassiveRuntime: @unchecked Sendable {
+///
+/// `@unchecked Sendable`: `programs`, `control` and `recording` are set before `start`; from then
+/// on they, `socketErrors` and `pipeline` are touched only on the loop thread (others go through
+/// `loop.execute`) until the loop has ended.
+final class PassiveRuntime: @unchecked Sendable {
     static var tickInterval: Duration { .seconds(1) }
 
     let ring: PacketRing
     let loop: EventLoop
     /// Touched on the loop thread only.
-    package let pipeline: PacketPipeline
+    let pipeline: PacketPipeline
     private let direction: LocalAddressDirection
     private let anchor: MonotonicAnchor
     private var programs: ProgramLookupFront?
@@ -33,7 +37,7 @@ package final class PassiveRuntime: @unchecked Sendable {
     /// Errors the socket reported (the interface went down meanwhile), by errno name (loop thread).
     private var socketErrors: [String: UInt64] = [:]
 
-    package init(ring: PacketRing, pipeline: PacketPipeline, direction: LocalAddressDirection,
+    init(ring: PacketRing, pipeline: PacketPipeline, direction: LocalAddressDirection,
                  anchor: MonotonicAnchor) throws(EventLoopError) {
         self.ring = ring
         self.pipeline = pipeline
@@ -44,7 +48,7 @@ package final class PassiveRuntime: @unchecked Sendable {
 
     /// Asks which program opened each flow with an end on this machine, in this namespace; a flow
     /// between two other machines is said to be not local, and nothing is asked. Call before `start`.
-    package func attributePrograms() {
+    func attributePrograms() {
         let namespace = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)
         let programs = ProgramLookupFront(namespace: namespace >= 0 ? .success(namespace) : .failure(.namespace(errno: errno))) { [weak self] in
             self?.loop.execute { [weak self] in
@@ -65,7 +69,7 @@ package final class PassiveRuntime: @unchecked Sendable {
 
     /// Serves the control channel at `path` (call before `start`): stats and the recording commands;
     /// inspection is refused with the reason.
-    package func serveControl(at path: String, capture: PcapFileWriter?, retention: RetentionSweeper?) throws(ControlSocketError) {
+    func serveControl(at path: String, capture: PcapFileWriter?, retention: RetentionSweeper?) throws(ControlSocketError) {
         let recording = RecordingControl(pipeline: pipeline, capture: capture, retention: retention)
         self.recording = recording
         control = try ControlServer(path: path, loop: loop) { [unowned self] command in
@@ -81,13 +85,13 @@ package final class PassiveRuntime: @unchecked Sendable {
     }
 
     /// Why a passive target is never inspected.
-    package static var noInspection: String {
+    static var noInspection: String {
         "a watched interface is only listened to: its connections do not pass through TunnelVision, so none can be inspected"
     }
 
     /// Starts the loop on its own thread. `onFailure` is called once, on the loop thread, when
     /// monitoring stops by itself (the interface is gone).
-    package func start(onFailure: (@Sendable (TunnelFailure) -> Void)? = nil) throws(EventLoopError) {
+    func start(onFailure: (@Sendable (TunnelFailure) -> Void)? = nil) throws(EventLoopError) {
         try loop.register(ring.descriptor, interest: .read) { [unowned self] readiness in readRing(readiness) }
         refreshAddresses()
         scheduleTick()
@@ -101,7 +105,7 @@ package final class PassiveRuntime: @unchecked Sendable {
     }
 
     /// Stops the loop, then flushes the pipeline. The caller closes the sinks afterwards.
-    package func stop() async {
+    func stop() async {
         loop.execute { [unowned self] in
             control?.close()
             loop.stop()
@@ -113,7 +117,7 @@ package final class PassiveRuntime: @unchecked Sendable {
 
     /// What the kernel counted on the capture socket (asked now), the frames skipped and the
     /// socket's errors.
-    package var shellStats: ShellStats {
+    var shellStats: ShellStats {
         var device = ShellStats.Device(readFailures: socketErrors)
         switch ring.kernelCounters() {
         case .success(let counters): device.kernel = counters
@@ -124,7 +128,7 @@ package final class PassiveRuntime: @unchecked Sendable {
         return ShellStats(device: device)
     }
 
-    package var failure: TunnelFailure? {
+    var failure: TunnelFailure? {
         lifetime.failure
     }
 

@@ -44,12 +44,14 @@ package final class SocketRelayConnector: RelayConnector {
     package var armedTimerCount: Int { timers.count }
 
     package func openTCP(for key: FlowKey, to server: IPEndpoint) -> any RelayConnection {
+        loop.assertOnLoopThread()
         let connection = TCPRelaySocket(key: key, connector: self)
         connection.start(server)
         return connection
     }
 
     package func openUDP(for key: FlowKey, to server: IPEndpoint) -> (any RelayConnection)? {
+        loop.assertOnLoopThread()
         let socket: UDPSocket
         do { socket = try UDPSocket(connectingTo: server, mark: mark) } catch {
             stats.count(error)
@@ -67,6 +69,7 @@ package final class SocketRelayConnector: RelayConnector {
     }
 
     package func setRetransmitTimer(for key: FlowKey, _ timer: TCPRelayFlow.RetransmitTimer?) {
+        loop.assertOnLoopThread()
         if let existing = timers.removeValue(forKey: key) { loop.cancel(existing) }
         guard let timer else { return }
         timers[key] = loop.schedule(after: timer.interval) { [weak self] in

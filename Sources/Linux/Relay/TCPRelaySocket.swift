@@ -42,6 +42,7 @@ final class TCPRelaySocket: RelayConnection {
     /// Each step reads `state` and `socket` afresh: a report may have reached the relay, and the
     /// relay this leg, in between. Nothing is reported after `failed`.
     private func perform(_ actions: TCPRelaySocketState.Actions, received: Data? = nil) {
+        connector.loop.assertOnLoopThread()
         if let watch = actions.watch { self.watch(watch) }
         if actions.close { closeSocket() }
         if actions.shutdownWrite, let socket {

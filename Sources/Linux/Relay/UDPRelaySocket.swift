@@ -16,6 +16,7 @@ final class UDPRelaySocket: RelayConnection {
     }
 
     func readable() {
+        connector.loop.assertOnLoopThread()
         guard let socket else { return }
         let key = key
         // Up to a few datagrams per turn; the loop comes back for the rest (level-triggered).
@@ -30,6 +31,7 @@ final class UDPRelaySocket: RelayConnection {
     }
 
     func send(_ data: Data) {
+        connector.loop.assertOnLoopThread()
         guard let socket else { return }
         // A datagram that cannot go (the buffer full, an ICMP error for an earlier one) is lost, as
         // on the wire, and counted.
@@ -43,6 +45,7 @@ final class UDPRelaySocket: RelayConnection {
     func setReading(_ enabled: Bool) {}
 
     func cancel() {
+        connector.loop.assertOnLoopThread()
         guard let socket else { return }
         try? connector.loop.unregister(socket.descriptor)
         socket.close()

@@ -8,7 +8,7 @@ import Shared
 /// (rtnetlink's multicast groups, on a socket made inside the target) — and, once it has been
 /// quiet for a moment, has the service learn the target again (`RoutedService`). Our own rules
 /// and routes are heard too; learning again then finds nothing new and changes nothing.
-package final class RouteChangeWatch: Sendable {
+final class RouteChangeWatch: Sendable {
     /// A new uplink comes up in several messages (link, address, route): learnt once they stop.
     static let settleMilliseconds: Int32 = 200
 
@@ -17,7 +17,7 @@ package final class RouteChangeWatch: Sendable {
 
     /// Watches the namespace `path` refers to; nil, with the reason, when the socket cannot be
     /// made there or the thread cannot start.
-    package init(namespace path: String, changed: @escaping @Sendable () -> Void) throws(CommandError) {
+    init(namespace path: String, changed: @escaping @Sendable () -> Void) throws(CommandError) {
         let namespace = open(path, O_RDONLY | O_CLOEXEC)
         guard namespace >= 0 else { throw .launchFailed("network changes", "cannot open \(path): \(SystemError.text(errno))") }
         defer { close(namespace) }
@@ -34,7 +34,7 @@ package final class RouteChangeWatch: Sendable {
     }
 
     /// Ends the watch and waits for it.
-    package func stop() {
+    func stop() {
         watch.stop()
         close(socket)
     }

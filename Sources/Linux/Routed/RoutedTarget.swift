@@ -14,7 +14,7 @@ package final class RoutedTarget: Sendable {
     /// `ip` run inside it.
     package let ip: [String]
     /// What `ip link set DEV netns …` takes to move a device in: the name, or the process ID.
-    package let linkDestination: String
+    let linkDestination: String
     /// The namespace held open (a process's), or -1.
     private let held: Int32
 

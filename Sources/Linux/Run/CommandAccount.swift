@@ -5,15 +5,15 @@ import Glibc
 /// The account the monitored command runs as when `run` was started through sudo: the invoking
 /// user's uid, primary gid and supplementary groups, as `sudo -u` and `su` would give them, and
 /// the HOME and name its environment gets.
-public struct CommandAccount: Sendable, Equatable {
-    public let uid: UInt32
-    public let gid: UInt32
+package struct CommandAccount: Sendable, Equatable {
+    package let uid: UInt32
+    package let gid: UInt32
     /// Every group the account is in (getgrouplist), the primary one included.
-    public let groups: [UInt32]
-    public let name: String
-    public let home: String
+    package let groups: [UInt32]
+    package let name: String
+    package let home: String
 
-    public init(uid: UInt32, gid: UInt32, groups: [UInt32], name: String, home: String) {
+    package init(uid: UInt32, gid: UInt32, groups: [UInt32], name: String, home: String) {
         self.uid = uid
         self.gid = gid
         self.groups = groups
@@ -23,7 +23,7 @@ public struct CommandAccount: Sendable, Equatable {
 
     /// The uid and gid `sudo` was invoked by (`SUDO_UID`/`SUDO_GID`), when we run as root through
     /// it; nil for plain root (or sudo from root), where the command stays root.
-    public static func invokingIDs(environment: [String: String], effectiveUserID: UInt32) -> (uid: UInt32, gid: UInt32)? {
+    package static func invokingIDs(environment: [String: String], effectiveUserID: UInt32) -> (uid: UInt32, gid: UInt32)? {
         guard effectiveUserID == 0, let uid = environment["SUDO_UID"].flatMap(UInt32.init),
               let gid = environment["SUDO_GID"].flatMap(UInt32.init), uid != 0 else { return nil }
         return (uid, gid)
@@ -31,7 +31,7 @@ public struct CommandAccount: Sendable, Equatable {
 
     /// The invoking user's account from the user database, nil when there is no invoking user.
     /// Throws when SUDO_UID names no account: a command run as a half-known user would be wrong.
-    public static func invoking(environment: [String: String], effectiveUserID: UInt32) throws(CommandStartFailure) -> CommandAccount? {
+    package static func invoking(environment: [String: String], effectiveUserID: UInt32) throws(CommandStartFailure) -> CommandAccount? {
         guard let (uid, gid) = invokingIDs(environment: environment, effectiveUserID: effectiveUserID) else { return nil }
         guard let (name, home) = lookUp(uid: uid) else { throw .noAccount(uid: uid) }
         return CommandAccount(uid: uid, gid: gid, groups: groups(of: name, primary: gid), name: name, home: home)

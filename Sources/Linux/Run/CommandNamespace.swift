@@ -6,19 +6,19 @@ import Foundation
 /// The network namespace the command runs in, and what `ip netns exec NAME` does for a command
 /// there (iproute2's netns_switch): /sys remounted to show the namespace's devices, and every
 /// file of /etc/netns/NAME/ bind-mounted over its namesake in /etc/ (our resolv.conf).
-public struct CommandNamespace: Sendable, Equatable {
+package struct CommandNamespace: Sendable, Equatable {
     /// Where `ip netns add` pins namespaces (iproute2's NETNS_RUN_DIR).
-    public static let pinDirectory = "/var/run/netns"
-    public static let etcDirectory = "/etc/netns"
+    static let pinDirectory = "/var/run/netns"
+    static let etcDirectory = "/etc/netns"
 
-    public let name: String
+    package let name: String
 
-    public init(name: String) { self.name = name }
+    package init(name: String) { self.name = name }
 
-    public var pinPath: String { "\(Self.pinDirectory)/\(name)" }
+    var pinPath: String { "\(Self.pinDirectory)/\(name)" }
 
     /// Each entry of /etc/netns/NAME/ over /etc/ENTRY, in the order listed.
-    public func bindMounts(entries: [String]) -> [(source: String, target: String)] {
+    package func bindMounts(entries: [String]) -> [(source: String, target: String)] {
         entries.filter { $0 != "." && $0 != ".." }
             .map { ("\(Self.etcDirectory)/\(name)/\($0)", "/etc/\($0)") }
     }

@@ -5,7 +5,7 @@ import CTunnelVision
 
 /// Why the monitored command did not start. Each says what failed in the system's words, and
 /// `exitStatus` is what a shell would exit with for it (127 not found, 126 not executable).
-public enum CommandStartFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CommandStartFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// SUDO_UID names no account in the user database: add it, or run without sudo's variables.
     case noAccount(uid: UInt32)
     /// The monitored namespace could not be opened (it vanished?): run again.
@@ -20,7 +20,7 @@ public enum CommandStartFailure: Error, Sendable, Equatable, CustomStringConvert
     case initLost(waitStatus: Int32)
 
     /// A stage of the start, as the C side numbers it (CTVSpawn.h, CTV_STEP_*).
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         case networkNamespace, mountNamespace, mountPropagation, sysfs, bindMount, proc, signalfd, fork,
              signalMask, groups, gid, uid, openFileLimit, exec
 
@@ -58,12 +58,12 @@ public enum CommandStartFailure: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 
-    public var exitStatus: Int32 {
+    package var exitStatus: Int32 {
         guard case let .start(_, .exec, errno) = self else { return 1 }
         return errno == ENOENT ? 127 : 126
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .noAccount(uid):
             "SUDO_UID=\(uid) names no account on this machine; unset SUDO_UID to run the command as root"

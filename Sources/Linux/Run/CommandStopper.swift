@@ -3,6 +3,9 @@ import Foundation
 /// Stops the monitored command when the tunnel under it fails — from the loop's thread, which
 /// must not wait — whether the failure comes before the command has started (it is then stopped
 /// the moment it is watched) or while it runs.
+///
+/// `@unchecked Sendable`: `running` and `stopRequested` sit behind `lock` (an `NSLock`); `grace` is
+/// a `let`.
 final class CommandStopper: @unchecked Sendable {
     private let grace: Duration
     private let lock = NSLock()

@@ -7,8 +7,8 @@
 ///
 /// Post-fork code cannot run Swift, so Sources/CTunnelVision/spawn.c (`drain` and the relay
 /// branch of `init_main`) mirrors this value rule for rule; change both together.
-public struct GroupSignalLedger: Sendable, Equatable {
-    public enum Decision: Sendable, Equatable {
+package struct GroupSignalLedger: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// kill() CMD with the signal.
         case forward
         /// CMD received it from the group already.
@@ -17,16 +17,16 @@ public struct GroupSignalLedger: Sendable, Equatable {
 
     private var seen: [Int32: Int] = [:]
 
-    public init() {}
+    package init() {}
 
     /// A signal the init received; counted only when a process sent it (SignalRelay.relays).
-    public mutating func received(_ signal: Int32, code: Int32) {
+    package mutating func received(_ signal: Int32, code: Int32) {
         guard SignalRelay.relays(code: code) else { return }
         seen[signal, default: 0] += 1
     }
 
     /// Run asks to relay `signal`, after the init read all it had received.
-    public mutating func relayRequested(_ signal: Int32) -> Decision {
+    package mutating func relayRequested(_ signal: Int32) -> Decision {
         guard let count = seen[signal], count > 0 else { return .forward }
         seen[signal] = count - 1
         return .alreadyDelivered

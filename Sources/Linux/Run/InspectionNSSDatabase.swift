@@ -10,25 +10,25 @@ import Shared
 /// sweep of a killed run removes them too. `removeCreated` takes those away when the run ends,
 /// unless another run still holds the mount point (`InspectionNSSMountPoint`): the last run out
 /// removes them. Every step in the home goes through `PathBeneath`; the user's database is only read.
-package struct InspectionNSSDatabase: Sendable {
+struct InspectionNSSDatabase: Sendable {
     /// The record of the directories made in the home, in the trust directory.
     static let manifestName = "home-directories.json"
 
     /// Which tools this machine has for it.
-    package struct Tools: Sendable, Equatable {
-        package let certutil: String?
-        package let setpriv: String?
-        package init(certutil: String?, setpriv: String?) {
+    struct Tools: Sendable, Equatable {
+        let certutil: String?
+        let setpriv: String?
+        init(certutil: String?, setpriv: String?) {
             self.certutil = certutil
             self.setpriv = setpriv
         }
 
-        package static func locate() -> Tools {
+        static func locate() -> Tools {
             Tools(certutil: ExternalCommand.locate("certutil"), setpriv: ExternalCommand.locate("setpriv"))
         }
     }
 
-    package let grant: InspectionNSSPlan.Grant
+    let grant: InspectionNSSPlan.Grant
     /// The directories this run made in the home (relative, outer first): those it removes.
     let created: [String]
     /// The mount point, open with a shared lock while the run lasts (-1: none could be had), so
@@ -39,7 +39,7 @@ package struct InspectionNSSDatabase: Sendable {
 
     /// Makes the database and the mount point; on failure, undoes what it made and throws the
     /// reason (for the run's one notice — never its failure).
-    package static func make(_ grant: InspectionNSSPlan.Grant, trustDirectory: String) throws(NSSSetUpError) -> InspectionNSSDatabase {
+    static func make(_ grant: InspectionNSSPlan.Grant, trustDirectory: String) throws(NSSSetUpError) -> InspectionNSSDatabase {
         do {
             try makeDatabase(grant)
             try ExternalCommand.run(grant.command)
@@ -92,7 +92,7 @@ package struct InspectionNSSDatabase: Sendable {
     /// Lets go of the mount point and removes the directories this run made, innermost first,
     /// each only while empty — or, while another run still holds the mount point, leaves that
     /// run's end to do it. Then carries out the removals other runs left to this one.
-    package func removeCreated() {
+    func removeCreated() {
         if hold >= 0 { close(hold) }
         if !InspectionNSSMountPoint.removeUnlessHeld(home: grant.home, created) {
             InspectionNSSMountPoint.recordPending(.init(home: grant.home, created: created), in: pendingParent)
@@ -175,7 +175,7 @@ package struct InspectionNSSDatabase: Sendable {
 }
 
 /// Why the NSS database could not be made: said in the run's one notice, never a failure.
-package struct NSSSetUpError: Error, Sendable, CustomStringConvertible {
+struct NSSSetUpError: Error, Sendable, CustomStringConvertible {
     let reason: String
-    package var description: String { reason }
+    var description: String { reason }
 }

@@ -25,7 +25,7 @@ package struct InspectionNSSPlan: Sendable, Equatable {
     /// tools when they are pointed at it).
     package static let databaseComponents = [".pki", "nssdb"]
     /// The private database, in the run's trust directory.
-    package static let directoryName = "nssdb"
+    static let directoryName = "nssdb"
     package static let nickname = "TunnelVision local root (this run only)"
 
     package enum Decision: Sendable, Equatable {

@@ -8,7 +8,7 @@ import Foundation
 package struct InspectionSystemTrust: Sendable, Equatable {
     /// The bundle files distributions ship, most common first (Go's crypto/x509 list, plus the
     /// OpenSSL default of Debian's layout): the first that exists gives the system's roots.
-    package static let knownBundlePaths = [
+    static let knownBundlePaths = [
         "/etc/ssl/certs/ca-certificates.crt",                  // Debian, Ubuntu, Gentoo, Arch, Alpine
         "/etc/pki/tls/certs/ca-bundle.crt",                    // Fedora, RHEL 6
         "/etc/ssl/ca-bundle.pem",                              // openSUSE
@@ -18,7 +18,7 @@ package struct InspectionSystemTrust: Sendable, Equatable {
         "/usr/lib/ssl/cert.pem",                               // Debian's OPENSSLDIR/cert.pem
     ]
     /// OpenSSL's CApath on Debian (OPENSSLDIR/certs leads here) and, through a link, on Fedora.
-    package static let hashedDirectoryPath = "/etc/ssl/certs"
+    static let hashedDirectoryPath = "/etc/ssl/certs"
 
     /// A known bundle path that exists, and the file it leads to (itself when it is no link).
     package struct Bundle: Sendable, Equatable {
@@ -35,7 +35,7 @@ package struct InspectionSystemTrust: Sendable, Equatable {
     /// The hashed directory, resolved, when it exists.
     package var hashedDirectory: String?
     /// The names in the hashed directory (to add the root's `<hash>.N` without a clash).
-    package var hashedEntries: Set<String>
+    var hashedEntries: Set<String>
 
     package init(bundles: [Bundle], hashedDirectory: String?, hashedEntries: Set<String>) {
         self.bundles = bundles

@@ -9,22 +9,22 @@ import Shared
 /// and nobody else), filled, and removed by `remove` — which `MonitoredRun` calls however the
 /// run ends. The system's files are only read. With `nss`, it also holds the NSS database of an
 /// `InspectionNSSPlan`, or the notice saying why NSS readers go without.
-package struct InspectionTrustBundle: Sendable {
-    package let directory: String
-    package let plan: InspectionTrustPlan
+struct InspectionTrustBundle: Sendable {
+    let directory: String
+    let plan: InspectionTrustPlan
     /// The NSS database made for CMD's home, when one was.
-    package private(set) var nss: InspectionNSSDatabase?
+    private(set) var nss: InspectionNSSDatabase?
     /// Why NSS readers (Chromium) do not trust the root this run, when they do not.
-    package private(set) var nssNotice: String?
+    private(set) var nssNotice: String?
 
     /// Every bind mount CMD's mount namespace gets: the plan's, then the NSS database's.
-    package var mounts: [InspectionTrustPlan.Mount] { plan.mounts + (nss.map { [$0.grant.mount] } ?? []) }
+    var mounts: [InspectionTrustPlan.Mount] { plan.mounts + (nss.map { [$0.grant.mount] } ?? []) }
 
     /// Writes the bundle, the root alone and the hashed directory's copy under a new directory
     /// in `parent`; reads the system's files under `systemRoot` (a test's tree; "/" for real).
     /// `nss`: CMD's home (nil: none known) and the tools there are, to give NSS readers the root
     /// too; nil leaves NSS alone. On failure nothing is left behind; NSS never fails the write.
-    package static func write(ca: LocalCA, system: InspectionSystemTrust, systemRoot: String = "/",
+    static func write(ca: LocalCA, system: InspectionSystemTrust, systemRoot: String = "/",
                               parent: String, owner: CommandAccount?,
                               nss: (home: String?, tools: InspectionNSSDatabase.Tools)? = nil) throws(InspectionRefusal) -> InspectionTrustBundle {
         var template = Array(InspectionTrustLeftovers.template(in: parent).utf8CString)
@@ -79,7 +79,7 @@ package struct InspectionTrustBundle: Sendable {
 
     /// Removes the directory and all in it, and what was made in CMD's home; a run's end calls
     /// it whatever happened.
-    package func remove() {
+    func remove() {
         nss?.removeCreated()
         try? FileManager.default.removeItem(atPath: directory)
     }

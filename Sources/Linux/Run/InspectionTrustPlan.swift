@@ -10,13 +10,13 @@ import Foundation
 /// exist, so a program on OpenSSL's defaults that ignores the variables — Python's
 /// `ssl.create_default_context()` after `env -i`, say — finds its roots only there.
 package struct InspectionTrustPlan: Sendable, Equatable {
-    package static let bundleFileName = "bundle.pem"
-    package static let rootFileName = "root.pem"
-    package static let hashedCopyName = "certs"
+    static let bundleFileName = "bundle.pem"
+    static let rootFileName = "root.pem"
+    static let hashedCopyName = "certs"
     /// The variables that name a CA file for OpenSSL, curl, Python requests: the whole bundle.
-    package static let bundleVariables = ["SSL_CERT_FILE", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE"]
+    static let bundleVariables = ["SSL_CERT_FILE", "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE"]
     /// Node adds this file's certificates to its own compiled-in roots: the local root alone.
-    package static let extraRootVariable = "NODE_EXTRA_CA_CERTS"
+    static let extraRootVariable = "NODE_EXTRA_CA_CERTS"
 
     package struct Mount: Sendable, Equatable {
         package let source: String
@@ -51,7 +51,7 @@ package struct InspectionTrustPlan: Sendable, Equatable {
     package let environment: [String: String]
     package let bundleFile: String
     package let rootFile: String
-    package let hashedCopyDirectory: String
+    let hashedCopyDirectory: String
 
     package init(system: InspectionSystemTrust, rootSubjectHash: String, privateDirectory: String) {
         let bundleFile = privateDirectory + "/" + Self.bundleFileName, rootFile = privateDirectory + "/" + Self.rootFileName

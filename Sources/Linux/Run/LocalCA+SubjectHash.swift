@@ -6,7 +6,7 @@ extension LocalCA {
     /// `X509_subject_name_hash` of the root, "%08lx": the name OpenSSL's hashed directory
     /// (`/etc/ssl/certs/<hash>.N`) files the root under. Nil only if OpenSSL cannot parse the root
     /// the CA itself wrote and read back, which `LocalCA.load` has already refused.
-    package var subjectHash: String? {
+    var subjectHash: String? {
         rootCertificateDER.withUnsafeBytes { bytes -> String? in
             var cursor = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
             guard let root = d2i_X509(nil, &cursor, bytes.count) else {

@@ -6,14 +6,14 @@ import Glibc
 /// invoked `sudo`, not as root, when there is one — with the terminal's standard streams, so an
 /// interactive command behaves as it would without the tunnel. `start` (RunningCommand.swift)
 /// runs it.
-public struct MonitoredCommand: Sendable, Equatable {
-    public let arguments: [String]
+package struct MonitoredCommand: Sendable, Equatable {
+    package let arguments: [String]
     /// Who the command runs as; nil: it stays root.
-    public let account: CommandAccount?
+    package let account: CommandAccount?
     /// The descriptor limit the command gets back when the tunnel raised its own.
-    public let openFileLimit: OpenFileLimit?
+    let openFileLimit: OpenFileLimit?
 
-    public init(arguments: [String], account: CommandAccount?, openFileLimit: OpenFileLimit? = nil) {
+    package init(arguments: [String], account: CommandAccount?, openFileLimit: OpenFileLimit? = nil) {
         self.arguments = arguments
         self.account = account
         self.openFileLimit = openFileLimit
@@ -21,7 +21,7 @@ public struct MonitoredCommand: Sendable, Equatable {
 
     /// The environment the command starts with: ours, with the account's HOME, USER and LOGNAME
     /// when it drops to one (as `sudo -u` and `su` set them).
-    public func environment(from ours: [String: String]) -> [String: String] {
+    package func environment(from ours: [String: String]) -> [String: String] {
         guard let account else { return ours }
         var environment = ours
         environment["HOME"] = account.home
@@ -31,13 +31,13 @@ public struct MonitoredCommand: Sendable, Equatable {
     }
 
     /// How the command ended.
-    public enum Ending: Sendable, Equatable {
+    package enum Ending: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
 
         /// Decodes a raw `waitpid` status (the W* macros do not import): the low 7 bits are the
         /// terminating signal, 0 for a normal exit whose code is in the next byte.
-        public init?(waitStatus: Int32) {
+        package init?(waitStatus: Int32) {
             let signal = waitStatus & 0x7f
             if signal == 0 {
                 self = .exited((waitStatus >> 8) & 0xff)
@@ -50,7 +50,7 @@ public struct MonitoredCommand: Sendable, Equatable {
 
         /// The status `tunnelvision run` itself exits with: the command's, or 128 + signal as a
         /// shell reports it.
-        public var exitStatus: Int32 {
+        package var exitStatus: Int32 {
             switch self {
             case .exited(let status): status
             case .signalled(let signal): 128 + signal
@@ -59,7 +59,7 @@ public struct MonitoredCommand: Sendable, Equatable {
     }
 
     /// Where `program` is found the way a shell looks for it (a path, or `$PATH`), or nil.
-    public static func locate(_ program: String, environment: [String: String]) -> String? {
+    package static func locate(_ program: String, environment: [String: String]) -> String? {
         if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         return path.split(separator: ":", omittingEmptySubsequences: false)
@@ -68,7 +68,7 @@ public struct MonitoredCommand: Sendable, Equatable {
     }
 
     /// Whether `program` can be found the way the command will look for it.
-    public static func canFind(_ program: String, environment: [String: String]) -> Bool {
+    package static func canFind(_ program: String, environment: [String: String]) -> Bool {
         locate(program, environment: environment) != nil
     }
 

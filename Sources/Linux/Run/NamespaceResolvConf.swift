@@ -7,14 +7,14 @@ import Shared
 /// The monitored namespace's resolv.conf: `ip netns exec NAME` bind-mounts every file of
 /// /etc/netns/NAME/ over /etc/ for the command it runs, so this is the namespace's own file —
 /// the host's /etc/resolv.conf is never touched. Removed with the namespace.
-public struct NamespaceResolvConf: Sendable {
-    public static let parent = "/etc/netns"
-    public let directory: String
+package struct NamespaceResolvConf: Sendable {
+    package static let parent = "/etc/netns"
+    package let directory: String
 
     /// Writes the file announcing `servers` for `namespace`. World-readable (0755 folder, 0644
     /// file) like /etc/resolv.conf itself: CMD may run as the invoking user, who must read it.
     /// Written without following a link at either name.
-    public init(namespace: String, servers: [IPAddress]) throws(CommandError) {
+    package init(namespace: String, servers: [IPAddress]) throws(CommandError) {
         directory = "\(Self.parent)/\(namespace)"
         let file = directory + "/resolv.conf"
         func failure(_ path: String, _ code: Int32) -> CommandError {
@@ -38,7 +38,7 @@ public struct NamespaceResolvConf: Sendable {
 
     /// The host's resolvers as its resolv.conf lists them; a stub resolver on loopback
     /// (systemd-resolved's 127.0.0.53) is replaced by the upstreams it reports.
-    public static func hostResolvers(resolvConf: String = "/etc/resolv.conf",
+    package static func hostResolvers(resolvConf: String = "/etc/resolv.conf",
                                      upstreams: String = "/run/systemd/resolve/resolv.conf") -> [IPAddress]? {
         guard let text = try? String(contentsOfFile: resolvConf, encoding: .utf8) else { return nil }
         let listed = TunnelResolvers.nameservers(inResolvConf: text)
@@ -50,7 +50,7 @@ public struct NamespaceResolvConf: Sendable {
     }
 
     /// Removes the namespace's folder, and /etc/netns itself when nothing else is left in it.
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: directory)
         rmdir(Self.parent)   // fails, harmlessly, while another namespace's folder is there
     }

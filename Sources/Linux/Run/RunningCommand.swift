@@ -8,7 +8,10 @@ import Foundation
 /// of ours, PID 1 of a fresh PID namespace, so nothing CMD starts outlives it or the tunnel. One
 /// thread lives exactly as long as CMD: it makes the init (whose PDEATHSIG is tied to it), relays
 /// the signals run receives, reads the init's reports, and reaps it.
-public final class RunningCommand: @unchecked Sendable {
+///
+/// `@unchecked Sendable`: `controlFD`, `result` and `waiting` are read and changed only under
+/// `lock` (an `NSLock`); `initPID` is a `let`.
+package final class RunningCommand: @unchecked Sendable {
     private let lock = NSLock()
     private let initPID: pid_t
     /// Our end of the init's control pipe (its lifeline); -1 once the init is reaped.
@@ -55,7 +58,7 @@ public final class RunningCommand: @unchecked Sendable {
     }
 
     /// How CMD ended, once it has; or why it never started.
-    public func ending() async throws(CommandStartFailure) -> MonitoredCommand.Ending {
+    package func ending() async throws(CommandStartFailure) -> MonitoredCommand.Ending {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<MonitoredCommand.Ending, CommandStartFailure>, Never>) in
             lock.lock()
             if let result = self.result {
@@ -71,7 +74,7 @@ public final class RunningCommand: @unchecked Sendable {
 
     /// Stops CMD cleanly: SIGTERM through the init now, and when CMD has not ended after
     /// `grace`, SIGKILL to the init — its whole PID namespace, CMD and all it started, goes with it.
-    public func terminate(grace: Duration) {
+    package func terminate(grace: Duration) {
         guard request(-SIGTERM) else { return }
         let seconds = Double(grace.components.seconds) + Double(grace.components.attoseconds) / 1e18
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
@@ -138,7 +141,7 @@ public final class RunningCommand: @unchecked Sendable {
     }
 
     /// Installs run's handlers for `SignalRelay.relayed`; returns the pipe they write to.
-    public static func installSignalRelay() throws(CommandStartFailure) -> Int32 {
+    static func installSignalRelay() throws(CommandStartFailure) -> Int32 {
         let fd = SignalRelay.relayed.withUnsafeBufferPointer { ctv_signal_records_install($0.baseAddress, Int32($0.count)) }
         guard fd >= 0 else { throw .spawnFailed(what: "installing signal handlers", errno: -fd) }
         return fd
@@ -146,6 +149,9 @@ public final class RunningCommand: @unchecked Sendable {
 }
 
 /// The spawn thread's answer to `start`, handed across once.
+///
+/// `@unchecked Sendable`: `value` is written once, on the spawn thread, before `ready` (a
+/// `DispatchSemaphore`) is signalled, and read only after `take` has waited on it.
 private final class StartHandOff: @unchecked Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private var value: Result<RunningCommand, CommandStartFailure>?

@@ -5,6 +5,9 @@ import Posix
 /// The life of a runtime's loop thread, the same for the tunnel and the passive runtime: the first
 /// failure that ended it (kept, read from any thread), and the moment it ended (waited for by
 /// `stop`, which may come after a failure, or twice).
+///
+/// `@unchecked Sendable`: `recorded` sits behind `lock` (an `NSLock`), and `finished` is a
+/// `DispatchSemaphore`.
 final class LoopLifetime: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let lock = NSLock()

@@ -23,6 +23,9 @@ import Shared
 ///
 /// Beside it, the decrypted-content sweep (`PlaintextRetention`), asked for at session start and
 /// on every change of the file being written (to none included), the same way.
+///
+/// `@unchecked Sendable`: `requested`, `running`, `counted`, `plaintextRequested` and
+/// `plaintextCounted` sit behind `lock` (an `NSLock`); every other property is a `let`.
 package final class RetentionSweeper: @unchecked Sendable {
     private let captures: URL
     private let plaintext: URL
@@ -78,7 +81,7 @@ package final class RetentionSweeper: @unchecked Sendable {
     }
 
     /// What the decrypted-content passes deleted so far.
-    package var plaintextStats: PlaintextSweepTally { lock.withLock { plaintextCounted } }
+    var plaintextStats: PlaintextSweepTally { lock.withLock { plaintextCounted } }
 
     package var stats: RetentionStats {
         lock.lock()
@@ -149,8 +152,8 @@ package final class RetentionSweeper: @unchecked Sendable {
 /// The decrypted-content passes' deletions, summed for the tunnel's stats.
 package struct PlaintextSweepTally: Sendable, Equatable {
     package var chunksExpired: UInt64 = 0
-    package var filesReclaimed: UInt64 = 0
-    package var lastFailure: String?
+    var filesReclaimed: UInt64 = 0
+    var lastFailure: String?
 
     mutating func add(_ outcome: PlaintextSweepOutcome) {
         chunksExpired &+= UInt64(outcome.chunksExpired + outcome.chunksDeletedWithFiles)

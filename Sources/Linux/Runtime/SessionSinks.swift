@@ -7,6 +7,9 @@ import Shared
 /// retention sweeper, decrypted content — and the pipeline over them, opened in the one order
 /// every session needs, whatever feeds it: a TUN's relay (`TunnelSession`) or a passive
 /// interface (`PassiveSession`). Closed after the runtime stopped, in the spec's stop order.
+///
+/// `@unchecked Sendable`: every stored property is a `let`; `pipeline` and `capture`, which are not
+/// `Sendable`, are set up here and then used only on the runtime's loop thread until it has stopped.
 package final class SessionSinks: @unchecked Sendable {
     package let dataDirectory: URL
     package let store: FlowStore
@@ -20,6 +23,9 @@ package final class SessionSinks: @unchecked Sendable {
     /// Applies the retention limits at the start and on each rotation; nil when the session has none.
     package let retention: RetentionSweeper?
     package let pipeline: PacketPipeline
+    /// The capture file the session opened first, read before the loop owns the writer: what the
+    /// first retention pass must spare.
+    private let firstCaptureSequence: UInt32?
     /// The session's clock: what dates its records.
     package let anchor: MonotonicAnchor
 
@@ -38,10 +44,12 @@ package final class SessionSinks: @unchecked Sendable {
             if case .ringInUse = error { throw .busy(dataDirectory.path) }
             throw .ring(error)
         }
+        let store: FlowStore
         do { store = try FlowStore(dataDirectory: dataDirectory, anchor: anchor, origin: options.origin) } catch {
             ring.close()
             throw .store(error)
         }
+        self.store = store
         let retention = options.retention.map { RetentionSweeper(dataDirectory: dataDirectory, settings: $0) }
         self.retention = retention
         if options.captureEnabled {
@@ -53,12 +61,14 @@ package final class SessionSinks: @unchecked Sendable {
             do {
                 capture = try PcapFileWriter(config: config)
             } catch {
+                await store.close()
                 ring.close()
                 throw .capture(error)
             }
         } else {
             capture = nil
         }
+        firstCaptureSequence = capture?.currentFileSequence
         let history = StoreWriterQueue(store: store, path: DataDirectoryLayout.database(in: dataDirectory).path,
                                        recordingStopped: recordingStops.record)
         pipeline = PacketPipeline(direction: direction, liveFeed: ring, capture: capture, store: history,
@@ -85,15 +95,23 @@ package final class SessionSinks: @unchecked Sendable {
     /// The control socket's path for this directory.
     package var controlSocketPath: String { DataDirectoryLayout.controlSocket(in: dataDirectory).path }
 
-    /// Once the runtime runs: retention's first pass, over the session's own open file.
-    package func sweepAtStart() {
-        retention?.sweep(recordingSequence: capture?.currentFileSequence)
+    /// Once the runtime runs: retention's first pass, sparing the session's first file (the writer
+    /// is the loop thread's by now, so its current file is not asked here).
+    func sweepAtStart() {
+        retention?.sweep(recordingSequence: firstCaptureSequence)
         // Decrypted content expires even when this session keeps none; nothing is open yet.
         retention?.sweepPlaintext(openSequence: nil)
     }
 
-    /// A start that failed after the sinks opened: the ring goes (the history keeps what it has).
-    package func abandon() { ring.close() }
+    /// A start that failed after the sinks opened: everything they opened is closed — the capture
+    /// flushed, decrypted content's file, the history (its session dated), the ring — as `close`
+    /// does, less retention's last pass (no session ran to sweep after).
+    package func abandon() async {
+        try? capture?.close()
+        try? plaintext?.close()
+        await store.close()
+        ring.close()
+    }
 
     /// After the runtime stopped and flushed the pipeline: retention's last pass, the history's
     /// session ended, the capture closed and the ring unmapped. The store stays open for reading.

@@ -10,9 +10,9 @@ import Shared
 enum TunnelInspectionSetup {
     static func factory(dataDirectory: URL, options: InspectionRunOptions) throws(TunnelSessionError) -> OpenSSLSessionFactory {
         let loaded: LocalCA?
-        do { loaded = try LocalCA.load(dataDirectory: dataDirectory) } catch { throw .inspection("\(error)") }
+        do { loaded = try LocalCA.load(dataDirectory: dataDirectory) } catch { throw .inspection(.caUnreadable(error)) }
         guard let ca = loaded else {
-            throw .inspection("there is no local CA in \(dataDirectory.path): make one with 'tunnelvision ca create'")
+            throw .inspection(.noCA(dataDirectory: dataDirectory.path))
         }
         var keyLog: TLSKeyLog?
         if let path = options.keyLog?.path {
@@ -21,7 +21,7 @@ enum TunnelInspectionSetup {
                     FileHandle.standardError.write(Data("tunnelvision: the key log: \(problem)\n".utf8))
                 }
             } catch {
-                throw .inspection("\(error)")
+                throw .inspection(.keyLog(error))
             }
         }
         let authority = ca.authority
@@ -29,7 +29,7 @@ enum TunnelInspectionSetup {
             return try OpenSSLSessionFactory(mint: { host in try authority.mintLeaf(forHost: host) },
                                              upstreamTrust: options.upstreamCA.map(UpstreamTrust.file) ?? .system, keyLog: keyLog)
         } catch {
-            throw .inspection("the TLS contexts could not be made: \(error)")
+            throw .inspection(.contexts(error))
         }
     }
 

@@ -6,7 +6,7 @@ extension TunnelRuntime {
     /// Arms TLS inspection (`run --inspect`; call before `start`): the relay terminates TCP/443
     /// flows through `factory`'s legs while `enabled`, and hands their plaintext to the pipeline
     /// when `keepPlaintext` and the pipeline has somewhere to keep it (ADR 0007).
-    package func enableInspection(factory: any TLSSessionFactory, enabled: Bool, keepPlaintext: Bool,
+    func enableInspection(factory: any TLSSessionFactory, enabled: Bool, keepPlaintext: Bool,
                                   caReady: @escaping () -> Bool) {
         let inspection = RelayInspection(factory: factory, isEnabled: enabled, caReady: caReady)
         relay.inspection = inspection

@@ -20,6 +20,10 @@ import Shared
 ///
 /// Generic over its device — a TUN in the product, an in-memory device in tests — so each read
 /// and write is a direct call, not one dispatched per packet.
+///
+/// `@unchecked Sendable`: `relay`, `control`, `programs` and `recording` are set before `start`;
+/// from then on they, `deviceHealth`, `device` and `pipeline` are touched only on the loop thread
+/// (others go through `loop.execute` or `onLoop`) until the loop has ended.
 package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// Datagrams read per readiness before the loop serves the sockets again.
     static var readBatch: Int { 64 }
@@ -35,7 +39,11 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// Touched on the loop thread only (`onLoop`).
     package let pipeline: PacketPipeline
     let connector: SocketRelayConnector
-    private(set) var relay: Relay!
+    /// Made in `init` once every other property is set, since its output writes through `self`.
+    private(set) lazy var relay = Relay(connector: connector, config: relayConfig) { [unowned self] datagram, offload in
+        self.deliver(datagram, header: offload.map(VirtioNetHeader.init) ?? .plain)
+    }
+    private let relayConfig: TCPRelayFlow.Config
     private let batch: PacketBatch
     private var thread: Thread?
     /// The loop thread's end, and the failure that ended it.
@@ -64,9 +72,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
         // announces its own smaller MSS, and the smaller of the two is used).
         var relayConfig = TCPRelayFlow.Config(maximumSegmentSize: TCPRelayFlow.Config.segmentSize(mtu: mtu, version: .v4))
         relayConfig.segmentationOffload = device.segmentationOffload
-        relay = Relay(connector: connector, config: relayConfig) { [unowned self] datagram, offload in
-            self.deliver(datagram, header: offload.map(VirtioNetHeader.init) ?? .plain)
-        }
+        self.relayConfig = relayConfig
         connector.relay = relay
         relay.observer = { [unowned self] key, facts in self.pipeline.observe(facts, for: key) }
     }
@@ -75,7 +81,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// `setCaptureEnabled` and `setCaptureDetail`, answered on the loop thread. `capture` is the
     /// writer the pipeline records into, rotated in place; `retention` sweeps after each rotation
     /// (the tick notices the writer's own, at its size threshold).
-    package func serveControl(at path: String, capture: PcapFileWriter?, resolvers: (@Sendable () -> ResolverStatus)?,
+    func serveControl(at path: String, capture: PcapFileWriter?, resolvers: (@Sendable () -> ResolverStatus)?,
                               retention: RetentionSweeper? = nil) throws(ControlSocketError) {
         let recording = RecordingControl(pipeline: pipeline, capture: capture, retention: retention)
         self.recording = recording
@@ -161,7 +167,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// Asks which program opened each TCP and UDP flow, in the network namespace `namespace`'s
     /// descriptor refers to (taken: closed with the attributor); a namespace not found is said on
     /// every flow. Call before `start`.
-    package func attributePrograms(namespace: Result<Int32, LinkStatisticsError>) {
+    func attributePrograms(namespace: Result<Int32, LinkStatisticsError>) {
         let programs = ProgramLookupFront(namespace: namespace) { [weak self] in
             // A stopped loop runs nothing more: answers after the stop go nowhere.
             self?.loop.execute { [weak self] in
@@ -214,6 +220,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     }
 
     private func readDevice(_ readiness: EventLoop.Readiness) {
+        loop.assertOnLoopThread()
         let result = device.read(into: batch)
         if case .stop(let failure) = deviceHealth.read(result, readiness: readiness) {
             fail(failure)
@@ -237,6 +244,7 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
     /// The relay's answer to the device: written to it (a batch of one, no copy), then recorded
     /// like any packet.
     private func deliver(_ datagram: UnsafeRawBufferPointer, header: VirtioNetHeader) {
+        loop.assertOnLoopThread()
         // A failed tunnel's last answers (the resets of closing flows) have no device to go to.
         guard failure == nil else { return }
         let written = device.write(datagram, header: header)
@@ -276,6 +284,10 @@ package final class TunnelRuntime<Device: PacketDevice>: @unchecked Sendable {
 }
 
 /// Hands a value owned by one thread to the next owner once the first has let go of it.
+///
+/// `@unchecked Sendable`: `value` is a `let`, and a box is made only once the value's old owner is
+/// done with it (the runtimes box their pipeline after the loop thread has ended), so one thread
+/// uses it at a time.
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }

@@ -6,7 +6,7 @@ import Shared
 /// One tunnel session over a data directory: the history, the live-feed ring, the capture and the
 /// pipeline and runtime over them, opened in the one order every caller needs (`run`, `demo`,
 /// the end-to-end tests) and closed in the spec's stop order.
-package final class TunnelSession: @unchecked Sendable {
+package final class TunnelSession: Sendable {
     /// What the session records into.
     package let sinks: SessionSinks
     package let runtime: TunnelRuntime<TUNDevice>
@@ -38,7 +38,7 @@ package final class TunnelSession: @unchecked Sendable {
         /// The settings' `plaintextPersistenceEnabled`: keep inspected flows' decrypted content.
         package var plaintextPersistenceEnabled = false
         /// What every relay socket carries (SO_MARK): a routed target's `RoutedPlan.mark`; nil for `run`.
-        package var socketMark: UInt32?
+        var socketMark: UInt32?
         /// Whether each flow's program is asked of the kernel (`--no-programs` says no: the lookup
         /// costs a little on every connection opened, `tvlab bench tunnel` says how much).
         package var namesPrograms = true
@@ -59,7 +59,7 @@ package final class TunnelSession: @unchecked Sendable {
                                        recordingStopped: recordingStopped)
         let pipeline = sinks.pipeline
         do { runtime = try TunnelRuntime(device: device, pipeline: pipeline, mtu: options.mtu, socketMark: options.socketMark) } catch {
-            sinks.abandon()
+            await sinks.abandon()
             throw .eventLoop(error)
         }
         // Each flow's program, asked in the namespace the device (and so the monitored sockets) is in.
@@ -70,7 +70,7 @@ package final class TunnelSession: @unchecked Sendable {
                 runtime.enableInspection(factory: factory, enabled: true, keepPlaintext: sinks.plaintext != nil,
                                          caReady: TunnelInspectionSetup.caReady(dataDirectory: dataDirectory))
             } catch {
-                sinks.abandon()
+                await sinks.abandon()
                 throw error
             }
         }
@@ -78,11 +78,11 @@ package final class TunnelSession: @unchecked Sendable {
             try runtime.serveControl(at: sinks.controlSocketPath, capture: sinks.capture,
                                      resolvers: resolvers, retention: sinks.retention)
         } catch {
-            sinks.abandon()
+            await sinks.abandon()
             throw .controlSocket(error)
         }
         do { try runtime.start(relayNamespace: relayNamespace, onFailure: onFailure) } catch {
-            sinks.abandon()
+            await sinks.abandon()
             throw .start(error)
         }
         sinks.sweepAtStart()
@@ -116,7 +116,7 @@ package enum TunnelSessionError: Error, CustomStringConvertible {
     /// The event loop could not be made: almost always the open-file limit (raise `ulimit -n`).
     case eventLoop(EventLoopError)
     /// `run --inspect` could not be armed (no CA, an unreadable key, a key log that cannot be written).
-    case inspection(String)
+    case inspection(InspectionSetupFailure)
     /// The control socket could not be served: a path too long for a socket name (choose a
     /// shorter `--data-dir`), or a bind or listen the system refused (the error names the call
     /// and errno: a directory not writable, a socket file another tunnel still serves).

@@ -6,7 +6,7 @@ import Foundation
 
 /// Runs another program to completion and collects what it said: how the shell drives iproute2
 /// (DESIGN.md allows `ip` in place of raw netlink). Standard input is /dev/null.
-public enum ExternalCommand {
+package enum ExternalCommand {
     /// Where system programs live, searched after `$PATH` (root's `ip` is in /usr/sbin, which a
     /// sudo'd environment may not list).
     static let systemDirectories = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"]
@@ -16,7 +16,7 @@ public enum ExternalCommand {
     /// `ip netns add`) it never learns that the program ended. The program gets an empty signal
     /// mask and default dispositions, whatever ours are.
     @discardableResult
-    public static func run(_ arguments: [String]) throws(CommandError) -> CommandOutput {
+    package static func run(_ arguments: [String]) throws(CommandError) -> CommandOutput {
         guard let program = arguments.first else { throw .notFound("") }
         guard let path = locate(program) else { throw .notFound(program) }
         var output: [Int32] = [-1, -1]
@@ -93,7 +93,7 @@ public enum ExternalCommand {
 
     /// The program's path: as given when it contains a slash, else found on `$PATH` or in the
     /// system directories.
-    public static func locate(_ program: String) -> String? {
+    package static func locate(_ program: String) -> String? {
         if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
         let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
         return (path + systemDirectories)
@@ -102,19 +102,19 @@ public enum ExternalCommand {
     }
 }
 
-public struct CommandOutput: Sendable, Equatable {
-    public let status: Int32
-    public let standardOutput: String
-    public let standardError: String
+package struct CommandOutput: Sendable, Equatable {
+    package let status: Int32
+    package let standardOutput: String
+    package let standardError: String
 }
 
 /// A program that could not be run or said no.
-public enum CommandError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CommandError: Error, Sendable, Equatable, CustomStringConvertible {
     case notFound(String)
     case launchFailed(String, String)
     case failed(command: String, status: Int32, standardError: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notFound(let program): "\(program) is not installed (not on PATH or in /usr/sbin)"
         case .launchFailed(let program, let reason): "cannot run \(program): \(reason)"

@@ -5,9 +5,9 @@ import Posix
 /// segment read from a server, in steady waves; glibc's defaults (return anything over 128 KiB at
 /// the top of the heap) turn each wave into fresh zeroed pages. Keeping the heap cuts those page
 /// faults (by a tenth in `analyze`, measured).
-public enum HeapPolicy {
+package enum HeapPolicy {
     /// Keep what the heap grew to; call once, at start.
-    public static func keepGrowth() { ctv_keep_heap_growth() }
+    package static func keepGrowth() { ctv_keep_heap_growth() }
 
     /// For a process that monitors for hours (`run`, `up`): every thread allocates from one
     /// arena. glibc gives each busy thread an arena of its own, and gives back the free top of
@@ -16,21 +16,21 @@ public enum HeapPolicy {
     /// anonymous memory with 9.5 MB in use over seven arenas (smaps, malloc_stats); with one
     /// arena, 10 MB. Not for `analyze`, whose workers allocate in parallel. Call before other
     /// threads start.
-    public static func useOneArena() { ctv_use_one_heap_arena() }
+    package static func useOneArena() { ctv_use_one_heap_arena() }
 
     /// How often a running tunnel gives back what a burst left: kept growth spares the page faults
     /// of steady waves, but a service that runs for weeks must not hold a burst's high water for
     /// ever (measured: a routed service held 68.6 MB with 1 000 flows open after its throughput
     /// runs; `tvlab bench tunnel`).
-    public static let giveBackInterval: Duration = .seconds(10)
+    package static let giveBackInterval: Duration = .seconds(10)
 
     /// Returns the heap's free pages to the system (a few milliseconds for a large heap; off the
     /// packet path, between ticks).
-    public static func giveBack() { ctv_give_heap_back() }
+    static func giveBack() { ctv_give_heap_back() }
 
     /// Gives back every `giveBackInterval` on `loop`'s thread, for as long as the loop runs: first
     /// what `release` frees (the room of tables a burst grew), then the heap's free pages.
-    package static func giveBackPeriodically(on loop: EventLoop, releasing release: @escaping () -> Void = {}) {
+    static func giveBackPeriodically(on loop: EventLoop, releasing release: @escaping () -> Void = {}) {
         _ = loop.schedule(after: giveBackInterval) { [weak loop] in
             release()
             giveBack()

@@ -38,7 +38,7 @@ package final class PacketBatch {
 
     /// Datagram `index`, writable: the batch's owner may finish what the device left to it (a
     /// partial checksum) before handing it on.
-    package func mutableDatagram(_ index: Int) -> UnsafeMutableRawBufferPointer {
+    func mutableDatagram(_ index: Int) -> UnsafeMutableRawBufferPointer {
         UnsafeMutableRawBufferPointer(rebasing: arena[starts[index]..<ends[index]])
     }
 

@@ -16,15 +16,19 @@ import Shared
 /// their checksums left partial, as it does to a virtio NIC: one read and one pass through the
 /// pipeline and the relay for what would be 44 datagrams at MTU 1500 (pasta and gVisor do the
 /// same). A kernel that refuses the offloads gets a plain device.
-public final class TUNDevice: @unchecked Sendable {
-    public let name: String
-    public private(set) var descriptor: Int32
+///
+/// `@unchecked Sendable`: while a runtime runs, only its loop thread reads, writes and asks
+/// `kernelCounters` (which sets `statistics`); the owner calls `close` (which sets `descriptor`)
+/// only after the runtime stopped.
+package final class TUNDevice: @unchecked Sendable {
+    package let name: String
+    package private(set) var descriptor: Int32
     /// Whether datagrams carry the vnet header and segments may exceed the MTU.
-    public let segmentationOffload: Bool
+    package let segmentationOffload: Bool
 
     /// Creates an interface in the caller's network namespace. `name` may be a pattern with `%d`
     /// for the kernel to number (default "tv%d").
-    public init(name: String = "tv%d", segmentationOffload: Bool = true) throws(TUNError) {
+    package init(name: String = "tv%d", segmentationOffload: Bool = true) throws(TUNError) {
         if segmentationOffload {
             let offloaded = try Self.open(name: name, vnetHeader: true)
             if ctv_tun_set_segmentation_offloads(offloaded.descriptor) == 0 {
@@ -56,7 +60,7 @@ public final class TUNDevice: @unchecked Sendable {
 
     /// Reads one datagram to the start of `buffer` (its vnet header, when the device carries one,
     /// read and dropped): the count is the datagram's.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> IOResult {
         let result = readWithHeader(into: buffer)
         guard segmentationOffload, case .processed(let count) = result, let base = buffer.baseAddress else { return result }
         let length = max(0, count - VirtioNetHeader.byteCount)
@@ -93,7 +97,7 @@ public final class TUNDevice: @unchecked Sendable {
     }
 
     /// Closes the descriptor, which removes the interface.
-    public func close() {
+    package func close() {
         guard descriptor >= 0 else { return }
         Glibc.close(descriptor)
         descriptor = -1
@@ -105,7 +109,7 @@ public final class TUNDevice: @unchecked Sendable {
 
     /// A descriptor of the network namespace the device lives in now (the caller closes it), or
     /// the errno.
-    package func networkNamespace() -> Result<Int32, LinkStatisticsError> {
+    func networkNamespace() -> Result<Int32, LinkStatisticsError> {
         guard descriptor >= 0 else { return .failure(.closed) }
         let namespace = ctv_tun_device_namespace(descriptor)
         return namespace >= 0 ? .success(namespace) : .failure(.namespace(errno: -namespace))
@@ -168,7 +172,7 @@ extension TUNDevice: PacketDevice {
 }
 
 /// Why a TUN device could not be made; each says what a person can do.
-public enum TUNError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum TUNError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No /dev/net/tun: load the module (`modprobe tun`) or, in a container, pass the device in.
     case deviceMissing
     /// Creating interfaces needs root or CAP_NET_ADMIN.
@@ -176,7 +180,7 @@ public enum TUNError: Error, Sendable, Equatable, CustomStringConvertible {
     case openFailed(errno: Int32)
     case attachFailed(name: String, errno: Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .deviceMissing: "/dev/net/tun does not exist (modprobe tun, or give the container the device)"
         case .permissionDenied: "creating a TUN interface needs root or CAP_NET_ADMIN"

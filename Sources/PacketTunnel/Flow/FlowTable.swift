@@ -82,12 +82,12 @@ package struct FlowTable: Sendable {
         /// This packet began the flow.
         package let opened: Bool
         /// The flow began with a name from DNS.
-        package let isNamedByDNS: Bool
+        let isNamedByDNS: Bool
         /// The flow's QUIC handshake may still be read (`settleQUICHandshake`).
-        package let readsQUICHandshake: Bool
+        let readsQUICHandshake: Bool
         /// This packet ended the connection (an RST, or the second side's FIN): the flow lingers
         /// closing from now on.
-        package let closesFlow: Bool
+        let closesFlow: Bool
     }
 
     /// Finds the live flow of `key` and makes it the most recently used: the first half of
@@ -228,7 +228,7 @@ package struct FlowTable: Sendable {
 
     /// Calls `body` on the live flow's record; does nothing when the flow is gone.
     /// The flow's QUIC handshake is read, or given up on: no reader again for this lifetime.
-    package mutating func settleQUICHandshake(of key: FlowKey) {
+    mutating func settleQUICHandshake(of key: FlowKey) {
         guard let slot = slot(of: key) else { return }
         flows[slot].quicHandshakeSettled = true
     }

@@ -17,7 +17,7 @@ package enum TCPConnectionStart {
     }
 
     /// A SYN without ACK or RST: the first segment of a connection.
-    package static func opensConnection(_ flags: TCPFlags) -> Bool {
+    static func opensConnection(_ flags: TCPFlags) -> Bool {
         flags.contains(.syn) && !flags.contains(.ack) && !flags.contains(.rst)
     }
 }

@@ -10,12 +10,12 @@ package enum UnusedCapacity {
     /// Whether a table holding `count` with room for `capacity` should be rebuilt: only once at
     /// most a quarter of the room is used, so a table that shrinks and grows again around one
     /// size does not rebuild each time.
-    package static func isWorthReleasing(count: Int, capacity: Int) -> Bool {
+    static func isWorthReleasing(count: Int, capacity: Int) -> Bool {
         capacity > floor && count * 4 < capacity
     }
 
     /// The room a rebuilt table gets: twice what it holds, at least `floor`.
-    package static func rebuiltCapacity(count: Int) -> Int { max(count * 2, floor) }
+    static func rebuiltCapacity(count: Int) -> Int { max(count * 2, floor) }
 }
 
 extension Dictionary {

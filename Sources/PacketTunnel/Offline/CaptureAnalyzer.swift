@@ -53,7 +53,7 @@ package final class CaptureAnalyzer {
     /// Bytes held ahead of gaps over all of one analyzer's flows, so that a capture with gaps in
     /// many flows at once stays within memory too: 2 048 flows at once could each hold the whole
     /// 12 KB handshake flight a real server sends behind a lost segment.
-    package static let maxHeldBytes = 16 << 20
+    static let maxHeldBytes = 16 << 20
 
     /// Both directions of one TCP flow, until the scanners settle.
     private final class TCPStreams {

@@ -4,12 +4,12 @@ import Shared
 /// local one (for TCP, the side that sent the SYN; a capture that begins at a SYN-ACK shows the
 /// server first, so the client is its peer). Decided once per 5-tuple, at its first packet ever
 /// seen, and kept for every later lifetime of it.
-package final class FirstSenderDirection: PacketDirectionRule {
+final class FirstSenderDirection: PacketDirectionRule {
     private var firstSenders: [FlowKey: IPEndpoint] = [:]
 
-    package init() {}
+    init() {}
 
-    package func direction(of packet: ParsedPacket, key: FlowKey, found: FlowTable.Found?) -> (Direction, localSide: IPEndpoint?)? {
+    func direction(of packet: ParsedPacket, key: FlowKey, found: FlowTable.Found?) -> (Direction, localSide: IPEndpoint?)? {
         let local = found?.localSide ?? firstSender(of: packet, key: key)
         let direction: Direction = packet.source == local ? .outbound : .inbound
         return (direction, direction == .outbound ? packet.source : packet.destination)
@@ -17,7 +17,7 @@ package final class FirstSenderDirection: PacketDirectionRule {
 
     /// The local side (the client, as the capture tells it) of a 5-tuple seen before; nil for one
     /// never seen.
-    package func firstSender(of key: FlowKey) -> IPEndpoint? { firstSenders[key] }
+    func firstSender(of key: FlowKey) -> IPEndpoint? { firstSenders[key] }
 
     private func firstSender(of packet: ParsedPacket, key: FlowKey) -> IPEndpoint {
         if let local = firstSenders[key] { return local }

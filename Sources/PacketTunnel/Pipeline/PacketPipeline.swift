@@ -20,12 +20,12 @@ package final class PacketPipeline {
         /// Each packet is published, captured and batched with its flow's record (the tunnel).
         /// Off, only flows are recorded — when they end and at `flushActiveFlows` — which is all
         /// an offline reading needs.
-        package var recordsEachPacket = true
+        var recordsEachPacket = true
         package var captureEnabled: Bool
         /// Packets that force a store batch out.
         package var batchSize: Int
         /// Nanoseconds after which a batch goes out even if not full.
-        package var flushInterval: UInt64
+        var flushInterval: UInt64
         /// The store's anchor: dates the capture records.
         package var anchor: MonotonicAnchor
         /// What of each inspected flow's decrypted content is kept (`PlaintextBudget`).
@@ -204,7 +204,7 @@ package final class PacketPipeline {
 
     /// Ends every live flow, its record into the batch, and sends the batch: the end of an offline
     /// reading. The table is empty afterwards.
-    package func flushActiveFlows() {
+    func flushActiveFlows() {
         if config.recordsEachPacket || !plaintextConversations.isEmpty {
             for record in flowTable.removeAll() {
                 place(record)

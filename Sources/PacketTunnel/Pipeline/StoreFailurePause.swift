@@ -11,7 +11,7 @@ package struct StoreFailurePause: Sendable, Equatable {
     package static let retryInterval: UInt64 = 5_000_000_000
 
     /// When the next batch may be tried; nil while writing normally.
-    package private(set) var resumesAt: UInt64?
+    private(set) var resumesAt: UInt64?
 
     package init() {}
 

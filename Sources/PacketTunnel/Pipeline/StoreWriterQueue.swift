@@ -14,7 +14,7 @@ import Shared
 /// The queue and its counters sit behind one `NSLock`, held only to move a batch or a number.
 package final class StoreWriterQueue: FlowPersisting, Sendable {
     /// Batches that may wait; with the one being written, `capacity + 1` are held at most.
-    package static let defaultCapacity = 16
+    static let defaultCapacity = 16
 
     private let state: Locked<State>
     private let input: AsyncStream<FlowStoreBatch>.Continuation
@@ -147,7 +147,8 @@ extension StoreWriterQueue.State {
     }
 }
 
-/// A value only reachable under its `NSLock`. `@unchecked`: the lock is what makes it Sendable.
+/// A value only reachable under its `NSLock`. `@unchecked Sendable`: `value` is read and changed
+/// only inside `withLock`, under `lock`.
 private final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -49,7 +49,7 @@ extension TCPRelayFlow {
 
         /// The shift the flow announces for its own window when the device offers scaling: the
         /// smallest that lets the 16-bit field say `maxToServerBytes` (RFC 7323 §2.3 caps it at 14).
-        package var receiveWindowShift: Int {
+        var receiveWindowShift: Int {
             var shift = 0
             while shift < 14 && (maxToServerBytes >> shift) > Int(UInt16.max) { shift += 1 }
             return shift

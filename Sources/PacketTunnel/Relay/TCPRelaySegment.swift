@@ -19,7 +19,7 @@ package struct TCPRelaySegment: Sendable, Equatable {
     package var windowScale: UInt8?
     /// Toward the device, on a segment longer than the flow's MSS there: the payload of each
     /// segment the device is to cut it into (segmentation offload). Nil for one sent whole.
-    package var deviceSegmentSize: Int?
+    var deviceSegmentSize: Int?
 
     package init(sequence: SequenceNumber, acknowledgment: SequenceNumber = 0, flags: TCPFlags,
                  window: UInt16 = .max, payload: Data = Data(),

@@ -24,6 +24,10 @@ import Shared
 ///
 /// `register`, `modify`, `unregister`, `schedule` and `cancel` must be called on the loop thread
 /// (or before `run`); from elsewhere, wrap them in `execute`.
+///
+/// `@unchecked Sendable`: `registrations`, `nextGeneration`, `timers` and `armedDeadline` are
+/// touched only on the loop thread (or before `run`); `queued`, `stopRequested` and `loopThread`
+/// sit behind `lock` (an `NSLock`).
 package final class EventLoop: @unchecked Sendable {
     /// Events taken from the kernel per epoll_wait.
     package static let batchSize = 64
@@ -299,7 +303,9 @@ package final class EventLoop: @unchecked Sendable {
         return epoll_ctl(epoll, operation, descriptor, &event) == 0 ? 0 : errno
     }
 
-    private func assertOnLoopThread() {
+    /// Stops a debug build when called off the running loop's thread (not before `run`): the
+    /// check each shell entry point that touches loop-owned state makes first. Free in release.
+    package func assertOnLoopThread() {
         assert({
             lock.lock()
             defer { lock.unlock() }

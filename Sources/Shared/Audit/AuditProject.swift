@@ -1,11 +1,11 @@
 import Foundation
 
 /// One allowed host of a project, with why it is allowed (the person's words, optional).
-public struct AllowlistEntry: Sendable, Hashable {
-    public var pattern: DomainPattern
-    public var note: String?
+package struct AllowlistEntry: Sendable, Hashable {
+    package var pattern: DomainPattern
+    package var note: String?
 
-    public init(pattern: DomainPattern, note: String? = nil) {
+    package init(pattern: DomainPattern, note: String? = nil) {
         self.pattern = pattern
         self.note = note
     }
@@ -14,16 +14,16 @@ public struct AllowlistEntry: Sendable, Hashable {
 /// An audit project (audit.md § Types): the app under assessment, named by the person, with the
 /// hosts it is allowed to reach. `bundleIdentifier` is informational only and never filters
 /// anything; a nil `catalogueVersion` means the default requirement catalogue.
-public struct AuditProject: Sendable, Hashable, Identifiable {
-    public let id: Int64
-    public var name: String
-    public var bundleIdentifier: String?
-    public var catalogueVersion: String?
+package struct AuditProject: Sendable, Hashable, Identifiable {
+    package let id: Int64
+    package var name: String
+    package var bundleIdentifier: String?
+    package var catalogueVersion: String?
     /// In the order the person wrote it.
-    public var allowlist: [AllowlistEntry]
-    public let createdAt: Date
+    package var allowlist: [AllowlistEntry]
+    package let createdAt: Date
 
-    public init(id: Int64, name: String, bundleIdentifier: String? = nil, catalogueVersion: String? = nil,
+    package init(id: Int64, name: String, bundleIdentifier: String? = nil, catalogueVersion: String? = nil,
                 allowlist: [AllowlistEntry] = [], createdAt: Date) {
         self.id = id
         self.name = name
@@ -34,7 +34,7 @@ public struct AuditProject: Sendable, Hashable, Identifiable {
     }
 
     /// The first entry, in written order, that allows `host`; nil when none does.
-    public func allowlistEntry(matching host: String) -> AllowlistEntry? {
+    package func allowlistEntry(matching host: String) -> AllowlistEntry? {
         allowlist.first { $0.pattern.matches(host) }
     }
 }

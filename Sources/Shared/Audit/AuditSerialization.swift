@@ -1,12 +1,12 @@
 /// The integers the audit tables hold for the model's kinds (audit.md § Schema v6): the one
 /// mapping both ways, so a stored value never depends on an enum's declaration order.
-public enum AuditSerialization {
+enum AuditSerialization {
     /// `audit_sessions.kind`.
-    public static let baselineKind: Int64 = 0
-    public static let auditKind: Int64 = 1
+    static let baselineKind: Int64 = 0
+    static let auditKind: Int64 = 1
 
     /// `audit_markers.kind`; a custom marker's words are in `label`.
-    public static func markerKind(_ kind: SessionMarkerKind) -> (code: Int64, label: String?) {
+    static func markerKind(_ kind: SessionMarkerKind) -> (code: Int64, label: String?) {
         switch kind {
         case .consentGiven: (0, nil)
         case .loggedIn: (1, nil)
@@ -17,7 +17,7 @@ public enum AuditSerialization {
 
     /// The marker kind stored as `code` (with `label`); nil for a code no build wrote, or a custom
     /// marker without words.
-    public static func markerKind(code: Int64, label: String?) -> SessionMarkerKind? {
+    static func markerKind(code: Int64, label: String?) -> SessionMarkerKind? {
         switch code {
         case 0: .consentGiven
         case 1: .loggedIn

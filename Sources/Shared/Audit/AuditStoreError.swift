@@ -1,6 +1,6 @@
 /// A rule of the audit store that a request broke (audit.md § Store API). What SQLite itself
 /// reports stays a `StoreError`; an unreadable row is `StoreError.corruptRow`.
-public enum AuditStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum AuditStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     case emptyProjectName
     case duplicateAllowlistPattern(String)
     case projectNotFound(Int64)
@@ -13,7 +13,7 @@ public enum AuditStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The history could not be read or written (`StoreError` says why).
     case store(StoreError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .emptyProjectName: "A project needs a name."
         case let .duplicateAllowlistPattern(pattern): "The allowlist names \(pattern) twice."

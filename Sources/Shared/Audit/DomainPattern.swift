@@ -6,13 +6,13 @@ import Foundation
 /// (`notexample.com`): matching is by labels. Patterns are ASCII (an international name is
 /// written `xn--…`); letters, digits, `-` and `_` in labels; a wildcard only as the first label.
 /// `text` is the canonical form, stored and shown. Pure.
-public struct DomainPattern: Sendable, Hashable, CustomStringConvertible {
-    public enum Scope: Sendable, Hashable {
+package struct DomainPattern: Sendable, Hashable, CustomStringConvertible {
+    package enum Scope: Sendable, Hashable {
         case exact
         case subdomains
     }
 
-    public enum ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         case empty
         case misplacedWildcard
         case nonASCII
@@ -21,7 +21,7 @@ public struct DomainPattern: Sendable, Hashable, CustomStringConvertible {
         case nameTooLong
         case invalidCharacter(Character)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .empty: "a domain pattern needs a name (example.com, or *.example.com for the names under it)"
             case .misplacedWildcard: "a wildcard is allowed only as the whole first label: *.example.com"
@@ -35,15 +35,15 @@ public struct DomainPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// RFC 1035 §2.3.4.
-    public static let maxLabelLength = 63
-    public static let maxNameLength = 253
+    static let maxLabelLength = 63
+    package static let maxNameLength = 253
 
-    public let scope: Scope
+    package let scope: Scope
     /// Normalised, without the `*.`.
-    public let name: String
+    package let name: String
 
     /// Reads `text`, surrounding spaces ignored, case and one trailing dot normalised away.
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         var rest = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !rest.isEmpty else { throw .empty }
         guard rest.unicodeScalars.allSatisfy(\.isASCII) else { throw .nonASCII }
@@ -68,12 +68,12 @@ public struct DomainPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `example.com` or `*.example.com`: what is stored and shown.
-    public var text: String { scope == .exact ? name : "*." + name }
+    package var text: String { scope == .exact ? name : "*." + name }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// Whether `host` (as a connection names it) is one this pattern allows.
-    public func matches(_ host: String) -> Bool {
+    package func matches(_ host: String) -> Bool {
         let host = Self.normalised(host: host)
         switch scope {
         case .exact: return host == name
@@ -82,7 +82,7 @@ public struct DomainPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A host as patterns compare it: lowercase, without a trailing dot.
-    public static func normalised(host: String) -> String {
+    package static func normalised(host: String) -> String {
         let lower = host.lowercased()
         return lower.hasSuffix(".") ? String(lower.dropLast()) : lower
     }

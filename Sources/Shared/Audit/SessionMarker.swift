@@ -2,14 +2,14 @@ import Foundation
 
 /// What a marker says happened in a session: the three a person places from anywhere, or their
 /// own words.
-public enum SessionMarkerKind: Sendable, Hashable {
+package enum SessionMarkerKind: Sendable, Hashable {
     case consentGiven
     case loggedIn
     case loggedOut
     case custom(String)
 
     /// `consentGiven`, `loggedIn`, `loggedOut`, `custom`: stable, the evidence bundle's.
-    public var identifier: String {
+    package var identifier: String {
         switch self {
         case .consentGiven: "consentGiven"
         case .loggedIn: "loggedIn"
@@ -19,20 +19,20 @@ public enum SessionMarkerKind: Sendable, Hashable {
     }
 
     /// A custom marker's words; nil for the three fixed ones.
-    public var label: String? {
+    package var label: String? {
         if case let .custom(label) = self { return label }
         return nil
     }
 }
 
 /// A moment marked in an audit session, to the instant it was placed.
-public struct SessionMarker: Sendable, Hashable, Identifiable {
-    public let id: Int64
-    public let sessionID: Int64
-    public let date: Date
-    public let kind: SessionMarkerKind
+package struct SessionMarker: Sendable, Hashable, Identifiable {
+    package let id: Int64
+    package let sessionID: Int64
+    package let date: Date
+    package let kind: SessionMarkerKind
 
-    public init(id: Int64, sessionID: Int64, date: Date, kind: SessionMarkerKind) {
+    package init(id: Int64, sessionID: Int64, date: Date, kind: SessionMarkerKind) {
         self.id = id
         self.sessionID = sessionID
         self.date = date

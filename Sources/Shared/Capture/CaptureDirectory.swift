@@ -4,10 +4,10 @@ import Glibc
 import Foundation
 
 /// The capture files in a directory, found by name (`CaptureFileName`).
-public enum CaptureDirectory {
+package enum CaptureDirectory {
     /// Every capture file in `directory` by its sequence. A directory that does not exist holds
     /// none; one that cannot be read throws its `errno`.
-    public static func files(in directory: URL) throws(DirectoryError) -> [UInt32: URL] {
+    package static func files(in directory: URL) throws(DirectoryError) -> [UInt32: URL] {
         try files(in: directory, sequence: CaptureFileName.sequence(in:))
     }
 

@@ -1,5 +1,5 @@
 /// Which of the two capture formats a file is, with what its opening says.
-public enum CaptureFileFormat: Sendable, Hashable {
+package enum CaptureFileFormat: Sendable, Hashable {
     /// Classic libpcap: one link type and snaplen for the whole file.
     case pcap(PcapFormat.GlobalHeader)
     /// pcapng: the interfaces its first section describes before its first packet (later ones,
@@ -7,7 +7,7 @@ public enum CaptureFileFormat: Sendable, Hashable {
     case pcapng(leadingInterfaces: [PcapngInterface])
 
     /// "pcap" or "pcapng".
-    public var name: String {
+    package var name: String {
         switch self {
         case .pcap: "pcap"
         case .pcapng: "pcapng"
@@ -15,7 +15,7 @@ public enum CaptureFileFormat: Sendable, Hashable {
     }
 
     /// The link type of the file, or of its first interface; nil for a pcapng file that describes none.
-    public var linkType: UInt32? {
+    package var linkType: UInt32? {
         switch self {
         case let .pcap(header): header.linkType
         case let .pcapng(interfaces): interfaces.first?.linkType
@@ -23,7 +23,7 @@ public enum CaptureFileFormat: Sendable, Hashable {
     }
 
     /// The snaplen of the file, or of its first interface (0: no limit).
-    public var snaplen: UInt32? {
+    package var snaplen: UInt32? {
         switch self {
         case let .pcap(header): header.snaplen
         case let .pcapng(interfaces): interfaces.first?.snaplen
@@ -31,7 +31,7 @@ public enum CaptureFileFormat: Sendable, Hashable {
     }
 
     /// Some timestamps are finer than microseconds: they are shown with nine digits.
-    public var hasSubMicrosecondTimestamps: Bool {
+    package var hasSubMicrosecondTimestamps: Bool {
         switch self {
         case let .pcap(header): header.hasNanosecondTimestamps
         case let .pcapng(interfaces): interfaces.contains { $0.timestampResolution.isFinerThanMicroseconds }

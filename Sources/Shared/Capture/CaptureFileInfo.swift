@@ -5,15 +5,15 @@ import Foundation
 
 /// One capture file as the directory holds it: its sequence (the one its stored packets carry),
 /// where it is, what it weighs now and when the file system says it was last written.
-public struct CaptureFileInfo: Sendable, Equatable, Identifiable {
-    public var id: UInt32 { sequence }
-    public let sequence: UInt32
-    public let url: URL
-    public let byteCount: UInt64
+package struct CaptureFileInfo: Sendable, Equatable, Identifiable {
+    package var id: UInt32 { sequence }
+    package let sequence: UInt32
+    package let url: URL
+    package let byteCount: UInt64
     /// From the file system (its modification time: the last record written), not from the name.
-    public let createdAt: Date?
+    package let createdAt: Date?
 
-    public init(sequence: UInt32, url: URL, byteCount: UInt64, createdAt: Date?) {
+    package init(sequence: UInt32, url: URL, byteCount: UInt64, createdAt: Date?) {
         self.sequence = sequence
         self.url = url
         self.byteCount = byteCount
@@ -25,7 +25,7 @@ extension CaptureDirectory {
     /// Every capture file in `directory`, in sequence order, with its size and date; files whose
     /// names are not ours are left out, and an absent directory holds none. A link is never
     /// followed (its size would be another file's): it is left out like a foreign file.
-    public static func fileInfos(in directory: URL) throws(DirectoryError) -> [CaptureFileInfo] {
+    package static func fileInfos(in directory: URL) throws(DirectoryError) -> [CaptureFileInfo] {
         try fileInfos(of: files(in: directory))
     }
 

@@ -1,6 +1,6 @@
 /// The link layers a capture made elsewhere may wrap its IP datagrams in, and how to unwrap them
 /// (the tcpdump.org LINKTYPE registry). Raw-IP captures — ours among them — need nothing.
-public enum LinkLayer: Sendable, Equatable {
+package enum LinkLayer: Sendable, Equatable {
     /// LINKTYPE_RAW (101), LINKTYPE_IPV4 (228), LINKTYPE_IPV6 (229): the record is the datagram.
     case rawIP
     /// LINKTYPE_ETHERNET (1): a 14-byte header, then 802.1Q/802.1ad tags of 4 bytes each.
@@ -16,18 +16,18 @@ public enum LinkLayer: Sendable, Equatable {
     /// when compressed).
     case ppp
 
-    public static let linkTypeNull: UInt32 = 0
-    public static let linkTypeEthernet: UInt32 = 1
-    public static let linkTypePPP: UInt32 = 9
+    static let linkTypeNull: UInt32 = 0
+    static let linkTypeEthernet: UInt32 = 1
+    static let linkTypePPP: UInt32 = 9
     /// DLT_RAW's number on most BSDs (12) and on OpenBSD (14), found in files written with it
     /// (dpkt among the writers); libpcap writes 101 for both.
-    public static let linkTypeRawBSD: UInt32 = 12
-    public static let linkTypeRawOpenBSD: UInt32 = 14
-    public static let linkTypeLoop: UInt32 = 108
-    public static let linkTypeLinuxCooked: UInt32 = 113
-    public static let linkTypeLinuxCooked2: UInt32 = 276
+    static let linkTypeRawBSD: UInt32 = 12
+    static let linkTypeRawOpenBSD: UInt32 = 14
+    static let linkTypeLoop: UInt32 = 108
+    static let linkTypeLinuxCooked: UInt32 = 113
+    static let linkTypeLinuxCooked2: UInt32 = 276
 
-    public init?(linkType: UInt32) {
+    package init?(linkType: UInt32) {
         switch linkType {
         case PcapFormat.linkTypeRaw, PcapFormat.linkTypeIPv4, PcapFormat.linkTypeIPv6,
              Self.linkTypeRawBSD, Self.linkTypeRawOpenBSD: self = .rawIP
@@ -56,7 +56,7 @@ public enum LinkLayer: Sendable, Equatable {
 
     /// The IP datagram inside `frame`, or nil when the frame carries something else (ARP, LLDP…)
     /// or is cut before its payload.
-    public func datagram(in frame: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    package func datagram(in frame: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         let typeOffset: Int
         switch self {
         case .rawIP: return frame

@@ -1,6 +1,6 @@
 /// What a link type is, in words a person recognises (the
 /// tcpdump.org LINKTYPE registry), and the conversion that keeps the IP packets inside it.
-public enum LinkTypeName {
+package enum LinkTypeName {
     static let known: [UInt32: String] = [
         0: "BSD loopback", 1: "Ethernet", 9: "PPP", 12: "raw IP", 14: "raw IP", 101: "raw IP", 108: "OpenBSD loopback",
         113: "Linux cooked", 228: "raw IPv4", 229: "raw IPv6", 276: "Linux cooked v2",
@@ -12,12 +12,12 @@ public enum LinkTypeName {
     ]
 
     /// "IEEE 802.11 with radiotap (link type 127)", or "link type 147" for one without a name here.
-    public static func describe(_ linkType: UInt32) -> String {
+    package static func describe(_ linkType: UInt32) -> String {
         guard let name = known[linkType] else { return "link type \(linkType)" }
         return "\(name) (link type \(linkType))"
     }
 
     /// The command that rewrites a capture as bare IP packets, where Wireshark finds them (its
     /// "IP" export keeps each packet's time): checked with tshark 4.0 on 802.11 radiotap frames.
-    public static let conversion = "tshark -r IN -U IP -F pcap -w OUT.pcap"
+    package static let conversion = "tshark -r IN -U IP -F pcap -w OUT.pcap"
 }

@@ -1,6 +1,6 @@
 /// Why the capture writer could not do what it was asked. Each stops capture, never the tunnel:
 /// the caller turns capture off, counts it and tells the person (a full disk among them).
-public enum PcapError: Error, Sendable, Hashable {
+package enum PcapError: Error, Sendable, Hashable {
     /// The directory or a new file could not be opened or created (`errno`).
     case openFailed(path: String, errno: Int32)
     /// Bytes could not be written or synced (`errno`; ENOSPC is a full disk). Records whose
@@ -14,7 +14,7 @@ public enum PcapError: Error, Sendable, Hashable {
 }
 
 extension PcapError: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case let .openFailed(path, code): "cannot create capture file \(path): \(SystemError.text(openingWithoutFollowing: code))"
         case let .writeFailed(path, code): "cannot write capture file \(path): \(SystemError.text(code))"

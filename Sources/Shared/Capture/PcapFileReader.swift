@@ -7,36 +7,36 @@ import CTunnelVision
 /// precision, or pcapng with any number of sections and interfaces — captures made elsewhere
 /// included. The file is mapped, so records are handed out as views with no copy.
 ///
-/// Sendable by hand: nothing in it changes after `init`, and the mapping is read-only
+/// `@unchecked Sendable`: nothing in it changes after `init`, and the mapping is read-only
 /// (`PROT_READ`) until `deinit`, so several threads may read one file through it at once.
-public final class PcapFileReader: @unchecked Sendable {
-    public let path: String
-    public let format: CaptureFileFormat
-    public let fileSize: Int
+package final class PcapFileReader: @unchecked Sendable {
+    package let path: String
+    package let format: CaptureFileFormat
+    package let fileSize: Int
     private let acceptance: PcapFormat.Acceptance
     private let mapping: UnsafeRawBufferPointer
 
     /// One record as a view into the mapping, valid only inside the `forEachRecord` body.
-    public struct Record {
+    package struct Record {
         /// 0-based position in the file, counting packets only.
-        public let index: Int
+        package let index: Int
         /// Offset in the file of the record header (pcap) or of the packet's block (pcapng).
-        public let offset: Int
+        package let offset: Int
         /// The bytes captured (at most the snaplen).
-        public let bytes: UnsafeRawBufferPointer
+        package let bytes: UnsafeRawBufferPointer
         /// The packet's length on the wire (≥ `bytes.count`).
-        public let originalLength: Int
+        package let originalLength: Int
         /// 0 for a pcapng Simple Packet Block, which carries no time.
-        public let nanosecondsSince1970: Int64
+        package let nanosecondsSince1970: Int64
         /// The interface's (pcapng) or the file's link type.
-        public let linkType: UInt32
+        package let linkType: UInt32
         /// How to unwrap the record to its IP datagram; nil when its link type is not read.
-        public let linkLayer: LinkLayer?
+        package let linkLayer: LinkLayer?
         /// The pcapng interface id (0 in a pcap file).
-        public let interface: Int
+        package let interface: Int
     }
 
-    public init(path: String, accepting acceptance: PcapFormat.Acceptance = .anyRawIP) throws(PcapReadError) {
+    package init(path: String, accepting acceptance: PcapFormat.Acceptance = .anyRawIP) throws(PcapReadError) {
         self.path = path
         self.acceptance = acceptance
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -124,7 +124,7 @@ public final class PcapFileReader: @unchecked Sendable {
 
     /// Calls `body` with each record in order. Stops at the first corrupt record and throws its
     /// error after the good records before it were handed out; `body` may throw to stop early.
-    public func forEachRecord<E: Error>(_ body: (Record) throws(E) -> Void) throws(PcapFileReadError<E>) {
+    package func forEachRecord<E: Error>(_ body: (Record) throws(E) -> Void) throws(PcapFileReadError<E>) {
         switch format {
         case let .pcap(header): try forEachClassicRecord(header, body)
         case .pcapng: try forEachPcapngRecord(body)
@@ -207,7 +207,7 @@ public final class PcapFileReader: @unchecked Sendable {
 }
 
 /// How a front-to-back read ended early: a corrupt record, or the caller's own error.
-public enum PcapFileReadError<Stop: Error>: Error {
+package enum PcapFileReadError<Stop: Error>: Error {
     case corrupt(PcapReadError, recordIndex: Int)
     case stopped(Stop)
 }

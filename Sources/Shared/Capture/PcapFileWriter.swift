@@ -14,20 +14,20 @@ import Foundation
 /// the thread that uses it: one thread at a time, never two.
 ///
 /// Once a write, sync or rotation fails the writer is broken: every later call throws `.closed`.
-public final class PcapFileWriter: @unchecked Sendable {
-    public struct Config: Sendable {
-        public var directory: URL
-        public var snaplen: UInt32
+package final class PcapFileWriter: @unchecked Sendable {
+    package struct Config: Sendable {
+        package var directory: URL
+        package var snaplen: UInt32
         /// A file that would grow past this rotates first (a single larger record still fits alone).
-        public var maxFileBytes: UInt64
+        package var maxFileBytes: UInt64
         /// `FlowStore.highestCaptureFileSequence()`: a deleted file's number stays taken.
-        public var highestReferencedSequence: UInt32?
+        package var highestReferencedSequence: UInt32?
         /// Called with a file's sequence just before the writer creates it (the first included,
         /// after the previous one is written out and closed), so the owner can make room for it
         /// (`RetentionPass.makeRoom`). On the writer's thread: it must not wait on that thread.
-        public var beforeOpening: (@Sendable (UInt32) -> Void)?
+        package var beforeOpening: (@Sendable (UInt32) -> Void)?
 
-        public init(directory: URL, snaplen: UInt32 = CaptureDetail.fullPayload.snaplen,
+        package init(directory: URL, snaplen: UInt32 = CaptureDetail.fullPayload.snaplen,
                     maxFileBytes: UInt64 = PcapFileWriter.defaultMaxFileBytes,
                     highestReferencedSequence: UInt32? = nil, beforeOpening: (@Sendable (UInt32) -> Void)? = nil) {
             self.directory = directory
@@ -38,30 +38,22 @@ public final class PcapFileWriter: @unchecked Sendable {
         }
     }
 
-    public static let defaultMaxFileBytes: UInt64 = 64 << 20
+    package static let defaultMaxFileBytes: UInt64 = 64 << 20
     /// Records are gathered up to this many bytes before one write(2).
     static let bufferCapacity = 64 << 10
 
     private var config: Config
     private let wallClock: @Sendable () -> Int64
-    private var file: OpenFile?
+    private var file: RotatingFile?
     private var buffer: [UInt8] = []
     private var written: [URL] = []
     private var broken = false
     /// Records in `buffer`, and records the kernel took whole.
     private var bufferedRecords: UInt64 = 0
-    public private(set) var recordsWritten: UInt64 = 0
-
-    private struct OpenFile {
-        let descriptor: Int32
-        let sequence: UInt32
-        let url: URL
-        /// Bytes in the file once the buffer is written out: the next record's offset.
-        var size: UInt64
-    }
+    package private(set) var recordsWritten: UInt64 = 0
 
     /// Opens the first file and writes its global header. `wallClock` (ns since 1970) names files.
-    public init(config: Config,
+    package init(config: Config,
                 wallClock: @escaping @Sendable () -> Int64 = { MonotonicAnchor.now().wallClockNanosecondsSince1970 })
     throws(PcapError) {
         self.config = config
@@ -74,27 +66,22 @@ public final class PcapFileWriter: @unchecked Sendable {
         } catch {
             throw .openFailed(path: error.path, errno: error.errno)
         }
-        let highest = max(existing.keys.max() ?? 0, config.highestReferencedSequence ?? 0)
-        guard highest < UInt32.max else { throw .sequenceExhausted }
-        config.beforeOpening?(highest + 1)
-        let first = try Self.open(sequence: highest + 1, in: config.directory, snaplen: config.snaplen,
-                                  at: wallClock(), buffer: &buffer)
-        file = first
-        written.append(first.url)
+        guard let first = RotatingFile.nextSequence(after: existing.keys.max(), config.highestReferencedSequence) else {
+            throw .sequenceExhausted
+        }
+        try open(first)
     }
 
-    deinit {
-        if let file { _ = Glibc.close(file.descriptor) }
-    }
+    deinit { file?.close() }
 
-    public var currentFileSequence: UInt32 { file?.sequence ?? 0 }
-    public var snaplen: UInt32 { config.snaplen }
+    package var currentFileSequence: UInt32 { file?.sequence ?? 0 }
+    package var snaplen: UInt32 { config.snaplen }
 
     /// Appends one record: the first `snaplen` bytes of `packet`, whose full length was
     /// `originalLength`, stamped with wall-clock `timestamp` (ns since 1970; the caller converts
     /// monotonic stamps with its `MonotonicAnchor`).
     @discardableResult
-    public func write(packet: Data, originalLength: Int, timestamp: Int64) throws(PcapError) -> CaptureLocation {
+    package func write(packet: Data, originalLength: Int, timestamp: Int64) throws(PcapError) -> CaptureLocation {
         let result: Result<CaptureLocation, PcapError> = packet.withUnsafeBytes { bytes in
             do throws(PcapError) {
                 return .success(try write(bytes: bytes, originalLength: originalLength, timestamp: timestamp))
@@ -105,7 +92,7 @@ public final class PcapFileWriter: @unchecked Sendable {
 
     /// `write(packet:…)` for bytes the caller holds; copies them into the buffer and keeps nothing.
     @discardableResult
-    public func write(bytes: UnsafeRawBufferPointer, originalLength: Int, timestamp: Int64) throws(PcapError) -> CaptureLocation {
+    package func write(bytes: UnsafeRawBufferPointer, originalLength: Int, timestamp: Int64) throws(PcapError) -> CaptureLocation {
         guard !broken, var current = file else { throw .closed }
         let included = min(bytes.count, Int(config.snaplen))
         let recordLength = UInt64(PcapFormat.recordHeaderLength + included)
@@ -128,19 +115,13 @@ public final class PcapFileWriter: @unchecked Sendable {
     }
 
     /// Closes the current file and starts the next sequence.
-    public func rotate() throws(PcapError) {
+    package func rotate() throws(PcapError) {
         guard !broken, let current = file else { throw .closed }
         try writeOut()
-        _ = Glibc.close(current.descriptor)
+        current.close()
         file = nil
-        guard current.sequence < UInt32.max else { broken = true; throw .sequenceExhausted }
-        config.beforeOpening?(current.sequence + 1)
-        do {
-            let next = try Self.open(sequence: current.sequence + 1, in: config.directory, snaplen: config.snaplen,
-                                     at: wallClock(), buffer: &buffer)
-            file = next
-            written.append(next.url)
-        } catch {
+        guard let next = RotatingFile.nextSequence(after: current.sequence) else { broken = true; throw .sequenceExhausted }
+        do { try open(next) } catch {
             broken = true
             throw error
         }
@@ -148,7 +129,7 @@ public final class PcapFileWriter: @unchecked Sendable {
 
     /// Changes the snaplen. It lives in the global header, so a change starts a new file; the same
     /// value is a no-op.
-    public func setSnaplen(_ snaplen: UInt32) throws(PcapError) {
+    package func setSnaplen(_ snaplen: UInt32) throws(PcapError) {
         guard snaplen != config.snaplen else { return }
         config.snaplen = snaplen
         try rotate()
@@ -160,50 +141,47 @@ public final class PcapFileWriter: @unchecked Sendable {
     /// A write the disk cannot take (a full disk) is cut back to the file as it was before it, so
     /// the file stays whole records that Wireshark reads, and the buffered records are lost. A
     /// write into `DiskReserve.captureBytes` fails as a full disk without being tried.
-    public func writeOut() throws(PcapError) {
-        guard let current = file, !buffer.isEmpty else { return }
-        if let failure = DiskReserve.writeWhole(&buffer, to: current.descriptor, sizeAfter: current.size) {
+    package func writeOut() throws(PcapError) {
+        guard let current = file else { return }
+        if let failure = current.writeOut(&buffer) {
             broken = true
             bufferedRecords = 0
-            throw .writeFailed(path: current.url.path, errno: failure)
+            throw .writeFailed(path: failure.path, errno: failure.errno)
         }
         recordsWritten += bufferedRecords
         bufferedRecords = 0
     }
 
     /// Writes out what is buffered and syncs it to disk, without closing.
-    public func flush() throws(PcapError) {
+    package func flush() throws(PcapError) {
         guard !broken, let current = file else { throw .closed }
         try writeOut()
-        if fsync(current.descriptor) != 0 { broken = true; throw .writeFailed(path: current.url.path, errno: errno) }
+        if let failure = current.sync() { broken = true; throw .writeFailed(path: failure.path, errno: failure.errno) }
     }
 
     /// Flushes and closes. Further writes throw `.closed`.
-    public func close() throws(PcapError) {
+    package func close() throws(PcapError) {
         guard let current = file else { return }
-        defer { _ = Glibc.close(current.descriptor); file = nil }
+        defer { current.close(); file = nil }
         if !broken { try flush() }
     }
 
     /// The files this writer created, oldest first.
-    public func captureFiles() -> [URL] { written }
+    package func captureFiles() -> [URL] { written }
 
-    private static func open(sequence: UInt32, in directory: URL, snaplen: UInt32, at nanoseconds: Int64,
-                             buffer: inout [UInt8]) throws(PcapError) -> OpenFile {
-        let url = directory.appendingPathComponent(CaptureFileName.make(sequence: sequence, nanosecondsSince1970: nanoseconds))
-        // O_EXCL: a sequence is an identity, so an existing file is never truncated or appended to;
-        // it also refuses a symbolic link planted at the name (O_NOFOLLOW says so for certain).
-        let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            // O_EXCL answers EEXIST for a link at the name: say what is there.
-            let planted = errno == EEXIST && PathStatus.of(url.path)?.kind == .symbolicLink
-            throw .openFailed(path: url.path, errno: planted ? ELOOP : errno)
+    /// Makes room for file `sequence` (the owner's `beforeOpening`), creates it and buffers its
+    /// global header.
+    private func open(_ sequence: UInt32) throws(PcapError) {
+        config.beforeOpening?(sequence)
+        var header = [UInt8](repeating: 0, count: PcapFormat.globalHeaderLength)
+        header.withUnsafeMutableBytes { PcapFormat.GlobalHeader(snaplen: config.snaplen).emit(into: $0) }
+        let name = CaptureFileName.make(sequence: sequence, nanosecondsSince1970: wallClock())
+        switch RotatingFile.create(name, in: config.directory, sequence: sequence, header: header, buffer: &buffer) {
+        case .success(let opened):
+            file = opened
+            written.append(opened.url)
+        case .failure(let failure):
+            throw .openFailed(path: failure.path, errno: failure.errno)
         }
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: PcapFormat.globalHeaderLength))
-        buffer.withUnsafeMutableBytes {
-            PcapFormat.GlobalHeader(snaplen: snaplen).emit(into: UnsafeMutableRawBufferPointer(rebasing: $0[start...]))
-        }
-        return OpenFile(descriptor: descriptor, sequence: sequence, url: url, size: UInt64(PcapFormat.globalHeaderLength))
     }
 }

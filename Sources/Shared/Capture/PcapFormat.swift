@@ -3,22 +3,22 @@
 ///
 ///   global header: 0 magic · 4 major (2) · 6 minor (4) · 8 thiszone · 12 sigfigs · 16 snaplen · 20 network
 ///   record header: 0 ts_sec · 4 ts_usec (ts_nsec) · 8 incl_len · 12 orig_len
-public enum PcapFormat {
-    public static let globalHeaderLength = 24
-    public static let recordHeaderLength = 16
+package enum PcapFormat {
+    package static let globalHeaderLength = 24
+    package static let recordHeaderLength = 16
     /// Microsecond timestamps, written in the writer's (little-endian) byte order: `d4 c3 b2 a1`.
-    public static let magicMicroseconds: UInt32 = 0xA1B2_C3D4
+    static let magicMicroseconds: UInt32 = 0xA1B2_C3D4
     /// Nanosecond timestamps (written by other tools; read, never written).
-    public static let magicNanoseconds: UInt32 = 0xA1B2_3C4D
-    public static let versionMajor: UInt16 = 2
-    public static let versionMinor: UInt16 = 4
+    static let magicNanoseconds: UInt32 = 0xA1B2_3C4D
+    static let versionMajor: UInt16 = 2
+    static let versionMinor: UInt16 = 4
     /// LINKTYPE_RAW: each record is a bare IP datagram.
-    public static let linkTypeRaw: UInt32 = 101
+    package static let linkTypeRaw: UInt32 = 101
     /// LINKTYPE_IPV4 / LINKTYPE_IPV6: bare datagrams of one family, which other tools also write.
-    public static let linkTypeIPv4: UInt32 = 228
-    public static let linkTypeIPv6: UInt32 = 229
+    static let linkTypeIPv4: UInt32 = 228
+    static let linkTypeIPv6: UInt32 = 229
 
-    public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         case shortHeader(expected: Int, actual: Int)
         case unknownMagic(UInt32)
         case unsupportedLinkType(UInt32)
@@ -27,9 +27,9 @@ public enum PcapFormat {
         case unreadablePcapngInterfaces([UInt32])
 
         /// The first four bytes of a pcapng file (its Section Header Block type).
-        public static let pcapngMagic: UInt32 = PcapngBlock.sectionHeader
+        static let pcapngMagic: UInt32 = PcapngBlock.sectionHeader
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .shortHeader(expected, actual): "header needs \(expected) bytes, the file has \(actual)"
             case .unknownMagic(Self.pcapngMagic): "a pcapng file where only classic pcap files are written"
@@ -48,7 +48,7 @@ public enum PcapFormat {
     }
 
     /// Which files a parse accepts.
-    public enum Acceptance: Sendable {
+    package enum Acceptance: Sendable {
         /// Exactly what the writer writes: native little-endian, microseconds, LINKTYPE_RAW.
         /// Anything else in our own capture directory is corruption, not a variant.
         case ours
@@ -59,7 +59,7 @@ public enum PcapFormat {
         case anyLinkLayer
 
         /// Whether records of `linkType` are read.
-        public func accepts(linkType: UInt32) -> Bool {
+        package func accepts(linkType: UInt32) -> Bool {
             switch self {
             case .ours: linkType == linkTypeRaw
             case .anyRawIP: LinkLayer(linkType: linkType) == .rawIP
@@ -68,14 +68,14 @@ public enum PcapFormat {
         }
     }
 
-    public struct GlobalHeader: Sendable, Hashable {
-        public var snaplen: UInt32
-        public var linkType: UInt32
+    package struct GlobalHeader: Sendable, Hashable {
+        package var snaplen: UInt32
+        package var linkType: UInt32
         /// The file was written in the other byte order.
-        public var isByteSwapped: Bool
-        public var hasNanosecondTimestamps: Bool
+        package var isByteSwapped: Bool
+        package var hasNanosecondTimestamps: Bool
 
-        public init(snaplen: UInt32, linkType: UInt32 = PcapFormat.linkTypeRaw,
+        package init(snaplen: UInt32, linkType: UInt32 = PcapFormat.linkTypeRaw,
                     isByteSwapped: Bool = false, hasNanosecondTimestamps: Bool = false) {
             self.snaplen = snaplen
             self.linkType = linkType
@@ -83,7 +83,7 @@ public enum PcapFormat {
             self.hasNanosecondTimestamps = hasNanosecondTimestamps
         }
 
-        public init(parsing bytes: UnsafeRawBufferPointer, accepting acceptance: Acceptance = .ours) throws(FormatError) {
+        package init(parsing bytes: UnsafeRawBufferPointer, accepting acceptance: Acceptance = .ours) throws(FormatError) {
             guard bytes.count >= globalHeaderLength else {
                 throw .shortHeader(expected: globalHeaderLength, actual: bytes.count)
             }
@@ -109,7 +109,7 @@ public enum PcapFormat {
         }
 
         /// The 24 bytes, as the writer writes them (native little-endian, microseconds).
-        public func emit(into output: UnsafeMutableRawBufferPointer) {
+        package func emit(into output: UnsafeMutableRawBufferPointer) {
             precondition(output.count >= globalHeaderLength)
             output.storeBytes(of: magicMicroseconds.littleEndian, toByteOffset: 0, as: UInt32.self)
             output.storeBytes(of: versionMajor.littleEndian, toByteOffset: 4, as: UInt16.self)
@@ -121,14 +121,14 @@ public enum PcapFormat {
         }
     }
 
-    public struct RecordHeader: Sendable, Hashable {
-        public var tsSec: UInt32
+    package struct RecordHeader: Sendable, Hashable {
+        package var tsSec: UInt32
         /// Microseconds, or nanoseconds in a nanosecond file.
-        public var tsFraction: UInt32
-        public var inclLen: UInt32
-        public var origLen: UInt32
+        package var tsFraction: UInt32
+        package var inclLen: UInt32
+        package var origLen: UInt32
 
-        public init(tsSec: UInt32, tsFraction: UInt32, inclLen: UInt32, origLen: UInt32) {
+        package init(tsSec: UInt32, tsFraction: UInt32, inclLen: UInt32, origLen: UInt32) {
             self.tsSec = tsSec
             self.tsFraction = tsFraction
             self.inclLen = inclLen
@@ -137,7 +137,7 @@ public enum PcapFormat {
 
         /// The header of a record stamped at `nanosecondsSince1970` (wall clock). Instants before
         /// 1970 clamp to 0 rather than wrap to 2106.
-        public init(nanosecondsSince1970: Int64, inclLen: UInt32, origLen: UInt32) {
+        package init(nanosecondsSince1970: Int64, inclLen: UInt32, origLen: UInt32) {
             let clamped = max(0, nanosecondsSince1970)
             self.init(tsSec: UInt32(clamping: clamped / 1_000_000_000),
                       tsFraction: UInt32((clamped % 1_000_000_000) / 1_000),
@@ -145,7 +145,7 @@ public enum PcapFormat {
         }
 
         /// Parses 16 bytes; the caller, who knows the file's snaplen, bounds `inclLen`.
-        public init(parsing bytes: UnsafeRawBufferPointer, byteSwapped: Bool = false) throws(FormatError) {
+        package init(parsing bytes: UnsafeRawBufferPointer, byteSwapped: Bool = false) throws(FormatError) {
             guard bytes.count >= recordHeaderLength else {
                 throw .shortHeader(expected: recordHeaderLength, actual: bytes.count)
             }
@@ -156,7 +156,7 @@ public enum PcapFormat {
             self.init(tsSec: field(0), tsFraction: field(4), inclLen: field(8), origLen: field(12))
         }
 
-        public func emit(into output: UnsafeMutableRawBufferPointer) {
+        package func emit(into output: UnsafeMutableRawBufferPointer) {
             precondition(output.count >= recordHeaderLength)
             output.storeBytes(of: tsSec.littleEndian, toByteOffset: 0, as: UInt32.self)
             output.storeBytes(of: tsFraction.littleEndian, toByteOffset: 4, as: UInt32.self)
@@ -165,7 +165,7 @@ public enum PcapFormat {
         }
 
         /// The record's instant in nanoseconds since 1970.
-        public func nanosecondsSince1970(nanosecondTimestamps: Bool) -> Int64 {
+        package func nanosecondsSince1970(nanosecondTimestamps: Bool) -> Int64 {
             Int64(tsSec) * 1_000_000_000 + Int64(tsFraction) * (nanosecondTimestamps ? 1 : 1_000)
         }
     }

@@ -4,7 +4,7 @@ import Glibc
 
 /// Why a capture record could not be read back. A corrupt or missing file is reported, never
 /// repaired or overwritten.
-public enum PcapReadError: Error, Sendable, Hashable {
+package enum PcapReadError: Error, Sendable, Hashable {
     /// No capture file with this sequence (deleted by retention, or never written).
     case fileNotFound(sequence: UInt32)
     /// The file exists but could not be opened or read (`errno`).
@@ -26,7 +26,7 @@ public enum PcapReadError: Error, Sendable, Hashable {
 }
 
 extension PcapReadError: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case let .fileNotFound(sequence): "no capture file with sequence \(sequence)"
         case let .unreadable(path, code): "cannot read \(path): \(SystemError.text(code))"

@@ -4,11 +4,11 @@ import Glibc
 import Foundation
 
 /// One record read back from a capture file.
-public struct CaptureRecord: Sendable, Hashable {
-    public let header: PcapFormat.RecordHeader
-    public let bytes: [UInt8]
+package struct CaptureRecord: Sendable, Hashable {
+    package let header: PcapFormat.RecordHeader
+    package let bytes: [UInt8]
 
-    public init(header: PcapFormat.RecordHeader, bytes: [UInt8]) {
+    package init(header: PcapFormat.RecordHeader, bytes: [UInt8]) {
         self.header = header
         self.bytes = bytes
     }
@@ -17,14 +17,14 @@ public struct CaptureRecord: Sendable, Hashable {
 /// Turns a `CaptureLocation` back into its record with three short reads and no scan: the global
 /// header (for the snaplen), the record header at the offset, then `incl_len` bytes — bounded by
 /// the snaplen before anything is allocated.
-public struct PcapRecordReader: Sendable {
-    public let directory: URL
+package struct PcapRecordReader: Sendable {
+    package let directory: URL
 
-    public init(directory: URL) {
+    package init(directory: URL) {
         self.directory = directory
     }
 
-    public func read(_ location: CaptureLocation) throws(PcapReadError) -> CaptureRecord {
+    package func read(_ location: CaptureLocation) throws(PcapReadError) -> CaptureRecord {
         let files: [UInt32: URL]
         do { files = try CaptureDirectory.files(in: directory) } catch {
             throw .unreadable(path: error.path, errno: error.errno)
@@ -34,7 +34,7 @@ public struct PcapRecordReader: Sendable {
     }
 
     /// The record at `offset` of the capture file at `url`.
-    public static func read(recordAt offset: UInt64, in url: URL) throws(PcapReadError) -> CaptureRecord {
+    package static func read(recordAt offset: UInt64, in url: URL) throws(PcapReadError) -> CaptureRecord {
         let (descriptor, status) = try open(url)
         defer { close(descriptor) }
         let fileSize = UInt64(status.st_size)

@@ -3,44 +3,44 @@
 /// lengths a multiple of 4 and counting the 12 bytes of framing. A Section Header Block opens each
 /// section and fixes its byte order; the section's interfaces are numbered in the order their
 /// Interface Description Blocks come. The one truth for the block types and option codes read here.
-public enum PcapngBlock {
+package enum PcapngBlock {
     /// Section Header Block; the same bytes in both byte orders (`0a 0d 0d 0a`).
-    public static let sectionHeader: UInt32 = 0x0A0D_0D0A
-    public static let interfaceDescription: UInt32 = 1
+    package static let sectionHeader: UInt32 = 0x0A0D_0D0A
+    package static let interfaceDescription: UInt32 = 1
     /// The obsolete Packet Block (a 2-byte interface id and a drops count in front of an EPB's fields).
-    public static let obsoletePacket: UInt32 = 2
-    public static let simplePacket: UInt32 = 3
-    public static let enhancedPacket: UInt32 = 6
+    package static let obsoletePacket: UInt32 = 2
+    package static let simplePacket: UInt32 = 3
+    package static let enhancedPacket: UInt32 = 6
     /// The SHB's byte-order magic, read in the writer's byte order.
-    public static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
-    public static let supportedMajorVersion: UInt16 = 1
+    package static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
+    static let supportedMajorVersion: UInt16 = 1
 
     /// Type and two lengths.
-    public static let framingLength = 12
+    static let framingLength = 12
     /// SHB: framing, byte-order magic, versions and the 8-byte section length.
-    public static let sectionHeaderMinimumLength = 28
+    static let sectionHeaderMinimumLength = 28
     /// IDB: framing, link type, reserved, snaplen.
-    public static let interfaceDescriptionMinimumLength = 20
+    static let interfaceDescriptionMinimumLength = 20
     /// EPB: framing, interface id, timestamp (two words), captured and original lengths.
-    public static let enhancedPacketMinimumLength = 32
+    static let enhancedPacketMinimumLength = 32
     /// Obsolete PB: framing, 2-byte interface id, 2-byte drops, timestamp, captured and original lengths.
-    public static let obsoletePacketMinimumLength = 32
+    static let obsoletePacketMinimumLength = 32
     /// SPB: framing, original length.
-    public static let simplePacketMinimumLength = 16
+    static let simplePacketMinimumLength = 16
 
     /// IDB options: `if_tsresol` (one byte: 10^-n, or 2^-n when the top bit is set) and
     /// `if_tsoffset` (seconds added to every timestamp).
-    public static let optionEndOfOptions: UInt16 = 0
-    public static let optionTimestampResolution: UInt16 = 9
-    public static let optionTimestampOffset: UInt16 = 14
+    static let optionEndOfOptions: UInt16 = 0
+    package static let optionTimestampResolution: UInt16 = 9
+    static let optionTimestampOffset: UInt16 = 14
 
     /// Microseconds, when an interface names no resolution.
-    public static let defaultTimestampResolution: UInt8 = 6
+    static let defaultTimestampResolution: UInt8 = 6
 }
 
 /// How a pcapng block lies about itself. Each is damage at that block: the records before it were
 /// read, nothing after it is trusted.
-public enum PcapngDamage: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PcapngDamage: Error, Sendable, Hashable, CustomStringConvertible {
     /// The block's length is under its 12 bytes of framing (or its type's minimum), or not a multiple of 4.
     case impossibleLength(blockType: UInt32, length: UInt32)
     /// The block runs past the end of the file.
@@ -62,7 +62,7 @@ public enum PcapngDamage: Error, Sendable, Hashable, CustomStringConvertible {
     /// `if_tsresol` finer than any clock (beyond 10^-19 or 2^-63).
     case impossibleTimestampResolution(UInt8)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .impossibleLength(type, length): "block of type \(type) says it is \(length) bytes long, which is impossible"
         case let .cutShort(length, available): "block of \(length) bytes runs past the end of the file (\(available) bytes left)"

@@ -10,35 +10,35 @@
 ///            data padded to 4 · options (opt_comment = 1, epb_flags = 2)
 ///   option §3.5: code u16 · length u16 (unpadded) · value padded to 4; the list ends with
 ///            opt_endofopt (0, 0), written only when some option was.
-public enum PcapngFormat {
+package enum PcapngFormat {
     // The block types, magic and option codes the reader knows too: one truth (`PcapngBlock`).
-    public static let sectionHeaderType = PcapngBlock.sectionHeader
-    public static let byteOrderMagic = PcapngBlock.byteOrderMagic
-    public static let interfaceDescriptionType = PcapngBlock.interfaceDescription
-    public static let enhancedPacketType = PcapngBlock.enhancedPacket
-    public static let versionMajor = PcapngBlock.supportedMajorVersion
-    public static let versionMinor: UInt16 = 0
+    static let sectionHeaderType = PcapngBlock.sectionHeader
+    package static let byteOrderMagic = PcapngBlock.byteOrderMagic
+    static let interfaceDescriptionType = PcapngBlock.interfaceDescription
+    static let enhancedPacketType = PcapngBlock.enhancedPacket
+    static let versionMajor = PcapngBlock.supportedMajorVersion
+    static let versionMinor: UInt16 = 0
 
-    public static let optionEnd = PcapngBlock.optionEndOfOptions
-    public static let optionComment: UInt16 = 1
-    public static let optionApplication: UInt16 = 4
-    public static let optionTimestampResolution = PcapngBlock.optionTimestampResolution
-    public static let optionPacketFlags: UInt16 = 2
+    static let optionEnd = PcapngBlock.optionEndOfOptions
+    package static let optionComment: UInt16 = 1
+    static let optionApplication: UInt16 = 4
+    package static let optionTimestampResolution = PcapngBlock.optionTimestampResolution
+    static let optionPacketFlags: UInt16 = 2
     /// if_tsresol 6: timestamps count microseconds, as our pcap records do.
-    public static let microsecondResolution = PcapngBlock.defaultTimestampResolution
+    static let microsecondResolution = PcapngBlock.defaultTimestampResolution
 
     /// epb_flags' low two bits (§4.3.1): the direction as seen from the device.
-    public static func packetFlags(_ direction: Direction) -> UInt32 {
+    package static func packetFlags(_ direction: Direction) -> UInt32 {
         direction == .inbound ? 0b01 : 0b10
     }
 
-    public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         /// An option value longer than its u16 length can say.
         case optionTooLong(code: UInt16, byteCount: Int)
         /// A packet longer than its u32 length can say.
         case packetTooLong(byteCount: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .optionTooLong(code, count): "pcapng option \(code) of \(count) bytes is longer than 65 535"
             case let .packetTooLong(count): "a packet of \(count) bytes is too long for pcapng"
@@ -46,23 +46,23 @@ public enum PcapngFormat {
         }
     }
 
-    public struct Option: Sendable, Hashable {
-        public let code: UInt16
-        public let value: [UInt8]
+    package struct Option: Sendable, Hashable {
+        package let code: UInt16
+        package let value: [UInt8]
 
-        public init(code: UInt16, value: [UInt8]) {
+        package init(code: UInt16, value: [UInt8]) {
             self.code = code
             self.value = value
         }
 
-        public static func comment(_ text: String) -> Option { Option(code: optionComment, value: Array(text.utf8)) }
-        public static func flags(_ direction: Direction) -> Option {
+        package static func comment(_ text: String) -> Option { Option(code: optionComment, value: Array(text.utf8)) }
+        package static func flags(_ direction: Direction) -> Option {
             Option(code: optionPacketFlags, value: littleEndianBytes(packetFlags(direction)))
         }
     }
 
     /// The Section Header Block, naming the exporting application when given.
-    public static func appendSectionHeader(application: String?, to out: inout [UInt8]) throws(FormatError) {
+    package static func appendSectionHeader(application: String?, to out: inout [UInt8]) throws(FormatError) {
         try appendBlock(type: sectionHeaderType, options: application.map { [Option(code: optionApplication, value: Array($0.utf8))] } ?? [],
                         to: &out) { body in
             appendLittleEndian(byteOrderMagic, to: &body)
@@ -73,7 +73,7 @@ public enum PcapngFormat {
     }
 
     /// The Interface Description Block of interface 0; `snaplen` 0 means no limit.
-    public static func appendInterfaceDescription(linkType: UInt16 = UInt16(PcapFormat.linkTypeRaw), snaplen: UInt32,
+    package static func appendInterfaceDescription(linkType: UInt16 = UInt16(PcapFormat.linkTypeRaw), snaplen: UInt32,
                                                   to out: inout [UInt8]) {
         // One 1-byte option: it cannot be too long.
         try? appendBlock(type: interfaceDescriptionType,
@@ -85,7 +85,7 @@ public enum PcapngFormat {
     }
 
     /// One Enhanced Packet Block on interface 0: `data` as captured, of `originalLength` on the wire.
-    public static func appendEnhancedPacket(_ data: some Collection<UInt8>, originalLength: Int, microsecondsSince1970: UInt64,
+    package static func appendEnhancedPacket(_ data: some Collection<UInt8>, originalLength: Int, microsecondsSince1970: UInt64,
                                             options: [Option], to out: inout [UInt8]) throws(FormatError) {
         guard let captured = UInt32(exactly: data.count), data.count <= Int(UInt32.max) - 64 else {
             throw .packetTooLong(byteCount: data.count)
@@ -103,7 +103,7 @@ public enum PcapngFormat {
     }
 
     /// Zero bytes that bring `count` to a multiple of 4.
-    public static func padding(_ count: Int) -> Int { (4 - count % 4) % 4 }
+    package static func padding(_ count: Int) -> Int { (4 - count % 4) % 4 }
 
     /// A block: its fixed fields from `fields`, then `options`, framed by the two total lengths.
     private static func appendBlock(type: UInt32, options: [Option], to out: inout [UInt8],

@@ -1,13 +1,13 @@
 /// One interface a pcapng section describes: its link type, snaplen and clock.
-public struct PcapngInterface: Sendable, Hashable {
-    public let linkType: UInt32
+package struct PcapngInterface: Sendable, Hashable {
+    package let linkType: UInt32
     /// 0 means no limit.
-    public let snaplen: UInt32
-    public let timestampResolution: PcapngTimestampResolution
+    package let snaplen: UInt32
+    package let timestampResolution: PcapngTimestampResolution
     /// `if_tsoffset`: seconds added to every timestamp of the interface.
-    public let timestampOffsetSeconds: Int64
+    package let timestampOffsetSeconds: Int64
 
-    public init(linkType: UInt32, snaplen: UInt32,
+    package init(linkType: UInt32, snaplen: UInt32,
                 timestampResolution: PcapngTimestampResolution = .decimal(PcapngBlock.defaultTimestampResolution),
                 timestampOffsetSeconds: Int64 = 0) {
         self.linkType = linkType
@@ -18,7 +18,7 @@ public struct PcapngInterface: Sendable, Hashable {
 
     /// The instant of a packet stamped `ticks` on this interface, in nanoseconds since 1970
     /// (clamped to Int64's range rather than wrapped).
-    public func nanosecondsSince1970(ticks: UInt64) -> Int64 {
+    package func nanosecondsSince1970(ticks: UInt64) -> Int64 {
         let (seconds, nanoseconds) = timestampResolution.split(ticks)
         let (whole, overflow) = Int64(clamping: seconds).addingReportingOverflow(timestampOffsetSeconds)
         guard !overflow else { return timestampOffsetSeconds < 0 ? .min : .max }
@@ -30,13 +30,13 @@ public struct PcapngInterface: Sendable, Hashable {
 }
 
 /// `if_tsresol`: ticks of 10^-n or 2^-n seconds.
-public enum PcapngTimestampResolution: Sendable, Hashable {
+package enum PcapngTimestampResolution: Sendable, Hashable {
     case decimal(UInt8)
     case binary(UInt8)
 
     /// The option's byte: top bit clear for a power of ten, set for a power of two. nil when finer
     /// than anything a UInt64 of ticks can carry (beyond 10^-19 or 2^-63).
-    public init?(optionByte: UInt8) {
+    package init?(optionByte: UInt8) {
         let exponent = optionByte & 0x7F
         if optionByte & 0x80 == 0 {
             guard exponent <= 19 else { return nil }
@@ -48,7 +48,7 @@ public enum PcapngTimestampResolution: Sendable, Hashable {
     }
 
     /// Finer than a microsecond: timestamps are shown with nine digits.
-    public var isFinerThanMicroseconds: Bool {
+    package var isFinerThanMicroseconds: Bool {
         switch self {
         case let .decimal(exponent): exponent > 6
         case let .binary(exponent): exponent > 20   // 2^-20 s ≈ 0.95 µs

@@ -1,28 +1,28 @@
 /// Walks the blocks of a pcapng file held in memory, one block a step, keeping what the sections
 /// said so far (byte order, interfaces). Every length is checked against the bytes there before it
 /// is used, and nothing is allocated for a packet: it is handed out as a range of the file.
-public struct PcapngWalker: Sendable {
+package struct PcapngWalker: Sendable {
     /// The current section was written in the other byte order.
-    public private(set) var isByteSwapped = false
+    package private(set) var isByteSwapped = false
     /// The current section's interfaces, by id.
-    public private(set) var interfaces: [PcapngInterface] = []
+    package private(set) var interfaces: [PcapngInterface] = []
     /// Sections begun so far.
-    public private(set) var sections = 0
+    package private(set) var sections = 0
 
-    public init() {}
+    package init() {}
 
     /// A packet block's packet: where its bytes lie in the file and what its interface says.
-    public struct Packet: Sendable, Hashable {
-        public let interface: Int
-        public let dataOffset: Int
-        public let capturedLength: Int
-        public let originalLength: Int
+    package struct Packet: Sendable, Hashable {
+        package let interface: Int
+        package let dataOffset: Int
+        package let capturedLength: Int
+        package let originalLength: Int
         /// The interface's ticks, or nil for a Simple Packet Block (which has no timestamp).
-        public let ticks: UInt64?
+        package let ticks: UInt64?
     }
 
     /// What one block was.
-    public enum Block: Sendable, Hashable {
+    package enum Block: Sendable, Hashable {
         case packet(Packet)
         /// A section header, an interface description, or a block skipped by its length (name
         /// resolution, statistics, decryption secrets, custom, or a type not yet defined).
@@ -30,7 +30,7 @@ public struct PcapngWalker: Sendable {
     }
 
     /// Reads the block at `offset` of `file`, returns it and where the next one starts.
-    public mutating func step(in file: UnsafeRawBufferPointer, at offset: Int) throws(PcapngDamage) -> (block: Block, next: Int) {
+    package mutating func step(in file: UnsafeRawBufferPointer, at offset: Int) throws(PcapngDamage) -> (block: Block, next: Int) {
         let available = file.count - offset
         guard available >= 8 else { throw .cutShort(length: PcapngBlock.framingLength.asUInt32, available: available) }
         let type = rawWord(file, offset)

@@ -10,18 +10,18 @@ import Foundation
 ///
 /// Blocks are gathered in a buffer and handed to the sink in pieces of about `flushThreshold`
 /// bytes (one write per piece, not per packet); `finish()` hands over the rest.
-public struct PcapngWriter: ~Copyable {
+package struct PcapngWriter: ~Copyable {
     /// Takes the next bytes of the file; a throw stops the writer.
-    public typealias Sink = ([UInt8]) throws -> Void
+    package typealias Sink = ([UInt8]) throws -> Void
 
     /// What was written, once finished.
-    public struct Summary: Sendable, Hashable {
-        public let byteCount: UInt64
-        public let packetCount: Int
-        public let sha256: [UInt8]
+    package struct Summary: Sendable, Hashable {
+        package let byteCount: UInt64
+        package let packetCount: Int
+        package let sha256: [UInt8]
     }
 
-    public static let flushThreshold = 1 << 16
+    package static let flushThreshold = 1 << 16
 
     private let sink: Sink
     private var buffer: [UInt8] = []
@@ -31,7 +31,7 @@ public struct PcapngWriter: ~Copyable {
 
     /// Starts the file: the Section Header Block (naming `application` when given) and the
     /// Interface Description Block of `linkType` and `snaplen` (0: no limit).
-    public init(linkType: UInt16 = UInt16(PcapFormat.linkTypeRaw), snaplen: UInt32, application: String? = nil,
+    package init(linkType: UInt16 = UInt16(PcapFormat.linkTypeRaw), snaplen: UInt32, application: String? = nil,
                 sink: @escaping Sink) throws(PcapngWriterError) {
         self.sink = sink
         buffer.reserveCapacity(Self.flushThreshold + 1024)
@@ -44,7 +44,7 @@ public struct PcapngWriter: ~Copyable {
     }
 
     /// A writer appending to `handle` (which the caller opened and closes).
-    public init(linkType: UInt16 = UInt16(PcapFormat.linkTypeRaw), snaplen: UInt32, application: String? = nil,
+    package init(linkType: UInt16 = UInt16(PcapFormat.linkTypeRaw), snaplen: UInt32, application: String? = nil,
                 handle: FileHandle) throws(PcapngWriterError) {
         try self.init(linkType: linkType, snaplen: snaplen, application: application) { try handle.write(contentsOf: $0) }
     }
@@ -52,7 +52,7 @@ public struct PcapngWriter: ~Copyable {
     /// One packet: `data` as captured, `originalLength` on the wire, stamped `microsecondsSince1970`.
     /// A packet or comment too long for pcapng is refused whole and the writer carries on; a sink
     /// failure ends it (every later call throws it again).
-    public mutating func append(_ data: some Collection<UInt8>, originalLength: Int, microsecondsSince1970: UInt64,
+    package mutating func append(_ data: some Collection<UInt8>, originalLength: Int, microsecondsSince1970: UInt64,
                                 direction: Direction, comment: String? = nil) throws(PcapngWriterError) {
         if let failure { throw failure }
         var options: [PcapngFormat.Option] = comment.map { [.comment($0)] } ?? []
@@ -68,7 +68,7 @@ public struct PcapngWriter: ~Copyable {
     }
 
     /// Hands over what is left and ends the writer with what it wrote.
-    public consuming func finish() throws(PcapngWriterError) -> Summary {
+    package consuming func finish() throws(PcapngWriterError) -> Summary {
         try flush()
         let byteCount = hasher.byteCount
         let count = packetCount
@@ -91,7 +91,7 @@ public struct PcapngWriter: ~Copyable {
 }
 
 /// Why a pcapng file could not be written.
-public enum PcapngWriterError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PcapngWriterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A packet or an option too long for pcapng's lengths: that packet is left out, the file goes
     /// on; the caller counts it.
     case format(PcapngFormat.FormatError)
@@ -99,7 +99,7 @@ public enum PcapngWriterError: Error, Sendable, Hashable, CustomStringConvertibl
     /// removes it.
     case writeFailed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .format(error): error.description
         case let .writeFailed(reason): "the pcapng file could not be written: \(reason)"

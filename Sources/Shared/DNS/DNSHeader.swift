@@ -4,18 +4,18 @@
 ///     4 QDCOUNT · 6 ANCOUNT · 8 NSCOUNT · 10 ARCOUNT
 ///
 /// The flags are kept whole (the Z, AD and CD bits too, RFC 4035 §3.2) and read through getters.
-public struct DNSHeader: Sendable, Hashable {
-    public static let byteCount = 12
+package struct DNSHeader: Sendable, Hashable {
+    package static let byteCount = 12
 
-    public var id: UInt16
+    package var id: UInt16
     /// Bytes 2–3: QR, opcode, AA, TC, RD, RA, Z, AD, CD, RCODE, high bit first.
-    public var flags: UInt16
-    public var questionCount: UInt16
-    public var answerCount: UInt16
-    public var authorityCount: UInt16
-    public var additionalCount: UInt16
+    package var flags: UInt16
+    package var questionCount: UInt16
+    package var answerCount: UInt16
+    var authorityCount: UInt16
+    package var additionalCount: UInt16
 
-    public init(id: UInt16, flags: UInt16, questionCount: UInt16, answerCount: UInt16,
+    package init(id: UInt16, flags: UInt16, questionCount: UInt16, answerCount: UInt16,
                 authorityCount: UInt16 = 0, additionalCount: UInt16 = 0) {
         self.id = id
         self.flags = flags
@@ -26,7 +26,7 @@ public struct DNSHeader: Sendable, Hashable {
     }
 
     /// A header from its named bits (Z, AD and CD clear).
-    public init(id: UInt16, isResponse: Bool, opcode: DNSOpcode = .query, isAuthoritative: Bool = false,
+    package init(id: UInt16, isResponse: Bool, opcode: DNSOpcode = .query, isAuthoritative: Bool = false,
                 isTruncated: Bool = false, recursionDesired: Bool = true, recursionAvailable: Bool = true,
                 responseCode: DNSResponseCode = .noError, questionCount: UInt16, answerCount: UInt16,
                 authorityCount: UInt16 = 0, additionalCount: UInt16 = 0) {
@@ -41,15 +41,15 @@ public struct DNSHeader: Sendable, Hashable {
     }
 
     /// QR: a response rather than a query.
-    public var isResponse: Bool { flags & 0x8000 != 0 }
-    public var opcode: DNSOpcode { DNSOpcode(rawValue: UInt8(truncatingIfNeeded: flags >> 11)) }
+    package var isResponse: Bool { flags & 0x8000 != 0 }
+    package var opcode: DNSOpcode { DNSOpcode(rawValue: UInt8(truncatingIfNeeded: flags >> 11)) }
     /// AA: the answering server is an authority for the name asked.
-    public var isAuthoritative: Bool { flags & 0x0400 != 0 }
+    package var isAuthoritative: Bool { flags & 0x0400 != 0 }
     /// TC: the message was cut to fit the transport; the whole answer is only over TCP.
-    public var isTruncated: Bool { flags & 0x0200 != 0 }
+    package var isTruncated: Bool { flags & 0x0200 != 0 }
     /// RD: the query asked for recursion.
-    public var recursionDesired: Bool { flags & 0x0100 != 0 }
+    package var recursionDesired: Bool { flags & 0x0100 != 0 }
     /// RA: the server offers recursion.
-    public var recursionAvailable: Bool { flags & 0x0080 != 0 }
-    public var responseCode: DNSResponseCode { DNSResponseCode(rawValue: UInt8(truncatingIfNeeded: flags)) }
+    package var recursionAvailable: Bool { flags & 0x0080 != 0 }
+    package var responseCode: DNSResponseCode { DNSResponseCode(rawValue: UInt8(truncatingIfNeeded: flags)) }
 }

@@ -14,16 +14,16 @@ import Foundation
 /// Stateless and bounded: every read is checked against the payload, a pointer must land strictly
 /// before the previous jump (so no loop can be built), at most `pointerLimit` jumps per name, names
 /// at most 255 bytes. Arrays are reserved from what the bytes can hold, never from a header count.
-public enum DNSMessageParser {
+package enum DNSMessageParser {
     /// Compression jumps followed in one name before it is refused. Honest encoders need one.
-    public static let pointerLimit = 32
+    static let pointerLimit = 32
     /// Smallest question: root name (1) · type · class.
     static let minimumQuestionLength = 5
     /// Smallest record: root name (1) · type · class · TTL · rdlength.
     static let minimumRecordLength = 11
 
     /// Parses a payload; a slice may start at any index (pointers count from its first byte).
-    public static func parse(_ payload: Data) throws(DNSParseError) -> DNSMessage {
+    package static func parse(_ payload: Data) throws(DNSParseError) -> DNSMessage {
         let result: Result<DNSMessage, DNSParseError> = payload.withUnsafeBytes { bytes in
             do throws(DNSParseError) {
                 return .success(try parse(bytes))
@@ -35,7 +35,7 @@ public enum DNSMessageParser {
     }
 
     /// Parses the bytes of one UDP payload, as the pipeline holds them.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(DNSParseError) -> DNSMessage {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(DNSParseError) -> DNSMessage {
         guard let start = bytes.baseAddress, bytes.count >= DNSHeader.byteCount else { throw .truncated }
         let message = Reader(start: start, count: bytes.count)
         let header = DNSHeader(id: message.u16(0), flags: message.u16(2),

@@ -6,7 +6,7 @@ extension DNSName {
     /// carry). So the root, a literal `*`, and any name whose text would need an escape (a `.` or
     /// `\` inside a label, a space, a control or non-ASCII byte) are refused: the result can be
     /// stored, compared and joined with spaces as plain text, and never reads as a wildcard.
-    public var normalizedDomain: String? {
+    package var normalizedDomain: String? {
         guard !isRoot else { return nil }
         var text = [UInt8](repeating: 0, count: wire.count - 1)
         var offset = 0

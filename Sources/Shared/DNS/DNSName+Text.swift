@@ -3,7 +3,7 @@
 /// the text is unambiguous and a hostile label cannot forge structure. IDN labels are left as
 /// sent (`xn--…`): decoding Punycode would show lookalikes as the names they imitate.
 extension DNSName: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         if isRoot { return "." }
         var text: [UInt8] = []
         text.reserveCapacity(wire.count + 8)
@@ -30,7 +30,7 @@ extension DNSName: CustomStringConvertible {
     /// at most 255) and `\X` (X literally) escapes; `""` and `"."` are the root. Nil for an empty
     /// label, a bad escape, or a label or name over its limit. Other bytes (UTF-8 too) are taken
     /// as they are.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         if bytes.isEmpty || bytes == [UInt8(ascii: ".")] {
             self = .root

@@ -2,15 +2,15 @@
 /// length byte and 1–63 bytes, closed by the root. Bytes are kept exactly as sent — case too, since
 /// resolvers randomise it (0x20 encoding) and the reply echoes it — so equality is byte equality and
 /// `equalsIgnoringCase` is the DNS comparison (RFC 4343 §3: ASCII letters only).
-public struct DNSName: Sendable, Hashable {
+package struct DNSName: Sendable, Hashable {
     /// Longest name in wire form, counting every length byte and the root (RFC 1035 §2.3.4).
-    public static let wireLimit = 255
+    package static let wireLimit = 255
     /// Longest label (RFC 1035 §2.3.4): the length byte's top two bits are the label type.
-    public static let labelLimit = 63
+    static let labelLimit = 63
 
     /// The labels, each as its length byte and bytes, without the closing root byte (empty for the
     /// root). Never longer than `wireLimit - 1`.
-    public let wire: [UInt8]
+    package let wire: [UInt8]
 
     /// Trusts `wire` to be well formed: only the parser, which has checked it, calls this.
     init(uncheckedWire wire: [UInt8]) {
@@ -19,7 +19,7 @@ public struct DNSName: Sendable, Hashable {
 
     /// A name from its labels' bytes, or nil when a label is empty or longer than 63 bytes, or the
     /// name is longer than 255 bytes in wire form.
-    public init?<Labels: Sequence>(labels: Labels) where Labels.Element: Collection, Labels.Element.Element == UInt8 {
+    package init?<Labels: Sequence>(labels: Labels) where Labels.Element: Collection, Labels.Element.Element == UInt8 {
         var wire: [UInt8] = []
         for label in labels {
             guard !label.isEmpty, label.count <= Self.labelLimit else { return nil }
@@ -30,15 +30,15 @@ public struct DNSName: Sendable, Hashable {
         self.wire = wire
     }
 
-    public static let root = DNSName(uncheckedWire: [])
+    package static let root = DNSName(uncheckedWire: [])
 
-    public var isRoot: Bool { wire.isEmpty }
+    package var isRoot: Bool { wire.isEmpty }
 
     /// Bytes the name takes uncompressed, root byte included.
-    public var wireLength: Int { wire.count + 1 }
+    package var wireLength: Int { wire.count + 1 }
 
     /// Each label's bytes, leftmost first.
-    public var labels: [ArraySlice<UInt8>] {
+    package var labels: [ArraySlice<UInt8>] {
         var result: [ArraySlice<UInt8>] = []
         var offset = 0
         while offset < wire.count {
@@ -51,7 +51,7 @@ public struct DNSName: Sendable, Hashable {
 
     /// The same name under DNS comparison: ASCII letters match either case, other bytes exactly.
     /// Length bytes (≤ 63) sit below the letters, so the two wire forms compare byte by byte.
-    public func equalsIgnoringCase(_ other: DNSName) -> Bool {
+    package func equalsIgnoringCase(_ other: DNSName) -> Bool {
         guard wire.count == other.wire.count else { return false }
         return wire.withUnsafeBufferPointer { lhs in
             other.wire.withUnsafeBufferPointer { rhs in

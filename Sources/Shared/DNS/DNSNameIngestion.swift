@@ -1,12 +1,12 @@
 /// What reading one DNS message taught a `ResolvedNameMap`. Not recording anything always has a
 /// reason, so a tunnel whose device sends only encrypted DNS shows up as counts, not silence.
-public enum DNSNameIngestion: Sendable, Hashable {
+package enum DNSNameIngestion: Sendable, Hashable {
     /// Pairs for this many distinct addresses were recorded or renewed.
     case recorded(addresses: Int)
     case ignored(Reason)
 
     /// Why a message named nothing. Checked in this order; the first that applies is reported.
-    public enum Reason: String, Sendable, Hashable, CaseIterable {
+    package enum Reason: String, Sendable, Hashable, CaseIterable {
         /// A query (QR = 0): it carries no answers.
         case notAResponse
         /// An opcode other than QUERY (NOTIFY, UPDATE, …).

@@ -1,7 +1,7 @@
 /// Every way a UDP payload on the DNS port can fail to be a DNS message. Structural: the caller
 /// counts the datagram as unreadable and lets it pass (nothing here can stop a packet). A record
 /// the parser merely does not decode is not an error: it parses as `DNSRecordData.opaque`.
-public enum DNSParseError: Error, Sendable, Hashable {
+package enum DNSParseError: Error, Sendable, Hashable {
     /// A read would go past the end of the payload: shorter than the 12-byte header, a label or
     /// record running past the end, a lying rdlength, or a header promising more questions or
     /// answers than are present (a snaplen cut looks like this too).
@@ -21,7 +21,7 @@ public enum DNSParseError: Error, Sendable, Hashable {
 
 extension DNSParseError: CustomStringConvertible {
     /// A short, stable identifier of the case (for counters, JSON and tests).
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .truncated: "truncated"
         case .pointerNotBackward: "pointerNotBackward"
@@ -31,7 +31,7 @@ extension DNSParseError: CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated: "the message ends before what its header and lengths promise"
         case .pointerNotBackward: "a compression pointer does not point backwards"

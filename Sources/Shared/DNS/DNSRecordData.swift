@@ -1,5 +1,5 @@
 /// What a record's RDATA says, for the types read; every other record keeps only its size.
-public enum DNSRecordData: Sendable, Hashable {
+package enum DNSRecordData: Sendable, Hashable {
     /// An IN-class A record: 4 bytes (RFC 1035 §3.4.1).
     case a(IPAddress)
     /// An IN-class AAAA record: 16 bytes (RFC 3596 §2.2).
@@ -11,7 +11,7 @@ public enum DNSRecordData: Sendable, Hashable {
     case opaque(byteCount: Int)
 
     /// The address of an A or AAAA record.
-    public var address: IPAddress? {
+    package var address: IPAddress? {
         switch self {
         case let .a(address), let .aaaa(address): address
         case .cname, .opaque: nil

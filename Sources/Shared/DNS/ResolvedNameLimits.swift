@@ -1,16 +1,16 @@
 /// How much a `ResolvedNameMap` keeps and for how long. No defaults: each owner states its own.
-public struct ResolvedNameLimits: Sendable, Hashable {
+package struct ResolvedNameLimits: Sendable, Hashable {
     /// Most address–name pairs held at once.
-    public let capacity: Int
+    package let capacity: Int
     /// Most names held for one address (a CDN address serves many).
-    public let namesPerAddress: Int
+    package let namesPerAddress: Int
     /// Shortest life of a pair, seconds: TTL 0 and 1 answers exist, and the connection comes after
     /// the lookup, so a pair must outlive such a TTL to name anything.
-    public let minimumLifetime: UInt32
+    package let minimumLifetime: UInt32
     /// Longest life of a pair, seconds: a TTL can claim 136 years.
-    public let maximumLifetime: UInt32
+    package let maximumLifetime: UInt32
 
-    public init(capacity: Int, namesPerAddress: Int, minimumLifetime: UInt32, maximumLifetime: UInt32) {
+    package init(capacity: Int, namesPerAddress: Int, minimumLifetime: UInt32, maximumLifetime: UInt32) {
         precondition(capacity >= 1, "a map must hold at least one pair")
         precondition(namesPerAddress >= 1, "an address must keep at least one name")
         precondition(minimumLifetime <= maximumLifetime, "the lifetime floor is above the ceiling")
@@ -22,6 +22,6 @@ public struct ResolvedNameLimits: Sendable, Hashable {
 
     /// The tunnel's: 2048 pairs (names ≤ 253 bytes, so under 1 MB), 4 names an address, 1 minute to
     /// 1 day.
-    public static let tunnel = ResolvedNameLimits(capacity: 2048, namesPerAddress: 4,
+    package static let tunnel = ResolvedNameLimits(capacity: 2048, namesPerAddress: 4,
                                                   minimumLifetime: 60, maximumLifetime: 86_400)
 }

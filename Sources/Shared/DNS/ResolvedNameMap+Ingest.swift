@@ -1,13 +1,13 @@
 extension ResolvedNameMap {
     /// CNAMEs followed from the name asked before the rest of a chain is ignored.
-    public static let aliasHopLimit = 16
+    static let aliasHopLimit = 16
 
     /// Reads one DNS message: a NOERROR response to one standard IN question whose name is an exact
     /// domain pattern records, for every A and AAAA address reachable from that name through the
     /// reply's own CNAMEs, the pair (address, name asked). Lifetime is the shortest TTL on the path
     /// (the address record and every CNAME before it) clamped to the limits; addresses are
     /// recorded in address order. Anything else reports why it taught nothing.
-    public mutating func ingest(_ message: DNSMessage, at instant: UInt64) -> DNSNameIngestion {
+    package mutating func ingest(_ message: DNSMessage, at instant: UInt64) -> DNSNameIngestion {
         let header = message.header
         guard header.isResponse else { return .ignored(.notAResponse) }
         guard header.opcode == .query else { return .ignored(.unsupportedOpcode) }

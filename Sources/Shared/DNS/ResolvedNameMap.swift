@@ -6,10 +6,10 @@
 /// nothing is read from a clock or disk, and it knows nothing of flows. Bounded by `limits`: never
 /// more than `capacity` address–name pairs, never more than `namesPerAddress` names an address.
 /// A lookup costs O(namesPerAddress); recording costs O(log capacity) amortised.
-public struct ResolvedNameMap: Sendable {
-    public let limits: ResolvedNameLimits
+package struct ResolvedNameMap: Sendable {
+    package let limits: ResolvedNameLimits
     /// Pairs held, expired ones not yet dropped included.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     struct Pair: Sendable {
         var name: String
@@ -32,13 +32,13 @@ public struct ResolvedNameMap: Sendable {
     private var byExpiry = ResolvedNameQueue()
     private var nextStamp: UInt64 = 0
 
-    public init(limits: ResolvedNameLimits) {
+    package init(limits: ResolvedNameLimits) {
         self.limits = limits
     }
 
     /// The address's most recently resolved live name with its live competitors, or nil when no
     /// live name is held. A pair is live while `expiresAt > instant`.
-    public func name(for address: IPAddress, at instant: UInt64) -> ResolvedName? {
+    package func name(for address: IPAddress, at instant: UInt64) -> ResolvedName? {
         guard let held = pairs[address] else { return nil }
         if held.count == 1 {
             let only = held[0]
@@ -51,7 +51,7 @@ public struct ResolvedNameMap: Sendable {
 
     /// Drops every pair expired at `instant`; returns how many.
     @discardableResult
-    public mutating func removeExpired(at instant: UInt64) -> Int {
+    package mutating func removeExpired(at instant: UInt64) -> Int {
         var removed = 0
         while let slot = byExpiry.first, slot.key <= instant {
             _ = byExpiry.popFirst()

@@ -3,12 +3,12 @@ import Foundation
 /// RFC 9110 §8.4.1: the content codings a body is read through — gzip, deflate (zlib's format,
 /// RFC 1950) and br (RFC 7932). "identity" is no coding; any other name is one this reader does
 /// not know, and says so.
-public enum ContentCoding: String, Sendable, Equatable, CaseIterable {
+package enum ContentCoding: String, Sendable, Equatable, CaseIterable {
     case gzip, deflate, br
 
     /// The codings of a Content-Encoding value in the order they were applied; "x-gzip" is gzip
     /// (§8.4.1.3). Nil with the first name not known.
-    public static func list(_ value: String) -> Result<[ContentCoding], UnknownCoding> {
+    package static func list(_ value: String) -> Result<[ContentCoding], UnknownCoding> {
         var codings: [ContentCoding] = []
         for token in value.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !token.isEmpty {
             if token == "identity" { continue }
@@ -18,8 +18,8 @@ public enum ContentCoding: String, Sendable, Equatable, CaseIterable {
         return .success(codings)
     }
 
-    public struct UnknownCoding: Error, Equatable {
-        public let name: String
-        public init(name: String) { self.name = name }
+    package struct UnknownCoding: Error, Equatable {
+        package let name: String
+        package init(name: String) { self.name = name }
     }
 }

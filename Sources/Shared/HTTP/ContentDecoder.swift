@@ -4,9 +4,9 @@ import Foundation
 
 /// What decoding a body through its content codings gave: the decoded bytes, as many as could be
 /// read, and whether they are all of it.
-public struct ContentDecoding: Sendable, Equatable {
-    public let bytes: Data
-    public enum Ending: Sendable, Equatable {
+package struct ContentDecoding: Sendable, Equatable {
+    package let bytes: Data
+    package enum Ending: Sendable, Equatable {
         /// Every coding's stream ended as its format says.
         case whole
         /// The coded bytes stopped before a stream's end: the body was cut.
@@ -16,19 +16,19 @@ public struct ContentDecoding: Sendable, Equatable {
         /// The coded bytes break their format here: the reader's reason.
         case malformed(String)
     }
-    public let ending: Ending
+    package let ending: Ending
 }
 
 /// Decodes gzip, deflate and br bodies with zlib and Brotli's own decoders, never hand-rolled,
 /// bounded: a body that decodes to more than the limit (a decompression bomb, or just large) is
 /// decoded up to it and said to be stopped there. Pure: memory in, memory out.
-public enum ContentDecoder {
+package enum ContentDecoder {
     /// What a screen shows of one body; a kept body is far smaller before decoding.
-    public static let defaultLimit = 8 << 20
+    package static let defaultLimit = 8 << 20
     static let chunkSize = 64 * 1024
 
     /// `codings` as Content-Encoding lists them, applied in that order, so undone last first.
-    public static func decode(_ bytes: Data, codings: [ContentCoding], limit: Int = defaultLimit) -> ContentDecoding {
+    package static func decode(_ bytes: Data, codings: [ContentCoding], limit: Int = defaultLimit) -> ContentDecoding {
         var current = ContentDecoding(bytes: bytes, ending: .whole)
         for coding in codings.reversed() {
             let next = decode(current.bytes, coding, limit: limit)

@@ -1,32 +1,32 @@
 /// HPACK's decoder (RFC 7541): one direction's header blocks, read in the order sent, into header
 /// lists. It keeps that direction's dynamic table (§2.3.2), so blocks must be given in order and
 /// after an error none can be read (the table is no longer known). Pure.
-public struct HPACKDecoder: Sendable {
+package struct HPACKDecoder: Sendable {
     /// The dynamic table, newest first (§2.3.3: the newest has the lowest index).
     private var dynamic: [(name: String, value: String, size: Int)] = []
     /// The table's size as §4.1 counts it: each entry's name and value lengths plus 32.
-    public private(set) var tableSize = 0
+    package private(set) var tableSize = 0
     /// The size the encoder last set (§6.3); starts at the limit.
-    public private(set) var maxTableSize: Int
+    private(set) var maxTableSize: Int
     /// SETTINGS_HEADER_TABLE_SIZE of the side that decodes: an update may not exceed it.
-    public var tableSizeLimit: Int
+    package var tableSizeLimit: Int
 
     /// §6.5.2's default SETTINGS_HEADER_TABLE_SIZE.
-    public static let defaultTableSize = 4096
+    static let defaultTableSize = 4096
     static let entryOverhead = 32
     /// Bounds the work on one block; real header lists have tens of fields.
-    public static let maxFields = 2_000
+    package static let maxFields = 2_000
     /// No length or index in a real block comes near it; a larger integer is refused, not wrapped.
     static let maxInteger = 1 << 30
 
-    public init(tableSizeLimit: Int = defaultTableSize) {
+    package init(tableSizeLimit: Int = defaultTableSize) {
         self.tableSizeLimit = tableSizeLimit
         maxTableSize = tableSizeLimit
     }
 
     /// The fields of one whole header block (a HEADERS or PUSH_PROMISE fragment with its
     /// CONTINUATIONs, §4.3 of RFC 9113), in order.
-    public mutating func decode(_ block: ArraySlice<UInt8>) throws(HPACKError) -> [HPACKHeaderField] {
+    package mutating func decode(_ block: ArraySlice<UInt8>) throws(HPACKError) -> [HPACKHeaderField] {
         var fields: [HPACKHeaderField] = []
         var position = block.startIndex
         while position < block.endIndex {

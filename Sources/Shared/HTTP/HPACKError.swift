@@ -1,6 +1,6 @@
 /// Why a header block could not be decoded (RFC 7541 §2.1: a decoding error ends the connection's
 /// compression context, so nothing after it in that direction can be decoded either).
-public enum HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The block ended inside a representation.
     case truncated
     /// An integer over `HPACKDecoder.maxInteger` (§5.1).
@@ -15,7 +15,7 @@ public enum HPACKError: Error, Sendable, Equatable, CustomStringConvertible {
     /// More fields in one block than `HPACKDecoder.maxFields`.
     case tooManyFields
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .truncated: "a header block ended inside a field"
         case .integerTooLarge: "an integer too large to be real"

@@ -2,42 +2,42 @@
 /// the preface, §3.4) and the server's, each read frame by frame with its own HPACK decoder. A
 /// reader of what was recorded: it follows what was sent without judging it, and says where it
 /// had to stop. Pure.
-public struct HTTP2Connection: Sendable, Equatable {
+package struct HTTP2Connection: Sendable, Equatable {
     /// Every stream that carried a frame or was promised, by identifier.
-    public private(set) var streams: [HTTP2Stream] = []
+    package private(set) var streams: [HTTP2Stream] = []
     /// The GOAWAY frames, in the order each side sent them.
-    public private(set) var goAways: [HTTP2GoAway] = []
+    package private(set) var goAways: [HTTP2GoAway] = []
     /// Where a side's header blocks stopped being readable, and why (a broken block leaves that
     /// side's HPACK table unknown, so the blocks after it cannot be read).
-    public private(set) var problems: [HTTP2Problem] = []
+    package private(set) var problems: [HTTP2Problem] = []
     /// Bytes at the end of each side that begin a frame the connection ended inside.
-    public private(set) var unreadClientBytes = 0
-    public private(set) var unreadServerBytes = 0
+    package private(set) var unreadClientBytes = 0
+    package private(set) var unreadServerBytes = 0
     /// Bytes of each side after a frame header the budget did not keep: nothing there can be
     /// placed in a stream.
-    public private(set) var notFollowedClientBytes = 0
-    public private(set) var notFollowedServerBytes = 0
+    package private(set) var notFollowedClientBytes = 0
+    package private(set) var notFollowedServerBytes = 0
     /// DATA frames whose padding ran past their end (RFC 9113 §6.1: a PROTOCOL_ERROR), not read.
-    public private(set) var malformedFrames = 0
+    package private(set) var malformedFrames = 0
     /// Streams past `maxStreams` are counted, not kept.
-    public var streamsNotKept: Int { notKept.count }
+    package var streamsNotKept: Int { notKept.count }
     private var notKept: Set<UInt32> = []
     private var streamIndex: [UInt32: Int] = [:]
 
     /// Bounds the work on a long connection's kept bytes.
-    public static let maxStreams = 1_000
+    package static let maxStreams = 1_000
     /// §3.4: the client connection preface.
-    public static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    package static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
     /// §6.5.2: SETTINGS_HEADER_TABLE_SIZE.
     static let headerTableSizeSetting: UInt16 = 0x1
 
     /// `client` is what the client sent, preface first; `server` what it received.
-    public init(client: [UInt8], server: [UInt8]) {
+    package init(client: [UInt8], server: [UInt8]) {
         self.init(client: KeptStream(client), server: KeptStream(server))
     }
 
     /// The same, from each side as kept, with the gaps the budget left.
-    public init(client: KeptStream, server: KeptStream) {
+    package init(client: KeptStream, server: KeptStream) {
         let afterPreface = client.bytes.starts(with: Self.preface) ? client.droppingFirst(Self.preface.count) : nil
         let clientFrames = HTTP2Frame.frames(in: afterPreface ?? KeptStream())
         let serverFrames = HTTP2Frame.frames(in: server)
@@ -200,19 +200,19 @@ public struct HTTP2Connection: Sendable, Equatable {
 }
 
 /// Who sent a frame.
-public enum HTTP2Side: Sendable, Equatable {
+package enum HTTP2Side: Sendable, Equatable {
     case client, server
 }
 
 /// One stream (§5): what each side sent on it. A pushed stream's request is its PUSH_PROMISE.
-public struct HTTP2Stream: Sendable, Equatable {
-    public let id: UInt32
+package struct HTTP2Stream: Sendable, Equatable {
+    package let id: UInt32
     /// The client's stream whose PUSH_PROMISE opened this one (§8.4).
-    public internal(set) var promisedBy: UInt32?
+    package internal(set) var promisedBy: UInt32?
     /// The request: its header blocks (the first the request's, a later one trailers) and content.
-    public internal(set) var client = HTTP2StreamHalf()
+    package internal(set) var client = HTTP2StreamHalf()
     /// The response: 1xx blocks, the final one, then trailers; and the content.
-    public internal(set) var server = HTTP2StreamHalf()
+    package internal(set) var server = HTTP2StreamHalf()
 
     init(id: UInt32) { self.id = id }
 
@@ -223,31 +223,31 @@ public struct HTTP2Stream: Sendable, Equatable {
 }
 
 /// What one side sent on one stream.
-public struct HTTP2StreamHalf: Sendable, Equatable {
+package struct HTTP2StreamHalf: Sendable, Equatable {
     /// Header lists in order.
-    public internal(set) var headerBlocks: [[HPACKHeaderField]] = []
+    package internal(set) var headerBlocks: [[HPACKHeaderField]] = []
     /// The DATA frames' content joined, padding removed, up to the first the budget cut.
-    public internal(set) var data: [UInt8] = []
+    package internal(set) var data: [UInt8] = []
     /// The content the DATA frames carried, kept or not (their headers say it).
-    public internal(set) var dataLength = 0
+    package internal(set) var dataLength = 0
     /// The budget did not keep all of the content: `data` is its beginning.
-    public internal(set) var dataCut = false
-    public internal(set) var dataFrames = 0
+    package internal(set) var dataCut = false
+    package internal(set) var dataFrames = 0
     /// END_STREAM was seen: this side sent everything it had on the stream.
-    public internal(set) var ended = false
+    package internal(set) var ended = false
     /// The error code of the RST_STREAM this side sent (§6.4).
-    public internal(set) var reset: UInt32?
+    package internal(set) var reset: UInt32?
 }
 
-public struct HTTP2GoAway: Sendable, Equatable {
-    public let side: HTTP2Side
+package struct HTTP2GoAway: Sendable, Equatable {
+    package let side: HTTP2Side
     /// The last stream the sender processed or may (§6.8).
-    public let lastStreamID: UInt32
-    public let code: UInt32
-    public let debugData: String
+    package let lastStreamID: UInt32
+    package let code: UInt32
+    package let debugData: String
 }
 
-public struct HTTP2Problem: Sendable, Equatable {
-    public let side: HTTP2Side
-    public let reason: String
+package struct HTTP2Problem: Sendable, Equatable {
+    package let side: HTTP2Side
+    package let reason: String
 }

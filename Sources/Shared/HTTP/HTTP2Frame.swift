@@ -1,16 +1,16 @@
 /// One HTTP/2 frame (RFC 9113 §4.1): a 9-byte header — length (24 bits), type, flags, a reserved
 /// bit and the stream identifier (31 bits) — then the payload. A DATA frame's payload may be kept
 /// only in part (`PlaintextBudget`): `length` says what it carried.
-public struct HTTP2Frame: Sendable, Equatable {
-    public let type: UInt8
-    public let flags: UInt8
-    public let streamID: UInt32
+struct HTTP2Frame: Sendable, Equatable {
+    let type: UInt8
+    let flags: UInt8
+    let streamID: UInt32
     /// The payload's kept bytes, from its start.
-    public let payload: ArraySlice<UInt8>
+    let payload: ArraySlice<UInt8>
     /// The payload's length as the header says.
-    public let length: Int
+    let length: Int
 
-    public init(type: UInt8, flags: UInt8, streamID: UInt32, payload: ArraySlice<UInt8>, length: Int? = nil) {
+    init(type: UInt8, flags: UInt8, streamID: UInt32, payload: ArraySlice<UInt8>, length: Int? = nil) {
         self.type = type
         self.flags = flags
         self.streamID = streamID
@@ -19,32 +19,32 @@ public struct HTTP2Frame: Sendable, Equatable {
     }
 
     /// Part of the payload was not kept.
-    public var isCut: Bool { payload.count < length }
+    var isCut: Bool { payload.count < length }
 
     /// §6: the frame types this reader acts on; any other type is passed over (§4.1).
-    public enum Kind: UInt8, Sendable {
+    enum Kind: UInt8, Sendable {
         case data = 0, headers, priority, resetStream, settings, pushPromise, ping, goAway, windowUpdate, continuation
     }
 
     /// §6's flags, by the bit each sets.
-    public enum Flag {
-        public static let endStream: UInt8 = 0x1
-        public static let acknowledge: UInt8 = 0x1
-        public static let endHeaders: UInt8 = 0x4
-        public static let padded: UInt8 = 0x8
-        public static let priority: UInt8 = 0x20
+    enum Flag {
+        static let endStream: UInt8 = 0x1
+        static let acknowledge: UInt8 = 0x1
+        static let endHeaders: UInt8 = 0x4
+        static let padded: UInt8 = 0x8
+        static let priority: UInt8 = 0x20
     }
 
-    public static let headerLength = HTTP2FrameHeader.length
+    static let headerLength = HTTP2FrameHeader.length
 
-    public var kind: Kind? { Kind(rawValue: type) }
-    public func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
+    var kind: Kind? { Kind(rawValue: type) }
+    func has(_ flag: UInt8) -> Bool { flags & flag != 0 }
 
     /// The frames of one direction as kept, in order. A frame whose payload the budget cut is
     /// passed over by its length. Reading stops where a frame's header was not kept — nothing
     /// after it can be placed: `notFollowed` counts what is left there, kept or not — or where
     /// the bytes end inside a frame (the connection ended): `unreadBytes` counts those.
-    public static func frames(in stream: KeptStream) -> (frames: [HTTP2Frame], unreadBytes: Int, notFollowed: Int) {
+    static func frames(in stream: KeptStream) -> (frames: [HTTP2Frame], unreadBytes: Int, notFollowed: Int) {
         var frames: [HTTP2Frame] = []
         var reader = KeptStream.Reader(stream)
         while !reader.atEnd {
@@ -77,7 +77,7 @@ public struct HTTP2Frame: Sendable, Equatable {
     /// The payload without its padding (§6.1: a pad length byte, then the padding at the end) when
     /// PADDED is set; nil when the padding is longer than the payload (a PROTOCOL_ERROR).
     /// Of a cut payload, the kept part of the content.
-    public var unpadded: ArraySlice<UInt8>? {
+    var unpadded: ArraySlice<UInt8>? {
         guard has(Flag.padded) else { return payload }
         guard let padLength = payload.first.map(Int.init), padLength < length else { return nil }
         let contentEnd = payload.startIndex + length - padLength
@@ -85,14 +85,14 @@ public struct HTTP2Frame: Sendable, Equatable {
     }
 
     /// The content's length as carried, padding removed; nil as for `unpadded`.
-    public var contentLength: Int? {
+    var contentLength: Int? {
         guard has(Flag.padded) else { return length }
         guard let padLength = payload.first.map(Int.init), padLength < length else { return nil }
         return length - 1 - padLength
     }
 
     /// A 32-bit number at `offset` into the payload.
-    public func word(at offset: Int) -> UInt32? {
+    func word(at offset: Int) -> UInt32? {
         let start = payload.startIndex + offset
         guard payload.endIndex - start >= 4 else { return nil }
         return UInt32(payload[start]) << 24 | UInt32(payload[start + 1]) << 16 | UInt32(payload[start + 2]) << 8 | UInt32(payload[start + 3])

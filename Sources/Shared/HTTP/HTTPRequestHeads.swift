@@ -13,9 +13,9 @@ import Foundation
 /// length its head gives (Content-Length, or none: RFC 9112 §6.3). After a chunked body the
 /// next head is looked for where the next run begins; a body sent after the server's answer
 /// (`Expect: 100-continue`) is passed over, not read as a head.
-public struct HTTPRequestHeads: Sendable {
-    public static let maxRequests = 1_024
-    public static let maxTextBytes = 2_048
+package struct HTTPRequestHeads: Sendable {
+    package static let maxRequests = 1_024
+    package static let maxTextBytes = 2_048
     /// A head, or a header block, longer than this is not read.
     static let maxHeadBytes = 16 << 10
     static let credentialFields: Set<String> = ["authorization", "proxy-authorization", "cookie"]
@@ -44,10 +44,10 @@ public struct HTTPRequestHeads: Sendable {
     private var decoder = HPACKDecoder(tableSizeLimit: HTTPRequestHeads.tableSizeLimit)
     private var broken = false
 
-    public init() {}
+    package init() {}
 
     /// The texts of the requests whose heads this chunk completed.
-    public mutating func feed(_ chunk: Data, direction: Direction) -> [String] {
+    package mutating func feed(_ chunk: Data, direction: Direction) -> [String] {
         defer { lastDirection = direction }
         guard direction == .outbound, found < Self.maxRequests, !broken, !chunk.isEmpty else { return [] }
         var chunk = chunk

@@ -1,29 +1,29 @@
 /// One WebSocket frame (RFC 6455 §5.2): FIN, RSV1–3, the opcode, the mask bit, a 7-, 16- or
 /// 64-bit payload length, the masking key when masked, then the payload — held unmasked (§5.3).
-public struct WebSocketFrame: Sendable, Equatable {
-    public let fin: Bool
+struct WebSocketFrame: Sendable, Equatable {
+    let fin: Bool
     /// RSV1: set on a message's first frame when permessage-deflate compressed it (RFC 7692 §6).
-    public let rsv1: Bool
-    public let opcode: UInt8
-    public let masked: Bool
-    public let payload: [UInt8]
+    let rsv1: Bool
+    let opcode: UInt8
+    let masked: Bool
+    let payload: [UInt8]
 
     /// §5.2's opcodes.
-    public enum Opcode {
-        public static let continuation: UInt8 = 0x0
-        public static let text: UInt8 = 0x1
-        public static let binary: UInt8 = 0x2
-        public static let close: UInt8 = 0x8
-        public static let ping: UInt8 = 0x9
-        public static let pong: UInt8 = 0xA
+    enum Opcode {
+        static let continuation: UInt8 = 0x0
+        static let text: UInt8 = 0x1
+        static let binary: UInt8 = 0x2
+        static let close: UInt8 = 0x8
+        static let ping: UInt8 = 0x9
+        static let pong: UInt8 = 0xA
     }
 
     /// Control frames (§5.5) have the opcode's high bit set.
-    public var isControl: Bool { opcode & 0x8 != 0 }
+    var isControl: Bool { opcode & 0x8 != 0 }
 
     /// The frames whole at the front of `bytes`, where each began, and how many bytes after them
     /// begin a frame that was cut.
-    public static func frames(in bytes: ArraySlice<UInt8>) -> (frames: [(offset: Int, frame: WebSocketFrame)], unreadBytes: Int) {
+    static func frames(in bytes: ArraySlice<UInt8>) -> (frames: [(offset: Int, frame: WebSocketFrame)], unreadBytes: Int) {
         var frames: [(offset: Int, frame: WebSocketFrame)] = []
         var position = bytes.startIndex
         while let (frame, length) = frame(at: position, in: bytes) {

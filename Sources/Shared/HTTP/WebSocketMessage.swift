@@ -2,51 +2,51 @@ import Foundation
 
 /// One WebSocket message (RFC 6455 §5.4, §5.6): a text or binary message joined from its
 /// fragments, or a control frame (close, ping, pong) on its own.
-public struct WebSocketMessage: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct WebSocketMessage: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case text, binary, close, ping, pong
         /// An opcode §5.2 reserves: the frame is shown as it came.
         case reserved(UInt8)
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The payload joined (and inflated when permessage-deflate compressed it).
-    public let payload: Data
+    package let payload: Data
     /// Where the message's first frame began in its direction's bytes after the upgrade.
-    public let offset: Int
-    public let frames: Int
+    package let offset: Int
+    package let frames: Int
     /// The final fragment was seen.
-    public let complete: Bool
+    package let complete: Bool
     /// Compressed by permessage-deflate (RFC 7692): how its inflating ended, nil when it was not.
-    public let inflating: ContentDecoding.Ending?
+    package let inflating: ContentDecoding.Ending?
 
     /// A close frame's status code (§5.5.1, §7.4), nil when it carried none.
-    public var closeCode: UInt16? {
+    package var closeCode: UInt16? {
         guard kind == .close, payload.count >= 2 else { return nil }
         return UInt16(payload[payload.startIndex]) << 8 | UInt16(payload[payload.startIndex + 1])
     }
 
     /// A close frame's reason, after its code.
-    public var closeReason: String {
+    package var closeReason: String {
         guard kind == .close, payload.count > 2 else { return "" }
         return String(decoding: payload.dropFirst(2), as: UTF8.self)
     }
 }
 
 /// One direction of a WebSocket connection read into messages, with what could not be read.
-public struct WebSocketStream: Sendable, Equatable {
-    public let messages: [WebSocketMessage]
+package struct WebSocketStream: Sendable, Equatable {
+    package let messages: [WebSocketMessage]
     /// Bytes at the end that begin a frame that was not kept whole.
-    public let unreadBytes: Int
+    package let unreadBytes: Int
     /// A fragment out of place (§5.4), said once; the frames after it are still read.
-    public let problem: String?
+    package let problem: String?
 
     /// Bounds the work on a long connection's kept bytes.
-    public static let maxMessages = 10_000
+    package static let maxMessages = 10_000
 
     /// `compressed`: permessage-deflate was agreed for this direction; `contextTakeover`: its
     /// sender keeps the compression window between messages (RFC 7692 §7.1.1).
-    public init(_ bytes: [UInt8], compressed: Bool = false, contextTakeover: Bool = true) {
+    package init(_ bytes: [UInt8], compressed: Bool = false, contextTakeover: Bool = true) {
         let read = WebSocketFrame.frames(in: bytes[...])
         var messages: [WebSocketMessage] = []
         var problem: String?

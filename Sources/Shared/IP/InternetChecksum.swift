@@ -1,15 +1,15 @@
 /// The Internet checksum (RFC 1071): the one's complement of the one's complement sum of 16-bit
 /// big-endian words, an odd trailing byte padded with zero. Fed in pieces, a piece may end on an odd
 /// byte and the next continue the word.
-public struct InternetChecksum: Sendable {
+package struct InternetChecksum: Sendable {
     /// Sum of 32-bit big-endian words; 2^16 ≡ 1 (mod 0xFFFF), so folding it gives the 16-bit sum.
     private var sum: UInt64 = 0
     /// The previous piece ended on the high byte of a word.
     private var pendingLowByte = false
 
-    public init() {}
+    package init() {}
 
-    public mutating func add(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func add(_ bytes: UnsafeRawBufferPointer) {
         guard var pointer = bytes.baseAddress, bytes.count > 0 else { return }
         var remaining = bytes.count
         if pendingLowByte {
@@ -56,7 +56,7 @@ public struct InternetChecksum: Sendable {
         }
     }
 
-    public mutating func add<C: Collection>(bytes: C) where C.Element == UInt8 {
+    package mutating func add<C: Collection>(bytes: C) where C.Element == UInt8 {
         if let done: Void = bytes.withContiguousStorageIfAvailable({ add(UnsafeRawBufferPointer($0)) }) {
             return done
         }
@@ -64,27 +64,27 @@ public struct InternetChecksum: Sendable {
     }
 
     /// Adds one 16-bit word in host order (a pseudo-header field, say). Must fall on a word boundary.
-    public mutating func add(word: UInt16) {
+    package mutating func add(word: UInt16) {
         precondition(!pendingLowByte, "a word added in the middle of a word")
         sum &+= UInt64(word)
     }
 
     /// The 16-bit one's complement sum of everything added.
-    public var onesComplementSum: UInt16 { Self.fold(sum) }
+    package var onesComplementSum: UInt16 { Self.fold(sum) }
 
     /// The checksum to store in the header: the complement of the sum.
-    public var value: UInt16 { ~onesComplementSum }
+    package var value: UInt16 { ~onesComplementSum }
 
     /// Finishes a checksum left partial (the pseudo-header's sum at `start + offset`), as a NIC
     /// with checksum offload does and Linux's skb_checksum_help: the sum from `start` to the end,
     /// the field included, complemented into the field. A range that does not fit is left alone.
-    public static func completePartial(in datagram: UnsafeMutableRawBufferPointer, start: Int, offset: Int) {
+    package static func completePartial(in datagram: UnsafeMutableRawBufferPointer, start: Int, offset: Int) {
         guard start >= 0, offset >= 0, start + offset + 2 <= datagram.count else { return }
         let value = checksum(UnsafeRawBufferPointer(rebasing: datagram[start...]))
         datagram.storeBytes(of: value.bigEndian, toByteOffset: start + offset, as: UInt16.self)
     }
 
-    public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
         var checksum = InternetChecksum()
         checksum.add(bytes)
         return checksum.value
@@ -92,7 +92,7 @@ public struct InternetChecksum: Sendable {
 
     /// The checksum after one 16-bit word of the covered data changes from `old` to `new`, without
     /// re-summing (RFC 1624 §3, equation 3: HC' = ~(~HC + ~m + m')).
-    public static func updated(_ checksum: UInt16, replacing old: UInt16, with new: UInt16) -> UInt16 {
+    package static func updated(_ checksum: UInt16, replacing old: UInt16, with new: UInt16) -> UInt16 {
         ~fold(UInt64(~checksum) + UInt64(~old) + UInt64(new))
     }
 

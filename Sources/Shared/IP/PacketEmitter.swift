@@ -8,16 +8,16 @@ import Foundation
 /// scale on its SYN-ACK alone). Checksums cover the pseudo-header (RFC 9293 §3.1, RFC 768,
 /// RFC 8200 §8.1); a UDP checksum that computes to 0 is sent as 0xFFFF, because 0 means "none"
 /// (RFC 768) and is forbidden over IPv6 (RFC 8200 §8.1).
-public enum PacketEmitter {
-    public static let hopLimit: UInt8 = 64
+package enum PacketEmitter {
+    package static let hopLimit: UInt8 = 64
     /// Largest datagram each family's length fields express: IPv4 total length is 16 bits; IPv6
     /// counts its 16-bit payload length after the 40-byte header.
     /// The IP header the emitter writes: no options, so 20 bytes for IPv4 and 40 for IPv6.
-    public static func ipHeaderLength(_ version: IPVersion) -> Int { version == .v4 ? 20 : 40 }
+    package static func ipHeaderLength(_ version: IPVersion) -> Int { version == .v4 ? 20 : 40 }
 
-    public static func datagramLimit(_ version: IPVersion) -> Int { version == .v4 ? 65_535 : 40 + 65_535 }
+    package static func datagramLimit(_ version: IPVersion) -> Int { version == .v4 ? 65_535 : 40 + 65_535 }
 
-    public static func tcp(
+    package static func tcp(
         source: IPEndpoint, destination: IPEndpoint,
         sequence: UInt32, acknowledgment: UInt32,
         flags: TCPFlags, windowSize: UInt16, options: TCPOptions = TCPOptions(), payload: Data = Data()
@@ -29,7 +29,7 @@ public enum PacketEmitter {
         }
     }
 
-    public static func udp(source: IPEndpoint, destination: IPEndpoint, payload: Data) throws(PacketEmitError) -> Data {
+    package static func udp(source: IPEndpoint, destination: IPEndpoint, payload: Data) throws(PacketEmitError) -> Data {
         datagram(byteCount: try udpByteCount(source: source, destination: destination, payloadCount: payload.count)) {
             udp(into: $0, source: source, destination: destination, payload: payload)
         }
@@ -37,17 +37,17 @@ public enum PacketEmitter {
 
     /// The size of the TCP datagram `tcp(into:…)` writes; throws when the families differ or the
     /// datagram would not fit its length fields.
-    public static func tcpByteCount(source: IPEndpoint, destination: IPEndpoint, options: TCPOptions,
+    package static func tcpByteCount(source: IPEndpoint, destination: IPEndpoint, options: TCPOptions,
                                     payloadCount: Int) throws(PacketEmitError) -> Int {
         try byteCount(source: source, destination: destination, transportLength: 20 + options.encodedLength + payloadCount)
     }
 
-    public static func udpByteCount(source: IPEndpoint, destination: IPEndpoint, payloadCount: Int) throws(PacketEmitError) -> Int {
+    package static func udpByteCount(source: IPEndpoint, destination: IPEndpoint, payloadCount: Int) throws(PacketEmitError) -> Int {
         try byteCount(source: source, destination: destination, transportLength: 8 + payloadCount)
     }
 
     /// What goes in the transport checksum field.
-    public enum TransportChecksum: Sendable {
+    package enum TransportChecksum: Sendable {
         /// The whole checksum, as a datagram on the wire carries it.
         case complete
         /// The pseudo-header's sum only, uncomplemented, for a device that sums the rest
@@ -57,7 +57,7 @@ public enum PacketEmitter {
 
     /// Writes the TCP datagram into the first `tcpByteCount(…)` bytes of `buffer` (checked by
     /// the caller), so a shell can reuse one buffer instead of allocating per segment.
-    public static func tcp(
+    package static func tcp(
         into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
         sequence: UInt32, acknowledgment: UInt32,
         flags: TCPFlags, windowSize: UInt16, options: TCPOptions = TCPOptions(), payload: Data,
@@ -81,7 +81,7 @@ public enum PacketEmitter {
     }
 
     /// Writes the UDP datagram into the first `udpByteCount(…)` bytes of `buffer`.
-    public static func udp(into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
+    package static func udp(into buffer: UnsafeMutableRawBufferPointer, source: IPEndpoint, destination: IPEndpoint,
                            payload: Data) {
         emit(into: buffer, source: source, destination: destination, proto: .udp, transportHeaderLength: 8,
              payload: payload) { header in

@@ -1,7 +1,7 @@
 /// Every way a datagram can lie to the parser. Structural: the caller counts the packet as
 /// malformed and drops it (the capture keeps its bytes). Nothing here is thrown for a protocol the
 /// parser merely does not dissect — ICMP and unknown protocols parse with no transport header.
-public enum PacketParseError: Error, Sendable, Hashable {
+package enum PacketParseError: Error, Sendable, Hashable {
     /// Fewer bytes than the fixed IP header needs (1 to read the version, 20 for IPv4, 40 for IPv6).
     case tooShort(expected: Int, got: Int)
     /// The version nibble is neither 4 nor 6.
@@ -27,7 +27,7 @@ public enum PacketParseError: Error, Sendable, Hashable {
 
 extension PacketParseError: CustomStringConvertible {
     /// A short, stable identifier of the case (for counters, JSON and tests).
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .tooShort: "tooShort"
         case .unsupportedVersion: "unsupportedVersion"
@@ -41,7 +41,7 @@ extension PacketParseError: CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .tooShort(expected, got): "too short: \(got) bytes, an IP header needs \(expected)"
         case let .unsupportedVersion(version): "IP version \(version) is neither 4 nor 6"

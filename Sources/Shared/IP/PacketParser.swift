@@ -10,13 +10,13 @@ import Foundation
 ///   TCP (RFC 9293 §3.1):  0 sport · 2 dport · 4 seq · 8 ack · 12 offset · 13 flags · 14 window
 ///   UDP (RFC 768):        0 sport · 2 dport · 4 length · 6 checksum
 ///   ICMP (RFC 792), ICMPv6 (RFC 4443 §2.1): 0 type · 1 code · 2 checksum
-public enum PacketParser {
+package enum PacketParser {
     /// Extension headers walked before the chain is refused as absurd.
-    public static let extensionHeaderLimit = 8
+    package static let extensionHeaderLimit = 8
 
     /// Parses `packet`. `protocolFamily` (AF_INET / AF_INET6, as a TUN or packetFlow reports it) is
     /// only a hint: the version nibble wins. Ranges index `packet` (its own indices).
-    public static func parse(_ packet: Data, protocolFamily: Int32 = 0) throws(PacketParseError) -> ParsedPacket {
+    package static func parse(_ packet: Data, protocolFamily: Int32 = 0) throws(PacketParseError) -> ParsedPacket {
         let base = packet.startIndex
         let result: Result<ParsedPacket, PacketParseError> = packet.withUnsafeBytes { bytes in
             do throws(PacketParseError) {
@@ -32,7 +32,7 @@ public enum PacketParser {
     /// of `originalLength` (snaplen truncation): then lengths are checked against the original and
     /// ranges clipped to what is present. Ranges are offsets from the start of `bytes`, plus
     /// `indexBase`.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, originalLength: Int? = nil,
+    package static func parse(_ bytes: UnsafeRawBufferPointer, originalLength: Int? = nil,
                              indexBase: Int = 0) throws(PacketParseError) -> ParsedPacket {
         guard let start = bytes.baseAddress, bytes.count > 0 else { throw .tooShort(expected: 1, got: 0) }
         let input = RawDatagram(start: start, captured: bytes.count,

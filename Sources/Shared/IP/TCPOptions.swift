@@ -8,17 +8,17 @@
 ///   kind · len (≥ 2) · data     any other option: skipped whole, by its length
 /// Only MSS and window scale are kept: they are the two that change what the relay sends. A
 /// repeated option keeps its first value, as Linux does.
-public struct TCPOptions: Sendable, Hashable {
-    public var maximumSegmentSize: UInt16?
-    public var windowScale: UInt8?
+package struct TCPOptions: Sendable, Hashable {
+    package var maximumSegmentSize: UInt16?
+    package var windowScale: UInt8?
 
-    public init(maximumSegmentSize: UInt16? = nil, windowScale: UInt8? = nil) {
+    package init(maximumSegmentSize: UInt16? = nil, windowScale: UInt8? = nil) {
         self.maximumSegmentSize = maximumSegmentSize
         self.windowScale = windowScale
     }
 
     /// Parses the option bytes of a TCP header (offset 20 up to the data offset).
-    public static func parse(_ bytes: some RandomAccessCollection<UInt8>) throws(TCPOptionsParseError) -> TCPOptions {
+    package static func parse(_ bytes: some RandomAccessCollection<UInt8>) throws(TCPOptionsParseError) -> TCPOptions {
         var options = TCPOptions()
         var offset = 0
         func byte(_ at: Int) -> UInt8 { bytes[bytes.index(bytes.startIndex, offsetBy: at)] }
@@ -48,10 +48,10 @@ public struct TCPOptions: Sendable, Hashable {
     }
 
     /// Bytes `encoded` takes: always a multiple of 4, as the data offset counts 32-bit words.
-    public var encodedLength: Int { (maximumSegmentSize == nil ? 0 : 4) + (windowScale == nil ? 0 : 4) }
+    package var encodedLength: Int { (maximumSegmentSize == nil ? 0 : 4) + (windowScale == nil ? 0 : 4) }
 
     /// MSS as `2 4 hi lo`; window scale as `1 3 3 shift`, the NOP keeping it word-aligned.
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(encodedLength)
         if let maximumSegmentSize {
@@ -64,7 +64,7 @@ public struct TCPOptions: Sendable, Hashable {
 
 /// Why a header's options could not be read. The segment is malformed: the caller drops it and
 /// counts the drop; the sender retransmits if it meant something else.
-public enum TCPOptionsParseError: Error, Sendable, Equatable {
+package enum TCPOptionsParseError: Error, Sendable, Equatable {
     /// The option at `offset` runs past the end of the option bytes.
     case truncated(kind: UInt8, offset: Int)
     /// The option's length byte is impossible (< 2), or wrong for its kind.

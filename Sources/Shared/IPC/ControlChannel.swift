@@ -29,18 +29,18 @@ import Foundation
 /// type, another program's JSON — comes from a different version or a different sender, and
 /// guessing would lie. Zeros invented for a missing counter would say nothing happened all
 /// session, the opposite of what the counters exist to answer.
-public enum ControlChannel {
-    public static func encode(_ command: ControlCommand) -> Data { encodeMessage(command) }
+package enum ControlChannel {
+    package static func encode(_ command: ControlCommand) -> Data { encodeMessage(command) }
 
-    public static func encode(_ response: ControlResponse) -> Data { encodeMessage(response) }
+    package static func encode(_ response: ControlResponse) -> Data { encodeMessage(response) }
 
     /// Reads what the tunnel was asked to do. Throws `.malformed` for anything else.
-    public static func decodeCommand(_ data: Data) throws(ControlMessageError) -> ControlCommand {
+    package static func decodeCommand(_ data: Data) throws(ControlMessageError) -> ControlCommand {
         try decodeMessage(ControlCommand.self, from: data)
     }
 
     /// Reads the tunnel's answer. Throws `.malformed` for anything else, a command included.
-    public static func decodeResponse(_ data: Data) throws(ControlMessageError) -> ControlResponse {
+    package static func decodeResponse(_ data: Data) throws(ControlMessageError) -> ControlResponse {
         try decodeMessage(ControlResponse.self, from: data)
     }
 
@@ -100,7 +100,7 @@ public enum ControlChannel {
 }
 
 /// What the `tunnelvision` command asks a running tunnel to do (seeds/003 § handleAppMessage).
-public enum ControlCommand: Sendable, Equatable {
+package enum ControlCommand: Sendable, Equatable {
     /// Start or stop terminating TLS for inspection, for flows that open from now on.
     case setTLSInspectionEnabled(Bool)
     /// Turn capture on or off; turning it on re-arms it after a failure turned it off.
@@ -116,7 +116,7 @@ public enum ControlCommand: Sendable, Equatable {
 }
 
 /// The tunnel's answer to a `ControlCommand`.
-public enum ControlResponse: Sendable, Equatable {
+package enum ControlResponse: Sendable, Equatable {
     /// Done.
     case ok
     /// The answer to `.stats`.
@@ -128,11 +128,11 @@ public enum ControlResponse: Sendable, Equatable {
 }
 
 /// A control message that is not one this program sends. Drop it and report it; never act on it.
-public enum ControlMessageError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ControlMessageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message did not decode; the reason says where, for diagnostics.
     case malformed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .malformed(reason): "malformed control message: \(reason)"
         }
@@ -146,7 +146,7 @@ extension ControlCommand: Codable {
         case rotateCapture, stats
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Field.self)
         let name = try container.discriminator(Name.self, forKey: .command)
         switch name {
@@ -160,7 +160,7 @@ extension ControlCommand: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         let (name, enabled, detail): (Name, Bool?, CaptureDetail?) = switch self {
         case let .setTLSInspectionEnabled(enabled): (.setTLSInspectionEnabled, enabled, nil)
         case let .setCaptureEnabled(enabled): (.setCaptureEnabled, enabled, nil)
@@ -180,7 +180,7 @@ extension ControlResponse: Codable {
     private enum Field: String, CodingKey { case response, stats, message }
     private enum Name: String { case ok, stats, failed, notRunning }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Field.self)
         let name = try container.discriminator(Name.self, forKey: .response)
         switch name {
@@ -191,7 +191,7 @@ extension ControlResponse: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         let (name, stats, message): (Name, TunnelStats?, String?) = switch self {
         case .ok: (.ok, nil, nil)
         case let .stats(stats): (.stats, stats, nil)

@@ -2,29 +2,29 @@
 /// nothing: one counter per `DNSNameIngestion.Reason`, so each is a different thing to tell the
 /// person ("the network answered with an error" is not "the question was of another kind"). All
 /// zero while traffic flows means the machine's DNS is encrypted, or not asked through here.
-public struct DNSNameStats: Codable, Sendable, Equatable {
+package struct DNSNameStats: Codable, Sendable, Equatable {
     /// DNS responses whose addresses were recorded.
-    public var repliesRecorded: UInt64
+    package var repliesRecorded: UInt64
     /// Address-to-name pairs learned from A and AAAA answers.
-    public var addressesLearned: UInt64
+    package var addressesLearned: UInt64
     /// Datagrams from the DNS port that did not parse as a DNS message.
-    public var unreadableDatagrams: UInt64
+    package var unreadableDatagrams: UInt64
     /// Flows that took their name from a DNS answer when they began.
-    public var flowsNamed: UInt64
+    package var flowsNamed: UInt64
     /// Messages that were queries, not responses.
-    public var notAResponse: UInt64
+    package var notAResponse: UInt64
     /// Responses to an opcode other than a standard query.
-    public var unsupportedOpcode: UInt64
+    package var unsupportedOpcode: UInt64
     /// Responses carrying an error (NXDOMAIN, SERVFAIL, REFUSED…).
-    public var errorResponse: UInt64
+    package var errorResponse: UInt64
     /// Responses without exactly one question of class IN.
-    public var unsupportedQuestion: UInt64
+    package var unsupportedQuestion: UInt64
     /// Responses whose question name cannot name a flow (the root, an escaped or wildcard name).
-    public var unusableName: UInt64
+    package var unusableName: UInt64
     /// Responses without an A or AAAA record reachable from the question.
-    public var noAddresses: UInt64
+    package var noAddresses: UInt64
 
-    public init(repliesRecorded: UInt64 = 0, addressesLearned: UInt64 = 0, unreadableDatagrams: UInt64 = 0,
+    package init(repliesRecorded: UInt64 = 0, addressesLearned: UInt64 = 0, unreadableDatagrams: UInt64 = 0,
                 flowsNamed: UInt64 = 0, notAResponse: UInt64 = 0, unsupportedOpcode: UInt64 = 0,
                 errorResponse: UInt64 = 0, unsupportedQuestion: UInt64 = 0, unusableName: UInt64 = 0,
                 noAddresses: UInt64 = 0) {
@@ -41,7 +41,7 @@ public struct DNSNameStats: Codable, Sendable, Equatable {
     }
 
     /// Counts what the name map made of one reply.
-    public mutating func count(_ ingestion: DNSNameIngestion) {
+    package mutating func count(_ ingestion: DNSNameIngestion) {
         switch ingestion {
         case .recorded(let addresses):
             repliesRecorded &+= 1
@@ -56,5 +56,5 @@ public struct DNSNameStats: Codable, Sendable, Equatable {
     }
 
     /// Nothing seen yet.
-    public static let zero = DNSNameStats()
+    package static let zero = DNSNameStats()
 }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Why the live feed could not be opened. Each case says what the caller can do about it.
-public enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The data directory could not be created or reached: check `--data-dir` and permissions.
     case dataDirectoryUnavailable(path: String, errno: Int32)
     /// The ring file (or its lock file) could not be opened or created.
@@ -28,7 +28,7 @@ public enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
     /// reader at a time, or each would see part of the traffic. It is free when that one stops.
     case readerInUse(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .dataDirectoryUnavailable(let path, let code): "\(path): \(SystemError.text(code))"
         case .openFailed(let path, let code): "cannot open the live-feed ring \(path): \(SystemError.text(code))"

@@ -1,26 +1,26 @@
 /// Flows counted by the reason they were not inspected, or how inspection broke them: one counter
 /// per `InspectionReasonKind`. In JSON an object with every kind as a key, zeros included, so a
 /// script reads `byReason.quic` without guessing whether a missing key means none.
-public struct InspectionReasonTally: Sendable, Equatable, Codable {
+package struct InspectionReasonTally: Sendable, Equatable, Codable {
     private var counts: [InspectionReasonKind: UInt64] = [:]
 
-    public init(_ counts: [InspectionReasonKind: UInt64] = [:]) {
+    package init(_ counts: [InspectionReasonKind: UInt64] = [:]) {
         self.counts = counts.filter { $0.value > 0 }
     }
 
-    public subscript(kind: InspectionReasonKind) -> UInt64 {
+    package subscript(kind: InspectionReasonKind) -> UInt64 {
         get { counts[kind] ?? 0 }
         set { counts[kind] = newValue == 0 ? nil : newValue }
     }
 
-    public mutating func count(_ kind: InspectionReasonKind) { self[kind] += 1 }
+    package mutating func count(_ kind: InspectionReasonKind) { self[kind] += 1 }
 
     /// Every kind with its count, in `InspectionReasonKind`'s order.
-    public var all: [(kind: InspectionReasonKind, count: UInt64)] {
+    package var all: [(kind: InspectionReasonKind, count: UInt64)] {
         InspectionReasonKind.allCases.map { ($0, self[$0]) }
     }
 
-    public var total: UInt64 { counts.values.reduce(0, +) }
+    package var total: UInt64 { counts.values.reduce(0, +) }
 
     private struct Key: CodingKey {
         let stringValue: String
@@ -29,7 +29,7 @@ public struct InspectionReasonTally: Sendable, Equatable, Codable {
         init?(intValue: Int) { nil }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         for key in container.allKeys {
             guard let kind = InspectionReasonKind(rawValue: key.stringValue) else {
@@ -40,7 +40,7 @@ public struct InspectionReasonTally: Sendable, Equatable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for (kind, count) in all { try container.encode(count, forKey: Key(stringValue: kind.rawValue)) }
     }

@@ -2,30 +2,30 @@
 /// answer "why is nothing being inspected?" (seeds/000 § Session diagnostics). `RelayStats`
 /// carries them only once a build inspects: until then the group is absent, never zeros that
 /// would claim nothing was inspected.
-public struct InspectionStats: Codable, Sendable, Equatable {
+package struct InspectionStats: Codable, Sendable, Equatable {
     /// TLS streams that met every condition to be inspected.
-    public var inspectionCandidates: UInt64
+    package var inspectionCandidates: UInt64
     /// Candidates for which a local TLS termination was opened.
-    public var terminationsOpened: UInt64
+    package var terminationsOpened: UInt64
     /// Candidates given up on before their termination was opened, and left passing through.
-    public var inspectionsAbandoned: UInt64
+    package var inspectionsAbandoned: UInt64
     /// TLS streams left alone because their host is known not to be inspectable (its client
     /// refused the run's certificate, or it asks for the app's own).
-    public var pinnedHostSkips: UInt64
+    package var pinnedHostSkips: UInt64
     /// Flows whose content was decrypted.
-    public var flowsInspected: UInt64
+    package var flowsInspected: UInt64
     /// Flows whose client refused the run's certificate (it pins, or trusts a store the run did
     /// not reach).
-    public var flowsPinned: UInt64
+    package var flowsPinned: UInt64
     /// Terminations that broke their flow (`TLSInspectionStatus.inspectionFailed`).
-    public var terminationsFailed: UInt64
+    package var terminationsFailed: UInt64
     /// Every TLS flow not inspected, or broken by inspection, once, by its reason.
-    public var byReason: InspectionReasonTally
+    package var byReason: InspectionReasonTally
     /// Leaves minted for the hosts terminated (a host's later connections reuse its leaf, so this
     /// stays at one per host); absent when the tunnel cannot tell.
-    public var leavesMinted: UInt64?
+    package var leavesMinted: UInt64?
 
-    public init(inspectionCandidates: UInt64 = 0, terminationsOpened: UInt64 = 0, inspectionsAbandoned: UInt64 = 0,
+    package init(inspectionCandidates: UInt64 = 0, terminationsOpened: UInt64 = 0, inspectionsAbandoned: UInt64 = 0,
                 pinnedHostSkips: UInt64 = 0, flowsInspected: UInt64 = 0, flowsPinned: UInt64 = 0,
                 terminationsFailed: UInt64 = 0, byReason: InspectionReasonTally = InspectionReasonTally(),
                 leavesMinted: UInt64? = nil) {
@@ -41,5 +41,5 @@ public struct InspectionStats: Codable, Sendable, Equatable {
     }
 
     /// Inspection on, nothing inspected yet.
-    public static let zero = InspectionStats()
+    package static let zero = InspectionStats()
 }

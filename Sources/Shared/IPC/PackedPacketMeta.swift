@@ -18,25 +18,25 @@
 /// where it is validated. The spec's `addrA: [UInt8]` is held inline as `PackedAddress` here,
 /// because an array per address would allocate twice per record on a path that moves tens of
 /// millions of records a second.
-public struct PackedPacketMeta: Sendable, Hashable {
-    public static let packedByteCount = 64
+package struct PackedPacketMeta: Sendable, Hashable {
+    package static let packedByteCount = 64
 
-    public var timestamp: UInt64
-    public var protoAndDirection: UInt8
-    public var ipVersion: UInt8
-    public var tcpFlags: UInt8
-    public var portA: UInt16
-    public var portB: UInt16
-    public var addrA: PackedAddress
-    public var addrB: PackedAddress
-    public var length: UInt32
+    package var timestamp: UInt64
+    package var protoAndDirection: UInt8
+    package var ipVersion: UInt8
+    package var tcpFlags: UInt8
+    package var portA: UInt16
+    package var portB: UInt16
+    package var addrA: PackedAddress
+    package var addrB: PackedAddress
+    package var length: UInt32
     /// 0, 1 or 2 (`PacketMeta.localEnd`: not said, endpoint A, endpoint B).
-    public var localEnd: UInt8 = 0
+    package var localEnd: UInt8 = 0
     /// On the wire `recordOffset == 0` means "not captured" — no record can start there, because
     /// every capture file begins with its global header — and then the sequence is ignored.
-    public var capture: CaptureLocation?
+    package var capture: CaptureLocation?
 
-    public init(timestamp: UInt64, protoAndDirection: UInt8, ipVersion: UInt8, tcpFlags: UInt8,
+    package init(timestamp: UInt64, protoAndDirection: UInt8, ipVersion: UInt8, tcpFlags: UInt8,
                 portA: UInt16, portB: UInt16, addrA: PackedAddress, addrB: PackedAddress,
                 length: UInt32, capture: CaptureLocation?) {
         self.timestamp = timestamp
@@ -51,7 +51,7 @@ public struct PackedPacketMeta: Sendable, Hashable {
         self.capture = capture
     }
 
-    public init(_ meta: PacketMeta) {
+    package init(_ meta: PacketMeta) {
         let key = meta.flowKey
         self.init(timestamp: meta.timestamp,
                   protoAndDirection: PacketProtocolCode(key.proto).rawValue << 4 | meta.direction.rawValue,
@@ -63,11 +63,11 @@ public struct PackedPacketMeta: Sendable, Hashable {
         if let end = meta.localEnd { localEnd = end == key.endpointA ? 1 : end == key.endpointB ? 2 : 0 }
     }
 
-    public var protocolCode: UInt8 { protoAndDirection >> 4 }
-    public var directionCode: UInt8 { protoAndDirection & 0x0F }
+    var protocolCode: UInt8 { protoAndDirection >> 4 }
+    var directionCode: UInt8 { protoAndDirection & 0x0F }
 
     /// Writes all 64 bytes of the slot at `slot`.
-    public func store(to slot: UnsafeMutableRawPointer) {
+    package func store(to slot: UnsafeMutableRawPointer) {
         slot.storeBytes(of: timestamp.littleEndian, toByteOffset: 0, as: UInt64.self)
         slot.storeBytes(of: protoAndDirection, toByteOffset: 8, as: UInt8.self)
         slot.storeBytes(of: ipVersion, toByteOffset: 9, as: UInt8.self)
@@ -83,7 +83,7 @@ public struct PackedPacketMeta: Sendable, Hashable {
     }
 
     /// Reads a slot. Any 64 bytes read as some value; validation is `PacketMeta(packed:)`'s.
-    public static func load(from slot: UnsafeRawPointer) -> PackedPacketMeta {
+    package static func load(from slot: UnsafeRawPointer) -> PackedPacketMeta {
         let recordOffset = UInt64(littleEndian: slot.loadUnaligned(fromByteOffset: 52, as: UInt64.self))
         let fileSequence = UInt32(littleEndian: slot.loadUnaligned(fromByteOffset: 60, as: UInt32.self))
         var packed = PackedPacketMeta(
@@ -104,21 +104,21 @@ public struct PackedPacketMeta: Sendable, Hashable {
 
 /// Sixteen address bytes in network order, held as two integers (the first eight bytes are
 /// `high`), exactly as they sit in a slot.
-public struct PackedAddress: Sendable, Hashable {
-    public var high: UInt64
-    public var low: UInt64
+package struct PackedAddress: Sendable, Hashable {
+    package var high: UInt64
+    package var low: UInt64
 
-    public init(high: UInt64, low: UInt64) {
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }
 
-    public init(_ address: IPAddress) {
+    package init(_ address: IPAddress) {
         self.init(high: address.high, low: address.low)
     }
 
     /// The address these bytes hold for `version` (IPv4 reads the first four).
-    public func address(_ version: IPVersion) -> IPAddress {
+    package func address(_ version: IPVersion) -> IPAddress {
         version == .v4 ? IPAddress(ipv4: UInt32(truncatingIfNeeded: high >> 32)) : IPAddress(ipv6High: high, low: low)
     }
 
@@ -135,10 +135,10 @@ public struct PackedAddress: Sendable, Hashable {
 
 /// The 4-bit protocol code of a slot (ipc spec): the wire number (17, 58…) does not fit a nibble,
 /// and `PacketMeta` already carries the collapsed protocol, so nothing is lost.
-public enum PacketProtocolCode: UInt8, Sendable, CaseIterable {
+enum PacketProtocolCode: UInt8, Sendable, CaseIterable {
     case tcp = 0, udp = 1, icmp = 2, icmpv6 = 3, other = 4
 
-    public init(_ proto: IPProtocolNumber) {
+    init(_ proto: IPProtocolNumber) {
         switch proto {
         case .tcp: self = .tcp
         case .udp: self = .udp
@@ -148,7 +148,7 @@ public enum PacketProtocolCode: UInt8, Sendable, CaseIterable {
         }
     }
 
-    public var protocolNumber: IPProtocolNumber {
+    var protocolNumber: IPProtocolNumber {
         switch self {
         case .tcp: .tcp
         case .udp: .udp
@@ -161,7 +161,7 @@ public enum PacketProtocolCode: UInt8, Sendable, CaseIterable {
 
 /// Why a slot's bytes are not a packet's metadata. Only a foreign writer or memory damage gets
 /// here (our producer writes only valid records); the reader counts the record and skips it.
-public enum PackedPacketMetaError: Error, Sendable, Hashable {
+package enum PackedPacketMetaError: Error, Sendable, Hashable {
     case unknownProtocolCode(UInt8)
     case unknownDirection(UInt8)
     case unknownIPVersion(UInt8)
@@ -170,7 +170,7 @@ public enum PackedPacketMetaError: Error, Sendable, Hashable {
 
 extension PacketMeta {
     /// The packet a slot describes, or why the slot describes none.
-    public init(packed: PackedPacketMeta) throws(PackedPacketMetaError) {
+    package init(packed: PackedPacketMeta) throws(PackedPacketMetaError) {
         guard let code = PacketProtocolCode(rawValue: packed.protocolCode) else {
             throw .unknownProtocolCode(packed.protocolCode)
         }

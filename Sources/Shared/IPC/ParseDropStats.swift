@@ -1,27 +1,27 @@
 /// Datagrams dropped because they did not parse, one counter per `PacketParseError` case: "too
 /// short" is a device sending runts, "unsupported version" is not IP at all, a bad UDP length is
 /// a broken or hostile sender — each a different thing to tell the person.
-public struct ParseDropStats: Codable, Sendable, Equatable {
+package struct ParseDropStats: Codable, Sendable, Equatable {
     /// `PacketParseError.tooShort`.
-    public var tooShort: UInt64
+    package var tooShort: UInt64
     /// `PacketParseError.unsupportedVersion`.
-    public var unsupportedVersion: UInt64
+    package var unsupportedVersion: UInt64
     /// `PacketParseError.badHeaderLength`.
-    public var badHeaderLength: UInt64
+    package var badHeaderLength: UInt64
     /// `PacketParseError.totalLengthBeyondBuffer`.
-    public var totalLengthBeyondBuffer: UInt64
+    package var totalLengthBeyondBuffer: UInt64
     /// `PacketParseError.extensionHeaderTruncated`.
-    public var extensionHeaderTruncated: UInt64
+    package var extensionHeaderTruncated: UInt64
     /// `PacketParseError.extensionChainTooLong`.
-    public var extensionChainTooLong: UInt64
+    package var extensionChainTooLong: UInt64
     /// `PacketParseError.badDataOffset`.
-    public var badDataOffset: UInt64
+    package var badDataOffset: UInt64
     /// `PacketParseError.truncatedL4`.
-    public var truncatedL4: UInt64
+    package var truncatedL4: UInt64
     /// `PacketParseError.badUDPLength`.
-    public var badUDPLength: UInt64
+    package var badUDPLength: UInt64
 
-    public init(tooShort: UInt64 = 0, unsupportedVersion: UInt64 = 0, badHeaderLength: UInt64 = 0,
+    package init(tooShort: UInt64 = 0, unsupportedVersion: UInt64 = 0, badHeaderLength: UInt64 = 0,
                 totalLengthBeyondBuffer: UInt64 = 0, extensionHeaderTruncated: UInt64 = 0,
                 extensionChainTooLong: UInt64 = 0, badDataOffset: UInt64 = 0, truncatedL4: UInt64 = 0,
                 badUDPLength: UInt64 = 0) {
@@ -38,7 +38,7 @@ public struct ParseDropStats: Codable, Sendable, Equatable {
 
     /// Counts one dropped datagram under its reason: one increment, on the drop path only.
     @inline(__always)
-    public mutating func count(_ error: PacketParseError) {
+    package mutating func count(_ error: PacketParseError) {
         switch error {
         case .tooShort: tooShort &+= 1
         case .unsupportedVersion: unsupportedVersion &+= 1
@@ -53,11 +53,11 @@ public struct ParseDropStats: Codable, Sendable, Equatable {
     }
 
     /// Every datagram dropped unparseable, whatever the reason.
-    public var total: UInt64 {
+    package var total: UInt64 {
         tooShort &+ unsupportedVersion &+ badHeaderLength &+ totalLengthBeyondBuffer &+ extensionHeaderTruncated
             &+ extensionChainTooLong &+ badDataOffset &+ truncatedL4 &+ badUDPLength
     }
 
     /// Nothing dropped yet.
-    public static let zero = ParseDropStats()
+    package static let zero = ParseDropStats()
 }

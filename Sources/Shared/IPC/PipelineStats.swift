@@ -1,64 +1,64 @@
 /// What the packet pipeline recorded this session. Every drop has a counter, so the diagnostics
 /// can explain it. Only what this build measures is here: the groups a feature fills that does
 /// not exist yet (`plaintext`, `retention`) are nil until it does, and then absent from the JSON.
-public struct PipelineStats: Codable, Sendable, Equatable {
+package struct PipelineStats: Codable, Sendable, Equatable {
     /// Datagrams read from the TUN device and handled.
-    public var packetsHandled: UInt64
+    package var packetsHandled: UInt64
     /// Bytes of those datagrams, as read.
-    public var bytesHandled: UInt64
+    package var bytesHandled: UInt64
     /// Datagrams dropped because they did not parse as IPv4 or IPv6, by reason.
-    public var parseDrops: ParseDropStats
+    package var parseDrops: ParseDropStats
     /// Datagrams dropped because neither address was the tunnel's, so their direction is unknown.
-    public var packetsDroppedNoLocalAddress: UInt64
+    package var packetsDroppedNoLocalAddress: UInt64
     /// Datagrams written to the capture.
-    public var packetsCaptured: UInt64
+    package var packetsCaptured: UInt64
     /// Capture writes that failed.
-    public var captureFailures: UInt64
+    package var captureFailures: UInt64
     /// Capture was turned off by a failure (a full disk, say) until it is enabled again.
-    public var captureDisabledByFailure: Bool
+    package var captureDisabledByFailure: Bool
     /// The last capture failure, as the person should read it.
-    public var lastCaptureError: String?
+    package var lastCaptureError: String?
     /// Packet records published to the live feed's ring.
-    public var packetsPublished: UInt64
+    package var packetsPublished: UInt64
     /// Records the live feed's ring dropped because its reader fell behind.
-    public var liveFeedDrops: UInt64
+    package var liveFeedDrops: UInt64
     /// Batches written to the history.
-    public var storeBatchesWritten: UInt64
+    package var storeBatchesWritten: UInt64
     /// Batches the history failed to write.
-    public var storeBatchesFailed: UInt64
+    package var storeBatchesFailed: UInt64
     /// Packets whose history rows were lost with those failed batches.
-    public var packetsLostToStoreFailures: UInt64
+    package var packetsLostToStoreFailures: UInt64
     /// The last history failure, as the person should read it.
-    public var lastStoreError: String?
+    package var lastStoreError: String?
     /// A capture or history write found the data directory's disk full: that recording stopped,
     /// the tunnel did not.
-    public var diskFull: Bool
+    package var diskFull: Bool
     /// Flows that began.
-    public var flowsOpened: UInt64
+    package var flowsOpened: UInt64
     /// Flows that ended (FIN, RST).
-    public var flowsClosed: UInt64
+    package var flowsClosed: UInt64
     /// Flows that went idle past their timeout.
-    public var flowsExpired: UInt64
+    package var flowsExpired: UInt64
     /// Flows a full flow table gave up to make room: only ones idle past their timeout (or, offline,
     /// the least recently used); a live connection is never one of them.
-    public var flowsEvicted: UInt64
+    package var flowsEvicted: UInt64
     /// Flows refused at their opening because the flow table was full of live ones: a TCP SYN
     /// answered with RST, a UDP datagram dropped.
-    public var flowsRefusedAtCapacity: UInt64
+    package var flowsRefusedAtCapacity: UInt64
     /// Datagrams the relay wrote back into the tunnel that were recorded.
-    public var reinjectedRecorded: UInt64
+    package var reinjectedRecorded: UInt64
     /// QUIC long headers whose version was noted.
-    public var quicVersionsObserved: UInt64
+    package var quicVersionsObserved: UInt64
     /// Keeping decrypted content; nil while this build keeps none.
-    public var plaintext: PlaintextStats?
+    package var plaintext: PlaintextStats?
     /// Retention's sweeps when the capture rotates; nil while this build sweeps nothing.
-    public var retention: RetentionStats?
+    package var retention: RetentionStats?
     /// Naming flows from DNS answers.
-    public var dnsNames: DNSNameStats
+    package var dnsNames: DNSNameStats
     /// Naming QUIC flows from their Initial packets.
-    public var quicNames: QUICNameStats
+    package var quicNames: QUICNameStats
 
-    public init(packetsHandled: UInt64 = 0, bytesHandled: UInt64 = 0, parseDrops: ParseDropStats = .zero,
+    package init(packetsHandled: UInt64 = 0, bytesHandled: UInt64 = 0, parseDrops: ParseDropStats = .zero,
                 packetsDroppedNoLocalAddress: UInt64 = 0, packetsCaptured: UInt64 = 0, captureFailures: UInt64 = 0,
                 captureDisabledByFailure: Bool = false, lastCaptureError: String? = nil, packetsPublished: UInt64 = 0,
                 liveFeedDrops: UInt64 = 0, storeBatchesWritten: UInt64 = 0, storeBatchesFailed: UInt64 = 0,
@@ -96,8 +96,8 @@ public struct PipelineStats: Codable, Sendable, Equatable {
     }
 
     /// Datagrams dropped because they did not parse, whatever the reason.
-    public var packetsDroppedUnparseable: UInt64 { parseDrops.total }
+    package var packetsDroppedUnparseable: UInt64 { parseDrops.total }
 
     /// Nothing handled yet.
-    public static let zero = PipelineStats()
+    package static let zero = PipelineStats()
 }

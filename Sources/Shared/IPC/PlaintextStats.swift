@@ -1,31 +1,31 @@
 /// What keeping decrypted content on disk did (spec-notes/plaintext.md). `PipelineStats` carries
 /// it only while a session keeps decrypted content: otherwise the group is absent, never zeros.
-public struct PlaintextStats: Codable, Sendable, Equatable {
+package struct PlaintextStats: Codable, Sendable, Equatable {
     /// Chunks of decrypted content written to disk.
-    public var plaintextChunksWritten: UInt64
+    package var plaintextChunksWritten: UInt64
     /// Chunks of decrypted content deleted for their age.
-    public var plaintextChunksExpired: UInt64
+    package var plaintextChunksExpired: UInt64
     /// Bytes of decrypted content stored (after the per-flow budget and the per-record cap).
-    public var plaintextBytesStored: UInt64 = 0
+    package var plaintextBytesStored: UInt64 = 0
     /// Bytes the per-flow, per-direction budget did not keep (the beginning is kept).
-    public var plaintextBytesTruncated: UInt64 = 0
+    package var plaintextBytesTruncated: UInt64 = 0
     /// Chunks refused before touching disk: their flow was no longer in the table.
-    public var plaintextChunksRefused: UInt64 = 0
+    package var plaintextChunksRefused: UInt64 = 0
     /// Writes that failed; the first one stops keeping decrypted content for the session.
-    public var plaintextWriteFailures: UInt64 = 0
+    package var plaintextWriteFailures: UInt64 = 0
     /// Files the sweep deleted (orphans and ceiling victims).
-    public var plaintextFilesReclaimed: UInt64 = 0
+    package var plaintextFilesReclaimed: UInt64 = 0
     /// Keeping decrypted content stopped on a failure (`lastPlaintextError` says which).
-    public var plaintextDisabledByFailure = false
-    public var lastPlaintextError: String?
+    package var plaintextDisabledByFailure = false
+    package var lastPlaintextError: String?
 
-    public init(plaintextChunksWritten: UInt64 = 0, plaintextChunksExpired: UInt64 = 0) {
+    package init(plaintextChunksWritten: UInt64 = 0, plaintextChunksExpired: UInt64 = 0) {
         self.plaintextChunksWritten = plaintextChunksWritten
         self.plaintextChunksExpired = plaintextChunksExpired
     }
 
     /// Persistence on, nothing written yet.
-    public static let zero = PlaintextStats()
+    package static let zero = PlaintextStats()
 
     enum CodingKeys: String, CodingKey {
         case plaintextChunksWritten, plaintextChunksExpired, plaintextBytesStored, plaintextBytesTruncated,
@@ -33,7 +33,7 @@ public struct PlaintextStats: Codable, Sendable, Equatable {
     }
 
     /// A group from an older tunnel lacks the later counters: they read as 0.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         plaintextChunksWritten = try container.decode(UInt64.self, forKey: .plaintextChunksWritten)
         plaintextChunksExpired = try container.decode(UInt64.self, forKey: .plaintextChunksExpired)

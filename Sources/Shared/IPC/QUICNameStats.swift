@@ -1,25 +1,25 @@
 /// What reading QUIC flows' Initial packets did: the server name the client announced, and what
 /// the server answered. Together they answer "why does this UDP 443 flow have no name?": not
 /// opened, opened but the ClientHello never completed, or never seen at all.
-public struct QUICNameStats: Codable, Sendable, Equatable {
+package struct QUICNameStats: Codable, Sendable, Equatable {
     /// Client Initial packets seen.
-    public var initialsSeen: UInt64
+    package var initialsSeen: UInt64
     /// Initials whose protection was removed with keys derived from the connection ID.
-    public var initialsOpened: UInt64
+    package var initialsOpened: UInt64
     /// Initials that could not be opened: an unknown QUIC version or protection that did not verify.
-    public var initialsUnopenable: UInt64
+    package var initialsUnopenable: UInt64
     /// Flows whose ClientHello did not complete within the Initials that were kept.
-    public var helloIncomplete: UInt64
+    package var helloIncomplete: UInt64
     /// Flows that took their name from the ClientHello's server name.
-    public var flowsNamed: UInt64
+    package var flowsNamed: UInt64
     /// Flows whose ClientHello was read whole but carried no server name.
-    public var flowsWithoutName: UInt64
+    package var flowsWithoutName: UInt64
     /// Flows whose server's answer was read from its Initials: a ServerHello, or an alert.
-    public var serverAnswersRead: UInt64
+    package var serverAnswersRead: UInt64
     /// Server Initials no key derived from the client's connection IDs opened.
-    public var serverInitialsUnopenable: UInt64
+    package var serverInitialsUnopenable: UInt64
 
-    public init(initialsSeen: UInt64 = 0, initialsOpened: UInt64 = 0, initialsUnopenable: UInt64 = 0,
+    package init(initialsSeen: UInt64 = 0, initialsOpened: UInt64 = 0, initialsUnopenable: UInt64 = 0,
                 helloIncomplete: UInt64 = 0, flowsNamed: UInt64 = 0, flowsWithoutName: UInt64 = 0,
                 serverAnswersRead: UInt64 = 0, serverInitialsUnopenable: UInt64 = 0) {
         self.initialsSeen = initialsSeen
@@ -33,5 +33,5 @@ public struct QUICNameStats: Codable, Sendable, Equatable {
     }
 
     /// Nothing seen yet.
-    public static let zero = QUICNameStats()
+    package static let zero = QUICNameStats()
 }

@@ -5,8 +5,8 @@ import Glibc
 /// A part of the recording — the capture or the history — that stopped on a write failure while
 /// the tunnel kept forwarding: what the person is told once, at that moment, and what the summary
 /// repeats. Pure: the pipeline and the history writer make it, the command renders it.
-public struct RecordingStop: Sendable, Hashable {
-    public enum Part: String, Sendable, Hashable {
+package struct RecordingStop: Sendable, Hashable {
+    package enum Part: String, Sendable, Hashable {
         case capture
         case history
         /// Decrypted content kept on disk (its chunks are counted, not packets).
@@ -16,39 +16,39 @@ public struct RecordingStop: Sendable, Hashable {
         var unit: String { self == .plaintext ? "chunk" : "packet" }
     }
 
-    public let part: Part
+    package let part: Part
     /// Packets this part had recorded when it stopped (captured, or written to the history).
-    public let packetsRecorded: UInt64
+    package let packetsRecorded: UInt64
     /// The failure was a full disk (ENOSPC, EDQUOT, SQLITE_FULL), not a broken one.
-    public let diskFull: Bool
+    package let diskFull: Bool
     /// The failure as its error says it.
-    public let reason: String
+    package let reason: String
 
-    public init(part: Part, packetsRecorded: UInt64, diskFull: Bool, reason: String) {
+    package init(part: Part, packetsRecorded: UInt64, diskFull: Bool, reason: String) {
         self.part = part
         self.packetsRecorded = packetsRecorded
         self.diskFull = diskFull
         self.reason = reason
     }
 
-    public init(capture error: PcapError, packetsCaptured: UInt64) {
+    package init(capture error: PcapError, packetsCaptured: UInt64) {
         self.init(part: .capture, packetsRecorded: packetsCaptured, diskFull: error.meansDiskFull,
                   reason: error.description)
     }
 
-    public init(history error: StoreError, packetsWritten: UInt64) {
+    package init(history error: StoreError, packetsWritten: UInt64) {
         self.init(part: .history, packetsRecorded: packetsWritten, diskFull: error.meansDiskFull,
                   reason: error.description)
     }
 
-    public init(plaintext error: PlaintextWriteError, chunksWritten: UInt64) {
+    package init(plaintext error: PlaintextWriteError, chunksWritten: UInt64) {
         self.init(part: .plaintext, packetsRecorded: chunksWritten, diskFull: error.meansDiskFull,
                   reason: error.description)
     }
 
     /// One sentence for standard error: "the disk holding /x is full: capture stopped after 2 731
     /// packets; the tunnel keeps forwarding".
-    public func sentence(dataDirectory: String) -> String {
+    package func sentence(dataDirectory: String) -> String {
         let stopped = "\(part.rawValue) stopped after \(packetsRecorded) \(part.unit)\(packetsRecorded == 1 ? "" : "s")"
         let cause = diskFull ? "the disk holding \(dataDirectory) is full: \(stopped)" : "\(stopped): \(reason)"
         return cause + "; the tunnel keeps forwarding"
@@ -56,7 +56,7 @@ public struct RecordingStop: Sendable, Hashable {
 
     /// The same for the summary, once the tunnel stopped: "capture stopped after 2 731 packets:
     /// the disk was full".
-    public var summary: String {
+    package var summary: String {
         "\(part.rawValue) stopped after \(packetsRecorded) \(part.unit)\(packetsRecorded == 1 ? "" : "s"): "
             + (diskFull ? "the disk was full" : reason)
     }
@@ -64,7 +64,7 @@ public struct RecordingStop: Sendable, Hashable {
 
 extension PcapError {
     /// The file system has no room (or no quota) left, as opposed to failing.
-    public var meansDiskFull: Bool {
+    package var meansDiskFull: Bool {
         switch self {
         case let .openFailed(_, code), let .writeFailed(_, code): code == ENOSPC || code == EDQUOT
         case .sequenceExhausted, .closed: false
@@ -74,7 +74,7 @@ extension PcapError {
 
 extension PlaintextWriteError {
     /// The file system has no room (or no quota) left, as opposed to failing.
-    public var meansDiskFull: Bool {
+    package var meansDiskFull: Bool {
         switch self {
         case let .openFailed(_, code), let .writeFailed(_, code): code == ENOSPC || code == EDQUOT
         case .sequenceExhausted, .closed: false
@@ -84,7 +84,7 @@ extension PlaintextWriteError {
 
 extension StoreError {
     /// SQLite said the disk is full (`SQLITE_FULL`).
-    public var meansDiskFull: Bool {
+    package var meansDiskFull: Bool {
         if case .diskFull = self { return true }
         return false
     }

@@ -1,23 +1,23 @@
 /// Which resolvers the tunnel announced to the monitored namespace, and what the system reported,
 /// so that a tunnel that left its namespace without name resolution says so instead of being
 /// silent about it (seeds/003 § ResolverStatus).
-public struct ResolverStatus: Codable, Sendable, Equatable {
+package struct ResolverStatus: Codable, Sendable, Equatable {
     /// What the namespace was given as its resolvers. Empty means it cannot resolve names.
-    public var announced: [String]
+    package var announced: [String]
     /// What the system reported at start, unfiltered; nil when it could not be asked.
-    public var reportedAtStart: [String]?
+    package var reportedAtStart: [String]?
     /// What the system reports now, read when the stats were asked for; nil when it could not be
     /// asked. Evidence only: with the tunnel up it is expected to repeat `announced`.
-    public var reportedNow: [String]?
+    package var reportedNow: [String]?
     /// Changes to the system's resolver configuration noticed while the tunnel ran (its
     /// resolv.conf written or replaced): the seed's network changes.
-    public var networkChanges: UInt64
+    package var networkChanges: UInt64
     /// Those after which different resolvers were learnt and announced. A change that taught
     /// nothing new (the same servers, or none usable) is counted above only.
-    public var networkChangesLearned: UInt64
+    package var networkChangesLearned: UInt64
 
     /// `announced` has no default: an empty list is a claim (no name resolution), not a blank.
-    public init(announced: [String], reportedAtStart: [String]?, reportedNow: [String]? = nil,
+    package init(announced: [String], reportedAtStart: [String]?, reportedNow: [String]? = nil,
                 networkChanges: UInt64 = 0, networkChangesLearned: UInt64 = 0) {
         self.announced = announced
         self.reportedAtStart = reportedAtStart
@@ -31,7 +31,7 @@ public struct ResolverStatus: Codable, Sendable, Equatable {
     }
 
     /// The counters are absent from a tunnel that predates them: none noticed, never "unknown".
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         announced = try container.decode([String].self, forKey: .announced)
         reportedAtStart = try container.decodeIfPresent([String].self, forKey: .reportedAtStart)
@@ -48,7 +48,7 @@ extension ResolverStatus {
     /// returned for the caller to hand to the namespace. Nil: keep announcing what was — a
     /// configuration that lists nothing usable (between two networks) never takes the old
     /// servers away.
-    public mutating func noteNetworkChange(reported: [IPAddress]?) -> [IPAddress]? {
+    package mutating func noteNetworkChange(reported: [IPAddress]?) -> [IPAddress]? {
         networkChanges &+= 1
         reportedNow = reported?.map(\.description)
         let usable = TunnelResolvers.announceable(from: reported ?? [])

@@ -13,7 +13,7 @@ import Foundation
 /// nothing is lost or read twice across the switch.
 ///
 /// `@unchecked Sendable`: one thread uses an instance at a time (single consumer).
-public final class RingBufferConsumer: @unchecked Sendable {
+package final class RingBufferConsumer: @unchecked Sendable {
     private var mapping: RingMapping?
     /// The current mapping's header and geometry as plain values, so a drain touches no
     /// reference count; `header` is nil once closed.
@@ -24,20 +24,20 @@ public final class RingBufferConsumer: @unchecked Sendable {
     private var tail: UInt64 = 0
     /// The last `head` seen; reloaded only when it promises fewer records than asked for.
     private var knownHead: UInt64 = 0
-    public let path: String
+    package let path: String
     /// This consumer's claim to be the ring's one reader, held until `close`.
     private var claim: RingReaderClaim?
     /// Sessions this consumer moved to after the one it opened.
-    public private(set) var reattachCount = 0
+    package private(set) var reattachCount = 0
 
     /// The tunnel's ring in a data directory. A reader creates nothing.
-    public convenience init(dataDirectory: URL) throws(IPCError) {
+    package convenience init(dataDirectory: URL) throws(IPCError) {
         try self.init(fileURL: DataDirectoryLayout.ring(in: dataDirectory))
     }
 
     /// Opens an existing ring; its geometry comes from its header (`badHeader` if not ours).
     /// `readerInUse` when another consumer reads it.
-    public init(fileURL: URL) throws(IPCError) {
+    package init(fileURL: URL) throws(IPCError) {
         path = fileURL.path
         let mapping = try Self.open(path)
         do {
@@ -68,18 +68,18 @@ public final class RingBufferConsumer: @unchecked Sendable {
     }
 
     /// The session of the file this consumer reads now.
-    public var generation: UInt64 { mapping?.generation ?? 0 }
-    public var slotCount: Int { mapping?.geometry.slotCount ?? 0 }
-    public var sessionState: RingFileState { mapping?.state ?? .closed }
+    package var generation: UInt64 { mapping?.generation ?? 0 }
+    package var slotCount: Int { mapping?.geometry.slotCount ?? 0 }
+    package var sessionState: RingFileState { mapping?.state ?? .closed }
 
     /// Records the producer refused in the current session because the ring was full.
-    public func droppedCount() -> UInt64 {
+    package func droppedCount() -> UInt64 {
         guard let mapping else { return 0 }
         return ctv_ring_load_dropped(mapping.header)
     }
 
     /// Up to `max` waiting records, oldest first. Never blocks.
-    public func drain(max: Int) -> [PackedPacketMeta] {
+    package func drain(max: Int) -> [PackedPacketMeta] {
         var records: [PackedPacketMeta] = []
         records.reserveCapacity(Swift.min(max, slotCount))
         drain(into: &records, max: max)
@@ -89,7 +89,7 @@ public final class RingBufferConsumer: @unchecked Sendable {
     /// Appends up to `max` waiting records to `records` and returns how many; reusing one array
     /// keeps a steady reader free of allocation.
     @discardableResult
-    public func drain(into records: inout [PackedPacketMeta], max: Int) -> Int {
+    package func drain(into records: inout [PackedPacketMeta], max: Int) -> Int {
         var taken = 0
         while taken < max, let header {
             taken += drainCurrent(header, into: &records, max: max - taken)
@@ -121,7 +121,7 @@ public final class RingBufferConsumer: @unchecked Sendable {
     /// moved. Unread records of the current file are abandoned, so `drain` calls this only once
     /// the file is empty; callers use it when they know the old session is gone.
     @discardableResult
-    public func reattach() throws(IPCError) -> Bool {
+    package func reattach() throws(IPCError) -> Bool {
         if let mapping, mapping.pathStillNamesThisFile() { return false }
         let fresh = try Self.open(path)
         if let mapping, fresh.generation == mapping.generation, fresh.inode == mapping.inode { return false }
@@ -132,7 +132,7 @@ public final class RingBufferConsumer: @unchecked Sendable {
 
     /// Blocks until records are waiting, the session changes, or `timeout` passes; the reader
     /// should still drain once a second on its own, which `timeout` gives it.
-    public func wait(timeout: Duration) -> RingWaitOutcome {
+    package func wait(timeout: Duration) -> RingWaitOutcome {
         guard let mapping else { return .closed }
         let sequence = ctv_ring_wake_sequence(mapping.header)
         if tail != ctv_ring_load_head_acquire(mapping.header) { return .recordsAvailable }
@@ -146,7 +146,7 @@ public final class RingBufferConsumer: @unchecked Sendable {
     }
 
     /// Unmaps and closes; later drains return nothing.
-    public func close() {
+    package func close() {
         claim?.release()
         claim = nil
         mapping?.unmap()
@@ -159,7 +159,7 @@ public final class RingBufferConsumer: @unchecked Sendable {
 }
 
 /// Why `RingBufferConsumer.wait` returned.
-public enum RingWaitOutcome: Sendable, Hashable {
+package enum RingWaitOutcome: Sendable, Hashable {
     case recordsAvailable
     /// The file was superseded: drain, which moves to the new session.
     case sessionChanged

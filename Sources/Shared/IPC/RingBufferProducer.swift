@@ -15,7 +15,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: one thread uses an instance at a time (single producer); it is marked so
 /// only so it can be handed to that thread. The coordination is the shared atomics, not the class.
-public final class RingBufferProducer: @unchecked Sendable {
+package final class RingBufferProducer: @unchecked Sendable {
     private var mapping: RingMapping?
     /// The mapping's header and first slot, held as plain pointers so a push touches no
     /// reference count; nil once closed.
@@ -30,14 +30,14 @@ public final class RingBufferProducer: @unchecked Sendable {
     /// is not pulled on every push.
     private var knownTail: UInt64 = 0
 
-    public let generation: UInt64
-    public let path: String
+    package let generation: UInt64
+    package let path: String
     /// The temporary rings an unclean stop left beside this one, removed as this session began
     /// (file names, in name order): what `run` reports as recovered.
-    public let sweptLeftovers: [String]
+    package let sweptLeftovers: [String]
 
     /// The tunnel's ring in its data directory (created 0700 if missing).
-    public convenience init(dataDirectory: URL, slotCount: Int = RingGeometry.defaultSlotCount,
+    package convenience init(dataDirectory: URL, slotCount: Int = RingGeometry.defaultSlotCount,
                             slotSize: Int = PackedPacketMeta.packedByteCount) throws(IPCError) {
         do {
             try PrivateDirectory.create(dataDirectory)
@@ -58,7 +58,7 @@ public final class RingBufferProducer: @unchecked Sendable {
         return false
     }
 
-    public init(fileURL: URL, slotCount: Int, slotSize: Int = PackedPacketMeta.packedByteCount) throws(IPCError) {
+    package init(fileURL: URL, slotCount: Int, slotSize: Int = PackedPacketMeta.packedByteCount) throws(IPCError) {
         let geometry = try RingGeometry(slotCount: slotCount, slotSize: slotSize)
         let path = fileURL.path
         let lock = try RingLock.exclusive(forRing: path)
@@ -141,7 +141,7 @@ public final class RingBufferProducer: @unchecked Sendable {
     /// Writes one record, or counts it in `dropped` when the consumer has not freed a slot.
     /// Returns whether it was written. After `close()` nothing is written or counted.
     @discardableResult
-    public func push(_ record: PackedPacketMeta) -> Bool {
+    package func push(_ record: PackedPacketMeta) -> Bool {
         guard let header else { return false }
         if head &- knownTail >= slotCount {
             knownTail = ctv_ring_load_tail_acquire(header)
@@ -157,11 +157,11 @@ public final class RingBufferProducer: @unchecked Sendable {
     }
 
     @discardableResult
-    public func push(_ meta: PacketMeta) -> Bool { push(PackedPacketMeta(meta)) }
+    package func push(_ meta: PacketMeta) -> Bool { push(PackedPacketMeta(meta)) }
 
     /// Whether the next push would be written rather than dropped. For tools and tests that must
     /// not lose records; the tunnel never waits for space.
-    public func hasFreeSlot() -> Bool {
+    package func hasFreeSlot() -> Bool {
         guard let header else { return false }
         if head &- knownTail < slotCount { return true }
         knownTail = ctv_ring_load_tail_acquire(header)
@@ -170,19 +170,19 @@ public final class RingBufferProducer: @unchecked Sendable {
 
     /// Wakes a waiting consumer; call once after a batch of pushes. Costs one atomic add when
     /// nobody waits, so calling it per batch never becomes a per-packet syscall.
-    public func notifyConsumer() {
+    package func notifyConsumer() {
         guard let header else { return }
         ctv_ring_notify(header)
     }
 
-    public func droppedCount() -> UInt64 {
+    package func droppedCount() -> UInt64 {
         guard let header else { return 0 }
         return ctv_ring_load_dropped(header)
     }
 
     /// Marks the session ended, wakes the consumer, unmaps and closes. The file stays, so the
     /// consumer can drain what is left; the next session supersedes it.
-    public func close() {
+    package func close() {
         guard let mapping else { return }
         ctv_ring_store_state_release(mapping.header, RingFileState.closed.rawValue)
         ctv_ring_notify(mapping.header)

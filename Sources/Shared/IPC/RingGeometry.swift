@@ -2,21 +2,21 @@ import CTunnelVision
 
 /// The shape of a ring file and the rules it must follow (ipc spec): a 64-byte header, then
 /// `slotCount` slots of `slotSize` bytes. Pure: validation reads only the header's bytes.
-public struct RingGeometry: Sendable, Hashable {
-    public static let magic: UInt32 = 0x5456_5231   // "TVR1"
-    public static let version: UInt32 = 1
-    public static let headerByteCount = Int(CTV_RING_HEADER_SIZE)
+package struct RingGeometry: Sendable, Hashable {
+    package static let magic: UInt32 = 0x5456_5231   // "TVR1"
+    package static let version: UInt32 = 1
+    package static let headerByteCount = Int(CTV_RING_HEADER_SIZE)
     /// A ring is live metadata, not history: a gigabyte is already millions of packets.
-    public static let maximumFileByteCount = 1 << 30
+    static let maximumFileByteCount = 1 << 30
     /// The default for the tunnel: 2^16 records of 64 bytes, 4 MiB, about a second of a busy link.
-    public static let defaultSlotCount = 1 << 16
+    package static let defaultSlotCount = 1 << 16
 
-    public let slotSize: Int
-    public let slotCount: Int
+    package let slotSize: Int
+    package let slotCount: Int
 
     /// A geometry the producer may create: a power-of-two count, slots that hold a record and keep
     /// 8-byte alignment, and a file that fits the ceiling.
-    public init(slotCount: Int, slotSize: Int = PackedPacketMeta.packedByteCount) throws(IPCError) {
+    package init(slotCount: Int, slotSize: Int = PackedPacketMeta.packedByteCount) throws(IPCError) {
         guard slotCount > 0, slotCount & (slotCount - 1) == 0 else {
             throw .badGeometry("slot count \(slotCount) is not a power of two")
         }
@@ -30,7 +30,7 @@ public struct RingGeometry: Sendable, Hashable {
         self.slotSize = slotSize
     }
 
-    public var fileByteCount: Int { Self.headerByteCount + slotCount * slotSize }
+    package var fileByteCount: Int { Self.headerByteCount + slotCount * slotSize }
 
     /// The geometry a mapped header declares, or the reason it is not a ring of ours.
     /// `fileByteCount` is the file's real size, which must match exactly.
@@ -80,7 +80,7 @@ enum RingHeaderProblem: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Where a ring file stands in the life of its session (header @48).
-public enum RingFileState: UInt32, Sendable {
+package enum RingFileState: UInt32, Sendable {
     /// Its producer is (or was, if it crashed) writing into it.
     case live = 0
     /// Its producer closed it: the session ended.

@@ -10,16 +10,16 @@ import Foundation
 /// thread, so the single consumer stays wherever it is (an actor) and is merely told to drain.
 ///
 /// `@unchecked Sendable`: one thread uses an instance at a time.
-public final class RingNotificationWatch: @unchecked Sendable {
+package final class RingNotificationWatch: @unchecked Sendable {
     private var mapping: RingMapping?
     private var observedSequence: UInt32 = 0
-    public let path: String
+    package let path: String
 
-    public init(fileURL: URL) { path = fileURL.path }
+    package init(fileURL: URL) { path = fileURL.path }
 
     /// Blocks until the producer posts a wakeup, a new session's file replaces the watched one,
     /// or `timeout` passes. With no ring at the path it sleeps `timeout` and says so.
-    public func wait(timeout: Duration) -> RingNotification {
+    package func wait(timeout: Duration) -> RingNotification {
         if let mapping, mapping.state != .superseded, mapping.pathStillNamesThisFile() {
             let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000
                 + timeout.components.attoseconds / 1_000_000_000
@@ -51,7 +51,7 @@ public final class RingNotificationWatch: @unchecked Sendable {
         return try? RingMapping.open(path: path)
     }
 
-    public func close() {
+    package func close() {
         mapping?.unmap()
         mapping = nil
     }
@@ -60,7 +60,7 @@ public final class RingNotificationWatch: @unchecked Sendable {
 }
 
 /// Why `RingNotificationWatch.wait` returned.
-public enum RingNotification: Sendable, Hashable {
+package enum RingNotification: Sendable, Hashable {
     /// The producer posted a wakeup: records (or a session's end) wait for the consumer.
     case notified
     /// The path names another file than before (a new session), or the watched one went away.

@@ -2,42 +2,42 @@
 /// goes silent. Each part has one owner on the loop thread: the runtime counts the device's, the
 /// relay's socket connector the sockets'. Errors are keyed by the errno's name ("ECONNREFUSED",
 /// `SystemError.name`), which reads the same on every machine; a key appears once it happened.
-public struct ShellStats: Codable, Sendable, Equatable {
+package struct ShellStats: Codable, Sendable, Equatable {
     /// What the TUN device refused.
-    public var device: Device
+    package var device: Device
     /// What the relay's outbound sockets refused.
-    public var sockets: Sockets
+    package var sockets: Sockets
 
-    public init(device: Device = Device(), sockets: Sockets = Sockets()) {
+    package init(device: Device = Device(), sockets: Sockets = Sockets()) {
         self.device = device
         self.sockets = sockets
     }
 
     /// Nothing dropped yet.
-    public static let zero = ShellStats()
+    package static let zero = ShellStats()
 
     /// The device's failed calls, and what the kernel counted on it. A read that fails loses
     /// nothing (the datagram stays queued, or the device is gone); a write that fails loses the
     /// datagram, as on a wire; a datagram the kernel could not queue for us is lost before we read.
-    public struct Device: Codable, Sendable, Equatable {
+    package struct Device: Codable, Sendable, Equatable {
         /// Reads that failed, by errno (EAGAIN, "nothing waits", is not one).
-        public var readFailures: [String: UInt64]
+        package var readFailures: [String: UInt64]
         /// Datagrams the device did not take, by errno: "EAGAIN" is its queue full (the monitored
         /// side reads too slowly), anything else an error.
-        public var writeDrops: [String: UInt64]
+        package var writeDrops: [String: UInt64]
 
         /// What the kernel counted on the device, read when the stats were asked; nil when it
         /// could not be read (`kernelProblem` says why) or the device is not the kernel's (a test's).
-        public var kernel: DeviceKernelCounters?
+        package var kernel: DeviceKernelCounters?
         /// Why `kernel` could not be read, as the person should read it.
-        public var kernelProblem: String?
+        package var kernelProblem: String?
         /// A watched interface's frames of other protocols than IP (ARP…), skipped; nil for a TUN.
-        public var framesNotIP: UInt64?
+        package var framesNotIP: UInt64?
         /// A watched interface's packets cut because they did not fit the capture ring's block
         /// (recorded with their length on the wire); nil for a TUN.
-        public var framesCut: UInt64?
+        package var framesCut: UInt64?
 
-        public init(readFailures: [String: UInt64] = [:], writeDrops: [String: UInt64] = [:],
+        package init(readFailures: [String: UInt64] = [:], writeDrops: [String: UInt64] = [:],
                     kernel: DeviceKernelCounters? = nil, kernelProblem: String? = nil) {
             self.readFailures = readFailures
             self.writeDrops = writeDrops
@@ -45,32 +45,32 @@ public struct ShellStats: Codable, Sendable, Equatable {
             self.kernelProblem = kernelProblem
         }
 
-        public var readFailureCount: UInt64 { readFailures.values.reduce(0, +) }
-        public var writeDropCount: UInt64 { writeDrops.values.reduce(0, +) }
+        package var readFailureCount: UInt64 { readFailures.values.reduce(0, +) }
+        package var writeDropCount: UInt64 { writeDrops.values.reduce(0, +) }
     }
 
     /// The relay sockets' failed calls, by the call. A failed connect is the remote's answer
     /// (refused, unreachable) as much as a fault: the monitored client hears it as a reset or an
     /// ICMP error; `connectFailuresByErrno` says which.
-    public struct Sockets: Codable, Sendable, Equatable {
+    package struct Sockets: Codable, Sendable, Equatable {
         /// socket(2) or its options refused: no socket was made (often the descriptor limit).
-        public var socketFailures: UInt64
+        package var socketFailures: UInt64
         /// TCP and UDP connects that failed.
-        public var connectFailures: UInt64
+        package var connectFailures: UInt64
         /// TCP sends that failed (the leg is closed, its flow reset).
-        public var sendFailures: UInt64
+        package var sendFailures: UInt64
         /// Receives that failed (a reset, an ICMP error for an earlier UDP datagram).
-        public var receiveFailures: UInt64
+        package var receiveFailures: UInt64
         /// shutdown(SHUT_WR) refused (the peer already gone).
-        public var shutdownFailures: UInt64
+        package var shutdownFailures: UInt64
         /// Descriptors the event loop refused to watch (the leg is closed).
-        public var watchFailures: UInt64
+        package var watchFailures: UInt64
         /// UDP datagrams the socket did not take (its buffer full, or an error): lost.
-        public var udpSendsLost: UInt64
+        package var udpSendsLost: UInt64
         /// `connectFailures`, by errno.
-        public var connectFailuresByErrno: [String: UInt64]
+        package var connectFailuresByErrno: [String: UInt64]
 
-        public init(socketFailures: UInt64 = 0, connectFailures: UInt64 = 0, sendFailures: UInt64 = 0,
+        package init(socketFailures: UInt64 = 0, connectFailures: UInt64 = 0, sendFailures: UInt64 = 0,
                     receiveFailures: UInt64 = 0, shutdownFailures: UInt64 = 0, watchFailures: UInt64 = 0,
                     udpSendsLost: UInt64 = 0, connectFailuresByErrno: [String: UInt64] = [:]) {
             self.socketFailures = socketFailures

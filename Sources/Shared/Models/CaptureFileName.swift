@@ -5,33 +5,33 @@ import Glibc
 /// The name of a capture file: `tunnelvision-<seq>-<yyyyMMdd-HHmmss>.pcap`, the sequence
 /// zero-padded to six digits so alphabetical order is chronological, the time in UTC.
 /// The sequence is the file's identity (`CaptureLocation.fileSequence`); the time is for people.
-public enum CaptureFileName {
+package enum CaptureFileName {
     static let shape = SequencedFileName(prefix: "tunnelvision-", fileExtension: ".pcap")
-    public static var prefix: String { shape.prefix }
-    public static var fileExtension: String { shape.fileExtension }
-    public static var sequenceDigits: Int { SequencedFileName.sequenceDigits }
+    package static var prefix: String { shape.prefix }
+    static var fileExtension: String { shape.fileExtension }
+    static var sequenceDigits: Int { SequencedFileName.sequenceDigits }
 
-    public static func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
+    package static func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
         shape.make(sequence: sequence, nanosecondsSince1970: nanosecondsSince1970)
     }
-    public static func sequence(in name: String) -> UInt32? { shape.sequence(in: name) }
-    public static func startSecondsSince1970(in name: String) -> Int64? { shape.startSecondsSince1970(in: name) }
+    package static func sequence(in name: String) -> UInt32? { shape.sequence(in: name) }
+    package static func startSecondsSince1970(in name: String) -> Int64? { shape.startSecondsSince1970(in: name) }
 }
 
 /// `<prefix><seq 6 digits>-<yyyyMMdd-HHmmss><extension>`: the shape both the capture files and
 /// the decrypted-content files (`PlaintextFileName`) are named in.
-public struct SequencedFileName: Sendable {
-    public let prefix: String
-    public let fileExtension: String
-    public static let sequenceDigits = 6
+struct SequencedFileName: Sendable {
+    let prefix: String
+    let fileExtension: String
+    static let sequenceDigits = 6
 
-    public init(prefix: String, fileExtension: String) {
+    init(prefix: String, fileExtension: String) {
         self.prefix = prefix
         self.fileExtension = fileExtension
     }
 
     /// The name for `sequence` started at `nanosecondsSince1970` (UTC; instants before 1970 clamp).
-    public func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
+    func make(sequence: UInt32, nanosecondsSince1970: Int64) -> String {
         var writer = ASCIIWriter(capacity: 48)
         writer.append(prefix)
         writer.appendDecimal(sequence, width: Self.sequenceDigits)
@@ -43,7 +43,7 @@ public struct SequencedFileName: Sendable {
 
     /// `yyyyMMdd-HHmmss` of a second since 1970, in UTC (before 1970 clamps): the time in the
     /// names of our files, captures and exports alike.
-    public static func appendTime(secondsSince1970: Int64, to writer: inout ASCIIWriter) {
+    static func appendTime(secondsSince1970: Int64, to writer: inout ASCIIWriter) {
         var seconds = time_t(max(0, secondsSince1970))
         var parts = tm()
         gmtime_r(&seconds, &parts)
@@ -57,14 +57,14 @@ public struct SequencedFileName: Sendable {
     }
 
     /// The sequence a capture file name carries, or nil when the name is not one of ours.
-    public func sequence(in name: String) -> UInt32? {
+    func sequence(in name: String) -> UInt32? {
         guard let parts = parts(of: name) else { return nil }
         return UInt32(parts[0])
     }
 
     /// When the writer started the file, as its name says (UTC, whole seconds since 1970); nil
     /// when the name is not one of ours or its time is not a real instant (a month 13).
-    public func startSecondsSince1970(in name: String) -> Int64? {
+    func startSecondsSince1970(in name: String) -> Int64? {
         guard let parts = parts(of: name), let day = Int32(parts[1]), let clock = Int32(parts[2]) else { return nil }
         var fields = tm()
         fields.tm_year = day / 10_000 - 1900

@@ -3,7 +3,7 @@ extension CommunityID {
     /// the key's ports, any protocol the spec hashes without ports by its addresses. A key that
     /// lacks what the spec hashes has none; the spec lets a monitor report none for what it cannot
     /// compute, and a value made up here would match no other monitor's.
-    public init(flow key: FlowKey, seed: UInt16 = 0) throws(Unavailable) {
+    package init(flow key: FlowKey, seed: UInt16 = 0) throws(Unavailable) {
         switch key.proto {
         case .tcp, .udp:
             self.init(proto: key.proto, source: key.endpointA, destination: key.endpointB, seed: seed)
@@ -16,7 +16,7 @@ extension CommunityID {
     }
 
     /// Why a flow key has no Community ID. The caller shows none, and may say why.
-    public enum Unavailable: Error, Sendable, Hashable {
+    package enum Unavailable: Error, Sendable, Hashable {
         /// ICMP or ICMPv6: the key keeps no type or code (its ports are 0), and one key holds
         /// every message between two hosts — requests, replies, errors — where the spec makes one
         /// ID per type (a one-way message's type and code included).

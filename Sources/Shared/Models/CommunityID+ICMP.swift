@@ -4,7 +4,7 @@ extension CommunityID {
     /// A type with a counterpart — a request or its reply — stands as (type, counterpart), the code
     /// left out, so both halves of the exchange have one ID; any other type is one-way, (type,
     /// code), and its endpoints are never turned round.
-    public init(icmp proto: IPProtocolNumber, source: IPAddress, destination: IPAddress, type: UInt8, code: UInt8,
+    package init(icmp proto: IPProtocolNumber, source: IPAddress, destination: IPAddress, type: UInt8, code: UInt8,
                 seed: UInt16 = 0) {
         precondition(proto == .icmp || proto == .icmpv6, "\(proto.displayName) is not ICMP")
         let pairs = proto == .icmp ? Self.icmpv4Pairs : Self.icmpv6Pairs

@@ -11,12 +11,12 @@ import Foundation
 /// smaller port), ports only for TCP, UDP, SCTP, ICMP and ICMPv6 (whose type and code stand in
 /// for them, `CommunityID+ICMP.swift`); then SHA-1, and "1:" before its base64.
 /// From a history's flow: `init(flow:seed:)`.
-public struct CommunityID: Sendable, Hashable {
+package struct CommunityID: Sendable, Hashable {
     /// The SHA-1 of the hash input: 20 bytes.
-    public let digest: [UInt8]
+    package let digest: [UInt8]
 
     /// A flow of a protocol with ports (TCP, UDP, SCTP): both endpoints, either way round.
-    public init(proto: IPProtocolNumber, source: IPEndpoint, destination: IPEndpoint, seed: UInt16 = 0) {
+    package init(proto: IPProtocolNumber, source: IPEndpoint, destination: IPEndpoint, seed: UInt16 = 0) {
         precondition(Self.portProtocols.contains(proto), "\(proto.displayName) has no ports in a Community ID")
         self.init(seed: seed, proto: proto, source: source.address, destination: destination.address,
                   ports: (source.port, destination.port), oneWay: false)
@@ -24,7 +24,7 @@ public struct CommunityID: Sendable, Hashable {
 
     /// A flow of any other protocol but ICMP: its addresses and number alone (the spec's "other
     /// IP-borne protocols").
-    public init(proto: IPProtocolNumber, source: IPAddress, destination: IPAddress, seed: UInt16 = 0) {
+    package init(proto: IPProtocolNumber, source: IPAddress, destination: IPAddress, seed: UInt16 = 0) {
         precondition(!Self.portProtocols.contains(proto) && proto != .icmp && proto != .icmpv6,
                      "\(proto.displayName) hashes its ports in a Community ID")
         self.init(seed: seed, proto: proto, source: source, destination: destination, ports: nil, oneWay: false)
@@ -58,5 +58,5 @@ public struct CommunityID: Sendable, Hashable {
 extension CommunityID: CustomStringConvertible {
     /// `1:LQU9qZlK+B5F3KDmev6m5PMibrg=`: the version, then the digest in base64 (RFC 4648 §4,
     /// padded) — the form every monitor writes by default.
-    public var description: String { "1:" + Data(digest).base64EncodedString() }
+    package var description: String { "1:" + Data(digest).base64EncodedString() }
 }

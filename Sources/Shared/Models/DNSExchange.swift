@@ -1,22 +1,22 @@
 /// What a DNS flow asked and how it was answered: the first question of the first query the
 /// client sent on it, and the server's reply to that question. A DNS flow is named by what it
 /// asked (`FlowName`), not by the resolver it asked.
-public struct DNSExchange: Sendable, Hashable, Codable {
+package struct DNSExchange: Sendable, Hashable, Codable {
     /// The name asked for, normalised (lowercase, no trailing dot; `DNSName.normalizedDomain`).
-    public var question: String
+    package var question: String
     /// The record type asked for (`DNSRecordType`'s raw value).
-    public var questionType: UInt16
+    package var questionType: UInt16
     /// The reply to that question; nil while none was seen.
-    public var reply: DNSReply?
+    package var reply: DNSReply?
 
-    public init(question: String, questionType: UInt16, reply: DNSReply? = nil) {
+    package init(question: String, questionType: UInt16, reply: DNSReply? = nil) {
         self.question = question
         self.questionType = questionType
         self.reply = reply
     }
 
     /// The exchange `message` begins, when it is a query whose first question has a usable name.
-    public init?(query message: DNSMessage) {
+    package init?(query message: DNSMessage) {
         guard !message.header.isResponse, let question = message.questions.first,
               let name = question.name.normalizedDomain else { return nil }
         self.init(question: name, questionType: question.type.rawValue)
@@ -24,25 +24,25 @@ public struct DNSExchange: Sendable, Hashable, Codable {
 }
 
 /// How a DNS server answered: its response code and what the answer section held.
-public struct DNSReply: Sendable, Hashable, Codable {
+package struct DNSReply: Sendable, Hashable, Codable {
     /// RCODE (RFC 1035 §4.1.1): 0 no error, 3 no such name (NXDOMAIN), …
-    public var responseCode: UInt8
+    package var responseCode: UInt8
     /// Records in the answer section, of every type.
-    public var answerCount: Int
+    package var answerCount: Int
     /// The addresses and CNAME targets answered, in answer order, at most `keptAnswers`.
-    public var answers: [String]
+    package var answers: [String]
 
     /// The most answers kept per flow: enough for any real reply's addresses.
-    public static let keptAnswers = 16
+    static let keptAnswers = 16
 
-    public init(responseCode: UInt8, answerCount: Int, answers: [String]) {
+    package init(responseCode: UInt8, answerCount: Int, answers: [String]) {
         self.responseCode = responseCode
         self.answerCount = answerCount
         self.answers = answers
     }
 
     /// The reply `message` gives.
-    public init(_ message: DNSMessage) {
+    package init(_ message: DNSMessage) {
         // A plain loop: every reply of a capture comes here, and a lazy chain cost more than the texts.
         var answers: [String] = []
         answers.reserveCapacity(min(message.answers.count, Self.keptAnswers))
@@ -58,7 +58,7 @@ public struct DNSReply: Sendable, Hashable, Codable {
     }
 
     /// How it went, in the words the packet screen uses (`DNSAnswerPresentation`).
-    public var outcome: Outcome {
+    package var outcome: Outcome {
         switch responseCode {
         case DNSResponseCode.noError.rawValue: answerCount > 0 ? .answered : .noRecordsOfThatType
         case DNSResponseCode.nameError.rawValue: .noSuchName
@@ -67,7 +67,7 @@ public struct DNSReply: Sendable, Hashable, Codable {
     }
 
     /// What a reply amounts to; raw values are the stable identifiers the JSON outputs use.
-    public enum Outcome: String, Sendable, Hashable, CaseIterable {
+    package enum Outcome: String, Sendable, Hashable, CaseIterable {
         /// NOERROR with answers.
         case answered
         /// NOERROR and no answer: the name exists, without records of the type asked for.

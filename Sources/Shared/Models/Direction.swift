@@ -1,5 +1,5 @@
 /// Which way a packet went, as seen from the monitored device. Raw values are disk/wire format.
-public enum Direction: UInt8, Sendable, Hashable, Codable, CaseIterable {
+package enum Direction: UInt8, Sendable, Hashable, Codable, CaseIterable {
     /// Device → network.
     case outbound = 0
     /// Network → device.

@@ -2,18 +2,18 @@
 /// (RFC 7858, TCP port 853), DNS over QUIC (RFC 9250, UDP port 853), or DNS over HTTPS (RFC 8484)
 /// to a well-known public resolver's name — DoH is HTTPS like any other, so only the name tells.
 /// Derived on reading from the key and the announced name; never stored.
-public enum EncryptedDNS: String, Sendable, Hashable, CaseIterable {
+package enum EncryptedDNS: String, Sendable, Hashable, CaseIterable {
     case dnsOverTLS = "dot"
     case dnsOverQUIC = "doq"
     case dnsOverHTTPS = "doh"
 
     /// The port DoT and DoQ use (RFC 7858 §3.1, RFC 9250 §4.1.1).
-    public static let port: UInt16 = 853
+    package static let port: UInt16 = 853
 
     /// Names of public resolvers that answer DoH on them, as their operators publish them (Google
     /// Public DNS, Cloudflare 1.1.1.1 and the names browsers use for it, Quad9, OpenDNS, NextDNS,
     /// AdGuard, CleanBrowsing, Mullvad, Control D).
-    public static let knownResolverNames: Set<String> = [
+    static let knownResolverNames: Set<String> = [
         "dns.google", "dns.google.com", "cloudflare-dns.com", "one.one.one.one", "1dot1dot1dot1.cloudflare-dns.com",
         "mozilla.cloudflare-dns.com", "chrome.cloudflare-dns.com", "security.cloudflare-dns.com",
         "family.cloudflare-dns.com", "dns.quad9.net", "dns9.quad9.net", "dns10.quad9.net", "dns11.quad9.net",
@@ -23,7 +23,7 @@ public enum EncryptedDNS: String, Sendable, Hashable, CaseIterable {
     ]
 
     /// What `key` carries, given the name it announced; nil for anything else.
-    public init?(key: FlowKey, announcedName: String?) {
+    package init?(key: FlowKey, announcedName: String?) {
         let ports = [key.endpointA.port, key.endpointB.port]
         if ports.contains(Self.port) {
             switch key.proto {
@@ -40,7 +40,7 @@ public enum EncryptedDNS: String, Sendable, Hashable, CaseIterable {
     }
 
     /// How a person reads it.
-    public var phrase: String {
+    package var phrase: String {
         switch self {
         case .dnsOverTLS: "DNS over TLS: the lookups inside are encrypted"
         case .dnsOverQUIC: "DNS over QUIC: the lookups inside are encrypted"

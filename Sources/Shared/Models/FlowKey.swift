@@ -3,13 +3,13 @@
 ///
 /// The key stores nothing direction-dependent; which end is the device is answered by the
 /// tunnel's local addresses (`direction(ofPacketFrom:localAddress:)`).
-public struct FlowKey: Sendable, Hashable, Codable {
-    public let proto: IPProtocolNumber
-    public let endpointA: IPEndpoint
-    public let endpointB: IPEndpoint
+package struct FlowKey: Sendable, Hashable, Codable {
+    package let proto: IPProtocolNumber
+    package let endpointA: IPEndpoint
+    package let endpointB: IPEndpoint
 
     @inlinable
-    public init(proto: IPProtocolNumber, source: IPEndpoint, destination: IPEndpoint) {
+    package init(proto: IPProtocolNumber, source: IPEndpoint, destination: IPEndpoint) {
         self.proto = proto
         if source <= destination {
             endpointA = source
@@ -22,7 +22,7 @@ public struct FlowKey: Sendable, Hashable, Codable {
 
     /// `.outbound` when the packet came from the device's own address, `.inbound` otherwise.
     /// `source` must be one of the key's endpoints.
-    public func direction(ofPacketFrom source: IPEndpoint, localAddress: IPAddress) -> Direction {
+    package func direction(ofPacketFrom source: IPEndpoint, localAddress: IPAddress) -> Direction {
         precondition(source == endpointA || source == endpointB, "\(source) is not an endpoint of \(self)")
         return source.address == localAddress ? .outbound : .inbound
     }
@@ -34,7 +34,7 @@ extension FlowKey {
     /// folded into fewer words first (A ^ B·k) let a crafted capture give any number of flows one
     /// bucket whatever the seed, and `analyze` reads captures from anywhere.
     @inlinable
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(endpointA.address.high)
         hasher.combine(endpointA.address.low)
         hasher.combine(endpointB.address.high)
@@ -47,7 +47,7 @@ extension FlowKey {
     /// A mix of every field that is the same in every process and run (unlike `hashValue`, which
     /// `Hasher` seeds per process): for splitting flows among workers. Not for hash tables that
     /// face untrusted keys.
-    public var stableMix: UInt64 {
+    package var stableMix: UInt64 {
         var mixed = UInt64(proto.rawValue)
         func mix(_ word: UInt64) {
             mixed = (mixed ^ word) &* 0x9E37_79B9_7F4A_7C15
@@ -63,5 +63,5 @@ extension FlowKey {
 }
 
 extension FlowKey: CustomStringConvertible {
-    public var description: String { "\(proto.displayName) \(endpointA) ↔ \(endpointB)" }
+    package var description: String { "\(proto.displayName) \(endpointA) ↔ \(endpointB)" }
 }

@@ -1,19 +1,19 @@
 /// The name DNS gave a flow's remote address when the flow began: an inference, never written
 /// into `sni`.
-public struct ResolvedFlowName: Sendable, Hashable, Codable {
+package struct ResolvedFlowName: Sendable, Hashable, Codable {
     /// The name asked for, normalised (lowercase, no trailing dot).
-    public var name: String
+    package var name: String
     /// Other live names of the same address, most recent first.
-    public var otherNames: [String]
+    package var otherNames: [String]
 
-    public init(name: String, otherNames: [String] = []) {
+    package init(name: String, otherNames: [String] = []) {
         self.name = name
         self.otherNames = otherNames
     }
 }
 
 /// Where a flow's name came from. Derived from which field is set, never stored.
-public enum FlowNameOrigin: String, Sendable, Hashable, Codable, CaseIterable {
+package enum FlowNameOrigin: String, Sendable, Hashable, Codable, CaseIterable {
     /// What the connection itself announced (TLS or QUIC server_name).
     case sni
     /// The target a proxy request carried in the clear (SOCKS, HTTP CONNECT), when it is a DNS name.
@@ -28,17 +28,17 @@ public enum FlowNameOrigin: String, Sendable, Hashable, Codable, CaseIterable {
 /// The one name a flow is shown by. The connection's own word wins: its SNI, then the target a proxy
 /// request named (the TLS inside a tunnel says it better, an IP literal names nothing), then a name
 /// inferred from DNS, which may be one of several sharing an address.
-public struct FlowName: Sendable, Hashable, Codable {
-    public var text: String
-    public var origin: FlowNameOrigin
+package struct FlowName: Sendable, Hashable, Codable {
+    package var text: String
+    package var origin: FlowNameOrigin
     /// The resolved name's competitors; only a DNS-derived name has any.
-    public var otherCandidates: [String]
+    package var otherCandidates: [String]
 
     /// The SNI when it is non-empty (an empty one counts as absent), else the proxy target's host
     /// when it is a DNS name (`ProxyTarget.hostName`), else the name a DNS flow asked about, else
     /// the resolved name with its competitors, else nil — an unnamed flow, reported as such rather
     /// than omitted.
-    public init?(sni: String?, proxyTarget: ProxyTarget? = nil, resolved: ResolvedFlowName?, dnsQuery: String? = nil) {
+    package init?(sni: String?, proxyTarget: ProxyTarget? = nil, resolved: ResolvedFlowName?, dnsQuery: String? = nil) {
         if let sni, !sni.isEmpty {
             self.init(text: sni, origin: .sni, otherCandidates: [])
         } else if let proxyName = proxyTarget?.hostName {

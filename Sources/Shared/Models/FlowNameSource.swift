@@ -3,12 +3,12 @@
 /// the target a proxy request named (`proxy`), the DNS answer for the server's address (`dns`),
 /// or what a DNS flow asked about (`dnsQuery`). Raw values are the stable identifiers the JSON
 /// outputs use.
-public enum FlowNameSource: String, Sendable, Hashable, Codable, CaseIterable {
+package enum FlowNameSource: String, Sendable, Hashable, Codable, CaseIterable {
     case sni, quic, proxy, dns, dnsQuery
 
     /// The source of `name` on a flow of protocol `proto`: an announced name on UDP can only have
     /// come from a QUIC Initial.
-    public init(_ name: FlowName, proto: IPProtocolNumber) {
+    package init(_ name: FlowName, proto: IPProtocolNumber) {
         switch name.origin {
         case .sni: self = proto == .udp ? .quic : .sni
         case .proxy: self = .proxy
@@ -18,7 +18,7 @@ public enum FlowNameSource: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// How a person reads it beside the name.
-    public var phrase: String {
+    package var phrase: String {
         switch self {
         case .sni: "announced by the connection (TLS server name)"
         case .quic: "announced in a QUIC Initial"
@@ -29,7 +29,7 @@ public enum FlowNameSource: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// `phrase`, with the proxy protocol that named it when it is `proxy`.
-    public func phrase(proxyProtocol: ProxyProtocol?) -> String {
+    package func phrase(proxyProtocol: ProxyProtocol?) -> String {
         guard self == .proxy, let proxyProtocol else { return phrase }
         return "\(phrase) (\(proxyProtocol.displayName))"
     }

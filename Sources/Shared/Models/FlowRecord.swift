@@ -4,30 +4,30 @@
 /// totals (`FlowStore.upsertFlow`).
 ///
 /// Facts are reported once: a nil fact means "not known from this record", never "known absent".
-public struct FlowRecord: Sendable, Hashable, Codable {
+package struct FlowRecord: Sendable, Hashable, Codable {
     /// The store's rowid; 0 until persisted.
-    public var id: Int64 = 0
-    public let key: FlowKey
+    package var id: Int64 = 0
+    package let key: FlowKey
     /// Monotonic nanoseconds (`PacketMeta.timestamp`'s clock).
-    public let firstSeen: UInt64
-    public var lastSeen: UInt64
-    public var bytesOut: UInt64 = 0
-    public var bytesIn: UInt64 = 0
-    public var packetCount: UInt64 = 0
-    public var tlsStatus: TLSInspectionStatus
+    package let firstSeen: UInt64
+    package var lastSeen: UInt64
+    package var bytesOut: UInt64 = 0
+    package var bytesIn: UInt64 = 0
+    package var packetCount: UInt64 = 0
+    package var tlsStatus: TLSInspectionStatus
     /// The host the ClientHello announced, if one was seen.
-    public var sni: String?
-    public var resolvedName: ResolvedFlowName?
-    public var serverTLS: ServerTLSAnswer?
-    public var clientTLS: ClientTLSOffer?
-    public var serverCertificates: ServerCertificateReading?
-    public var streamOpening: StreamOpening?
+    package var sni: String?
+    package var resolvedName: ResolvedFlowName?
+    package var serverTLS: ServerTLSAnswer?
+    package var clientTLS: ClientTLSOffer?
+    package var serverCertificates: ServerCertificateReading?
+    package var streamOpening: StreamOpening?
 
     /// The facts most flows never learn (`FlowRecordRareFacts`); nil while it knows none.
     private var rareFacts: RareFactsBox?
 
     /// A flow just seen for the first time: no traffic counted yet, nothing learnt about it.
-    public init(key: FlowKey, firstSeen: UInt64, tlsStatus: TLSInspectionStatus) {
+    package init(key: FlowKey, firstSeen: UInt64, tlsStatus: TLSInspectionStatus) {
         self.key = key
         self.firstSeen = firstSeen
         self.lastSeen = firstSeen
@@ -35,7 +35,7 @@ public struct FlowRecord: Sendable, Hashable, Codable {
     }
 
     /// The name the flow is shown by (`FlowName(sni:proxyTarget:resolved:dnsQuery:)`).
-    public var name: FlowName? {
+    package var name: FlowName? {
         FlowName(sni: sni, proxyTarget: self.proxyTarget, resolved: resolvedName, dnsQuery: self.dnsExchange?.question)
     }
 }
@@ -44,43 +44,43 @@ public struct FlowRecord: Sendable, Hashable, Codable {
 /// Spelled out, not a `@dynamicMemberLookup` key path: a key path projection cost the per-packet
 /// path a generic metadata lookup per access (about a tenth of `analyze`'s CPU, measured).
 extension FlowRecord {
-    public var proxyTarget: ProxyTarget? {
+    package var proxyTarget: ProxyTarget? {
         get { rareFacts?.facts.proxyTarget }
         set { changeRareFacts(clearing: newValue == nil) { $0.proxyTarget = newValue } }
     }
-    public var clientFingerprints: ClientHelloFingerprints? {
+    package var clientFingerprints: ClientHelloFingerprints? {
         get { rareFacts?.facts.clientFingerprints }
         set { changeRareFacts(clearing: newValue == nil) { $0.clientFingerprints = newValue } }
     }
-    public var serverFingerprints: ServerHelloFingerprints? {
+    package var serverFingerprints: ServerHelloFingerprints? {
         get { rareFacts?.facts.serverFingerprints }
         set { changeRareFacts(clearing: newValue == nil) { $0.serverFingerprints = newValue } }
     }
-    public var quic: QUICVersionReading? {
+    package var quic: QUICVersionReading? {
         get { rareFacts?.facts.quic }
         set { changeRareFacts(clearing: newValue == nil) { $0.quic = newValue } }
     }
-    public var inspectionReason: InspectionReason? {
+    package var inspectionReason: InspectionReason? {
         get { rareFacts?.facts.inspectionReason }
         set { changeRareFacts(clearing: newValue == nil) { $0.inspectionReason = newValue } }
     }
-    public var leafTLS: NegotiatedTLS? {
+    package var leafTLS: NegotiatedTLS? {
         get { rareFacts?.facts.leafTLS }
         set { changeRareFacts(clearing: newValue == nil) { $0.leafTLS = newValue } }
     }
-    public var serverEnding: TLSStreamEnding? {
+    package var serverEnding: TLSStreamEnding? {
         get { rareFacts?.facts.serverEnding }
         set { changeRareFacts(clearing: newValue == nil) { $0.serverEnding = newValue } }
     }
-    public var program: ProgramAttribution? {
+    package var program: ProgramAttribution? {
         get { rareFacts?.facts.program }
         set { changeRareFacts(clearing: newValue == nil) { $0.program = newValue } }
     }
-    public var localEnd: IPEndpoint? {
+    package var localEnd: IPEndpoint? {
         get { rareFacts?.facts.localEnd }
         set { changeRareFacts(clearing: newValue == nil) { $0.localEnd = newValue } }
     }
-    public var dnsExchange: DNSExchange? {
+    package var dnsExchange: DNSExchange? {
         get { rareFacts?.facts.dnsExchange }
         set { changeRareFacts(clearing: newValue == nil) { $0.dnsExchange = newValue } }
     }
@@ -104,33 +104,33 @@ extension FlowRecord {
 /// behind one reference: a record is copied at every flow table step and batch, and with these
 /// inline it was 448 bytes — `analyze` of the bench capture touched 14 600 pages against 10 000
 /// (`perf stat`), and peaked 13 MiB higher.
-public struct FlowRecordRareFacts: Sendable, Hashable, Codable {
+package struct FlowRecordRareFacts: Sendable, Hashable, Codable {
     /// Where a proxy request at the start of the client's stream asked to be taken (SOCKS, HTTP
     /// CONNECT): the flow is to the proxy, the target is what it carried.
-    public var proxyTarget: ProxyTarget?
+    package var proxyTarget: ProxyTarget?
     /// JA4 and JA3 of the ClientHello `clientTLS` was read from; set with it.
-    public var clientFingerprints: ClientHelloFingerprints?
+    package var clientFingerprints: ClientHelloFingerprints?
     /// JA3S of the cleartext ServerHello `serverTLS` was read from; nil for any other answer.
-    public var serverFingerprints: ServerHelloFingerprints?
-    public var quic: QUICVersionReading?
+    package var serverFingerprints: ServerHelloFingerprints?
+    package var quic: QUICVersionReading?
     /// Why an encrypted flow was not decrypted, or how inspection broke it; nil for a flow that
     /// was inspected, is not TLS, or is not decided yet.
-    public var inspectionReason: InspectionReason?
+    package var inspectionReason: InspectionReason?
     /// On an inspected flow: what the app and the tunnel's leaf negotiated (`serverTLS` is then the
     /// real server's answer to the tunnel).
-    public var leafTLS: NegotiatedTLS?
+    package var leafTLS: NegotiatedTLS?
     /// On an inspected flow: how the real server ended its side.
-    public var serverEnding: TLSStreamEnding?
+    package var serverEnding: TLSStreamEnding?
     /// The program whose socket the flow is, as asked when it opened, or why none was named.
-    public var program: ProgramAttribution?
+    package var program: ProgramAttribution?
     /// The end that is this machine's, when the one who recorded it knew (a watched interface,
     /// from the machine's own addresses); nil: the tunnel's addresses tell (`LiveFeedAddressing`),
     /// or neither end is the machine's.
-    public var localEnd: IPEndpoint?
+    package var localEnd: IPEndpoint?
     /// On a DNS flow: what it asked and how it was answered.
-    public var dnsExchange: DNSExchange?
+    package var dnsExchange: DNSExchange?
 
-    public init() {}
+    package init() {}
 
     static let none = FlowRecordRareFacts()
 

@@ -7,8 +7,8 @@ import Glibc
 /// The bytes fill `high` then `low` in network order (an IPv4 address occupies the top 32 bits of
 /// `high`, the rest zero), so comparing `(high, low)` within a family compares the bytes
 /// lexicographically. Ordering: every IPv4 address before every IPv6 one, then by bytes.
-public struct IPAddress: Sendable, Hashable, Comparable {
-    public let version: IPVersion
+package struct IPAddress: Sendable, Hashable, Comparable {
+    package let version: IPVersion
     @usableFromInline let high: UInt64
     @usableFromInline let low: UInt64
 
@@ -21,19 +21,19 @@ public struct IPAddress: Sendable, Hashable, Comparable {
 
     /// An IPv4 address from its 32-bit value in host order (`0x0A070002` is 10.7.0.2).
     @inlinable
-    public init(ipv4 value: UInt32) {
+    package init(ipv4 value: UInt32) {
         self.init(version: .v4, high: UInt64(value) << 32, low: 0)
     }
 
     /// An IPv6 address from its two 64-bit halves in host order.
     @inlinable
-    public init(ipv6High high: UInt64, low: UInt64) {
+    package init(ipv6High high: UInt64, low: UInt64) {
         self.init(version: .v6, high: high, low: low)
     }
 
     /// An address from its bytes in network order: 4 bytes make IPv4, 16 make IPv6, and any other
     /// count is no address.
-    public init?<C: Collection>(bytes: C) where C.Element == UInt8 {
+    package init?<C: Collection>(bytes: C) where C.Element == UInt8 {
         switch bytes.count {
         case 4:
             var value: UInt32 = 0
@@ -52,7 +52,7 @@ public struct IPAddress: Sendable, Hashable, Comparable {
     }
 
     /// The address's bytes in network order (4 or 16).
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var storage = (UInt64(0), UInt64(0))
         withUnsafeMutableBytes(of: &storage) { store(to: $0.baseAddress!) }
         return withUnsafeBytes(of: &storage) { Array($0.prefix(version.addressByteCount)) }
@@ -60,11 +60,11 @@ public struct IPAddress: Sendable, Hashable, Comparable {
 
     /// The IPv4 value in host order; meaningful only for `.v4`.
     @inlinable
-    public var ipv4Value: UInt32 { UInt32(truncatingIfNeeded: high >> 32) }
+    var ipv4Value: UInt32 { UInt32(truncatingIfNeeded: high >> 32) }
 
     /// Writes the address's bytes in network order at `pointer` (4 or 16 bytes).
     @inlinable
-    public func store(to pointer: UnsafeMutableRawPointer) {
+    package func store(to pointer: UnsafeMutableRawPointer) {
         if version == .v4 {
             pointer.storeBytes(of: ipv4Value.bigEndian, as: UInt32.self)
         } else {
@@ -75,7 +75,7 @@ public struct IPAddress: Sendable, Hashable, Comparable {
 
     /// Reads an address of `version` from network-order bytes at `pointer` (no alignment needed).
     @inlinable
-    public static func load(_ version: IPVersion, from pointer: UnsafeRawPointer) -> IPAddress {
+    package static func load(_ version: IPVersion, from pointer: UnsafeRawPointer) -> IPAddress {
         if version == .v4 {
             return IPAddress(ipv4: UInt32(bigEndian: pointer.loadUnaligned(as: UInt32.self)))
         }
@@ -84,7 +84,7 @@ public struct IPAddress: Sendable, Hashable, Comparable {
     }
 
     @inlinable
-    public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
+    package static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {
         if lhs.version != rhs.version { return lhs.version.rawValue < rhs.version.rawValue }
         if lhs.high != rhs.high { return lhs.high < rhs.high }
         return lhs.low < rhs.low
@@ -94,7 +94,7 @@ public struct IPAddress: Sendable, Hashable, Comparable {
 extension IPAddress {
     /// Parses presentation text with `inet_pton`. A zone (`fe80::1%eth0`) is refused outright:
     /// the address model has no zone, and silently dropping it would name another host.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         guard !text.contains("%") else { return nil }
         var buffer = (UInt64(0), UInt64(0))
         let isV4 = withUnsafeMutableBytes(of: &buffer) { inet_pton(AF_INET, text, $0.baseAddress) == 1 }
@@ -110,7 +110,7 @@ extension IPAddress {
 
 extension IPAddress: CustomStringConvertible {
     /// Dotted quad for IPv4; RFC 5952 text for IPv6.
-    public var description: String {
+    package var description: String {
         var writer = ASCIIWriter(capacity: 39)
         write(to: &writer)
         return writer.string
@@ -119,7 +119,7 @@ extension IPAddress: CustomStringConvertible {
     /// Appends the address's text: dotted quad for IPv4; for IPv6, RFC 5952 §4 — lowercase hex,
     /// no leading zeros, the longest run of two or more zero groups as `::` (the first on a tie),
     /// a lone zero group left as `0`.
-    public func write(to writer: inout ASCIIWriter) {
+    package func write(to writer: inout ASCIIWriter) {
         // One reservation for the whole address (at most 39 bytes): the listing writes two a line.
         writer.write(reserving: 39) { start in
             if version == .v4 {
@@ -168,7 +168,7 @@ extension IPAddress: CustomStringConvertible {
 
 extension IPAddress: Codable {
     /// Encoded as its presentation text, so exported JSON reads as addresses do everywhere else.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let address = IPAddress(parsing: text) else {
@@ -177,7 +177,7 @@ extension IPAddress: Codable {
         self = address
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

@@ -6,19 +6,19 @@
 /// alone for the rest of the run (`notInspectable`), or broken by the attempt (`inspectionFailed`)
 /// — and the reason why: a failure of the tunnel's own is `encrypted` when the attempt could still
 /// step aside before the client saw anything of it, and `inspectionFailed` when it could not.
-public struct InspectionReason: Sendable, Hashable, Codable {
-    public var kind: InspectionReasonKind
+package struct InspectionReason: Sendable, Hashable, Codable {
+    package var kind: InspectionReasonKind
     /// In the words of whoever said it ("certificate has expired", "alert 70 (protocol_version)");
     /// nil when the kind says it all.
-    public var detail: String?
+    package var detail: String?
 
-    public init(_ kind: InspectionReasonKind, detail: String? = nil) {
+    package init(_ kind: InspectionReasonKind, detail: String? = nil) {
         self.kind = kind
         self.detail = detail
     }
 }
 
-public enum InspectionReasonKind: String, Sendable, Hashable, Codable, CaseIterable {
+package enum InspectionReasonKind: String, Sendable, Hashable, Codable, CaseIterable {
     // Decided before anything of the attempt reached the client, which met the real server on its
     // own terms.
 

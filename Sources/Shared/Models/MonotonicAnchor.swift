@@ -8,29 +8,29 @@ import Foundation
 ///
 /// On Linux the monotonic clock is `CLOCK_MONOTONIC`, which, like iOS's `CLOCK_UPTIME_RAW`, stops
 /// while the machine is suspended and is the same clock in every process.
-public struct MonotonicAnchor: Sendable, Equatable, Codable {
-    public let uptimeNanoseconds: UInt64
+package struct MonotonicAnchor: Sendable, Equatable, Codable {
+    package let uptimeNanoseconds: UInt64
     /// The wall clock at the same instant, in nanoseconds since 1970 (the source of truth;
     /// `wallClock` is derived, because `Date` cannot hold nanoseconds exactly).
-    public let wallClockNanosecondsSince1970: Int64
+    package let wallClockNanosecondsSince1970: Int64
 
-    public init(uptimeNanoseconds: UInt64, wallClockNanosecondsSince1970: Int64) {
+    package init(uptimeNanoseconds: UInt64, wallClockNanosecondsSince1970: Int64) {
         self.uptimeNanoseconds = uptimeNanoseconds
         self.wallClockNanosecondsSince1970 = wallClockNanosecondsSince1970
     }
 
-    public static func now() -> MonotonicAnchor {
+    package static func now() -> MonotonicAnchor {
         MonotonicAnchor(uptimeNanoseconds: MonotonicAnchor.uptimeNow(),
                         wallClockNanosecondsSince1970: Self.read(CLOCK_REALTIME))
     }
 
     /// The monotonic clock now, in nanoseconds: the clock every `PacketMeta.timestamp` uses.
-    public static func uptimeNow() -> UInt64 { UInt64(read(CLOCK_MONOTONIC)) }
+    package static func uptimeNow() -> UInt64 { UInt64(read(CLOCK_MONOTONIC)) }
 
-    public var wallClock: Date { Date(timeIntervalSince1970: Double(wallClockNanosecondsSince1970) / 1e9) }
+    package var wallClock: Date { Date(timeIntervalSince1970: Double(wallClockNanosecondsSince1970) / 1e9) }
 
     /// Nanoseconds since 1970 for a monotonic instant (earlier instants count backwards).
-    public func nanosecondsSince1970(forUptime nanoseconds: UInt64) -> Int64 {
+    package func nanosecondsSince1970(forUptime nanoseconds: UInt64) -> Int64 {
         if nanoseconds >= uptimeNanoseconds {
             let (sum, overflow) = wallClockNanosecondsSince1970.addingReportingOverflow(
                 Int64(clamping: nanoseconds - uptimeNanoseconds))
@@ -43,7 +43,7 @@ public struct MonotonicAnchor: Sendable, Equatable, Codable {
 
     /// The monotonic instant of a wall-clock time (a kernel's packet timestamp), the inverse of
     /// `nanosecondsSince1970(forUptime:)`; 0 for a time before the machine started.
-    public func uptime(forNanosecondsSince1970 wallClock: Int64) -> UInt64 {
+    package func uptime(forNanosecondsSince1970 wallClock: Int64) -> UInt64 {
         let (offset, overflow) = wallClock.subtractingReportingOverflow(wallClockNanosecondsSince1970)
         if overflow { return wallClock < wallClockNanosecondsSince1970 ? 0 : .max }
         if offset >= 0 {
@@ -54,7 +54,7 @@ public struct MonotonicAnchor: Sendable, Equatable, Codable {
         return back > uptimeNanoseconds ? 0 : uptimeNanoseconds - back
     }
 
-    public func date(forUptime nanoseconds: UInt64) -> Date {
+    package func date(forUptime nanoseconds: UInt64) -> Date {
         Date(timeIntervalSince1970: Double(nanosecondsSince1970(forUptime: nanoseconds)) / 1e9)
     }
 

@@ -2,26 +2,26 @@
 /// that lay beyond what the scanners read (`TCPFlowScanners.clientStreamReach`), or that came
 /// while the bytes held for gaps were at their bound. What they would have taught is lost: a
 /// handshake they carried is not read.
-public struct OutOfOrderDrops: Sendable, Equatable {
+package struct OutOfOrderDrops: Sendable, Equatable {
     /// Segments of which some bytes were not held.
-    public var segments: Int
+    package var segments: Int
     /// Their bytes that were not held.
-    public var bytes: Int
+    package var bytes: Int
 
-    public static let none = OutOfOrderDrops(segments: 0, bytes: 0)
+    package static let none = OutOfOrderDrops(segments: 0, bytes: 0)
 
-    public init(segments: Int, bytes: Int) {
+    package init(segments: Int, bytes: Int) {
         self.segments = segments
         self.bytes = bytes
     }
 
     /// One segment, `bytes` of which were not held.
-    public mutating func count(bytes notHeld: Int) {
+    package mutating func count(bytes notHeld: Int) {
         segments += 1
         bytes += notHeld
     }
 
-    public static func + (left: Self, right: Self) -> Self {
+    package static func + (left: Self, right: Self) -> Self {
         OutOfOrderDrops(segments: left.segments + right.segments, bytes: left.bytes + right.bytes)
     }
 }

@@ -1,4 +1,4 @@
 /// The version every part of TunnelVision reports.
-public enum ProductVersion {
-    public static let current = "0.1.0"
+package enum ProductVersion {
+    package static let current = "0.1.0"
 }

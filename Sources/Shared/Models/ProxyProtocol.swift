@@ -1,6 +1,6 @@
 /// Which proxy protocol a client spoke at the start of its stream to name where it wanted to go.
 /// Raw values are the stable identifiers the JSON outputs and the store use.
-public enum ProxyProtocol: String, Sendable, Hashable, Codable, CaseIterable {
+package enum ProxyProtocol: String, Sendable, Hashable, Codable, CaseIterable {
     /// SOCKS 4 (an IPv4 address only).
     case socks4
     /// SOCKS 4a: the 0.0.0.x address and a host name after the user id.
@@ -11,7 +11,7 @@ public enum ProxyProtocol: String, Sendable, Hashable, Codable, CaseIterable {
     case httpConnect
 
     /// How a person reads it.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .socks4: "SOCKS4"
         case .socks4a: "SOCKS4a"

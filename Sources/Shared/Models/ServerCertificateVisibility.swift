@@ -1,6 +1,6 @@
 /// What can be said about a flow's server certificates, from the server's answer and what the
 /// certificate scanner read — one value, so a view never has to guess why a chain is missing.
-public enum ServerCertificateVisibility: Sendable, Hashable, Codable {
+package enum ServerCertificateVisibility: Sendable, Hashable, Codable {
     /// The server's Certificate message, read in the clear (TLS ≤ 1.2).
     case presented(ServerCertificateChain)
     /// A handshake followed in the clear that carried no certificate, and why.
@@ -18,7 +18,7 @@ public enum ServerCertificateVisibility: Sendable, Hashable, Codable {
 
     /// `presented`, `notSent`, `encryptedInHandshake`, `replacedByInspection`, `noNegotiation`,
     /// `notRead`: the case's stable identifier in every document that names it.
-    public var identifier: String {
+    package var identifier: String {
         switch self {
         case .presented: "presented"
         case .notSent: "notSent"
@@ -31,7 +31,7 @@ public enum ServerCertificateVisibility: Sendable, Hashable, Codable {
 
     /// The answer decides first — no answer, a refusal, an inspected flow and TLS 1.3 leave nothing
     /// to read — then the reading says what the clear handshake held.
-    public init(answer: ServerTLSAnswer?, reading: ServerCertificateReading?) {
+    package init(answer: ServerTLSAnswer?, reading: ServerCertificateReading?) {
         guard case .negotiated(let negotiated)? = answer else {
             self = .noNegotiation
             return
@@ -52,7 +52,7 @@ public enum ServerCertificateVisibility: Sendable, Hashable, Codable {
     /// True when the handshake that produced `negotiated` sends the server's Certificate message
     /// in the clear: SSL 3.0 through TLS 1.2 (RFC 5246 §7.3). TLS 1.3 (RFC 8446 §2), its drafts,
     /// any later or unknown version and a HelloRetryRequest (only TLS 1.3 has one) do not.
-    public static func certificatesTravelInClear(_ negotiated: NegotiatedTLS) -> Bool {
+    package static func certificatesTravelInClear(_ negotiated: NegotiatedTLS) -> Bool {
         !negotiated.fromHelloRetryRequest
             && (TLSProtocolVersion.ssl30.rawValue...TLSProtocolVersion.tls12.rawValue).contains(negotiated.version.rawValue)
     }

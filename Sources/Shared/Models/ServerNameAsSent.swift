@@ -2,11 +2,11 @@
 /// backslash and every other byte escaped (`\\`, `\xNN`), so a person and a script read exactly
 /// which bytes were sent and nothing in them can pass for something else. Bounded: a name
 /// longer than `maxBytes` keeps its first bytes and says it was cut.
-public enum ServerNameAsSent {
+package enum ServerNameAsSent {
     /// The most bytes of a name kept (a host name is at most 253).
-    public static let maxBytes = 255
+    package static let maxBytes = 255
 
-    public static func text(_ bytes: some Collection<UInt8>) -> String {
+    package static func text(_ bytes: some Collection<UInt8>) -> String {
         var text = ""
         for byte in bytes.prefix(maxBytes) {
             switch byte {

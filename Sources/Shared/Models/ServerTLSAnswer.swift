@@ -2,7 +2,7 @@
 /// server" is a nil `ServerTLSAnswer`, never a case of it.
 ///
 /// Independent of `TLSInspectionStatus`: that says what TunnelVision did, this what the server chose.
-public enum ServerTLSAnswer: Sendable, Hashable, Codable {
+package enum ServerTLSAnswer: Sendable, Hashable, Codable {
     case negotiated(NegotiatedTLS)
     /// The server sent an alert instead of a ServerHello; the raw alert code (RFC 8446 §6),
     /// uninterpreted.
@@ -10,16 +10,16 @@ public enum ServerTLSAnswer: Sendable, Hashable, Codable {
 }
 
 /// The version and cipher suite a server chose, and where that reading came from.
-public struct NegotiatedTLS: Sendable, Hashable, Codable {
+package struct NegotiatedTLS: Sendable, Hashable, Codable {
     /// The `supported_versions` value when the server sent one, else its `legacy_version`.
-    public var version: TLSProtocolVersion
-    public var cipherSuite: TLSCipherSuite
+    package var version: TLSProtocolVersion
+    package var cipherSuite: TLSCipherSuite
     /// The reading came from a HelloRetryRequest (a ServerHello with RFC 8446's fixed random).
     /// Always false for upstream readings: the system reports a finished handshake.
-    public var fromHelloRetryRequest: Bool
-    public var source: TLSAnswerSource
+    package var fromHelloRetryRequest: Bool
+    package var source: TLSAnswerSource
 
-    public init(version: TLSProtocolVersion, cipherSuite: TLSCipherSuite, fromHelloRetryRequest: Bool,
+    package init(version: TLSProtocolVersion, cipherSuite: TLSCipherSuite, fromHelloRetryRequest: Bool,
                 source: TLSAnswerSource) {
         self.version = version
         self.cipherSuite = cipherSuite
@@ -29,7 +29,7 @@ public struct NegotiatedTLS: Sendable, Hashable, Codable {
 }
 
 /// Whose handshake a server answer belongs to.
-public enum TLSAnswerSource: String, Sendable, Hashable, Codable, CaseIterable {
+package enum TLSAnswerSource: String, Sendable, Hashable, Codable, CaseIterable {
     /// Read off the cleartext ServerHello sent to the device: the answer to the app's ClientHello.
     case serverHello
     /// Reported by the tunnel's own connection to the real server: the answer to the tunnel's

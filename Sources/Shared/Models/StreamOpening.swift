@@ -6,7 +6,7 @@
 ///
 /// Stored as its raw value (`stream_opening`): a value this build does not know — one a newer
 /// build wrote — reads as no reading (`StreamOpening(stored:)`), not as a broken row.
-public enum StreamOpening: String, Sendable, Hashable, Codable, CaseIterable {
+package enum StreamOpening: String, Sendable, Hashable, Codable, CaseIterable {
     /// A TLS handshake record carrying a ClientHello.
     case tlsHandshake
     /// A complete HTTP request line: unencrypted HTTP.
@@ -29,7 +29,7 @@ public enum StreamOpening: String, Sendable, Hashable, Codable, CaseIterable {
     case postgresSSLRequest
 
     /// The stream began in plaintext and switched to TLS.
-    public var upgradesToTLS: Bool {
+    package var upgradesToTLS: Bool {
         switch self {
         case .tlsHandshake, .httpRequest, .unrecognised: false
         case .smtpStartTLS, .imapStartTLS, .pop3STLS, .ftpAuthTLS, .xmppStartTLS, .ldapStartTLS, .postgresSSLRequest: true
@@ -37,11 +37,11 @@ public enum StreamOpening: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// The stream carries TLS: it opened with it, or switched to it.
-    public var carriesTLS: Bool { self == .tlsHandshake || upgradesToTLS }
+    package var carriesTLS: Bool { self == .tlsHandshake || upgradesToTLS }
 
     /// A stored raw value; nil for one this build does not know (a newer build's), which is no
     /// reading rather than a corrupt row.
-    public init?(stored raw: String) {
+    package init?(stored raw: String) {
         self.init(rawValue: raw)
     }
 }

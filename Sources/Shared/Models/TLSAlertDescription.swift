@@ -1,22 +1,22 @@
 /// A TLS alert's description code (RFC 8446 §6; RFC 5246 §7.2 for the codes TLS 1.3 retired), an
 /// open code point: an unregistered value is kept and shown raw.
-public struct TLSAlertDescription: RawRepresentable, Sendable, Hashable, Codable {
-    public let rawValue: UInt8
+package struct TLSAlertDescription: RawRepresentable, Sendable, Hashable, Codable {
+    package let rawValue: UInt8
 
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public init(_ rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let closeNotify = Self(0)
-    public static let handshakeFailure = Self(40)
-    public static let badCertificate = Self(42)
-    public static let unsupportedCertificate = Self(43)
-    public static let certificateRevoked = Self(44)
-    public static let certificateExpired = Self(45)
-    public static let certificateUnknown = Self(46)
-    public static let unknownCA = Self(48)
-    public static let protocolVersion = Self(70)
-    public static let insufficientSecurity = Self(71)
-    public static let certificateRequired = Self(116)
+    package static let closeNotify = Self(0)
+    package static let handshakeFailure = Self(40)
+    static let badCertificate = Self(42)
+    static let unsupportedCertificate = Self(43)
+    static let certificateRevoked = Self(44)
+    static let certificateExpired = Self(45)
+    static let certificateUnknown = Self(46)
+    package static let unknownCA = Self(48)
+    package static let protocolVersion = Self(70)
+    static let insufficientSecurity = Self(71)
+    static let certificateRequired = Self(116)
 
     /// The registry's names (IANA "TLS Alerts"), as RFC 8446 writes them.
     static let names: [UInt8: String] = [
@@ -33,13 +33,13 @@ public struct TLSAlertDescription: RawRepresentable, Sendable, Hashable, Codable
     ]
 
     /// The registry's name, or nil for an unregistered code.
-    public var name: String? { Self.names[rawValue] }
+    package var name: String? { Self.names[rawValue] }
 
     /// "alert 70 (protocol_version)", or "alert 200" for a code with no name.
-    public var description: String { name.map { "alert \(rawValue) (\($0))" } ?? "alert \(rawValue)" }
+    package var description: String { name.map { "alert \(rawValue) (\($0))" } ?? "alert \(rawValue)" }
 
     /// The alerts a client sends to say it does not accept the certificate it was shown (RFC 8446
     /// §6.2): bad_certificate, unsupported_certificate, certificate_revoked, certificate_expired,
     /// certificate_unknown, unknown_ca.
-    public var refusesCertificate: Bool { (42...46).contains(rawValue) || rawValue == 48 }
+    package var refusesCertificate: Bool { (42...46).contains(rawValue) || rawValue == 48 }
 }

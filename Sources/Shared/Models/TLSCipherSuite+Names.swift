@@ -2,7 +2,7 @@ extension TLSCipherSuite {
     /// The suite's name in the IANA TLS Cipher Suites registry (RFC 8446 §B.4 for TLS 1.3's), for
     /// the suites clients and servers commonly negotiate today; nil for any other code point, which
     /// is then shown by its number. Names only: nothing here decides anything.
-    public var ianaName: String? { Self.ianaNames[rawValue] }
+    package var ianaName: String? { Self.ianaNames[rawValue] }
 
     static let ianaNames: [UInt16: String] = [
         // TLS 1.3 (RFC 8446 §B.4)

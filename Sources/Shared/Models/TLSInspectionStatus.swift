@@ -1,7 +1,7 @@
 /// What TunnelVision did with a flow's content. Raw values are disk/wire format.
 ///
 /// Independent of what the server negotiated: a flow can be `encrypted` with TLS 1.3 known.
-public enum TLSInspectionStatus: UInt8, Sendable, Hashable, Codable, CaseIterable {
+package enum TLSInspectionStatus: UInt8, Sendable, Hashable, Codable, CaseIterable {
     /// Not encrypted (plain HTTP, say).
     case plaintext = 0
     /// Encrypted and not inspected, passed through untouched; `InspectionReason` says why.
@@ -19,7 +19,7 @@ public enum TLSInspectionStatus: UInt8, Sendable, Hashable, Codable, CaseIterabl
     /// `plaintext`, `encrypted`, `inspected`, `notInspectable`, `inspectionFailed`: the status's
     /// stable identifier in every document and command that names it (`flows --status`, the
     /// exports, the evidence bundle).
-    public var identifier: String {
+    package var identifier: String {
         switch self {
         case .plaintext: "plaintext"
         case .encrypted: "encrypted"

@@ -1,7 +1,7 @@
 /// How the real server ended its side of an inspected flow — what the tunnel, as its TLS client,
 /// saw — and so what the client was given in turn: the same kind of end, never a cleaner one.
 /// Raw values are disk format.
-public enum TLSStreamEnding: UInt8, Sendable, Hashable, Codable, CaseIterable {
+package enum TLSStreamEnding: UInt8, Sendable, Hashable, Codable, CaseIterable {
     /// close_notify, then the end of the stream: everything the server meant to send arrived.
     case closeNotify = 0
     /// The stream ended without close_notify (RFC 8446 §6.1): the content may be truncated.

@@ -5,8 +5,8 @@
 /// nowhere), IPv6 link-local (meaningless without a zone, which resolv.conf cannot carry here),
 /// the unspecified address, and repeats. In: everything else, private and IPv4 link-local
 /// included — the relay's sockets reach them from the host's namespace.
-public enum TunnelResolvers {
-    public static func announceable(from reported: [IPAddress]) -> [IPAddress] {
+package enum TunnelResolvers {
+    package static func announceable(from reported: [IPAddress]) -> [IPAddress] {
         var seen: Set<IPAddress> = []
         return reported.filter { address in
             guard !isLoopback(address), !isIPv6LinkLocal(address), !isUnspecified(address) else { return false }
@@ -16,7 +16,7 @@ public enum TunnelResolvers {
 
     /// Resolver addresses from resolv.conf text, in order (`nameserver ADDRESS` lines; comments,
     /// other keywords and unparseable addresses — a zone suffix among them — ignored).
-    public static func nameservers(inResolvConf text: String) -> [IPAddress] {
+    package static func nameservers(inResolvConf text: String) -> [IPAddress] {
         text.split(whereSeparator: \.isNewline).compactMap { line in
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard fields.count >= 2, fields[0] == "nameserver" else { return nil }
@@ -25,7 +25,7 @@ public enum TunnelResolvers {
     }
 
     /// The resolv.conf the monitored namespace gets.
-    public static func resolvConf(announcing servers: [IPAddress]) -> String {
+    package static func resolvConf(announcing servers: [IPAddress]) -> String {
         "# written by tunnelvision: the host's resolvers, reached through the tunnel\n"
             + servers.map { "nameserver \($0)\n" }.joined()
     }

@@ -4,12 +4,12 @@
 ///
 /// Slots are whole multiples of the grain since 1970 (UTC), so every bar of an axis whose width
 /// and start are whole multiples of a grain is a sum of that grain's slots — exactly.
-public enum ActivityGrain: Int64, Sendable, CaseIterable {
+package enum ActivityGrain: Int64, Sendable, CaseIterable {
     case second = 1
     case minute = 60
     case hour = 3_600
 
-    public var seconds: Int64 { rawValue }
+    package var seconds: Int64 { rawValue }
 
     /// The table holding the counts at this grain.
     var table: String {
@@ -22,7 +22,7 @@ public enum ActivityGrain: Int64, Sendable, CaseIterable {
 
     /// The coarsest grain that tiles a bucket of `width` seconds starting at `start` (seconds since
     /// 1970): the fewest rows to read.
-    public static func coarsest(tiling width: Int64, from start: Int64) -> ActivityGrain {
+    static func coarsest(tiling width: Int64, from start: Int64) -> ActivityGrain {
         allCases.reversed().first { width % $0.seconds == 0 && start % $0.seconds == 0 } ?? .second
     }
 

@@ -2,18 +2,18 @@ import Foundation
 
 /// One group of `FlowStore.flowGroups(by:…)`: the flows that share a host or a program, with
 /// their totals over every flow of the group the narrowing keeps.
-public struct FlowGroupTotals: Sendable, Hashable {
+package struct FlowGroupTotals: Sendable, Hashable {
     /// The group's value of `FlowOrder.expression(key)`: a name (text), an address (blob), or for
     /// programs `X''` — no program named.
-    public let value: FlowSortValue
-    public var connections: Int
-    public var bytesIn: UInt64
-    public var bytesOut: UInt64
-    public var packets: UInt64
-    public var firstSeen: Date
-    public var lastSeen: Date
+    package let value: FlowSortValue
+    package var connections: Int
+    package var bytesIn: UInt64
+    package var bytesOut: UInt64
+    package var packets: UInt64
+    package var firstSeen: Date
+    package var lastSeen: Date
 
-    public init(value: FlowSortValue, connections: Int, bytesIn: UInt64, bytesOut: UInt64, packets: UInt64,
+    package init(value: FlowSortValue, connections: Int, bytesIn: UInt64, bytesOut: UInt64, packets: UInt64,
                 firstSeen: Date, lastSeen: Date) {
         self.value = value
         self.connections = connections
@@ -25,13 +25,13 @@ public struct FlowGroupTotals: Sendable, Hashable {
     }
 
     /// The first flow of a group.
-    public init(value: FlowSortValue, first flow: StoredFlow) {
+    package init(value: FlowSortValue, first flow: StoredFlow) {
         self.init(value: value, connections: 1, bytesIn: flow.bytesIn, bytesOut: flow.bytesOut, packets: flow.packetCount,
                   firstSeen: flow.firstSeen, lastSeen: flow.lastSeen)
     }
 
     /// Another flow of the same group.
-    public mutating func add(_ flow: StoredFlow) {
+    package mutating func add(_ flow: StoredFlow) {
         connections += 1
         bytesIn &+= flow.bytesIn
         bytesOut &+= flow.bytesOut
@@ -41,10 +41,10 @@ public struct FlowGroupTotals: Sendable, Hashable {
     }
 
     /// Bytes both ways: what groups are ranked by, the most first.
-    public var totalBytes: UInt64 { bytesIn &+ bytesOut }
+    package var totalBytes: UInt64 { bytesIn &+ bytesOut }
 
     /// The most bytes first; ties by value, so the ranking is the same every time.
-    public static func ranked(_ lhs: FlowGroupTotals, _ rhs: FlowGroupTotals) -> Bool {
+    package static func ranked(_ lhs: FlowGroupTotals, _ rhs: FlowGroupTotals) -> Bool {
         if lhs.totalBytes != rhs.totalBytes { return lhs.totalBytes > rhs.totalBytes }
         return lhs.value < rhs.value
     }

@@ -3,30 +3,30 @@ import Foundation
 /// What the store narrows a read of `flows` to before any row is read, so a rare kind is found
 /// however far back it lies: each dimension left empty (or nil) lets everything through. Bound
 /// values keep the SQL to a few texts, each prepared once; parameters ?4 to ?10 are its own.
-public struct FlowNarrowing: Sendable, Equatable {
+package struct FlowNarrowing: Sendable, Equatable {
     /// Only these statuses.
-    public var statuses: Set<TLSInspectionStatus> = []
+    package var statuses: Set<TLSInspectionStatus> = []
     /// Only flows with one of these inspection reasons (a flow without one never matches).
-    public var reasons: Set<InspectionReasonKind> = []
+    package var reasons: Set<InspectionReasonKind> = []
     /// Only flows whose program one of these names (`ProgramFacts.isNamed`).
-    public var programs: Set<String> = []
+    package var programs: Set<String> = []
     /// Only these protocols.
-    public var protocols: Set<IPProtocolNumber> = []
+    package var protocols: Set<IPProtocolNumber> = []
     /// Only flows active during the stretch (overlapping it).
-    public var during: ClosedRange<Date>?
+    package var during: ClosedRange<Date>?
     /// Only flows whose SNI, DNS question, DNS name or other DNS names (lowercased, joined by spaces) hold one
     /// needle of every list (the needles lowercase).
-    public var nameNeedles: [[String]] = []
+    package var nameNeedles: [[String]] = []
     /// Only flows one of whose inspected requests' heads (`http_requests`, lowercase) holds one
     /// of each term's needles — or, for a negated term, none of whose heads holds any. Each term
     /// binds its own parameter, from ?11.
-    public var requestTerms: [RequestTerm] = []
+    package var requestTerms: [RequestTerm] = []
 
-    public struct RequestTerm: Sendable, Equatable {
-        public let needles: [String]
-        public let negated: Bool
+    package struct RequestTerm: Sendable, Equatable {
+        package let needles: [String]
+        package let negated: Bool
 
-        public init(needles: [String], negated: Bool) {
+        package init(needles: [String], negated: Bool) {
             self.needles = needles
             self.negated = negated
         }
@@ -35,7 +35,7 @@ public struct FlowNarrowing: Sendable, Equatable {
     /// The first parameter of `requestTerms`.
     static let firstRequestParameter: Int32 = 11
 
-    public init(statuses: Set<TLSInspectionStatus> = [], reasons: Set<InspectionReasonKind> = [], programs: Set<String> = [],
+    package init(statuses: Set<TLSInspectionStatus> = [], reasons: Set<InspectionReasonKind> = [], programs: Set<String> = [],
                 protocols: Set<IPProtocolNumber> = [], during: ClosedRange<Date>? = nil) {
         self.statuses = statuses
         self.reasons = reasons
@@ -44,7 +44,7 @@ public struct FlowNarrowing: Sendable, Equatable {
         self.during = during
     }
 
-    public static let none = FlowNarrowing()
+    package static let none = FlowNarrowing()
 
     /// The conditions, to join with AND: a status is one bit of ?4; the reasons are one string
     /// ",a,b," that a reason's ",name," is found in, and the protocols likewise in ?9.

@@ -6,8 +6,8 @@
 /// cursor is made of what SQLite compared, never recomputed in Swift) and indexed as written
 /// (`Schema`'s `flows_by_*` indexes), so a first page in any order reads a page of index
 /// entries instead of sorting the whole history.
-public struct FlowOrder: Sendable, Hashable {
-    public enum Key: String, Sendable, CaseIterable {
+package struct FlowOrder: Sendable, Hashable {
+    package enum Key: String, Sendable, CaseIterable {
         /// Last activity: the history's own order.
         case time
         /// The name (SNI, else the DNS name) as text, then — for unnamed flows, after every
@@ -27,16 +27,16 @@ public struct FlowOrder: Sendable, Hashable {
         case duration
     }
 
-    public var key: Key
-    public var descending: Bool
+    package var key: Key
+    package var descending: Bool
 
-    public init(_ key: Key, descending: Bool) {
+    package init(_ key: Key, descending: Bool) {
         self.key = key
         self.descending = descending
     }
 
     /// The most recently active first: what every list did before orders existed.
-    public static let newestFirst = FlowOrder(.time, descending: true)
+    package static let newestFirst = FlowOrder(.time, descending: true)
 
     /// The remote end of the stored key: the other end than `local_end` when it was recorded,
     /// else the end that is not the tunnel's own address (`TunnelAddressing.localAddresses`, as
@@ -50,7 +50,7 @@ public struct FlowOrder: Sendable, Hashable {
     }
 
     /// The key's value for a row: never NULL, so comparisons and cursors need no NULL rules.
-    public static func expression(_ key: Key) -> String {
+    package static func expression(_ key: Key) -> String {
         switch key {
         case .time: "last_seen"
         // The name the flow is shown by (`FlowName`), else its remote address.

@@ -1,7 +1,7 @@
 /// The value a flow has in the order a list is sorted by (`FlowOrder`), as SQLite compares it:
 /// instants, counters, ports and enums are integers, names text, addresses blobs — and SQLite
 /// orders every integer before every text, and every text before every blob.
-public enum FlowSortValue: Sendable, Hashable, Comparable {
+package enum FlowSortValue: Sendable, Hashable, Comparable {
     case integer(Int64)
     case text(String)
     case blob([UInt8])
@@ -26,7 +26,7 @@ public enum FlowSortValue: Sendable, Hashable, Comparable {
 
     /// SQLite's order (BINARY collation): every integer, then every text by its UTF-8 bytes, then
     /// every blob by its bytes — a shorter prefix first.
-    public static func < (lhs: FlowSortValue, rhs: FlowSortValue) -> Bool {
+    package static func < (lhs: FlowSortValue, rhs: FlowSortValue) -> Bool {
         switch (lhs, rhs) {
         case let (.integer(a), .integer(b)): a < b
         case let (.text(a), .text(b)): a.utf8.lexicographicallyPrecedes(b.utf8)

@@ -7,7 +7,7 @@ extension FlowStore {
 
     /// The first and last packet instants stored, over every flow; nil when there are no packets
     /// (a flow alone is not activity).
-    public func packetTimeBounds() throws(StoreError) -> ClosedRange<Date>? {
+    package func packetTimeBounds() throws(StoreError) -> ClosedRange<Date>? {
         let bounds = try sqlite { connection throws(SQLiteError) in
             try connection.withStatement(Self.packetTimeBoundsSQL) { statement throws(SQLiteError) in
                 try statement.step() ? (statement.optionalInt64(at: 0), statement.optionalInt64(at: 1)) : (nil, nil)
@@ -22,7 +22,7 @@ extension FlowStore {
     /// ones are returned, oldest first. Every packet counts, whatever its flow's protocol or TLS
     /// status. A duration under a nanosecond counts as one. Counts every packet of the range: for
     /// an axis, `packetCounts(fromSecond:toSecond:bucketSeconds:)` reads the kept counts instead.
-    public func packetCounts(in range: ClosedRange<Date>, bucketDuration: TimeInterval) throws(StoreError) -> [PacketBucket] {
+    package func packetCounts(in range: ClosedRange<Date>, bucketDuration: TimeInterval) throws(StoreError) -> [PacketBucket] {
         let start = EpochNanoseconds.first(notBefore: range.lowerBound)
         let end = EpochNanoseconds.last(notAfter: range.upperBound)
         guard start <= end else { return [] }
@@ -51,7 +51,7 @@ extension FlowStore {
     /// read from the counts kept per second, minute and hour (`ActivityGrain`), never from the
     /// packets. Each bucket's count is exactly the number of stored packets whose instant is in
     /// [start, start + bucketSeconds). The stretch is rounded out to whole buckets.
-    public func packetCounts(fromSecond startSecond: Int64, toSecond endSecond: Int64,
+    package func packetCounts(fromSecond startSecond: Int64, toSecond endSecond: Int64,
                              bucketSeconds: Int64) throws(StoreError) -> [PacketBucket] {
         let width = max(1, bucketSeconds)
         let start = ActivityGrain.floorDivide(startSecond, width) * width

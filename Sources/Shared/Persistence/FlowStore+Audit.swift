@@ -17,7 +17,7 @@ extension FlowStore {
         do { return try body() } catch { throw .store(error) }
     }
 
-    public func createAuditProject(_ draft: AuditProjectDraft, at date: Date) throws(AuditStoreError) -> AuditProject {
+    package func createAuditProject(_ draft: AuditProjectDraft, at date: Date) throws(AuditStoreError) -> AuditProject {
         try Self.check(draft)
         let id = try audit { connection throws(SQLiteError) -> Result<Int64, AuditStoreError> in
             try connection.transaction { () throws(SQLiteError) -> Result<Int64, AuditStoreError> in
@@ -40,7 +40,7 @@ extension FlowStore {
     }
 
     /// Every project, newest first.
-    public func auditProjects() throws(AuditStoreError) -> [AuditProject] {
+    package func auditProjects() throws(AuditStoreError) -> [AuditProject] {
         let ids = try audit { connection throws(SQLiteError) in
             try connection.cached("SELECT id FROM audit_projects ORDER BY created_at DESC, id DESC") { statement throws(SQLiteError) in
                 var ids: [Int64] = []
@@ -54,7 +54,7 @@ extension FlowStore {
     }
 
     /// The project with `id` and its allowlist in written order; nil when there is none.
-    public func auditProject(id: Int64) throws(AuditStoreError) -> AuditProject? {
+    package func auditProject(id: Int64) throws(AuditStoreError) -> AuditProject? {
         let rows = try audit { connection throws(SQLiteError) -> Result<((String, String?, String?, Int64), [(String, String?)])?, AuditStoreError> in
             let head = try connection.cached("""
                 SELECT name, bundle_id, catalogue_version, created_at FROM audit_projects WHERE id = ?1
@@ -88,7 +88,7 @@ extension FlowStore {
 
     /// Replaces the project's name, identifiers and whole allowlist. Its sessions are untouched:
     /// an old session is read against today's allowlist.
-    public func updateAuditProject(id: Int64, with draft: AuditProjectDraft) throws(AuditStoreError) -> AuditProject {
+    package func updateAuditProject(id: Int64, with draft: AuditProjectDraft) throws(AuditStoreError) -> AuditProject {
         try Self.check(draft)
         try audit { connection throws(SQLiteError) -> Result<Void, AuditStoreError> in
             try connection.transaction { () throws(SQLiteError) -> Result<Void, AuditStoreError> in
@@ -116,7 +116,7 @@ extension FlowStore {
 
     /// Deletes the project with its allowlist, sessions and markers; its flows stay in the history,
     /// untagged, and lose the exemption from the storage limits.
-    public func deleteAuditProject(id: Int64) throws(AuditStoreError) {
+    package func deleteAuditProject(id: Int64) throws(AuditStoreError) {
         try deleteAuditRow(of: "audit_projects", id: id, missing: .projectNotFound(id))
     }
 

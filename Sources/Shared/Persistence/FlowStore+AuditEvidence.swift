@@ -7,7 +7,7 @@ extension FlowStore {
     /// Up to `limit` flows of audit session `sessionID`, first seen first, starting after `after`
     /// (a flow of the session, from the first when nil). Ties are broken by id, so consecutive
     /// pages neither skip nor repeat.
-    public func flows(inAuditSession sessionID: Int64, limit: Int, after: StoredFlow? = nil) throws(AuditStoreError) -> [StoredFlow] {
+    package func flows(inAuditSession sessionID: Int64, limit: Int, after: StoredFlow? = nil) throws(AuditStoreError) -> [StoredFlow] {
         let rows = try audit { connection throws(SQLiteError) -> Result<[FlowRow], AuditStoreError> in
             guard try sessionRow(sessionID, on: connection) != nil else { return .failure(.sessionNotFound(sessionID)) }
             return .success(try connection.cached("""
@@ -27,7 +27,7 @@ extension FlowStore {
     }
 
     /// Every flow of audit session `sessionID`, first seen first, page after page.
-    public func allFlows(inAuditSession sessionID: Int64, pageSize: Int = 1_000) throws(AuditStoreError) -> [StoredFlow] {
+    package func allFlows(inAuditSession sessionID: Int64, pageSize: Int = 1_000) throws(AuditStoreError) -> [StoredFlow] {
         precondition(pageSize > 0, "a page holds at least one flow")
         var flows: [StoredFlow] = []
         while true {
@@ -37,7 +37,7 @@ extension FlowStore {
         }
     }
 
-    public func flowCount(inAuditSession sessionID: Int64) throws(AuditStoreError) -> Int {
+    package func flowCount(inAuditSession sessionID: Int64) throws(AuditStoreError) -> Int {
         try audit { connection throws(SQLiteError) -> Result<Int, AuditStoreError> in
             guard try sessionRow(sessionID, on: connection) != nil else { return .failure(.sessionNotFound(sessionID)) }
             return .success(try connection.cached("SELECT count(*) FROM flows WHERE audit_session_id = ?1") { statement throws(SQLiteError) in
@@ -49,14 +49,14 @@ extension FlowStore {
 
     /// How many flows of the history are evidence of some audit session: what deleting everything
     /// would take from the person's audits, said before it happens.
-    public func auditFlowCount() throws(StoreError) -> Int {
+    package func auditFlowCount() throws(StoreError) -> Int {
         try sqlite { connection throws(SQLiteError) in
             Int(try connection.integer("SELECT count(*) FROM flows WHERE audit_session_id IS NOT NULL") ?? 0)
         }
     }
 
     /// The capture files holding packets of audit session `sessionID`, ascending.
-    public func captureFileSequences(inAuditSession sessionID: Int64) throws(AuditStoreError) -> [UInt32] {
+    package func captureFileSequences(inAuditSession sessionID: Int64) throws(AuditStoreError) -> [UInt32] {
         try audit { connection throws(SQLiteError) -> Result<[Int64], AuditStoreError> in
             guard try sessionRow(sessionID, on: connection) != nil else { return .failure(.sessionNotFound(sessionID)) }
             return .success(try Self.fileSequences(where: "f.audit_session_id = ?1", bind: sessionID, on: connection))
@@ -65,7 +65,7 @@ extension FlowStore {
 
     /// Every capture file holding a packet of any audit session, open or ended, in one query (one
     /// instant): the files retention must keep (`RetentionPlanner`'s `evidenceSequences`).
-    public func auditEvidenceFileSequences() throws(StoreError) -> Set<UInt32> {
+    package func auditEvidenceFileSequences() throws(StoreError) -> Set<UInt32> {
         try Self.evidenceFileSequences(try sqlite { connection throws(SQLiteError) in try Self.evidenceRows(on: connection) })
     }
 
@@ -73,7 +73,7 @@ extension FlowStore {
     /// call and closed after it: for a caller that cannot wait on an actor (the tunnel's capture
     /// writer, making room before its next file opens). The history must exist and be at this
     /// schema (a store opened it before); anything else is the `StoreError` that says why.
-    public static func auditEvidenceFileSequences(inDatabaseAt url: URL) throws(StoreError) -> Set<UInt32> {
+    package static func auditEvidenceFileSequences(inDatabaseAt url: URL) throws(StoreError) -> Set<UInt32> {
         let rows: [Int64]
         do {
             let connection = try SQLiteConnection(path: url.path, mode: .readOnly)
@@ -89,7 +89,7 @@ extension FlowStore {
     /// Which audit sessions, open or ended, hold evidence in each of capture files `sequences`, in
     /// one query: a file is listed when a packet of one of their flows is in it, with those
     /// sessions by id; a file holding none is not listed.
-    public func auditEvidenceHolders(ofCaptureFiles sequences: Set<UInt32>) throws(StoreError) -> [UInt32: [AuditEvidenceHolder]] {
+    package func auditEvidenceHolders(ofCaptureFiles sequences: Set<UInt32>) throws(StoreError) -> [UInt32: [AuditEvidenceHolder]] {
         guard !sequences.isEmpty else { return [:] }
         let ordered = sequences.sorted()
         let rows = try sqlite { connection throws(SQLiteError) in

@@ -5,7 +5,7 @@ import Foundation
 extension FlowStore {
     /// Places `kind` in session `sessionID` at `date`. Only an open session takes markers, and not
     /// before its start.
-    public func addMarker(_ kind: SessionMarkerKind, toSession sessionID: Int64, at date: Date) throws(AuditStoreError) -> SessionMarker {
+    package func addMarker(_ kind: SessionMarkerKind, toSession sessionID: Int64, at date: Date) throws(AuditStoreError) -> SessionMarker {
         try Self.check(kind)
         let instant = EpochNanoseconds.first(notBefore: date)
         let id = try audit { connection throws(SQLiteError) -> Result<Int64, AuditStoreError> in
@@ -21,7 +21,7 @@ extension FlowStore {
 
     /// Places `kind` in whichever session is open, reading and writing in one transaction, so a
     /// session ended meanwhile by another process is never marked.
-    public func addMarkerToOpenSession(_ kind: SessionMarkerKind, at date: Date) throws(AuditStoreError) -> OpenSessionMarkerOutcome {
+    package func addMarkerToOpenSession(_ kind: SessionMarkerKind, at date: Date) throws(AuditStoreError) -> OpenSessionMarkerOutcome {
         try Self.check(kind)
         let instant = EpochNanoseconds.first(notBefore: date)
         let placed = try audit { connection throws(SQLiteError) -> Result<(Int64, AuditSessionRow)?, AuditStoreError> in
@@ -41,7 +41,7 @@ extension FlowStore {
     }
 
     /// The session's markers, chronological; `sessionNotFound` when there is no such session.
-    public func markers(forSession sessionID: Int64) throws(AuditStoreError) -> [SessionMarker] {
+    package func markers(forSession sessionID: Int64) throws(AuditStoreError) -> [SessionMarker] {
         let rows = try audit { connection throws(SQLiteError) -> Result<[(Int64, Int64, Int64, String?)], AuditStoreError> in
             guard try sessionRow(sessionID, on: connection) != nil else { return .failure(.sessionNotFound(sessionID)) }
             return .success(try connection.cached("""

@@ -8,7 +8,7 @@ extension FlowStore {
     /// The session's packets counted per flow and capture file, by flow id then file, the never
     /// captured (nil file) first. A packet without capture is stored at file 0, offset 0: it is
     /// counted as never captured, never in file 0.
-    public func packetCounts(inAuditSession sessionID: Int64) throws(AuditStoreError) -> [SessionPacketCount] {
+    package func packetCounts(inAuditSession sessionID: Int64) throws(AuditStoreError) -> [SessionPacketCount] {
         let rows = try audit { connection throws(SQLiteError) -> Result<[(Int64, Int64?, Int64)], AuditStoreError> in
             guard try sessionRow(sessionID, on: connection) != nil else { return .failure(.sessionNotFound(sessionID)) }
             return .success(try connection.cached("""
@@ -34,7 +34,7 @@ extension FlowStore {
     }
 
     /// The session's packets whose records are in capture file `fileSequence`, by record offset.
-    public func capturedPackets(inAuditSession sessionID: Int64, fileSequence: UInt32) throws(AuditStoreError) -> [SessionCapturedPacket] {
+    package func capturedPackets(inAuditSession sessionID: Int64, fileSequence: UInt32) throws(AuditStoreError) -> [SessionCapturedPacket] {
         let rows = try audit { connection throws(SQLiteError) -> Result<[(Int64, Int64, Int64, Int64, Int64, Int64)], AuditStoreError> in
             guard try sessionRow(sessionID, on: connection) != nil else { return .failure(.sessionNotFound(sessionID)) }
             return .success(try connection.cached("""

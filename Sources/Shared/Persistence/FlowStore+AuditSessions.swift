@@ -11,7 +11,7 @@ extension FlowStore {
         """
 
     /// Starts a session of `draft.projectID` at `date`; refused while another is open.
-    public func startAuditSession(_ draft: AuditSessionDraft, at date: Date) throws(AuditStoreError) -> AuditSession {
+    package func startAuditSession(_ draft: AuditSessionDraft, at date: Date) throws(AuditStoreError) -> AuditSession {
         let started = EpochNanoseconds.first(notBefore: date)
         let id = try audit { connection throws(SQLiteError) -> Result<Int64, AuditStoreError> in
             try connection.transaction { () throws(SQLiteError) -> Result<Int64, AuditStoreError> in
@@ -44,7 +44,7 @@ extension FlowStore {
 
     /// Ends session `id` at `date`. Its flows stay evidence, exempt from the storage limits, until
     /// it is deleted.
-    public func endAuditSession(id: Int64, at date: Date) throws(AuditStoreError) -> AuditSession {
+    package func endAuditSession(id: Int64, at date: Date) throws(AuditStoreError) -> AuditSession {
         let ended = EpochNanoseconds.first(notBefore: date)
         try audit { connection throws(SQLiteError) -> Result<Void, AuditStoreError> in
             try connection.transaction { () throws(SQLiteError) -> Result<Void, AuditStoreError> in
@@ -65,25 +65,25 @@ extension FlowStore {
 
     /// Deletes session `id` with its markers; its flows stay in the history, untagged (the
     /// schema's `ON DELETE SET NULL`), and an open one stops tagging.
-    public func deleteAuditSession(id: Int64) throws(AuditStoreError) {
+    package func deleteAuditSession(id: Int64) throws(AuditStoreError) {
         try deleteAuditRow(of: "audit_sessions", id: id, missing: .sessionNotFound(id))
     }
 
     /// The session recording now; nil when none is.
-    public func openAuditSession() throws(AuditStoreError) -> AuditSession? {
+    package func openAuditSession() throws(AuditStoreError) -> AuditSession? {
         let row = try audit { connection throws(SQLiteError) in
             .success(try openSessionID(on: connection).flatMap { id throws(SQLiteError) in try sessionRow(id, on: connection) })
         }
         return try row.map { row throws(AuditStoreError) in try row.session() }
     }
 
-    public func auditSession(id: Int64) throws(AuditStoreError) -> AuditSession? {
+    package func auditSession(id: Int64) throws(AuditStoreError) -> AuditSession? {
         let row = try audit { connection throws(SQLiteError) in .success(try sessionRow(id, on: connection)) }
         return try row.map { row throws(AuditStoreError) in try row.session() }
     }
 
     /// The project's sessions, newest first; `projectNotFound` when there is no such project.
-    public func auditSessions(forProject projectID: Int64) throws(AuditStoreError) -> [AuditSession] {
+    package func auditSessions(forProject projectID: Int64) throws(AuditStoreError) -> [AuditSession] {
         let rows = try audit { connection throws(SQLiteError) -> Result<[AuditSessionRow], AuditStoreError> in
             guard try projectExists(projectID, on: connection) else { return .failure(.projectNotFound(projectID)) }
             return .success(try connection.cached("""
@@ -99,7 +99,7 @@ extension FlowStore {
     }
 
     /// The open session with its project's name; nil when none is recording.
-    public func auditRecording() throws(AuditStoreError) -> AuditRecording? {
+    package func auditRecording() throws(AuditStoreError) -> AuditRecording? {
         guard let session = try openAuditSession() else { return nil }
         guard let project = try auditProject(id: session.projectID) else { throw .projectNotFound(session.projectID) }
         return AuditRecording(session: session, projectName: project.name)

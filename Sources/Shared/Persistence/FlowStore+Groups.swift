@@ -4,7 +4,7 @@ extension FlowStore {
     /// The flows `narrowing` keeps, grouped by `key`'s value (`FlowOrder.expression`: `.host` or `.program`), with each
     /// group's totals over the whole history — not a page. The `limit` groups with the most bytes
     /// (both ways) first, ties by value; and how many groups there are in all.
-    public func flowGroups(by key: FlowOrder.Key, limit: Int,
+    package func flowGroups(by key: FlowOrder.Key, limit: Int,
                            narrowing: FlowNarrowing = .none) throws(StoreError) -> (groups: [FlowGroupTotals], total: Int) {
         let conditions = narrowing.conditions
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
@@ -40,7 +40,7 @@ extension FlowStore {
     /// Up to `limit` flows `narrowing` keeps with an id above `afterID`, in id order (the table's
     /// own, so no sort), each with its `key` value as its cursor's value: the rows a grouping reads
     /// one by one when it must match each (a search the store cannot narrow by).
-    public func groupMembers(by key: FlowOrder.Key, afterID: Int64, limit: Int,
+    package func groupMembers(by key: FlowOrder.Key, afterID: Int64, limit: Int,
                              narrowing: FlowNarrowing = .none) throws(StoreError) -> [ListedFlow] {
         let conditions = ["id > ?2"] + narrowing.conditions
         let valueColumn = Int32(FlowRow.selected.columns.count)

@@ -3,7 +3,7 @@ import Foundation
 extension FlowStore {
     /// How many packets of flow `flowID` the history holds (0 for an unknown id), or only those
     /// with a capture location: counted through its runs, so it reads only that flow's rows.
-    public func packetCount(forFlow flowID: Int64, capturedOnly: Bool = false) throws(StoreError) -> Int {
+    package func packetCount(forFlow flowID: Int64, capturedOnly: Bool = false) throws(StoreError) -> Int {
         try sqlite { connection throws(SQLiteError) in
             try connection.cached("""
                 SELECT count(*) FROM packet_runs r
@@ -18,7 +18,7 @@ extension FlowStore {
 
     /// The packet at `index` (from 0) of flow `flowID` in time order (ties by id), as
     /// `packets(forFlow:limit:)` orders them; nil past the last one.
-    public func packet(forFlow flowID: Int64, at index: Int) throws(StoreError) -> StoredPacket? {
+    package func packet(forFlow flowID: Int64, at index: Int) throws(StoreError) -> StoredPacket? {
         guard index >= 0 else { return nil }
         let rows = try sqlite { connection throws(SQLiteError) in
             // The flow's own rows, as `packets(forFlow:limit:)` reads them: never the ts index.
@@ -44,7 +44,7 @@ extension FlowStore {
 
     /// The instant of flow `flowID`'s first stored packet (what the inspector's times count from);
     /// nil for a flow without packets. An aggregate over the flow's own rows: no sort.
-    public func firstPacketDate(forFlow flowID: Int64) throws(StoreError) -> Date? {
+    package func firstPacketDate(forFlow flowID: Int64) throws(StoreError) -> Date? {
         let first = try sqlite { connection throws(SQLiteError) in
             try connection.cached(Self.firstPacketSQL) { statement throws(SQLiteError) in
                 statement.bind(flowID, at: 1)

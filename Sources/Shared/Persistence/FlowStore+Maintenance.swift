@@ -14,7 +14,7 @@ extension FlowStore {
     /// left, and the activity counts are kept exact. Returns how many flows were deleted. Capture files are not touched: deleting them is
     /// storage management's job.
     @discardableResult
-    public func prune(before cutoff: Date) throws(StoreError) -> Int {
+    package func prune(before cutoff: Date) throws(StoreError) -> Int {
         let limit = EpochNanoseconds.first(notBefore: cutoff)
         return try sqlite { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in
@@ -41,7 +41,7 @@ extension FlowStore {
     /// a cursor or id held from before never names a new row. `keepingOpenSessions` also keeps
     /// every session not yet ended: a live tunnel's, which another process's store is writing in
     /// (`storage clear` while monitoring) and whose row its end and its summary still need.
-    public func clearAll(keepingOpenSessions: Bool = false) throws(StoreError) {
+    package func clearAll(keepingOpenSessions: Bool = false) throws(StoreError) {
         let kept = session ?? 0
         let open = keepingOpenSessions ? " AND ended IS NOT NULL" : ""
         try sqlite { connection throws(SQLiteError) in
@@ -58,11 +58,11 @@ extension FlowStore {
     }
 
     /// Bytes of the database file and its `-wal` and `-shm` sidecars.
-    public func totalBytesOnDisk() -> Int64 {
+    package func totalBytesOnDisk() -> Int64 {
         DatabaseFile.paths(of: databaseURL.path).reduce(0) { $0 + DatabaseFile.size(of: $1) }
     }
 
-    public func usage() throws(StoreError) -> StoreUsage {
+    package func usage() throws(StoreError) -> StoreUsage {
         StoreUsage(databaseBytes: totalBytesOnDisk(), flowCount: try flowCount())
     }
 }

@@ -41,7 +41,7 @@ extension FlowStore {
 
     /// Up to `limit` decrypted chunks of flow `flowID` in conversation order (time, then the order
     /// they were written); none for a flow never inspected, or whose content expired.
-    public func plaintext(forFlow flowID: Int64, limit: Int) throws(StoreError) -> [StoredPlaintextChunk] {
+    package func plaintext(forFlow flowID: Int64, limit: Int) throws(StoreError) -> [StoredPlaintextChunk] {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached(Self.plaintextOfFlowSQL) { statement throws(SQLiteError) in
                 statement.bind(flowID, at: 1)
@@ -67,7 +67,7 @@ extension FlowStore {
     /// Deletes the index rows dated before `cutoff`, row by row (a file may be half expired);
     /// flows and packets stay. Returns how many went.
     @discardableResult
-    public func prunePlaintext(before cutoff: Date) throws(StoreError) -> Int {
+    package func prunePlaintext(before cutoff: Date) throws(StoreError) -> Int {
         let limit = EpochNanoseconds.first(notBefore: cutoff)
         return try sqlite { connection throws(SQLiteError) in
             // The requests' heads are decrypted content too: they go with it.
@@ -85,7 +85,7 @@ extension FlowStore {
 
     /// Deletes every index row; history and capture links stay. Returns how many went.
     @discardableResult
-    public func clearPlaintext() throws(StoreError) -> Int {
+    package func clearPlaintext() throws(StoreError) -> Int {
         try sqlite { connection throws(SQLiteError) in
             try connection.execute("DELETE FROM plaintext")
             let deleted = connection.changes
@@ -96,7 +96,7 @@ extension FlowStore {
 
     /// Deletes the rows of file `sequence` (the file went: the ceiling took it). Returns how many.
     @discardableResult
-    public func deletePlaintext(inFile sequence: UInt32) throws(StoreError) -> Int {
+    package func deletePlaintext(inFile sequence: UInt32) throws(StoreError) -> Int {
         try sqlite { connection throws(SQLiteError) in
             try connection.cached("DELETE FROM plaintext WHERE file_seq = ?1") { statement throws(SQLiteError) in
                 statement.bind(Int64(sequence), at: 1)
@@ -107,7 +107,7 @@ extension FlowStore {
     }
 
     /// The files some index row still points into; every other `.tvpt` file is an orphan.
-    public func referencedPlaintextFileSequences() throws(StoreError) -> Set<UInt32> {
+    package func referencedPlaintextFileSequences() throws(StoreError) -> Set<UInt32> {
         let values = try sqlite { connection throws(SQLiteError) in
             try connection.cached("SELECT DISTINCT file_seq FROM plaintext") { statement throws(SQLiteError) in
                 var values: [Int64] = []
@@ -122,7 +122,7 @@ extension FlowStore {
     }
 
     /// The writer's first startup question: the highest file sequence the index references.
-    public func highestPlaintextFileSequence() throws(StoreError) -> UInt32? {
+    package func highestPlaintextFileSequence() throws(StoreError) -> UInt32? {
         let highest = try sqlite { connection throws(SQLiteError) in try connection.integer("SELECT max(file_seq) FROM plaintext") }
         guard let highest else { return nil }
         guard let sequence = UInt32(exactly: highest) else { throw .corruptRow("plaintext: file_seq \(highest)") }
@@ -130,13 +130,13 @@ extension FlowStore {
     }
 
     /// The writer's second: the highest conversation id the index references.
-    public func highestPlaintextStream() throws(StoreError) -> UInt64? {
+    package func highestPlaintextStream() throws(StoreError) -> UInt64? {
         try sqlite { connection throws(SQLiteError) in try connection.integer("SELECT max(stream) FROM plaintext") }
             .map { UInt64(bitPattern: $0) }
     }
 
     /// How many index rows there are.
-    public func plaintextChunkCount() throws(StoreError) -> Int {
+    package func plaintextChunkCount() throws(StoreError) -> Int {
         try sqlite { connection throws(SQLiteError) in Int(try connection.integer("SELECT count(*) FROM plaintext") ?? 0) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension FlowStore {
     /// Up to `limit` flows, most recently seen first, starting after `cursor` (from the newest when
     /// nil): `flows(in: .newestFirst, …)` without the cursors.
-    public func recentFlows(limit: Int, before cursor: FlowCursor? = nil, statuses: Set<TLSInspectionStatus> = [],
+    package func recentFlows(limit: Int, before cursor: FlowCursor? = nil, statuses: Set<TLSInspectionStatus> = [],
                             reasons: Set<InspectionReasonKind> = [], programs: Set<String> = []) throws(StoreError) -> [StoredFlow] {
         try flows(in: .newestFirst, limit: limit, after: cursor,
                   narrowing: FlowNarrowing(statuses: statuses, reasons: reasons, programs: programs)).map(\.flow)
@@ -13,7 +13,7 @@ extension FlowStore {
     /// first when nil), each with the cursor just past it. Ties are broken by id, so consecutive
     /// pages neither skip nor repeat. Narrowed in SQL, so a rare status or reason is found however
     /// far back it lies.
-    public func flows(in order: FlowOrder, limit: Int, after cursor: FlowCursor? = nil,
+    package func flows(in order: FlowOrder, limit: Int, after cursor: FlowCursor? = nil,
                       narrowing: FlowNarrowing = .none) throws(StoreError) -> [ListedFlow] {
         // The row value compares in index order: each order's index is (expression, rowid).
         var conditions = narrowing.conditions
@@ -57,7 +57,7 @@ extension FlowStore {
     }
 
     /// The flow whose row id is `id`; nil when there is none (pruned, cleared, never recorded).
-    public func flow(id: Int64) throws(StoreError) -> StoredFlow? {
+    package func flow(id: Int64) throws(StoreError) -> StoredFlow? {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached("SELECT \(FlowRow.selected.sql) FROM flows WHERE id = ?1") { statement throws(SQLiteError) in
                 statement.bind(id, at: 1)
@@ -68,7 +68,7 @@ extension FlowStore {
     }
 
     /// The flow with `key` from the most recent session that saw it.
-    public func flow(matching key: FlowKey) throws(StoreError) -> StoredFlow? {
+    package func flow(matching key: FlowKey) throws(StoreError) -> StoredFlow? {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached("""
                 SELECT \(FlowRow.selected.sql) FROM flows WHERE \(FlowKeyColumns.matching(from: 1))
@@ -91,7 +91,7 @@ extension FlowStore {
         """
 
     /// Up to `limit` packets of flow `flowID`, in time order (ties by id); none for an unknown id.
-    public func packets(forFlow flowID: Int64, limit: Int) throws(StoreError) -> [StoredPacket] {
+    package func packets(forFlow flowID: Int64, limit: Int) throws(StoreError) -> [StoredPacket] {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached(Self.packetsOfFlowSQL) { statement throws(SQLiteError) in
                 statement.bind(flowID, at: 1)
@@ -107,7 +107,7 @@ extension FlowStore {
 
     /// The highest capture file sequence any stored packet points into (only captured packets
     /// count), so a new capture writer never reuses a number the history still references.
-    public func highestCaptureFileSequence() throws(StoreError) -> UInt32? {
+    package func highestCaptureFileSequence() throws(StoreError) -> UInt32? {
         let highest = try sqlite { connection throws(SQLiteError) in
             try connection.integer("SELECT max(pcap_file) FROM packets WHERE pcap_offset <> 0")
         }
@@ -117,7 +117,7 @@ extension FlowStore {
     }
 
     /// How many flow rows are stored (not how many upserts were made).
-    public func flowCount() throws(StoreError) -> Int {
+    package func flowCount() throws(StoreError) -> Int {
         try sqlite { connection throws(SQLiteError) in
             Int(try connection.integer("SELECT count(*) FROM flows") ?? 0)
         }

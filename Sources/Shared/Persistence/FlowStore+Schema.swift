@@ -4,9 +4,9 @@ extension FlowStore {
     ///
     /// Instants are nanoseconds since 1970; addresses are 4- or 16-byte blobs (the length is the
     /// family); ports, counters and enums are integers holding the models' raw values.
-    public enum Schema {
+    package enum Schema {
         /// The newest schema this build knows; a file at a higher version is refused, untouched.
-        public static let latestVersion = 15
+        package static let latestVersion = 15
 
         /// `PRAGMA application_id`: "TVDB". Set when the file is created; a file with tables and
         /// another id belongs to another program.
@@ -307,7 +307,7 @@ extension FlowStore {
         }
 
         /// What started a session recorded before sessions were kept (migration 4).
-        public static let legacyOrigin = "recorded before sessions were kept"
+        package static let legacyOrigin = "recorded before sessions were kept"
 
         /// Brings the file up to `target`, one migration a transaction. Re-reads `user_version`
         /// inside each transaction, so two processes opening a new file at once migrate it once.

@@ -3,7 +3,7 @@ import Foundation
 
 extension FlowStore {
     /// This store's session: nil until it first writes (a store that only reads records none).
-    public var sessionID: Int64? { session }
+    package var sessionID: Int64? { session }
 
     /// The session this store writes in, begun (its `sessions` row inserted, in its own
     /// transaction) by the first write. Called outside a write's transaction, so a batch that
@@ -23,7 +23,7 @@ extension FlowStore {
 
     /// Dates this store's session's end, now; nothing when it never wrote or was ended already.
     /// The tunnel ends its session when it stops, and reads its flows afterwards.
-    public func endSession() throws(StoreError) {
+    package func endSession() throws(StoreError) {
         guard let session, !sessionEnded else { return }
         try sqlite { connection throws(SQLiteError) in
             try connection.withStatement("UPDATE sessions SET ended = ?2 WHERE id = ?1") { update throws(SQLiteError) in
@@ -36,7 +36,7 @@ extension FlowStore {
     }
 
     /// The session with `id`; nil when there is none.
-    public func session(_ id: Int64) throws(StoreError) -> HistorySession? {
+    package func session(_ id: Int64) throws(StoreError) -> HistorySession? {
         let row = try sqlite { connection throws(SQLiteError) in
             try connection.cached("SELECT \(SessionRow.selected.sql) FROM sessions WHERE id = ?1") { statement throws(SQLiteError) in
                 statement.bind(id, at: 1)
@@ -47,7 +47,7 @@ extension FlowStore {
     }
 
     /// Every session, oldest first.
-    public func sessions() throws(StoreError) -> [HistorySession] {
+    package func sessions() throws(StoreError) -> [HistorySession] {
         try sqlite { connection throws(SQLiteError) in
             try connection.cached("SELECT \(SessionRow.selected.sql) FROM sessions ORDER BY id") { statement throws(SQLiteError) in
                 var sessions: [HistorySession] = []
@@ -60,7 +60,7 @@ extension FlowStore {
     /// Up to `limit` flows of session `id` in the order they were first written (by id), starting
     /// after the flow `after` (from the first when nil). Ids are unique and never reused, so
     /// consecutive pages neither skip nor repeat.
-    public func flows(inSession id: Int64, limit: Int, after flowID: Int64? = nil) throws(StoreError) -> [StoredFlow] {
+    package func flows(inSession id: Int64, limit: Int, after flowID: Int64? = nil) throws(StoreError) -> [StoredFlow] {
         let rows = try sqlite { connection throws(SQLiteError) in
             try connection.cached("""
                 SELECT \(FlowRow.selected.sql) FROM flows WHERE session = ?1 AND id > ?3 ORDER BY id LIMIT ?2
@@ -78,7 +78,7 @@ extension FlowStore {
 
     /// Every flow of session `id`, however many, in id order: page after page of `pageSize` until
     /// a page comes back short.
-    public func allFlows(inSession id: Int64, pageSize: Int = 500) throws(StoreError) -> [StoredFlow] {
+    package func allFlows(inSession id: Int64, pageSize: Int = 500) throws(StoreError) -> [StoredFlow] {
         precondition(pageSize > 0, "a page holds at least one flow")
         var flows: [StoredFlow] = []
         while true {

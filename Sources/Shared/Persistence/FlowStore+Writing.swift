@@ -16,7 +16,7 @@ extension FlowStore {
     /// flow's lifetime aggregate: the row's totals become earlier lifetimes' totals plus the
     /// record's; the facts the record knows replace the stored ones, and a nil fact erases nothing.
     @discardableResult
-    public func upsertFlow(_ record: FlowRecord) throws(StoreError) -> Int64 {
+    package func upsertFlow(_ record: FlowRecord) throws(StoreError) -> Int64 {
         let row = FlowRow(record: record, anchor: anchor)
         return try sqlite { connection throws(SQLiteError) in
             try upsert(row, key: record.key, session: try recordingSession(on: connection), on: connection)
@@ -25,7 +25,7 @@ extension FlowStore {
 
     /// Appends `packets` to flow `flowID` in one transaction, dating their stamps with the anchor.
     /// Fails, writing nothing, when there is no such flow.
-    public func appendPackets(_ packets: [PacketMeta], flowID: Int64) throws(StoreError) {
+    package func appendPackets(_ packets: [PacketMeta], flowID: Int64) throws(StoreError) {
         let runs = PacketRuns(flowIDs: Array(repeating: flowID, count: packets.count))
         try sqlite { connection throws(SQLiteError) in
             try connection.transaction { () throws(SQLiteError) in try append(packets, in: runs, on: connection) }
@@ -36,7 +36,7 @@ extension FlowStore {
     /// or none. A packet whose flow is neither in the batch nor stored in this session is counted
     /// in the outcome, not written.
     @discardableResult
-    public func write(_ batch: FlowStoreBatch) throws(StoreError) -> FlowStoreBatch.Outcome {
+    package func write(_ batch: FlowStoreBatch) throws(StoreError) -> FlowStoreBatch.Outcome {
         let rows = batch.flows.map { FlowRow(record: $0, anchor: anchor) }
         return try sqlite { connection throws(SQLiteError) in
             let session = try recordingSession(on: connection)

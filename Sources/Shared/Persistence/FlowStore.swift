@@ -12,14 +12,14 @@ import Foundation
 /// it ended, what started it), begun by its first write so a store that only reads leaves no
 /// trace. A flow row is keyed by its 5-tuple and session, so a 5-tuple recycled by a later session
 /// is a new row, and "the flows of this run" is a query (`flows(inSession:…)`), not a guess.
-public actor FlowStore {
-    public nonisolated let databaseURL: URL
+package actor FlowStore {
+    package nonisolated let databaseURL: URL
     /// Dates the records' monotonic stamps.
     nonisolated let anchor: MonotonicAnchor
     /// This store's open instant in nanoseconds since 1970: its session's start.
     nonisolated let opened: Int64
     /// What opened it, as its session records (`HistorySession.origin`).
-    public nonisolated let origin: String
+    package nonisolated let origin: String
     /// The wall clock a write reads (ns since 1970): whether an audit session that ended a moment
     /// ago still takes what the tunnel saw before its end (`FlowRow.auditTagSQL`). A test sets it.
     nonisolated let writerClock: @Sendable () -> Int64
@@ -40,7 +40,7 @@ public actor FlowStore {
     /// it writes, is for ("run curl …", "demo"). Refuses, leaving the file exactly as it was, a
     /// file that is not SQLite (`notADatabase`), another program's database (`foreignDatabase`) or
     /// a newer TunnelVision's (`newerSchema`); an older TunnelVision's is migrated.
-    public init(databaseURL: URL, anchor: MonotonicAnchor = .now(), origin: String = FlowStore.unnamedOrigin,
+    package init(databaseURL: URL, anchor: MonotonicAnchor = .now(), origin: String = FlowStore.unnamedOrigin,
                 writerClock: @escaping @Sendable () -> Int64 = { MonotonicAnchor.now().wallClockNanosecondsSince1970 }) throws(StoreError) {
         self.databaseURL = databaseURL
         self.writerClock = writerClock
@@ -51,11 +51,11 @@ public actor FlowStore {
     }
 
     /// What a session records as its origin when its opener named none.
-    public static let unnamedOrigin = "unnamed"
+    package static let unnamedOrigin = "unnamed"
 
     /// Opens the history in the data directory (`DataDirectoryLayout.database(in:)`), creating the
     /// directory owner-only first.
-    public init(dataDirectory: URL, anchor: MonotonicAnchor = .now(), origin: String = FlowStore.unnamedOrigin) throws(StoreError) {
+    package init(dataDirectory: URL, anchor: MonotonicAnchor = .now(), origin: String = FlowStore.unnamedOrigin) throws(StoreError) {
         do {
             try PrivateDirectory.create(dataDirectory)
         } catch {
@@ -68,7 +68,7 @@ public actor FlowStore {
     /// write any more leaves it open-ended, as a crash does), finalizes the statements and closes
     /// the file; later calls throw `closed`. The last connection to close folds the WAL back into
     /// the main file.
-    public func close() {
+    package func close() {
         try? endSession()
         connection?.close()
         connection = nil

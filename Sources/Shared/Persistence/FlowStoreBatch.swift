@@ -1,17 +1,17 @@
 /// One flush of the pipeline: the flows touched since the last one and the packets seen, written
 /// in one transaction (`FlowStore.write(_:)`).
-public struct FlowStoreBatch: Sendable {
+package struct FlowStoreBatch: Sendable {
     /// Each flow's current lifetime aggregate (`FlowStore.upsertFlow` semantics).
-    public var flows: [FlowRecord]
+    package var flows: [FlowRecord]
     /// Matched to their flow by key within the store's session: a flow in this batch, or one the
     /// session already stored.
-    public var packets: [PacketMeta]
+    package var packets: [PacketMeta]
     /// The decrypted chunks' index rows, matched to their flow as packets are.
-    public var plaintext: [PlaintextChunkRecord]
+    package var plaintext: [PlaintextChunkRecord]
     /// The inspected requests' heads for the search, matched to their flow as packets are.
-    public var requests: [HTTPRequestRecord]
+    package var requests: [HTTPRequestRecord]
 
-    public init(flows: [FlowRecord] = [], packets: [PacketMeta] = [], plaintext: [PlaintextChunkRecord] = [],
+    package init(flows: [FlowRecord] = [], packets: [PacketMeta] = [], plaintext: [PlaintextChunkRecord] = [],
                 requests: [HTTPRequestRecord] = []) {
         self.flows = flows
         self.packets = packets
@@ -19,21 +19,21 @@ public struct FlowStoreBatch: Sendable {
         self.requests = requests
     }
 
-    public var isEmpty: Bool { flows.isEmpty && packets.isEmpty && plaintext.isEmpty && requests.isEmpty }
+    package var isEmpty: Bool { flows.isEmpty && packets.isEmpty && plaintext.isEmpty && requests.isEmpty }
 
     /// What a written batch became.
-    public struct Outcome: Sendable, Hashable {
+    package struct Outcome: Sendable, Hashable {
         /// The row of each flow, in the batch's order.
-        public let flowIDs: [Int64]
-        public let packetsWritten: Int
+        package let flowIDs: [Int64]
+        package let packetsWritten: Int
         /// Packets whose flow was neither in the batch nor stored in this session: not written,
         /// counted so the loss is visible (a pipeline bug, or a flow pruned while active).
-        public let orphanedPackets: Int
+        package let orphanedPackets: Int
         /// Index rows of decrypted chunks written, and those whose flow was not found (counted).
-        public var plaintextWritten = 0
-        public var orphanedPlaintext = 0
+        package var plaintextWritten = 0
+        package var orphanedPlaintext = 0
         /// Request heads written, and those whose flow was not found (counted).
-        public var requestsWritten = 0
-        public var orphanedRequests = 0
+        package var requestsWritten = 0
+        package var orphanedRequests = 0
     }
 }

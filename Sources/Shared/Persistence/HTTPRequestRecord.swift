@@ -1,13 +1,13 @@
 /// One inspected request's head as the pipeline hands it to the store at flush, for the search
 /// (`HTTPRequestHeads`): its flow by key, as `PlaintextChunkRecord`'s, its monotonic instant, and
 /// its text, lowercased. Decrypted content: it lives and goes with the decrypted content's index.
-public struct HTTPRequestRecord: Sendable, Hashable {
-    public let flowKey: FlowKey
+package struct HTTPRequestRecord: Sendable, Hashable {
+    package let flowKey: FlowKey
     /// Monotonic nanoseconds on the session anchor's clock.
-    public let timestamp: UInt64
-    public let text: String
+    package let timestamp: UInt64
+    package let text: String
 
-    public init(flowKey: FlowKey, timestamp: UInt64, text: String) {
+    package init(flowKey: FlowKey, timestamp: UInt64, text: String) {
         self.flowKey = flowKey
         self.timestamp = timestamp
         self.text = text

@@ -2,11 +2,11 @@ import CSQLite
 
 /// A failure SQLite reported: its result code (extended codes are on) and its own words for it.
 /// `StoreError` carries it whole, so the person's diagnosis can quote both codes.
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_FSYNC`, say);
     /// `primaryCode` drops the detail.
-    public let code: Int32
-    public let message: String
+    package let code: Int32
+    package let message: String
 
     init(code: Int32, message: String) {
         self.code = code
@@ -24,7 +24,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The primary result code (`SQLITE_IOERR` for `SQLITE_IOERR_FSYNC`).
-    public var primaryCode: Int32 { code & 0xff }
+    package var primaryCode: Int32 { code & 0xff }
 
     /// The file is not a SQLite database (or is encrypted): `SQLITE_NOTADB`.
     var isNotADatabase: Bool { primaryCode == SQLITE_NOTADB }
@@ -37,7 +37,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// locked (`SQLITE_LOCKED`): nothing was written, and a retry may succeed.
     var isLock: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
-    public var description: String {
+    package var description: String {
         code == primaryCode ? "\(message) (SQLite result code \(code))"
             : "\(message) (SQLite result code \(primaryCode), extended \(code))"
     }

@@ -5,7 +5,7 @@ import CSQLite
 /// as it was. What SQLite reports is told apart by its result code — a full disk, a lock, a
 /// damaged file, a permission, the disk itself — and keeps the code (`SQLiteError`, primary and
 /// extended), because each asks the person for something different.
-public enum StoreError: Error, Sendable, Hashable {
+package enum StoreError: Error, Sendable, Hashable {
     /// The file at `path` is not a SQLite database. Nothing was changed: tell the person, and
     /// point the store at another path; never delete or overwrite the file on their behalf.
     case notADatabase(path: String)
@@ -74,7 +74,7 @@ extension StoreError {
 }
 
 extension StoreError: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case let .notADatabase(path): "\(path) is not a SQLite database; it was left untouched"
         case let .foreignDatabase(path): "\(path) is another program's database; it was left untouched"

@@ -2,63 +2,63 @@ import Foundation
 
 /// A flow as the history holds it, dated. Counters are totals over every lifetime of the flow in
 /// its session; facts are what was learnt, each nil when unknown.
-public struct StoredFlow: Sendable, Hashable, Identifiable {
-    public let id: Int64
+package struct StoredFlow: Sendable, Hashable, Identifiable {
+    package let id: Int64
     /// The history session that recorded it (`HistorySession.id`).
-    public let session: Int64
-    public let key: FlowKey
+    package let session: Int64
+    package let key: FlowKey
     /// Exact instants (ns since 1970), kept so a cursor pages exactly; read out as dates.
     let firstSeenNanoseconds: Int64
     let lastSeenNanoseconds: Int64
-    public let bytesOut: UInt64
-    public let bytesIn: UInt64
-    public let packetCount: UInt64
-    public let tlsStatus: TLSInspectionStatus
-    public let sni: String?
-    public let resolvedName: ResolvedFlowName?
+    package let bytesOut: UInt64
+    package let bytesIn: UInt64
+    package let packetCount: UInt64
+    package let tlsStatus: TLSInspectionStatus
+    package let sni: String?
+    package let resolvedName: ResolvedFlowName?
     /// Where a proxy request opening the flow asked to be taken (`FlowRecord.proxyTarget`).
-    public let proxyTarget: ProxyTarget?
-    public let serverTLS: ServerTLSAnswer?
-    public let clientTLS: ClientTLSOffer?
+    package let proxyTarget: ProxyTarget?
+    package let serverTLS: ServerTLSAnswer?
+    package let clientTLS: ClientTLSOffer?
     /// JA4 and JA3 of the ClientHello (`FlowRecord.clientFingerprints`).
-    public let clientFingerprints: ClientHelloFingerprints?
+    package let clientFingerprints: ClientHelloFingerprints?
     /// JA3S of the cleartext ServerHello (`FlowRecord.serverFingerprints`).
-    public let serverFingerprints: ServerHelloFingerprints?
-    public let quic: QUICVersionReading?
-    public let serverCertificates: ServerCertificateReading?
-    public let streamOpening: StreamOpening?
+    package let serverFingerprints: ServerHelloFingerprints?
+    package let quic: QUICVersionReading?
+    package let serverCertificates: ServerCertificateReading?
+    package let streamOpening: StreamOpening?
     /// Why an encrypted flow was not decrypted, or how inspection broke it (`FlowRecord`'s).
-    public let inspectionReason: InspectionReason?
+    package let inspectionReason: InspectionReason?
     /// On an inspected flow: what the app and the tunnel's leaf negotiated.
-    public let leafTLS: NegotiatedTLS?
+    package let leafTLS: NegotiatedTLS?
     /// On an inspected flow: how the real server ended its side.
-    public let serverEnding: TLSStreamEnding?
+    package let serverEnding: TLSStreamEnding?
     /// The program whose socket the flow is, or why none was named; nil when nobody asked.
-    public let program: ProgramAttribution?
+    package let program: ProgramAttribution?
     /// The machine's end, when the recorder knew (`FlowRecord.localEnd`).
-    public let localEnd: IPEndpoint?
+    package let localEnd: IPEndpoint?
     /// On a DNS flow: what it asked and how it was answered (`FlowRecord.dnsExchange`).
-    public let dnsExchange: DNSExchange?
+    package let dnsExchange: DNSExchange?
     /// The audit session it is evidence of (`AuditSession.id`); nil for most traffic.
-    public let auditSessionID: Int64?
+    package let auditSessionID: Int64?
 
-    public var firstSeen: Date { EpochNanoseconds.date(firstSeenNanoseconds) }
-    public var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
+    package var firstSeen: Date { EpochNanoseconds.date(firstSeenNanoseconds) }
+    package var lastSeen: Date { EpochNanoseconds.date(lastSeenNanoseconds) }
 
     /// From first to last sighting; never negative.
-    public var duration: TimeInterval {
+    package var duration: TimeInterval {
         let (span, overflow) = lastSeenNanoseconds.subtractingReportingOverflow(firstSeenNanoseconds)
         return overflow ? 0 : Double(max(0, span)) / 1e9
     }
 
     /// The name the flow is shown by (`FlowName(sni:proxyTarget:resolved:dnsQuery:)`).
-    public var name: FlowName? {
+    package var name: FlowName? {
         FlowName(sni: sni, proxyTarget: proxyTarget, resolved: resolvedName, dnsQuery: dnsExchange?.question)
     }
 
     /// A flow as a pure core sees it (the audit's classifier, the release diff), made directly:
     /// the cores' tests build the rows each table names without a store.
-    public init(id: Int64, session: Int64 = 1, key: FlowKey, firstSeen: Date, lastSeen: Date? = nil,
+    package init(id: Int64, session: Int64 = 1, key: FlowKey, firstSeen: Date, lastSeen: Date? = nil,
                 bytesOut: UInt64 = 0, bytesIn: UInt64 = 0, packetCount: UInt64 = 0,
                 tlsStatus: TLSInspectionStatus, sni: String? = nil, resolvedName: ResolvedFlowName? = nil,
                 serverTLS: ServerTLSAnswer? = nil, clientTLS: ClientTLSOffer? = nil, quic: QUICVersionReading? = nil,

@@ -1,17 +1,17 @@
 import Foundation
 
 /// One packet as the history holds it, dated.
-public struct StoredPacket: Sendable, Hashable, Identifiable {
-    public let id: Int64
-    public let date: Date
-    public let flowKey: FlowKey
-    public let direction: Direction
+package struct StoredPacket: Sendable, Hashable, Identifiable {
+    package let id: Int64
+    package let date: Date
+    package let flowKey: FlowKey
+    package let direction: Direction
     /// Bytes of the whole IP datagram.
-    public let length: UInt32
-    public let tcpFlags: TCPFlags
+    package let length: UInt32
+    package let tcpFlags: TCPFlags
     /// Where its bytes are; nil when they were not captured (on disk: `pcap_offset = 0`, since no
     /// record sits at offset 0, and then `pcap_file` means nothing).
-    public let capture: CaptureLocation?
+    package let capture: CaptureLocation?
 
     /// The checked value of `row`; `corruptRow` when a column holds what no packet can have.
     init(row: PacketRow) throws(StoreError) {

@@ -2,18 +2,18 @@ import Foundation
 
 /// One row of the decrypted-content index, as the store reads it back: the way into the `.tvpt`
 /// record (`PlaintextLibrary` checks the record against `stream` and both lengths).
-public struct StoredPlaintextChunk: Sendable, Hashable {
-    public let id: Int64
-    public let flowID: Int64
+package struct StoredPlaintextChunk: Sendable, Hashable {
+    package let id: Int64
+    package let flowID: Int64
     /// Absolute.
-    public let timestamp: Date
-    public let direction: Direction
-    public let stream: UInt64
-    public let location: PlaintextLocation
-    public let storedLength: UInt32
-    public let originalLength: UInt32
+    package let timestamp: Date
+    package let direction: Direction
+    package let stream: UInt64
+    package let location: PlaintextLocation
+    package let storedLength: UInt32
+    package let originalLength: UInt32
 
-    public init(id: Int64, flowID: Int64, timestamp: Date, direction: Direction, stream: UInt64, location: PlaintextLocation,
+    package init(id: Int64, flowID: Int64, timestamp: Date, direction: Direction, stream: UInt64, location: PlaintextLocation,
                 storedLength: UInt32, originalLength: UInt32) {
         self.id = id
         self.flowID = flowID
@@ -25,5 +25,5 @@ public struct StoredPlaintextChunk: Sendable, Hashable {
         self.originalLength = originalLength
     }
 
-    public var isTruncated: Bool { storedLength < originalLength }
+    package var isTruncated: Bool { storedLength < originalLength }
 }

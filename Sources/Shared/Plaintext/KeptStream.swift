@@ -2,24 +2,24 @@
 /// gaps between them — runs the budget did not keep (`PlaintextBudget`), each at its place. A
 /// reader of an application protocol walks it with `KeptStream.Reader`, so that a body the budget
 /// cut is passed over by its length and the next message is read where it really begins.
-public struct KeptStream: Sendable, Equatable {
+package struct KeptStream: Sendable, Equatable {
     /// Every kept byte, end to end.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// After the first `at` kept bytes, `length` bytes were not kept. In order; gaps at one place
     /// are joined.
-    public private(set) var gaps: [Gap] = []
+    package private(set) var gaps: [Gap] = []
 
-    public struct Gap: Sendable, Equatable {
-        public let at: Int
-        public internal(set) var length: Int
+    package struct Gap: Sendable, Equatable {
+        package let at: Int
+        package internal(set) var length: Int
     }
 
-    public init(_ bytes: [UInt8] = []) {
+    package init(_ bytes: [UInt8] = []) {
         self.bytes = bytes
     }
 
     /// Appends a record: `kept` bytes, then `dropped` bytes not kept.
-    public mutating func append(_ kept: some Sequence<UInt8>, dropped: Int) {
+    package mutating func append(_ kept: some Sequence<UInt8>, dropped: Int) {
         bytes.append(contentsOf: kept)
         guard dropped > 0 else { return }
         if let last = gaps.last, last.at == bytes.count {
@@ -30,7 +30,7 @@ public struct KeptStream: Sendable, Equatable {
     }
 
     /// Appends `other` after everything here, its gaps with it.
-    public mutating func append(contentsOf other: KeptStream) {
+    package mutating func append(contentsOf other: KeptStream) {
         var start = 0
         for gap in other.gaps {
             append(other.bytes[start..<gap.at], dropped: gap.length)
@@ -40,7 +40,7 @@ public struct KeptStream: Sendable, Equatable {
     }
 
     /// The same stream without its first `count` kept bytes; nil when a gap comes before them.
-    public func droppingFirst(_ count: Int) -> KeptStream? {
+    package func droppingFirst(_ count: Int) -> KeptStream? {
         guard count <= bytes.count, gaps.first.map({ $0.at >= count }) ?? true else { return nil }
         var rest = KeptStream(Array(bytes[count...]))
         rest.gaps = gaps.map { Gap(at: $0.at - count, length: $0.length) }
@@ -48,63 +48,63 @@ public struct KeptStream: Sendable, Equatable {
     }
 
     /// The kept bytes from `offset` up to the next gap or the end.
-    public func run(from offset: Int) -> ArraySlice<UInt8> {
+    package func run(from offset: Int) -> ArraySlice<UInt8> {
         let end = gaps.first { $0.at >= offset }?.at ?? bytes.count
         return bytes[min(offset, bytes.count)..<max(min(offset, bytes.count), end)]
     }
 
     /// Some of this direction was not kept.
-    public var hasGaps: Bool { !gaps.isEmpty }
+    package var hasGaps: Bool { !gaps.isEmpty }
     /// The bytes this direction carried, kept or not.
-    public var carried: Int { bytes.count + gaps.reduce(0) { $0 + $1.length } }
+    package var carried: Int { bytes.count + gaps.reduce(0) { $0 + $1.length } }
 
     /// Reads a kept stream front to back in the conversation's own positions.
-    public struct Reader: Sendable {
-        public let stream: KeptStream
+    package struct Reader: Sendable {
+        package let stream: KeptStream
         /// How many kept bytes are behind.
-        public private(set) var offset = 0
+        package private(set) var offset = 0
         private var gapIndex = 0
         /// Of the gap at `offset`, how much is behind.
         private var gapUsed = 0
 
-        public init(_ stream: KeptStream) {
+        package init(_ stream: KeptStream) {
             self.stream = stream
         }
 
         private var nextGap: Gap? { gapIndex < stream.gaps.count ? stream.gaps[gapIndex] : nil }
 
         /// The kept bytes from here to the next gap or the end.
-        public var run: ArraySlice<UInt8> {
+        package var run: ArraySlice<UInt8> {
             if let gap = nextGap, gap.at == offset { return stream.bytes[offset..<offset] }
             return stream.bytes[offset..<(nextGap?.at ?? stream.bytes.count)]
         }
 
         /// What is left of a gap that begins here; nil when kept bytes (or the end) come first.
-        public var gapHere: Int? {
+        package var gapHere: Int? {
             guard let gap = nextGap, gap.at == offset else { return nil }
             return gap.length - gapUsed
         }
 
         /// Nothing is left, kept or not.
-        public var atEnd: Bool { offset == stream.bytes.count && nextGap == nil }
+        package var atEnd: Bool { offset == stream.bytes.count && nextGap == nil }
 
         /// What `take` found.
-        public struct Taken: Sendable, Equatable {
+        package struct Taken: Sendable, Equatable {
             /// The kept bytes at the front, up to the first gap.
-            public let front: ArraySlice<UInt8>
+            package let front: ArraySlice<UInt8>
             /// Bytes that were not kept (gaps), and kept bytes after the first gap, passed over.
-            public let notKept: Int
-            public let keptAfterGap: Int
+            package let notKept: Int
+            package let keptAfterGap: Int
             /// Bytes the stream ended before: it was never given them.
-            public let missing: Int
+            package let missing: Int
 
-            public var isWhole: Bool { notKept == 0 && keptAfterGap == 0 && missing == 0 }
+            package var isWhole: Bool { notKept == 0 && keptAfterGap == 0 && missing == 0 }
             /// The bytes passed over that the stream had, kept or not.
-            public var carriedCount: Int { front.count + notKept + keptAfterGap }
+            package var carriedCount: Int { front.count + notKept + keptAfterGap }
         }
 
         /// Passes over the next `count` bytes of the conversation.
-        public mutating func take(_ count: Int) -> Taken {
+        package mutating func take(_ count: Int) -> Taken {
             var left = count
             let front = run.prefix(left)
             var notKept = 0, keptAfterGap = 0, first = true
@@ -127,7 +127,7 @@ public struct KeptStream: Sendable, Equatable {
         }
 
         /// Passes over everything left.
-        public mutating func takeRest() -> Taken {
+        package mutating func takeRest() -> Taken {
             let rest = stream.bytes.count - offset + stream.gaps[gapIndex...].reduce(0) { $0 + $1.length } - gapUsed
             return take(rest)
         }

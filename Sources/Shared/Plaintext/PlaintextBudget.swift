@@ -16,49 +16,49 @@ import Foundation
 /// dropped run begins, so a live reader already knows the bytes were not kept, then one for the
 /// rest of the run before the direction's next kept bytes or when the flow ends. A reader knows
 /// where every kept byte stood in the conversation. Pure.
-public struct PlaintextBudget: Sendable {
-    public struct Limits: Sendable, Equatable {
-        public var bytesPerTurn: Int
-        public var bytesPerDirection: Int
-        public var recordsPerDirection: Int
+package struct PlaintextBudget: Sendable {
+    package struct Limits: Sendable, Equatable {
+        package var bytesPerTurn: Int
+        package var bytesPerDirection: Int
+        package var recordsPerDirection: Int
 
-        public init(bytesPerTurn: Int = 64 << 10, bytesPerDirection: Int = 1 << 20, recordsPerDirection: Int = 8_192) {
+        package init(bytesPerTurn: Int = 64 << 10, bytesPerDirection: Int = 1 << 20, recordsPerDirection: Int = 8_192) {
             self.bytesPerTurn = max(0, bytesPerTurn)
             self.bytesPerDirection = max(0, bytesPerDirection)
             self.recordsPerDirection = max(0, recordsPerDirection)
         }
 
         /// 64 KiB a turn (or an HTTP/2 stream), 1 MiB and 8 192 records a direction.
-        public static let standard = Limits()
+        package static let standard = Limits()
         /// Keeps nothing: how keeping off works without touching the byte path.
-        public static let nothing = Limits(bytesPerTurn: 0, bytesPerDirection: 0, recordsPerDirection: 0)
+        package static let nothing = Limits(bytesPerTurn: 0, bytesPerDirection: 0, recordsPerDirection: 0)
     }
 
     /// One record to write: the chunk's bytes at offsets `kept` (empty for a gap), followed in the
     /// conversation by `dropped` bytes that were not kept.
-    public struct Record: Sendable, Equatable {
-        public let kept: Range<Int>
-        public let dropped: Int
+    package struct Record: Sendable, Equatable {
+        package let kept: Range<Int>
+        package let dropped: Int
 
-        public init(kept: Range<Int>, dropped: Int) {
+        package init(kept: Range<Int>, dropped: Int) {
             self.kept = kept
             self.dropped = dropped
         }
 
         /// A record keeping nothing: `length` bytes not kept.
-        public static func gap(_ length: Int) -> Record { Record(kept: 0..<0, dropped: length) }
-        public var originalLength: Int { kept.count + dropped }
+        package static func gap(_ length: Int) -> Record { Record(kept: 0..<0, dropped: length) }
+        package var originalLength: Int { kept.count + dropped }
     }
 
     /// How the connection's bytes are divided, decided by its first chunk.
-    public enum Reading: Sendable, Equatable { case undecided, turns, http2 }
+    package enum Reading: Sendable, Equatable { case undecided, turns, http2 }
 
-    public let limits: Limits
-    public private(set) var reading: Reading = .undecided
+    package let limits: Limits
+    package private(set) var reading: Reading = .undecided
     private var sides = [Side(), Side()]
     private var lastDirection: Direction?
 
-    public init(limits: Limits = .standard) {
+    package init(limits: Limits = .standard) {
         self.limits = limits
     }
 
@@ -79,7 +79,7 @@ public struct PlaintextBudget: Sendable {
 
     /// The records to write for a `chunk` sent in `direction`, in order, and how many of its
     /// bytes were not kept.
-    public mutating func admit(_ chunk: Data, direction: Direction) -> (records: [Record], dropped: Int) {
+    package mutating func admit(_ chunk: Data, direction: Direction) -> (records: [Record], dropped: Int) {
         if reading == .undecided { reading = Self.reading(chunk, direction: direction) }
         let index = Int(direction.rawValue)
         if lastDirection != direction { sides[index].turnKept = 0 }
@@ -105,7 +105,7 @@ public struct PlaintextBudget: Sendable {
 
     /// The gaps still unwritten at the flow's end, per direction, as records keeping nothing;
     /// none for a direction of which nothing was kept (its gap would have no place).
-    public mutating func closingGaps() -> [(Direction, Record)] {
+    package mutating func closingGaps() -> [(Direction, Record)] {
         var gaps: [(Direction, Record)] = []
         for direction in [Direction.outbound, .inbound] {
             let index = Int(direction.rawValue)

@@ -1,18 +1,18 @@
 import Foundation
 
 /// The decrypted-content files in a directory, found by name (`PlaintextFileName`).
-public enum PlaintextDirectory {
+package enum PlaintextDirectory {
     /// Every `.tvpt` file in `directory` by its sequence. A directory that does not exist holds
     /// none; one that cannot be read throws its `errno`.
-    public static func files(in directory: URL) throws(DirectoryError) -> [UInt32: URL] {
+    package static func files(in directory: URL) throws(DirectoryError) -> [UInt32: URL] {
         try CaptureDirectory.files(in: directory, sequence: PlaintextFileName.sequence(in:))
     }
 
     /// Each `.tvpt` file's size and last write, oldest sequence first.
-    public static func fileInfos(in directory: URL) throws(DirectoryError) -> [PlaintextFileInfo] {
+    package static func fileInfos(in directory: URL) throws(DirectoryError) -> [PlaintextFileInfo] {
         try CaptureDirectory.fileInfos(of: files(in: directory))
     }
 }
 
 /// A decrypted-content file as listed: the same facts as a capture file's.
-public typealias PlaintextFileInfo = CaptureFileInfo
+package typealias PlaintextFileInfo = CaptureFileInfo

@@ -9,18 +9,18 @@ import Foundation
 ///                  · 24 original_length · 28 direction · 29 padding (3 × 0)
 ///
 /// Not `.pcap`: a decrypted chunk is a slice of a stream, not a datagram.
-public enum PlaintextFormat {
-    public static let globalHeaderLength = 16
-    public static let recordHeaderLength = 32
-    public static let fileMagic: UInt32 = 0x5456_5054
-    public static let recordMagic: UInt32 = 0x5456_5052
-    public static let versionMajor: UInt16 = 1
-    public static let versionMinor: UInt16 = 0
+package enum PlaintextFormat {
+    package static let globalHeaderLength = 16
+    package static let recordHeaderLength = 32
+    static let fileMagic: UInt32 = 0x5456_5054
+    static let recordMagic: UInt32 = 0x5456_5052
+    static let versionMajor: UInt16 = 1
+    static let versionMinor: UInt16 = 0
     /// The writer's per-record ceiling unless told otherwise.
-    public static let defaultMaxRecordBytes: UInt32 = 64 << 10
+    package static let defaultMaxRecordBytes: UInt32 = 64 << 10
 
     /// The five ways bytes are not a `.tvpt` header.
-    public enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum FormatError: Error, Sendable, Hashable, CustomStringConvertible {
         case shortData(expected: Int, actual: Int)
         case foreignMagic(UInt32)
         case unsupportedMajorVersion(UInt16)
@@ -29,7 +29,7 @@ public enum PlaintextFormat {
         case notARecordStart(offset: UInt64)
         case unknownDirection(UInt8)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .shortData(expected, actual): "a decrypted-content header needs \(expected) bytes, found \(actual)"
             case let .foreignMagic(magic): "not a decrypted-content file (it begins 0x\(String(magic, radix: 16)))"
@@ -41,16 +41,16 @@ public enum PlaintextFormat {
         }
     }
 
-    public struct GlobalHeader: Sendable, Hashable {
-        public var maxRecordBytes: UInt32
-        public var versionMinor: UInt16
+    package struct GlobalHeader: Sendable, Hashable {
+        package var maxRecordBytes: UInt32
+        var versionMinor: UInt16
 
-        public init(maxRecordBytes: UInt32, versionMinor: UInt16 = PlaintextFormat.versionMinor) {
+        package init(maxRecordBytes: UInt32, versionMinor: UInt16 = PlaintextFormat.versionMinor) {
             self.maxRecordBytes = maxRecordBytes
             self.versionMinor = versionMinor
         }
 
-        public init(parsing bytes: UnsafeRawBufferPointer) throws(FormatError) {
+        package init(parsing bytes: UnsafeRawBufferPointer) throws(FormatError) {
             guard bytes.count >= globalHeaderLength else { throw .shortData(expected: globalHeaderLength, actual: bytes.count) }
             let magic = bytes.littleEndian(UInt32.self, at: 0)
             guard magic == fileMagic else { throw .foreignMagic(magic) }
@@ -60,7 +60,7 @@ public enum PlaintextFormat {
             maxRecordBytes = bytes.littleEndian(UInt32.self, at: 8)
         }
 
-        public func emit(into output: UnsafeMutableRawBufferPointer) {
+        package func emit(into output: UnsafeMutableRawBufferPointer) {
             precondition(output.count >= globalHeaderLength)
             output.storeLittleEndian(fileMagic, at: 0)
             output.storeLittleEndian(versionMajor, at: 4)
@@ -69,22 +69,22 @@ public enum PlaintextFormat {
             output.storeLittleEndian(UInt32(0), at: 12)
         }
 
-        public var bytes: [UInt8] {
+        package var bytes: [UInt8] {
             var out = [UInt8](repeating: 0, count: globalHeaderLength)
             out.withUnsafeMutableBytes { emit(into: $0) }
             return out
         }
     }
 
-    public struct RecordHeader: Sendable, Hashable {
-        public var stream: UInt64
+    package struct RecordHeader: Sendable, Hashable {
+        package var stream: UInt64
         /// Signed nanoseconds since 1970 (absolute; an instant before 1970 is kept, not clamped).
-        public var timestamp: Int64
-        public var storedLength: UInt32
-        public var originalLength: UInt32
-        public var direction: Direction
+        package var timestamp: Int64
+        package var storedLength: UInt32
+        package var originalLength: UInt32
+        package var direction: Direction
 
-        public init(stream: UInt64, timestamp: Int64, storedLength: UInt32, originalLength: UInt32, direction: Direction) {
+        package init(stream: UInt64, timestamp: Int64, storedLength: UInt32, originalLength: UInt32, direction: Direction) {
             self.stream = stream
             self.timestamp = timestamp
             self.storedLength = storedLength
@@ -93,7 +93,7 @@ public enum PlaintextFormat {
         }
 
         /// Parses the 32 bytes at `offset` of a file (the offset only names it in the error).
-        public init(parsing bytes: UnsafeRawBufferPointer, offset: UInt64) throws(FormatError) {
+        package init(parsing bytes: UnsafeRawBufferPointer, offset: UInt64) throws(FormatError) {
             guard offset >= UInt64(globalHeaderLength) else { throw .notARecordStart(offset: offset) }
             guard bytes.count >= recordHeaderLength else { throw .shortData(expected: recordHeaderLength, actual: bytes.count) }
             guard bytes.littleEndian(UInt32.self, at: 0) == recordMagic else { throw .notARecordStart(offset: offset) }
@@ -106,9 +106,9 @@ public enum PlaintextFormat {
             self.direction = direction
         }
 
-        public var isTruncated: Bool { storedLength < originalLength }
+        package var isTruncated: Bool { storedLength < originalLength }
 
-        public func emit(into output: UnsafeMutableRawBufferPointer) {
+        package func emit(into output: UnsafeMutableRawBufferPointer) {
             precondition(output.count >= recordHeaderLength)
             output.storeLittleEndian(recordMagic, at: 0)
             output.storeLittleEndian(stream, at: 4)
@@ -121,7 +121,7 @@ public enum PlaintextFormat {
             output[31] = 0
         }
 
-        public var bytes: [UInt8] {
+        package var bytes: [UInt8] {
             var out = [UInt8](repeating: 0, count: recordHeaderLength)
             out.withUnsafeMutableBytes { emit(into: $0) }
             return out
@@ -143,7 +143,7 @@ extension UnsafeMutableRawBufferPointer {
 
 extension PlaintextFormat.GlobalHeader {
     /// `init(parsing:)` over bytes read into a `Data`.
-    public init(parsing data: Data) throws(PlaintextFormat.FormatError) {
+    package init(parsing data: Data) throws(PlaintextFormat.FormatError) {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(PlaintextFormat.FormatError) in try Self(parsing: raw) }
         }
@@ -153,7 +153,7 @@ extension PlaintextFormat.GlobalHeader {
 
 extension PlaintextFormat.RecordHeader {
     /// `init(parsing:offset:)` over bytes read into a `Data`.
-    public init(parsing data: Data, offset: UInt64) throws(PlaintextFormat.FormatError) {
+    package init(parsing data: Data, offset: UInt64) throws(PlaintextFormat.FormatError) {
         let result = data.withUnsafeBytes { raw in
             Result { () throws(PlaintextFormat.FormatError) in try Self(parsing: raw, offset: offset) }
         }

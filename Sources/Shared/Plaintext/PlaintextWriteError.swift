@@ -1,6 +1,6 @@
 /// Why the decrypted-content writer could not do what it was asked. Each stops keeping decrypted
 /// content, never the tunnel: the pipeline stops recording it, counts it and says so.
-public enum PlaintextWriteError: Error, Sendable, Hashable {
+package enum PlaintextWriteError: Error, Sendable, Hashable {
     /// The directory or a new file could not be opened or created (`errno`).
     case openFailed(path: String, errno: Int32)
     /// Bytes could not be written or synced (`errno`; ENOSPC is a full disk).
@@ -12,7 +12,7 @@ public enum PlaintextWriteError: Error, Sendable, Hashable {
 }
 
 extension PlaintextWriteError: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case let .openFailed(path, code): "cannot create decrypted-content file \(path): \(SystemError.text(openingWithoutFollowing: code))"
         case let .writeFailed(path, code): "cannot write decrypted-content file \(path): \(SystemError.text(code))"

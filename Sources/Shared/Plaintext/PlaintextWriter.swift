@@ -16,18 +16,18 @@ import Foundation
 /// Sequences never restart: a file opens above the highest in the directory, the highest the index
 /// references and the last this writer used. Stream ids start above what the index references.
 /// Once a write or sync fails the writer is broken: every later call throws `.closed`.
-public final class PlaintextWriter: @unchecked Sendable {
-    public struct Config: Sendable {
-        public var directory: URL
-        public var maxRecordBytes: UInt32
+package final class PlaintextWriter: @unchecked Sendable {
+    package struct Config: Sendable {
+        package var directory: URL
+        package var maxRecordBytes: UInt32
         /// A file that would grow past this rotates first (one record still fits alone).
-        public var maxFileBytes: UInt64
+        package var maxFileBytes: UInt64
         /// `FlowStore.highestPlaintextFileSequence()`: a deleted file's number stays taken.
-        public var highestReferencedSequence: UInt32?
+        package var highestReferencedSequence: UInt32?
         /// `FlowStore.highestPlaintextStream()`.
-        public var highestReferencedStream: UInt64?
+        package var highestReferencedStream: UInt64?
 
-        public init(directory: URL, maxRecordBytes: UInt32 = PlaintextFormat.defaultMaxRecordBytes,
+        package init(directory: URL, maxRecordBytes: UInt32 = PlaintextFormat.defaultMaxRecordBytes,
                     maxFileBytes: UInt64 = PlaintextWriter.defaultMaxFileBytes,
                     highestReferencedSequence: UInt32? = nil, highestReferencedStream: UInt64? = nil) {
             self.directory = directory
@@ -39,12 +39,12 @@ public final class PlaintextWriter: @unchecked Sendable {
     }
 
     /// One 16 MB file mixes conversations (spec-notes/plaintext.md, bounds).
-    public static let defaultMaxFileBytes: UInt64 = 16 << 20
+    package static let defaultMaxFileBytes: UInt64 = 16 << 20
     static let bufferCapacity = 64 << 10
 
-    public let config: Config
+    package let config: Config
     private let wallClock: @Sendable () -> Int64
-    private var file: OpenFile?
+    private var file: RotatingFile?
     private var buffer: [UInt8] = []
     private var written: [URL] = []
     private var lastSequence: UInt32 = 0
@@ -52,30 +52,20 @@ public final class PlaintextWriter: @unchecked Sendable {
     private var broken = false
     private var closed = false
 
-    private struct OpenFile {
-        let descriptor: Int32
-        let sequence: UInt32
-        let url: URL
-        /// Bytes in the file once the buffer is written out: the next record's offset.
-        var size: UInt64
-    }
-
-    public init(config: Config,
+    package init(config: Config,
                 wallClock: @escaping @Sendable () -> Int64 = { MonotonicAnchor.now().wallClockNanosecondsSince1970 }) {
         self.config = config
         self.wallClock = wallClock
         lastStream = config.highestReferencedStream ?? 0
     }
 
-    deinit {
-        if let file { _ = Glibc.close(file.descriptor) }
-    }
+    deinit { file?.close() }
 
     /// The file being written, nil while none is open.
-    public var currentFileSequence: UInt32? { file?.sequence }
+    package var currentFileSequence: UInt32? { file?.sequence }
 
     /// A new conversation id, one per inspected flow (never per chunk).
-    public func openStream() -> UInt64 {
+    package func openStream() -> UInt64 {
         lastStream += 1
         return lastStream
     }
@@ -85,7 +75,7 @@ public final class PlaintextWriter: @unchecked Sendable {
     /// with absolute `timestamp` (signed ns since 1970). An empty chunk that carried bytes is a
     /// gap — a record keeping nothing (`PlaintextBudget`); one that carried none stores nothing (nil).
     @discardableResult
-    public func write(_ plaintext: Data, originalLength: Int? = nil, stream: UInt64, direction: Direction,
+    package func write(_ plaintext: Data, originalLength: Int? = nil, stream: UInt64, direction: Direction,
                       timestamp: Int64) throws(PlaintextWriteError) -> PlaintextLocation? {
         guard !broken, !closed else { throw .closed }
         guard !plaintext.isEmpty || (originalLength ?? 0) > 0 else { return nil }
@@ -110,37 +100,37 @@ public final class PlaintextWriter: @unchecked Sendable {
     }
 
     /// Closes the current file; the next write opens the next sequence. Opens nothing.
-    public func rotate() throws(PlaintextWriteError) {
+    package func rotate() throws(PlaintextWriteError) {
         guard !broken, !closed else { throw .closed }
         guard let current = file else { return }
-        defer { _ = Glibc.close(current.descriptor); file = nil }
+        defer { current.close(); file = nil }
         try writeOut()
     }
 
     /// Hands what is buffered to the kernel (one write(2)), so every location returned so far
     /// reads back from another process. A write the disk cannot take (or one into
     /// `DiskReserve.captureBytes`) is cut back to whole records and breaks the writer.
-    public func writeOut() throws(PlaintextWriteError) {
-        guard let current = file, !buffer.isEmpty else { return }
-        if let failure = DiskReserve.writeWhole(&buffer, to: current.descriptor, sizeAfter: current.size) {
+    package func writeOut() throws(PlaintextWriteError) {
+        guard let current = file else { return }
+        if let failure = current.writeOut(&buffer) {
             broken = true
-            throw .writeFailed(path: current.url.path, errno: failure)
+            throw .writeFailed(path: failure.path, errno: failure.errno)
         }
     }
 
     /// Writes out what is buffered and syncs it, without closing. Nothing open: nothing to do.
-    public func flush() throws(PlaintextWriteError) {
+    package func flush() throws(PlaintextWriteError) {
         guard !broken, !closed else { throw .closed }
         guard let current = file else { return }
         try writeOut()
-        if fsync(current.descriptor) != 0 { broken = true; throw .writeFailed(path: current.url.path, errno: errno) }
+        if let failure = current.sync() { broken = true; throw .writeFailed(path: failure.path, errno: failure.errno) }
     }
 
     /// Flushes and closes. Further writes throw `.closed`.
-    public func close() throws(PlaintextWriteError) {
+    package func close() throws(PlaintextWriteError) {
         guard !closed else { return }
         defer {
-            if let file { _ = Glibc.close(file.descriptor) }
+            file?.close()
             file = nil
             closed = true
         }
@@ -148,7 +138,7 @@ public final class PlaintextWriter: @unchecked Sendable {
     }
 
     /// The files this writer created, oldest first.
-    public func files() -> [URL] { written }
+    package func files() -> [URL] { written }
 
     private func openNext() throws(PlaintextWriteError) {
         let existing: [UInt32: URL]
@@ -159,21 +149,20 @@ public final class PlaintextWriter: @unchecked Sendable {
             broken = true
             throw .openFailed(path: error.path, errno: error.errno)
         }
-        let highest = max(existing.keys.max() ?? 0, config.highestReferencedSequence ?? 0, lastSequence)
-        guard highest < UInt32.max else { broken = true; throw .sequenceExhausted }
-        let sequence = highest + 1
-        let url = config.directory.appendingPathComponent(PlaintextFileName.make(sequence: sequence, nanosecondsSince1970: wallClock()))
-        // O_EXCL: a sequence is an identity, never truncated or appended to; O_NOFOLLOW refuses a
-        // link planted at the name.
-        let descriptor = Glibc.open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let planted = errno == EEXIST && PathStatus.of(url.path)?.kind == .symbolicLink
+        guard let sequence = RotatingFile.nextSequence(after: existing.keys.max(), config.highestReferencedSequence, lastSequence) else {
             broken = true
-            throw .openFailed(path: url.path, errno: planted ? ELOOP : errno)
+            throw .sequenceExhausted
         }
-        lastSequence = sequence
-        buffer.append(contentsOf: PlaintextFormat.GlobalHeader(maxRecordBytes: config.maxRecordBytes).bytes)
-        file = OpenFile(descriptor: descriptor, sequence: sequence, url: url, size: UInt64(PlaintextFormat.globalHeaderLength))
-        written.append(url)
+        let name = PlaintextFileName.make(sequence: sequence, nanosecondsSince1970: wallClock())
+        let header = PlaintextFormat.GlobalHeader(maxRecordBytes: config.maxRecordBytes).bytes
+        switch RotatingFile.create(name, in: config.directory, sequence: sequence, header: header, buffer: &buffer) {
+        case .success(let opened):
+            lastSequence = sequence
+            file = opened
+            written.append(opened.url)
+        case .failure(let failure):
+            broken = true
+            throw .openFailed(path: failure.path, errno: failure.errno)
+        }
     }
 }

@@ -8,30 +8,30 @@ import Foundation
 /// that split and shuffle the ClientHello on purpose). Bytes already received are kept: a later
 /// frame only fills gaps (RFC 9000 §2.2 says resent data must not change; a monitor need not
 /// police that). Bounded by `Budget`; past it the stream is refused and stays refused.
-public struct QUICCryptoStream: Sendable {
+package struct QUICCryptoStream: Sendable {
     /// How much one connection may cost. Defaults: a ClientHello with post-quantum key shares
     /// (~1.8 KB) spans two ~1200-byte Initials; 16 KiB and 8 packets leave room for bigger
     /// hellos and retransmissions while capping what a flow holds.
-    public struct Budget: Sendable, Hashable {
+    package struct Budget: Sendable, Hashable {
         /// Highest stream offset (exclusive) a frame may reach.
-        public var byteLimit: Int
+        package var byteLimit: Int
         /// Initial packets received before the stream is refused.
-        public var packetLimit: Int
+        var packetLimit: Int
         /// Separate out-of-order runs held beyond the contiguous prefix.
-        public var pieceLimit: Int
+        package var pieceLimit: Int
 
-        public init(byteLimit: Int = 16 * 1024, packetLimit: Int = 8, pieceLimit: Int = 32) {
+        package init(byteLimit: Int = 16 * 1024, packetLimit: Int = 8, pieceLimit: Int = 32) {
             self.byteLimit = byteLimit
             self.packetLimit = packetLimit
             self.pieceLimit = pieceLimit
         }
 
-        public static let `default` = Budget()
+        package static let `default` = Budget()
     }
 
     /// Why a stream stopped taking frames. Any of these means the caller gives up naming the flow
     /// from this ClientHello (`QUICNameStats.helloIncomplete`).
-    public enum Refusal: Error, Sendable, Hashable {
+    package enum Refusal: Error, Sendable, Hashable {
         /// More Initial packets than `Budget.packetLimit`.
         case tooManyPackets
         /// A frame reaching beyond `Budget.byteLimit`: the ClientHello is larger than we hold.
@@ -43,7 +43,7 @@ public struct QUICCryptoStream: Sendable {
     }
 
     /// What one packet or frame did to the stream.
-    public enum Progress: Sendable, Hashable {
+    package enum Progress: Sendable, Hashable {
         /// These stream offsets just became contiguous: feed `bytes(in:)` of them to the scanner.
         case delivered(Range<Int>)
         /// Nothing new is contiguous: a duplicate, a piece held out of order, or no CRYPTO frame.
@@ -52,25 +52,25 @@ public struct QUICCryptoStream: Sendable {
         case refused(Refusal)
     }
 
-    public let budget: Budget
+    package let budget: Budget
     /// Bytes from offset 0 received with no gap: `bytes(in: 0..<contiguousLength)` is the stream so far.
-    public private(set) var contiguousLength = 0
+    package private(set) var contiguousLength = 0
     /// Initial packets given to `receive(frames:)`, refused ones excluded.
-    public private(set) var packetsReceived = 0
+    package private(set) var packetsReceived = 0
     /// Set once the stream is refused; every later call answers with it.
-    public private(set) var refusal: Refusal?
+    package private(set) var refusal: Refusal?
     /// Bytes up to the highest offset received; beyond `contiguousLength` only `pieces` are valid.
     private var buffer: [UInt8] = []
     /// Received runs past the contiguous prefix: sorted, disjoint, not touching one another.
     private var pieces: [Range<Int>] = []
 
-    public init(budget: Budget = .default) {
+    package init(budget: Budget = .default) {
         self.budget = budget
     }
 
     /// Takes the decrypted frames of one opened Initial (counted against `packetLimit`) and files
     /// every CRYPTO frame in it. A frame error refuses the stream, keeping what came before it.
-    public mutating func receive(frames: Data) -> Progress {
+    package mutating func receive(frames: Data) -> Progress {
         if let refusal { return .refused(refusal) }
         guard packetsReceived < budget.packetLimit else { return refuse(.tooManyPackets) }
         packetsReceived += 1
@@ -88,12 +88,12 @@ public struct QUICCryptoStream: Sendable {
     }
 
     /// `receive(frames:)` of an opened packet.
-    public mutating func receive(_ packet: QUICInitialPacket) -> Progress {
+    package mutating func receive(_ packet: QUICInitialPacket) -> Progress {
         receive(frames: packet.frames)
     }
 
     /// Files the data of one CRYPTO frame at `offset` (not counted as a packet).
-    public mutating func receive(offset: UInt64, bytes: UnsafeRawBufferPointer) -> Progress {
+    package mutating func receive(offset: UInt64, bytes: UnsafeRawBufferPointer) -> Progress {
         if let refusal { return .refused(refusal) }
         guard offset <= UInt64(budget.byteLimit), bytes.count <= budget.byteLimit - Int(offset) else {
             return refuse(.tooManyBytes)
@@ -117,12 +117,12 @@ public struct QUICCryptoStream: Sendable {
     }
 
     /// The contiguous bytes at `range` of the stream, clipped to what is contiguous.
-    public func bytes(in range: Range<Int>) -> ArraySlice<UInt8> {
+    package func bytes(in range: Range<Int>) -> ArraySlice<UInt8> {
         buffer[clip(range)]
     }
 
     /// Calls `body` with the contiguous bytes at `range`, clipped to what is contiguous; no copy.
-    public func withBytes<Result>(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let clipped = clip(range)
         return try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[clipped])) }
     }

@@ -1,7 +1,7 @@
 /// Why the frames of an opened Initial could not all be read. The packet authenticated, so its
 /// sender really sent this: the caller stops reading the flow's Initials (a peer would close the
 /// connection) and counts it.
-public enum QUICFrameError: Error, Sendable, Hashable {
+package enum QUICFrameError: Error, Sendable, Hashable {
     /// The frame starting at this offset of the payload runs past its end.
     case truncated(offset: Int)
     /// CONNECTION_CLOSE (0x1c): the sender is abandoning the connection, with this error code
@@ -18,7 +18,7 @@ public enum QUICFrameError: Error, Sendable, Hashable {
 
 extension QUICFrameError: CustomStringConvertible {
     /// A short, stable identifier of the case (for counters, JSON and tests).
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .truncated: "truncated"
         case .connectionClose: "connectionClose"
@@ -28,7 +28,7 @@ extension QUICFrameError: CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .truncated(offset): "the frame at byte \(offset) runs past the packet"
         case let .connectionClose(code): "the sender closed the connection (error 0x\(String(code, radix: 16)))"

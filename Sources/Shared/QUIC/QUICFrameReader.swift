@@ -14,27 +14,27 @@ import Foundation
 /// Bounded by the payload: every field read is checked against its end, so a lying length or
 /// range count fails as `truncated` after at most one pass over the bytes. Once it throws, it
 /// throws the same error on every later call.
-public struct QUICFrameReader: Sendable {
+package struct QUICFrameReader: Sendable {
     /// A CRYPTO frame: where its bytes sit in the crypto stream, and the bytes (a slice of the
     /// payload, sharing its storage and indices).
-    public struct CryptoFrame: Sendable, Hashable {
-        public let offset: UInt64
-        public let data: Data
+    package struct CryptoFrame: Sendable, Hashable {
+        package let offset: UInt64
+        package let data: Data
     }
 
-    public let payload: Data
+    package let payload: Data
     /// Where the next frame starts (an index of `payload`); after a throw, where the frame that
     /// failed starts.
-    public private(set) var position: Data.Index
+    package private(set) var position: Data.Index
     private var failure: QUICFrameError?
 
-    public init(payload: Data) {
+    package init(payload: Data) {
         self.payload = payload
         self.position = payload.startIndex
     }
 
     /// The next CRYPTO frame, nil at the end of the payload.
-    public mutating func next() throws(QUICFrameError) -> CryptoFrame? {
+    package mutating func next() throws(QUICFrameError) -> CryptoFrame? {
         if let failure { throw failure }
         let payload = self.payload
         var offset = position - payload.startIndex

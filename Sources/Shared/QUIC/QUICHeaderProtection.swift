@@ -3,14 +3,14 @@ import Foundation
 
 /// Header protection of Initial packets (RFC 9001 §5.4.3): AES-128-ECB of a 16-byte sample of
 /// the ciphertext under the hp key; the first 5 bytes of the result are the mask.
-public enum QUICHeaderProtection {
-    public static let keyLength = 16
-    public static let sampleLength = 16
-    public static let maskLength = 5
+package enum QUICHeaderProtection {
+    static let keyLength = 16
+    static let sampleLength = 16
+    static let maskLength = 5
 
     /// The 5-byte mask for `sample` under the hp `key`. Throws `headerProtectionFailed` when the
     /// key or the sample is not 16 bytes, or OpenSSL refuses.
-    public static func mask(key: Data, sample: Data) throws(QUICInitialError) -> Data {
+    package static func mask(key: Data, sample: Data) throws(QUICInitialError) -> Data {
         guard sample.count == sampleLength else { throw .headerProtectionFailed }
         guard let context = EVP_CIPHER_CTX_new() else { throw .headerProtectionFailed }
         defer { EVP_CIPHER_CTX_free(context) }

@@ -1,7 +1,7 @@
 /// Why a datagram did not give up a client Initial's frames. None of these is a fault of the
 /// tunnel: the caller counts the datagram (`QUICNameStats.initialsUnopenable` for the last four)
 /// and lets it pass untouched.
-public enum QUICInitialError: Error, Sendable, Hashable {
+package enum QUICInitialError: Error, Sendable, Hashable {
     /// The first byte lacks the long-header bit or the fixed bit (RFC 9000 §17.2, RFC 9287): a
     /// short-header packet, a grease-cleared one, or not QUIC. Stop reading this datagram.
     case notALongHeader
@@ -29,7 +29,7 @@ public enum QUICInitialError: Error, Sendable, Hashable {
 
 extension QUICInitialError: CustomStringConvertible {
     /// A short, stable identifier of the case (for counters, JSON and tests).
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .notALongHeader: "notALongHeader"
         case .unsupportedVersion: "unsupportedVersion"
@@ -43,7 +43,7 @@ extension QUICInitialError: CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notALongHeader: "not a QUIC long header"
         case let .unsupportedVersion(version):

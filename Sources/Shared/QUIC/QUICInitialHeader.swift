@@ -15,26 +15,26 @@ import Foundation
 ///
 /// A datagram may hold several packets (RFC 9000 §12.2): this one ends at
 /// `packetNumberOffset + packetLength`, and whatever follows is the next packet.
-public struct QUICInitialHeader: Sendable, Hashable {
-    public let version: QUICVersion
-    public let destinationConnectionID: Data
-    public let sourceConnectionID: Data
-    public let tokenLength: Int
+package struct QUICInitialHeader: Sendable, Hashable {
+    package let version: QUICVersion
+    package let destinationConnectionID: Data
+    package let sourceConnectionID: Data
+    package let tokenLength: Int
     /// Where the packet number starts, from the start of the packet.
-    public let packetNumberOffset: Int
+    package let packetNumberOffset: Int
     /// The Length field: bytes from `packetNumberOffset` to the end of this packet.
-    public let packetLength: Int
+    package let packetLength: Int
 
     /// The bytes this packet takes in the datagram; the next coalesced packet starts there.
-    public var totalLength: Int { packetNumberOffset + packetLength }
+    package var totalLength: Int { packetNumberOffset + packetLength }
 
     /// Shortest Length that leaves a full sample 4 bytes past the packet number start
     /// (RFC 9001 §5.4.2).
-    public static let minimumPacketLength = 4 + QUICHeaderProtection.sampleLength
+    static let minimumPacketLength = 4 + QUICHeaderProtection.sampleLength
 
     /// Reads the header of the Initial `datagram` starts with (a slice works: offsets
     /// count from its first byte).
-    public init(datagram: Data) throws(QUICInitialError) {
+    package init(datagram: Data) throws(QUICInitialError) {
         let result = datagram.withUnsafeBytes { bytes in
             Result { () throws(QUICInitialError) in try QUICInitialHeader(bytes: bytes) }
         }
@@ -42,7 +42,7 @@ public struct QUICInitialHeader: Sendable, Hashable {
     }
 
     /// `init(datagram:)` over raw bytes.
-    public init(bytes: UnsafeRawBufferPointer) throws(QUICInitialError) {
+    package init(bytes: UnsafeRawBufferPointer) throws(QUICInitialError) {
         guard bytes.count >= 1 else { throw .truncated }
         let first = bytes[0]
         guard first & 0xC0 == 0xC0 else { throw .notALongHeader }

@@ -14,17 +14,17 @@ import Foundation
 /// Derive once per connection and keep for all its Initials: later ones carry the server's CID
 /// but are still protected with keys of the first (only a Retry changes them: the DCID of the
 /// client's Initials after it, the Retry's SCID, is the one keys come from).
-public struct QUICInitialKeys: Sendable, Hashable {
-    public let version: QUICVersion
+package struct QUICInitialKeys: Sendable, Hashable {
+    package let version: QUICVersion
     /// 16 bytes, AEAD_AES_128_GCM.
-    public let key: Data
+    package let key: Data
     /// 12 bytes, XORed with the packet number to make each nonce.
-    public let iv: Data
+    package let iv: Data
     /// 16 bytes, AES-128-ECB over the sample.
-    public let headerProtectionKey: Data
+    package let headerProtectionKey: Data
 
     /// Whose Initials the keys open.
-    public enum Sender: Sendable, Hashable {
+    package enum Sender: Sendable, Hashable {
         case client, server
 
         /// The label of the side's secret (RFC 9001 §5.2; RFC 9369 keeps both).
@@ -39,7 +39,7 @@ public struct QUICInitialKeys: Sendable, Hashable {
     /// The keys of `sender`'s Initials for `version` and the DCID of the client's first Initial;
     /// nil for a version with no known Initial protection (anything but 1 and 2), or should
     /// OpenSSL fail.
-    public init?(version: QUICVersion, clientDestinationConnectionID: Data, sender: Sender = .client) {
+    package init?(version: QUICVersion, clientDestinationConnectionID: Data, sender: Sender = .client) {
         guard let labels = Labels(version),
               let secret = Self.secret(of: sender, salt: labels.salt, connectionID: [UInt8](clientDestinationConnectionID)),
               let key = HKDFSHA256.expandLabel(secret: secret, label: labels.key, length: 16),

@@ -5,14 +5,14 @@ import Foundation
 /// decrypted frames. Opening takes the header read once by `QUICInitialHeader(datagram:)` and
 /// the connection's keys derived once by `QUICInitialKeys`; per packet it costs two cipher calls
 /// and one buffer for the frames.
-public struct QUICInitialPacket: Sendable, Hashable {
-    public let header: QUICInitialHeader
-    public let packetNumber: UInt64
+package struct QUICInitialPacket: Sendable, Hashable {
+    package let header: QUICInitialHeader
+    package let packetNumber: UInt64
     /// The decrypted payload: frames, PADDING included.
-    public let frames: Data
+    package let frames: Data
 
     /// The AEAD tag's length (AEAD_AES_128_GCM, RFC 9001 §5.3).
-    public static let tagLength = 16
+    package static let tagLength = 16
 
     /// Opens the Initial that `datagram` starts with and `header` describes, with the client
     /// keys of its connection. `largestPacketNumber` is the largest packet number opened so far
@@ -23,7 +23,7 @@ public struct QUICInitialPacket: Sendable, Hashable {
     /// IV ⊕ packet number and the unprotected header as associated data. Reserved bits are not
     /// checked. Throws `keysOfAnotherVersion`, `truncated` (datagram shorter than the header
     /// says), `headerProtectionFailed`, or `authenticationFailed` (no frames are returned).
-    public init(datagram: Data, header: QUICInitialHeader, keys: QUICInitialKeys,
+    package init(datagram: Data, header: QUICInitialHeader, keys: QUICInitialKeys,
                 largestPacketNumber: UInt64?) throws(QUICInitialError) {
         let result = datagram.withUnsafeBytes { bytes in
             Result { () throws(QUICInitialError) in

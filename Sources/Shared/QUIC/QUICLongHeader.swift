@@ -10,20 +10,20 @@ import Foundation
 ///
 /// A long header counts only with the fixed bit set (grease-cleared packets, RFC 9287, are not
 /// read) and a non-zero version (0 is Version Negotiation, which names no version of its own).
-public enum QUICLongHeader {
+package enum QUICLongHeader {
     /// The longest connection ID versions 1 and 2 allow (RFC 9000 §17.2); unknown versions may
     /// use up to 255 (RFC 8999 §5.1).
-    public static let connectionIDLimit = 20
+    static let connectionIDLimit = 20
 
     /// The version of the long header `payload` (a UDP payload) starts with; nil when it is not
     /// one, by the rules above, or when its connection IDs do not fit the datagram or, for a
     /// known version, exceed `connectionIDLimit`.
-    public static func version(in payload: Data) -> QUICVersion? {
+    package static func version(in payload: Data) -> QUICVersion? {
         payload.withUnsafeBytes { version(in: $0) }
     }
 
     /// `version(in:)` over the raw bytes of a UDP payload.
-    public static func version(in bytes: UnsafeRawBufferPointer) -> QUICVersion? {
+    package static func version(in bytes: UnsafeRawBufferPointer) -> QUICVersion? {
         guard bytes.count >= 7, bytes[0] & 0xC0 == 0xC0 else { return nil }
         let version = QUICVersion(rawValue: bigEndianUInt32(bytes, at: 1))
         guard version.rawValue != 0 else { return nil }
@@ -42,7 +42,7 @@ public enum QUICLongHeader {
     /// relay share: a long header (`version(in:)`) toward QUIC's own port 443 in any version, or
     /// elsewhere in a version whose Initials open — so a datagram that merely begins like a long
     /// header (a DNS query whose ID starts with 0xC0…, one in four) does not pass for QUIC.
-    public static func connectionVersion(in bytes: UnsafeRawBufferPointer, remotePort: UInt16) -> QUICVersion? {
+    package static func connectionVersion(in bytes: UnsafeRawBufferPointer, remotePort: UInt16) -> QUICVersion? {
         guard let version = version(in: bytes), remotePort == WellKnownPort.https || version.hasKnownPacketProtection else {
             return nil
         }

@@ -1,8 +1,8 @@
 /// Packet numbers (RFC 9000 §17.1): sent truncated to their 1–4 low bytes, and expanded by the
 /// receiver to the value closest to the one it expects next.
-public enum QUICPacketNumber {
+package enum QUICPacketNumber {
     /// The largest packet number a connection may use (RFC 9000 §12.3): 2^62 − 1.
-    public static let maximum: UInt64 = (1 << 62) - 1
+    package static let maximum: UInt64 = (1 << 62) - 1
 
     /// The full packet number whose low `byteCount` bytes are `truncated`, chosen within half a
     /// window of the number after `largestProcessed` (RFC 9000 Appendix A.3). With no packet
@@ -10,7 +10,7 @@ public enum QUICPacketNumber {
     ///
     /// nil when `byteCount` is not 1...4, `truncated` does not fit in `byteCount` bytes,
     /// `largestProcessed` is beyond `maximum`, or the result would be.
-    public static func decode(truncated: UInt64, byteCount: Int, largestProcessed: UInt64?) -> UInt64? {
+    package static func decode(truncated: UInt64, byteCount: Int, largestProcessed: UInt64?) -> UInt64? {
         guard (1...4).contains(byteCount) else { return nil }
         let window: UInt64 = 1 << UInt64(8 * byteCount)
         guard truncated < window else { return nil }

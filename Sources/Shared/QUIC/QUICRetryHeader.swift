@@ -12,16 +12,16 @@ import Foundation
 ///
 /// The integrity tag is not checked: nothing is trusted to it but which connection ID keys may
 /// come from next, and a reader tries the earlier one too.
-public struct QUICRetryHeader: Sendable, Hashable {
-    public let version: QUICVersion
-    public let sourceConnectionID: Data
+package struct QUICRetryHeader: Sendable, Hashable {
+    package let version: QUICVersion
+    package let sourceConnectionID: Data
 
     /// The tag every Retry ends with (RFC 9001 §5.8).
-    public static let integrityTagLength = 16
+    package static let integrityTagLength = 16
 
     /// The Retry `datagram` starts with (a slice works); nil when it is not one of a version
     /// whose packet types are known, or is too short to hold its IDs and tag.
-    public init?(datagram: Data) {
+    package init?(datagram: Data) {
         guard let read = datagram.withUnsafeBytes({ Self.read($0) }) else { return nil }
         (version, sourceConnectionID) = read
     }

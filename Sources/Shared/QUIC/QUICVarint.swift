@@ -10,14 +10,14 @@ import Foundation
 ///
 /// Non-minimal encodings are valid here (RFC 9000 §16 allows them except where a rule says
 /// otherwise, e.g. frame types, which `QUICFrameReader` checks itself).
-public enum QUICVarint {
+package enum QUICVarint {
     /// The largest value a varint can carry: 2^62 − 1.
-    public static let maximum: UInt64 = (1 << 62) - 1
+    package static let maximum: UInt64 = (1 << 62) - 1
 
     /// Reads the varint at `index` of `bytes` and moves `index` past it; nil (and `index`
     /// untouched) when the encoding runs past the end or `index` is outside the buffer.
     @inline(__always)
-    public static func read(from bytes: UnsafeRawBufferPointer, at index: inout Int) -> UInt64? {
+    package static func read(from bytes: UnsafeRawBufferPointer, at index: inout Int) -> UInt64? {
         guard index >= 0, index < bytes.count else { return nil }
         let first = bytes[index]
         let length = 1 << Int(first >> 6)
@@ -34,7 +34,7 @@ public enum QUICVarint {
 
     /// Reads the varint at `index` (one of `bytes`' own indices, so a slice works as is) and moves
     /// `index` past it; nil (and `index` untouched) when the encoding runs past the end.
-    public static func read(from bytes: Data, at index: inout Data.Index) -> UInt64? {
+    package static func read(from bytes: Data, at index: inout Data.Index) -> UInt64? {
         bytes.withUnsafeBytes { raw -> UInt64? in
             var offset = index - bytes.startIndex
             guard let value = read(from: raw, at: &offset) else { return nil }
@@ -44,7 +44,7 @@ public enum QUICVarint {
     }
 
     /// Bytes the shortest encoding of `value` takes (1, 2, 4 or 8); nil above `maximum`.
-    public static func encodedLength(of value: UInt64) -> Int? {
+    package static func encodedLength(of value: UInt64) -> Int? {
         switch value {
         case 0..<(1 << 6): 1
         case 0..<(1 << 14): 2

@@ -2,17 +2,17 @@
 /// § Retention): a packet of some audit session, open or ended, is in each. Neither limit deletes
 /// them until that session (or its project) is deleted. The file being recorded, and any newer,
 /// are not among them: those are kept for being recorded, evidence or not.
-public struct KeptEvidence: Sendable, Equatable {
+package struct KeptEvidence: Sendable, Equatable {
     /// Oldest first.
-    public let files: [UInt32]
+    package let files: [UInt32]
     /// What they hold.
-    public let bytes: UInt64
+    package let bytes: UInt64
 
-    public init(files: [UInt32], bytes: UInt64) {
+    package init(files: [UInt32], bytes: UInt64) {
         self.files = files
         self.bytes = bytes
     }
 
     /// No file holds evidence (or none was looked at: a pass that deleted nothing for want of a listing).
-    public static let none = KeptEvidence(files: [], bytes: 0)
+    package static let none = KeptEvidence(files: [], bytes: 0)
 }

@@ -8,8 +8,8 @@ import Foundation
 /// the ceiling oldest first, a victim's rows deleted with it. An index that cannot be opened or
 /// asked stops the whole sweep (nothing could say which files are live); a file that will not
 /// delete keeps its rows. Never throws: the outcome counts what was done and says what failed.
-public enum PlaintextRetention {
-    public static func sweep(_ settings: RetentionSettings, directory: URL,
+package enum PlaintextRetention {
+    package static func sweep(_ settings: RetentionSettings, directory: URL,
                              openSequence: ([PlaintextFileInfo]) -> UInt32?, now: Date,
                              ceiling: UInt64 = RetentionSettings.plaintextByteCeiling,
                              openingHistory: () throws -> FlowStore) async -> PlaintextSweepOutcome {
@@ -63,21 +63,21 @@ public enum PlaintextRetention {
 }
 
 /// What a decrypted-content sweep did.
-public struct PlaintextSweepOutcome: Sendable, Equatable {
+package struct PlaintextSweepOutcome: Sendable, Equatable {
     /// Index rows deleted for their age.
-    public var chunksExpired = 0
+    package var chunksExpired = 0
     /// Index rows deleted with a file the ceiling took.
-    public var chunksDeletedWithFiles = 0
+    package var chunksDeletedWithFiles = 0
     /// Files deleted (orphans first, then ceiling victims), and their bytes.
-    public var deletedFiles: [UInt32] = []
-    public var bytesReclaimed: UInt64 = 0
+    package var deletedFiles: [UInt32] = []
+    package var bytesReclaimed: UInt64 = 0
     /// The file spared as being written, if any.
-    public var openSequence: UInt32?
-    public var ceilingUnreachable = false
+    package var openSequence: UInt32?
+    package var ceilingUnreachable = false
     /// One sentence per thing that could not be done; the sweep goes on past each.
-    public var failures: [String] = []
+    package var failures: [String] = []
     /// Why the sweep stopped before deleting anything (the index unreachable, the listing unreadable).
-    public var stopped: String?
+    package var stopped: String?
 
-    public init() {}
+    package init() {}
 }

@@ -3,8 +3,8 @@
 /// an orphan and goes; then the fixed ceiling deletes oldest first, measured after the orphans.
 /// The file being written is never deleted; when it alone exceeds the ceiling the plan says so
 /// instead of deleting everything else for nothing more.
-public enum PlaintextRetentionPlanner {
-    public static func plan(files: [PlaintextFileInfo], referenced: Set<UInt32>, openSequence: UInt32?,
+package enum PlaintextRetentionPlanner {
+    package static func plan(files: [PlaintextFileInfo], referenced: Set<UInt32>, openSequence: UInt32?,
                             ceiling: UInt64) -> PlaintextSweepPlan {
         let ordered = files.sorted { $0.sequence < $1.sequence }
         let orphans = ordered.filter { !referenced.contains($0.sequence) && $0.sequence != openSequence }
@@ -21,23 +21,23 @@ public enum PlaintextRetentionPlanner {
 
     /// The file being written, deduced from the listing (the tunnel's writer and the app alike):
     /// the newest while a tunnel is monitoring, none otherwise.
-    public static func openSequence(files: [PlaintextFileInfo], isMonitoring: Bool) -> UInt32? {
+    package static func openSequence(files: [PlaintextFileInfo], isMonitoring: Bool) -> UInt32? {
         isMonitoring ? files.map(\.sequence).max() : nil
     }
 }
 
 /// What a sweep will delete, decided before anything is.
-public struct PlaintextSweepPlan: Sendable, Equatable {
+package struct PlaintextSweepPlan: Sendable, Equatable {
     /// Files no index row references, oldest first.
-    public let orphans: [UInt32]
+    package let orphans: [UInt32]
     /// Files the ceiling takes, oldest first, with their index rows.
-    public let ceilingVictims: [UInt32]
+    package let ceilingVictims: [UInt32]
     /// What the directory holds afterwards.
-    public let bytesAfter: UInt64
+    package let bytesAfter: UInt64
     /// The file being written alone exceeds the ceiling.
-    public let ceilingUnreachable: Bool
+    package let ceilingUnreachable: Bool
 
-    public init(orphans: [UInt32], ceilingVictims: [UInt32], bytesAfter: UInt64, ceilingUnreachable: Bool) {
+    package init(orphans: [UInt32], ceilingVictims: [UInt32], bytesAfter: UInt64, ceilingUnreachable: Bool) {
         self.orphans = orphans
         self.ceilingVictims = ceilingVictims
         self.bytesAfter = bytesAfter

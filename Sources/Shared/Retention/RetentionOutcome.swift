@@ -1,23 +1,23 @@
 /// What a retention pass did (`RetentionPass`): the app's `storage apply` and `storage clear`
 /// answer with it, and the tunnel folds it into its `RetentionStats`.
-public struct RetentionOutcome: Sendable, Equatable {
+package struct RetentionOutcome: Sendable, Equatable {
     /// Deleted, oldest first.
-    public let deletedFiles: [UInt32]
-    public let bytesReclaimed: UInt64
+    package let deletedFiles: [UInt32]
+    package let bytesReclaimed: UInt64
     /// History rows (connections) deleted.
-    public let prunedFlows: Int
+    package let prunedFlows: Int
     /// One sentence per thing that could not be done (a file that would not go, a history that
     /// would not open or prune, audit evidence that could not be read), each naming what and why;
     /// the pass never stops at the first.
-    public let failures: [String]
+    package let failures: [String]
     /// The size limit still cannot be met: the file being recorded, at the size it grows to, alone exceeds it.
-    public let sizeCapUnreachable: Bool
+    package let sizeCapUnreachable: Bool
     /// The size limit still cannot be met because of the files audit evidence keeps (`keptEvidence`).
-    public let sizeCapHeldByEvidence: Bool
+    package let sizeCapHeldByEvidence: Bool
     /// The files the pass kept, whatever the limits, because audit evidence is in them.
-    public let keptEvidence: KeptEvidence
+    package let keptEvidence: KeptEvidence
 
-    public init(deletedFiles: [UInt32] = [], bytesReclaimed: UInt64 = 0, prunedFlows: Int = 0, failures: [String] = [],
+    package init(deletedFiles: [UInt32] = [], bytesReclaimed: UInt64 = 0, prunedFlows: Int = 0, failures: [String] = [],
                 sizeCapUnreachable: Bool = false, sizeCapHeldByEvidence: Bool = false, keptEvidence: KeptEvidence = .none) {
         self.deletedFiles = deletedFiles
         self.bytesReclaimed = bytesReclaimed
@@ -29,5 +29,5 @@ public struct RetentionOutcome: Sendable, Equatable {
     }
 
     /// A file or a row went: an automatic pass that changed nothing says nothing.
-    public var didChangeAnything: Bool { !deletedFiles.isEmpty || prunedFlows > 0 }
+    package var didChangeAnything: Bool { !deletedFiles.isEmpty || prunedFlows > 0 }
 }

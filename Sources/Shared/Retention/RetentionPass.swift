@@ -13,9 +13,9 @@ import Foundation
 /// `Listing.unreadable`), and the capture files audit evidence holds, read from the history in one
 /// query just before planning (without it nobody can say which files the limits must spare,
 /// `Evidence.unreadable`: never taken for "none").
-public enum RetentionPass {
+package enum RetentionPass {
     /// The capture directory as read just before the pass.
-    public enum Listing: Sendable {
+    package enum Listing: Sendable {
         case files([CaptureFileInfo])
         /// Why it could not be read, as the person should read it.
         case unreadable(String)
@@ -23,7 +23,7 @@ public enum RetentionPass {
 
     /// The capture files holding audit evidence (`FlowStore.auditEvidenceFileSequences()`), read
     /// just before the pass.
-    public enum Evidence: Sendable, Equatable {
+    package enum Evidence: Sendable, Equatable {
         case files(Set<UInt32>)
         /// Why it could not be read, as the person should read it.
         case unreadable(String)
@@ -31,7 +31,7 @@ public enum RetentionPass {
 
     /// What came of the pass: done (with what it did and what failed), or nothing done because
     /// the captures could not be listed or the evidence could not be read.
-    public enum Result: Sendable, Equatable {
+    package enum Result: Sendable, Equatable {
         case done(RetentionOutcome, RetentionPlan)
         case listingUnreadable(String)
         case evidenceUnreadable(String)
@@ -39,13 +39,13 @@ public enum RetentionPass {
 
     /// What a pass that could not read the evidence says (the tunnel's last retention error, the
     /// app's outcome): why, and that nothing went.
-    public static func evidenceUnreadableSentence(_ reason: String) -> String {
+    package static func evidenceUnreadableSentence(_ reason: String) -> String {
         "the capture files holding audit evidence could not be read, so nothing was deleted, "
             + "neither captures nor connections: \(reason)"
     }
 
     /// The history the pass reads the evidence from and prunes.
-    public enum History: Sendable {
+    package enum History: Sendable {
         case store(FlowStore)
         /// None recorded yet: no evidence, nothing to prune, and nothing failed.
         case none
@@ -57,7 +57,7 @@ public enum RetentionPass {
     /// Runs the plan. `recordingSequence` picks the file being recorded out of the listing (the
     /// tunnel knows its own; the app deduces it, `CapturesPresentation.recordingSequence`). The
     /// evidence is read from `history` after the listing, just before planning.
-    public static func run(listing: Listing, settings: RetentionSettings, now: Date,
+    package static func run(listing: Listing, settings: RetentionSettings, now: Date,
                            recordingSequence: ([CaptureFileInfo]) -> UInt32?, history: History) async -> Result {
         let files: [CaptureFileInfo]
         switch listing {
@@ -83,7 +83,7 @@ public enum RetentionPass {
 
     /// The capture files audit evidence holds now, in one query: none without a history (nothing
     /// was ever recorded, so no audit either); unreadable when the history cannot be opened or asked.
-    public static func evidence(in history: History) async -> Evidence {
+    package static func evidence(in history: History) async -> Evidence {
         switch history {
         case .store(let store):
             do { return .files(try await store.auditEvidenceFileSequences()) } catch {
@@ -98,7 +98,7 @@ public enum RetentionPass {
     /// full size, `RetentionPlanner` decision 4), deleted at once; the history is left to a later
     /// `run`. What the tunnel does before each new capture file, so the new file never takes the
     /// directory over the size limit. `evidence` is read by the caller just before, as `run` reads it.
-    public static func makeRoom(listing: Listing, evidence: Evidence, settings: RetentionSettings, now: Date, opening: UInt32,
+    package static func makeRoom(listing: Listing, evidence: Evidence, settings: RetentionSettings, now: Date, opening: UInt32,
                                 rotationBytes: UInt64 = RetentionPlanner.rotationBytes) -> Result {
         let files: [CaptureFileInfo]
         switch listing {
@@ -132,7 +132,7 @@ public enum RetentionPass {
 
     /// Unlinks each file, never stopping at a failure. A file already gone (another pass, a
     /// person) is neither deleted by us nor a failure.
-    public static func delete(_ files: [CaptureFileInfo]) -> (deleted: [CaptureFileInfo], failures: [String]) {
+    package static func delete(_ files: [CaptureFileInfo]) -> (deleted: [CaptureFileInfo], failures: [String]) {
         var deleted: [CaptureFileInfo] = []
         var failures: [String] = []
         for file in files {

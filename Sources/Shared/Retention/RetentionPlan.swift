@@ -2,27 +2,27 @@ import Foundation
 
 /// What a retention pass will do, decided before anything is deleted (`RetentionPlanner`), so a
 /// screen can say it before it happens and a test can assert it over made-up listings.
-public struct RetentionPlan: Sendable, Equatable {
+package struct RetentionPlan: Sendable, Equatable {
     /// The history's rows last seen before this instant go (`FlowStore.prune(before:)`, which
     /// spares audit evidence itself); nil when there is no age limit.
-    public let historyCutoff: Date?
+    package let historyCutoff: Date?
     /// The capture files to delete, oldest first (by sequence), whatever the listing's order.
-    public let filesToDelete: [UInt32]
+    package let filesToDelete: [UInt32]
     /// The bytes those files hold.
-    public let bytesReclaimed: UInt64
+    package let bytesReclaimed: UInt64
     /// What the captures will hold afterwards: with `bytesReclaimed`, the whole directory.
-    public let captureBytesAfter: UInt64
+    package let captureBytesAfter: UInt64
     /// The size limit cannot be met even after the plan: the file being recorded, counted at the
     /// size it grows to (`RetentionPlanner`, decision 4), alone is larger.
-    public let sizeCapUnreachable: Bool
+    package let sizeCapUnreachable: Bool
     /// The size limit cannot be met even after the plan because of the files audit evidence keeps
     /// (`keptEvidence`): without them it would be. Never together with `sizeCapUnreachable`,
     /// which deleting evidence would not cure.
-    public let sizeCapHeldByEvidence: Bool
+    package let sizeCapHeldByEvidence: Bool
     /// The files kept whatever the limits because audit evidence is in them.
-    public let keptEvidence: KeptEvidence
+    package let keptEvidence: KeptEvidence
 
-    public init(historyCutoff: Date?, filesToDelete: [UInt32], bytesReclaimed: UInt64, captureBytesAfter: UInt64,
+    package init(historyCutoff: Date?, filesToDelete: [UInt32], bytesReclaimed: UInt64, captureBytesAfter: UInt64,
                 sizeCapUnreachable: Bool, sizeCapHeldByEvidence: Bool, keptEvidence: KeptEvidence) {
         self.historyCutoff = historyCutoff
         self.filesToDelete = filesToDelete
@@ -34,5 +34,5 @@ public struct RetentionPlan: Sendable, Equatable {
     }
 
     /// Something to do: a file to delete, or a history to prune by age (which may find no row).
-    public var hasWork: Bool { !filesToDelete.isEmpty || historyCutoff != nil }
+    package var hasWork: Bool { !filesToDelete.isEmpty || historyCutoff != nil }
 }

@@ -35,12 +35,12 @@ import Foundation
 ///    evidence would not cure. The evidence is the caller's to read in one query just before
 ///    planning (`FlowStore.auditEvidenceFileSequences()`); one it cannot read plans nothing at
 ///    all (`RetentionPass`), never an empty set.
-public enum RetentionPlanner {
+package enum RetentionPlanner {
     /// The size a capture file grows to before the tunnel's writer starts the next: what decision
     /// 4 holds for the file being recorded (`PcapFileWriter`'s default, which the tunnel uses).
-    public static let rotationBytes = PcapFileWriter.defaultMaxFileBytes
+    package static let rotationBytes = PcapFileWriter.defaultMaxFileBytes
 
-    public static func plan(files: [CaptureFileInfo], settings: RetentionSettings, now: Date, recordingSequence: UInt32?,
+    package static func plan(files: [CaptureFileInfo], settings: RetentionSettings, now: Date, recordingSequence: UInt32?,
                             evidenceSequences: Set<UInt32>, rotationBytes: UInt64 = rotationBytes) -> RetentionPlan {
         let ordered = files.sorted { $0.sequence < $1.sequence }
         let cutoff = settings.maxAge.maxAge.map { now.addingTimeInterval(-$0) }
@@ -82,7 +82,7 @@ public enum RetentionPlanner {
     /// The bytes the file being recorded may still gain before the writer starts the next
     /// (decision 4): `rotationBytes` less what it holds, or all of it for a file about to open
     /// (not listed yet); none when nothing is being recorded.
-    public static func recordingGrowth(files: [CaptureFileInfo], recordingSequence: UInt32?,
+    package static func recordingGrowth(files: [CaptureFileInfo], recordingSequence: UInt32?,
                                        rotationBytes: UInt64 = rotationBytes) -> UInt64 {
         guard let recordingSequence else { return 0 }
         let held = files.first { $0.sequence == recordingSequence }?.byteCount ?? 0
@@ -90,7 +90,7 @@ public enum RetentionPlanner {
     }
 
     /// The latest instant `file`'s newest record can have (decision 1); nil when nothing dates it.
-    public static func newestRecordBound(of file: CaptureFileInfo, successor: CaptureFileInfo) -> Date? {
+    package static func newestRecordBound(of file: CaptureFileInfo, successor: CaptureFileInfo) -> Date? {
         let successorStart = CaptureFileName.startSecondsSince1970(in: successor.url.lastPathComponent)
             .map { Date(timeIntervalSince1970: TimeInterval($0)) }
         return [successorStart, file.createdAt].compactMap { $0 }.min()

@@ -2,9 +2,9 @@
 /// `{"kind":"netns","name":"NAME"}`, `{"kind":"pid","pid":N}`, `{"kind":"interface","name":"IF"}`
 /// or `{"kind":"host"}` — the kinds are `up`'s own options.
 extension MonitoringTarget: Codable {
-    public enum Kind: String, Codable, Sendable, CaseIterable { case host, netns, pid, interface }
+    package enum Kind: String, Codable, Sendable, CaseIterable { case host, netns, pid, interface }
 
-    public var kind: Kind {
+    package var kind: Kind {
         switch self {
         case .host: .host
         case .namespace: .netns
@@ -14,7 +14,7 @@ extension MonitoringTarget: Codable {
     }
 
     /// The namespace's or the interface's name.
-    public var name: String? {
+    package var name: String? {
         switch self {
         case let .namespace(name), let .interface(name): name
         case .host, .process: nil
@@ -22,11 +22,11 @@ extension MonitoringTarget: Codable {
     }
 
     /// The process whose namespace it is.
-    public var pid: Int32? { if case let .process(pid) = self { pid } else { nil } }
+    package var pid: Int32? { if case let .process(pid) = self { pid } else { nil } }
 
     private enum CodingKeys: String, CodingKey { case kind, name, pid }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         switch try container.decode(Kind.self, forKey: .kind) {
         case .host: self = .host
@@ -40,7 +40,7 @@ extension MonitoringTarget: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encodeIfPresent(name, forKey: .name)

@@ -2,13 +2,13 @@
 /// spelled: `up`'s parser reads them, the manager that starts the service writes them, and the
 /// history's session row is named by them.
 extension MonitoringTarget {
-    public static let hostOption = "--host"
-    public static let namespaceOption = "--netns"
-    public static let processOption = "--pid"
-    public static let interfaceOption = "--interface"
+    package static let hostOption = "--host"
+    package static let namespaceOption = "--netns"
+    package static let processOption = "--pid"
+    package static let interfaceOption = "--interface"
 
     /// The options naming this target.
-    public var options: [String] {
+    package var options: [String] {
         switch self {
         case .host: [Self.hostOption]
         case let .namespace(name): [Self.namespaceOption, name]

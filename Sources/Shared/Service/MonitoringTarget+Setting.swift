@@ -2,9 +2,9 @@
 /// `pid:PID` or `interface:IF`, the kinds of its record — the one place that form is spelled.
 extension MonitoringTarget {
     /// The forms, as help and refusals list them.
-    public static let settingForms = ["host", "netns:NAME", "pid:PID", "interface:IF"]
+    static let settingForms = ["host", "netns:NAME", "pid:PID", "interface:IF"]
 
-    public var settingValue: String {
+    var settingValue: String {
         switch self {
         case .host: Kind.host.rawValue
         case let .namespace(name): "\(Kind.netns.rawValue):\(name)"
@@ -15,7 +15,7 @@ extension MonitoringTarget {
 
     /// The target `text` names in one of the forms (the kind in any case), or nil when it names
     /// none — or one that cannot be (`invalidity`).
-    public init?(settingValue text: String) {
+    package init?(settingValue text: String) {
         let kindText = text.prefix { $0 != ":" }
         guard let kind = Kind(rawValue: kindText.lowercased()) else { return nil }
         let rest = text.dropFirst(kindText.count)

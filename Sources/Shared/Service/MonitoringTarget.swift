@@ -2,7 +2,7 @@
 /// another network namespace, a process's namespace (a container's), all routed through the
 /// tunnel; or an interface, watched passively. Both halves know it: the app asks for one, the
 /// service sets it up.
-public enum MonitoringTarget: Sendable, Equatable, Hashable, CustomStringConvertible {
+package enum MonitoringTarget: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The namespace the service runs in (`up --host`), never "PID 1's".
     case host
     /// A named network namespace (`up --netns NAME`, as `ip netns` names it).
@@ -13,9 +13,9 @@ public enum MonitoringTarget: Sendable, Equatable, Hashable, CustomStringConvert
     case interface(String)
 
     /// Passive: no route is touched and nothing is relayed, so nothing can be inspected.
-    public var isPassive: Bool { if case .interface = self { true } else { false } }
+    package var isPassive: Bool { if case .interface = self { true } else { false } }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .host: "the host (the namespace the service runs in)"
         case let .namespace(name): "network namespace \(name)"
@@ -25,7 +25,7 @@ public enum MonitoringTarget: Sendable, Equatable, Hashable, CustomStringConvert
     }
 
     /// Why the target cannot be named so, or nil when it can.
-    public var invalidity: String? {
+    package var invalidity: String? {
         switch self {
         case .host:
             return nil
@@ -57,7 +57,7 @@ public enum MonitoringTarget: Sendable, Equatable, Hashable, CustomStringConvert
     }
 
     /// NAME_MAX: the longest file name, and so the longest `ip netns` name.
-    public static let namespaceNameLimit = 255
+    static let namespaceNameLimit = 255
     /// IFNAMSIZ: an interface name and its terminating NUL.
-    public static let interfaceNameSize = 16
+    static let interfaceNameSize = 16
 }

@@ -7,23 +7,23 @@ import Foundation
 /// held for as long as the service lives. The kernel lets go when the process ends however it
 /// ends (kill -9 included), so "is a service running here" is the lock's answer, never a pid
 /// that may have been reused. The descriptor is close-on-exec: no helper or child inherits it.
-public final class ServiceLock: Sendable {
+package final class ServiceLock: Sendable {
     private let descriptor: Int32
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         case symbolicLink(path: String)
         case failed(path: String, errno: Int32)
 
-        public var errno: Int32 {
+        package var errno: Int32 {
             switch self {
             case .symbolicLink: ELOOP
             case let .failed(_, code): code
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .symbolicLink(path): "\(path) is a symbolic link; it is not followed"
             case let .failed(path, code): "cannot lock \(path): \(SystemError.text(code))"
@@ -32,7 +32,7 @@ public final class ServiceLock: Sendable {
     }
 
     /// Takes the lock, or nil when another process holds it (a service runs here).
-    public static func acquire(in dataDirectory: URL) throws(Failure) -> ServiceLock? {
+    package static func acquire(in dataDirectory: URL) throws(Failure) -> ServiceLock? {
         let path = DataDirectoryLayout.serviceLock(in: dataDirectory).path
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -57,7 +57,7 @@ public final class ServiceLock: Sendable {
 
     /// Whether a service holds the lock now. Asks without creating anything: no lock file, no
     /// service. A shared lock taken and dropped at once, so a reader never holds a service back.
-    public static func isHeld(in dataDirectory: URL) throws(Failure) -> Bool {
+    package static func isHeld(in dataDirectory: URL) throws(Failure) -> Bool {
         let path = DataDirectoryLayout.serviceLock(in: dataDirectory).path
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -75,5 +75,5 @@ public final class ServiceLock: Sendable {
     }
 
     /// Lets go: the next service may start.
-    public func release() { close(descriptor) }
+    package func release() { close(descriptor) }
 }

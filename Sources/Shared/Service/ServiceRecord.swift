@@ -7,8 +7,8 @@ import Foundation
 /// replaced whole at each change. It is the service's word, not proof that it lives: that is the
 /// lock (`ServiceLock`), which a killed service lets go of at once while its record stays behind
 /// to say what it was doing.
-public struct ServiceRecord: Codable, Sendable, Equatable {
-    public enum Phase: String, Codable, Sendable, CaseIterable {
+package struct ServiceRecord: Codable, Sendable, Equatable {
+    package enum Phase: String, Codable, Sendable, CaseIterable {
         /// Setting up: the device, the rules, the session.
         case starting
         /// Traffic goes through the tunnel.
@@ -19,23 +19,23 @@ public struct ServiceRecord: Codable, Sendable, Equatable {
         case failed
     }
 
-    public var pid: Int32
-    public var target: MonitoringTarget
-    public var inspect: Bool
-    public var phase: Phase
-    public var startedAt: Date
+    package var pid: Int32
+    package var target: MonitoringTarget
+    package var inspect: Bool
+    package var phase: Phase
+    package var startedAt: Date
     /// The TUN device carrying the target's routes, once there is one.
-    public var device: String?
+    package var device: String?
     /// Why the service failed, in its own words.
-    public var problem: String?
+    package var problem: String?
     /// Changes to the target's network (its uplink, addresses, default routes) the service saw
     /// while it ran, and those it followed; nil until the first, and in records older than them.
-    public var networkChanges: UInt64?
-    public var networkChangesLearned: UInt64?
+    package var networkChanges: UInt64?
+    package var networkChangesLearned: UInt64?
     /// What the last change came to, in the service's words.
-    public var lastNetworkChange: String?
+    package var lastNetworkChange: String?
 
-    public init(pid: Int32, target: MonitoringTarget, inspect: Bool, phase: Phase, startedAt: Date,
+    package init(pid: Int32, target: MonitoringTarget, inspect: Bool, phase: Phase, startedAt: Date,
                 device: String? = nil, problem: String? = nil) {
         self.pid = pid
         self.target = target
@@ -46,7 +46,7 @@ public struct ServiceRecord: Codable, Sendable, Equatable {
         self.problem = problem
     }
 
-    public func encoded() -> Data {
+    package func encoded() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -54,7 +54,7 @@ public struct ServiceRecord: Codable, Sendable, Equatable {
         return (try? encoder.encode(self)) ?? Data()
     }
 
-    public static func decoded(_ data: Data) throws(ServiceRecordError) -> ServiceRecord {
+    package static func decoded(_ data: Data) throws(ServiceRecordError) -> ServiceRecord {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
@@ -66,13 +66,13 @@ public struct ServiceRecord: Codable, Sendable, Equatable {
 }
 
 /// The record could not be read or written; never taken for "no service".
-public enum ServiceRecordError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ServiceRecordError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, errno: Int32)
     case symbolicLink(path: String)
     case malformed(String)
     case unwritable(AtomicFileError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(path, code): "cannot read \(path): \(SystemError.text(code))"
         case let .symbolicLink(path): "\(path) is a symbolic link; it is not followed"
@@ -82,7 +82,7 @@ public enum ServiceRecordError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// Whether the system refused for want of rights (the data directory is another user's).
-    public var isPermissionDenied: Bool {
+    package var isPermissionDenied: Bool {
         if case let .unreadable(_, code) = self { return code == EACCES || code == EPERM }
         return false
     }
@@ -90,11 +90,11 @@ public enum ServiceRecordError: Error, Sendable, Equatable, CustomStringConverti
 
 /// Reading and writing `service.json` in a data directory: replaced atomically (0600), read
 /// without following a link, and a missing file is "no record", never an error.
-public enum ServiceRecordFile {
+package enum ServiceRecordFile {
     /// Far above any record (a few hundred bytes), far below what could hurt to read.
     static let largestRecord = 64 << 10
 
-    public static func read(in dataDirectory: URL) throws(ServiceRecordError) -> ServiceRecord? {
+    package static func read(in dataDirectory: URL) throws(ServiceRecordError) -> ServiceRecord? {
         let path = DataDirectoryLayout.serviceRecord(in: dataDirectory).path
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -122,7 +122,7 @@ public enum ServiceRecordFile {
         return try ServiceRecord.decoded(data)
     }
 
-    public static func write(_ record: ServiceRecord, in dataDirectory: URL) throws(ServiceRecordError) {
+    package static func write(_ record: ServiceRecord, in dataDirectory: URL) throws(ServiceRecordError) {
         do {
             try AtomicFile.replace(DataDirectoryLayout.serviceRecord(in: dataDirectory), with: record.encoded())
         } catch {
@@ -132,7 +132,7 @@ public enum ServiceRecordFile {
     }
 
     /// Removes the record (a clean stop leaves none); a missing one is fine.
-    public static func remove(in dataDirectory: URL) {
+    package static func remove(in dataDirectory: URL) {
         unlink(DataDirectoryLayout.serviceRecord(in: dataDirectory).path)
     }
 }

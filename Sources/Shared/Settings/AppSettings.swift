@@ -2,22 +2,22 @@
 /// writes it when a setting is changed, and the tunnel reads it once when a session starts, so a
 /// choice survives the tunnel stopping and the machine restarting. Stored as one JSON blob
 /// (`settings.json`), so a reader never sees half a write.
-public struct AppSettings: Codable, Sendable, Equatable {
+package struct AppSettings: Codable, Sendable, Equatable {
     /// Terminate TLS to inspect it. Off by default: inspection is opt-in, with the person's own CA.
-    public var tlsInspectionEnabled: Bool
+    package var tlsInspectionEnabled: Bool
     /// Keep decrypted content on disk. Off by default: it is the most private thing there is.
-    public var plaintextPersistenceEnabled: Bool
+    package var plaintextPersistenceEnabled: Bool
     /// Write the packets to `.pcap` files.
-    public var captureEnabled: Bool
+    package var captureEnabled: Bool
     /// How much of each packet the capture keeps.
-    public var captureDetail: CaptureDetail
+    package var captureDetail: CaptureDetail
     /// How long and how much is kept.
-    public var retention: RetentionSettings
+    package var retention: RetentionSettings
     /// What the Dashboard's Start monitors: the host (the namespace the service runs in) unless
     /// the person picks another, so Start works at once.
-    public var monitoringTarget: MonitoringTarget
+    package var monitoringTarget: MonitoringTarget
 
-    public init(tlsInspectionEnabled: Bool = false, plaintextPersistenceEnabled: Bool = false,
+    package init(tlsInspectionEnabled: Bool = false, plaintextPersistenceEnabled: Bool = false,
                 captureEnabled: Bool = true, captureDetail: CaptureDetail = .fullPayload,
                 retention: RetentionSettings = .default, monitoringTarget: MonitoringTarget = .host) {
         self.tlsInspectionEnabled = tlsInspectionEnabled
@@ -29,7 +29,7 @@ public struct AppSettings: Codable, Sendable, Equatable {
     }
 
     /// The factory settings: what a fresh install, and a tunnel that cannot read the file, uses.
-    public static let `default` = AppSettings()
+    package static let `default` = AppSettings()
 
     enum CodingKeys: String, CodingKey {
         case tlsInspectionEnabled, plaintextPersistenceEnabled, captureEnabled, captureDetail, retention, monitoringTarget
@@ -39,7 +39,7 @@ public struct AppSettings: Codable, Sendable, Equatable {
     /// wrong type, null, an unknown value or a key this build does not know makes the whole file
     /// unreadable, so it is reported and left untouched instead of silently becoming choices the
     /// person never made.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.settingsContainer(keyedBy: CodingKeys.self)
         let factory = AppSettings.default
         tlsInspectionEnabled = try container.settingValue(forKey: .tlsInspectionEnabled) ?? factory.tlsInspectionEnabled

@@ -8,12 +8,12 @@ import Foundation
 ///
 /// Decrypted content has its own, shorter age (ADR 0007), which can never be unlimited, and a
 /// fixed byte ceiling the person cannot raise (`plaintextByteCeiling`), applied by the same sweep.
-public struct RetentionSettings: Codable, Sendable, Equatable {
-    public var maxAge: RetentionAge
-    public var maxCaptureSize: RetentionSize
-    public var maxPlaintextAge: PlaintextAge
+package struct RetentionSettings: Codable, Sendable, Equatable {
+    package var maxAge: RetentionAge
+    package var maxCaptureSize: RetentionSize
+    package var maxPlaintextAge: PlaintextAge
 
-    public init(maxAge: RetentionAge = .oneWeek, maxCaptureSize: RetentionSize = .gigabytes1,
+    package init(maxAge: RetentionAge = .oneWeek, maxCaptureSize: RetentionSize = .gigabytes1,
                 maxPlaintextAge: PlaintextAge = .oneDay) {
         self.maxAge = maxAge
         self.maxCaptureSize = maxCaptureSize
@@ -22,21 +22,21 @@ public struct RetentionSettings: Codable, Sendable, Equatable {
 
     /// The most disk decrypted content may take: 512 MiB, not a setting. It may delete content
     /// the age would keep.
-    public static let plaintextByteCeiling: UInt64 = 512 << 20
+    package static let plaintextByteCeiling: UInt64 = 512 << 20
 
     /// One week, 1 GiB.
-    public static let `default` = RetentionSettings()
+    package static let `default` = RetentionSettings()
 
     /// Nothing of the history and captures is ever deleted for age or size (decrypted content
     /// still expires: it has no unlimited).
-    public var isUnlimited: Bool { maxAge == .unlimited && maxCaptureSize == .unlimited }
+    package var isUnlimited: Bool { maxAge == .unlimited && maxCaptureSize == .unlimited }
 
     enum CodingKeys: String, CodingKey {
         case maxAge, maxCaptureSize, maxPlaintextAge
     }
 
     /// Strict, as `AppSettings` is (`SettingsDecoding`): only a missing field takes its factory value.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.settingsContainer(keyedBy: CodingKeys.self)
         let factory = RetentionSettings.default
         maxAge = try container.settingValue(forKey: .maxAge) ?? factory.maxAge
@@ -46,10 +46,10 @@ public struct RetentionSettings: Codable, Sendable, Equatable {
 }
 
 /// How long decrypted content is kept: an hour, a day (the default) or a week — never unlimited.
-public enum PlaintextAge: String, Codable, Sendable, CaseIterable {
+package enum PlaintextAge: String, Codable, Sendable, CaseIterable {
     case oneHour, oneDay, oneWeek
 
-    public var maxAge: TimeInterval {
+    package var maxAge: TimeInterval {
         switch self {
         case .oneHour: 3_600
         case .oneDay: 86_400
@@ -57,7 +57,7 @@ public enum PlaintextAge: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let age = PlaintextAge(rawValue: text) else {
@@ -71,11 +71,11 @@ public enum PlaintextAge: String, Codable, Sendable, CaseIterable {
 }
 
 /// How long history and captures are kept.
-public enum RetentionAge: String, Codable, Sendable, CaseIterable {
+package enum RetentionAge: String, Codable, Sendable, CaseIterable {
     case oneDay, oneWeek, oneMonth, unlimited
 
     /// The age past which things are deleted, in seconds; nil for no limit. A month is 30 days.
-    public var maxAge: TimeInterval? {
+    package var maxAge: TimeInterval? {
         switch self {
         case .oneDay: 86_400
         case .oneWeek: 7 * 86_400
@@ -86,11 +86,11 @@ public enum RetentionAge: String, Codable, Sendable, CaseIterable {
 }
 
 /// How much disk the captures may take, in binary units (MiB, GiB).
-public enum RetentionSize: String, Codable, Sendable, CaseIterable {
+package enum RetentionSize: String, Codable, Sendable, CaseIterable {
     case megabytes256, gigabytes1, gigabytes4, unlimited
 
     /// The cap in bytes; nil for no limit.
-    public var maxBytes: UInt64? {
+    package var maxBytes: UInt64? {
         switch self {
         case .megabytes256: 256 << 20
         case .gigabytes1: 1 << 30

@@ -1,5 +1,5 @@
 /// One setting and its new value, as typed values.
-public enum SettingChange: Sendable, Equatable {
+package enum SettingChange: Sendable, Equatable {
     case tlsInspection(Bool)
     case plaintextPersistence(Bool)
     case capture(Bool)
@@ -10,13 +10,13 @@ public enum SettingChange: Sendable, Equatable {
     case monitoringTarget(MonitoringTarget)
 
     /// Reads `KEY VALUE` as a person types them; anything else is refused with what is valid.
-    public static func parse(key: String, value: String) throws(SettingParseError) -> SettingChange {
+    package static func parse(key: String, value: String) throws(SettingParseError) -> SettingChange {
         guard let setting = SettingName(named: key) else { throw .unknownSetting(key) }
         guard let choice = setting.choice(named: value) else { throw .unknownValue(setting, value) }
         return choice.change
     }
 
-    public var setting: SettingName {
+    package var setting: SettingName {
         switch self {
         case .tlsInspection: .tlsInspection
         case .plaintextPersistence: .plaintextPersistence
@@ -30,13 +30,13 @@ public enum SettingChange: Sendable, Equatable {
     }
 
     /// How the value is printed (`SettingName.choices`).
-    public var spelling: String {
+    package var spelling: String {
         if case .monitoringTarget(let target) = self { return target.settingValue }
         // Every other value a setting can hold is one of its choices (SettingNameTests checks each).
         return setting.choices.first { $0.change == self }?.spelling ?? "?"
     }
 
-    public func apply(to settings: inout AppSettings) {
+    package func apply(to settings: inout AppSettings) {
         switch self {
         case let .tlsInspection(on): settings.tlsInspectionEnabled = on
         case let .plaintextPersistence(on): settings.plaintextPersistenceEnabled = on
@@ -53,7 +53,7 @@ public enum SettingChange: Sendable, Equatable {
     /// runs started with `run --inspect` (there the setting pauses and resumes it; a run without
     /// the option decrypts nothing whatever it says), decrypted content kept by those runs while
     /// its switch is on, and every retention limit (`RetentionPass`, `PlaintextRetention`).
-    public var support: SettingSupport {
+    package var support: SettingSupport {
         switch self {
         case .tlsInspection, .plaintextPersistence, .capture, .captureDetail, .retentionAge, .retentionSize, .plaintextAge,
              .monitoringTarget:
@@ -64,7 +64,7 @@ public enum SettingChange: Sendable, Equatable {
     /// The command that carries the change into a running tunnel at once: the switches that stop
     /// or resume a live session's capture, inspection and keeping, and the capture's detail (a new
     /// file with the new snap length); nil for retention's limits, which its own passes read.
-    public var liveCommand: ControlCommand? {
+    package var liveCommand: ControlCommand? {
         switch self {
         case let .tlsInspection(on): .setTLSInspectionEnabled(on)
         case let .plaintextPersistence(on): .setPlaintextPersistenceEnabled(on)

@@ -3,7 +3,7 @@ import Foundation
 /// The settings as a person names them — on the command line, and in the web app — in the order
 /// they are listed: each one's values and their spellings, its help line, and what this build does
 /// with it. The one place this vocabulary is written down.
-public enum SettingName: String, CaseIterable, Sendable {
+package enum SettingName: String, CaseIterable, Sendable {
     case tlsInspection = "tls-inspection"
     case plaintextPersistence = "plaintext-persistence"
     case capture
@@ -14,10 +14,10 @@ public enum SettingName: String, CaseIterable, Sendable {
     case monitoringTarget = "monitoring-target"
 
     /// The command that sets it to `value`: what a screen says when the setting is why nothing shows.
-    public func command(_ value: String) -> String { "tunnelvision settings set \(rawValue) \(value)" }
+    package func command(_ value: String) -> String { "tunnelvision settings set \(rawValue) \(value)" }
 
     /// What it decides, in one line of help.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .tlsInspection: "decrypt TLS to inspect it"
         case .plaintextPersistence: "keep decrypted content on disk"
@@ -34,7 +34,7 @@ public enum SettingName: String, CaseIterable, Sendable {
 
     /// The values it takes, as they are listed and printed, each with its other spellings (which
     /// `choice(named:)` compares as `normalized` leaves them).
-    public var choices: [SettingChoice] {
+    package var choices: [SettingChoice] {
         func toggle(_ change: (Bool) -> SettingChange) -> [SettingChoice] {
             [SettingChoice("on", ["true", "yes", "1", "enabled", "enable"], change(true)),
              SettingChoice("off", ["false", "no", "0", "disabled", "disable"], change(false))]
@@ -67,17 +67,17 @@ public enum SettingName: String, CaseIterable, Sendable {
     }
 
     /// The values it takes, as help (" | ") and a refusal (", ") list them.
-    public func valueForms(separator: String) -> String {
+    package func valueForms(separator: String) -> String {
         (self == .monitoringTarget ? MonitoringTarget.settingForms : choices.map(\.spelling)).joined(separator: separator)
     }
 
     /// The setting a person typed: its name, ignoring case.
-    public init?(named text: String) {
+    package init?(named text: String) {
         self.init(rawValue: text.lowercased())
     }
 
     /// The choice `text` names, ignoring case, spaces, "-" and "_".
-    public func choice(named text: String) -> SettingChoice? {
+    package func choice(named text: String) -> SettingChoice? {
         if self == .monitoringTarget {
             return MonitoringTarget(settingValue: text.trimmingCharacters(in: .whitespaces))
                 .map { SettingChoice($0.settingValue, [], .monitoringTarget($0)) }
@@ -87,7 +87,7 @@ public enum SettingName: String, CaseIterable, Sendable {
     }
 
     /// Its value in `settings`, as a change that would set it.
-    public func current(in settings: AppSettings) -> SettingChange {
+    package func current(in settings: AppSettings) -> SettingChange {
         switch self {
         case .tlsInspection: .tlsInspection(settings.tlsInspectionEnabled)
         case .plaintextPersistence: .plaintextPersistence(settings.plaintextPersistenceEnabled)
@@ -101,13 +101,13 @@ public enum SettingName: String, CaseIterable, Sendable {
     }
 
     /// Its value in `settings`, spelled as in `choices`.
-    public func value(in settings: AppSettings) -> String {
+    package func value(in settings: AppSettings) -> String {
         current(in: settings).spelling
     }
 
     /// The values in `settings` this build does not honour as they ask, in listing order, each
     /// with what the build does instead.
-    public static func unhonoured(in settings: AppSettings) -> [(value: SettingChange, support: SettingSupport)] {
+    package static func unhonoured(in settings: AppSettings) -> [(value: SettingChange, support: SettingSupport)] {
         allCases.map { $0.current(in: settings) }.compactMap { value in
             value.support == .enforced ? nil : (value, value.support)
         }
@@ -120,11 +120,11 @@ public enum SettingName: String, CaseIterable, Sendable {
 
 /// One value of a setting: how it is printed, the other spellings accepted for it, and the typed
 /// change it makes.
-public struct SettingChoice: Sendable, Equatable {
-    public let spelling: String
+package struct SettingChoice: Sendable, Equatable {
+    package let spelling: String
     /// Lower case, without spaces, "-" or "_".
-    public let aliases: [String]
-    public let change: SettingChange
+    package let aliases: [String]
+    package let change: SettingChange
 
     init(_ spelling: String, _ aliases: [String], _ change: SettingChange) {
         self.spelling = spelling

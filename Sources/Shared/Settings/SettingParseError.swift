@@ -1,10 +1,10 @@
 /// Why `KEY VALUE` names no setting change. The caller shows it to the person, who retypes; its
 /// description lists what is valid.
-public enum SettingParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SettingParseError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownSetting(String)
     case unknownValue(SettingName, String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unknownSetting(key):
             "no setting \(key); the settings are \(SettingName.allCases.map(\.rawValue).joined(separator: ", "))"

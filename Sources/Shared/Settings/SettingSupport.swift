@@ -5,7 +5,7 @@
 /// it could (the person opts in again, with that build in front of them). A value a later build
 /// would merely enforce — a retention limit — is stored with a plain warning, so that settings
 /// scripted ahead of an upgrade take effect with it.
-public enum SettingSupport: Sendable, Equatable {
+package enum SettingSupport: Sendable, Equatable {
     /// The tunnel does what the value says.
     case enforced
     /// Kept in the settings, but nothing in this build acts on it; the reason says what happens.

@@ -2,7 +2,7 @@
 /// and reports the problem (`SettingsStore.loadForSession()`); but since the factory settings
 /// capture every packet in full, `run` starts on them only when told what to capture
 /// (`--no-capture`). The command shows the problem to the person, who is the one able to act.
-public enum SettingsError: Error, Sendable, Equatable {
+package enum SettingsError: Error, Sendable, Equatable {
     /// What is stored is not a JSON object of settings this build knows, with values of their
     /// types (the reason says which field, and how). Tell the person and leave the file alone: it
     /// holds their choices, and perhaps a newer build's. Never save over it; the person edits it,
@@ -14,7 +14,7 @@ public enum SettingsError: Error, Sendable, Equatable {
 }
 
 extension SettingsError: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case let .corruptData(path, reason): "\(path) does not hold valid settings: \(reason)"
         case let .storeUnavailable(path, reason): "cannot reach the settings at \(path): \(reason)"

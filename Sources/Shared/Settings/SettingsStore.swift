@@ -8,15 +8,15 @@ import Foundation
 ///
 /// A read never writes: a file that does not decode stays exactly as it is until the person saves
 /// over it, because it still holds their choices and may be repaired by hand.
-public struct SettingsStore: Sendable {
+package struct SettingsStore: Sendable {
     /// Where the settings live, as errors name it: the file's path, or what an injected store is called.
-    public let location: String
+    package let location: String
     private let reading: @Sendable () throws -> Data?
     private let writing: @Sendable (Data) throws -> Void
 
     /// The seam. `reading` returns nil when nothing is stored, and throws when the store cannot be
     /// reached; a `SettingsError` thrown by either closure passes through unchanged.
-    public init(location: String = "the settings store",
+    package init(location: String = "the settings store",
                 reading: @escaping @Sendable () throws -> Data?,
                 writing: @escaping @Sendable (Data) throws -> Void) {
         self.location = location
@@ -25,7 +25,7 @@ public struct SettingsStore: Sendable {
     }
 
     /// The settings file of a data directory (`DataDirectoryLayout.settings(in:)`).
-    public init(dataDirectory: URL) {
+    package init(dataDirectory: URL) {
         let file = DataDirectoryLayout.settings(in: dataDirectory)
         self.init(location: file.path,
                   reading: { try Self.read(file) },
@@ -36,7 +36,7 @@ public struct SettingsStore: Sendable {
     /// take their factory values (`SettingsDecoding`).
     /// Throws `.corruptData` when the blob is not a JSON object of known settings with values of
     /// the right type, `.storeUnavailable` when it cannot be read.
-    public func load() throws(SettingsError) -> AppSettings {
+    package func load() throws(SettingsError) -> AppSettings {
         let stored: Data?
         do {
             stored = try reading()
@@ -55,7 +55,7 @@ public struct SettingsStore: Sendable {
     /// What a tunnel session runs with: the stored settings, or the factory ones when they cannot
     /// be read — a corrupt preferences file must not cost the person their tunnel — together with
     /// the problem, so it is reported rather than swallowed.
-    public func loadForSession() -> SettingsReading {
+    package func loadForSession() -> SettingsReading {
         do {
             return SettingsReading(settings: try load(), problem: nil)
         } catch {
@@ -66,7 +66,7 @@ public struct SettingsStore: Sendable {
     /// Replaces the whole blob with `encode(settings)`; callers save only over settings they
     /// loaded, or over a file they set aside first (`settings set --force`). Throws
     /// `.storeUnavailable` when it cannot be written.
-    public func save(_ settings: AppSettings) throws(SettingsError) {
+    package func save(_ settings: AppSettings) throws(SettingsError) {
         do {
             try writing(Self.encode(settings))
         } catch {
@@ -75,7 +75,7 @@ public struct SettingsStore: Sendable {
     }
 
     /// The stored form: pretty-printed with sorted keys and a final newline, since a person may read it.
-    public static func encode(_ settings: AppSettings) -> Data {
+    package static func encode(_ settings: AppSettings) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -147,12 +147,12 @@ public struct SettingsStore: Sendable {
 }
 
 /// The settings a tunnel session uses, and why they are the factory ones when they are.
-public struct SettingsReading: Sendable, Equatable {
-    public let settings: AppSettings
+package struct SettingsReading: Sendable, Equatable {
+    package let settings: AppSettings
     /// Nil when the settings were read (or nothing was stored); otherwise what to report.
-    public let problem: SettingsError?
+    package let problem: SettingsError?
 
-    public init(settings: AppSettings, problem: SettingsError?) {
+    package init(settings: AppSettings, problem: SettingsError?) {
         self.settings = settings
         self.problem = problem
     }

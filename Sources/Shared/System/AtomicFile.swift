@@ -7,11 +7,11 @@ import Foundation
 /// a mixture: the new bytes go to a temporary file beside the target, are synced, and are renamed
 /// over it (rename is atomic within a filesystem); then the directory is synced so the rename
 /// itself survives a power cut.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Replaces (or creates) `url` with `data`, with exactly `mode` whatever the umask. Creates the
     /// directory (0700) if missing. On any failure before the rename the temporary file is removed
     /// and the old file is untouched; see `AtomicFileError.replaced` for the one failure after it.
-    public static func replace(_ url: URL, with data: Data, mode: mode_t = 0o600) throws(AtomicFileError) {
+    package static func replace(_ url: URL, with data: Data, mode: mode_t = 0o600) throws(AtomicFileError) {
         let directory = url.deletingLastPathComponent()
         do {
             try PrivateDirectory.create(directory)
@@ -73,17 +73,17 @@ public enum AtomicFile {
 
 /// A file could not be replaced. Unless `replaced`, the old file is as it was and nothing was
 /// left behind: the caller reports the failure, and may try again.
-public struct AtomicFileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct AtomicFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where it failed, in the order the steps happen.
-    public enum Step: String, Sendable, Hashable {
+    package enum Step: String, Sendable, Hashable {
         case createDirectory, createTemporary, write, sync, rename, syncDirectory
     }
 
-    public let step: Step
-    public let path: String
-    public let errno: Int32
+    package let step: Step
+    package let path: String
+    package let errno: Int32
 
-    public init(step: Step, path: String, errno: Int32) {
+    package init(step: Step, path: String, errno: Int32) {
         self.step = step
         self.path = path
         self.errno = errno
@@ -91,9 +91,9 @@ public struct AtomicFileError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// The new content is in place but its rename may not survive a power cut (the directory
     /// could not be synced). Report it; the content itself is the new one.
-    public var replaced: Bool { step == .syncDirectory }
+    package var replaced: Bool { step == .syncDirectory }
 
-    public var description: String {
+    package var description: String {
         let action = switch step {
         case .createDirectory: "create the directory"
         case .createTemporary: "create a temporary file in"

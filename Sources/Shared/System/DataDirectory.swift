@@ -7,12 +7,12 @@ import Foundation
 ///
 /// `--data-dir` wins, then `TUNNELVISION_DATA`; otherwise `/var/lib/tunnelvision` for root and
 /// `$XDG_DATA_HOME/tunnelvision` (default `~/.local/share/tunnelvision`) for anyone else.
-public enum DataDirectory {
-    public static let environmentVariable = "TUNNELVISION_DATA"
-    public static let systemPath = "/var/lib/tunnelvision"
+package enum DataDirectory {
+    package static let environmentVariable = "TUNNELVISION_DATA"
+    package static let systemPath = "/var/lib/tunnelvision"
 
     /// The directory to use. Pure: the environment and the user are inputs.
-    public static func location(override: String?, environment: [String: String], effectiveUserID: UInt32) -> URL {
+    package static func location(override: String?, environment: [String: String], effectiveUserID: UInt32) -> URL {
         if let override, !override.isEmpty { return URL(fileURLWithPath: override) }
         if let fromEnvironment = environment[environmentVariable], !fromEnvironment.isEmpty {
             return URL(fileURLWithPath: fromEnvironment)
@@ -26,18 +26,18 @@ public enum DataDirectory {
     }
 
     /// The captures' folder inside a data directory.
-    public static func captures(in dataDirectory: URL) -> URL { DataDirectoryLayout.captures(in: dataDirectory) }
+    package static func captures(in dataDirectory: URL) -> URL { DataDirectoryLayout.captures(in: dataDirectory) }
 
     /// Creates the directory (mode 0700) if missing, then refuses it unless it can be trusted
     /// with what the tunnel writes (`DataDirectoryTrust`).
-    public static func prepare(_ directory: URL) throws(DirectoryError) {
+    package static func prepare(_ directory: URL) throws(DirectoryError) {
         try PrivateDirectory.create(directory)
         try verify(directory, access: .write)
     }
 
     /// Refuses a directory that cannot be trusted (`DataDirectoryTrust`). One that does not
     /// exist is fine: it holds nothing yet, and whoever makes it makes it 0700.
-    public static func verify(_ directory: URL, access: DataDirectoryTrust.Access) throws(DirectoryError) {
+    package static func verify(_ directory: URL, access: DataDirectoryTrust.Access) throws(DirectoryError) {
         let path = directory.standardizedFileURL.path
         guard let status = PathStatus.of(path) else {
             if errno == ENOENT { return }

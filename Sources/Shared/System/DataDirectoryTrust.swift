@@ -8,14 +8,14 @@ import Glibc
 /// owned by that user or root and writable by nobody else unless sticky (`/tmp`: only an
 /// entry's owner may rename or remove it). Otherwise another user could plant links or swap
 /// files. Pure: the statuses are inputs.
-public enum DataDirectoryTrust {
+package enum DataDirectoryTrust {
     /// Who uses the directory: the tunnel writes (root, usually) and must own it; a reader may
     /// also read one root owns.
-    public enum Access: Sendable, Hashable { case write, read }
+    package enum Access: Sendable, Hashable { case write, read }
 
     /// nil when `path` can be trusted; otherwise the first problem, with its fix.
     /// `parents` run from the nearest to `/`, each resolved (no symbolic links among them).
-    public static func refusal(of path: String, status: PathStatus, parents: [(path: String, status: PathStatus)],
+    package static func refusal(of path: String, status: PathStatus, parents: [(path: String, status: PathStatus)],
                                user: uid_t, userName: String, access: Access) -> DirectoryError? {
         switch status.kind {
         case .directory: break
@@ -40,7 +40,7 @@ public enum DataDirectoryTrust {
     }
 
     /// `path`'s ancestors, nearest first, ending with `/`: the input `refusal` expects.
-    public static func ancestors(of path: String) -> [String] {
+    package static func ancestors(of path: String) -> [String] {
         var components = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         var result: [String] = []
         while !components.isEmpty {

@@ -4,8 +4,8 @@ import Glibc
 
 /// A directory could not be listed or created, or is not one a private file may be put in.
 /// Each problem's text says what to type to fix it.
-public struct DirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Problem: Sendable, Hashable {
+package struct DirectoryError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Problem: Sendable, Hashable {
         /// The system said no.
         case system(Int32)
         /// A symbolic link where the directory should be: remove it.
@@ -16,24 +16,24 @@ public struct DirectoryError: Error, Sendable, Hashable, CustomStringConvertible
         case ownedByAnother(owner: uid_t, user: uid_t, userName: String)
     }
 
-    public let path: String
-    public let problem: Problem
+    package let path: String
+    package let problem: Problem
     /// The data directory when `path` is one of its parents: whoever controls a parent can swap
     /// the data directory for their own.
-    public let parentOf: String?
+    let parentOf: String?
 
-    public init(path: String, problem: Problem, parentOf: String? = nil) {
+    package init(path: String, problem: Problem, parentOf: String? = nil) {
         self.path = path
         self.problem = problem
         self.parentOf = parentOf
     }
 
-    public init(path: String, errno: Int32) {
+    package init(path: String, errno: Int32) {
         self.init(path: path, problem: .system(errno))
     }
 
     /// The problem as an errno, for callers that report one.
-    public var errno: Int32 {
+    package var errno: Int32 {
         switch problem {
         case let .system(code): code
         case .symbolicLink: ELOOP
@@ -41,7 +41,7 @@ public struct DirectoryError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    package var description: String {
         let subject = parentOf.map { "data directory \($0) sits in \(path), which" } ?? "data directory \(path)"
         let remedy = parentOf == nil ? "" : " or choose another --data-dir"
         switch problem {

@@ -4,10 +4,10 @@ import Glibc
 
 /// The one loop that writes a whole buffer to a descriptor: capture files, standard output and
 /// standard error all go through it.
-public enum FileDescriptor {
+package enum FileDescriptor {
     /// Writes every byte, retrying short writes and EINTR. Returns nil on success, or the errno of
     /// the failure (ENOSPC for a full disk, EPIPE for a closed pipe).
-    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard let base = bytes.baseAddress else { return nil }
         var offset = 0
         while offset < bytes.count {
@@ -23,7 +23,7 @@ public enum FileDescriptor {
 
     /// Writes `text` whole; a failure is ignored (for diagnostics on standard error, which have
     /// nowhere else to go).
-    public static func writeAll(_ descriptor: Int32, text: String) {
+    package static func writeAll(_ descriptor: Int32, text: String) {
         var text = text
         text.withUTF8 { _ = writeAll(descriptor, UnsafeRawBufferPointer($0)) }
     }

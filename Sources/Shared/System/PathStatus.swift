@@ -4,22 +4,22 @@ import Glibc
 
 /// What `lstat(2)` says of a path, as the trust checks need it: the link itself, never what it
 /// points to.
-public struct PathStatus: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable { case directory, symbolicLink, regularFile, socket, other }
+package struct PathStatus: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable { case directory, symbolicLink, regularFile, socket, other }
 
-    public let kind: Kind
+    package let kind: Kind
     /// Permission bits with the sticky bit (`st_mode & 0o7777`).
-    public let mode: mode_t
-    public let owner: uid_t
+    package let mode: mode_t
+    package let owner: uid_t
 
-    public init(kind: Kind, mode: mode_t, owner: uid_t) {
+    package init(kind: Kind, mode: mode_t, owner: uid_t) {
         self.kind = kind
         self.mode = mode
         self.owner = owner
     }
 
     /// The path's own status; nil with `errno` set when it cannot be looked at (ENOENT: absent).
-    public static func of(_ path: String) -> PathStatus? {
+    package static func of(_ path: String) -> PathStatus? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
         let kind: Kind = switch status.st_mode & S_IFMT {

@@ -5,11 +5,11 @@ import Foundation
 
 /// Directories that hold what the person captured: created owner-only, because packets, history
 /// and keys are private.
-public enum PrivateDirectory {
+package enum PrivateDirectory {
     /// Creates `directory` and missing parents with mode 0700; an existing directory is kept as is.
     /// A symbolic link where the directory should be is refused, not followed (its parents may be
     /// links: `/var` or a home directory often is).
-    public static func create(_ directory: URL) throws(DirectoryError) {
+    package static func create(_ directory: URL) throws(DirectoryError) {
         let path = directory.path
         if mkdir(path, 0o700) == 0 { return }
         let failure = errno

@@ -7,26 +7,30 @@ import Foundation
 /// synchronously on its one event-loop thread, where an actor hop per handshake is a suspension
 /// the loop cannot take (PacketPipeline.swift, Relay.swift). The lock guards the cache and the
 /// counter; the key and root are immutable. NSLock rather than `Mutex`, which TSan misreports.
-public final class CertificateAuthority: @unchecked Sendable {
-    public struct Configuration: Sendable, Equatable {
+///
+/// `@unchecked Sendable`: `leaves` and `minted` are read and changed only under `lock` (an
+/// `NSLock`); every other property is a `let`, `rootKey` an `X509SigningKey` that is safe to sign
+/// with from several threads.
+package final class CertificateAuthority: @unchecked Sendable {
+    package struct Configuration: Sendable, Equatable {
         /// The root's subject (and so every leaf's issuer).
-        public var rootName: X509Name
+        var rootName: X509Name
         /// The organization every leaf's subject names, beside its host.
-        public var leafOrganization: String
+        var leafOrganization: String
         /// How long a new root is valid: ten years — it is the person's own, made once, and
         /// remaking it means handing the new one to everything that trusted the old.
-        public var rootValidity: TimeInterval
+        var rootValidity: TimeInterval
         /// How long a leaf is valid: 30 days, well under the 398 days browsers accept (Apple's and
         /// Chrome's cap since 2020), so any client that checks validity accepts it, while a leaf
         /// lifted from memory is soon worthless. The cache mints a fresh one when the held one
         /// has less than `leafRenewal` left, so a long session never presents an expired leaf.
-        public var leafValidity: TimeInterval
-        public var leafRenewal: TimeInterval
+        var leafValidity: TimeInterval
+        var leafRenewal: TimeInterval
         /// How far into the past notBefore is set: an hour absorbs a client whose clock runs
         /// behind ours.
-        public var backdating: TimeInterval
+        var backdating: TimeInterval
 
-        public init(rootName: X509Name = X509Name([X509Name.commonName("TunnelVision Local CA"),
+        package init(rootName: X509Name = X509Name([X509Name.commonName("TunnelVision Local CA"),
                                                    X509Name.organization("TunnelVision (this machine only)")]),
                     leafOrganization: String = "TunnelVision inspection",
                     rootValidity: TimeInterval = 3_650 * 86_400, leafValidity: TimeInterval = 30 * 86_400,
@@ -41,9 +45,9 @@ public final class CertificateAuthority: @unchecked Sendable {
     }
 
     /// The root certificate, DER.
-    public let rootCertificateDER: [UInt8]
+    package let rootCertificateDER: [UInt8]
     /// What the root says of itself, read back from its DER.
-    public let root: X509RootFacts
+    package let root: X509RootFacts
     let rootKey: X509SigningKey
     private let rootKeyIdentifier: [UInt8]
     private let configuration: Configuration
@@ -73,7 +77,7 @@ public final class CertificateAuthority: @unchecked Sendable {
 
     /// A new root: a fresh P-256 key and its self-signed certificate, CA:TRUE with a path length of
     /// 0 (it signs leaves, never another CA), keyCertSign and cRLSign, both critical.
-    public static func generate(configuration: Configuration = Configuration(),
+    package static func generate(configuration: Configuration = Configuration(),
                                 now: @escaping @Sendable () -> Date = Date.init) throws(CertificateAuthorityError) -> CertificateAuthority {
         do {
             let key = try X509SigningKey.generateP256()
@@ -104,7 +108,7 @@ public final class CertificateAuthority: @unchecked Sendable {
 
     /// A CA over a root made before (a key and certificate kept on disk): the certificate must
     /// read, and its public key must be the key's.
-    public static func make(rootKey: X509SigningKey, rootCertificateDER: [UInt8], configuration: Configuration = Configuration(),
+    package static func make(rootKey: X509SigningKey, rootCertificateDER: [UInt8], configuration: Configuration = Configuration(),
                             now: @escaping @Sendable () -> Date = Date.init) throws(CertificateAuthorityError) -> CertificateAuthority {
         guard let facts = X509RootFacts(certificateDER: rootCertificateDER) else {
             throw .rootUnreadable("it is not an X.509 certificate")
@@ -117,14 +121,14 @@ public final class CertificateAuthority: @unchecked Sendable {
     }
 
     /// How many leaves were actually minted (a cached answer is not one), for the stats.
-    public var leavesMinted: Int {
+    package var leavesMinted: Int {
         lock.lock()
         defer { lock.unlock() }
         return minted
     }
 
     /// Forgets every cached leaf; the next mint for any host makes a new one.
-    public func clearLeafCache() {
+    package func clearLeafCache() {
         lock.lock()
         defer { lock.unlock() }
         leaves.removeAll()
@@ -133,7 +137,7 @@ public final class CertificateAuthority: @unchecked Sendable {
     /// The leaf for `host` (a DNS name, or an IPv4 or IPv6 literal, which becomes an iPAddress
     /// SAN), also naming `sans`. A second call for the same host and names answers the cached
     /// leaf and mints nothing, unless it is within `leafRenewal` of expiring.
-    public func mintLeaf(forHost host: String, sans: [String] = []) throws(CertificateAuthorityError) -> MintedCertificate {
+    package func mintLeaf(forHost host: String, sans: [String] = []) throws(CertificateAuthorityError) -> MintedCertificate {
         let names = try ([host] + sans).map(LeafName.init)
         let key = names.map(\.cacheKey).joined(separator: " ")
         let start = now()

@@ -1,5 +1,5 @@
 /// Why the certificate authority could not do what was asked. Nothing was cached or counted.
-public enum CertificateAuthorityError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CertificateAuthorityError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The host (or an extra name) cannot be named in a certificate: the caller passes the flow
     /// through uninspected, or tells the person which name it refused.
     case invalidHost(String, String)
@@ -11,7 +11,7 @@ public enum CertificateAuthorityError: Error, Sendable, Equatable, CustomStringC
     /// A stored key is not the key of the stored root certificate.
     case keyDoesNotMatchRoot
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidHost(host, reason): "cannot make a certificate for \"\(host.debugDescription.dropFirst().dropLast())\": \(reason)"
         case let .openSSL(failure): "\(failure)"

@@ -8,46 +8,46 @@
 ///   length:     < 0x80 short form; 0x81…0x84 then that many big-endian bytes (§8.1.3.5);
 ///               0x80 is the indefinite form, which DER forbids (§10.1); longer forms are refused
 ///   content:    length bytes, which must all be present
-public struct DERReader: Sendable {
-    public struct Tag: Sendable, Hashable {
+package struct DERReader: Sendable {
+    package struct Tag: Sendable, Hashable {
         /// 0 universal, 1 application, 2 context-specific, 3 private (§8.1.2.2).
-        public let tagClass: UInt8
-        public let isConstructed: Bool
-        public let number: UInt32
+        package let tagClass: UInt8
+        package let isConstructed: Bool
+        package let number: UInt32
 
-        public init(tagClass: UInt8, isConstructed: Bool, number: UInt32) {
+        package init(tagClass: UInt8, isConstructed: Bool, number: UInt32) {
             self.tagClass = tagClass
             self.isConstructed = isConstructed
             self.number = number
         }
 
-        public static func universal(_ number: UInt32, constructed: Bool = false) -> Tag {
+        package static func universal(_ number: UInt32, constructed: Bool = false) -> Tag {
             Tag(tagClass: 0, isConstructed: constructed, number: number)
         }
 
-        public static func contextSpecific(_ number: UInt32, constructed: Bool) -> Tag {
+        package static func contextSpecific(_ number: UInt32, constructed: Bool) -> Tag {
             Tag(tagClass: 2, isConstructed: constructed, number: number)
         }
 
-        public static let integer = universal(2)
-        public static let bitString = universal(3)
-        public static let objectIdentifier = universal(6)
-        public static let sequence = universal(16, constructed: true)
-        public static let set = universal(17, constructed: true)
-        public static let utcTime = universal(23)
-        public static let generalizedTime = universal(24)
+        package static let integer = universal(2)
+        package static let bitString = universal(3)
+        package static let objectIdentifier = universal(6)
+        package static let sequence = universal(16, constructed: true)
+        package static let set = universal(17, constructed: true)
+        package static let utcTime = universal(23)
+        package static let generalizedTime = universal(24)
     }
 
-    public struct Element: Sendable, Equatable {
-        public let tag: Tag
+    package struct Element: Sendable, Equatable {
+        package let tag: Tag
         /// The content octets.
-        public let content: ArraySlice<UInt8>
+        package let content: ArraySlice<UInt8>
         /// The whole TLV as it was encoded: identifier, length and content.
-        public let encoded: ArraySlice<UInt8>
+        package let encoded: ArraySlice<UInt8>
     }
 
     /// Why an element could not be read. The caller treats the enclosing structure as unreadable.
-    public enum Failure: Error, Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// The identifier or length octets end before they are complete.
         case truncatedHeader
         /// A high tag number longer than 4 bytes, or encoded with a leading zero group.
@@ -62,17 +62,17 @@ public struct DERReader: Sendable {
 
     private let bytes: ArraySlice<UInt8>
     /// Where the next element starts, in the buffer's indices.
-    public private(set) var index: Int
+    package private(set) var index: Int
 
-    public init(_ bytes: ArraySlice<UInt8>) {
+    package init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         index = bytes.startIndex
     }
 
-    public var isAtEnd: Bool { index == bytes.endIndex }
+    package var isAtEnd: Bool { index == bytes.endIndex }
 
     /// Reads the next element and steps past it; on failure nothing is consumed.
-    public mutating func read() throws(Failure) -> Element {
+    package mutating func read() throws(Failure) -> Element {
         let (tag, contentStart, length) = try header()
         let available = bytes.endIndex - contentStart
         guard available >= length else { throw .lengthBeyondBuffer(declared: length, available: available) }
@@ -86,7 +86,7 @@ public struct DERReader: Sendable {
     /// certificate whose beginning alone was kept): the content as far as the buffer holds it, and
     /// the length it declared. Steps past the element only when it was whole; nil on a mismatch or
     /// an unreadable header.
-    public mutating func readBeginning(_ tag: Tag) -> (content: ArraySlice<UInt8>, declaredLength: Int)? {
+    mutating func readBeginning(_ tag: Tag) -> (content: ArraySlice<UInt8>, declaredLength: Int)? {
         guard let (found, contentStart, length) = try? header(), found == tag else { return nil }
         let end = min(bytes.endIndex, contentStart + length)
         index = end
@@ -135,7 +135,7 @@ public struct DERReader: Sendable {
 
     /// Reads the next element and checks its tag; a tag mismatch consumes nothing and answers nil,
     /// as does a failure.
-    public mutating func read(_ tag: Tag) -> Element? {
+    package mutating func read(_ tag: Tag) -> Element? {
         var probe = self
         let element: Element
         do { element = try probe.read() } catch { return nil }

@@ -1,7 +1,7 @@
 /// OBJECT IDENTIFIER from its dotted text (X.690 §8.19): the first two arcs folded into one
 /// subidentifier (40·X + Y, §8.19.4), each subidentifier in base 128 (§8.19.2).
 extension DERWriter {
-    public mutating func objectIdentifier(_ dotted: String) throws(DERWriterFailure) {
+    package mutating func objectIdentifier(_ dotted: String) throws(DERWriterFailure) {
         append(.objectIdentifier, content: try Self.objectIdentifierContent(dotted))
     }
 

@@ -5,7 +5,7 @@ import Foundation
 extension DERWriter {
     /// UTCTime YYMMDDHHMMSSZ for the years 1950 through 2049, GeneralizedTime YYYYMMDDHHMMSSZ for
     /// any other: RFC 5280 §4.1.2.5's rule for certificate validity.
-    public mutating func time(_ date: Date) throws(DERWriterFailure) {
+    package mutating func time(_ date: Date) throws(DERWriterFailure) {
         let civil = try CivilTime(date)
         if (1950...2049).contains(civil.year) {
             append(.utcTime, content: Array((civil.digits.dropFirst(2)).utf8))
@@ -15,12 +15,12 @@ extension DERWriter {
     }
 
     /// GeneralizedTime YYYYMMDDHHMMSSZ whatever the year.
-    public mutating func generalizedTime(_ date: Date) throws(DERWriterFailure) {
+    package mutating func generalizedTime(_ date: Date) throws(DERWriterFailure) {
         append(.generalizedTime, content: Array(try CivilTime(date).digits.utf8))
     }
 
     /// UTCTime YYMMDDHHMMSSZ; only 1950…2049 can be told apart in two digits.
-    public mutating func utcTime(_ date: Date) throws(DERWriterFailure) {
+    package mutating func utcTime(_ date: Date) throws(DERWriterFailure) {
         let civil = try CivilTime(date)
         guard (1950...2049).contains(civil.year) else { throw .timeOutOfRange(date.timeIntervalSince1970) }
         append(.utcTime, content: Array((civil.digits.dropFirst(2)).utf8))

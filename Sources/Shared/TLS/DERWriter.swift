@@ -9,16 +9,16 @@
 ///   length:     < 0x80 the short form; otherwise 0x81…0x84 and that many big-endian bytes, the
 ///               fewest that hold it (§8.1.3.5, §10.1)
 ///   content:    as each primitive's method says (the §8 rule at each)
-public struct DERWriter: Sendable, Equatable {
-    public typealias Tag = DERReader.Tag
+package struct DERWriter: Sendable, Equatable {
+    package typealias Tag = DERReader.Tag
 
     /// Everything written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
     /// Appends one TLV with `content` as its content octets.
-    public mutating func append(_ tag: Tag, content: some Collection<UInt8>) {
+    package mutating func append(_ tag: Tag, content: some Collection<UInt8>) {
         appendIdentifier(tag)
         appendLength(content.count)
         bytes.append(contentsOf: content)
@@ -26,35 +26,35 @@ public struct DERWriter: Sendable, Equatable {
 
     /// Appends an already encoded element (or several) verbatim: a SubjectPublicKeyInfo from
     /// OpenSSL, a Name built once and reused as both subject and issuer.
-    public mutating func appendEncoded(_ encoded: some Collection<UInt8>) {
+    mutating func appendEncoded(_ encoded: some Collection<UInt8>) {
         bytes.append(contentsOf: encoded)
     }
 
     /// Appends a constructed element whose content `body` writes.
-    public mutating func constructed<Failure: Error>(_ tag: Tag, _ body: (inout DERWriter) throws(Failure) -> Void) throws(Failure) {
+    package mutating func constructed<Failure: Error>(_ tag: Tag, _ body: (inout DERWriter) throws(Failure) -> Void) throws(Failure) {
         var child = DERWriter()
         try body(&child)
         append(Tag(tagClass: tag.tagClass, isConstructed: true, number: tag.number), content: child.bytes)
     }
 
     /// SEQUENCE (§8.9).
-    public mutating func sequence<Failure: Error>(_ body: (inout DERWriter) throws(Failure) -> Void) throws(Failure) {
+    package mutating func sequence<Failure: Error>(_ body: (inout DERWriter) throws(Failure) -> Void) throws(Failure) {
         try constructed(.sequence, body)
     }
 
     /// SET (§8.11). DER wants SET OF members sorted (§11.6); a caller writing several members
     /// writes them in order — every SET here holds one.
-    public mutating func set<Failure: Error>(_ body: (inout DERWriter) throws(Failure) -> Void) throws(Failure) {
+    package mutating func set<Failure: Error>(_ body: (inout DERWriter) throws(Failure) -> Void) throws(Failure) {
         try constructed(.set, body)
     }
 
     /// An explicitly tagged `[number]` (§8.14.2): the inner elements inside a constructed context tag.
-    public mutating func explicit<Failure: Error>(_ number: UInt32, _ body: (inout DERWriter) throws(Failure) -> Void) throws(Failure) {
+    package mutating func explicit<Failure: Error>(_ number: UInt32, _ body: (inout DERWriter) throws(Failure) -> Void) throws(Failure) {
         try constructed(.contextSpecific(number, constructed: true), body)
     }
 
     /// An implicitly tagged primitive `[number]` (§8.14.3): the content of the type it replaces.
-    public mutating func implicit(_ number: UInt32, content: some Collection<UInt8>) {
+    package mutating func implicit(_ number: UInt32, content: some Collection<UInt8>) {
         append(.contextSpecific(number, constructed: false), content: content)
     }
 

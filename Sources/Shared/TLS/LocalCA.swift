@@ -13,17 +13,17 @@ import Foundation
 /// handed out is the certificate. Reading refuses a key that is a symbolic link, not the user's,
 /// or open to others, and answers nil only when it is known there is no CA (no `ca/`, or neither
 /// file in it) — a file that cannot be read is an error, never "no CA".
-public struct LocalCA: Sendable {
-    public let authority: CertificateAuthority
+package struct LocalCA: Sendable {
+    package let authority: CertificateAuthority
 
-    public var rootCertificateDER: Data { Data(authority.rootCertificateDER) }
-    public var rootCertificatePEM: String { X509PEM.encode(authority.rootCertificateDER, label: X509PEM.certificateLabel) }
+    package var rootCertificateDER: Data { Data(authority.rootCertificateDER) }
+    package var rootCertificatePEM: String { X509PEM.encode(authority.rootCertificateDER, label: X509PEM.certificateLabel) }
     /// SHA-256 of the root's DER as "AB:CD:…", the way `openssl x509 -fingerprint -sha256` prints it.
-    public var fingerprintSHA256: String { X509Digest.colonHex(X509Digest.sha256(authority.rootCertificateDER)) }
+    package var fingerprintSHA256: String { X509Digest.colonHex(X509Digest.sha256(authority.rootCertificateDER)) }
 
     /// Makes a new CA and writes it; refuses (changing nothing) when one is there or when what is
     /// there cannot be read.
-    public static func create(dataDirectory: URL, configuration: CertificateAuthority.Configuration = .init(),
+    package static func create(dataDirectory: URL, configuration: CertificateAuthority.Configuration = .init(),
                               now: @escaping @Sendable () -> Date = Date.init) throws(LocalCAError) -> LocalCA {
         let directory = DataDirectoryLayout.caDirectory(in: dataDirectory)
         if try load(dataDirectory: dataDirectory, configuration: configuration, now: now) != nil {
@@ -53,7 +53,7 @@ public struct LocalCA: Sendable {
     }
 
     /// The CA in the data directory; nil only when it is known there is none.
-    public static func load(dataDirectory: URL, configuration: CertificateAuthority.Configuration = .init(),
+    package static func load(dataDirectory: URL, configuration: CertificateAuthority.Configuration = .init(),
                             now: @escaping @Sendable () -> Date = Date.init) throws(LocalCAError) -> LocalCA? {
         let directory = DataDirectoryLayout.caDirectory(in: dataDirectory)
         guard try LocalCAFiles.checkDirectory(directory) else { return nil }
@@ -88,7 +88,7 @@ public struct LocalCA: Sendable {
     /// Deletes the key and the certificate, then the directory. True when there was a CA to
     /// remove; false when there was none. Files of others in `ca/` are left, and said.
     @discardableResult
-    public static func remove(dataDirectory: URL) throws(LocalCAError) -> Bool {
+    package static func remove(dataDirectory: URL) throws(LocalCAError) -> Bool {
         let directory = DataDirectoryLayout.caDirectory(in: dataDirectory)
         guard try LocalCAFiles.checkDirectory(directory) else { return false }
         var removed = false

@@ -1,6 +1,6 @@
 /// Why the local CA in the data directory could not be made, read or removed. Each sentence says
 /// what the person can do; none of them ever holds the key.
-public enum LocalCAError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum LocalCAError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `create` over a CA that is there: nothing was changed.
     case alreadyExists(directory: String)
     /// A file or directory could not be looked at, read, written or removed.
@@ -16,7 +16,7 @@ public enum LocalCAError: Error, Sendable, Equatable, CustomStringConvertible {
     /// that is not ours), or OpenSSL could not make one.
     case authority(path: String, CertificateAuthorityError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .alreadyExists(directory):
             "a local CA already exists in \(directory); nothing was changed. To make a new one, remove it first "

@@ -8,15 +8,15 @@ import Synchronization
 /// Never changes an answer: only an input equal to one kept is given that one's result. Bounded:
 /// once `limit` inputs are kept, it starts over. The lock is held for the lookup and the insertion,
 /// never while the reading runs.
-public final class RecentResults<Input: Hashable & Sendable, Output: Sendable>: Sendable {
+package final class RecentResults<Input: Hashable & Sendable, Output: Sendable>: Sendable {
     private let memo: Mutex<BoundedMemo<Input, Output>>
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         memo = Mutex(BoundedMemo(limit: limit))
     }
 
     /// `read(input)`, or what it gave for an equal input lately.
-    public func output(for input: Input, _ read: (Input) -> Output) -> Output {
+    package func output(for input: Input, _ read: (Input) -> Output) -> Output {
         if let known = memo.withLock({ $0.output(for: input) }) { return known }
         let output = read(input)
         memo.withLock { $0.keep(output, for: input) }
@@ -24,5 +24,5 @@ public final class RecentResults<Input: Hashable & Sendable, Output: Sendable>: 
     }
 
     /// How many results are kept now.
-    public var count: Int { memo.withLock { $0.count } }
+    package var count: Int { memo.withLock { $0.count } }
 }

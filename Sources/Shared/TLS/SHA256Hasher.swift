@@ -5,23 +5,23 @@ import COpenSSL
 ///
 /// Noncopyable: the OpenSSL context has one owner, freed when the hasher ends (after `finalize`,
 /// or unfinished), so no copy can feed or free it behind another's back.
-public struct SHA256Hasher: ~Copyable {
+package struct SHA256Hasher: ~Copyable {
     private let context: OpaquePointer
-    public private(set) var byteCount: UInt64 = 0
+    package private(set) var byteCount: UInt64 = 0
 
-    public init() {
+    package init() {
         // Both fail only when memory runs out, which traps anyway.
         guard let context = EVP_MD_CTX_new() else { preconditionFailure("EVP_MD_CTX_new failed") }
         precondition(EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "EVP_DigestInit_ex failed")
         self.context = context
     }
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         Self.feed(context, bytes)
         byteCount += UInt64(bytes.count)
     }
 
-    public mutating func update(_ bytes: some Collection<UInt8>) {
+    package mutating func update(_ bytes: some Collection<UInt8>) {
         let context = context
         if bytes.withContiguousStorageIfAvailable({ Self.feed(context, UnsafeRawBufferPointer($0)) }) == nil {
             Array(bytes).withUnsafeBytes { Self.feed(context, $0) }
@@ -30,7 +30,7 @@ public struct SHA256Hasher: ~Copyable {
     }
 
     /// The 32-byte digest of everything fed; the hasher ends with it.
-    public consuming func finalize() -> [UInt8] {
+    package consuming func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         precondition(EVP_DigestFinal_ex(context, &out, &length) == 1, "EVP_DigestFinal_ex failed")
@@ -45,6 +45,6 @@ public struct SHA256Hasher: ~Copyable {
     }
 }
 
-// The context is reached only through its one owner (noncopyable), so handing the hasher to
-// another isolation domain hands it over whole.
+/// `@unchecked Sendable`: `context` is reached only through the hasher's one owner (it is
+/// `~Copyable`), so a send hands the OpenSSL context over whole and no two threads use it at once.
 extension SHA256Hasher: @unchecked Sendable {}

@@ -1,7 +1,7 @@
 extension ServerCertificateReader {
     /// `certificate(fromDER:maxNameLength:)`, read once per distinct certificate met lately
     /// (`RecentResults`): a server presents the same chain on every connection.
-    public static func recentCertificate(fromDER der: ArraySlice<UInt8>, maxNameLength: Int) -> ServerCertificate? {
+    package static func recentCertificate(fromDER der: ArraySlice<UInt8>, maxNameLength: Int) -> ServerCertificate? {
         recent.output(for: CertificateBytes(der: Array(der), maxNameLength: maxNameLength)) {
             certificate(fromDER: $0.der[...], maxNameLength: $0.maxNameLength)
         }

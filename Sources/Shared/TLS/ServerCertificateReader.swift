@@ -14,9 +14,9 @@ import Foundation
 /// Every length must end exactly where its container does; the optional fields after the key are
 /// only checked to be well-formed elements. Names are `DistinguishedNameText`, times
 /// `CertificateTime`.
-public enum ServerCertificateReader {
+package enum ServerCertificateReader {
     /// The certificate in `der` (exactly one, nothing after it), or nil when it cannot be read.
-    public static func certificate(fromDER der: ArraySlice<UInt8>, maxNameLength: Int) -> ServerCertificate? {
+    package static func certificate(fromDER der: ArraySlice<UInt8>, maxNameLength: Int) -> ServerCertificate? {
         var outer = DERReader(der)
         guard let certificate = outer.read(.sequence), outer.isAtEnd else { return nil }
         var parts = DERReader(certificate.content)
@@ -37,7 +37,7 @@ public enum ServerCertificateReader {
     /// is kept of a Certificate message is still read — Zeek's fragmented-handshake trace carries
     /// one of 330 KB, with 10 000 names. Nothing after the subject is checked; nil when the fields kept
     /// are not all there, or not readable.
-    public static func certificate(fromBeginning beginning: ArraySlice<UInt8>, maxNameLength: Int) -> ServerCertificate? {
+    package static func certificate(fromBeginning beginning: ArraySlice<UInt8>, maxNameLength: Int) -> ServerCertificate? {
         var outer = DERReader(beginning)
         guard let certificate = outer.readBeginning(.sequence) else { return nil }
         var parts = DERReader(certificate.content)

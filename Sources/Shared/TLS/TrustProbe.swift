@@ -3,7 +3,7 @@ import Foundation
 
 /// What the trust probe measured: whether a leaf of the local CA would be accepted by a client
 /// that trusts exactly one bundle file.
-public enum TrustVerdict: Sendable, Equatable {
+package enum TrustVerdict: Sendable, Equatable {
     /// The leaf chains to an anchor of the bundle, for its host, as a TLS server's certificate.
     case trusted
     /// OpenSSL refused the leaf, in its words: a client with this bundle would refuse every
@@ -14,7 +14,7 @@ public enum TrustVerdict: Sendable, Equatable {
     case cannotEvaluate(String)
 
     /// One sentence for a person.
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case .trusted: "a leaf of the local CA is trusted by the bundle the command sees (measured with OpenSSL)"
         case let .notTrusted(reason): "a leaf of the local CA is not trusted by the bundle the command sees: \(reason)"
@@ -23,7 +23,7 @@ public enum TrustVerdict: Sendable, Equatable {
     }
 
     /// The one word a script reads (the run's JSON summary).
-    public var word: String {
+    package var word: String {
         switch self {
         case .trusted: "trusted"
         case .notTrusted: "notTrusted"
@@ -36,18 +36,18 @@ public enum TrustVerdict: Sendable, Equatable {
 /// minted for a host under `.invalid` (RFC 6761 §6.4: never a real name) and verified against the
 /// bundle file alone — no default paths, no extra anchors (passing the root as one would always
 /// say yes) — as a TLS server certificate for that host, the way a client of the bundle would.
-public enum TrustProbe {
-    public static let probeHost = "trust-probe.tunnelvision.invalid"
+package enum TrustProbe {
+    package static let probeHost = "trust-probe.tunnelvision.invalid"
 
     /// Mints a leaf for `probeHost` with `mint` and verifies it against `bundle`.
-    public static func evaluate(bundle: URL, mint: (String) throws -> MintedCertificate) -> TrustVerdict {
+    package static func evaluate(bundle: URL, mint: (String) throws -> MintedCertificate) -> TrustVerdict {
         let leaf: MintedCertificate
         do { leaf = try mint(probeHost) } catch { return .cannotEvaluate("no leaf could be minted: \(error)") }
         return verify(leafDER: leaf.certificateDER, host: probeHost, bundle: bundle)
     }
 
     /// Verifies `leafDER` for `host` with purpose sslserver against the certificates of `bundle` only.
-    public static func verify(leafDER: Data, host: String, bundle: URL) -> TrustVerdict {
+    package static func verify(leafDER: Data, host: String, bundle: URL) -> TrustVerdict {
         guard let leaf = leafDER.withUnsafeBytes({ (bytes: UnsafeRawBufferPointer) -> OpaquePointer? in
             var cursor = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
             return d2i_X509(nil, &cursor, bytes.count)

@@ -8,20 +8,20 @@ import Foundation
 ///   TBSCertificate ::= SEQUENCE { version [0] EXPLICIT INTEGER (2 = v3), serialNumber INTEGER,
 ///       signature AlgorithmIdentifier, issuer Name, validity SEQUENCE { notBefore Time, notAfter Time },
 ///       subject Name, subjectPublicKeyInfo, extensions [3] EXPLICIT SEQUENCE OF Extension }
-public struct X509CertificateBuilder: Sendable {
+struct X509CertificateBuilder: Sendable {
     /// A positive serial's big-endian magnitude, at most 20 bytes (§4.1.2.2).
-    public var serialNumber: [UInt8]
+    var serialNumber: [UInt8]
     /// The issuer's Name, DER: byte for byte the issuer certificate's subject (RFC 5280 §7.1).
-    public var issuer: [UInt8]
+    var issuer: [UInt8]
     /// The subject's Name, DER (`X509Name.der()`).
-    public var subject: [UInt8]
-    public var notBefore: Date
-    public var notAfter: Date
+    var subject: [UInt8]
+    var notBefore: Date
+    var notAfter: Date
     /// The subject's SubjectPublicKeyInfo, DER (from `X509SigningKey.subjectPublicKeyInfoDER`).
-    public var subjectPublicKeyInfo: [UInt8]
-    public var extensions: [X509Extension]
+    var subjectPublicKeyInfo: [UInt8]
+    var extensions: [X509Extension]
 
-    public init(serialNumber: [UInt8], issuer: [UInt8], subject: [UInt8], notBefore: Date, notAfter: Date,
+    init(serialNumber: [UInt8], issuer: [UInt8], subject: [UInt8], notBefore: Date, notAfter: Date,
                 subjectPublicKeyInfo: [UInt8], extensions: [X509Extension]) {
         self.serialNumber = serialNumber
         self.issuer = issuer
@@ -33,7 +33,7 @@ public struct X509CertificateBuilder: Sendable {
     }
 
     /// The TBSCertificate's DER: the bytes that are signed.
-    public func tbsCertificateDER() throws(DERWriterFailure) -> [UInt8] {
+    func tbsCertificateDER() throws(DERWriterFailure) -> [UInt8] {
         var writer = DERWriter()
         try writer.sequence { (tbs) throws(DERWriterFailure) in
             tbs.explicit(0) { $0.integer(2) }
@@ -58,7 +58,7 @@ public struct X509CertificateBuilder: Sendable {
     }
 
     /// The signed certificate's DER.
-    public func signed(by key: X509SigningKey) throws(X509Failure) -> [UInt8] {
+    func signed(by key: X509SigningKey) throws(X509Failure) -> [UInt8] {
         let tbs: [UInt8]
         do { tbs = try tbsCertificateDER() } catch { throw .encoding(error) }
         let signature = try key.signSHA256(tbs)

@@ -3,26 +3,26 @@ import COpenSSL
 /// Message digests by OpenSSL (`EVP_Digest`): SHA-256 for a certificate's fingerprint, SHA-1 for
 /// a key identifier (RFC 5280 §4.2.1.2, method 1 — an identifier, not a signature), MD5 for a JA3
 /// hash (an identifier its specification fixes, not a signature).
-public enum X509Digest {
-    public static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), FetchedDigest.sha256) }
-    public static func sha1(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), FetchedDigest.sha1) }
-    public static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), FetchedDigest.md5) }
+package enum X509Digest {
+    package static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), FetchedDigest.sha256) }
+    static func sha1(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), FetchedDigest.sha1) }
+    static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] { digest(Array(bytes), FetchedDigest.md5) }
 
     /// Random bytes from OpenSSL's CSPRNG (`RAND_bytes`), for serial numbers.
-    public static func randomBytes(_ count: Int) throws(X509Failure) -> [UInt8] {
+    package static func randomBytes(_ count: Int) throws(X509Failure) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         guard RAND_bytes(&bytes, Int32(count)) == 1 else { throw .openSSL("RAND_bytes", X509Failure.lastError()) }
         return bytes
     }
 
     /// "AB:CD:…": a digest as openssl's `-fingerprint` prints it.
-    public static func colonHex(_ digest: [UInt8]) -> String {
+    static func colonHex(_ digest: [UInt8]) -> String {
         let hex = Array("0123456789ABCDEF")
         return digest.map { String([hex[Int($0 >> 4)], hex[Int($0 & 0xF)]]) }.joined(separator: ":")
     }
 
     /// "abcd…": a digest as `sha256sum` prints it, and as the evidence manifest records it.
-    public static func lowercaseHex(_ digest: some Sequence<UInt8>) -> String {
+    package static func lowercaseHex(_ digest: some Sequence<UInt8>) -> String {
         var text = ASCIIWriter(capacity: 64)
         for byte in digest { text.appendHexByte(byte) }
         return text.string
@@ -40,9 +40,10 @@ public enum X509Digest {
 /// A digest's implementation, fetched from OpenSSL's default provider once (crypto(7), "Explicit
 /// fetching"): `EVP_sha256()` and its kin fetch it again on every call, behind a lock — measured
 /// here, 420 ns against 230 ns for a 200-byte SHA-256, paid four times per TLS flow by JA4 and JA3.
+///
+/// `@unchecked Sendable`: `method` is a `let` to a fetched `EVP_MD`, which OpenSSL never changes once
+/// fetched and lets any number of threads use at once; the three are never freed.
 struct FetchedDigest: @unchecked Sendable {
-    // `@unchecked Sendable`: a fetched EVP_MD is immutable and OpenSSL allows its use from any
-    // thread at once; these are never freed.
     let method: OpaquePointer
 
     private init(_ name: String) {

@@ -3,13 +3,13 @@
 ///   Extension ::= SEQUENCE { extnID OBJECT IDENTIFIER, critical BOOLEAN DEFAULT FALSE,
 ///                            extnValue OCTET STRING -- the DER of the extension's own type }
 /// and the constructors of the ones a CA of ours writes.
-public struct X509Extension: Sendable, Equatable {
-    public let identifier: String
-    public let isCritical: Bool
+struct X509Extension: Sendable, Equatable {
+    let identifier: String
+    let isCritical: Bool
     /// The DER the OCTET STRING wraps.
-    public let value: [UInt8]
+    let value: [UInt8]
 
-    public init(identifier: String, isCritical: Bool, value: [UInt8]) {
+    init(identifier: String, isCritical: Bool, value: [UInt8]) {
         self.identifier = identifier
         self.isCritical = isCritical
         self.value = value
@@ -31,7 +31,7 @@ public struct X509Extension: Sendable, Equatable {
     }
 
     /// basicConstraints (§4.2.1.9), critical: `SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLenConstraint INTEGER OPTIONAL }`.
-    public static func basicConstraints(isAuthority: Bool, pathLength: Int?) -> X509Extension {
+    static func basicConstraints(isAuthority: Bool, pathLength: Int?) -> X509Extension {
         var writer = DERWriter()
         writer.sequence { constraints in
             if isAuthority { constraints.boolean(true) }
@@ -41,19 +41,19 @@ public struct X509Extension: Sendable, Equatable {
     }
 
     /// The KeyUsage bits (§4.2.1.3).
-    public enum KeyUsage: Int, Sendable {
+    enum KeyUsage: Int, Sendable {
         case digitalSignature = 0, keyCertSign = 5, cRLSign = 6
     }
 
     /// keyUsage (§4.2.1.3), critical.
-    public static func keyUsage(_ usages: Set<KeyUsage>) -> X509Extension {
+    static func keyUsage(_ usages: Set<KeyUsage>) -> X509Extension {
         var writer = DERWriter()
         writer.namedBits(Set(usages.map(\.rawValue)))
         return X509Extension(identifier: X509ObjectIdentifiers.keyUsage, isCritical: true, value: writer.bytes)
     }
 
     /// extKeyUsage (§4.2.1.12) of the given purposes.
-    public static func extendedKeyUsage(_ purposes: [String]) throws(DERWriterFailure) -> X509Extension {
+    static func extendedKeyUsage(_ purposes: [String]) throws(DERWriterFailure) -> X509Extension {
         X509Extension(identifier: X509ObjectIdentifiers.extendedKeyUsage, isCritical: false, value: try der { (writer) throws(DERWriterFailure) in
             try writer.sequence { (list) throws(DERWriterFailure) in
                 for purpose in purposes { try list.objectIdentifier(purpose) }
@@ -62,13 +62,13 @@ public struct X509Extension: Sendable, Equatable {
     }
 
     /// A subjectAltName entry (§4.2.1.6): dNSName [2] IA5String, iPAddress [7] OCTET STRING of 4 or 16 bytes.
-    public enum AlternativeName: Sendable, Equatable, Hashable {
+    enum AlternativeName: Sendable, Equatable, Hashable {
         case dnsName(String)
         case ipAddress([UInt8])
     }
 
     /// subjectAltName (§4.2.1.6); not critical, as the subject is not empty.
-    public static func subjectAlternativeNames(_ names: [AlternativeName]) throws(DERWriterFailure) -> X509Extension {
+    static func subjectAlternativeNames(_ names: [AlternativeName]) throws(DERWriterFailure) -> X509Extension {
         X509Extension(identifier: X509ObjectIdentifiers.subjectAltName, isCritical: false, value: try der { (writer) throws(DERWriterFailure) in
             try writer.sequence { (list) throws(DERWriterFailure) in
                 for name in names {
@@ -85,14 +85,14 @@ public struct X509Extension: Sendable, Equatable {
     }
 
     /// subjectKeyIdentifier (§4.2.1.2): `KeyIdentifier ::= OCTET STRING`.
-    public static func subjectKeyIdentifier(_ identifier: [UInt8]) -> X509Extension {
+    static func subjectKeyIdentifier(_ identifier: [UInt8]) -> X509Extension {
         var writer = DERWriter()
         writer.octetString(identifier)
         return X509Extension(identifier: X509ObjectIdentifiers.subjectKeyIdentifier, isCritical: false, value: writer.bytes)
     }
 
     /// authorityKeyIdentifier (§4.2.1.1): `SEQUENCE { keyIdentifier [0] IMPLICIT KeyIdentifier }`.
-    public static func authorityKeyIdentifier(_ identifier: [UInt8]) -> X509Extension {
+    static func authorityKeyIdentifier(_ identifier: [UInt8]) -> X509Extension {
         var writer = DERWriter()
         writer.sequence { $0.implicit(0, content: identifier) }
         return X509Extension(identifier: X509ObjectIdentifiers.authorityKeyIdentifier, isCritical: false, value: writer.bytes)
@@ -100,7 +100,7 @@ public struct X509Extension: Sendable, Equatable {
 
     /// The key identifier of a SubjectPublicKeyInfo: SHA-1 of its subjectPublicKey bits (§4.2.1.2,
     /// method 1), nil when the bytes are not a SubjectPublicKeyInfo.
-    public static func keyIdentifier(ofSubjectPublicKeyInfo info: [UInt8]) -> [UInt8]? {
+    static func keyIdentifier(ofSubjectPublicKeyInfo info: [UInt8]) -> [UInt8]? {
         var outer = DERReader(info[...])
         guard let sequence = outer.read(.sequence), outer.isAtEnd else { return nil }
         var inner = DERReader(sequence.content)

@@ -4,29 +4,29 @@
 ///   Name ::= SEQUENCE OF RelativeDistinguishedName
 ///   RelativeDistinguishedName ::= SET SIZE (1..MAX) OF AttributeTypeAndValue
 ///   AttributeTypeAndValue ::= SEQUENCE { type OBJECT IDENTIFIER, value ANY }
-public struct X509Name: Sendable, Equatable {
-    public struct Attribute: Sendable, Equatable {
-        public let type: String
-        public let value: String
+package struct X509Name: Sendable, Equatable {
+    package struct Attribute: Sendable, Equatable {
+        package let type: String
+        package let value: String
 
-        public init(type: String, value: String) {
+        package init(type: String, value: String) {
             self.type = type
             self.value = value
         }
     }
 
-    public let attributes: [Attribute]
+    package let attributes: [Attribute]
 
-    public init(_ attributes: [Attribute]) {
+    package init(_ attributes: [Attribute]) {
         self.attributes = attributes
     }
 
-    public static func commonName(_ value: String) -> Attribute { Attribute(type: X509ObjectIdentifiers.commonName, value: value) }
-    public static func organization(_ value: String) -> Attribute { Attribute(type: X509ObjectIdentifiers.organizationName, value: value) }
+    package static func commonName(_ value: String) -> Attribute { Attribute(type: X509ObjectIdentifiers.commonName, value: value) }
+    package static func organization(_ value: String) -> Attribute { Attribute(type: X509ObjectIdentifiers.organizationName, value: value) }
 
     /// The Name's DER. An issuer must be byte for byte its issuer's subject (RFC 5280 §7.1), so it is
     /// built once from the same value.
-    public func der() throws(DERWriterFailure) -> [UInt8] {
+    package func der() throws(DERWriterFailure) -> [UInt8] {
         var writer = DERWriter()
         try writer.sequence { (name) throws(DERWriterFailure) in
             for attribute in attributes {

@@ -2,12 +2,12 @@ import Foundation
 
 /// PEM armor (RFC 7468): base64 of the DER in 64-character lines between BEGIN and END lines.
 /// Text framing only; the bytes inside are OpenSSL's or the writer's.
-public enum X509PEM {
-    public static let certificateLabel = "CERTIFICATE"
+package enum X509PEM {
+    package static let certificateLabel = "CERTIFICATE"
     /// PKCS#8 PrivateKeyInfo, unencrypted (RFC 7468 §10).
-    public static let privateKeyLabel = "PRIVATE KEY"
+    package static let privateKeyLabel = "PRIVATE KEY"
 
-    public static func encode(_ der: some Collection<UInt8>, label: String) -> String {
+    package static func encode(_ der: some Collection<UInt8>, label: String) -> String {
         let base64 = Data(der).base64EncodedString()
         var lines = ["-----BEGIN \(label)-----"]
         var rest = Substring(base64)
@@ -20,7 +20,7 @@ public enum X509PEM {
     }
 
     /// The DER of the first block labelled `label`; nil when there is none or its base64 is broken.
-    public static func decode(_ text: String, label: String) -> [UInt8]? {
+    package static func decode(_ text: String, label: String) -> [UInt8]? {
         let begin = "-----BEGIN \(label)-----", end = "-----END \(label)-----"
         guard let start = text.range(of: begin), let stop = text.range(of: end, range: start.upperBound..<text.endIndex) else { return nil }
         let body = text[start.upperBound..<stop.lowerBound].filter { !$0.isWhitespace }

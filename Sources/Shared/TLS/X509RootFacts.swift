@@ -3,14 +3,14 @@ import Foundation
 /// What a root certificate of ours says, read back from its DER (RFC 5280 §4.1) without
 /// cryptography: the subject's own bytes (every leaf's issuer, byte for byte), its validity and
 /// its public key.
-public struct X509RootFacts: Sendable, Equatable {
-    public let subjectDER: [UInt8]
-    public let notBefore: Date
-    public let notAfter: Date
-    public let subjectPublicKeyInfo: [UInt8]
+package struct X509RootFacts: Sendable, Equatable {
+    let subjectDER: [UInt8]
+    package let notBefore: Date
+    package let notAfter: Date
+    let subjectPublicKeyInfo: [UInt8]
 
     /// Nil when `certificateDER` is not one whole certificate.
-    public init?(certificateDER: [UInt8]) {
+    package init?(certificateDER: [UInt8]) {
         var outer = DERReader(certificateDER[...])
         guard let certificate = outer.read(.sequence), outer.isAtEnd else { return nil }
         var parts = DERReader(certificate.content)

@@ -8,7 +8,7 @@ import Foundation
 /// `@unchecked Sendable`: the key is never changed after it is made, and OpenSSL's EVP_PKEY is
 /// safe to use for signing from several threads at once once it is built (OpenSSL 3 threading
 /// rules: a const object may be shared).
-public final class X509SigningKey: @unchecked Sendable {
+package final class X509SigningKey: @unchecked Sendable {
     private let key: OpaquePointer
 
     private init(key: OpaquePointer) {
@@ -18,7 +18,7 @@ public final class X509SigningKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(key) }
 
     /// A fresh P-256 key from OpenSSL's generator.
-    public static func generateP256() throws(X509Failure) -> X509SigningKey {
+    package static func generateP256() throws(X509Failure) -> X509SigningKey {
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw .openSSL("EVP_PKEY_CTX_new_from_name", X509Failure.lastError()) }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_group_name(context, "P-256") == 1 else {
@@ -30,7 +30,7 @@ public final class X509SigningKey: @unchecked Sendable {
     }
 
     /// The key of a PKCS#8 PrivateKeyInfo (DER); it must be a P-256 EC key.
-    public static func fromPKCS8(_ der: [UInt8]) throws(X509Failure) -> X509SigningKey {
+    package static func fromPKCS8(_ der: [UInt8]) throws(X509Failure) -> X509SigningKey {
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i_AutoPrivateKey(nil, &cursor, buffer.count)
@@ -47,19 +47,19 @@ public final class X509SigningKey: @unchecked Sendable {
 
     /// The private key as PKCS#8 PrivateKeyInfo DER (RFC 5208), what `MintedCertificate` and the
     /// key file hold.
-    public func pkcs8DER() throws(X509Failure) -> [UInt8] {
+    package func pkcs8DER() throws(X509Failure) -> [UInt8] {
         guard let info = EVP_PKEY2PKCS8(key) else { throw .openSSL("EVP_PKEY2PKCS8", X509Failure.lastError()) }
         defer { PKCS8_PRIV_KEY_INFO_free(info) }
         return try X509Failure.encoded("i2d_PKCS8_PRIV_KEY_INFO") { i2d_PKCS8_PRIV_KEY_INFO(info, $0) }
     }
 
     /// The public half as a SubjectPublicKeyInfo (RFC 5280 §4.1.2.7), DER.
-    public func subjectPublicKeyInfoDER() throws(X509Failure) -> [UInt8] {
+    func subjectPublicKeyInfoDER() throws(X509Failure) -> [UInt8] {
         try X509Failure.encoded("i2d_PUBKEY") { i2d_PUBKEY(key, $0) }
     }
 
     /// An ECDSA signature over SHA-256 of `message` (the DER Ecdsa-Sig-Value of RFC 3279 §2.2.3).
-    public func signSHA256(_ message: [UInt8]) throws(X509Failure) -> [UInt8] {
+    func signSHA256(_ message: [UInt8]) throws(X509Failure) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw .openSSL("EVP_MD_CTX_new", X509Failure.lastError()) }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {
@@ -79,7 +79,7 @@ public final class X509SigningKey: @unchecked Sendable {
 
 /// What OpenSSL refused while a key or certificate was made. The caller reports it; nothing was
 /// written.
-public enum X509Failure: Error, Sendable, Equatable, CustomStringConvertible {
+package enum X509Failure: Error, Sendable, Equatable, CustomStringConvertible {
     /// An OpenSSL call failed: its name, and OpenSSL's own reason.
     case openSSL(String, String)
     /// The bytes are not a P-256 private key.
@@ -87,7 +87,7 @@ public enum X509Failure: Error, Sendable, Equatable, CustomStringConvertible {
     /// A value could not be encoded (an OID, a name, a time).
     case encoding(DERWriterFailure)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .openSSL(call, reason): "OpenSSL's \(call) failed: \(reason)"
         case let .notAKey(reason): "not a P-256 private key (\(reason))"

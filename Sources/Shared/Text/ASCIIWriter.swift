@@ -3,24 +3,24 @@
 /// `IPAddress.description` and the `packets` listing both write through it, so an address reads the
 /// same everywhere, and a listing of a million records formats without a `String` per field. Bytes
 /// go straight into spare capacity (no per-byte `Array.append`), which the listing's speed rests on.
-public struct ASCIIWriter: Sendable {
+package struct ASCIIWriter: Sendable {
     /// `storage[0..<count]` is what was written; the rest is spare capacity.
     @usableFromInline var storage: [UInt8]
     @usableFromInline var written: Int
 
     /// Bytes written so far.
-    public var count: Int { written }
+    package var count: Int { written }
 
-    public init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         storage = [UInt8](repeating: 0, count: max(capacity, 16))
         written = 0
     }
 
     /// What was written.
-    public var bytes: ArraySlice<UInt8> { storage[0..<written] }
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    package var bytes: ArraySlice<UInt8> { storage[0..<written] }
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    public mutating func removeAll() { written = 0 }
+    package mutating func removeAll() { written = 0 }
 
     /// Runs `body` over room for at least `length` more bytes; it returns how many it wrote.
     @inlinable
@@ -33,12 +33,12 @@ public struct ASCIIWriter: Sendable {
     }
 
     @inlinable
-    public mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         write(reserving: 1) { $0.pointee = byte; return 1 }
     }
 
     @inlinable
-    public mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         write(reserving: text.utf8CodeUnitCount) { Self.store(text, at: $0) }
     }
 
@@ -56,7 +56,7 @@ public struct ASCIIWriter: Sendable {
     /// prefers `String` for a literal otherwise, and every key and `null` of a JSON report went
     /// through a string's UTF-8 view (a few percent of `analyze`, perf).
     @_disfavoredOverload
-    public mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         Self.withUTF8(text) { append(bytes: $0) }
     }
 
@@ -71,7 +71,7 @@ public struct ASCIIWriter: Sendable {
     }
 
     @inlinable
-    public mutating func append(bytes other: UnsafeRawBufferPointer) {
+    package mutating func append(bytes other: UnsafeRawBufferPointer) {
         guard let source = other.baseAddress, other.count > 0 else { return }
         write(reserving: other.count) {
             UnsafeMutableRawPointer($0).copyMemory(from: source, byteCount: other.count)
@@ -80,14 +80,14 @@ public struct ASCIIWriter: Sendable {
     }
 
     @inlinable
-    public mutating func append<C: Collection>(contentsOf other: C) where C.Element == UInt8 {
+    package mutating func append<C: Collection>(contentsOf other: C) where C.Element == UInt8 {
         let done: Void? = other.withContiguousStorageIfAvailable { append(bytes: UnsafeRawBufferPointer($0)) }
         if done == nil { append(contentsOf: Array(other)) }
     }
 
     /// Decimal digits of `value`, left-padded with `pad` to at least `width` characters.
     @inlinable
-    public mutating func appendDecimal<T: BinaryInteger>(_ value: T, width: Int = 0, pad: UInt8 = UInt8(ascii: "0")) {
+    package mutating func appendDecimal<T: BinaryInteger>(_ value: T, width: Int = 0, pad: UInt8 = UInt8(ascii: "0")) {
         if value < 0 {
             append(UInt8(ascii: "-"))
             appendDecimal(UInt64(value.magnitude), width: max(0, width - 1), pad: pad)
@@ -124,7 +124,7 @@ public struct ASCIIWriter: Sendable {
 
     /// Lowercase hexadecimal without leading zeros (RFC 5952 §4.1), `0` for zero.
     @inlinable
-    public mutating func appendHex(_ value: UInt16) {
+    mutating func appendHex(_ value: UInt16) {
         write(reserving: 4) { Self.storeHex(value, at: $0) }
     }
 
@@ -140,7 +140,7 @@ public struct ASCIIWriter: Sendable {
 
     /// Two lowercase hexadecimal digits.
     @inlinable
-    public mutating func appendHexByte(_ value: UInt8) {
+    mutating func appendHexByte(_ value: UInt8) {
         write(reserving: 2) { start in
             start[0] = Self.hexDigit(value >> 4)
             start[1] = Self.hexDigit(value & 0xF)
@@ -154,7 +154,7 @@ public struct ASCIIWriter: Sendable {
     }
 
     /// `text` as the inside of a JSON string (RFC 8259 §7): quotes, backslash and controls escaped.
-    public mutating func appendJSONEscaped(_ text: String) {
+    package mutating func appendJSONEscaped(_ text: String) {
         Self.withUTF8(text) { bytes in
             // Runs that need no escape are copied whole; a byte at a time cost a capacity check each.
             var runStart = 0

@@ -8,31 +8,31 @@ import Foundation
 ///
 /// It checks nothing about nesting: a key outside an object writes a malformed document. The
 /// tests read every document the product prints back with Foundation's and Python's parsers.
-public struct JSONWriter: Sendable {
-    public var writer: ASCIIWriter
+package struct JSONWriter: Sendable {
+    package var writer: ASCIIWriter
     private var needsComma = false
 
-    public init(capacity: Int = 4096) {
+    package init(capacity: Int = 4096) {
         writer = ASCIIWriter(capacity: capacity)
     }
 
-    public mutating func beginObject() { open(UInt8(ascii: "{")) }
-    public mutating func beginObject(_ name: StaticString) {
+    package mutating func beginObject() { open(UInt8(ascii: "{")) }
+    package mutating func beginObject(_ name: StaticString) {
         key(name)
         open(UInt8(ascii: "{"))
     }
-    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    package mutating func endObject() { close(UInt8(ascii: "}")) }
 
-    public mutating func beginArray() { open(UInt8(ascii: "[")) }
-    public mutating func beginArray(_ name: StaticString) {
+    package mutating func beginArray() { open(UInt8(ascii: "[")) }
+    package mutating func beginArray(_ name: StaticString) {
         key(name)
         open(UInt8(ascii: "["))
     }
-    public mutating func endArray() { close(UInt8(ascii: "]")) }
+    package mutating func endArray() { close(UInt8(ascii: "]")) }
 
     /// `,"name":` in one reservation of the buffer: a report writes some thirty keys per
     /// conversation, and each append checked the room on its own.
-    public mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         let comma = needsComma
         needsComma = false
         writer.write(reserving: name.utf8CodeUnitCount + 4) { start in
@@ -47,28 +47,28 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    public mutating func string(_ name: StaticString, _ value: String?) {
+    package mutating func string(_ name: StaticString, _ value: String?) {
         key(name)
         element(value)
     }
 
-    public mutating func strings(_ name: StaticString, _ values: [String]) {
+    package mutating func strings(_ name: StaticString, _ values: [String]) {
         beginArray(name)
         for value in values { element(value) }
         endArray()
     }
 
-    public mutating func number(_ name: StaticString, _ value: Int?) {
+    package mutating func number(_ name: StaticString, _ value: Int?) {
         key(name)
         if let value { element(value) } else { null() }
     }
 
-    public mutating func number(_ name: StaticString, _ value: UInt64) {
+    package mutating func number(_ name: StaticString, _ value: UInt64) {
         key(name)
         element(value)
     }
 
-    public mutating func numbers(_ name: StaticString, _ values: [Int]) {
+    package mutating func numbers(_ name: StaticString, _ values: [Int]) {
         beginArray(name)
         for value in values { element(value) }
         endArray()
@@ -76,7 +76,7 @@ public struct JSONWriter: Sendable {
 
     /// A number with a fixed count of decimals (durations in seconds): JSON has no NaN or
     /// infinity, so a non-finite value is written as null.
-    public mutating func number(_ name: StaticString, _ value: Double, decimals: Int) {
+    package mutating func number(_ name: StaticString, _ value: Double, decimals: Int) {
         key(name)
         guard value.isFinite else { return null() }
         separate()
@@ -84,14 +84,14 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    public mutating func bool(_ name: StaticString, _ value: Bool) {
+    package mutating func bool(_ name: StaticString, _ value: Bool) {
         key(name)
         writer.append(value ? "true" : "false")
         needsComma = true
     }
 
     /// null for a fact not known.
-    public mutating func bool(_ name: StaticString, _ value: Bool?) {
+    package mutating func bool(_ name: StaticString, _ value: Bool?) {
         guard let value else {
             key(name)
             return null()
@@ -99,7 +99,7 @@ public struct JSONWriter: Sendable {
         bool(name, value)
     }
 
-    public mutating func element(_ value: String?) {
+    package mutating func element(_ value: String?) {
         guard let value else { return null() }
         separate()
         writer.append(UInt8(ascii: "\""))
@@ -109,7 +109,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// A value already written as JSON (an object, an array, a string with its quotes…), as is.
-    public mutating func element(json: [UInt8]) {
+    package mutating func element(json: [UInt8]) {
         separate()
         json.withUnsafeBytes { writer.append(bytes: $0) }
         needsComma = true
@@ -117,7 +117,7 @@ public struct JSONWriter: Sendable {
 
     /// A string value written by `body` straight into the buffer (an address, a timestamp): the
     /// caller writes only characters that need no escaping.
-    public mutating func element(unescaped body: (inout ASCIIWriter) -> Void) {
+    package mutating func element(unescaped body: (inout ASCIIWriter) -> Void) {
         separate()
         writer.append(UInt8(ascii: "\""))
         body(&writer)
@@ -125,25 +125,25 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    public mutating func string(_ name: StaticString, unescaped body: (inout ASCIIWriter) -> Void) {
+    package mutating func string(_ name: StaticString, unescaped body: (inout ASCIIWriter) -> Void) {
         key(name)
         element(unescaped: body)
     }
 
-    public mutating func element(_ value: Int) {
+    package mutating func element(_ value: Int) {
         separate()
         if value < 0 { writer.append(UInt8(ascii: "-")) }
         writer.appendDecimal(value.magnitude)
         needsComma = true
     }
 
-    public mutating func element(_ value: UInt64) {
+    package mutating func element(_ value: UInt64) {
         separate()
         writer.appendDecimal(value)
         needsComma = true
     }
 
-    public mutating func null() {
+    package mutating func null() {
         separate()
         writer.append("null")
         needsComma = true
@@ -151,13 +151,13 @@ public struct JSONWriter: Sendable {
 
     /// A line break before the next value (after its comma), for a reader who scrolls; JSON
     /// ignores it.
-    public mutating func newline() {
+    package mutating func newline() {
         separate()
         writer.append(UInt8(ascii: "\n"))
     }
 
     /// A line break where JSON allows white space (before a closing bracket, at the end).
-    public mutating func lineBreak() { writer.append(UInt8(ascii: "\n")) }
+    package mutating func lineBreak() { writer.append(UInt8(ascii: "\n")) }
 
     private mutating func open(_ bracket: UInt8) {
         separate()

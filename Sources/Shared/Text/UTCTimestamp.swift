@@ -3,18 +3,18 @@ import Foundation
 /// Writes instants as `2026-11-30T02:18:50.123456Z` (ISO 8601, UTC) without Foundation formatters:
 /// a listing of a million packets formats a million stamps. The civil date comes from days since
 /// 1970 (H. Hinnant's `civil_from_days`), cached per second because packets share seconds.
-public struct UTCTimestamp: Sendable {
+package struct UTCTimestamp: Sendable {
     /// Digits after the decimal point: 6 for microseconds, 9 for nanoseconds.
-    public let fractionDigits: Int
+    package let fractionDigits: Int
     private var cachedSecond: Int64 = .min
     private var cachedPrefix: [UInt8] = []
 
-    public init(fractionDigits: Int = 6) {
+    package init(fractionDigits: Int = 6) {
         precondition((0...9).contains(fractionDigits))
         self.fractionDigits = fractionDigits
     }
 
-    public mutating func write(nanosecondsSince1970 instant: Int64, to writer: inout ASCIIWriter) {
+    package mutating func write(nanosecondsSince1970 instant: Int64, to writer: inout ASCIIWriter) {
         let second = instant >= 0 ? instant / 1_000_000_000 : (instant + 1) / 1_000_000_000 - 1
         let nanoseconds = instant - second * 1_000_000_000
         if second != cachedSecond {
@@ -32,14 +32,14 @@ public struct UTCTimestamp: Sendable {
     }
 
     /// `2027-11-30T12:00:00Z`: whole seconds, as certificates state their validity.
-    public static func iso8601(_ date: Date) -> String {
+    package static func iso8601(_ date: Date) -> String {
         var writer = ASCIIWriter(capacity: 20)
         writeISO8601(date, to: &writer)
         return writer.string
     }
 
     /// `iso8601(date)` written straight into `writer`.
-    public static func writeISO8601(_ date: Date, to writer: inout ASCIIWriter) {
+    package static func writeISO8601(_ date: Date, to writer: inout ASCIIWriter) {
         writer.append(contentsOf: prefix(forSecond: Int64(date.timeIntervalSince1970.rounded(.down))))
         writer.append(UInt8(ascii: "Z"))
     }

@@ -1,3 +1,4 @@
+import Bench
 import Foundation
 import Linux
 import Shared

@@ -3,9 +3,9 @@ import Shared
 
 /// Where and how a session is recorded (audit.md § From the app): the machine's model (DMI, as
 /// the firmware names it), its kernel, this tool's version; and whether pinning can be told.
-public enum AuditRecordingConditions {
+package enum AuditRecordingConditions {
     /// Read now from the machine; a part that cannot be read is said to be unknown, never guessed.
-    public static func environment() -> AuditEnvironment {
+    package static func environment() -> AuditEnvironment {
         AuditEnvironment(deviceModel: machineModel(), osVersion: kernel(), toolVersion: "TunnelVision \(ProductVersion.current)")
     }
 
@@ -33,18 +33,18 @@ extension AuditRecordingConditions {
     /// `audit record`'s conditions: the run puts its own CA in the command's trust (its
     /// certificate files and environment), so an inspected run's CA is trusted unless the command
     /// keeps a store of its own — which is what the pinning check then records.
-    public static func recordedCommand(inspecting: Bool) -> InspectionConditions {
+    package static func recordedCommand(inspecting: Bool) -> InspectionConditions {
         InspectionConditions(inspectionEnabled: inspecting, caTrusted: inspecting)
     }
 
     /// The system's trust bundle, which OpenSSL and GnuTLS read on Debian (update-ca-certificates).
-    public static let systemTrustBundle = URL(fileURLWithPath: "/etc/ssl/certs/ca-certificates.crt")
+    static let systemTrustBundle = URL(fileURLWithPath: "/etc/ssl/certs/ca-certificates.crt")
 
     /// Whether the data directory's CA is in `bundle`: a host-wide session's programs trust it only
     /// if the person put it there (TunnelVision never writes the host's trust store). Read, never
     /// assumed: a missing CA or an unreadable bundle is "not trusted". Programs with their own
     /// store (a browser's, Java's) are not covered, and the report says whose trust was read.
-    public static func caInSystemTrust(dataDirectory: URL, bundle: URL = systemTrustBundle) -> Bool {
+    static func caInSystemTrust(dataDirectory: URL, bundle: URL = systemTrustBundle) -> Bool {
         func bodies(_ text: String) -> Set<String> {
             var found = Set<String>(), current: String?
             for line in text.split(whereSeparator: \.isNewline) {

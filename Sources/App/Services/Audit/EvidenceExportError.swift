@@ -1,7 +1,7 @@
 import Shared
 
 /// Why no evidence bundle was exported. In every case nothing was left in the destination.
-public enum EvidenceExportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum EvidenceExportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No such audit session (deleted, or another history's id): pick one from the list.
     case sessionNotFound(Int64)
     /// The session is still recording: end it, then export.
@@ -21,7 +21,7 @@ public enum EvidenceExportError: Error, Sendable, Hashable, CustomStringConverti
     /// The bundle could not be written (the system's words): choose another place, or make room.
     case writeFailed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .sessionNotFound(id):
             "There is no audit session \(id), so no evidence was exported."

@@ -2,12 +2,12 @@ import Foundation
 import Shared
 
 /// What an evidence export wrote: the one zip, and what it holds.
-public struct EvidenceExportResult: Sendable, Hashable {
+package struct EvidenceExportResult: Sendable, Hashable {
     /// `<destination>/tunnelvision-evidence-session-<id>-<yyyyMMdd-HHmmss>.zip`.
-    public let url: URL
-    public let byteCount: UInt64
-    public let flowCount: Int
-    public let findingCount: Int
+    package let url: URL
+    package let byteCount: UInt64
+    package let flowCount: Int
+    let findingCount: Int
     /// What `capture.pcapng` holds and lacks.
-    public let capture: EvidenceCapture
+    package let capture: EvidenceCapture
 }

@@ -14,8 +14,8 @@ import Shared
 /// most one bundle. The session's connections are read twice, before and after the capture: a
 /// connection that changed meanwhile (a tagged one carrying on after the session ended) fails
 /// the export rather than bundle two moments. Decrypted content is never read.
-public actor EvidenceExporter {
-    public typealias StoreOpener = @Sendable () throws -> FlowStore
+package actor EvidenceExporter {
+    package typealias StoreOpener = @Sendable () throws -> FlowStore
 
     private let openStore: StoreOpener
     private let resolveCaptures: @Sendable () throws -> URL
@@ -29,13 +29,13 @@ public actor EvidenceExporter {
 
     /// The history and captures of `dataDirectory`, read as every reading command reads them
     /// (`HistoryAccess`: never created, refused unless the directory can be trusted).
-    public init(dataDirectory: URL, catalogues: RequirementCatalogueLibrary = .bundled) {
+    package init(dataDirectory: URL, catalogues: RequirementCatalogueLibrary = .bundled) {
         self.init(openStore: { try HistoryAccess.openStore(dataDirectory: dataDirectory.path) },
                   captures: { DataDirectoryLayout.captures(in: dataDirectory) }, catalogues: catalogues)
     }
 
     /// The seams a test uses: how the history is opened and where the captures are.
-    public init(openStore: @escaping StoreOpener, captures: @escaping @Sendable () throws -> URL,
+    package init(openStore: @escaping StoreOpener, captures: @escaping @Sendable () throws -> URL,
                 catalogues: RequirementCatalogueLibrary = .bundled) {
         self.openStore = openStore
         resolveCaptures = captures
@@ -44,7 +44,7 @@ public actor EvidenceExporter {
 
     /// Writes session `sessionID`'s bundle into `destination` (created 0700 when missing), its
     /// documents dated `exportedAt`.
-    public func export(sessionID: Int64, to destination: URL, exportedAt: Date) async throws(EvidenceExportError) -> EvidenceExportResult {
+    package func export(sessionID: Int64, to destination: URL, exportedAt: Date) async throws(EvidenceExportError) -> EvidenceExportResult {
         let store: FlowStore
         do { store = try openStore() } catch { throw .historyUnreadable("\(error)") }
         do throws(EvidenceExportError) {

@@ -3,7 +3,7 @@ import Shared
 
 /// Whether a capture file holds audit evidence (audit.md § Retention): asked before a person
 /// deletes it by hand, which still deletes, but only once they were told.
-public enum CaptureEvidenceStanding: Sendable, Equatable {
+enum CaptureEvidenceStanding: Sendable, Equatable {
     /// Packets of these audit sessions' flows are in it (by session id).
     case held(by: [AuditEvidenceHolder])
     case none
@@ -12,7 +12,7 @@ public enum CaptureEvidenceStanding: Sendable, Equatable {
 
     /// The standing of each of `sequences`, read from the history in one query; every one
     /// `.none` when there is no history yet, every one `.unknown` when it cannot be opened or asked.
-    public static func of(_ sequences: [UInt32], history opening: StorageManager.StoreOpener) async -> [UInt32: CaptureEvidenceStanding] {
+    static func of(_ sequences: [UInt32], history opening: StorageManager.StoreOpener) async -> [UInt32: CaptureEvidenceStanding] {
         let each = { (standing: (UInt32) -> Self) in
             Dictionary(sequences.map { ($0, standing($0)) }, uniquingKeysWith: { first, _ in first })
         }
@@ -29,5 +29,5 @@ public enum CaptureEvidenceStanding: Sendable, Equatable {
     }
 
     /// Deleting it needs the person's agreement: it holds evidence, or nobody can say it does not.
-    public var needsAgreement: Bool { self != .none }
+    var needsAgreement: Bool { self != .none }
 }

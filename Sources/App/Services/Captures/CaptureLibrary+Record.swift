@@ -5,13 +5,13 @@ import Shared
 /// type the writer's tests read, so the library adds only what the packet screen asks of it.
 extension CaptureRecord {
     /// What the packet measured before the snaplen cut it (`orig_len`).
-    public var originalLength: UInt32 { header.origLen }
+    package var originalLength: UInt32 { header.origLen }
     /// The bytes the file kept (`incl_len`).
-    public var capturedLength: UInt32 { UInt32(bytes.count) }
+    package var capturedLength: UInt32 { UInt32(bytes.count) }
     /// The snaplen cut the packet: the file holds only its first `capturedLength` bytes.
-    public var isTruncated: Bool { originalLength > capturedLength }
+    package var isTruncated: Bool { originalLength > capturedLength }
     /// The record's stamp; the library reads only its own microsecond files.
-    public var timestampMicroseconds: UInt64 { UInt64(header.tsSec) * 1_000_000 + UInt64(header.tsFraction) }
+    package var timestampMicroseconds: UInt64 { UInt64(header.tsSec) * 1_000_000 + UInt64(header.tsFraction) }
 }
 
 extension CaptureLibrary {
@@ -20,7 +20,7 @@ extension CaptureLibrary {
     /// `notFound` when the file is gone (deleted: the connection stays, its bytes do not);
     /// `recordUnreadable` when the file is there and the record in it is not (corrupt, cut short
     /// by a dying writer, or not readable at all).
-    public func record(at location: CaptureLocation) throws(CaptureLibraryError) -> CaptureRecord {
+    package func record(at location: CaptureLocation) throws(CaptureLibraryError) -> CaptureRecord {
         let directory = try directory()
         do {
             return try PcapRecordReader(directory: directory).read(location)
@@ -35,7 +35,7 @@ extension CaptureLibrary {
 
     /// The records at `locations`, each as `record(at:)` would answer, with the directory listed
     /// once and one call for all: what an export of a whole flow reads.
-    public func records(at locations: [CaptureLocation]) throws(CaptureLibraryError) -> [Result<CaptureRecord, CaptureLibraryError>] {
+    package func records(at locations: [CaptureLocation]) throws(CaptureLibraryError) -> [Result<CaptureRecord, CaptureLibraryError>] {
         let directory = try directory()
         let files: [UInt32: URL]
         do { files = try CaptureDirectory.files(in: directory) } catch {

@@ -5,7 +5,7 @@ import Foundation
 import Shared
 
 /// Why the capture library could not do what it was asked.
-public enum CaptureLibraryError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum CaptureLibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The directory could not be found or read.
     case containerUnavailable(String)
     case deletionFailed(String)
@@ -14,7 +14,7 @@ public enum CaptureLibraryError: Error, Sendable, Equatable, CustomStringConvert
     /// The file is there and the record in it cannot be read.
     case recordUnreadable(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .containerUnavailable(reason): "the captures cannot be read: \(reason)"
         case let .deletionFailed(reason): "the capture could not be deleted: \(reason)"
@@ -25,34 +25,29 @@ public enum CaptureLibraryError: Error, Sendable, Equatable, CustomStringConvert
 }
 
 /// The capture files the tunnel wrote: listed in sequence order, deleted one by one, and read one
-/// record at a time (`record(at:)`). The directory is resolved on every call, since the writer is
-/// another process; that resolution is the seam a test uses to make it fail.
-public actor CaptureLibrary {
-    private let resolveDirectory: @Sendable () throws -> URL
+/// record at a time (`record(at:)`), in a directory resolved on every call (`LibraryDirectory`).
+package actor CaptureLibrary {
+    private let location: LibraryDirectory
 
-    public init(directory: URL) {
-        resolveDirectory = { directory }
+    package init(directory: URL) {
+        location = LibraryDirectory(directory)
     }
 
-    public init(resolvingDirectory: @escaping @Sendable () throws -> URL) {
-        resolveDirectory = resolvingDirectory
+    package init(resolvingDirectory: @escaping @Sendable () throws -> URL) {
+        location = LibraryDirectory(resolving: resolvingDirectory)
     }
 
     /// The data directory's captures.
-    public init(dataDirectory: URL) {
+    package init(dataDirectory: URL) {
         self.init(directory: DataDirectoryLayout.captures(in: dataDirectory))
     }
 
     func directory() throws(CaptureLibraryError) -> URL {
-        do {
-            return try resolveDirectory()
-        } catch {
-            throw .containerUnavailable("\(error)")
-        }
+        try location.url(unavailable: CaptureLibraryError.containerUnavailable)
     }
 
     /// Every capture file, oldest sequence first; an absent directory holds none.
-    public func files() throws(CaptureLibraryError) -> [CaptureFileInfo] {
+    package func files() throws(CaptureLibraryError) -> [CaptureFileInfo] {
         let directory = try directory()
         do {
             return try CaptureDirectory.fileInfos(in: directory)
@@ -62,14 +57,14 @@ public actor CaptureLibrary {
     }
 
     /// The file with `sequence`, or `notFound`.
-    public func file(sequence: UInt32) throws(CaptureLibraryError) -> CaptureFileInfo {
+    package func file(sequence: UInt32) throws(CaptureLibraryError) -> CaptureFileInfo {
         guard let file = try files().first(where: { $0.sequence == sequence }) else { throw .notFound(sequence) }
         return file
     }
 
     /// Deletes exactly the file with `sequence`. The history keeps its rows: their packets then
     /// read as "capture deleted", and the writer never reuses the number.
-    public func delete(sequence: UInt32) throws(CaptureLibraryError) {
+    package func delete(sequence: UInt32) throws(CaptureLibraryError) {
         let file = try file(sequence: sequence)
         guard unlink(file.url.path) == 0 else {
             if errno == ENOENT { throw .notFound(sequence) }

@@ -1,5 +1,5 @@
 /// Why the storage manager could not act at all.
-public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The captures folder could not be found or listed, so nothing was deleted — not even history
     /// rows, since without the listing nobody can say which file is being recorded. Check the
     /// data directory's permissions (the reason names the path), then try again.
@@ -12,7 +12,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// would not open or answer; why), so nothing was deleted. The same remedy as above.
     case clearingEvidenceUnknown(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .capturesUnavailable(let reason): "the captures cannot be listed, so nothing was deleted: \(reason)"
         case .clearingWouldDeleteEvidence(let connections):

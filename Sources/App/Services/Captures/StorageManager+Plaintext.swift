@@ -8,14 +8,14 @@ extension StorageManager {
     /// The decrypted-content sweep (`PlaintextRetention`, in its order) with `settings` now: the
     /// index pruned to the expiry, the orphans and then the ceiling's oldest files deleted, never
     /// the file being written.
-    public func sweepPlaintext(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async -> PlaintextDeletion {
+    package func sweepPlaintext(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async -> PlaintextDeletion {
         await withPlaintextIndex(settings, isMonitoring: isMonitoring, now: now) { _ throws(StoreError) in 0 }
     }
 
     /// Deletes the decrypted content alone (*Delete decrypted content*): every index row cleared,
     /// then the sweep deletes every file no row references — all but the one being written,
     /// which is measured afterwards and named. History and captures stay.
-    public func clearPlaintext(isMonitoring: Bool, now: Date = Date()) async -> PlaintextDeletion {
+    package func clearPlaintext(isMonitoring: Bool, now: Date = Date()) async -> PlaintextDeletion {
         await withPlaintextIndex(RetentionSettings(), isMonitoring: isMonitoring, now: now) { store throws(StoreError) in
             try await store.clearPlaintext()
         }
@@ -79,22 +79,22 @@ extension StorageManager {
 }
 
 /// What deleting decrypted content did (a sweep, or a clear then a sweep).
-public struct PlaintextDeletion: Sendable, Equatable {
+package struct PlaintextDeletion: Sendable, Equatable {
     /// Index rows a clear deleted (0 for a sweep, whose own are in `sweep`).
-    public let indexRowsCleared: Int
-    public let sweep: PlaintextSweepOutcome
+    package let indexRowsCleared: Int
+    package let sweep: PlaintextSweepOutcome
     /// The file kept as being written, with its size measured after the sweep.
-    public let spared: PlaintextFileInfo?
+    package let spared: PlaintextFileInfo?
 
-    public init(indexRowsCleared: Int, sweep: PlaintextSweepOutcome, spared: PlaintextFileInfo?) {
+    package init(indexRowsCleared: Int, sweep: PlaintextSweepOutcome, spared: PlaintextFileInfo?) {
         self.indexRowsCleared = indexRowsCleared
         self.sweep = sweep
         self.spared = spared
     }
 
     /// Index rows deleted in all: cleared, expired, and with a file the ceiling took.
-    public var indexRowsDeleted: Int { indexRowsCleared + sweep.chunksExpired + sweep.chunksDeletedWithFiles }
-    public var didChangeAnything: Bool { indexRowsDeleted > 0 || !sweep.deletedFiles.isEmpty }
+    var indexRowsDeleted: Int { indexRowsCleared + sweep.chunksExpired + sweep.chunksDeletedWithFiles }
+    package var didChangeAnything: Bool { indexRowsDeleted > 0 || !sweep.deletedFiles.isEmpty }
     /// What could not be done, the sweep's stop first.
-    public var failures: [String] { (sweep.stopped.map { [$0] } ?? []) + sweep.failures }
+    package var failures: [String] { (sweep.stopped.map { [$0] } ?? []) + sweep.failures }
 }

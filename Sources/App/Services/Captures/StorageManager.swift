@@ -14,22 +14,22 @@ import Shared
 /// just before planning and keeps them whole; evidence that cannot be read deletes no capture
 /// and no connection (the outcome says why). Deleting everything deletes evidence too, so it
 /// refuses while the history holds any (or cannot say) unless the caller says the person agreed.
-public actor StorageManager {
+package actor StorageManager {
     /// Opens the history for this call; nil when there is none yet (nothing to count or prune).
-    public typealias StoreOpener = @Sendable () throws -> FlowStore?
+    package typealias StoreOpener = @Sendable () throws -> FlowStore?
 
     private let library: CaptureLibrary
     /// `<data-dir>/plaintext`, where the `.tvpt` files are.
     let plaintextDirectory: URL
     let openStore: StoreOpener
 
-    public init(library: CaptureLibrary, plaintextDirectory: URL, openingStore: @escaping StoreOpener) {
+    package init(library: CaptureLibrary, plaintextDirectory: URL, openingStore: @escaping StoreOpener) {
         self.library = library
         self.plaintextDirectory = plaintextDirectory
         openStore = openingStore
     }
 
-    public func usage() async throws(StorageError) -> StorageUsage {
+    package func usage() async throws(StorageError) -> StorageUsage {
         let files = try await listing()
         let captureBytes = files.reduce(UInt64(0)) { $0 + $1.byteCount }
         let history = await withHistory { store async throws -> (UInt64, Int, Int) in
@@ -59,7 +59,7 @@ public actor StorageManager {
     /// Returns what was done and what failed, and the plan carried out — none when the evidence
     /// could not be read, in which case nothing was deleted and the outcome's failure says why.
     @discardableResult
-    public func enforce(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
+    package func enforce(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
     -> (outcome: RetentionOutcome, plan: RetentionPlan?) {
         let files = try await listing()
         let (history, opened) = Self.openHistory(openStore)
@@ -75,7 +75,7 @@ public actor StorageManager {
     }
 
     /// What `enforce` would do now, without doing it (what the storage screen says beforehand).
-    public func preview(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
+    package func preview(_ settings: RetentionSettings, isMonitoring: Bool, now: Date = Date()) async throws(StorageError)
     -> RetentionPreview {
         let files = try await listing()
         switch await Self.evidence(opening: openStore) {
@@ -90,7 +90,7 @@ public actor StorageManager {
     /// What `clearEverything` would delete: every connection (of which `auditConnections` are
     /// audit evidence), and every capture but the one being recorded. The counts are nil when the
     /// history cannot be read.
-    public func clearingPlan(isMonitoring: Bool) async throws(StorageError)
+    package func clearingPlan(isMonitoring: Bool) async throws(StorageError)
     -> (connections: Int?, auditConnections: Int?, files: [CaptureFileInfo]) {
         let files = try await listing()
         let recording = CapturesPresentation.recordingSequence(files: files, isMonitoring: isMonitoring)
@@ -108,7 +108,7 @@ public actor StorageManager {
     /// and sessions stay, but their evidence goes with the rest, so unless `includingEvidence` (the
     /// person agreed, having been told) it refuses, deleting nothing, while the history holds any
     /// evidence or cannot say whether it does.
-    public func clearEverything(isMonitoring: Bool, includingEvidence: Bool) async throws(StorageError) -> RetentionOutcome {
+    package func clearEverything(isMonitoring: Bool, includingEvidence: Bool) async throws(StorageError) -> RetentionOutcome {
         let files = try await listing()
         if !includingEvidence {
             switch await withHistory({ store async throws in try await store.auditFlowCount() }) {
@@ -136,7 +136,7 @@ public actor StorageManager {
 
     /// Which capture files hold audit evidence now, in one query over the history `opening`
     /// opens (and closes after): none without a history, unreadable when it will not open or answer.
-    public static func evidence(opening: StoreOpener) async -> RetentionPass.Evidence {
+    package static func evidence(opening: StoreOpener) async -> RetentionPass.Evidence {
         let (history, opened) = openHistory(opening)
         let evidence = await RetentionPass.evidence(in: history)
         await opened?.close()
@@ -176,10 +176,10 @@ public actor StorageManager {
 }
 
 /// What applying the limits now would do (`StorageManager.preview`), said before it is done.
-public enum RetentionPreview: Sendable, Equatable {
+package enum RetentionPreview: Sendable, Equatable {
     case plan(RetentionPlan)
     /// Nothing would be deleted: which captures hold audit evidence cannot be read (why).
     case nothing(String)
 
-    public var plan: RetentionPlan? { if case .plan(let plan) = self { plan } else { nil } }
+    package var plan: RetentionPlan? { if case .plan(let plan) = self { plan } else { nil } }
 }

@@ -2,7 +2,7 @@ import Shared
 
 /// Why an export did not happen. In every case nothing was left behind and an earlier export is as
 /// it was.
-public enum FlowExportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FlowExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The history could not be read (its own words); try again once it opens.
     case historyUnreadable(HistoryError)
     /// The file could not be written (the system's words): choose another place, or make room.
@@ -11,7 +11,7 @@ public enum FlowExportError: Error, Sendable, Equatable, CustomStringConvertible
     /// another file, or ask for it to be replaced on purpose.
     case foreignFile(path: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .historyUnreadable(error): "nothing exported: \(error)"
         case let .writeFailed(reason): "nothing exported: \(reason)"

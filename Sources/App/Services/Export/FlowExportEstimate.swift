@@ -11,16 +11,16 @@ import Shared
 ///   trailer of totals scaled alike: an estimate, and said to be one ("about"). Exactness would
 ///   need every entry's names, addresses and digits, i.e. reading every row the export reads —
 ///   the cost this exists to avoid (20 000 rows scattered over a large history).
-public enum FlowExportEstimate {
+package enum FlowExportEstimate {
     /// Connections rendered to measure: one query of the history, a few milliseconds; entries
     /// vary mostly by their names, which a thousand recent ones show well.
-    public static let sampleSize = 1_000
+    package static let sampleSize = 1_000
 
     /// - Parameters:
     ///   - sample: the most recent connections, newest first: the first `sampleSize` of the
     ///     export's (all of them when it holds fewer).
     ///   - connections: how many the export would hold.
-    public static func bytes(sample: [HistoryFlow], connections: Int, limit: Int = FlowExport.defaultLimit,
+    package static func bytes(sample: [HistoryFlow], connections: Int, limit: Int = FlowExport.defaultLimit,
                              truncated: Bool, exportedAt: Date) -> (bytes: UInt64, estimated: Bool) {
         var out = JSONWriter(capacity: 64 * 1024)
         var stamps = UTCTimestamp()

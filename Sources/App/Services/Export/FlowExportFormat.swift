@@ -3,14 +3,14 @@ import Shared
 /// What an export is written as: the JSON document of every connection's metadata (seeds/000 §
 /// Flow export), the same as CSV (RFC 4180) for a spreadsheet, or the requests and responses of
 /// inspected connections as HAR 1.2, which browsers' and proxies' tools open.
-public enum FlowExportFormat: String, Sendable, Equatable, CaseIterable {
+package enum FlowExportFormat: String, Sendable, Equatable, CaseIterable {
     case json, csv, har
 
     /// Its name in a directory of exports.
-    public var fileName: String { "connections.\(rawValue)" }
+    package var fileName: String { "connections.\(rawValue)" }
 
     /// The file's first bytes, by which an earlier export is told from a stranger's file.
-    public var signature: String {
+    package var signature: String {
         switch self {
         case .json: FlowExport.signature
         case .csv: FlowExportCSV.header
@@ -19,7 +19,7 @@ public enum FlowExportFormat: String, Sendable, Equatable, CaseIterable {
     }
 
     /// Whether `prefix` — the first bytes of a file — begin an export of ours, in any format.
-    public static func isExport(prefix: some Collection<UInt8>) -> Bool {
+    package static func isExport(prefix: some Collection<UInt8>) -> Bool {
         allCases.contains { prefix.starts(with: $0.signature.utf8) }
     }
 

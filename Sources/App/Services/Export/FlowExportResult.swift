@@ -1,20 +1,20 @@
 import Foundation
 
 /// What an export wrote: where, how many connections, how many bytes, and whether the cap cut it.
-public struct FlowExportResult: Sendable, Equatable {
+package struct FlowExportResult: Sendable, Equatable {
     /// The file; nil when the document went to a stream (standard output) instead.
-    public let url: URL?
-    public let connectionCount: Int
-    public let byteCount: UInt64
+    package let url: URL?
+    package let connectionCount: Int
+    package let byteCount: UInt64
     /// The history held more than the cap: the file holds only the most recent connections.
-    public let truncated: Bool
+    package let truncated: Bool
 
     /// HAR: the requests written (from `connectionCount` inspected connections); nil for the others.
-    public let requestCount: Int?
+    let requestCount: Int?
     /// HAR: inspected connections whose kept content could not be read, so are not in the file.
-    public let unreadableContent: Int
+    package let unreadableContent: Int
 
-    public init(url: URL?, connectionCount: Int, byteCount: UInt64, truncated: Bool, requestCount: Int? = nil,
+    package init(url: URL?, connectionCount: Int, byteCount: UInt64, truncated: Bool, requestCount: Int? = nil,
                 unreadableContent: Int = 0) {
         self.url = url
         self.connectionCount = connectionCount

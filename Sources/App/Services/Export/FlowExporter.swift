@@ -8,31 +8,31 @@ import Shared
 /// Each export replaces the previous one under the same name, through a temporary file, so a
 /// failure midway leaves no file behind and the previous export intact; a file that is not an
 /// earlier export is never replaced unless asked for.
-public actor FlowExporter {
-    public typealias PageProvider = @Sendable (Int, FlowCursor?) async throws -> [HistoryFlow]
+package actor FlowExporter {
+    package typealias PageProvider = @Sendable (Int, FlowCursor?) async throws -> [HistoryFlow]
     /// An inspected connection's decrypted content, for HAR: nil when none was kept; a failure
     /// to read it is counted and said, never taken for none.
-    public typealias ContentProvider = @Sendable (HistoryFlow) async -> Result<DecryptedContent?, HistoryError>
+    package typealias ContentProvider = @Sendable (HistoryFlow) async -> Result<DecryptedContent?, HistoryError>
 
     private let resolveDestination: @Sendable () throws -> URL
     private let createsDirectory: Bool
     private let replacesForeignFile: Bool
-    public let format: FlowExportFormat
-    public let limit: Int
-    public let pageSize: Int
+    package let format: FlowExportFormat
+    package let limit: Int
+    package let pageSize: Int
     /// Bytes gathered before they are written out.
     static let pieceSize = 1 << 16
     /// Rows per page: a few dozen queries for the cap, each small.
-    public static let defaultPageSize = 500
+    package static let defaultPageSize = 500
 
     /// Exports to the format's file name in `directory`, created 0700 if missing.
-    public init(directory: URL, format: FlowExportFormat = .json, limit: Int = FlowExport.defaultLimit,
+    package init(directory: URL, format: FlowExportFormat = .json, limit: Int = FlowExport.defaultLimit,
                 pageSize: Int = FlowExporter.defaultPageSize) {
         self.init(resolvingDirectory: { directory }, format: format, limit: limit, pageSize: pageSize)
     }
 
     /// Exports into the directory `resolvingDirectory` names when asked; its failure is a write failure.
-    public init(resolvingDirectory: @escaping @Sendable () throws -> URL, format: FlowExportFormat = .json,
+    package init(resolvingDirectory: @escaping @Sendable () throws -> URL, format: FlowExportFormat = .json,
                 limit: Int = FlowExport.defaultLimit, pageSize: Int = FlowExporter.defaultPageSize) {
         resolveDestination = { try resolvingDirectory().appendingPathComponent(format.fileName) }
         createsDirectory = true
@@ -43,14 +43,14 @@ public actor FlowExporter {
     }
 
     /// Exports into a folder of the system's temporary directory.
-    public init(limit: Int = FlowExport.defaultLimit, pageSize: Int = FlowExporter.defaultPageSize) {
+    package init(limit: Int = FlowExport.defaultLimit, pageSize: Int = FlowExporter.defaultPageSize) {
         self.init(directory: FileManager.default.temporaryDirectory.appendingPathComponent("tunnelvision-export"),
                   limit: limit, pageSize: pageSize)
     }
 
     /// Exports to `file`, whose directory must exist; a file there that is not an earlier export is
     /// replaced only when `replacingForeignFile`.
-    public init(file: URL, replacingForeignFile: Bool = false, format: FlowExportFormat = .json, limit: Int = FlowExport.defaultLimit,
+    package init(file: URL, replacingForeignFile: Bool = false, format: FlowExportFormat = .json, limit: Int = FlowExport.defaultLimit,
                 pageSize: Int = FlowExporter.defaultPageSize) {
         resolveDestination = { file }
         createsDirectory = false
@@ -61,7 +61,7 @@ public actor FlowExporter {
     }
 
     /// Writes the export, replacing the previous one; on any failure nothing is left behind.
-    public func export(now: Date, scope: String = FlowExport.scope, pages: PageProvider,
+    package func export(now: Date, scope: String = FlowExport.scope, pages: PageProvider,
                        content: ContentProvider? = nil) async throws(FlowExportError) -> FlowExportResult {
         let destination: URL
         do {
@@ -92,7 +92,7 @@ public actor FlowExporter {
     /// The document, page by page, handed to `emit` in pieces of about `pieceSize` bytes: the
     /// exporter's file or any other stream (standard output). HAR holds only the connections
     /// whose decrypted content `content` gives (`requests` counts its entries; nil otherwise).
-    public static func stream(now: Date, format: FlowExportFormat = .json, scope: String = FlowExport.scope,
+    package static func stream(now: Date, format: FlowExportFormat = .json, scope: String = FlowExport.scope,
                               limit: Int = FlowExport.defaultLimit, pageSize: Int = FlowExporter.defaultPageSize,
                               pages: PageProvider, content: ContentProvider? = nil,
                               emit: (ArraySlice<UInt8>) throws(FlowExportError) -> Void) async throws(FlowExportError)

@@ -2,34 +2,34 @@ import Foundation
 
 /// The timeline's activity axis: consecutive bars, oldest first. Everything else it says (span,
 /// busiest, total) is derived from the bars, so it cannot contradict what is drawn.
-public struct ActivityAxis: Sendable, Equatable {
-    public let bars: [ActivityBar]
+package struct ActivityAxis: Sendable, Equatable {
+    package let bars: [ActivityBar]
 
-    public init(bars: [ActivityBar]) {
+    package init(bars: [ActivityBar]) {
         self.bars = bars
     }
 
     /// No packets at all in the history: no bar. (A stretch with nothing left is bars at zero.)
-    public static let empty = ActivityAxis(bars: [])
+    package static let empty = ActivityAxis(bars: [])
 
-    public var isEmpty: Bool { bars.isEmpty }
+    package var isEmpty: Bool { bars.isEmpty }
 
     /// From the first bar's start to the last bar's end.
-    public var span: ClosedRange<Date>? {
+    package var span: ClosedRange<Date>? {
         guard let first = bars.first, let last = bars.last else { return nil }
         return first.start...last.end
     }
 
     /// The tallest bar's count: what the drawing scales to.
-    public var busiest: Int { bars.map(\.packetCount).max() ?? 0 }
+    package var busiest: Int { bars.map(\.packetCount).max() ?? 0 }
 
-    public var totalPackets: Int { bars.reduce(0) { $0 + $1.packetCount } }
+    package var totalPackets: Int { bars.reduce(0) { $0 + $1.packetCount } }
 
     /// The width of one bar; nil for an empty axis.
-    public var bucketDuration: TimeInterval? { bars.first?.duration }
+    package var bucketDuration: TimeInterval? { bars.first?.duration }
 
     /// The bar holding `date` ([start, end)); nil outside the axis — a tap there is ignored.
-    public func bar(containing date: Date) -> ActivityBar? {
+    package func bar(containing date: Date) -> ActivityBar? {
         guard let first = bars.first, let width = bucketDuration, width > 0, date >= first.start else { return nil }
         let index = Int(((date.timeIntervalSince1970 - first.start.timeIntervalSince1970) / width).rounded(.down))
         guard bars.indices.contains(index) else { return nil }
@@ -43,7 +43,7 @@ public struct ActivityAxis: Sendable, Equatable {
     /// The stretch a drag from `from` to `to` picks (either order): from the start of the bar
     /// holding one end to the end of the bar holding the other, whole bars only, each end past the
     /// axis clamped to it rather than the gesture thrown away. nil for an empty axis.
-    public func sweep(from: Date, to: Date) -> ClosedRange<Date>? {
+    package func sweep(from: Date, to: Date) -> ClosedRange<Date>? {
         guard let first = bars.first, let last = bars.last else { return nil }
         let low = min(max(min(from, to), first.start), last.start)
         let high = min(max(max(from, to), first.start), last.start)

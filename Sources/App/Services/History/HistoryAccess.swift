@@ -7,20 +7,20 @@ import Shared
 /// Opening the history a reading command reads: the data directory from `--data-dir`, the
 /// environment or the user; refused unless it can be trusted; and never created — a command that
 /// reads says there is no history rather than make an empty one.
-public enum HistoryAccess {
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let description: String
+package enum HistoryAccess {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package let description: String
         /// There is no history there yet (rather than one that cannot be read).
-        public var isMissing = false
+        var isMissing = false
     }
 
-    public static func dataDirectory(override: String?) -> URL {
+    package static func dataDirectory(override: String?) -> URL {
         DataDirectory.location(override: override, environment: ProcessInfo.processInfo.environment,
                                effectiveUserID: geteuid())
     }
 
     /// The store over the history in the data directory, for reading.
-    public static func openStore(dataDirectory override: String?) throws(Failure) -> FlowStore {
+    package static func openStore(dataDirectory override: String?) throws(Failure) -> FlowStore {
         let directory = dataDirectory(override: override)
         do {
             try DataDirectory.verify(directory, access: .read)

@@ -2,13 +2,13 @@ import Shared
 
 /// Why the history could not answer: what the store said, or a flow it does not hold. Never turned
 /// into an empty list.
-public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store could not be read (its own words).
     case unreadable(String)
     /// No flow has this id (deleted by retention or `storage clear`, or never recorded).
     case unknownFlow(Int64)
 
-    public init(_ error: StoreError) {
+    package init(_ error: StoreError) {
         self = .unreadable(error.description)
     }
 
@@ -19,7 +19,7 @@ public enum HistoryError: Error, Sendable, Equatable, CustomStringConvertible {
         return .unreadable("\(error)")
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unreadable(reason): "the history could not be read: \(reason)"
         case let .unknownFlow(id): "no connection \(id) in the history (see 'tunnelvision flows' for the ids it holds)"

@@ -2,27 +2,27 @@ import Foundation
 import Shared
 
 /// What the timeline's list is narrowed to. Each dimension left empty lets everything through.
-public struct HistoryFilter: Sendable, Equatable {
+package struct HistoryFilter: Sendable, Equatable {
     /// The search as typed (`FlowQuery`'s language); read into `search` once, as it is set —
     /// never per flow.
-    public var searchText: String { didSet { search = Self.read(searchText) } }
+    package var searchText: String { didSet { search = Self.read(searchText) } }
     /// `searchText` read: the query, or the sentence that says which term cannot be read. A
     /// refused search matches nothing, and the reader refuses to load under it
     /// (`HistoryState.failed`), so it is never shown as "no matches".
     private(set) var search: Result<FlowQuery, FlowQueryError>
     /// Empty: every protocol.
-    public var protocols: Set<IPProtocolNumber>
+    package var protocols: Set<IPProtocolNumber>
     /// Empty: every status.
-    public var tlsStatuses: Set<TLSInspectionStatus>
+    package var tlsStatuses: Set<TLSInspectionStatus>
     /// Empty: every flow, whatever its reason; else only flows with one of these reasons.
-    public var inspectionReasons: Set<InspectionReasonKind> = []
+    package var inspectionReasons: Set<InspectionReasonKind> = []
     /// Empty: every flow; else only flows whose program one of these names (`ProgramFacts.isNamed`).
-    public var programs: Set<String> = []
+    package var programs: Set<String> = []
     /// Matched by overlap with [firstSeen, lastSeen], not containment: a connection that began
     /// before the stretch and was still going in it was part of it.
-    public var dateRange: ClosedRange<Date>?
+    package var dateRange: ClosedRange<Date>?
 
-    public init(searchText: String = "", protocols: Set<IPProtocolNumber> = [],
+    package init(searchText: String = "", protocols: Set<IPProtocolNumber> = [],
                 tlsStatuses: Set<TLSInspectionStatus> = [], dateRange: ClosedRange<Date>? = nil) {
         self.searchText = searchText
         search = Self.read(searchText)
@@ -31,7 +31,7 @@ public struct HistoryFilter: Sendable, Equatable {
         self.dateRange = dateRange
     }
 
-    public static let none = HistoryFilter()
+    package static let none = HistoryFilter()
 
     private static func read(_ text: String) -> Result<FlowQuery, FlowQueryError> {
         Result { () throws(FlowQueryError) in try FlowQuery(text) }
@@ -46,11 +46,11 @@ public struct HistoryFilter: Sendable, Equatable {
     }
 
     /// Whether anything is narrowed: what tells "no matches" (offer to clear) from "no traffic yet".
-    public var isActive: Bool {
+    package var isActive: Bool {
         isSearching || !protocols.isEmpty || !tlsStatuses.isEmpty || !inspectionReasons.isEmpty || !programs.isEmpty || dateRange != nil
     }
 
-    public func matches(_ flow: HistoryFlow) -> Bool {
+    package func matches(_ flow: HistoryFlow) -> Bool {
         if !protocols.isEmpty, !protocols.contains(flow.stored.key.proto) { return false }
         if !tlsStatuses.isEmpty, !tlsStatuses.contains(flow.stored.tlsStatus) { return false }
         if !inspectionReasons.isEmpty, !(flow.stored.inspectionReason.map { inspectionReasons.contains($0.kind) } ?? false) {

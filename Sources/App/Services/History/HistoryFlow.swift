@@ -3,40 +3,40 @@ import Shared
 
 /// A stored flow as the timeline shows it: its ends split into local and remote through
 /// `LiveFeedAddressing` (nil when that cannot be told, never guessed), and the name it goes by.
-public struct HistoryFlow: Sendable, Hashable, Identifiable {
-    public let stored: StoredFlow
-    public let endpoints: FlowEndpoints?
+package struct HistoryFlow: Sendable, Hashable, Identifiable {
+    package let stored: StoredFlow
+    package let endpoints: FlowEndpoints?
     /// Where the listing this flow was read in goes on just past it (nil when it was not read in
     /// one): what a screen that drops the rows under it asks older ones after.
-    public internal(set) var position: FlowCursor?
+    package internal(set) var position: FlowCursor?
 
-    public init(_ stored: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
+    package init(_ stored: StoredFlow, localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
         self.stored = stored
         endpoints = LiveFeedAddressing.endpoints(of: stored.key, localEnd: stored.localEnd, localAddresses: localAddresses)
     }
 
     /// The flow's row id in the history.
-    public var id: Int64 { stored.id }
+    package var id: Int64 { stored.id }
 
     /// The SNI (TLS or QUIC), else the name DNS gave the address, with where it came from.
-    public var name: FlowName? { stored.name }
+    package var name: FlowName? { stored.name }
 
     /// Where `name` came from: `sni`, then `quic`, then `proxy`, then `dns`.
-    public var nameSource: FlowNameSource? { name.map { FlowNameSource($0, proto: stored.key.proto) } }
+    package var nameSource: FlowNameSource? { name.map { FlowNameSource($0, proto: stored.key.proto) } }
 
     /// `nameSource` as a person reads it beside the name (the proxy's protocol with `proxy`): the
     /// one wording the text, the JSON and the web's rows share.
-    public var nameSourceText: String? { nameSource?.phrase(proxyProtocol: stored.proxyTarget?.proxyProtocol) }
+    package var nameSourceText: String? { nameSource?.phrase(proxyProtocol: stored.proxyTarget?.proxyProtocol) }
 
     /// The remote address written out; nil when the ends could not be split.
-    public var remoteAddress: String? { endpoints.map { "\($0.remote.address)" } }
+    package var remoteAddress: String? { endpoints.map { "\($0.remote.address)" } }
 
     /// The name if there is one, else the remote address; nil when neither is known.
-    public var displayHost: String? { name?.text ?? remoteAddress }
+    package var displayHost: String? { name?.text ?? remoteAddress }
 
     /// What a search matches against: the name, its other candidates, a proxy request's target and
     /// the remote address (both addresses when the ends could not be split), lowercased.
-    public var searchableNames: [String] {
+    var searchableNames: [String] {
         var names: [String] = []
         if let name {
             names.append(name.text)
@@ -52,5 +52,5 @@ public struct HistoryFlow: Sendable, Hashable, Identifiable {
         return names.map { $0.lowercased() }
     }
 
-    public var remotePort: UInt16? { endpoints?.remote.port }
+    package var remotePort: UInt16? { endpoints?.remote.port }
 }

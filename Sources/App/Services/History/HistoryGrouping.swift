@@ -5,11 +5,11 @@ import Shared
 /// connection went to — its name, else its remote address — or the program that opened it, each
 /// group with its totals over the whole filtered history, ranked by bytes (received + sent), the
 /// most first.
-public enum HistoryGrouping: String, Sendable, CaseIterable {
+package enum HistoryGrouping: String, Sendable, CaseIterable {
     case host, program
 
     /// The store's value for the group a flow is in: the same expression the list sorts by.
-    public var key: FlowOrder.Key {
+    package var key: FlowOrder.Key {
         switch self {
         case .host: .host
         case .program: .program
@@ -17,20 +17,20 @@ public enum HistoryGrouping: String, Sendable, CaseIterable {
     }
 
     /// The sentence that refuses `text`, naming what can be grouped by.
-    public static func refusal(_ text: String, command: String) -> String {
+    package static func refusal(_ text: String, command: String) -> String {
         "\(command): unknown group '\(text)': give " + allCases.map(\.rawValue).joined(separator: " or ")
     }
 
     /// How the groups are ranked, as a person says it.
-    public static let ranking = "most bytes (received + sent) first"
+    package static let ranking = "most bytes (received + sent) first"
 }
 
 /// One group as a screen shows it: its totals, what it is called, and the search term that lists
 /// its connections (nil when no term can say it: flows with no program named).
-public struct HistoryGroup: Sendable, Equatable {
-    public let totals: FlowGroupTotals
-    public let label: String
-    public let term: String?
+package struct HistoryGroup: Sendable, Equatable {
+    package let totals: FlowGroupTotals
+    package let label: String
+    package let term: String?
 
     init(_ totals: FlowGroupTotals, grouping: HistoryGrouping) {
         self.totals = totals
@@ -53,11 +53,11 @@ public struct HistoryGroup: Sendable, Equatable {
 }
 
 /// The groups of one question: the first `limit`, and how many there are in all.
-public struct HistoryGroups: Sendable, Equatable {
-    public let grouping: HistoryGrouping
-    public let groups: [HistoryGroup]
-    public let total: Int
+package struct HistoryGroups: Sendable, Equatable {
+    package let grouping: HistoryGrouping
+    package let groups: [HistoryGroup]
+    package let total: Int
     /// Whether the search was matched row by row (a search the store cannot narrow by): every
     /// row was still read, so the totals are exact, only slower.
-    public let matchedRowByRow: Bool
+    package let matchedRowByRow: Bool
 }

@@ -1,8 +1,8 @@
 /// How pages join the list already shown.
-public enum HistoryPaging {
+package enum HistoryPaging {
     /// `existing` followed by the flows of `page` it does not hold yet, in order: a flow whose
     /// last sighting moved between two loads is not shown twice.
-    public static func appending(_ page: [HistoryFlow], to existing: [HistoryFlow]) -> [HistoryFlow] {
+    package static func appending(_ page: [HistoryFlow], to existing: [HistoryFlow]) -> [HistoryFlow] {
         var seen = Set(existing.map(\.id))
         var merged = existing
         for flow in page where seen.insert(flow.id).inserted { merged.append(flow) }

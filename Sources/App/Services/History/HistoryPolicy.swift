@@ -1,20 +1,20 @@
 import Shared
 
 /// The bounds every history read keeps, whatever the size of the history.
-public struct HistoryPolicy: Sendable, Equatable {
+package struct HistoryPolicy: Sendable, Equatable {
     /// Rows per store query, and matches per load.
-    public var pageSize: Int
+    package var pageSize: Int
     /// At most this many queries are chained to fill one page of a selective filter.
-    public var maxPagesPerLoad: Int
+    package var maxPagesPerLoad: Int
     /// What the flow inspector lists of one flow's packets.
-    public var packetsPerFlow: Int
+    package var packetsPerFlow: Int
     /// Bars of the timeline's activity axis, at most.
-    public var axisBars: Int
+    package var axisBars: Int
     /// What the flow inspector lists of one flow's decrypted chunks (separate from the packets):
     /// by default every record the budget lets a flow write in both directions.
-    public var plaintextChunksPerFlow: Int
+    var plaintextChunksPerFlow: Int
 
-    public init(pageSize: Int = 100, maxPagesPerLoad: Int = 8, packetsPerFlow: Int = 500, axisBars: Int = 48,
+    package init(pageSize: Int = 100, maxPagesPerLoad: Int = 8, packetsPerFlow: Int = 500, axisBars: Int = 48,
                 plaintextChunksPerFlow: Int = 2 * PlaintextBudget.Limits.standard.recordsPerDirection) {
         self.pageSize = pageSize
         self.maxPagesPerLoad = maxPagesPerLoad
@@ -26,8 +26,8 @@ public struct HistoryPolicy: Sendable, Equatable {
     /// Rows a Timeline left open adds by itself to those the person loaded before its oldest go
     /// (the listing's `liveRowsKept`): a page open for hours stays the size it was, and so do its
     /// merges.
-    public static let liveRowsKept = 1_000
+    package static let liveRowsKept = 1_000
 
     /// 100 / 8 / 500 / 48, and 16 384 decrypted chunks.
-    public static let `default` = HistoryPolicy()
+    package static let `default` = HistoryPolicy()
 }

@@ -5,7 +5,7 @@ extension HistoryReader {
     /// The activity axis over the whole history, or over `range` as given (not clamped to what is
     /// stored: a stretch retention took comes back as bars at zero). Counts every connection's
     /// packets **whatever the list's filter**. `.empty` when no packet is stored at all.
-    public func activity(in range: ClosedRange<Date>? = nil) async throws(HistoryError) -> ActivityAxis {
+    package func activity(in range: ClosedRange<Date>? = nil) async throws(HistoryError) -> ActivityAxis {
         let maxBars = policy.axisBars
         do {
             guard let bounds = try await store.packetTimeBounds() else { return .empty }
@@ -25,12 +25,12 @@ extension HistoryReader {
     }
 
     /// Whether `bar` can be entered, against this reader's `policy.axisBars`.
-    public nonisolated func canZoom(into bar: ActivityBar) -> Bool {
+    package nonisolated func canZoom(into bar: ActivityBar) -> Bool {
         TimelineActivity.canZoom(into: bar, maxBars: policy.axisBars)
     }
 
     /// Whether any bar of `axis` can be entered.
-    public nonisolated func canZoomFurther(in axis: ActivityAxis) -> Bool {
+    package nonisolated func canZoomFurther(in axis: ActivityAxis) -> Bool {
         axis.bars.contains(where: canZoom(into:))
     }
 }

@@ -9,7 +9,7 @@ extension HistoryReader {
     /// narrow by everything asked; a search it cannot narrow by is matched row by row, every row
     /// the store keeps read in id order with its group's value as the store computes it (the
     /// same as for the summed groups).
-    public func groups(by grouping: HistoryGrouping, filter: HistoryFilter, limit: Int) async throws(HistoryError) -> HistoryGroups {
+    package func groups(by grouping: HistoryGrouping, filter: HistoryFilter, limit: Int) async throws(HistoryError) -> HistoryGroups {
         if case .failure(let refusal) = filter.search { throw HistoryError.unreadable("its search cannot be read: \(refusal)") }
         let narrowing = filter.storeNarrowing(order: nil)
         do {

@@ -8,15 +8,15 @@ import Shared
 /// An actor because paging is mutable state (the cursor, the accumulated list) that several
 /// actions can touch at once. A load started before another (a filter typed over a refresh) is
 /// superseded: its result is dropped, never merged into the newer list.
-public actor HistoryReader {
+package actor HistoryReader {
     let store: FlowStore
-    public nonisolated let policy: HistoryPolicy
+    package nonisolated let policy: HistoryPolicy
     let localAddresses: Set<IPAddress>
-    public private(set) var snapshot = HistorySnapshot()
+    package private(set) var snapshot = HistorySnapshot()
     private var generation = 0
     private var subscribers: [UUID: AsyncStream<HistorySnapshot>.Continuation] = [:]
 
-    public init(store: FlowStore, policy: HistoryPolicy = .default,
+    package init(store: FlowStore, policy: HistoryPolicy = .default,
                 localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
         self.store = store
         self.policy = policy
@@ -24,7 +24,7 @@ public actor HistoryReader {
     }
 
     /// Every snapshot from now on, starting with the current one.
-    public func snapshots() -> AsyncStream<HistorySnapshot> {
+    package func snapshots() -> AsyncStream<HistorySnapshot> {
         let (stream, continuation) = AsyncStream.makeStream(of: HistorySnapshot.self, bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
         subscribers[id] = continuation
@@ -36,12 +36,12 @@ public actor HistoryReader {
     }
 
     /// Rebuilds the list from the newest connection.
-    public func refresh() async {
+    package func refresh() async {
         await load(filter: snapshot.filter, order: snapshot.order, after: nil, appending: false)
     }
 
     /// The next page back in time; nothing when nothing older remains or a load is running.
-    public func loadMore() async {
+    package func loadMore() async {
         guard snapshot.state == .loaded, snapshot.hasMore else { return }
         await load(filter: snapshot.filter, order: snapshot.order, after: snapshot.nextCursor, appending: true)
     }
@@ -49,17 +49,17 @@ public actor HistoryReader {
     /// Narrows the list to `filter`, sorts it in `order` and rebuilds it from its first connection
     /// — or from just after `cursor`, where a command said the previous page ended (a position in
     /// the same order).
-    public func apply(_ filter: HistoryFilter, order: FlowOrder = .newestFirst, after cursor: FlowCursor? = nil) async {
+    package func apply(_ filter: HistoryFilter, order: FlowOrder = .newestFirst, after cursor: FlowCursor? = nil) async {
         await load(filter: filter, order: order, after: cursor, appending: false)
     }
 
     /// Rows the last load read, matched or not.
-    public var scannedInLastLoad: Int { snapshot.scannedInLastLoad }
-    public var hasMore: Bool { snapshot.hasMore }
+    package var scannedInLastLoad: Int { snapshot.scannedInLastLoad }
+    package var hasMore: Bool { snapshot.hasMore }
 
     /// The flow's packets in time order, at most `policy.packetsPerFlow`; `unknownFlow` when the
     /// history holds no flow `id`.
-    public func packets(forFlow id: Int64) async throws(HistoryError) -> [StoredPacket] {
+    package func packets(forFlow id: Int64) async throws(HistoryError) -> [StoredPacket] {
         do {
             guard try await store.flow(id: id) != nil else { throw HistoryError.unknownFlow(id) }
             return try await store.packets(forFlow: id, limit: policy.packetsPerFlow)
@@ -73,7 +73,7 @@ public actor HistoryReader {
     /// Up to `limit` flows after `cursor`, newest first, unfiltered, for an export: carries its
     /// cursor in and out (the next one is `FlowCursor(after: page.last.stored)`) and touches none
     /// of the list's paging state.
-    public func flowPage(limit: Int, after cursor: FlowCursor?) async throws(HistoryError) -> [HistoryFlow] {
+    package func flowPage(limit: Int, after cursor: FlowCursor?) async throws(HistoryError) -> [HistoryFlow] {
         let rows: [StoredFlow]
         do {
             rows = try await store.recentFlows(limit: limit, before: cursor)
@@ -87,7 +87,7 @@ public actor HistoryReader {
     /// export: every further row is looked at until the page is full (no query budget: an export
     /// asks for all of them), with the store narrowing what it can, as the list does. Each flow
     /// carries its `position`, where the next page starts.
-    public func flowPage(limit: Int, after cursor: FlowCursor?, filter: HistoryFilter,
+    package func flowPage(limit: Int, after cursor: FlowCursor?, filter: HistoryFilter,
                          order: FlowOrder = .newestFirst) async throws(HistoryError) -> [HistoryFlow] {
         if case .failure(let refusal) = filter.search { throw HistoryError.unreadable("its search cannot be read: \(refusal)") }
         var everything = policy

@@ -1,7 +1,7 @@
 import Shared
 
 /// Where the list's loading stands.
-public enum HistoryState: Sendable, Equatable {
+package enum HistoryState: Sendable, Equatable {
     case idle
     /// Building from the first page (a refresh, a new filter).
     case loading
@@ -13,24 +13,24 @@ public enum HistoryState: Sendable, Equatable {
 }
 
 /// What the timeline shows at one moment.
-public struct HistorySnapshot: Sendable, Equatable {
-    public var flows: [HistoryFlow]
-    public var filter: HistoryFilter
+package struct HistorySnapshot: Sendable, Equatable {
+    package var flows: [HistoryFlow]
+    package var filter: HistoryFilter
     /// The order the list is in: `nextCursor` is a position in it.
-    public var order: FlowOrder
-    public var state: HistoryState
+    package var order: FlowOrder
+    package var state: HistoryState
     /// Whether older connections remain to be read (not whether they match).
-    public var hasMore: Bool
+    package var hasMore: Bool
     /// Rows read by the last load, matched or not.
-    public var scannedInLastLoad: Int
+    package var scannedInLastLoad: Int
     /// Store queries the last load made (at most `HistoryPolicy.maxPagesPerLoad`).
-    public var queriesInLastLoad: Int
+    package var queriesInLastLoad: Int
     /// How many flows the last load added to the list.
-    public var flowsInLastLoad: Int
+    package var flowsInLastLoad: Int
     /// Where the next page starts; nil before the first load and once nothing older remains.
-    public var nextCursor: FlowCursor?
+    package var nextCursor: FlowCursor?
 
-    public init(flows: [HistoryFlow] = [], filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, state: HistoryState = .idle,
+    package init(flows: [HistoryFlow] = [], filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, state: HistoryState = .idle,
                 hasMore: Bool = false, scannedInLastLoad: Int = 0, queriesInLastLoad: Int = 0,
                 flowsInLastLoad: Int = 0, nextCursor: FlowCursor? = nil) {
         self.flows = flows
@@ -46,11 +46,11 @@ public struct HistorySnapshot: Sendable, Equatable {
 
     /// Nothing to show **and** loaded: with `filter.isActive` it is "no matches" (offer to clear
     /// the filter), without it "no traffic yet" (teach how to record).
-    public var isEmpty: Bool { flows.isEmpty && state == .loaded }
+    package var isEmpty: Bool { flows.isEmpty && state == .loaded }
 
     /// The honest "kept looking" case: the last load spent its query budget and found fewer
     /// connections than a page while older ones remain — more may match further back.
-    public func keptLooking(pageSize: Int) -> Bool {
+    package func keptLooking(pageSize: Int) -> Bool {
         state == .loaded && hasMore && filter.isActive && flowsInLastLoad < pageSize
     }
 }

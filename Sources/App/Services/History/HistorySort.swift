@@ -4,9 +4,9 @@ import Shared
 /// API's `sort=` take `time`, `host`, `program`, `port`, `protocol`, `status`, `received`, `sent`,
 /// `packets`, `duration`. A key alone runs its natural way — the newest, the most or the longest
 /// first for time and figures, A to Z and low to high for names, ports, protocols and statuses.
-public enum HistorySort {
+package enum HistorySort {
     /// What a key alone means: figures and time descending, the rest ascending.
-    public static func natural(_ key: FlowOrder.Key) -> FlowOrder {
+    package static func natural(_ key: FlowOrder.Key) -> FlowOrder {
         switch key {
         case .time, .received, .sent, .packets, .duration: FlowOrder(key, descending: true)
         case .host, .program, .port, .protocol, .status: FlowOrder(key, descending: false)
@@ -14,7 +14,7 @@ public enum HistorySort {
     }
 
     /// `KEY` or `KEY:asc` / `KEY:desc` (any case); nil when it is neither.
-    public static func parse(_ text: String) -> FlowOrder? {
+    package static func parse(_ text: String) -> FlowOrder? {
         let parts = text.lowercased().split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let key = FlowOrder.Key(rawValue: String(parts[0])) else { return nil }
         guard parts.count == 2 else { return natural(key) }
@@ -26,20 +26,20 @@ public enum HistorySort {
     }
 
     /// The sentence that refuses `text`, naming every key.
-    public static func refusal(_ text: String, command: String) -> String {
+    package static func refusal(_ text: String, command: String) -> String {
         "\(command): unknown sort '\(text)': give one of \(keys) — alone, or followed by :asc or :desc"
     }
 
     /// `time, host, program, …`.
-    public static var keys: String { FlowOrder.Key.allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var keys: String { FlowOrder.Key.allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// `received:desc`: what `parse` reads back.
-    public static func word(_ order: FlowOrder) -> String {
+    package static func word(_ order: FlowOrder) -> String {
         "\(order.key.rawValue):\(order.descending ? "desc" : "asc")"
     }
 
     /// What the rows are sorted by, for a sentence: "last activity", "bytes received"…
-    public static func label(_ key: FlowOrder.Key) -> String {
+    package static func label(_ key: FlowOrder.Key) -> String {
         switch key {
         case .time: "last activity"
         case .host: "host"
@@ -55,7 +55,7 @@ public enum HistorySort {
     }
 
     /// "bytes received, most first", "host, A to Z": the order as a person says it.
-    public static func sentence(_ order: FlowOrder) -> String {
+    package static func sentence(_ order: FlowOrder) -> String {
         let way: String
         switch order.key {
         case .time: way = order.descending ? "newest first" : "oldest first"

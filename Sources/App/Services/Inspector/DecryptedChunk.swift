@@ -3,14 +3,14 @@ import Shared
 
 /// One piece of an inspected flow's decrypted content, as the history kept it: which way it went,
 /// when, the bytes stored, and how many the piece carried (more when the budget cut it).
-public struct DecryptedChunk: Sendable, Equatable {
-    public let direction: Direction
-    public let timestamp: Date
+package struct DecryptedChunk: Sendable, Equatable {
+    package let direction: Direction
+    package let timestamp: Date
     /// The bytes kept; fewer than `originalLength` when the flow's budget ran out here.
-    public let bytes: Data
-    public let originalLength: Int
+    package let bytes: Data
+    package let originalLength: Int
 
-    public init(direction: Direction, timestamp: Date, bytes: Data, originalLength: Int) {
+    package init(direction: Direction, timestamp: Date, bytes: Data, originalLength: Int) {
         self.direction = direction
         self.timestamp = timestamp
         self.bytes = bytes
@@ -18,5 +18,5 @@ public struct DecryptedChunk: Sendable, Equatable {
     }
 
     /// The piece was cut: what follows it in its direction was not kept.
-    public var isTruncated: Bool { bytes.count < originalLength }
+    package var isTruncated: Bool { bytes.count < originalLength }
 }

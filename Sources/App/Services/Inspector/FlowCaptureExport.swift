@@ -5,7 +5,7 @@ import Foundation
 import Shared
 
 /// The two files a flow's packets can be exported to.
-public enum FlowCaptureFormat: String, Sendable, Hashable {
+package enum FlowCaptureFormat: String, Sendable, Hashable {
     /// Classic pcap, LINKTYPE_RAW: what every tool reads.
     case pcap
     /// pcapng, each packet commented with its flow and direction and flagged inbound/outbound.
@@ -13,19 +13,19 @@ public enum FlowCaptureFormat: String, Sendable, Hashable {
 }
 
 /// What an export wrote, and what it could not, counted apart — never skipped silently.
-public struct FlowCaptureExportSummary: Sendable, Equatable {
-    public var written = 0
+package struct FlowCaptureExportSummary: Sendable, Equatable {
+    package var written = 0
     /// Their capture file was deleted.
-    public var captureDeleted = 0
+    package var captureDeleted = 0
     /// Never captured (capture off, or stopped).
-    public var notCaptured = 0
+    package var notCaptured = 0
     /// The record there could not be read, or is another packet.
-    public var unreadable = 0
+    package var unreadable = 0
 
-    public var missing: Int { captureDeleted + notCaptured + unreadable }
+    package var missing: Int { captureDeleted + notCaptured + unreadable }
 
     /// "12 packets written; 3 not in it: 2 whose capture was deleted, 1 never captured".
-    public var text: String {
+    package var text: String {
         var parts: [String] = []
         if captureDeleted > 0 { parts.append("\(captureDeleted) whose capture was deleted") }
         if notCaptured > 0 { parts.append("\(notCaptured) never captured") }
@@ -35,7 +35,7 @@ public struct FlowCaptureExportSummary: Sendable, Equatable {
 }
 
 /// Why an export wrote nothing. No file is left behind in any of these cases.
-public enum FlowCaptureExportError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FlowCaptureExportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The destination exists and `--force` was not given.
     case exists(String)
     /// Creating, writing, syncing or renaming failed (`errno`).
@@ -46,7 +46,7 @@ public enum FlowCaptureExportError: Error, Sendable, Equatable, CustomStringConv
     /// The captures folder could not be read.
     case cannotRead(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .exists(path): "\(path) exists: choose another name, or add --force to replace it"
         case let .cannotWrite(path, code): "cannot write \(path): \(SystemError.text(code))"
@@ -62,10 +62,10 @@ public enum FlowCaptureExportError: Error, Sendable, Equatable, CustomStringConv
 /// the destination (owner-only, never following a link), synced, then moved into place — by a
 /// link that refuses an existing name, or with `force` a rename over it. Any failure removes the
 /// temporary file, so a failed export leaves nothing.
-public struct FlowCaptureExport: Sendable {
-    public let inspection: FlowInspection
+package struct FlowCaptureExport: Sendable {
+    package let inspection: FlowInspection
 
-    public init(inspection: FlowInspection) {
+    package init(inspection: FlowInspection) {
         self.inspection = inspection
     }
 
@@ -73,12 +73,12 @@ public struct FlowCaptureExport: Sendable {
     static let snaplen = CaptureDetail.fullPayload.snaplen
 
     /// A flow's packets as a capture file's bytes, with the count of what they hold and lack.
-    public struct Capture: Sendable, Equatable {
-        public let bytes: [UInt8]
-        public let summary: FlowCaptureExportSummary
+    package struct Capture: Sendable, Equatable {
+        package let bytes: [UInt8]
+        package let summary: FlowCaptureExportSummary
     }
 
-    public func export(flowID: Int64, to destination: URL, format: FlowCaptureFormat,
+    package func export(flowID: Int64, to destination: URL, format: FlowCaptureFormat,
                        force: Bool) async throws(InspectorError) -> FlowCaptureExportSummary {
         if !force, PathStatus.of(destination.path) != nil { throw .export(.exists(destination.path)) }
         let capture = try await capture(flowID: flowID, format: format)
@@ -91,7 +91,7 @@ public struct FlowCaptureExport: Sendable {
     }
 
     /// The bytes `export` writes, in memory (the web app's download).
-    public func capture(flowID: Int64, format: FlowCaptureFormat) async throws(InspectorError) -> Capture {
+    package func capture(flowID: Int64, format: FlowCaptureFormat) async throws(InspectorError) -> Capture {
         let (flow, packets) = try await inspection.allPackets(flowID: flowID)
         var summary = FlowCaptureExportSummary()
         var records: [(StoredPacket, CaptureRecord)] = []

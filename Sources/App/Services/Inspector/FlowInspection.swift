@@ -4,18 +4,18 @@ import Shared
 /// The flow inspector's service: one flow by id and its first packets from the history, one packet
 /// with its record from the capture library, and a flow's captured packets for export. Every read
 /// is bounded (a primary-key lookup, the flow's own rows, three short reads of a capture).
-public struct FlowInspection: Sendable {
-    public let store: FlowStore
-    public let library: CaptureLibrary
-    public let policy: HistoryPolicy
-    public let localAddresses: Set<IPAddress>
+package struct FlowInspection: Sendable {
+    package let store: FlowStore
+    package let library: CaptureLibrary
+    package let policy: HistoryPolicy
+    package let localAddresses: Set<IPAddress>
     /// An inspected flow's decrypted chunks by flow id, in conversation order
     /// (`HistoryReader.plaintext(forFlow:)`); nil when this inspection reads none.
-    public let decrypted: (@Sendable (Int64) async throws -> [DecryptedChunk])?
+    package let decrypted: (@Sendable (Int64) async throws -> [DecryptedChunk])?
     /// Whether keeping decrypted content is on now: tells "switched off" from "expired".
-    public let keepsDecryptedContent: Bool
+    package let keepsDecryptedContent: Bool
 
-    public init(store: FlowStore, library: CaptureLibrary, policy: HistoryPolicy = .default,
+    package init(store: FlowStore, library: CaptureLibrary, policy: HistoryPolicy = .default,
                 localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses,
                 decrypted: (@Sendable (Int64) async throws -> [DecryptedChunk])? = nil,
                 keepsDecryptedContent: Bool = false) {
@@ -28,7 +28,7 @@ public struct FlowInspection: Sendable {
     }
 
     /// The flow with `id`, or `unknownFlow`.
-    public func flow(id: Int64) async throws(InspectorError) -> HistoryFlow {
+    package func flow(id: Int64) async throws(InspectorError) -> HistoryFlow {
         let stored: StoredFlow?
         do { stored = try await store.flow(id: id) } catch { throw .history(HistoryError(error)) }
         guard let stored else { throw .history(.unknownFlow(id)) }
@@ -36,7 +36,7 @@ public struct FlowInspection: Sendable {
     }
 
     /// The inspector of flow `id`, listing at most `limit` packets (the policy's 500 by default).
-    public func inspector(flowID id: Int64, limit: Int? = nil) async throws(InspectorError) -> FlowInspector {
+    package func inspector(flowID id: Int64, limit: Int? = nil) async throws(InspectorError) -> FlowInspector {
         let flow = try await flow(id: id)
         let shown = max(0, limit ?? policy.packetsPerFlow)
         do {
@@ -60,7 +60,7 @@ public struct FlowInspection: Sendable {
     }
 
     /// Packet `number` (1-based, time order) of flow `id`, with what its capture holds.
-    public func packet(flowID id: Int64, number: Int) async throws(InspectorError) -> PacketBytesPresentation {
+    package func packet(flowID id: Int64, number: Int) async throws(InspectorError) -> PacketBytesPresentation {
         let flow = try await flow(id: id)
         let packet: StoredPacket?
         let first: Date?
@@ -90,7 +90,7 @@ public struct FlowInspection: Sendable {
     }
 
     /// Every packet of flow `id` the history holds, in time order.
-    public func allPackets(flowID id: Int64) async throws(InspectorError) -> (HistoryFlow, [StoredPacket]) {
+    func allPackets(flowID id: Int64) async throws(InspectorError) -> (HistoryFlow, [StoredPacket]) {
         let flow = try await flow(id: id)
         do {
             let count = try await store.packetCount(forFlow: id)

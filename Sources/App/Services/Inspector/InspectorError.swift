@@ -1,7 +1,7 @@
 import Shared
 
 /// Why the inspector could not show or export what was asked. Each says what to do.
-public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible {
     case history(HistoryError)
     /// `--packet N` past the flow's packets (or below 1).
     case packetOutOfRange(number: Int, flowID: Int64, count: Int)
@@ -9,7 +9,7 @@ public enum InspectorError: Error, Sendable, Equatable, CustomStringConvertible 
     case bytesUnavailable(String)
     case export(FlowCaptureExportError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .history(error): error.description
         case let .packetOutOfRange(number, flowID, count):

@@ -4,16 +4,16 @@ import Foundation
 /// Dashboard stream, or a page that asked for the line in the last `grace` — so an idle `ui`
 /// never keeps another reader (a `run --ui`'s own Dashboard, a `tunnelvision live`) from the feed
 /// (the ring has one reader at a time). Pure: the feed asks it each second and on each question.
-public struct LiveFeedDemand: Sendable, Equatable {
+package struct LiveFeedDemand: Sendable, Equatable {
     /// How long the reader is kept after the last sign of interest: a page reloading or moving
     /// between screens does not make it let go and claim again.
-    public let grace: TimeInterval
-    public private(set) var reading = false
+    package let grace: TimeInterval
+    package private(set) var reading = false
     private var lastInterest: Date?
 
-    public static let defaultGrace: TimeInterval = 10
+    package static let defaultGrace: TimeInterval = 10
 
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// Claim the ring and read.
         case start
         /// Let go of the ring.
@@ -21,18 +21,18 @@ public struct LiveFeedDemand: Sendable, Equatable {
         case stay
     }
 
-    public init(grace: TimeInterval = LiveFeedDemand.defaultGrace) {
+    package init(grace: TimeInterval = LiveFeedDemand.defaultGrace) {
         self.grace = grace
     }
 
     /// A page asked for the line now (`/api/live/now`).
-    public mutating func asked(at now: Date) -> Step {
+    package mutating func asked(at now: Date) -> Step {
         lastInterest = now
         return settle(at: now)
     }
 
     /// The once-a-second look: `streams` Dashboard streams are open now.
-    public mutating func tick(at now: Date, streams: Int) -> Step {
+    package mutating func tick(at now: Date, streams: Int) -> Step {
         if streams > 0 { lastInterest = now }
         return settle(at: now)
     }

@@ -5,16 +5,16 @@ import Shared
 /// (`LiveDashboardNames` decides which). The store is opened lazily and again after a failure —
 /// the tunnel creates the history when its first session starts, which may be after the
 /// dashboard did — but at most once per `reopenInterval`.
-public actor LiveFeedNameLookup {
+package actor LiveFeedNameLookup {
     private let openStore: @Sendable () throws -> FlowStore
     private let localAddresses: Set<IPAddress>
     private let reopenInterval: TimeInterval
     private var store: FlowStore?
     private var lastOpenAttempt: Date?
     private var session: UInt64?
-    public private(set) var names: LiveDashboardNames
+    package private(set) var names: LiveDashboardNames
 
-    public init(names: LiveDashboardNames = LiveDashboardNames(), reopenInterval: TimeInterval = 5,
+    package init(names: LiveDashboardNames = LiveDashboardNames(), reopenInterval: TimeInterval = 5,
                 localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses,
                 openStore: @escaping @Sendable () throws -> FlowStore) {
         self.names = names
@@ -27,7 +27,7 @@ public actor LiveFeedNameLookup {
     /// query leaves the connection unnamed for now (its address is shown) and drops the store so
     /// the next round reopens it. A different `session` than the last round's forgets every answer
     /// first: the same connection in a new session is a new row of the history.
-    public func refresh(wanted: [FlowKey], now: Date, session: UInt64? = nil) async -> LiveDashboardNames {
+    package func refresh(wanted: [FlowKey], now: Date, session: UInt64? = nil) async -> LiveDashboardNames {
         if session != self.session {
             self.session = session
             names.forgetAll()

@@ -3,23 +3,23 @@ import Foundation
 /// Every bound of the live reader. The ring belongs to the tunnel and fills at hundreds of
 /// thousands of records a second, so the reader is bounded by construction: nothing it holds
 /// grows with traffic.
-public struct LiveFeedPolicy: Sendable, Equatable {
+package struct LiveFeedPolicy: Sendable, Equatable {
     /// Bounds the copy of one pass over the ring.
-    public var recordsPerDrain: Int
+    package var recordsPerDrain: Int
     /// The ceiling of one burst of passes; what is left waits for the next wakeup or heartbeat.
-    public var maxDrainsPerBurst: Int
+    package var maxDrainsPerBurst: Int
     /// The newest packets kept for the screen; the history is the store's.
-    public var recentPacketCapacity: Int
+    package var recentPacketCapacity: Int
     /// The heartbeat: a drain this often even without a wakeup. Nil turns it off.
-    public var idlePollInterval: Duration?
-    public var bucketDuration: TimeInterval
-    public var windowDuration: TimeInterval
+    package var idlePollInterval: Duration?
+    package var bucketDuration: TimeInterval
+    package var windowDuration: TimeInterval
     /// Remote hosts tracked per bucket for the top talkers; the rest are counted as others.
-    public var talkersPerBucket: Int
+    var talkersPerBucket: Int
     /// Distinct connections counted exactly up to this many in a session, then "at least".
-    public var connectionCountCap: Int
+    var connectionCountCap: Int
 
-    public init(recordsPerDrain: Int = 512, maxDrainsPerBurst: Int = 8, recentPacketCapacity: Int = 500,
+    package init(recordsPerDrain: Int = 512, maxDrainsPerBurst: Int = 8, recentPacketCapacity: Int = 500,
                 idlePollInterval: Duration? = .seconds(1), bucketDuration: TimeInterval = 1,
                 windowDuration: TimeInterval = 60, talkersPerBucket: Int = 256, connectionCountCap: Int = 100_000) {
         self.recordsPerDrain = recordsPerDrain
@@ -32,5 +32,5 @@ public struct LiveFeedPolicy: Sendable, Equatable {
         self.connectionCountCap = connectionCountCap
     }
 
-    public static let `default` = LiveFeedPolicy()
+    package static let `default` = LiveFeedPolicy()
 }

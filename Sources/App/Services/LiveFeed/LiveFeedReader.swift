@@ -19,9 +19,9 @@ import Synchronization
 /// - The history is asked, once a heartbeat and a few at a time, which rows and names it holds
 ///   for the connections a dashboard shows (`LiveFeedNameLookup`), so every face of the feed —
 ///   the terminal, `live --json`, the web Dashboard — names them and links them the same way.
-public actor LiveFeedReader {
-    public let fileURL: URL
-    public let policy: LiveFeedPolicy
+package actor LiveFeedReader {
+    package let fileURL: URL
+    package let policy: LiveFeedPolicy
     private let wakeup: any LiveFeedWakeup
     private let localAddresses: Set<IPAddress>
     private let anchorNow: @Sendable () -> MonotonicAnchor
@@ -52,7 +52,7 @@ public actor LiveFeedReader {
     private let wakePending = WakeFlag()
 
     /// The tunnel's ring in `dataDirectory`, its connections named from the history beside it.
-    public init(dataDirectory: URL, policy: LiveFeedPolicy = .default, wakeup: any LiveFeedWakeup,
+    package init(dataDirectory: URL, policy: LiveFeedPolicy = .default, wakeup: any LiveFeedWakeup,
                 localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses) {
         let path = dataDirectory.path
         let history = LiveFeedNameLookup(localAddresses: localAddresses) { () throws -> FlowStore in
@@ -62,7 +62,7 @@ public actor LiveFeedReader {
                   localAddresses: localAddresses, nameLookup: history)
     }
 
-    public init(fileURL: URL, policy: LiveFeedPolicy = .default, wakeup: any LiveFeedWakeup,
+    package init(fileURL: URL, policy: LiveFeedPolicy = .default, wakeup: any LiveFeedWakeup,
                 localAddresses: Set<IPAddress> = TunnelAddressing.localAddresses,
                 anchorNow: @escaping @Sendable () -> MonotonicAnchor = { MonotonicAnchor.now() },
                 clock: @escaping @Sendable () -> Date = { Date() }, nameLookup: LiveFeedNameLookup? = nil) {
@@ -82,13 +82,13 @@ public actor LiveFeedReader {
         scratch.reserveCapacity(policy.recordsPerDrain)
     }
 
-    public var isRunning: Bool { running }
-    public var lastAttachError: IPCError? { attachError }
+    package var isRunning: Bool { running }
+    package var lastAttachError: IPCError? { attachError }
     /// How many times the consumer moved to a newer session's file.
-    public var reattachCount: Int { consumer?.reattachCount ?? 0 }
+    package var reattachCount: Int { consumer?.reattachCount ?? 0 }
 
     /// Re-anchors, empties the session, attaches, drains, and starts the wakeup and the heartbeat.
-    public func start() {
+    package func start() {
         guard !running else { return }
         running = true
         anchor = anchorNow()
@@ -113,7 +113,7 @@ public actor LiveFeedReader {
 
     /// Lets go of the wakeup and the heartbeat and closes the ring. A wakeup already on its way
     /// is ignored.
-    public func stop() {
+    package func stop() {
         guard running else { return }
         running = false
         wakeup.stop()
@@ -127,7 +127,7 @@ public actor LiveFeedReader {
 
     /// Moves to the file the path names now when it is a newer session's (the tunnel makes a new
     /// ring per session), or attaches when nothing is open.
-    public func reattach() {
+    package func reattach() {
         guard let consumer else {
             attach()
             return
@@ -143,7 +143,7 @@ public actor LiveFeedReader {
     /// One bounded burst: at most `maxDrainsPerBurst` passes of `recordsPerDrain`. Returns the
     /// records taken; what is left waits for the next wakeup or heartbeat.
     @discardableResult
-    public func drain() -> Int {
+    package func drain() -> Int {
         guard let consumer else { return 0 }
         var taken = 0
         for _ in 0..<policy.maxDrainsPerBurst {
@@ -159,7 +159,7 @@ public actor LiveFeedReader {
         return taken
     }
 
-    public var snapshot: LiveFeedSnapshot {
+    package var snapshot: LiveFeedSnapshot {
         let now = clock()
         return LiveFeedSnapshot(
             recent: recentPackets.packets, throughput: window.samples(asOf: now), droppedRecords: droppedRecords,
@@ -172,7 +172,7 @@ public actor LiveFeedReader {
 
     /// The current snapshot at once, then one after every drain that took records and every
     /// heartbeat. A slow consumer gets the newest only.
-    public func snapshots() -> AsyncStream<LiveFeedSnapshot> {
+    package func snapshots() -> AsyncStream<LiveFeedSnapshot> {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveFeedSnapshot.self,
                                                              bufferingPolicy: .bufferingNewest(1))
         let key = nextContinuation

@@ -2,35 +2,35 @@ import Foundation
 import Shared
 
 /// What the live feed knows at one instant: all a dashboard draws.
-public struct LiveFeedSnapshot: Sendable, Equatable {
+package struct LiveFeedSnapshot: Sendable, Equatable {
     /// Arrival order; reversing is the view's business.
-    public var recent: [LivePacket]
-    public var throughput: [ThroughputSample]
+    package var recent: [LivePacket]
+    package var throughput: [ThroughputSample]
     /// Records the tunnel dropped because the ring was full (back-pressure), this session.
-    public var droppedRecords: UInt64
-    public var bytesIn: UInt64
-    public var bytesOut: UInt64
-    public var packetCount: UInt64
-    public var lateRecords: UInt64
+    package var droppedRecords: UInt64
+    package var bytesIn: UInt64
+    package var bytesOut: UInt64
+    package var packetCount: UInt64
+    package var lateRecords: UInt64
     /// Whether a ring is open.
-    public var isAttached: Bool
-    public var lastAttachError: IPCError?
+    package var isAttached: Bool
+    package var lastAttachError: IPCError?
     /// The open ring's state: live, closed by its producer (an earlier session), or nil.
-    public var ringState: RingFileState?
+    package var ringState: RingFileState?
     /// The open ring's session number.
-    public var generation: UInt64?
+    package var generation: UInt64?
     /// The busiest remote hosts of the window.
-    public var topTalkers: [LiveTalker]
-    public var connectionsSeen: Int
-    public var connectionsReachedCap: Bool
+    package var topTalkers: [LiveTalker]
+    package var connectionsSeen: Int
+    var connectionsReachedCap: Bool
     /// Slots that described no packet (a foreign writer or damage), counted and skipped.
-    public var unreadableRecords: UInt64
+    package var unreadableRecords: UInt64
     /// The instant the throughput samples end at.
-    public var takenAt: Date
+    package var takenAt: Date
     /// What the history knows so far of the connections shown: their rows and names.
-    public var names: LiveDashboardNames
+    package var names: LiveDashboardNames
 
-    public init(recent: [LivePacket] = [], throughput: [ThroughputSample] = [], droppedRecords: UInt64 = 0,
+    package init(recent: [LivePacket] = [], throughput: [ThroughputSample] = [], droppedRecords: UInt64 = 0,
                 bytesIn: UInt64 = 0, bytesOut: UInt64 = 0, packetCount: UInt64 = 0, lateRecords: UInt64 = 0,
                 isAttached: Bool = false, lastAttachError: IPCError? = nil, ringState: RingFileState? = nil,
                 generation: UInt64? = nil, topTalkers: [LiveTalker] = [], connectionsSeen: Int = 0,
@@ -56,7 +56,7 @@ public struct LiveFeedSnapshot: Sendable, Equatable {
     }
 
     /// The newest packet of each of the last `limit` connections, newest first.
-    public func recentConnections(limit: Int) -> [LivePacket] {
+    func recentConnections(limit: Int) -> [LivePacket] {
         var seen: Set<FlowKey> = []
         var picked: [LivePacket] = []
         for packet in recent.reversed() where picked.count < limit && seen.insert(packet.flowKey).inserted {
@@ -67,7 +67,7 @@ public struct LiveFeedSnapshot: Sendable, Equatable {
 
     /// The connections a dashboard of `talkers` host rows and `recent` connection rows shows,
     /// most visible first: what the history is asked about.
-    public func flowsToName(talkers: Int, recent: Int) -> [FlowKey] {
+    func flowsToName(talkers: Int, recent: Int) -> [FlowKey] {
         topTalkers.prefix(talkers).map(\.latestFlow) + recentConnections(limit: recent).map(\.flowKey)
     }
 }

@@ -3,22 +3,22 @@ import Shared
 
 /// One record of the live feed as a row can show it: the three things the ring does not carry —
 /// when, which end is this machine, and a stable identity — added by pure decisions.
-public struct LivePacket: Sendable, Hashable, Identifiable {
+package struct LivePacket: Sendable, Hashable, Identifiable {
     /// The reader's sequence: the monotonic stamp is no identity, two packets can share it.
-    public let id: UInt64
-    public let date: Date
-    public let flowKey: FlowKey
-    public let direction: Direction
-    public let length: UInt32
-    public let tcpFlags: TCPFlags
+    package let id: UInt64
+    package let date: Date
+    package let flowKey: FlowKey
+    package let direction: Direction
+    package let length: UInt32
+    package let tcpFlags: TCPFlags
     /// The capture file and record offset, or nil when the packet was not captured.
-    public let capture: CaptureLocation?
+    package let capture: CaptureLocation?
     /// Nil when neither end (or both) is the tunnel's, and the recorder said none is the machine's: never guessed.
-    public let endpoints: FlowEndpoints?
+    package let endpoints: FlowEndpoints?
 
     /// Throws when the slot does not describe a packet (a foreign writer or memory damage): the
     /// reader counts it and goes on.
-    public init(_ packed: PackedPacketMeta, sequence: UInt64, anchor: MonotonicAnchor,
+    package init(_ packed: PackedPacketMeta, sequence: UInt64, anchor: MonotonicAnchor,
                 localAddresses: Set<IPAddress>) throws(PackedPacketMetaError) {
         let meta = try PacketMeta(packed: packed)
         id = sequence

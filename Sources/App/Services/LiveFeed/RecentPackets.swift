@@ -1,16 +1,16 @@
 /// The newest `capacity` packets in arrival order, in fixed memory: a circular buffer, so keeping
 /// the last 500 of a flood costs one store per packet, not a shift of the whole list.
-public struct RecentPackets: Sendable, Equatable {
-    public let capacity: Int
+package struct RecentPackets: Sendable, Equatable {
+    package let capacity: Int
     private var storage: [LivePacket] = []
     private var next = 0
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(0, capacity)
         storage.reserveCapacity(self.capacity)
     }
 
-    public mutating func append(_ packet: LivePacket) {
+    package mutating func append(_ packet: LivePacket) {
         guard capacity > 0 else { return }
         if storage.count < capacity {
             storage.append(packet)
@@ -21,11 +21,11 @@ public struct RecentPackets: Sendable, Equatable {
     }
 
     /// Oldest first.
-    public var packets: [LivePacket] {
+    package var packets: [LivePacket] {
         storage.count < capacity ? storage : Array(storage[next...] + storage[..<next])
     }
 
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         storage.removeAll(keepingCapacity: true)
         next = 0
     }

@@ -4,7 +4,7 @@ import Shared
 /// Bytes per remote host over the same buckets as the throughput window, for "busiest hosts right
 /// now". Each bucket tracks at most `hostsPerBucket` hosts; the rest of its bytes are counted as
 /// `otherBytes`, so memory stays fixed however many hosts talk.
-public struct TalkerWindow: Sendable, Equatable {
+package struct TalkerWindow: Sendable, Equatable {
     private struct Tally: Sendable, Equatable {
         var bytesIn: UInt64
         var bytesOut: UInt64
@@ -17,18 +17,18 @@ public struct TalkerWindow: Sendable, Equatable {
         var otherBytes: UInt64 = 0
     }
 
-    public let bucketDuration: TimeInterval
-    public let hostsPerBucket: Int
+    package let bucketDuration: TimeInterval
+    package let hostsPerBucket: Int
     private var buckets: [Bucket]
 
-    public init(bucketDuration: TimeInterval, windowDuration: TimeInterval, hostsPerBucket: Int) {
+    package init(bucketDuration: TimeInterval, windowDuration: TimeInterval, hostsPerBucket: Int) {
         self.bucketDuration = bucketDuration
         self.hostsPerBucket = hostsPerBucket
         buckets = Array(repeating: Bucket(), count: Int((windowDuration / bucketDuration).rounded(.up)))
     }
 
     /// Packets without a local/remote split belong to no host: the caller leaves them out.
-    public mutating func add(date: Date, remote: IPAddress, flow: FlowKey, direction: Direction, length: UInt32) {
+    package mutating func add(date: Date, remote: IPAddress, flow: FlowKey, direction: Direction, length: UInt32) {
         let index = Int64((date.timeIntervalSince1970 / bucketDuration).rounded(.down))
         let slot = Self.slot(of: index, count: buckets.count)
         if buckets[slot].index > index { return }   // older than the window: the throughput counts it late
@@ -48,7 +48,7 @@ public struct TalkerWindow: Sendable, Equatable {
 
     /// The `limit` busiest hosts of the window ending at `now`, most bytes first (ties by address,
     /// so the order is stable from frame to frame).
-    public func top(asOf now: Date, limit: Int) -> [LiveTalker] {
+    package func top(asOf now: Date, limit: Int) -> [LiveTalker] {
         let last = Int64((now.timeIntervalSince1970 / bucketDuration).rounded(.down))
         let first = last - Int64(buckets.count) + 1
         var totals: [IPAddress: (bytesIn: UInt64, bytesOut: UInt64, flow: FlowKey, index: Int64)] = [:]
@@ -66,7 +66,7 @@ public struct TalkerWindow: Sendable, Equatable {
         return Array(talkers.sorted { ($0.bytes, "\($1.remote)") > ($1.bytes, "\($0.remote)") }.prefix(limit))
     }
 
-    public mutating func reset() {
+    package mutating func reset() {
         buckets = Array(repeating: Bucket(), count: buckets.count)
     }
 

@@ -1,20 +1,20 @@
 import Foundation
 
 /// The bytes of one interval of the throughput chart, by sense.
-public struct ThroughputSample: Sendable, Hashable, Identifiable {
-    public let start: Date
-    public let duration: TimeInterval
-    public let bytesIn: UInt64
-    public let bytesOut: UInt64
+package struct ThroughputSample: Sendable, Hashable, Identifiable {
+    package let start: Date
+    package let duration: TimeInterval
+    package let bytesIn: UInt64
+    package let bytesOut: UInt64
 
-    public init(start: Date, duration: TimeInterval, bytesIn: UInt64, bytesOut: UInt64) {
+    package init(start: Date, duration: TimeInterval, bytesIn: UInt64, bytesOut: UInt64) {
         self.start = start
         self.duration = duration
         self.bytesIn = bytesIn
         self.bytesOut = bytesOut
     }
 
-    public var id: Date { start }
-    public var bytesInPerSecond: Double { Double(bytesIn) / duration }
-    public var bytesOutPerSecond: Double { Double(bytesOut) / duration }
+    package var id: Date { start }
+    package var bytesInPerSecond: Double { Double(bytesIn) / duration }
+    package var bytesOutPerSecond: Double { Double(bytesOut) / duration }
 }

@@ -10,21 +10,21 @@ import Shared
 /// - A record older than the window — behind the newest record seen by a whole window — cannot
 ///   be placed without rewriting history already drawn, so it is counted in `lateRecords`, not
 ///   added. A record out of order but inside the window lands in its own bucket.
-public struct ThroughputWindow: Sendable, Equatable {
+package struct ThroughputWindow: Sendable, Equatable {
     private struct Bucket: Sendable, Equatable {
         var index: Int64
         var bytesIn: UInt64
         var bytesOut: UInt64
     }
 
-    public let bucketDuration: TimeInterval
-    public let windowDuration: TimeInterval
+    package let bucketDuration: TimeInterval
+    package let windowDuration: TimeInterval
     /// Records dated before the window could still hold them.
-    public private(set) var lateRecords: UInt64 = 0
+    package private(set) var lateRecords: UInt64 = 0
     private var buckets: [Bucket]
     private var newestIndex: Int64?
 
-    public init(bucketDuration: TimeInterval = 1, windowDuration: TimeInterval = 60) {
+    package init(bucketDuration: TimeInterval = 1, windowDuration: TimeInterval = 60) {
         precondition(bucketDuration > 0 && windowDuration >= bucketDuration, "a window holds at least one bucket")
         self.bucketDuration = bucketDuration
         self.windowDuration = windowDuration
@@ -32,14 +32,14 @@ public struct ThroughputWindow: Sendable, Equatable {
         buckets = Array(repeating: Bucket(index: .min, bytesIn: 0, bytesOut: 0), count: count)
     }
 
-    public var bucketCount: Int { buckets.count }
+    var bucketCount: Int { buckets.count }
 
     /// The bucket `date` falls in, counted since the epoch.
-    public func bucketIndex(of date: Date) -> Int64 {
+    func bucketIndex(of date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 / bucketDuration).rounded(.down))
     }
 
-    public mutating func add(date: Date, direction: Direction, length: UInt32) {
+    package mutating func add(date: Date, direction: Direction, length: UInt32) {
         let index = bucketIndex(of: date)
         if let newest = newestIndex, index <= newest - Int64(buckets.count) {
             lateRecords += 1
@@ -56,7 +56,7 @@ public struct ThroughputWindow: Sendable, Equatable {
 
     /// The window ending with the bucket that holds `now`, oldest first, every interval present
     /// (zero when nothing was seen in it).
-    public func samples(asOf now: Date) -> [ThroughputSample] {
+    package func samples(asOf now: Date) -> [ThroughputSample] {
         let last = bucketIndex(of: now)
         let first = last - Int64(buckets.count) + 1
         return (first...last).map { index in
@@ -68,7 +68,7 @@ public struct ThroughputWindow: Sendable, Equatable {
         }
     }
 
-    public mutating func reset() {
+    package mutating func reset() {
         self = ThroughputWindow(bucketDuration: bucketDuration, windowDuration: windowDuration)
     }
 

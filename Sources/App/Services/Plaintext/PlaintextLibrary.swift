@@ -4,37 +4,36 @@ import Glibc
 import Foundation
 import Shared
 
-/// Reads decrypted chunks back from the `.tvpt` files the tunnel wrote. Stateless and read-only;
-/// the directory is resolved on every call (the writer is another process; the resolution is the
-/// seam a test uses to make it fail). Entered through the index row, never a bare location: the
+/// Reads decrypted chunks back from the `.tvpt` files the tunnel wrote. Stateless and read-only,
+/// in a directory resolved on every call (`LibraryDirectory`). Entered through the index row, never a bare location: the
 /// record found must be the row's conversation (`stream`) with the row's two lengths, or it is
 /// `recordMismatch`. The timestamp is deliberately not compared (the row's is the monotonic
 /// instant dated by the store, the record's the absolute one: equal, but not bit for bit).
-public actor PlaintextLibrary {
-    private let resolveDirectory: @Sendable () throws -> URL
+package actor PlaintextLibrary {
+    private let location: LibraryDirectory
 
-    public init(directory: URL) {
-        resolveDirectory = { directory }
+    package init(directory: URL) {
+        location = LibraryDirectory(directory)
     }
 
-    public init(resolvingDirectory: @escaping @Sendable () throws -> URL) {
-        resolveDirectory = resolvingDirectory
+    package init(resolvingDirectory: @escaping @Sendable () throws -> URL) {
+        location = LibraryDirectory(resolving: resolvingDirectory)
     }
 
-    public init(dataDirectory: URL) {
+    package init(dataDirectory: URL) {
         self.init(directory: DataDirectoryLayout.plaintext(in: dataDirectory))
     }
 
     /// The chunk `row` indexes: three short reads (global header, record header, `stored_length`
     /// bytes bounded by the file's `max_record_bytes` and by its size before anything is allocated).
-    public func chunk(for row: StoredPlaintextChunk) throws(PlaintextLibraryError) -> DecryptedChunk {
+    package func chunk(for row: StoredPlaintextChunk) throws(PlaintextLibraryError) -> DecryptedChunk {
         var files = try OpenFiles(try directory())
         defer { files.close() }
         return try chunk(for: row, in: &files)
     }
 
     private nonisolated func directory() throws(PlaintextLibraryError) -> URL {
-        do { return try resolveDirectory() } catch { throw .containerUnavailable("\(error)") }
+        try location.url(unavailable: PlaintextLibraryError.containerUnavailable)
     }
 
     /// The directory's files as one reading found them, each opened once and its global header read
@@ -138,7 +137,7 @@ extension PlaintextLibrary {
     /// Nonisolated, since a reading touches no state of the library (the directory is resolved and
     /// its files opened per call): a synchronous caller reads without a task — the fuzz harness,
     /// whose per-input task was still being freed when libFuzzer looked for leaks.
-    public nonisolated func chunks(for rows: [StoredPlaintextChunk]) -> [Result<DecryptedChunk, PlaintextLibraryError>] {
+    package nonisolated func chunks(for rows: [StoredPlaintextChunk]) -> [Result<DecryptedChunk, PlaintextLibraryError>] {
         let files: Result<OpenFiles, PlaintextLibraryError> = Result { () throws(PlaintextLibraryError) in try OpenFiles(try directory()) }
         guard case var .success(open) = files else { return rows.map { _ in files.map { _ in fatalError("unreachable") } } }
         defer { open.close() }
@@ -150,7 +149,7 @@ extension PlaintextLibrary {
     /// The chunks of `rows` whose files are still there, in order. A file swept away is how
     /// decrypted content expires (it goes sooner than the history), so it is skipped; any other
     /// refusal is an error, never an empty answer.
-    public func readable(_ rows: [StoredPlaintextChunk]) throws(PlaintextLibraryError) -> [DecryptedChunk] {
+    package func readable(_ rows: [StoredPlaintextChunk]) throws(PlaintextLibraryError) -> [DecryptedChunk] {
         var read: [DecryptedChunk] = []
         var files = try OpenFiles(try directory())
         defer { files.close() }

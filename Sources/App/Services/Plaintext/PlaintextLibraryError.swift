@@ -1,5 +1,5 @@
 /// Why one decrypted chunk could not be read back. Never turned into empty bytes.
-public enum PlaintextLibraryError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PlaintextLibraryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The directory could not be found or read.
     case containerUnavailable(String)
     /// No file with this sequence: it expired or was deleted (normal: decrypted content is kept
@@ -11,7 +11,7 @@ public enum PlaintextLibraryError: Error, Sendable, Equatable, CustomStringConve
     /// claiming more than the file allows, a foreign file).
     case recordUnreadable(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .containerUnavailable(reason): "the decrypted content cannot be read: \(reason)"
         case let .notFound(sequence): "decrypted-content file \(sequence) is gone (it expired or was deleted)"

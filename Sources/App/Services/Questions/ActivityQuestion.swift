@@ -3,18 +3,18 @@ import Shared
 
 /// The activity axis's question (`tunnelvision activity`, `GET /api/activity`): the history's
 /// packets counted in bars over a stretch (the whole history by default), ignoring any filter.
-public struct ActivityQuestion: Sendable, Equatable {
-    public var dataDirectory: String?
-    public var from: Date?
-    public var to: Date?
-    public var bars: Int?
+package struct ActivityQuestion: Sendable, Equatable {
+    package var dataDirectory: String?
+    package var from: Date?
+    package var to: Date?
+    package var bars: Int?
     /// The zone whose days decide whether the axis's instants carry their date (`--zone`,
     /// `StretchClock`); nil for the machine's.
-    public var zone: TimeZone?
+    package var zone: TimeZone?
 
-    public static let barRange = 2...500
+    static let barRange = 2...500
 
-    public init(dataDirectory: String? = nil, from: Date? = nil, to: Date? = nil, bars: Int? = nil) {
+    package init(dataDirectory: String? = nil, from: Date? = nil, to: Date? = nil, bars: Int? = nil) {
         self.dataDirectory = dataDirectory
         self.from = from
         self.to = to
@@ -22,7 +22,7 @@ public struct ActivityQuestion: Sendable, Equatable {
     }
 
     /// Reads the options of `activity` (`--json` aside); relative times count back from `now`.
-    public static func parse(_ arguments: [String], now: Date) throws(QuestionFailure) -> ActivityQuestion {
+    package static func parse(_ arguments: [String], now: Date) throws(QuestionFailure) -> ActivityQuestion {
         var question = ActivityQuestion()
         var options = QuestionOptions(command: "activity", arguments: arguments, now: now)
         while let option = options.current {
@@ -52,9 +52,9 @@ public struct ActivityQuestion: Sendable, Equatable {
     }
 
     /// The stretch asked for; nil for the whole history.
-    public var range: ClosedRange<Date>? { from.flatMap { from in to.map { from...$0 } } }
+    package var range: ClosedRange<Date>? { from.flatMap { from in to.map { from...$0 } } }
 
-    public func answer() async throws(QuestionFailure) -> ActivityChart {
+    package func answer() async throws(QuestionFailure) -> ActivityChart {
         var policy = HistoryPolicy.default
         if let bars { policy.axisBars = bars }
         let range = range

@@ -3,7 +3,7 @@ import Shared
 
 extension AuditQuestion {
     /// What an audit question found.
-    public enum Answer: Sendable {
+    package enum Answer: Sendable {
         /// Newest project first, each with its sessions newest first.
         case overview([(project: AuditProject, sessions: [AuditSession])], recording: AuditRecording?)
         case project(AuditProject, sessions: [AuditSession])
@@ -22,7 +22,7 @@ extension AuditQuestion {
 
     /// Answers the question at `now` (a session's start or end, a marker's instant: taken first,
     /// before the history is opened, so the instant is the person's).
-    public func answer(now: Date = Date()) async throws(QuestionFailure) -> Answer {
+    package func answer(now: Date = Date()) async throws(QuestionFailure) -> Answer {
         switch action {
         case .overview:
             return try await Self.overview(dataDirectory)
@@ -127,7 +127,7 @@ extension AuditQuestion {
     }
 
     /// Session `id`'s evidence bundle, written into `folder` (nothing left there on failure).
-    public static func export(_ id: Int64, to folder: URL, dataDirectory: String?, at now: Date) async throws(QuestionFailure) -> Answer {
+    package static func export(_ id: Int64, to folder: URL, dataDirectory: String?, at now: Date) async throws(QuestionFailure) -> Answer {
         let exporter = EvidenceExporter(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory))
         do {
             return .exported(try await exporter.export(sessionID: id, to: folder, exportedAt: now))
@@ -166,7 +166,7 @@ extension AuditQuestion {
 
     /// Starts a session of `request`'s project with these conditions: for `audit start` (the
     /// service's) and `audit record` (one command's).
-    public static func start(_ request: AuditSessionRequest, inspection: InspectionConditions, at now: Date,
+    package static func start(_ request: AuditSessionRequest, inspection: InspectionConditions, at now: Date,
                              in store: FlowStore) async throws(QuestionFailure) -> AuditRecording {
         let project = try await resolve(request.project, in: store)
         let draft = AuditSessionDraft(projectID: project.id, kind: request.kind, environment: AuditRecordingConditions.environment(),
@@ -177,7 +177,7 @@ extension AuditQuestion {
 
     /// `audit record`'s session, started in `dataDirectory`'s history (made if there is none yet)
     /// before the command runs.
-    public static func record(_ request: AuditSessionRequest, inspection: InspectionConditions, dataDirectory: String?,
+    package static func record(_ request: AuditSessionRequest, inspection: InspectionConditions, dataDirectory: String?,
                               now: Date = Date()) async throws(QuestionFailure) -> AuditRecording {
         try await AuditAccess.writing(dataDirectory) { store throws(QuestionFailure) in
             try await start(request, inspection: inspection, at: now, in: store)
@@ -185,12 +185,12 @@ extension AuditQuestion {
     }
 
     /// Ends `audit record`'s session when its command has ended.
-    public static func finish(_ id: Int64, dataDirectory: String?, now: Date = Date()) async throws(QuestionFailure) -> Answer {
+    package static func finish(_ id: Int64, dataDirectory: String?, now: Date = Date()) async throws(QuestionFailure) -> Answer {
         try await AuditAccess.writing(dataDirectory) { store throws(QuestionFailure) in try await end(id, at: now, in: store) }
     }
 
     /// Ends session `id`, or the open one when nil.
-    public static func end(_ id: Int64?, at now: Date, in store: FlowStore) async throws(QuestionFailure) -> Answer {
+    package static func end(_ id: Int64?, at now: Date, in store: FlowStore) async throws(QuestionFailure) -> Answer {
         try await audit { () throws(AuditStoreError) in
             var chosen = id
             if chosen == nil { chosen = try await store.openAuditSession()?.id }

@@ -5,16 +5,16 @@ import Shared
 /// host-wide sessions started and ended around a running service, markers, and what a session's
 /// traffic shows (findings, a release diff). Recording around one command is `audit record`,
 /// which the command drives with `run` (`AuditRecord`).
-public struct AuditQuestion: Sendable, Equatable {
+package struct AuditQuestion: Sendable, Equatable {
     /// A project named by its id or its exact name.
-    public enum ProjectReference: Sendable, Equatable {
+    package enum ProjectReference: Sendable, Equatable {
         case id(Int64)
         case name(String)
 
         init(_ word: String) { self = Int64(word).map(ProjectReference.id) ?? .name(word) }
     }
 
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Every project with its sessions, and the session recording now.
         case overview
         case createProject(AuditProjectDraft)
@@ -38,16 +38,16 @@ public struct AuditQuestion: Sendable, Equatable {
         case export(Int64, directory: String?)
     }
 
-    public var action: Action
-    public var dataDirectory: String?
+    package var action: Action
+    package var dataDirectory: String?
 
-    public init(action: Action, dataDirectory: String? = nil) {
+    package init(action: Action, dataDirectory: String? = nil) {
         self.action = action
         self.dataDirectory = dataDirectory
     }
 
     /// Reads the arguments of `audit` (`--json` aside); `record` and `export` are the command's own.
-    public static func parse(_ arguments: [String]) throws(QuestionFailure) -> AuditQuestion {
+    package static func parse(_ arguments: [String]) throws(QuestionFailure) -> AuditQuestion {
         var rest = arguments
         let dataDirectory = try QuestionOptions.takeDataDirectory(from: &rest, command: "audit")
         var words = AuditArguments(rest)
@@ -157,11 +157,11 @@ public struct AuditQuestion: Sendable, Equatable {
     }
 
     /// The three fixed markers by the words `audit mark` takes, in the order offered.
-    public static let fixedMarkers: [(word: String, kind: SessionMarkerKind)] =
+    static let fixedMarkers: [(word: String, kind: SessionMarkerKind)] =
         [("consent", .consentGiven), ("login", .loggedIn), ("logout", .loggedOut)]
 
     /// The three fixed markers by their short names; anything else is a marker in the person's words.
-    public static func marker(_ word: String) throws(QuestionFailure) -> SessionMarkerKind {
+    package static func marker(_ word: String) throws(QuestionFailure) -> SessionMarkerKind {
         if let fixed = fixedMarkers.first(where: { $0.word == word }) { return fixed.kind }
         let label = word.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !label.isEmpty else { throw .usage("audit mark: a marker of your own needs some words") }
@@ -170,18 +170,18 @@ public struct AuditQuestion: Sendable, Equatable {
 }
 
 /// What `audit project edit` changes; nil leaves a field as it is.
-public struct AuditProjectEdit: Sendable, Equatable {
-    public var name: String?
+package struct AuditProjectEdit: Sendable, Equatable {
+    package var name: String?
     /// Appended to the allowlist, in order.
-    public var allow: [AllowlistEntry] = []
-    public var disallow: [DomainPattern] = []
-    public var bundleIdentifier: String??
-    public var catalogueVersion: String??
+    package var allow: [AllowlistEntry] = []
+    package var disallow: [DomainPattern] = []
+    package var bundleIdentifier: String??
+    package var catalogueVersion: String??
 
-    public init() {}
+    package init() {}
 
     /// The draft `project` becomes; `unknownPattern` names a --disallow the allowlist lacks.
-    public func applied(to project: AuditProject) throws(QuestionFailure) -> AuditProjectDraft {
+    package func applied(to project: AuditProject) throws(QuestionFailure) -> AuditProjectDraft {
         var allowlist = project.allowlist
         for pattern in disallow {
             guard let index = allowlist.firstIndex(where: { $0.pattern == pattern }) else {
@@ -196,15 +196,15 @@ public struct AuditProjectEdit: Sendable, Equatable {
 
 /// A session to start: its project, kind and notes (`--project P (--baseline | --release V[+B])
 /// [--notes T]`), shared by `audit start` and `audit record`.
-public struct AuditSessionRequest: Sendable, Equatable {
-    public var project: AuditQuestion.ProjectReference
-    public var kind: AuditSessionKind
-    public var notes: String
+package struct AuditSessionRequest: Sendable, Equatable {
+    package var project: AuditQuestion.ProjectReference
+    package var kind: AuditSessionKind
+    package var notes: String
     /// `audit start --ca-trusted`: the person says the audited programs trust the inspecting CA
     /// (a container's or a device's own store, which this machine cannot read).
-    public var caTrustStated = false
+    package var caTrustStated = false
 
-    public init(project: AuditQuestion.ProjectReference, kind: AuditSessionKind, notes: String = "", caTrustStated: Bool = false) {
+    package init(project: AuditQuestion.ProjectReference, kind: AuditSessionKind, notes: String = "", caTrustStated: Bool = false) {
         self.project = project
         self.kind = kind
         self.notes = notes
@@ -212,11 +212,11 @@ public struct AuditSessionRequest: Sendable, Equatable {
     }
 
     /// The session's options (`--baseline` alone takes no value).
-    public static let options: Set<String> = ["--project", "--baseline", "--release", "--notes", "--ca-trusted"]
+    package static let options: Set<String> = ["--project", "--baseline", "--release", "--notes", "--ca-trusted"]
 
     /// Takes the session's options off the front of `words`, leaving the rest (`record`'s run
     /// options and command).
-    public static func parse(taking words: inout [String], command: String) throws(QuestionFailure) -> AuditSessionRequest {
+    package static func parse(taking words: inout [String], command: String) throws(QuestionFailure) -> AuditSessionRequest {
         var arguments = AuditArguments(words)
         let request = try parse(&arguments, command: command)
         words = arguments.remaining
@@ -253,7 +253,7 @@ public struct AuditSessionRequest: Sendable, Equatable {
     }
 
     /// `VERSION[+BUILD]`: the build after the last "+", none without one.
-    public static func release(_ text: String, command: String) throws(QuestionFailure) -> AppRelease {
+    package static func release(_ text: String, command: String) throws(QuestionFailure) -> AppRelease {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let parts = trimmed.split(separator: "+", omittingEmptySubsequences: false)
         let version = parts.count > 1 ? parts.dropLast().joined(separator: "+") : trimmed

@@ -7,22 +7,22 @@ import Shared
 /// The local CA's questions (`tunnelvision ca create | show | export | remove`, and the web app's
 /// certificate set-up): what there is, making one, handing out its certificate, and removing it —
 /// inspection turned off first, the CA left as it is when that cannot be saved.
-public struct CAQuestion: Sendable {
-    public var dataDirectory: String?
+package struct CAQuestion: Sendable {
+    package var dataDirectory: String?
     /// The settings the removal turns inspection off in; the data directory's own by default.
-    public var settings: SettingsStore
-    public var now: @Sendable () -> Date
+    package var settings: SettingsStore
+    package var now: @Sendable () -> Date
 
-    public init(dataDirectory: String? = nil, settings: SettingsStore? = nil, now: @escaping @Sendable () -> Date = Date.init) {
+    package init(dataDirectory: String? = nil, settings: SettingsStore? = nil, now: @escaping @Sendable () -> Date = Date.init) {
         self.dataDirectory = dataDirectory
         self.settings = settings ?? SettingsStore(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory))
         self.now = now
     }
 
-    public var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
+    package var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
 
     /// What `ca show` reports.
-    public func show() -> CAReport {
+    package func show() -> CAReport {
         let inspection = settings.loadForSession()
         let inspectionSetting: Bool? = inspection.problem == nil ? inspection.settings.tlsInspectionEnabled : nil
         let certificate = DataDirectoryLayout.caCertificate(in: directory).path
@@ -41,7 +41,7 @@ public struct CAQuestion: Sendable {
     }
 
     /// Makes the CA; refused over one that is there or cannot be read (nothing changed).
-    public func create() throws(QuestionFailure) -> CAReport {
+    package func create() throws(QuestionFailure) -> CAReport {
         let ca: LocalCA
         do { ca = try LocalCA.create(dataDirectory: directory, now: now) } catch { throw QuestionFailure(.failed, error.description) }
         let root = ca.authority.root, reading = settings.loadForSession()
@@ -51,13 +51,13 @@ public struct CAQuestion: Sendable {
     }
 
     /// The two ways the root certificate is written out; the key never is.
-    public enum ExportFormat: String, Sendable, Equatable {
+    package enum ExportFormat: String, Sendable, Equatable {
         case pem, der
     }
 
     /// Writes the root certificate to `path`. An existing file is refused unless `force`, and
     /// never followed if it is a link (a forced write replaces the link itself).
-    public func export(to path: String, format: ExportFormat, force: Bool) throws(QuestionFailure) -> String {
+    package func export(to path: String, format: ExportFormat, force: Bool) throws(QuestionFailure) -> String {
         let bytes = try rootCertificate(format)
         let target = URL(fileURLWithPath: path)
         if PathStatus.of(target.path) != nil, !force {
@@ -77,7 +77,7 @@ public struct CAQuestion: Sendable {
     }
 
     /// The root certificate's bytes in `format` (what `export` writes, what the web app downloads).
-    public func rootCertificate(_ format: ExportFormat) throws(QuestionFailure) -> Data {
+    func rootCertificate(_ format: ExportFormat) throws(QuestionFailure) -> Data {
         let ca: LocalCA
         do {
             guard let loaded = try LocalCA.load(dataDirectory: directory, now: now) else {
@@ -93,13 +93,13 @@ public struct CAQuestion: Sendable {
     }
 
     /// What a removal did.
-    public struct Removal: Sendable, Equatable {
+    package struct Removal: Sendable, Equatable {
         /// Whether there was a CA to remove.
-        public let removed: Bool
+        package let removed: Bool
         /// Whether inspection had to be turned off (it was on).
-        public let turnedInspectionOff: Bool
+        package let turnedInspectionOff: Bool
 
-        public var lines: [String] {
+        package var lines: [String] {
             var lines: [String] = []
             if turnedInspectionOff { lines.append("turned TLS inspection off (tls-inspection off)") }
             lines.append(removed ? "removed the local CA: its key and root certificate are deleted"
@@ -110,7 +110,7 @@ public struct CAQuestion: Sendable {
             return lines
         }
 
-        public var json: String {
+        package var json: String {
             var out = JSONWriter()
             out.beginObject()
             out.bool("removed", removed)
@@ -122,7 +122,7 @@ public struct CAQuestion: Sendable {
 
     /// Turns inspection off (saved), then removes the CA. When the setting cannot be read or saved
     /// the CA is not touched.
-    public func remove() throws(QuestionFailure) -> Removal {
+    package func remove() throws(QuestionFailure) -> Removal {
         var current: AppSettings
         do { current = try settings.load() } catch {
             throw QuestionFailure(.failed, "\(error)\nThe CA was left as it is: inspection has to be known to be off before it goes. "
@@ -143,7 +143,7 @@ public struct CAQuestion: Sendable {
     }
 
     /// Remake: remove (inspection off first), then create. Only over a CA that was read.
-    public func remake() throws(QuestionFailure) -> (Removal, CAReport) {
+    package func remake() throws(QuestionFailure) -> (Removal, CAReport) {
         let status = show().status
         guard CertificateSetupPolicy.canRegenerate(status) else {
             if case let .unknown(reason) = status.authority { throw QuestionFailure(.failed, "\(reason)\nNothing was changed.") }

@@ -5,26 +5,26 @@ import Shared
 /// capture files with the one being recorded and those holding audit evidence marked, and the
 /// room left; deleting some (never the one being recorded, nor one holding audit evidence unless
 /// the person agreed, `includingEvidence`); a new file through the running tunnel.
-public struct CapturesQuestion: Sendable, Equatable {
-    public enum Action: Sendable, Equatable {
+package struct CapturesQuestion: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case list
         case remove([UInt32])
         case rotate
     }
 
-    public var action: Action
-    public var dataDirectory: String?
+    package var action: Action
+    package var dataDirectory: String?
     /// A removal may delete captures holding audit evidence (the person was told, and agreed).
-    public var includingEvidence: Bool
+    package var includingEvidence: Bool
 
-    public init(action: Action, dataDirectory: String? = nil, includingEvidence: Bool = false) {
+    package init(action: Action, dataDirectory: String? = nil, includingEvidence: Bool = false) {
         self.action = action
         self.dataDirectory = dataDirectory
         self.includingEvidence = includingEvidence
     }
 
     /// Reads the arguments of `captures` (`--json` aside).
-    public static func parse(_ arguments: [String]) throws(QuestionFailure) -> CapturesQuestion {
+    package static func parse(_ arguments: [String]) throws(QuestionFailure) -> CapturesQuestion {
         var rest = arguments
         let dataDirectory = try QuestionOptions.takeDataDirectory(from: &rest, command: "captures")
         let includingEvidence = QuestionOptions.takeSwitch(EvidenceDeletion.option, from: &rest)
@@ -54,22 +54,22 @@ public struct CapturesQuestion: Sendable, Equatable {
         }
     }
 
-    public var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
+    package var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
 
     /// The listing and what it rests on.
-    public struct Listing: Sendable {
-        public let files: [CaptureFileInfo]
-        public let presence: CapturesTunnelPresence
-        public let rows: [CapturesPresentation.Row]
-        public let settings: Result<RetentionSettings, SettingsError>
-        public let headroom: CaptureHeadroom
+    package struct Listing: Sendable {
+        package let files: [CaptureFileInfo]
+        package let presence: CapturesTunnelPresence
+        package let rows: [CapturesPresentation.Row]
+        package let settings: Result<RetentionSettings, SettingsError>
+        package let headroom: CaptureHeadroom
 
-        public var json: String {
+        package var json: String {
             CapturesJSON.listing(rows: rows, settings: try? settings.get(), headroom: headroom, presence: presence)
         }
     }
 
-    public func listing(tunnel: TunnelControl, now: Date = Date()) async throws(QuestionFailure) -> Listing {
+    package func listing(tunnel: TunnelControl, now: Date = Date()) async throws(QuestionFailure) -> Listing {
         let directory = directory
         let files = try await Self.files(in: directory, access: .read)
         let presence = tunnel.presence(in: directory)
@@ -83,19 +83,19 @@ public struct CapturesQuestion: Sendable, Equatable {
     }
 
     /// What a deletion did: each sequence deleted or why not.
-    public struct Removal: Sendable {
-        public let presence: CapturesTunnelPresence
-        public var deleted: [UInt32] = []
-        public var failed: [(sequence: UInt32, reason: String)] = []
+    package struct Removal: Sendable {
+        package let presence: CapturesTunnelPresence
+        package var deleted: [UInt32] = []
+        package var failed: [(sequence: UInt32, reason: String)] = []
 
-        public var json: String { CapturesJSON.removal(deleted: deleted, failed: failed) }
+        package var json: String { CapturesJSON.removal(deleted: deleted, failed: failed) }
     }
 
     /// Deletes `sequences` but the one being recorded (and one not there), each said. Unless
     /// `includingEvidence`, refused first, deleting none, when any of those it would delete holds
     /// audit evidence or cannot be checked: `.needsConfirmation`, naming the captures, their audit
     /// sessions and the switch that agrees.
-    public func remove(_ sequences: [UInt32], tunnel: TunnelControl) async throws(QuestionFailure) -> Removal {
+    package func remove(_ sequences: [UInt32], tunnel: TunnelControl) async throws(QuestionFailure) -> Removal {
         let directory = directory
         let files = try await Self.files(in: directory, access: .write)
         var removal = Removal(presence: tunnel.presence(in: directory))
@@ -126,10 +126,10 @@ public struct CapturesQuestion: Sendable, Equatable {
     }
 
     /// The tunnel's new capture after a rotation: the highest sequence now (it answers only ok).
-    public struct Rotation: Sendable, Equatable {
-        public let recording: UInt32?
+    package struct Rotation: Sendable, Equatable {
+        package let recording: UInt32?
 
-        public var json: String {
+        package var json: String {
             var out = JSONWriter()
             out.beginObject()
             out.bool("rotated", true)
@@ -138,10 +138,10 @@ public struct CapturesQuestion: Sendable, Equatable {
             return out.writer.string
         }
 
-        public var text: String { "the tunnel is recording into a new capture" + (recording.map { " (\($0))" } ?? "") }
+        package var text: String { "the tunnel is recording into a new capture" + (recording.map { " (\($0))" } ?? "") }
     }
 
-    public func rotate(tunnel: TunnelControl) throws(QuestionFailure) -> Rotation {
+    package func rotate(tunnel: TunnelControl) throws(QuestionFailure) -> Rotation {
         let directory = directory
         let noTunnel = QuestionFailure(.noTunnel, "no tunnel is running on \(directory.path), so there is no capture being recorded "
                                        + "to rotate; 'tunnelvision run -- CMD' starts one (or give its --data-dir)")

@@ -3,18 +3,18 @@ import Shared
 
 /// The diagnostics question (`tunnelvision diagnostics`, `GET /api/diagnostics`): the running
 /// tunnel's counters read into the screen's headline, notice and sections.
-public struct DiagnosticsQuestion: Sendable, Equatable {
-    public var dataDirectory: String?
+package struct DiagnosticsQuestion: Sendable, Equatable {
+    package var dataDirectory: String?
 
-    public init(dataDirectory: String? = nil) {
+    package init(dataDirectory: String? = nil) {
         self.dataDirectory = dataDirectory
     }
 
-    public var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
+    package var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
 
     /// The screen; with no tunnel running it says there is nothing to diagnose
     /// (`isMonitoring` false). Fails only when the tunnel could not be asked.
-    public func answer(tunnel: TunnelControl) async throws(QuestionFailure) -> DiagnosticsScreen {
+    package func answer(tunnel: TunnelControl) async throws(QuestionFailure) -> DiagnosticsScreen {
         let directory = directory
         let model = DiagnosticsViewModel(isMonitoring: true) { command in
             do throws(TunnelControl.Failure) {

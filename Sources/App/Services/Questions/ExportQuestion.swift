@@ -4,8 +4,8 @@ import Shared
 /// The export's question (`tunnelvision export`, `POST /api/export`, `GET /api/export/summary`):
 /// the whole history as one JSON document — to a file, or streamed — and what was written; or,
 /// with `--summary`, what it would hold, said without writing it.
-public struct ExportQuestion: Sendable, Equatable {
-    public enum Output: Sendable, Equatable {
+package struct ExportQuestion: Sendable, Equatable {
+    package enum Output: Sendable, Equatable {
         /// DATA/exports/connections.json.
         case dataDirectory
         case file(String)
@@ -13,21 +13,21 @@ public struct ExportQuestion: Sendable, Equatable {
         case stream
     }
 
-    public var dataDirectory: String?
-    public var output: Output = .dataDirectory
-    public var force = false
+    package var dataDirectory: String?
+    package var output: Output = .dataDirectory
+    package var force = false
     /// `--summary`: say what the export would hold, write nothing.
-    public var summaryOnly = false
+    package var summaryOnly = false
     /// `--csv`, `--har`; JSON without either.
-    public var format: FlowExportFormat = .json
+    package var format: FlowExportFormat = .json
     /// The same filters as `flows`: only the connections they keep are exported.
-    public var filter = HistoryFilter.none
+    package var filter = HistoryFilter.none
     /// `--sort`, as `flows` takes it: the order written, and which connections the cap keeps.
-    public var order = FlowOrder.newestFirst
+    package var order = FlowOrder.newestFirst
 
-    public static let exportsFolderName = "exports"
+    static let exportsFolderName = "exports"
 
-    public init(dataDirectory: String? = nil, output: Output = .dataDirectory, force: Bool = false, summaryOnly: Bool = false) {
+    package init(dataDirectory: String? = nil, output: Output = .dataDirectory, force: Bool = false, summaryOnly: Bool = false) {
         self.dataDirectory = dataDirectory
         self.output = output
         self.force = force
@@ -36,7 +36,7 @@ public struct ExportQuestion: Sendable, Equatable {
 
     /// Reads the arguments of `export`; `json` says whether `--json` was given; relative times
     /// of the filters count back from `now`.
-    public static func parse(_ arguments: [String], json: Bool, now: Date = Date()) throws(QuestionFailure) -> ExportQuestion {
+    package static func parse(_ arguments: [String], json: Bool, now: Date = Date()) throws(QuestionFailure) -> ExportQuestion {
         var question = ExportQuestion()
         var options = QuestionOptions(command: "export", arguments: arguments, now: now)
         var since: Date?, until: Date?
@@ -87,7 +87,7 @@ public struct ExportQuestion: Sendable, Equatable {
     }
 
     /// The document written to its file (`output` is not `.stream`).
-    public func export(now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
+    package func export(now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
         try await exporting { pages, content throws(FlowExportError) in
             switch output {
             case .dataDirectory, .stream:
@@ -102,7 +102,7 @@ public struct ExportQuestion: Sendable, Equatable {
     }
 
     /// The document handed to `emit` piece by piece, as `export -o -` writes it.
-    public func stream(now: Date = Date(), emit: (ArraySlice<UInt8>) throws(FlowExportError) -> Void) async throws(QuestionFailure)
+    package func stream(now: Date = Date(), emit: (ArraySlice<UInt8>) throws(FlowExportError) -> Void) async throws(QuestionFailure)
         -> FlowExportSummary {
         try await exporting { pages, content throws(FlowExportError) in
             var byteCount: UInt64 = 0
@@ -118,7 +118,7 @@ public struct ExportQuestion: Sendable, Equatable {
 
     /// The whole document in memory, and what it holds (for tests and small histories; the web
     /// app's download is `temporaryFile`).
-    public func document(now: Date = Date()) async throws(QuestionFailure) -> (bytes: [UInt8], summary: FlowExportSummary) {
+    package func document(now: Date = Date()) async throws(QuestionFailure) -> (bytes: [UInt8], summary: FlowExportSummary) {
         var bytes: [UInt8] = []
         let summary = try await stream(now: now) { piece throws(FlowExportError) in bytes += piece }
         return (bytes, summary)
@@ -126,7 +126,7 @@ public struct ExportQuestion: Sendable, Equatable {
 
     /// The document written to a fresh file in `directory` (mode 0600, replaced by nothing), for a
     /// download to send from disk and remove; the caller owns the file.
-    public func temporaryFile(in directory: URL, now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
+    func temporaryFile(in directory: URL, now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
         let file = directory.appendingPathComponent("tunnelvision-export-\(String(UInt64.random(in: 0...UInt64.max), radix: 16)).\(format.rawValue)")
         return try await exporting { pages, content throws(FlowExportError) in
             try await FlowExporter(file: file, format: format).export(now: now, scope: scope, pages: pages, content: content)
@@ -136,7 +136,7 @@ public struct ExportQuestion: Sendable, Equatable {
     /// What the export would hold, said without writing it (`export --summary`, the web app's
     /// summary): the count and the truncation from the history's own count, the size exact for a
     /// history of up to `FlowExportEstimate.sampleSize` connections and estimated past it.
-    public func summary(now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
+    package func summary(now: Date = Date()) async throws(QuestionFailure) -> FlowExportSummary {
         try await HistoryAccess.reading(dataDirectory, prefix: "nothing exported: ") { store throws(QuestionFailure) in
             let limit = FlowExport.defaultLimit
             do {

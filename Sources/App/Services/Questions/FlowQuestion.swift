@@ -3,26 +3,26 @@ import Shared
 
 /// One connection's questions (`tunnelvision flow ID`, `GET /api/flows/ID…`): its inspector, one
 /// packet's detail, its packets as a capture.
-public struct FlowQuestion: Sendable, Equatable {
-    public enum Action: Sendable, Equatable {
+package struct FlowQuestion: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case inspect(packets: Int?)
         case packet(Int)
         /// Written to a file (the command's `--pcap FILE`).
         case export(FlowCaptureFormat, path: String, force: Bool)
     }
 
-    public var flowID: Int64
-    public var dataDirectory: String?
-    public var action: Action
+    package var flowID: Int64
+    package var dataDirectory: String?
+    package var action: Action
 
-    public init(flowID: Int64, dataDirectory: String? = nil, action: Action = .inspect(packets: nil)) {
+    package init(flowID: Int64, dataDirectory: String? = nil, action: Action = .inspect(packets: nil)) {
         self.flowID = flowID
         self.dataDirectory = dataDirectory
         self.action = action
     }
 
     /// Reads the arguments of `flow` (`--json` aside).
-    public static func parse(_ arguments: [String]) throws(QuestionFailure) -> FlowQuestion {
+    package static func parse(_ arguments: [String]) throws(QuestionFailure) -> FlowQuestion {
         var rest = arguments
         var dataDirectory: String?
         var packets: Int?
@@ -66,24 +66,24 @@ public struct FlowQuestion: Sendable, Equatable {
     }
 
     /// The inspector: the connection's facts and its packets by meaning (at most `packets`).
-    public func inspector(packets: Int? = nil) async throws(QuestionFailure) -> FlowInspector {
+    package func inspector(packets: Int? = nil) async throws(QuestionFailure) -> FlowInspector {
         try await inspecting { inspection throws(InspectorError) in try await inspection.inspector(flowID: flowID, limit: packets) }
     }
 
     /// Packet `number`'s detail. Its bytes may be missing (`record == nil`): the detail says why.
-    public func packet(_ number: Int) async throws(QuestionFailure) -> PacketBytesPresentation {
+    package func packet(_ number: Int) async throws(QuestionFailure) -> PacketBytesPresentation {
         try await inspecting { inspection throws(InspectorError) in try await inspection.packet(flowID: flowID, number: number) }
     }
 
     /// The connection's captured packets as a capture file's bytes, and what could not be written.
-    public func capture(_ format: FlowCaptureFormat) async throws(QuestionFailure) -> FlowCaptureExport.Capture {
+    package func capture(_ format: FlowCaptureFormat) async throws(QuestionFailure) -> FlowCaptureExport.Capture {
         try await inspecting { inspection throws(InspectorError) in
             try await FlowCaptureExport(inspection: inspection).capture(flowID: flowID, format: format)
         }
     }
 
     /// The same bytes written to `url`, all or nothing (an existing file only with `force`).
-    public func export(_ format: FlowCaptureFormat, to url: URL, force: Bool) async throws(QuestionFailure) -> FlowCaptureExportSummary {
+    package func export(_ format: FlowCaptureFormat, to url: URL, force: Bool) async throws(QuestionFailure) -> FlowCaptureExportSummary {
         try await inspecting { inspection throws(InspectorError) in
             try await FlowCaptureExport(inspection: inspection).export(flowID: flowID, to: url, format: format, force: force)
         }
@@ -107,7 +107,7 @@ public struct FlowQuestion: Sendable, Equatable {
 
 extension FlowCaptureExportSummary {
     /// What `flow ID --pcap FILE --json` prints.
-    public func json(file: String, format: FlowCaptureFormat) -> String {
+    package func json(file: String, format: FlowCaptureFormat) -> String {
         var out = JSONWriter()
         out.beginObject()
         out.string("file", file)

@@ -1,8 +1,8 @@
 /// Why a question (what a reading command or the web API asks of the data directory) got no
 /// answer: the exact sentence the command prints after "tunnelvision: ", and what kind of
 /// failure it is, so the command picks its exit status and the API its HTTP status from one fact.
-public struct QuestionFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct QuestionFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// A parameter the person gave cannot be read (the command's usage error, exit status 2).
         case badParameter
         /// What was asked for is not there: no history yet, an unknown connection, packet or capture.
@@ -19,28 +19,28 @@ public struct QuestionFailure: Error, Sendable, Equatable, CustomStringConvertib
     /// A parameter whose value was refused, when a screen has a field for it: the name the web
     /// API gives it (`search`) and what is wrong with the value in words that stand alone, for
     /// the screen to say beside its field; `message` says the same for the command.
-    public struct RefusedParameter: Sendable, Equatable {
-        public let name: String
-        public let problem: String
+    package struct RefusedParameter: Sendable, Equatable {
+        package let name: String
+        package let problem: String
 
-        public init(name: String, problem: String) {
+        package init(name: String, problem: String) {
             self.name = name
             self.problem = problem
         }
     }
 
-    public let kind: Kind
-    public let message: String
+    package let kind: Kind
+    package let message: String
     /// Nil unless one field's value is what was refused.
-    public let parameter: RefusedParameter?
+    package let parameter: RefusedParameter?
 
-    public init(_ kind: Kind, _ message: String, parameter: RefusedParameter? = nil) {
+    package init(_ kind: Kind, _ message: String, parameter: RefusedParameter? = nil) {
         self.kind = kind
         self.message = message
         self.parameter = parameter
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     static func usage(_ message: String) -> QuestionFailure { QuestionFailure(.badParameter, message) }
 

@@ -6,23 +6,23 @@ import Shared
 
 /// The settings' questions (`tunnelvision settings [set KEY VALUE]`, `/api/settings`): what a tunnel
 /// starting now would use, and changing one setting while keeping the others.
-public struct SettingsQuestion: Sendable, Equatable {
-    public var dataDirectory: String?
+package struct SettingsQuestion: Sendable, Equatable {
+    package var dataDirectory: String?
 
-    public init(dataDirectory: String? = nil) {
+    package init(dataDirectory: String? = nil) {
         self.dataDirectory = dataDirectory
     }
 
-    public var store: SettingsStore { SettingsStore(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory)) }
+    package var store: SettingsStore { SettingsStore(dataDirectory: HistoryAccess.dataDirectory(override: dataDirectory)) }
 
     /// The settings a tunnel starting now would use, and the problem with the file if it cannot be read.
-    public func reading() -> SettingsReading { store.loadForSession() }
+    package func reading() -> SettingsReading { store.loadForSession() }
 
     /// What `settings --json` prints: the settings document, newline included.
-    public static func json(_ settings: AppSettings) -> String { String(decoding: SettingsStore.encode(settings), as: UTF8.self) }
+    package static func json(_ settings: AppSettings) -> String { String(decoding: SettingsStore.encode(settings), as: UTF8.self) }
 
     /// The sentence (after "tunnelvision: ") for a settings file that cannot be read.
-    public static func problemSentence(_ problem: SettingsError) -> String {
+    package static func problemSentence(_ problem: SettingsError) -> String {
         let consequence = "A tunnel started now would use the factory settings shown, so 'run' refuses to start "
             + "until the file is fixed or --no-capture is given."
         if case .corruptData = problem {
@@ -33,28 +33,28 @@ public struct SettingsQuestion: Sendable, Equatable {
     }
 
     /// `KEY VALUE` as `settings set` reads them, refused with what is valid.
-    public static func change(key: String, value: String) throws(QuestionFailure) -> SettingChange {
+    package static func change(key: String, value: String) throws(QuestionFailure) -> SettingChange {
         do { return try SettingChange.parse(key: key, value: value) } catch { throw .usage("settings set: \(error)") }
     }
 
     /// What a change did.
-    public struct Change: Sendable, Equatable {
-        public let change: SettingChange
+    package struct Change: Sendable, Equatable {
+        package let change: SettingChange
         /// The settings as saved.
-        public let settings: AppSettings
+        package let settings: AppSettings
         /// The sentence saying where an unreadable file was set aside (`--force`), if it was.
-        public let setAside: String?
+        package let setAside: String?
         /// What the tunnel running on the data directory made of it, when it was told at once.
-        public var tunnel: String? = nil
+        package var tunnel: String? = nil
 
         /// "retention-age 1w is stored, but not enforced: …" when this build does not honour it.
-        public var note: String? { change.support == .enforced ? nil : SettingsQuestion.note(change, change.support, stored: true) }
+        package var note: String? { change.support == .enforced ? nil : SettingsQuestion.note(change, change.support, stored: true) }
 
         /// `settings set KEY VALUE`'s line.
-        public var text: String { "\(change.setting.rawValue) \(change.setting.value(in: settings))" }
+        package var text: String { "\(change.setting.rawValue) \(change.setting.value(in: settings))" }
 
         /// `settings set KEY VALUE --json`: {"setting", "value", "enforced", "note", "setAside"}.
-        public var json: String {
+        package var json: String {
             var out = JSONWriter()
             out.beginObject()
             out.string("setting", change.setting.rawValue)
@@ -73,7 +73,7 @@ public struct SettingsQuestion: Sendable, Equatable {
     /// forced, and then the file is first set aside whole, never overwritten. Turning TLS
     /// inspection on is refused, forced or not, while there is no CA that can sign
     /// (`CertificateStatusPolicy.inspectionRefusal`).
-    public func set(_ change: SettingChange, force: Bool, now: Date = Date()) throws(QuestionFailure) -> Change {
+    package func set(_ change: SettingChange, force: Bool, now: Date = Date()) throws(QuestionFailure) -> Change {
         if case let .refused(reason) = change.support {
             throw QuestionFailure(.badParameter, "\(change.setting.rawValue) \(change.spelling) is refused: \(reason). Nothing was changed.")
         }
@@ -117,7 +117,7 @@ public struct SettingsQuestion: Sendable, Equatable {
 
     /// `set`, then the change carried into the tunnel running on the data directory when it
     /// takes effect at once (`SettingChange.liveCommand`), with what the tunnel said.
-    public func set(_ change: SettingChange, force: Bool, tunnel: TunnelControl, now: Date = Date()) throws(QuestionFailure) -> Change {
+    package func set(_ change: SettingChange, force: Bool, tunnel: TunnelControl, now: Date = Date()) throws(QuestionFailure) -> Change {
         var done = try set(change, force: force, now: now)
         done.tunnel = tell(change, tunnel: tunnel)
         return done
@@ -145,7 +145,7 @@ public struct SettingsQuestion: Sendable, Equatable {
 
     /// "retention-age 1w is not enforced: …", for a value this build does not honour; `stored`
     /// when it was just saved.
-    public static func note(_ value: SettingChange, _ support: SettingSupport, stored: Bool) -> String {
+    package static func note(_ value: SettingChange, _ support: SettingSupport, stored: Bool) -> String {
         let named = "\(value.setting.rawValue) \(value.spelling)"
         return switch support {
         case .enforced: "\(named) is enforced"

@@ -9,27 +9,27 @@ import Shared
 /// applying the limits now; deleting everything; deleting the decrypted content alone. Asking a
 /// person before a clear is the command's; here a clear is one already agreed — but not to
 /// deleting audit evidence, which needs `includingEvidence` besides (`--including-evidence`).
-public struct StorageQuestion: Sendable, Equatable {
-    public enum Action: Sendable, Equatable {
+package struct StorageQuestion: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case usage
         case apply
         case clear(confirmed: Bool)
         case clearPlaintext(confirmed: Bool)
     }
 
-    public var action: Action
-    public var dataDirectory: String?
+    package var action: Action
+    package var dataDirectory: String?
     /// A clear may delete the audit evidence in the history (the person was told, and agreed).
-    public var includingEvidence: Bool
+    package var includingEvidence: Bool
 
-    public init(action: Action, dataDirectory: String? = nil, includingEvidence: Bool = false) {
+    package init(action: Action, dataDirectory: String? = nil, includingEvidence: Bool = false) {
         self.action = action
         self.dataDirectory = dataDirectory
         self.includingEvidence = includingEvidence
     }
 
     /// Reads the arguments of `storage` (`--json` aside).
-    public static func parse(_ arguments: [String]) throws(QuestionFailure) -> StorageQuestion {
+    package static func parse(_ arguments: [String]) throws(QuestionFailure) -> StorageQuestion {
         var rest = arguments
         let dataDirectory = try QuestionOptions.takeDataDirectory(from: &rest, command: "storage")
         let yes = QuestionOptions.takeSwitch("--yes", from: &rest)
@@ -53,10 +53,10 @@ public struct StorageQuestion: Sendable, Equatable {
         return StorageQuestion(action: action, dataDirectory: dataDirectory, includingEvidence: includingEvidence)
     }
 
-    public var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
+    package var directory: URL { HistoryAccess.dataDirectory(override: dataDirectory) }
 
     /// The data directory, checked for what the action needs, and the tunnel's presence there.
-    public func prepare(tunnel: TunnelControl) throws(QuestionFailure) -> CapturesTunnelPresence {
+    package func prepare(tunnel: TunnelControl) throws(QuestionFailure) -> CapturesTunnelPresence {
         do {
             try DataDirectory.verify(directory, access: action == .usage ? .read : .write)
         } catch {
@@ -66,28 +66,28 @@ public struct StorageQuestion: Sendable, Equatable {
     }
 
     /// What the storage takes and what the limits would delete now.
-    public struct Usage: Sendable {
-        public let usage: StorageUsage
-        public let settings: Result<RetentionSettings, SettingsError>
+    package struct Usage: Sendable {
+        package let usage: StorageUsage
+        package let settings: Result<RetentionSettings, SettingsError>
         /// What applying the limits would do now; nil when they cannot be read.
-        public let preview: RetentionPreview?
-        public let presence: CapturesTunnelPresence
+        package let preview: RetentionPreview?
+        package let presence: CapturesTunnelPresence
         /// The Settings card's decisions, from the whole settings; nil when they cannot be read.
-        public var card: DecryptedContentCard? = nil
+        package var card: DecryptedContentCard? = nil
 
-        public var limits: RetentionSettings? { try? settings.get() }
-        public var problem: String? { if case .failure(let error) = settings { error.description } else { nil } }
+        package var limits: RetentionSettings? { try? settings.get() }
+        package var problem: String? { if case .failure(let error) = settings { error.description } else { nil } }
         /// Everything could be read (else the command's exit status is 1; the document says what not).
-        public var isComplete: Bool { usage.isComplete && problem == nil }
+        package var isComplete: Bool { usage.isComplete && problem == nil }
 
-        public var plan: RetentionPlan? { preview?.plan }
-        public var json: String {
+        package var plan: RetentionPlan? { preview?.plan }
+        package var json: String {
             StorageReport.usageJSON(usage, settings: limits, problem: problem, preview: preview, presence: presence, card: card)
         }
-        public var lines: [String] { StorageReport.usageLines(usage) + StorageReport.limitLines(settings: limits, problem: problem, preview: preview) }
+        package var lines: [String] { StorageReport.usageLines(usage) + StorageReport.limitLines(settings: limits, problem: problem, preview: preview) }
     }
 
-    public func usage(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> Usage {
+    package func usage(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> Usage {
         // One reading of the file: the limits and the card's decisions come from the same settings.
         let stored = storedSettings
         let settings = stored.map(\.retention)
@@ -102,7 +102,7 @@ public struct StorageQuestion: Sendable, Equatable {
 
     /// The stored limits applied now — the captures' and history's, then the decrypted content's
     /// sweep; refused, deleting nothing, when they cannot be read.
-    public func apply(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
+    package func apply(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
         let limits: RetentionSettings
         switch settings {
         case .success(let read): limits = read
@@ -119,7 +119,7 @@ public struct StorageQuestion: Sendable, Equatable {
 
     /// What a clear would delete, for the question asked before it: the connections (and how many
     /// are audit evidence), the captures, and the decrypted-content files but the one being written.
-    public func clearingPlan(presence: CapturesTunnelPresence) async throws(QuestionFailure)
+    package func clearingPlan(presence: CapturesTunnelPresence) async throws(QuestionFailure)
     -> (connections: Int?, auditConnections: Int?, files: [CaptureFileInfo], plaintext: [PlaintextFileInfo]) {
         let plaintext = try plaintextToClear(presence: presence)
         return try await managing { manager throws(StorageError) in
@@ -129,7 +129,7 @@ public struct StorageQuestion: Sendable, Equatable {
     }
 
     /// The decrypted-content files a clear would delete: all but the one being written.
-    public func plaintextToClear(presence: CapturesTunnelPresence) throws(QuestionFailure) -> [PlaintextFileInfo] {
+    package func plaintextToClear(presence: CapturesTunnelPresence) throws(QuestionFailure) -> [PlaintextFileInfo] {
         let files: [PlaintextFileInfo]
         do { files = try PlaintextDirectory.fileInfos(in: DataDirectoryLayout.plaintext(in: directory)) } catch {
             throw QuestionFailure(.failed, "the decrypted-content folder cannot be listed, so nothing was deleted: \(error)")
@@ -142,7 +142,7 @@ public struct StorageQuestion: Sendable, Equatable {
     /// file but the one being written, deleted. Refused, deleting nothing, while the history holds
     /// audit evidence (or cannot say) and `includingEvidence` is off: `.needsConfirmation`, naming
     /// the switch that agrees.
-    public func clear(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
+    package func clear(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
         let manager = manager
         do throws(StorageError) {
             let captures = try await manager.clearEverything(isMonitoring: presence.mayBeRecording, includingEvidence: includingEvidence)
@@ -158,16 +158,16 @@ public struct StorageQuestion: Sendable, Equatable {
     }
 
     /// The decrypted content alone deleted (index and files), the file being written spared and said.
-    public func clearPlaintext(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
+    package func clearPlaintext(presence: CapturesTunnelPresence) async throws(QuestionFailure) -> StorageOutcome {
         try await managing { manager throws(StorageError) in
             StorageOutcome(captures: nil, plaintext: await manager.clearPlaintext(isMonitoring: presence.mayBeRecording))
         }
     }
 
     /// The sentence a clear without a confirmation and no terminal to ask on gets.
-    public static let clearNeedsConfirmation = "storage clear deletes every connection, capture and file of decrypted "
+    package static let clearNeedsConfirmation = "storage clear deletes every connection, capture and file of decrypted "
         + "content; without a terminal to ask, it needs --yes (nothing was deleted)"
-    public static let clearPlaintextNeedsConfirmation = "storage clear-plaintext deletes the decrypted content kept on "
+    package static let clearPlaintextNeedsConfirmation = "storage clear-plaintext deletes the decrypted content kept on "
         + "disk; without a terminal to ask, it needs --yes (nothing was deleted)"
 
     private var settings: Result<RetentionSettings, SettingsError> { storedSettings.map(\.retention) }
@@ -188,7 +188,7 @@ public struct StorageQuestion: Sendable, Equatable {
     }
 
     /// Opens the history for reading, never creating it: nil when there is none yet.
-    public static func storeOpener(dataDirectory override: String?) -> StorageManager.StoreOpener {
+    static func storeOpener(dataDirectory override: String?) -> StorageManager.StoreOpener {
         {
             let database = DataDirectoryLayout.database(in: HistoryAccess.dataDirectory(override: override))
             if PathStatus.of(database.path) == nil, errno == ENOENT { return nil }

@@ -3,23 +3,23 @@ import Shared
 
 /// The timeline's question (`tunnelvision flows`, `GET /api/flows`): a page of the history's
 /// connections, newest first, under a filter, from a cursor.
-public struct TimelineQuestion: Sendable, Equatable {
+package struct TimelineQuestion: Sendable, Equatable {
     /// The data directory as given (`--data-dir`), nil for the default; the footer repeats it.
-    public var dataDirectory: String?
-    public var filter = HistoryFilter.none
+    package var dataDirectory: String?
+    package var filter = HistoryFilter.none
     /// `--sort`: the order of the whole history the page is cut from (`HistorySort`).
-    public var order = FlowOrder.newestFirst
+    package var order = FlowOrder.newestFirst
     /// `--group`: the groups of the whole filtered history instead of a page of it.
-    public var grouping: HistoryGrouping?
-    public var limit: Int?
-    public var after: FlowCursor?
+    package var grouping: HistoryGrouping?
+    package var limit: Int?
+    package var after: FlowCursor?
     /// The zone whose days decide whether the rows' times carry their date (`--zone`,
     /// `StretchClock`); nil for the machine's.
-    public var zone: TimeZone?
+    package var zone: TimeZone?
 
-    public static let limitRange = 1...1_000
+    static let limitRange = 1...1_000
 
-    public init(dataDirectory: String? = nil, filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, limit: Int? = nil,
+    package init(dataDirectory: String? = nil, filter: HistoryFilter = .none, order: FlowOrder = .newestFirst, limit: Int? = nil,
                 after: FlowCursor? = nil) {
         self.dataDirectory = dataDirectory
         self.filter = filter
@@ -29,7 +29,7 @@ public struct TimelineQuestion: Sendable, Equatable {
     }
 
     /// Reads the options of `flows` (`--json` aside); relative times count back from `now`.
-    public static func parse(_ arguments: [String], now: Date) throws(QuestionFailure) -> TimelineQuestion {
+    package static func parse(_ arguments: [String], now: Date) throws(QuestionFailure) -> TimelineQuestion {
         var question = TimelineQuestion()
         var since: Date?, until: Date?
         var cursorOrder: FlowOrder?
@@ -141,7 +141,7 @@ public struct TimelineQuestion: Sendable, Equatable {
     }
 
     /// `icmp` is both ICMPs: a person asking for pings means either family's.
-    public static func protocols(named word: String) -> Set<IPProtocolNumber>? {
+    package static func protocols(named word: String) -> Set<IPProtocolNumber>? {
         switch word.lowercased() {
         case "tcp": [.tcp]
         case "udp": [.udp]
@@ -152,7 +152,7 @@ public struct TimelineQuestion: Sendable, Equatable {
     }
 
     /// What `flows` prints, as text or JSON: the groups when `grouping` is set, else the page.
-    public func respond(json: Bool, now: Date) async throws(QuestionFailure) -> String {
+    package func respond(json: Bool, now: Date) async throws(QuestionFailure) -> String {
         if let grouping {
             let groups = try await HistoryAccess.reading(dataDirectory) { store throws(QuestionFailure) in
                 do throws(HistoryError) {
@@ -169,7 +169,7 @@ public struct TimelineQuestion: Sendable, Equatable {
     }
 
     /// The page, read from the history (never created).
-    public func answer() async throws(QuestionFailure) -> TimelineListing {
+    package func answer() async throws(QuestionFailure) -> TimelineListing {
         try await HistoryAccess.reading(dataDirectory) { store throws(QuestionFailure) in try await answer(store: store) }
     }
 

@@ -4,14 +4,14 @@ import Shared
 /// The seam to the tunnel running on a data directory, for the questions that need it (captures'
 /// presence and rotation, storage, diagnostics): `App` holds no sockets, the shell injects the
 /// control channel (`TunnelControl.channel` in AppLinux), a test a scripted one.
-public struct TunnelControl: Sendable {
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TunnelControl: Sendable {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// No tunnel serves the data directory's control socket.
         case notRunning
         /// The socket could not be asked or did not answer (why).
         case failed(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notRunning: "no tunnel is running"
             case let .failed(reason): reason
@@ -19,20 +19,20 @@ public struct TunnelControl: Sendable {
         }
     }
 
-    public typealias Ask = @Sendable (_ dataDirectory: URL, _ command: ControlCommand) throws(Failure) -> ControlResponse
+    package typealias Ask = @Sendable (_ dataDirectory: URL, _ command: ControlCommand) throws(Failure) -> ControlResponse
 
     private let ask: Ask
 
-    public init(ask: @escaping Ask) {
+    package init(ask: @escaping Ask) {
         self.ask = ask
     }
 
-    public func send(_ command: ControlCommand, in dataDirectory: URL) throws(Failure) -> ControlResponse {
+    package func send(_ command: ControlCommand, in dataDirectory: URL) throws(Failure) -> ControlResponse {
         try ask(dataDirectory, command)
     }
 
     /// Whether a tunnel records into `directory`, as its control socket says.
-    public func presence(in directory: URL) -> CapturesTunnelPresence {
+    package func presence(in directory: URL) -> CapturesTunnelPresence {
         do {
             _ = try send(.stats, in: directory)
             return .live

@@ -4,13 +4,13 @@ import Shared
 /// The monitoring control as the web app holds it: one `TunnelController` for the server's life
 /// (so a failure stays shown until the person tries again, as the seed asks), over the shell's
 /// manager, and the service's record read beside it for what the screen says.
-public actor MonitoringControl {
-    public typealias Report = @Sendable () throws(TunnelControlError) -> ServiceReport
+package actor MonitoringControl {
+    package typealias Report = @Sendable () throws(TunnelControlError) -> ServiceReport
     /// Whether a `run` records into the directory (its control socket answers).
-    public typealias RunRecording = @Sendable () -> Bool
+    package typealias RunRecording = @Sendable () -> Bool
     /// What the person chose for Start to monitor (the settings' `monitoringTarget`), asked at
     /// each step; nil when it cannot be read — Start then keeps what it had.
-    public typealias ChosenTarget = @Sendable () -> MonitoringTarget?
+    package typealias ChosenTarget = @Sendable () -> MonitoringTarget?
 
     private let controller: TunnelController
     private let report: Report
@@ -18,7 +18,7 @@ public actor MonitoringControl {
     private let dataDirectory: String
     private let chosenTarget: ChosenTarget
 
-    public init(manager: any TunnelProviderManaging, configuration: TunnelConfiguration = .default, dataDirectory: String,
+    package init(manager: any TunnelProviderManaging, configuration: TunnelConfiguration = .default, dataDirectory: String,
                 report: @escaping Report, runRecording: @escaping RunRecording, chosenTarget: @escaping ChosenTarget = { nil }) {
         controller = TunnelController(manager: manager, configuration: configuration)
         self.report = report
@@ -27,7 +27,7 @@ public actor MonitoringControl {
         self.chosenTarget = chosenTarget
     }
 
-    public func perform(_ action: MonitoringAction) async -> MonitoringScreen {
+    package func perform(_ action: MonitoringAction) async -> MonitoringScreen {
         if let target = chosenTarget(), await target != controller.configuration.target {
             await controller.reconfigure(TunnelConfiguration(target: target))
         }

@@ -2,12 +2,12 @@ import Foundation
 
 /// Why a service that was being started ended instead (pure): its own error line, without the
 /// program's prefix, or — when it said nothing — how it ended.
-public enum ServiceStartFailure {
+package enum ServiceStartFailure {
     static let errorPrefix = "tunnelvision: "
     static let upPrefix = "tunnelvision: up: "
 
     /// `said` is everything it printed before it ended; `waitStatus` is waitpid's.
-    public static func reason(said: String, waitStatus status: Int32) -> String {
+    package static func reason(said: String, waitStatus status: Int32) -> String {
         let lines = said.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let errors = lines.filter { $0.hasPrefix(errorPrefix) }
         let chosen = (errors.isEmpty ? lines : errors).map { line in

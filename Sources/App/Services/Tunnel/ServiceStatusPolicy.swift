@@ -3,26 +3,26 @@ import Shared
 /// What a data directory's service files say, read as a status (pure): the lock says whether a
 /// service lives, its record what it is doing — or, once the lock is free, what it was doing
 /// when it ended.
-public struct ServiceReport: Sendable, Equatable {
-    public let status: TunnelStatus
+package struct ServiceReport: Sendable, Equatable {
+    package let status: TunnelStatus
     /// The service's own record, as written; nil when it wrote none (or removed it on a clean stop).
-    public let record: ServiceRecord?
+    package let record: ServiceRecord?
     /// What the person should know beyond the status: why the last start failed, or that the
     /// service ended without stopping.
-    public let note: String?
+    package let note: String?
 
-    public init(lockHeld: Bool, record: ServiceRecord?) {
+    package init(lockHeld: Bool, record: ServiceRecord?) {
         self.record = record
         status = ServiceStatusPolicy.status(lockHeld: lockHeld, record: record)
         note = ServiceStatusPolicy.note(lockHeld: lockHeld, record: record)
     }
 
     /// The service's pid, while it lives.
-    public var runningPID: Int32? { status == .disconnected ? nil : record?.pid }
+    package var runningPID: Int32? { status == .disconnected ? nil : record?.pid }
 }
 
-public enum ServiceStatusPolicy {
-    public static func status(lockHeld: Bool, record: ServiceRecord?) -> TunnelStatus {
+package enum ServiceStatusPolicy {
+    package static func status(lockHeld: Bool, record: ServiceRecord?) -> TunnelStatus {
         guard lockHeld else { return .disconnected }
         switch record?.phase {
         // The lock comes before the first record: a service that holds it is starting.
@@ -33,7 +33,7 @@ public enum ServiceStatusPolicy {
         }
     }
 
-    public static func note(lockHeld: Bool, record: ServiceRecord?) -> String? {
+    package static func note(lockHeld: Bool, record: ServiceRecord?) -> String? {
         guard let record else { return nil }
         if record.phase == .failed {
             let problem = record.problem ?? "no reason was given"

@@ -4,24 +4,24 @@ import Shared
 /// target and whether to inspect TLS. The seed's profile fields (bundle identifier, server
 /// address, profile name) name a VPN profile iOS shows; on Linux the service is named by its
 /// data directory, which the manager holds, so what remains is what the person chose.
-public struct TunnelConfiguration: Sendable, Equatable {
-    public var target: MonitoringTarget
+package struct TunnelConfiguration: Sendable, Equatable {
+    package var target: MonitoringTarget
     /// TLS inspection with the person's local CA, for the routed targets only.
-    public var inspect: Bool
+    package var inspect: Bool
     /// Whether each connection's program is asked of the kernel (`up --no-programs` says no).
-    public var namesPrograms: Bool
+    package var namesPrograms: Bool
 
-    public init(target: MonitoringTarget, inspect: Bool = false, namesPrograms: Bool = true) {
+    package init(target: MonitoringTarget, inspect: Bool = false, namesPrograms: Bool = true) {
         self.target = target
         self.inspect = inspect
         self.namesPrograms = namesPrograms
     }
 
     /// The host, not inspected: what Start does before Settings picks anything else.
-    public static let `default` = TunnelConfiguration(target: .host)
+    package static let `default` = TunnelConfiguration(target: .host)
 
     /// Refuses a target that cannot exist, and inspection where nothing is relayed.
-    public func validate() throws(TunnelControlError) {
+    package func validate() throws(TunnelControlError) {
         if let invalidity = target.invalidity { throw .configurationFailed(invalidity) }
         if inspect && target.isPassive {
             throw .configurationFailed("\(target) cannot be inspected: watching an interface relays nothing, so no TLS is "

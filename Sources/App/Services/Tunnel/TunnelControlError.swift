@@ -4,7 +4,7 @@ import Glibc
 
 /// Every failure of the monitoring control, typed (seeds/000 § Tunnel control): the shell maps
 /// what the system said into one of these, so nothing above it sees an untyped error.
-public enum TunnelControlError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum TunnelControlError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Not root and without CAP_NET_ADMIN: the Linux form of "the person said Don't Allow".
     case permissionDenied
     case configurationFailed(String)
@@ -18,14 +18,14 @@ public enum TunnelControlError: Error, Sendable, Equatable, CustomStringConverti
     case malformedResponse
 
     /// What the manager was doing when the system refused.
-    public enum Operation: Sendable, Equatable {
+    package enum Operation: Sendable, Equatable {
         case install, start, stop, control
     }
 
     /// Classifies a system error (an errno and its words) without the shell deciding anything:
     /// a missing privilege is a denial whatever was asked; on the control channel, no socket or
     /// no listener is no service running.
-    public static func classifying(errno code: Int32, message: String, during operation: Operation) -> TunnelControlError {
+    package static func classifying(errno code: Int32, message: String, during operation: Operation) -> TunnelControlError {
         if code == EPERM || code == EACCES { return .permissionDenied }
         switch operation {
         case .install: return .configurationFailed(message)
@@ -36,7 +36,7 @@ public enum TunnelControlError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     /// In the words a screen or a terminal shows; the fix where there is one.
-    public var description: String {
+    package var description: String {
         switch self {
         case .permissionDenied:
             "permission denied: monitoring needs root or CAP_NET_ADMIN (run it with sudo, or start the service as root)"

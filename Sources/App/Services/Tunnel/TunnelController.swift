@@ -10,21 +10,21 @@ import Shared
 ///
 /// The toggles never throw: a failure becomes `.failed` for the screen to show with a retry.
 /// `send` throws, because its callers (Settings) react to a command failing.
-public actor TunnelController {
-    public private(set) var state: TunnelState = .off
-    public private(set) var configuration: TunnelConfiguration
+package actor TunnelController {
+    package private(set) var state: TunnelState = .off
+    package private(set) var configuration: TunnelConfiguration
     /// What the manager was last set up for; a Start for anything else sets it up again first.
     private var installed: TunnelConfiguration?
     private let manager: any TunnelProviderManaging
     private var observation: Task<Void, Never>?
 
-    public init(manager: any TunnelProviderManaging, configuration: TunnelConfiguration = .default) {
+    package init(manager: any TunnelProviderManaging, configuration: TunnelConfiguration = .default) {
         self.manager = manager
         self.configuration = configuration
     }
 
     /// Loads the status; a failure shown stays until a status that is not a stop replaces it.
-    public func refresh() async {
+    package func refresh() async {
         do throws(TunnelControlError) {
             apply(try await manager.loadStatus())
         } catch {
@@ -33,7 +33,7 @@ public actor TunnelController {
     }
 
     /// Follows the manager's status changes until `stopObservingStatus`.
-    public func startObservingStatus() {
+    package func startObservingStatus() {
         guard observation == nil else { return }
         let updates = manager.statusUpdates()
         observation = Task { [weak self] in
@@ -44,13 +44,13 @@ public actor TunnelController {
         }
     }
 
-    public func stopObservingStatus() {
+    package func stopObservingStatus() {
         observation?.cancel()
         observation = nil
     }
 
     /// Sets the service up for the configuration (the priming step), without starting it.
-    public func install() async {
+    package func install() async {
         do throws(TunnelControlError) {
             try configuration.validate()
             try await manager.install(configuration)
@@ -63,12 +63,12 @@ public actor TunnelController {
 
     /// The next Start is for `configuration` (the person chose another target); a service that
     /// runs keeps the one it was started for.
-    public func reconfigure(_ configuration: TunnelConfiguration) {
+    package func reconfigure(_ configuration: TunnelConfiguration) {
         self.configuration = configuration
     }
 
     /// Start, or Try again: sets up first when nothing is, then starts; the outcome is the state.
-    public func startMonitoring() async {
+    package func startMonitoring() async {
         do throws(TunnelControlError) {
             try configuration.validate()
             switch try await manager.loadStatus() {
@@ -91,7 +91,7 @@ public actor TunnelController {
         }
     }
 
-    public func stopMonitoring() async {
+    package func stopMonitoring() async {
         do throws(TunnelControlError) {
             state = .stopping
             try await manager.stop()
@@ -104,7 +104,7 @@ public actor TunnelController {
     /// One command through the control channel, with the shared codec. No reply is no service:
     /// `.notRunning`, the ordinary race with a stop.
     @discardableResult
-    public func send(_ command: ControlCommand) async throws(TunnelControlError) -> ControlResponse {
+    package func send(_ command: ControlCommand) async throws(TunnelControlError) -> ControlResponse {
         guard let reply = try await manager.sendControl(ControlChannel.encode(command)) else { throw .notRunning }
         do {
             return try ControlChannel.decodeResponse(reply)

@@ -4,7 +4,7 @@ import Foundation
 /// sets up, starts and stops the service and carries control messages, and decides nothing.
 /// Every failure is a `TunnelControlError` — the mapping from what the system said is the
 /// shell's (`TunnelControlError.classifying`).
-public protocol TunnelProviderManaging: Sendable {
+package protocol TunnelProviderManaging: Sendable {
     func loadStatus() async throws(TunnelControlError) -> TunnelStatus
     /// Sets up the service for `configuration`: where iOS asked the person, Linux checks rights.
     func install(_ configuration: TunnelConfiguration) async throws(TunnelControlError)

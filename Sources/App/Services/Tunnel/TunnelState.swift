@@ -1,7 +1,7 @@
 /// What a screen renders of monitoring (seeds/000 § Tunnel control). Not `TunnelStatus`: it
 /// folds the transport detail a person does not care about, and adds the failures the manager
 /// reports by throwing — as a value, so the screen can show it and offer to try again.
-public enum TunnelState: Sendable, Equatable {
+package enum TunnelState: Sendable, Equatable {
     /// Nothing set up yet: the screen invites the first start.
     case notInstalled
     /// Set up and stopped.
@@ -14,5 +14,5 @@ public enum TunnelState: Sendable, Equatable {
     case failed(TunnelControlError)
 
     /// Whether monitoring is carrying traffic now.
-    public var isLive: Bool { self == .live }
+    package var isLive: Bool { self == .live }
 }

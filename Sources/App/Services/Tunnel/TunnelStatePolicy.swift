@@ -1,7 +1,7 @@
 /// The two decisions of the monitoring control (seeds/000 § Tunnel control), pure.
-public enum TunnelStatePolicy {
+package enum TunnelStatePolicy {
     /// The state a freshly loaded status means.
-    public static func state(for status: TunnelStatus) -> TunnelState {
+    package static func state(for status: TunnelStatus) -> TunnelState {
         switch status {
         case .notInstalled: .notInstalled
         case .disconnected: .off
@@ -15,7 +15,7 @@ public enum TunnelStatePolicy {
     /// The state after a status change, keeping a failure visible until the person acts: the
     /// stopped status that came with the failure does not clear it; only an active status (or an
     /// explicit retry, which is the controller's) does.
-    public static func next(from current: TunnelState, status: TunnelStatus) -> TunnelState {
+    package static func next(from current: TunnelState, status: TunnelStatus) -> TunnelState {
         if case .failed = current, status == .disconnected || status == .notInstalled { return current }
         return state(for: status)
     }

@@ -1,6 +1,6 @@
 /// Where the monitoring service stands, as its manager reports it (seeds/000 § Tunnel control):
 /// the transport's own states, mirrored so the decisions above never touch the shell.
-public enum TunnelStatus: String, Sendable, Equatable, CaseIterable {
+package enum TunnelStatus: String, Sendable, Equatable, CaseIterable {
     /// No service has been set up for this data directory yet.
     case notInstalled
     case disconnected

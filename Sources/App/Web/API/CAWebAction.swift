@@ -1,6 +1,6 @@
 /// What the web API asks of the local CA (`/api/ca…`), each the `ca` command's question: the
 /// actions come from a page that has asked first, so they are the confirmed ones (`--yes`).
-public enum CAWebAction: Sendable, Equatable {
+package enum CAWebAction: Sendable, Equatable {
     case show
     case create
     /// `ca create --remake --yes`.

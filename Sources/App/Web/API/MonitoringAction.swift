@@ -1,6 +1,6 @@
 /// What the Dashboard asks of the monitoring service (`/api/monitoring…`): its state, Start (or
 /// Try again) and Stop — `status`, `up` and `down`, through the monitoring control.
-public enum MonitoringAction: Sendable, Equatable {
+package enum MonitoringAction: Sendable, Equatable {
     case show
     case start
     case stop

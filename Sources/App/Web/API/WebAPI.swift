@@ -5,8 +5,8 @@ import Shared
 /// command asks, with the same JSON text it prints with `--json` (newline included); a question
 /// that gets no answer is `{"error": sentence}` with the status its kind calls for. Downloads
 /// carry their type and an attachment name. The live feed's stream is the server's to push.
-public actor WebAPI: WebResponder {
-    public typealias LiveLine = @Sendable () async -> String
+package actor WebAPI: WebResponder {
+    package typealias LiveLine = @Sendable () async -> String
 
     let dataDirectory: URL
     let tunnel: TunnelControl
@@ -17,7 +17,7 @@ public actor WebAPI: WebResponder {
     /// `tunnel` asks the tunnel running there (`TunnelControl.channel`); `liveLine` is the live
     /// feed's line for now (`WebLiveFeed.current`), the one its stream pushes every second;
     /// `monitoring` starts and stops the directory's service (nil: this server cannot).
-    public init(dataDirectory: URL, tunnel: TunnelControl, liveLine: @escaping LiveLine,
+    package init(dataDirectory: URL, tunnel: TunnelControl, liveLine: @escaping LiveLine,
                 monitoring: MonitoringControl? = nil, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.dataDirectory = dataDirectory
         self.tunnel = tunnel
@@ -26,7 +26,7 @@ public actor WebAPI: WebResponder {
         self.clock = clock
     }
 
-    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    package func respond(to request: HTTPRequest) async -> HTTPResponse {
         switch WebAPIRoute.resolve(request, dataDirectory: dataDirectory.path, now: clock()) {
         case .failure(let refusal): return WebAPIResponse.error(refusal.status, refusal.message, parameter: refusal.parameter)
         case .success(let route):

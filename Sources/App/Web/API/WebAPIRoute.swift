@@ -5,7 +5,7 @@ import Shared
 /// read with the commands' own parsers: a query parameter `protocol=tcp,udp` is the option
 /// `--protocol tcp,udp`, so the API and the command read the same words the same way and refuse
 /// them with the same sentence. Pure: no I/O, the instant relative times count from is an input.
-public enum WebAPIRoute: Sendable, Equatable {
+package enum WebAPIRoute: Sendable, Equatable {
     case flows(TimelineQuestion)
     case activity(ActivityQuestion)
     /// `flow ID [--packets N]`.
@@ -44,23 +44,23 @@ public enum WebAPIRoute: Sendable, Equatable {
     case contact
 
     /// A request the API does not answer: its status and the sentence said.
-    public struct Refusal: Error, Sendable, Equatable {
-        public let status: HTTPStatus
-        public let message: String
+    package struct Refusal: Error, Sendable, Equatable {
+        package let status: HTTPStatus
+        package let message: String
         /// The field whose value was refused, as the question said (`QuestionFailure.parameter`).
-        public let parameter: QuestionFailure.RefusedParameter?
+        package let parameter: QuestionFailure.RefusedParameter?
 
-        public init(_ status: HTTPStatus, _ message: String, parameter: QuestionFailure.RefusedParameter? = nil) {
+        package init(_ status: HTTPStatus, _ message: String, parameter: QuestionFailure.RefusedParameter? = nil) {
             self.status = status
             self.message = message
             self.parameter = parameter
         }
     }
 
-    public static let prefix = "/api/"
+    package static let prefix = "/api/"
 
     /// The route of `request` over the data directory at `dataDirectory` (its path).
-    public static func resolve(_ request: HTTPRequest, dataDirectory: String, now: Date) -> Result<WebAPIRoute, Refusal> {
+    package static func resolve(_ request: HTTPRequest, dataDirectory: String, now: Date) -> Result<WebAPIRoute, Refusal> {
         Result { () throws(Refusal) in try route(request, dataDirectory: dataDirectory, now: now) }
     }
 

@@ -35,7 +35,7 @@ package struct ProxyReplyScanner: Sendable {
 
     /// The most bytes waited for: a SOCKS5 reply with a 255-byte name and its preamble is 266; an
     /// HTTP proxy's answer to CONNECT is a status line and a few short headers.
-    package static let maxReplyBytes = 1040
+    static let maxReplyBytes = 1040
 
     package let kind: Kind
     private var pending: [UInt8] = []

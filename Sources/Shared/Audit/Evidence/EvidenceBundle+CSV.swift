@@ -4,13 +4,13 @@ import Foundation
 /// flow in the same order, written through `EvidenceFlowsCSV`. Values are spelt as in
 /// `flows.json`; an empty cell is a reading not made. Lists sit in one cell, separated by `;`.
 extension EvidenceBundle {
-    public static let csvHeader = [
+    package static let csvHeader = [
         "id", "protocol", "firstSeen", "lastSeen", "durationSeconds", "bytesOut", "bytesIn", "packetCount",
         "peerA", "peerB", "communityID", "name", "nameOrigin", "tlsStatus", "clientTLSVersions", "serverTLSVersion", "quicVersion",
         "findingIDs",
     ]
 
-    public var flowsCSV: [UInt8] {
+    package var flowsCSV: [UInt8] {
         do {
             return try EvidenceFlowsCSV.document(header: Self.csvHeader, rows: flows.map(row))
         } catch {

@@ -14,12 +14,12 @@
 ///    "sessionID","verdictsNote"}
 extension EvidenceBundle {
     /// What the verdicts are, said once in the document that holds them.
-    public static let verdictsNote = "Each requirement's verdict is what this session's traffic says of it: "
+    package static let verdictsNote = "Each requirement's verdict is what this session's traffic says of it: "
         + "contradicted (a finding against it), observedWithoutContradiction (traffic it concerns was observed and none of it "
         + "contradicts it, which does not show that it is met), outsideToolScope (network observation cannot assess it) or "
         + "nothingObserved (nothing it concerns was observed). No verdict says that a requirement is met."
 
-    public var findingsJSON: [UInt8] {
+    package var findingsJSON: [UInt8] {
         var out = JSONWriter(capacity: 4096 + flows.count * 40)
         out.beginObject()
         writeCatalogue(to: &out)

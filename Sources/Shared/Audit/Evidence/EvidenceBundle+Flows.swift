@@ -8,7 +8,7 @@
 /// protocol, quic?{source,version}, serverCertificate{visibility,…}, serverTLS?{negotiated|refused},
 /// sni?, streamOpening?, tlsStatus.
 extension EvidenceBundle {
-    public var flowsJSON: [UInt8] {
+    package var flowsJSON: [UInt8] {
         var out = JSONWriter(capacity: 1024 + flows.count * 900)
         out.beginObject()
         EvidenceJSON.instant(&out, "exportedAt", exportedAt)

@@ -9,12 +9,12 @@
 ///               "release"?:{"build","version"},"startedAt"}}
 extension EvidenceBundle {
     /// What the bundle holds, said by the bundle itself.
-    public static let contents = "Evidence of one ended audit session: its project and allowlist, its conditions and markers, "
+    package static let contents = "Evidence of one ended audit session: its project and allowlist, its conditions and markers, "
         + "its connections' metadata (flows.json, flows.csv), the findings and what they say of the catalogue's requirements "
         + "(findings.json), and the connections' captured packets (capture.pcapng, described in capture.json). "
         + "No decrypted content and no comparison between releases are in it."
 
-    public var sessionJSON: [UInt8] {
+    package var sessionJSON: [UInt8] {
         var out = JSONWriter(capacity: 4096)
         out.beginObject()
         out.string("contents", Self.contents)

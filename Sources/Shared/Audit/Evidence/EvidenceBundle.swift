@@ -10,22 +10,22 @@ import Foundation
 /// microseconds, `exportedAt` given; the same input gives the same bytes. A key left out is a
 /// reading that was not made — no nulls — except a flow's `serverCertificate`, always present
 /// with its `visibility`. Neither decrypted content nor a release diff is in any document.
-public struct EvidenceBundle: Sendable {
-    public let project: AuditProject
-    public let session: AuditSession
+package struct EvidenceBundle: Sendable {
+    package let project: AuditProject
+    package let session: AuditSession
     /// The session's own markers, chronological.
-    public let markers: [SessionMarker]
+    package let markers: [SessionMarker]
     /// First seen first, then by id.
-    public let flows: [StoredFlow]
-    public let catalogue: RequirementCatalogue
-    public let exportedAt: Date
-    public let findings: SessionFindings
+    package let flows: [StoredFlow]
+    package let catalogue: RequirementCatalogue
+    package let exportedAt: Date
+    package let findings: SessionFindings
     /// Every requirement of the catalogue, in its order.
-    public let requirements: [RequirementAssessment]
+    package let requirements: [RequirementAssessment]
     /// Each flow's findings (`F1`…), in the findings' order; every flow of the bundle is a key.
-    public let findingIDs: [Int64: [String]]
+    package let findingIDs: [Int64: [String]]
 
-    public init(project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
+    package init(project: AuditProject, session: AuditSession, markers: [SessionMarker], flows: [StoredFlow],
                 catalogue: RequirementCatalogue, exportedAt: Date) throws(EvidenceBundleRefusal) {
         guard session.projectID == project.id else { throw .sessionOfAnotherProject }
         guard !session.isOpen else { throw .sessionStillOpen }
@@ -52,7 +52,7 @@ public struct EvidenceBundle: Sendable {
     }
 
     /// `F1` for the first finding.
-    public static func findingID(_ index: Int) -> String { "F\(index + 1)" }
+    package static func findingID(_ index: Int) -> String { "F\(index + 1)" }
 
     /// The ids of findings (`F2`, …), in order.
     func ids(of findings: [Finding]) -> [String] {
@@ -62,13 +62,13 @@ public struct EvidenceBundle: Sendable {
     }
 
     /// One document: its file name in the bundle and its bytes.
-    public struct Document: Sendable, Hashable {
-        public let name: String
-        public let bytes: [UInt8]
+    package struct Document: Sendable, Hashable {
+        package let name: String
+        package let bytes: [UInt8]
     }
 
     /// The four documents, in the order an export writes them.
-    public var documents: [Document] {
+    package var documents: [Document] {
         [Document(name: EvidenceBundleFormat.sessionFile, bytes: sessionJSON),
          Document(name: EvidenceBundleFormat.flowsFile, bytes: flowsJSON),
          Document(name: EvidenceBundleFormat.flowsCSVFile, bytes: flowsCSV),

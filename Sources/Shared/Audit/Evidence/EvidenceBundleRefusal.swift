@@ -1,6 +1,6 @@
 /// Why the documents of a bundle cannot be made from what was given. Each says the caller read
 /// the wrong things or read while the history changed; nothing is written.
-public enum EvidenceBundleRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+package enum EvidenceBundleRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// The session belongs to another project than the one given.
     case sessionOfAnotherProject
     /// The session is still recording: its evidence is not complete.
@@ -8,7 +8,7 @@ public enum EvidenceBundleRefusal: Error, Sendable, Hashable, CustomStringConver
     /// A flow given twice.
     case duplicateFlow(id: Int64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sessionOfAnotherProject: "the session belongs to another project than the one given"
         case .sessionStillOpen: "the session is still recording, so its evidence is not complete"

@@ -12,56 +12,56 @@ import Foundation
 ///    "writtenOutsideSession":{"afterEnd","beforeStart"}}
 ///
 /// `recorded` is the sum of `written` and the three `withoutBytes` counts.
-public struct EvidenceCapture: Sendable, Hashable {
+package struct EvidenceCapture: Sendable, Hashable {
     /// The file's size and SHA-256, as the sink took it.
-    public let byteCount: UInt64
-    public let sha256: [UInt8]
+    package let byteCount: UInt64
+    package let sha256: [UInt8]
     /// The IDB's: the largest snaplen of the source files read, 0 when none was.
-    public let snaplen: UInt32
-    public let written: Int
+    package let snaplen: UInt32
+    package let written: Int
     /// Recorded without their bytes: capture off or stopped.
-    public let notCaptured: Int
+    package let notCaptured: Int
     /// In capture files no longer there.
-    public let captureFileMissing: Int
+    package let captureFileMissing: Int
     /// In a file that could not be read, or a record that could not be read or was another packet.
-    public let recordUnreadable: Int
+    package let recordUnreadable: Int
     /// Packets written from before the session's start or after its end: a tagged flow keeps its
     /// packets from either side.
-    public let writtenBeforeStart: Int
-    public let writtenAfterEnd: Int
-    public let readFiles: [ReadFile]
-    public let missingFiles: [MissingFile]
-    public let unreadableFiles: [UnreadableFile]
-    public let flowCount: Int
+    package let writtenBeforeStart: Int
+    package let writtenAfterEnd: Int
+    package let readFiles: [ReadFile]
+    package let missingFiles: [MissingFile]
+    package let unreadableFiles: [UnreadableFile]
+    package let flowCount: Int
     /// The flows of the bundle none of whose packets is in the capture, ascending.
-    public let flowsWithoutPacketsWritten: [Int64]
+    package let flowsWithoutPacketsWritten: [Int64]
 
-    public struct ReadFile: Sendable, Hashable {
-        public let sequence: UInt32
-        public let name: String
-        public let packetsWritten: Int
-        public let recordsUnreadable: Int
+    package struct ReadFile: Sendable, Hashable {
+        package let sequence: UInt32
+        package let name: String
+        package let packetsWritten: Int
+        package let recordsUnreadable: Int
     }
 
-    public struct MissingFile: Sendable, Hashable {
-        public let sequence: UInt32
-        public let packets: Int
+    package struct MissingFile: Sendable, Hashable {
+        package let sequence: UInt32
+        package let packets: Int
     }
 
-    public struct UnreadableFile: Sendable, Hashable {
-        public let sequence: UInt32
-        public let name: String
-        public let packets: Int
+    package struct UnreadableFile: Sendable, Hashable {
+        package let sequence: UInt32
+        package let name: String
+        package let packets: Int
         /// `notARegularFile`, `cannotBeRead`, `notRawIP` (a link type the capture does not carry) or
         /// `notAClassicPcap` (the header is short or foreign).
-        public let reason: String
+        package let reason: String
     }
 
     /// Every packet the history recorded for the bundle's flows.
-    public var recorded: Int { written + notCaptured + captureFileMissing + recordUnreadable }
+    package var recorded: Int { written + notCaptured + captureFileMissing + recordUnreadable }
 
     /// `manifest.json`'s entry for the capture.
-    public var manifestEntry: EvidenceManifest.Entry {
+    package var manifestEntry: EvidenceManifest.Entry {
         EvidenceManifest.Entry(name: EvidenceBundleFormat.captureFile, byteCount: byteCount, sha256: X509Digest.lowercaseHex(sha256))
     }
 
@@ -92,7 +92,7 @@ public struct EvidenceCapture: Sendable, Hashable {
     }
 
     /// `capture.json`'s bytes.
-    public var json: [UInt8] {
+    package var json: [UInt8] {
         var out = JSONWriter(capacity: 2048 + flowsWithoutPacketsWritten.count * 8)
         out.beginObject()
         out.string("file", EvidenceBundleFormat.captureFile)

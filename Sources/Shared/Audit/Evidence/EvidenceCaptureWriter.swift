@@ -20,10 +20,10 @@ import Foundation
 /// Source files are ours (LINKTYPE_RAW), but what a file says is what is read: any raw-IP capture
 /// in either byte order and precision is carried over as it is; a file of another link type, or no
 /// capture at all, is unreadable and its packets counted as such.
-public final class EvidenceCaptureWriter {
-    public let destination: URL
+package final class EvidenceCaptureWriter {
+    package let destination: URL
     /// The readable source files, ascending: the caller hands each its packets, in this order.
-    public let filesToRead: [UInt32]
+    package let filesToRead: [UInt32]
     private let session: AuditSession
     private let comments: [Int64: String]
     private let expected: [UInt32: Int]
@@ -45,11 +45,11 @@ public final class EvidenceCaptureWriter {
     private var flowsWritten = Set<Int64>()
 
     /// The name the section header gives as the exporting application.
-    public static let application = "TunnelVision \(ProductVersion.current)"
+    package static let application = "TunnelVision \(ProductVersion.current)"
 
     /// `findingIDs` has every flow of the bundle as a key (`EvidenceBundle.findingIDs`);
     /// `captureFiles` is the capture directory's listing (`CaptureDirectory.files(in:)`).
-    public init(destination: URL, captureFiles: [UInt32: URL], session: AuditSession, findingIDs: [Int64: [String]],
+    package init(destination: URL, captureFiles: [UInt32: URL], session: AuditSession, findingIDs: [Int64: [String]],
                 packetCounts: [SessionPacketCount]) throws(EvidenceCaptureError) {
         if let stranger = packetCounts.first(where: { findingIDs[$0.flowID] == nil }) { throw .flowNotInBundle(id: stranger.flowID) }
         self.destination = destination
@@ -116,18 +116,18 @@ public final class EvidenceCaptureWriter {
     }
 
     /// `flow=12`, or `flow=12 findings=F1,F3`.
-    public static func comment(flow: Int64, findingIDs: [String]) -> String {
+    package static func comment(flow: Int64, findingIDs: [String]) -> String {
         findingIDs.isEmpty ? "flow=\(flow)" : "flow=\(flow) findings=" + findingIDs.joined(separator: ",")
     }
 
     /// How many of the session's packets the counts put in `file`: what the caller hands over for it.
-    public func expectedPackets(inFile file: UInt32) -> Int { expected[file] ?? 0 }
+    package func expectedPackets(inFile file: UInt32) -> Int { expected[file] ?? 0 }
 
     /// Writes the packets whose records are in `fileSequence`, the next of `filesToRead`, by
     /// offset. A packet of a flow the bundle does not list refuses the whole file before any of its
     /// packets is written (and the capture is then removed); a record that cannot be read, or whose
     /// original length is not the stored one, is counted and left out.
-    public func write(fileSequence: UInt32, packets: [SessionCapturedPacket]) throws(EvidenceCaptureError) {
+    package func write(fileSequence: UInt32, packets: [SessionCapturedPacket]) throws(EvidenceCaptureError) {
         precondition(nextFile < filesToRead.count && filesToRead[nextFile] == fileSequence,
                      "files are written once each, in the order of filesToRead")
         precondition(packets.count == expectedPackets(inFile: fileSequence), "the counts say \(expectedPackets(inFile: fileSequence)) packets")
@@ -171,7 +171,7 @@ public final class EvidenceCaptureWriter {
 
     /// Ends the file (every file of `filesToRead` written) and closes it, synced unless `sync` is
     /// false (a file copied elsewhere at once, whose copy is synced): what it holds and lacks.
-    public func finish(sync: Bool = true) throws(EvidenceCaptureError) -> EvidenceCapture {
+    package func finish(sync: Bool = true) throws(EvidenceCaptureError) -> EvidenceCapture {
         precondition(nextFile == filesToRead.count, "every file of filesToRead is written before the capture ends")
         let summary: PcapngWriter.Summary
         do throws(PcapngWriterError) {

@@ -10,13 +10,13 @@
 /// tab or CR gets a leading `'` first (OWASP, CSV injection): a spreadsheet would run it as a
 /// formula, and the flows' names and readings come from the network. A negative number reads
 /// `'-5` for the same reason.
-public enum EvidenceFlowsCSV {
+package enum EvidenceFlowsCSV {
     /// Why a document cannot be written: a row whose width is not the header's (RFC 4180 §2.4
     /// wants one width throughout). A bug in the caller's columns.
-    public enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         case rowWidth(row: Int, cells: Int, header: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .rowWidth(row, cells, header): "row \(row) has \(cells) cells, the header \(header)"
             }
@@ -30,7 +30,7 @@ public enum EvidenceFlowsCSV {
     static let quoteTriggers: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: ","), UInt8(ascii: "\r"), UInt8(ascii: "\n")]
 
     /// The whole document: `header`, then `rows`, each as `record(_:)`.
-    public static func document(header: [String], rows: [[String]]) throws(Refusal) -> [UInt8] {
+    package static func document(header: [String], rows: [[String]]) throws(Refusal) -> [UInt8] {
         var out = record(header)
         for (index, row) in rows.enumerated() {
             guard row.count == header.count else { throw .rowWidth(row: index, cells: row.count, header: header.count) }
@@ -40,7 +40,7 @@ public enum EvidenceFlowsCSV {
     }
 
     /// One record: the cells, comma-separated, and CRLF.
-    public static func record(_ cells: [String]) -> [UInt8] {
+    package static func record(_ cells: [String]) -> [UInt8] {
         var out: [UInt8] = []
         for (index, text) in cells.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
@@ -51,7 +51,7 @@ public enum EvidenceFlowsCSV {
     }
 
     /// One cell as it stands in a record.
-    public static func cell(_ text: String) -> String {
+    package static func cell(_ text: String) -> String {
         var out: [UInt8] = []
         appendCell(text, to: &out)
         return String(decoding: out, as: UTF8.self)

@@ -9,32 +9,32 @@
 ///
 /// Keys sorted, files sorted by name (UTF-8 bytes), one line a file: the same files give the same
 /// bytes.
-public struct EvidenceManifest: Sendable, Hashable {
-    public struct Entry: Sendable, Hashable {
+package struct EvidenceManifest: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// A plain file name inside the bundle's folder.
-        public let name: String
-        public let byteCount: UInt64
+        package let name: String
+        package let byteCount: UInt64
         /// Lowercase hexadecimal, as `sha256sum` prints it.
-        public let sha256: String
+        package let sha256: String
 
-        public init(name: String, byteCount: UInt64, sha256: String) {
+        package init(name: String, byteCount: UInt64, sha256: String) {
             self.name = name
             self.byteCount = byteCount
             self.sha256 = sha256
         }
 
         /// The entry of a file whose bytes are all at hand.
-        public init(name: String, contents: some Collection<UInt8>) {
+        package init(name: String, contents: some Collection<UInt8>) {
             self.init(name: name, byteCount: UInt64(contents.count), sha256: X509Digest.lowercaseHex(X509Digest.sha256(contents)))
         }
     }
 
     /// Sorted by name.
-    public let entries: [Entry]
+    package let entries: [Entry]
 
     /// Refuses, the first of the sorted entries that fails: the checks run on the sorted list, so
     /// the refusal does not depend on the order given.
-    public init(entries: [Entry]) throws(EvidenceManifestRefusal) {
+    package init(entries: [Entry]) throws(EvidenceManifestRefusal) {
         guard !entries.isEmpty else { throw .noFiles }
         let sorted = entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         var names = Set<String>()
@@ -48,7 +48,7 @@ public struct EvidenceManifest: Sendable, Hashable {
     }
 
     /// The document's bytes: UTF-8 JSON, ending with a line break.
-    public var json: [UInt8] {
+    package var json: [UInt8] {
         var out = JSONWriter(capacity: 128 + entries.count * 160)
         out.beginObject()
         out.beginArray("files")
@@ -82,7 +82,7 @@ public struct EvidenceManifest: Sendable, Hashable {
 
 /// Why a manifest cannot be written. Each is a bug in the exporter that assembled the list, not
 /// something the person can fix: the export fails and leaves nothing behind.
-public enum EvidenceManifestRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+package enum EvidenceManifestRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// No file to list.
     case noFiles
     /// A name that is not a plain file name of the bundle's folder (empty, `.`, `..`, or with `/`).
@@ -94,7 +94,7 @@ public enum EvidenceManifestRefusal: Error, Sendable, Hashable, CustomStringConv
     /// A digest that is not 64 lowercase hexadecimal digits.
     case invalidDigest(name: String, digest: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noFiles: "a manifest must list at least one file"
         case let .invalidName(name): "\"\(name)\" is not a file name inside the bundle"

@@ -24,17 +24,17 @@ import Foundation
 /// 65 535 entries are refused (`ZipWriterError`), before the entry's data is written where the size
 /// is known beforehand. Until `finish()` succeeds the file is the writer's: a failure, or a writer
 /// let go unfinished, removes it.
-public final class ZipWriter {
-    public enum Method: Sendable, Hashable {
+package final class ZipWriter {
+    package enum Method: Sendable, Hashable {
         case stored
         /// Raw deflate at zlib's `level` (1 fastest … 9 smallest).
         case deflated(level: Int32)
     }
 
     /// zlib's own default level.
-    public static let defaultLevel: Int32 = 6
+    package static let defaultLevel: Int32 = 6
 
-    public let url: URL
+    package let url: URL
     private var descriptor: Int32
     private let time: UInt16
     private let date: UInt16
@@ -69,7 +69,7 @@ public final class ZipWriter {
     static let chunkSize = 1 << 20
 
     /// Creates the archive at `url` (a new file, mode 0600); every entry is dated `modified`, in UTC.
-    public init(url: URL, modified: Date) throws(ZipWriterError) {
+    package init(url: URL, modified: Date) throws(ZipWriterError) {
         self.url = url
         (time, date) = Self.dosTimestamp(modified)
         let opened = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -85,13 +85,13 @@ public final class ZipWriter {
     }
 
     /// A folder entry: `name` ends with `/`, no data.
-    public func addDirectory(_ name: String) throws(ZipWriterError) {
+    package func addDirectory(_ name: String) throws(ZipWriterError) {
         precondition(name.hasSuffix("/"), "a folder's name ends with /")
         try addEntry(name, method: .stored, isDirectory: true, size: 0) { _ throws(ZipWriterError) in nil }
     }
 
     /// A file entry of `bytes`.
-    public func addFile(_ name: String, bytes: [UInt8], method: Method) throws(ZipWriterError) {
+    package func addFile(_ name: String, bytes: [UInt8], method: Method) throws(ZipWriterError) {
         var given = false
         try addEntry(name, method: method, isDirectory: false, size: UInt64(bytes.count)) { _ throws(ZipWriterError) in
             guard !given else { return nil }
@@ -101,7 +101,7 @@ public final class ZipWriter {
     }
 
     /// A file entry of the file at `source`, read a chunk at a time.
-    public func addFile(_ name: String, contentsOf source: URL, method: Method) throws(ZipWriterError) {
+    package func addFile(_ name: String, contentsOf source: URL, method: Method) throws(ZipWriterError) {
         let input = open(source.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard input >= 0 else { throw .cannotRead(path: source.path, errno: errno) }
         defer { close(input) }
@@ -123,7 +123,7 @@ public final class ZipWriter {
 
     /// Writes the central directory and its end, syncs and closes: the archive's size.
     @discardableResult
-    public func finish() throws(ZipWriterError) -> UInt64 {
+    package func finish() throws(ZipWriterError) -> UInt64 {
         try flush()
         let directoryOffset = offset
         guard directoryOffset + UInt64(central.count) + 22 <= Self.sizeLimit else { throw .archiveTooLarge }
@@ -298,7 +298,7 @@ private final class Deflater {
 }
 
 /// Why an archive could not be written. The partial archive is removed.
-public enum ZipWriterError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ZipWriterError: Error, Sendable, Hashable, CustomStringConvertible {
     case cannotWrite(path: String, errno: Int32)
     case cannotRead(path: String, errno: Int32)
     /// An entry of 4 GiB or more: this writer has no ZIP64.
@@ -312,7 +312,7 @@ public enum ZipWriterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// zlib refused (its status code): a fault of this build.
     case deflateFailed(Int32)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotWrite(path, code): "cannot write \(path): \(SystemError.text(code))"
         case let .cannotRead(path, code): "cannot read \(path): \(SystemError.text(code))"

@@ -1,6 +1,6 @@
 /// The five checks the findings classifier runs on every flow of a session (audit.md § Findings).
 /// Raw values are stable identifiers: the evidence bundle and the catalogue's rules name them.
-public enum AuditCheck: String, Sendable, Hashable, CaseIterable {
+package enum AuditCheck: String, Sendable, Hashable, CaseIterable {
     case tlsVersion
     case encryption
     case host
@@ -8,7 +8,7 @@ public enum AuditCheck: String, Sendable, Hashable, CaseIterable {
     case consent
 
     /// The check as a report names it.
-    public var title: String {
+    package var title: String {
         switch self {
         case .tlsVersion: "TLS version"
         case .encryption: "Encryption"
@@ -19,7 +19,7 @@ public enum AuditCheck: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The raw value as a JSONWriter key (keys are static strings): every document's `checks`.
-    public var jsonKey: StaticString {
+    package var jsonKey: StaticString {
         switch self {
         case .tlsVersion: "tlsVersion"
         case .encryption: "encryption"

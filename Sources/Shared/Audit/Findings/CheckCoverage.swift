@@ -1,13 +1,13 @@
 /// Why a check could not say anything about a flow. Each gap has a stable identifier (the
 /// evidence bundle's JSON) and one English sentence a report prints.
-public protocol CoverageGap: Sendable, Hashable {
+package protocol CoverageGap: Sendable, Hashable {
     /// Stable; never localised. For a gap with a detail, the case alone (the detail has its own).
     var identifier: String { get }
     var statement: String { get }
 }
 
 /// What one check made of one flow: the four buckets a flow can land in (audit.md § Findings).
-public enum CheckOutcome<Gap: CoverageGap>: Sendable, Hashable {
+package enum CheckOutcome<Gap: CoverageGap>: Sendable, Hashable {
     /// The flow is evidence of a finding.
     case finding(FindingEvidence)
     /// The check read the flow and found nothing against it.
@@ -18,11 +18,11 @@ public enum CheckOutcome<Gap: CoverageGap>: Sendable, Hashable {
 }
 
 /// Flows one check could not assess for the same reason, chronological.
-public struct UnassessedFlows<Gap: CoverageGap>: Sendable, Hashable {
-    public let gap: Gap
-    public let flowIDs: [Int64]
+package struct UnassessedFlows<Gap: CoverageGap>: Sendable, Hashable {
+    package let gap: Gap
+    package let flowIDs: [Int64]
 
-    public init(gap: Gap, flowIDs: [Int64]) {
+    package init(gap: Gap, flowIDs: [Int64]) {
         self.gap = gap
         self.flowIDs = flowIDs
     }
@@ -30,17 +30,17 @@ public struct UnassessedFlows<Gap: CoverageGap>: Sendable, Hashable {
 
 /// Where one check put the flows that are not in its findings: together with those, every flow of
 /// the session exactly once. Each list is chronological; the gaps are in the order of their first flow.
-public struct CheckCoverage<Gap: CoverageGap>: Sendable, Hashable {
-    public let satisfiedFlowIDs: [Int64]
-    public let unassessed: [UnassessedFlows<Gap>]
-    public let notApplicableFlowIDs: [Int64]
+package struct CheckCoverage<Gap: CoverageGap>: Sendable, Hashable {
+    package let satisfiedFlowIDs: [Int64]
+    package let unassessed: [UnassessedFlows<Gap>]
+    package let notApplicableFlowIDs: [Int64]
 
-    public init(satisfiedFlowIDs: [Int64] = [], unassessed: [UnassessedFlows<Gap>] = [], notApplicableFlowIDs: [Int64] = []) {
+    package init(satisfiedFlowIDs: [Int64] = [], unassessed: [UnassessedFlows<Gap>] = [], notApplicableFlowIDs: [Int64] = []) {
         self.satisfiedFlowIDs = satisfiedFlowIDs
         self.unassessed = unassessed
         self.notApplicableFlowIDs = notApplicableFlowIDs
     }
 
     /// Every flow the check could not assess, whatever the reason.
-    public var unassessedFlowIDs: [Int64] { unassessed.flatMap(\.flowIDs) }
+    package var unassessedFlowIDs: [Int64] { unassessed.flatMap(\.flowIDs) }
 }

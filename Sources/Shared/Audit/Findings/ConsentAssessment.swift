@@ -2,14 +2,14 @@ import Foundation
 
 /// The consent check of one flow (audit.md § Consent): when its first packet was seen against the
 /// session's consent markers. A marker's own instant counts as after consent.
-public enum ConsentAssessment: Sendable, Hashable {
+package enum ConsentAssessment: Sendable, Hashable {
     case beforeConsent
     case afterConsent
     case notAssessed(ConsentGap)
     /// A baseline is recorded without the audited app: there is no consent to give.
     case notApplicable
 
-    public init(of flow: StoredFlow, sessionKind: AuditSessionKind, consent: ConsentInterval?) {
+    package init(of flow: StoredFlow, sessionKind: AuditSessionKind, consent: ConsentInterval?) {
         guard sessionKind != .baseline else {
             self = .notApplicable
             return
@@ -28,7 +28,7 @@ public enum ConsentAssessment: Sendable, Hashable {
     }
 
     /// Where the flow lands in the check's coverage.
-    public var outcome: CheckOutcome<ConsentGap> {
+    package var outcome: CheckOutcome<ConsentGap> {
         switch self {
         case .beforeConsent: .finding(.activityBeforeConsent)
         case .afterConsent: .satisfied

@@ -1,14 +1,14 @@
 /// Why the consent check could not assess a flow (audit.md § Consent). Raw values are stable
 /// identifiers.
-public enum ConsentGap: String, CoverageGap, CaseIterable {
+package enum ConsentGap: String, CoverageGap, CaseIterable {
     /// The session has no consent marker: there is no instant to compare with.
     case noConsentMarker
     /// The flow began after one consent marker but before another: which one counts is not known.
     case betweenConsentMarkers
 
-    public var identifier: String { rawValue }
+    package var identifier: String { rawValue }
 
-    public var statement: String {
+    package var statement: String {
         switch self {
         case .noConsentMarker:
             "The session has no consent marker, so no connection could be placed before or after consent."

@@ -1,5 +1,5 @@
 /// How a flow the encryption check saw as encrypted was encrypted. Raw values are stable identifiers.
-public enum EncryptedProtocol: String, Sendable, Hashable, CaseIterable {
+package enum EncryptedProtocol: String, Sendable, Hashable, CaseIterable {
     case tls
     case quic
 }
@@ -7,13 +7,13 @@ public enum EncryptedProtocol: String, Sendable, Hashable, CaseIterable {
 /// The encryption check of one flow (audit.md § Encryption): cleartext only from what was
 /// observed — an HTTP request line — never from a port; encrypted only from a reading that only
 /// TLS or QUIC gives. DNS on port 53 is no cleartext finding: only HTTP is recognised.
-public enum EncryptionAssessment: Sendable, Hashable {
+package enum EncryptionAssessment: Sendable, Hashable {
     case encrypted(EncryptedProtocol)
     case cleartext(CleartextProtocol)
     case notAssessed(EncryptionGap)
     case notApplicable
 
-    public init(of flow: StoredFlow) {
+    package init(of flow: StoredFlow) {
         if flow.streamOpening == .httpRequest {
             self = .cleartext(.http)
         } else if flow.key.proto == .tcp {
@@ -48,7 +48,7 @@ public enum EncryptionAssessment: Sendable, Hashable {
     }
 
     /// Where the flow lands in the check's coverage.
-    public var outcome: CheckOutcome<EncryptionGap> {
+    package var outcome: CheckOutcome<EncryptionGap> {
         switch self {
         case .encrypted: .satisfied
         case let .cleartext(cleartextProtocol): .finding(.cleartextTraffic(cleartextProtocol))

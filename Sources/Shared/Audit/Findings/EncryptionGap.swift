@@ -1,6 +1,6 @@
 /// Why the encryption check could not assess a flow (audit.md § Encryption). Raw values are
 /// stable identifiers.
-public enum EncryptionGap: String, CoverageGap, CaseIterable {
+package enum EncryptionGap: String, CoverageGap, CaseIterable {
     /// The TCP stream began with bytes that are neither a TLS handshake nor an HTTP request.
     case unrecognisedOpening
     /// The TCP stream's first bytes were not read (too few, or recorded before openings were kept)
@@ -11,9 +11,9 @@ public enum EncryptionGap: String, CoverageGap, CaseIterable {
     /// No QUIC version was read from the UDP datagrams (DNS among them): their content is not known.
     case datagramsNotRead
 
-    public var identifier: String { rawValue }
+    package var identifier: String { rawValue }
 
-    public var statement: String {
+    package var statement: String {
         switch self {
         case .unrecognisedOpening:
             "The TCP stream began with neither a TLS handshake nor an HTTP request, so whether it is encrypted is not known."

@@ -1,11 +1,11 @@
 /// One statement about a session's traffic and every flow it holds for (audit.md § Findings).
-public struct Finding: Sendable, Hashable {
-    public let evidence: FindingEvidence
+package struct Finding: Sendable, Hashable {
+    package let evidence: FindingEvidence
     /// Chronological (first packet, then id); never empty.
-    public let flowIDs: [Int64]
+    package let flowIDs: [Int64]
 
     /// Nil without a flow: a finding always holds for at least one.
-    public init?(evidence: FindingEvidence, flowIDs: [Int64]) {
+    package init?(evidence: FindingEvidence, flowIDs: [Int64]) {
         guard !flowIDs.isEmpty else { return nil }
         self.init(checked: evidence, flowIDs: flowIDs)
     }
@@ -16,7 +16,7 @@ public struct Finding: Sendable, Hashable {
         self.flowIDs = flowIDs
     }
 
-    public var kind: FindingKind { evidence.kind }
+    package var kind: FindingKind { evidence.kind }
 
-    public var statement: String { evidence.statement }
+    package var statement: String { evidence.statement }
 }

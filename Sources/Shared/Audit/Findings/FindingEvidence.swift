@@ -1,12 +1,12 @@
 /// Why a connection was seen as cleartext. Only HTTP is recognised; anything else is unassessed.
-public enum CleartextProtocol: String, Sendable, Hashable, CaseIterable {
+package enum CleartextProtocol: String, Sendable, Hashable, CaseIterable {
     case http
 }
 
 /// Why a flow has no name the host check could read. Raw values are stable identifiers.
 /// Encrypted DNS is not among them: it hides names from every flow, so it is a session-level
 /// counter elsewhere, not a reason of one flow's.
-public enum UnnamedFlowReason: String, Sendable, Hashable, CaseIterable {
+package enum UnnamedFlowReason: String, Sendable, Hashable, CaseIterable {
     /// No ClientHello was read, and DNS gave the address no name.
     case noClientHelloRead
     /// The ClientHello was read and announced no server name.
@@ -18,7 +18,7 @@ public enum UnnamedFlowReason: String, Sendable, Hashable, CaseIterable {
 /// What a finding states (audit.md § Findings). Flows stating the same thing share one finding,
 /// so the evidence holds nothing of any one flow's — except the host, which is what the host and
 /// pinning kinds are about.
-public enum FindingEvidence: Sendable, Hashable {
+package enum FindingEvidence: Sendable, Hashable {
     case weakTLSVersion(TLSVersionObservation)
     case cleartextTraffic(CleartextProtocol)
     /// `host` normalised (`DomainPattern.normalised(host:)`).
@@ -30,7 +30,7 @@ public enum FindingEvidence: Sendable, Hashable {
     case pinningObserved(host: String)
     case activityBeforeConsent
 
-    public var kind: FindingKind {
+    package var kind: FindingKind {
         switch self {
         case .weakTLSVersion: .weakTLSVersion
         case .cleartextTraffic: .cleartextTraffic
@@ -43,7 +43,7 @@ public enum FindingEvidence: Sendable, Hashable {
     }
 
     /// The host the finding is about, for the kinds that name one.
-    public var host: String? {
+    package var host: String? {
         switch self {
         case let .hostNotInAllowlist(host), let .pinningAbsent(host), let .pinningObserved(host): host
         default: nil
@@ -51,7 +51,7 @@ public enum FindingEvidence: Sendable, Hashable {
     }
 
     /// One English sentence a report prints: what was observed, never a verdict.
-    public var statement: String {
+    package var statement: String {
         switch self {
         case let .weakTLSVersion(observation):
             "Connections used \(observation.version.name), read from \(observation.basis.phrase), "

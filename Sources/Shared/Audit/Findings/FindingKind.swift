@@ -1,6 +1,6 @@
 /// What a finding reports (audit.md § Findings). Raw values are the catalogue format's and the
 /// evidence bundle's: they never change.
-public enum FindingKind: String, Sendable, Hashable, CaseIterable {
+package enum FindingKind: String, Sendable, Hashable, CaseIterable {
     case weakTLSVersion
     case cleartextTraffic
     case hostNotInAllowlist
@@ -10,7 +10,7 @@ public enum FindingKind: String, Sendable, Hashable, CaseIterable {
     case activityBeforeConsent
 
     /// The check that produces findings of this kind: a catalogue rule reads kinds of one check only.
-    public var check: AuditCheck {
+    package var check: AuditCheck {
         switch self {
         case .weakTLSVersion: .tlsVersion
         case .cleartextTraffic: .encryption

@@ -2,10 +2,10 @@
 /// not-applicable flows (audit.md § Findings). Pure: no store, no clock. It reads only the
 /// project's allowlist, the session's kind and inspection conditions, and the `consentGiven`
 /// markers of this session; it holds no threshold of its own (the policy brings the one there is).
-public enum FindingsClassifier {
+package enum FindingsClassifier {
     /// `flows` are the session's, each once; they are taken in chronological order (first packet,
     /// then id) whatever order they come in, so the result never depends on it.
-    public static func classify(flows: [StoredFlow], project: AuditProject, session: AuditSession,
+    package static func classify(flows: [StoredFlow], project: AuditProject, session: AuditSession,
                                 markers: [SessionMarker], policy: FindingsPolicy) -> SessionFindings {
         let consent = ConsentInterval(markers: markers, sessionID: session.id)
         var findings = FindingGroups()

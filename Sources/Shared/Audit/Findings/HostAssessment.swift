@@ -3,14 +3,14 @@
 /// a name from DNS stands for every name sharing the address, so an allowed name does not clear
 /// the address while a competitor is not allowed. The remote address itself is not read. Every
 /// flow is about some host, so nothing is "not applicable"; an unnamed flow is reported as such.
-public enum HostAssessment: Sendable, Hashable {
+package enum HostAssessment: Sendable, Hashable {
     case allowed
     /// `host` normalised: for a DNS name, the name the flow was given.
     case notInAllowlist(host: String)
     case unnamed(UnnamedFlowReason)
     case notAssessed(HostGap)
 
-    public init(of flow: StoredFlow, project: AuditProject) {
+    package init(of flow: StoredFlow, project: AuditProject) {
         guard let name = flow.name else {
             self = .unnamed(Self.reason(offer: flow.clientTLS))
             return
@@ -45,7 +45,7 @@ public enum HostAssessment: Sendable, Hashable {
     }
 
     /// Where the flow lands in the check's coverage.
-    public var outcome: CheckOutcome<HostGap> {
+    package var outcome: CheckOutcome<HostGap> {
         switch self {
         case .allowed: .satisfied
         case let .notInAllowlist(host): .finding(.hostNotInAllowlist(host: host))

@@ -1,19 +1,19 @@
 /// Why the host check could not assess a named flow (audit.md § Host).
-public enum HostGap: CoverageGap {
+package enum HostGap: CoverageGap {
     /// The project allows no host yet: an empty allowlist denies nothing.
     case allowlistEmpty
     /// The name came from DNS, and among the names sharing the address some are allowed and some
     /// not; `attributedNameAllowed` says on which side the name the flow was given stands.
     case candidatesDisagree(attributedNameAllowed: Bool)
 
-    public var identifier: String {
+    package var identifier: String {
         switch self {
         case .allowlistEmpty: "allowlistEmpty"
         case .candidatesDisagree: "candidatesDisagree"
         }
     }
 
-    public var statement: String {
+    package var statement: String {
         switch self {
         case .allowlistEmpty:
             "The project's allowlist is empty, so no host could be compared with it."

@@ -5,7 +5,7 @@
 /// alone is no acceptance. Nothing is bypassed to find out. A host can have both findings: after
 /// a first refusal the tunnel leaves the host alone for the rest of its run, so later flows are
 /// marked without being tested. No flow is ever "satisfied". Baselines are classified the same.
-public enum PinningAssessment: Sendable, Hashable {
+package enum PinningAssessment: Sendable, Hashable {
     /// `host` is the announced name, normalised.
     case absent(host: String)
     /// `host` is the announced name, normalised.
@@ -14,7 +14,7 @@ public enum PinningAssessment: Sendable, Hashable {
     case notApplicable
 
     /// The first failing reason wins.
-    public init(of flow: StoredFlow, conditions: InspectionConditions) {
+    package init(of flow: StoredFlow, conditions: InspectionConditions) {
         // An outcome is itself a sign of TLS (its status is not plaintext).
         guard flow.streamOpening != .httpRequest, flow.showsTLSOrQUIC else {
             self = .notApplicable
@@ -38,7 +38,7 @@ public enum PinningAssessment: Sendable, Hashable {
     }
 
     /// Where the flow lands in the check's coverage.
-    public var outcome: CheckOutcome<PinningGap> {
+    package var outcome: CheckOutcome<PinningGap> {
         switch self {
         case let .absent(host): .finding(.pinningAbsent(host: host))
         case let .observed(host): .finding(.pinningObserved(host: host))

@@ -1,6 +1,6 @@
 /// Why the pinning check could not assess a flow (audit.md § Pinning). Raw values are stable
 /// identifiers.
-public enum PinningGap: String, CoverageGap, CaseIterable {
+package enum PinningGap: String, CoverageGap, CaseIterable {
     /// The session was recorded with inspection off: no certificate was put to the app.
     case inspectionOff
     /// Inspection was on but its CA was not trusted: every app would refuse its certificates.
@@ -12,9 +12,9 @@ public enum PinningGap: String, CoverageGap, CaseIterable {
     /// The TLS connection has no inspection outcome (not tried, stepped aside, or broken).
     case noInspectionOutcome
 
-    public var identifier: String { rawValue }
+    package var identifier: String { rawValue }
 
-    public var statement: String {
+    package var statement: String {
         switch self {
         case .inspectionOff:
             "The session was recorded with inspection off, so no certificate was put to the app."

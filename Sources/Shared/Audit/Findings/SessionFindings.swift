@@ -1,18 +1,18 @@
 /// What the five checks made of one session's flows (audit.md § Findings): the findings, and for
 /// each check where the flows outside its findings went. Statements only, no verdict: the
 /// requirement catalogue reads these.
-public struct SessionFindings: Sendable, Hashable {
+package struct SessionFindings: Sendable, Hashable {
     /// In the order of their first flow; a flow's own findings in the order cleartext, TLS
     /// version, destination, pinning, consent.
-    public let findings: [Finding]
-    public let tlsVersion: CheckCoverage<TLSVersionGap>
-    public let encryption: CheckCoverage<EncryptionGap>
-    public let host: CheckCoverage<HostGap>
+    package let findings: [Finding]
+    package let tlsVersion: CheckCoverage<TLSVersionGap>
+    package let encryption: CheckCoverage<EncryptionGap>
+    package let host: CheckCoverage<HostGap>
     /// Never any satisfied flow: pinning only ever yields findings.
-    public let pinning: CheckCoverage<PinningGap>
-    public let consent: CheckCoverage<ConsentGap>
+    package let pinning: CheckCoverage<PinningGap>
+    package let consent: CheckCoverage<ConsentGap>
 
-    public init(findings: [Finding], tlsVersion: CheckCoverage<TLSVersionGap>, encryption: CheckCoverage<EncryptionGap>,
+    package init(findings: [Finding], tlsVersion: CheckCoverage<TLSVersionGap>, encryption: CheckCoverage<EncryptionGap>,
                 host: CheckCoverage<HostGap>, pinning: CheckCoverage<PinningGap>, consent: CheckCoverage<ConsentGap>) {
         self.findings = findings
         self.tlsVersion = tlsVersion
@@ -23,18 +23,18 @@ public struct SessionFindings: Sendable, Hashable {
     }
 
     /// The findings of `check`, in order.
-    public func findings(of check: AuditCheck) -> [Finding] {
+    package func findings(of check: AuditCheck) -> [Finding] {
         findings.filter { $0.kind.check == check }
     }
 
     /// The flows `check` read and found nothing against.
-    public func satisfiedFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).satisfied }
+    package func satisfiedFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).satisfied }
 
     /// The flows `check` could not assess, whatever the reason.
-    public func unassessedFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).unassessed }
+    package func unassessedFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).unassessed }
 
     /// The flows `check` is not about.
-    public func notApplicableFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).notApplicable }
+    package func notApplicableFlowIDs(of check: AuditCheck) -> [Int64] { buckets(of: check).notApplicable }
 
     /// `check`'s coverage without its gaps' types.
     private func buckets(of check: AuditCheck) -> (satisfied: [Int64], unassessed: [Int64], notApplicable: [Int64]) {

@@ -2,14 +2,14 @@
 /// from its ServerHello, from the tunnel's own connection on an inspected flow, or implied by the
 /// QUIC version it used, against the policy's minimum. Only published versions are ordered; no
 /// server reading never means "not TLS".
-public enum TLSVersionAssessment: Sendable, Hashable {
+package enum TLSVersionAssessment: Sendable, Hashable {
     case weak(TLSVersionObservation)
     case acceptable(TLSVersionObservation)
     case notAssessed(TLSVersionGap)
     case notApplicable
 
     /// `minimum` must be published (`FindingsPolicy` makes sure of it).
-    public init(of flow: StoredFlow, minimum: TLSProtocolVersion) {
+    package init(of flow: StoredFlow, minimum: TLSProtocolVersion) {
         precondition(minimum.isPublished, "only a published version can be a minimum")
         if let answer = flow.serverTLS, let assessment = Self(answer: answer, offer: flow.clientTLS, minimum: minimum) {
             self = assessment
@@ -66,7 +66,7 @@ public enum TLSVersionAssessment: Sendable, Hashable {
     }
 
     /// Where the flow lands in the check's coverage.
-    public var outcome: CheckOutcome<TLSVersionGap> {
+    package var outcome: CheckOutcome<TLSVersionGap> {
         switch self {
         case let .weak(observation): .finding(.weakTLSVersion(observation))
         case .acceptable: .satisfied

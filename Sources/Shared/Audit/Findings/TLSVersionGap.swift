@@ -1,5 +1,5 @@
 /// Why the TLS version check could not assess a flow (audit.md § TLS version).
-public enum TLSVersionGap: CoverageGap {
+package enum TLSVersionGap: CoverageGap {
     /// The tunnel's own connection used the minimum or newer, but what the app offered does not
     /// show that the app would use nothing older with another server.
     case appNegotiationNotObserved(ClientOfferGap)
@@ -14,7 +14,7 @@ public enum TLSVersionGap: CoverageGap {
     /// The flow shows TLS, but the server's answer was not read.
     case serverAnswerNotRead
 
-    public var identifier: String {
+    package var identifier: String {
         switch self {
         case .appNegotiationNotObserved: "appNegotiationNotObserved"
         case .unrecognisedVersion: "unrecognisedVersion"
@@ -25,7 +25,7 @@ public enum TLSVersionGap: CoverageGap {
         }
     }
 
-    public var statement: String {
+    package var statement: String {
         switch self {
         case let .appNegotiationNotObserved(offer):
             "The tunnel's own connection to the server used the minimum TLS version or newer, but the app's "
@@ -47,7 +47,7 @@ public enum TLSVersionGap: CoverageGap {
 /// Why what the app offered in its ClientHello does not show its own negotiation: only an
 /// exhaustive list of published versions, none older than the minimum, does. Raw values are
 /// stable identifiers.
-public enum ClientOfferGap: String, Sendable, Hashable, CaseIterable {
+package enum ClientOfferGap: String, Sendable, Hashable, CaseIterable {
     /// The app's ClientHello was not read.
     case offerNotRead
     /// The hello had no `supported_versions`: its version is a ceiling, not a list.
@@ -59,7 +59,7 @@ public enum ClientOfferGap: String, Sendable, Hashable, CaseIterable {
     /// The list held a version older than the minimum, which another server could choose.
     case olderVersionOffered
 
-    public var identifier: String { rawValue }
+    package var identifier: String { rawValue }
 
     /// Whether `offer` shows the app's negotiation against `minimum`, and if not why not.
     init?(offer: ClientTLSOffer?, minimum: TLSProtocolVersion) {
@@ -76,7 +76,7 @@ public enum ClientOfferGap: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    public var statement: String {
+    package var statement: String {
         switch self {
         case .offerNotRead: "the app's ClientHello was not read."
         case .versionsNotListed: "the app's ClientHello named only a highest version, not the list of versions it accepts."

@@ -1,5 +1,5 @@
 /// Where the TLS version a check read came from. Raw values are stable identifiers.
-public enum TLSVersionBasis: String, Sendable, Hashable, CaseIterable {
+package enum TLSVersionBasis: String, Sendable, Hashable, CaseIterable {
     /// The server's cleartext ServerHello to the app: the answer to the app's own ClientHello.
     case serverHello
     /// The tunnel's own connection to the server on an inspected flow: the server's answer to the
@@ -9,7 +9,7 @@ public enum TLSVersionBasis: String, Sendable, Hashable, CaseIterable {
     case quic
 
     /// How a report names the reading, after "read from".
-    public var phrase: String {
+    package var phrase: String {
         switch self {
         case .serverHello: "the server's ServerHello"
         case .upstreamConnection: "the tunnel's own connection to the server"
@@ -19,11 +19,11 @@ public enum TLSVersionBasis: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A TLS version the check read, and where it read it.
-public struct TLSVersionObservation: Sendable, Hashable {
-    public var version: TLSProtocolVersion
-    public var basis: TLSVersionBasis
+package struct TLSVersionObservation: Sendable, Hashable {
+    package var version: TLSProtocolVersion
+    package var basis: TLSVersionBasis
 
-    public init(version: TLSProtocolVersion, basis: TLSVersionBasis) {
+    package init(version: TLSProtocolVersion, basis: TLSVersionBasis) {
         self.version = version
         self.basis = basis
     }

@@ -1,12 +1,12 @@
 /// One domain across the two sessions of a release diff.
-public struct DomainComparison: Sendable, Hashable {
-    public let host: String
+package struct DomainComparison: Sendable, Hashable {
+    package let host: String
     /// Against the project's allowlist as it is today.
-    public let standing: AllowlistStanding
+    package let standing: AllowlistStanding
     /// nil when that session never named the domain.
-    public let earlier: DomainObservation?
-    public let later: DomainObservation?
-    public let status: DomainStatus
+    package let earlier: DomainObservation?
+    package let later: DomainObservation?
+    package let status: DomainStatus
 
     init(host: String, standing: AllowlistStanding, earlier: DomainObservation?, later: DomainObservation?) {
         self.host = host
@@ -17,7 +17,7 @@ public struct DomainComparison: Sendable, Hashable {
     }
 
     /// Seen in both, and either negotiator's versions read on both sides differ.
-    public var hasTLSChange: Bool {
+    package var hasTLSChange: Bool {
         guard case let .inBoth(app, tunnel) = status else { return false }
         return app.isChange || tunnel.isChange
     }

@@ -1,29 +1,29 @@
 /// What one session's flows say of one domain (audit.md § Release diff). Flow ids are in the
 /// order the session saw the flows (first packet, then id).
-public struct DomainObservation: Sendable, Hashable {
+package struct DomainObservation: Sendable, Hashable {
     /// Normalised: lowercase, no trailing dot (`DomainPattern.normalised(host:)`).
-    public let host: String
+    package let host: String
     /// Flows that are this domain's for certain: it announced the name (SNI), or DNS gave its
     /// address this name and no other.
-    public internal(set) var flowIDs: [Int64] = []
+    package internal(set) var flowIDs: [Int64] = []
     /// Flows whose address DNS gave this name among others: each may be this domain's or another
     /// candidate's, so none of them makes the domain seen.
-    public internal(set) var candidateFlowIDs: [Int64] = []
+    package internal(set) var candidateFlowIDs: [Int64] = []
     /// The TLS versions the certain flows negotiated; candidate flows are not read, since their
     /// versions may be another domain's.
-    public internal(set) var tlsSightings: [TLSVersionSighting] = []
+    package internal(set) var tlsSightings: [TLSVersionSighting] = []
     /// Certain flows with no TLS version read (plain traffic, a refusal, a handshake not seen).
-    public internal(set) var flowIDsWithoutTLSReading: [Int64] = []
+    package internal(set) var flowIDsWithoutTLSReading: [Int64] = []
 
     init(host: String) {
         self.host = host
     }
 
     /// The session surely reached this domain.
-    public var isSeen: Bool { !flowIDs.isEmpty }
+    package var isSeen: Bool { !flowIDs.isEmpty }
 
     /// The distinct versions `negotiator` was seen to agree, in ascending wire value.
-    public func versions(negotiatedBy negotiator: TLSNegotiator) -> [TLSProtocolVersion] {
+    package func versions(negotiatedBy negotiator: TLSNegotiator) -> [TLSProtocolVersion] {
         Set(tlsSightings.lazy.filter { $0.negotiator == negotiator }.map(\.version)).sorted { $0.rawValue < $1.rawValue }
     }
 }

@@ -1,5 +1,5 @@
 /// How far one session reached a domain.
-public enum DomainPresence: String, Sendable, Hashable, CaseIterable {
+package enum DomainPresence: String, Sendable, Hashable, CaseIterable {
     /// The session never named it.
     case absent
     /// Only as one of several names of an address: maybe reached, maybe not.
@@ -7,14 +7,14 @@ public enum DomainPresence: String, Sendable, Hashable, CaseIterable {
     /// At least one flow was surely its.
     case seen
 
-    public init(_ observation: DomainObservation?) {
+    package init(_ observation: DomainObservation?) {
         guard let observation else { self = .absent; return }
         self = observation.isSeen ? .seen : .candidateOnly
     }
 }
 
 /// What a release did with a domain (audit.md § Release diff).
-public enum DomainStatus: Sendable, Hashable {
+package enum DomainStatus: Sendable, Hashable {
     /// Absent from the earlier session, seen in the later one.
     case new
     /// Seen in the earlier session, absent from the later one.
@@ -25,7 +25,7 @@ public enum DomainStatus: Sendable, Hashable {
     case undetermined(earlier: DomainPresence, later: DomainPresence)
 
     /// The status of a domain observed as `earlier` and `later` (at least one of them non-nil).
-    public init(earlier: DomainObservation?, later: DomainObservation?) {
+    package init(earlier: DomainObservation?, later: DomainObservation?) {
         switch (DomainPresence(earlier), DomainPresence(later)) {
         case (.seen, .seen):
             func comparison(_ negotiator: TLSNegotiator) -> TLSVersionComparison {

@@ -5,18 +5,18 @@
 /// - Later is the session that started later (a tie goes to the greater id), whatever order the
 ///   two are given in — the refusal too, since each session's checks run earlier first.
 /// - Domains: the later session's first, in its order, then those only the earlier one named.
-public struct ReleaseDiff: Sendable, Hashable {
-    public let earlier: AuditSession
-    public let later: AuditSession
-    public let earlierRelease: AppRelease
-    public let laterRelease: AppRelease
-    public let domains: [DomainComparison]
-    public let earlierUnnamedFlowIDs: [Int64]
-    public let laterUnnamedFlowIDs: [Int64]
+package struct ReleaseDiff: Sendable, Hashable {
+    package let earlier: AuditSession
+    package let later: AuditSession
+    package let earlierRelease: AppRelease
+    package let laterRelease: AppRelease
+    package let domains: [DomainComparison]
+    package let earlierUnnamedFlowIDs: [Int64]
+    package let laterUnnamedFlowIDs: [Int64]
 
     /// `firstFlows` and `secondFlows` must be each session's flows, complete
     /// (`FlowStore.flows(inAuditSession:)` without a limit); their order does not matter.
-    public init(between first: AuditSession, flows firstFlows: [StoredFlow],
+    package init(between first: AuditSession, flows firstFlows: [StoredFlow],
                 and second: AuditSession, flows secondFlows: [StoredFlow],
                 project: AuditProject) throws(ReleaseDiffRefusal) {
         guard first.id != second.id else { throw .sameSession }
@@ -45,16 +45,16 @@ public struct ReleaseDiff: Sendable, Hashable {
         laterUnnamedFlowIDs = after.unnamedFlowIDs
     }
 
-    public var newDomains: [DomainComparison] { domains.filter { $0.status == .new } }
-    public var goneDomains: [DomainComparison] { domains.filter { $0.status == .gone } }
-    public var domainsInBoth: [DomainComparison] {
+    package var newDomains: [DomainComparison] { domains.filter { $0.status == .new } }
+    package var goneDomains: [DomainComparison] { domains.filter { $0.status == .gone } }
+    package var domainsInBoth: [DomainComparison] {
         domains.filter { if case .inBoth = $0.status { true } else { false } }
     }
-    public var undeterminedDomains: [DomainComparison] {
+    package var undeterminedDomains: [DomainComparison] {
         domains.filter { if case .undetermined = $0.status { true } else { false } }
     }
     /// The headline: domains the later release reached that the earlier did not and that the
     /// allowlist does not cover. An empty allowlist makes none unexpected (it is not deny-all).
-    public var unexpectedNewDomains: [DomainComparison] { newDomains.filter { $0.standing == .unlisted } }
-    public var domainsWithTLSChange: [DomainComparison] { domains.filter(\.hasTLSChange) }
+    package var unexpectedNewDomains: [DomainComparison] { newDomains.filter { $0.standing == .unlisted } }
+    package var domainsWithTLSChange: [DomainComparison] { domains.filter(\.hasTLSChange) }
 }

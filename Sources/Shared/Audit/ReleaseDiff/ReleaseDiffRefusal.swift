@@ -1,6 +1,6 @@
 /// Why two sessions cannot be diffed, the first that fails in this order. Each is final for that
 /// pair: the caller offers other sessions (or ends the open one) and says the sentence.
-public enum ReleaseDiffRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ReleaseDiffRefusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// Both sides are one session.
     case sameSession
     /// The sessions belong to two projects: two apps, not two releases of one.
@@ -12,7 +12,7 @@ public enum ReleaseDiffRefusal: Error, Sendable, Hashable, CustomStringConvertib
     /// That session is still recording, so its flows are not all in yet.
     case stillOpen(sessionID: Int64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .sameSession:
             "A release diff compares two sessions, and both sides are the same session."

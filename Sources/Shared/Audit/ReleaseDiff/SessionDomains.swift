@@ -6,16 +6,16 @@
 /// - a DNS name the address had alone → that domain's `flowIDs`;
 /// - a DNS name among other live names of the address → `candidateFlowIDs` of every one of them;
 /// - no name → `unnamedFlowIDs`.
-public struct SessionDomains: Sendable, Hashable {
+package struct SessionDomains: Sendable, Hashable {
     /// In the order the session first named them (as a flow's name or one of its candidates).
-    public let domains: [DomainObservation]
+    package let domains: [DomainObservation]
     /// Flows with no name at all, in the session's order.
-    public let unnamedFlowIDs: [Int64]
+    package let unnamedFlowIDs: [Int64]
     private let indexByHost: [String: Int]
 
     /// `flows` are the session's, all of them; their order does not matter (they are read by first
     /// packet, then id), and a flow given twice counts once.
-    public init(flows: [StoredFlow]) {
+    package init(flows: [StoredFlow]) {
         var seenIDs = Set<Int64>()
         let ordered = flows.sorted { ($0.firstSeen, $0.id) < ($1.firstSeen, $1.id) }.filter { seenIDs.insert($0.id).inserted }
         var domains: [DomainObservation] = []
@@ -51,7 +51,7 @@ public struct SessionDomains: Sendable, Hashable {
     }
 
     /// The observation of `host` (normalised here), nil when the session never named it.
-    public func observation(of host: String) -> DomainObservation? {
+    package func observation(of host: String) -> DomainObservation? {
         indexByHost[DomainPattern.normalised(host: host)].map { domains[$0] }
     }
 

@@ -1,5 +1,5 @@
 /// How a domain's weakest TLS version moved from the earlier release to the later one.
-public enum TLSFloorShift: String, Sendable, Hashable, CaseIterable {
+package enum TLSFloorShift: String, Sendable, Hashable, CaseIterable {
     /// The later release agreed a weaker version than any the earlier one did.
     case lowered
     /// The later release's weakest version is stronger than the earlier one's.
@@ -11,7 +11,7 @@ public enum TLSFloorShift: String, Sendable, Hashable, CaseIterable {
     case notOrdered
 
     /// The shift from `earlier` to `later`, both non-empty.
-    public init(earlier: [TLSProtocolVersion], later: [TLSProtocolVersion]) {
+    package init(earlier: [TLSProtocolVersion], later: [TLSProtocolVersion]) {
         guard (earlier + later).allSatisfy(\.isPublished),
               let before = earlier.map(\.rawValue).min(), let after = later.map(\.rawValue).min() else {
             self = .notOrdered
@@ -22,7 +22,7 @@ public enum TLSFloorShift: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why one negotiator's versions of a domain could not be compared.
-public enum TLSComparisonGap: String, Sendable, Hashable, CaseIterable {
+package enum TLSComparisonGap: String, Sendable, Hashable, CaseIterable {
     case notReadInEarlierSession
     case notReadInLaterSession
     case notReadInEitherSession
@@ -30,13 +30,13 @@ public enum TLSComparisonGap: String, Sendable, Hashable, CaseIterable {
 
 /// One negotiator's TLS versions of a domain in two sessions, compared as sets (ascending wire
 /// value). No threshold: whether a version is weak is the findings' question, not the diff's.
-public enum TLSVersionComparison: Sendable, Hashable {
+package enum TLSVersionComparison: Sendable, Hashable {
     case same([TLSProtocolVersion])
     case different(earlier: [TLSProtocolVersion], later: [TLSProtocolVersion], floor: TLSFloorShift)
     case notCompared(TLSComparisonGap)
 
     /// `earlier` and `later` are sets in ascending wire value (`DomainObservation.versions(negotiatedBy:)`).
-    public init(earlier: [TLSProtocolVersion], later: [TLSProtocolVersion]) {
+    package init(earlier: [TLSProtocolVersion], later: [TLSProtocolVersion]) {
         switch (earlier.isEmpty, later.isEmpty) {
         case (true, true): self = .notCompared(.notReadInEitherSession)
         case (true, false): self = .notCompared(.notReadInEarlierSession)
@@ -48,7 +48,7 @@ public enum TLSVersionComparison: Sendable, Hashable {
     }
 
     /// The versions were read on both sides and are not the same set.
-    public var isChange: Bool {
+    var isChange: Bool {
         if case .different = self { return true }
         return false
     }

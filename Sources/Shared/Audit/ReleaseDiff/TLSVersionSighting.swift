@@ -1,10 +1,10 @@
 /// One TLS version a flow was seen to negotiate, and whose handshake it was.
-public struct TLSVersionSighting: Sendable, Hashable {
-    public let flowID: Int64
-    public let version: TLSProtocolVersion
-    public let negotiator: TLSNegotiator
+package struct TLSVersionSighting: Sendable, Hashable {
+    package let flowID: Int64
+    package let version: TLSProtocolVersion
+    package let negotiator: TLSNegotiator
 
-    public init(flowID: Int64, version: TLSProtocolVersion, negotiator: TLSNegotiator) {
+    package init(flowID: Int64, version: TLSProtocolVersion, negotiator: TLSNegotiator) {
         self.flowID = flowID
         self.version = version
         self.negotiator = negotiator
@@ -14,7 +14,7 @@ public struct TLSVersionSighting: Sendable, Hashable {
     /// and the TLS version a QUIC version read from the server carries. A refusal, a QUIC version
     /// only the client proposed, or one not known to carry TLS 1.3 is no sighting: no version was
     /// agreed, or none is known.
-    public static func sightings(of flow: StoredFlow) -> [TLSVersionSighting] {
+    package static func sightings(of flow: StoredFlow) -> [TLSVersionSighting] {
         var found: [TLSVersionSighting] = []
         if case let .negotiated(answer)? = flow.serverTLS, let negotiator = TLSNegotiator(answer.source) {
             found.append(TLSVersionSighting(flowID: flow.id, version: answer.version, negotiator: negotiator))

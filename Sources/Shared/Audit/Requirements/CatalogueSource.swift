@@ -1,16 +1,16 @@
 /// The document a requirement catalogue transcribes (audit.md § Requirement catalogue).
-public struct CatalogueSource: Sendable, Hashable {
+package struct CatalogueSource: Sendable, Hashable {
     /// The document's designation, `BSI TR-03161-1`.
-    public let document: String
-    public let title: String
-    public let version: String
+    package let document: String
+    package let title: String
+    package let version: String
     /// The document's date as written, `yyyy-MM-dd`: a calendar date, not an instant.
-    public let date: String
+    package let date: String
     /// SHA-256 of the document's PDF, 64 lowercase hex digits; nil when the catalogue names no
     /// digest because none was verified against the PDF (never a made-up one).
-    public let sha256: String?
+    package let sha256: String?
 
-    public init(document: String, title: String, version: String, date: String, sha256: String? = nil) {
+    package init(document: String, title: String, version: String, date: String, sha256: String? = nil) {
         self.document = document
         self.title = title
         self.version = version

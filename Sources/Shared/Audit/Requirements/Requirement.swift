@@ -1,19 +1,19 @@
 /// One requirement of a catalogue (audit.md § Requirement catalogue) and how the findings bear on it.
-public struct Requirement: Sendable, Hashable, Identifiable {
+package struct Requirement: Sendable, Hashable, Identifiable {
     /// The document's identifier, `O.Ntwk_1`.
-    public let id: String
+    package let id: String
     /// The part of the document it belongs to; nil when the catalogue does not state it.
-    public let aspect: RequirementAspect?
+    package let aspect: RequirementAspect?
     /// The title a report shows beside the id: the document's own where the catalogue transcribes
     /// it, else a summary the catalogue marks as its own.
-    public let title: String
+    package let title: String
     /// How deeply the document asks it to be tested; nil when the catalogue does not state it.
-    public let testDepth: RequirementTestDepth?
-    public let rule: RequirementRule
+    package let testDepth: RequirementTestDepth?
+    package let rule: RequirementRule
     /// What the tool can and cannot observe for this requirement; present whenever the rule reads findings.
-    public let toolCoverage: String?
+    package let toolCoverage: String?
 
-    public init(id: String, aspect: RequirementAspect? = nil, title: String, testDepth: RequirementTestDepth? = nil,
+    package init(id: String, aspect: RequirementAspect? = nil, title: String, testDepth: RequirementTestDepth? = nil,
                 rule: RequirementRule, toolCoverage: String? = nil) {
         self.id = id
         self.aspect = aspect
@@ -25,18 +25,18 @@ public struct Requirement: Sendable, Hashable, Identifiable {
 }
 
 /// A numbered part of the document (an aspect under test).
-public struct RequirementAspect: Sendable, Hashable {
-    public let number: Int
-    public let name: String
+package struct RequirementAspect: Sendable, Hashable {
+    package let number: Int
+    package let name: String
 
-    public init(number: Int, name: String) {
+    package init(number: Int, name: String) {
         self.number = number
         self.name = name
     }
 }
 
 /// The document's test depth. Raw values are the catalogue format's.
-public enum RequirementTestDepth: String, Sendable, Hashable, CaseIterable {
+package enum RequirementTestDepth: String, Sendable, Hashable, CaseIterable {
     case check = "CHECK"
     case examine = "EXAMINE"
 }

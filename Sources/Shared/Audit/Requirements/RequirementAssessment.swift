@@ -2,15 +2,15 @@
 /// verdict table): a rule that reads no kind is outside the tool's scope; a contrary finding
 /// contradicts; otherwise satisfied flows of the rule's check, or a supporting finding, are an
 /// observation without contradiction; otherwise nothing was observed.
-public struct RequirementAssessment: Sendable, Hashable {
-    public let requirement: Requirement
-    public let verdict: RequirementVerdict
+package struct RequirementAssessment: Sendable, Hashable {
+    package let requirement: Requirement
+    package let verdict: RequirementVerdict
     /// The findings of the rule's contrary kinds, in the session's order.
-    public let findingsAgainst: [Finding]
+    package let findingsAgainst: [Finding]
     /// The findings of the rule's supporting kinds, in the session's order.
-    public let findingsFor: [Finding]
+    package let findingsFor: [Finding]
 
-    public init(requirement: Requirement, findings: SessionFindings) {
+    package init(requirement: Requirement, findings: SessionFindings) {
         self.requirement = requirement
         let rule = requirement.rule
         findingsAgainst = findings.findings.filter { rule.contraryKinds.contains($0.kind) }
@@ -29,7 +29,7 @@ public struct RequirementAssessment: Sendable, Hashable {
     }
 
     /// Every requirement of `catalogue`, in its order.
-    public static func assess(_ catalogue: RequirementCatalogue, findings: SessionFindings) -> [RequirementAssessment] {
+    package static func assess(_ catalogue: RequirementCatalogue, findings: SessionFindings) -> [RequirementAssessment] {
         catalogue.requirements.map { RequirementAssessment(requirement: $0, findings: findings) }
     }
 }

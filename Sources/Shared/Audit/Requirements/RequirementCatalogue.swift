@@ -15,19 +15,19 @@ import Foundation
 /// ```
 /// `sha256`, `aspect` and `testDepth` may be left out where the catalogue's author could not
 /// verify them against the document; when given they must be well formed.
-public struct RequirementCatalogue: Sendable, Hashable {
+package struct RequirementCatalogue: Sendable, Hashable {
     /// The only format this build reads.
-    public static let formatVersion = 1
+    package static let formatVersion = 1
 
-    public let identifier: String
-    public let source: CatalogueSource
+    package let identifier: String
+    package let source: CatalogueSource
     /// Where the TLS minimum comes from, `BSI TR-02102-2 v2026-01 §3.2`.
-    public let tlsSource: String
-    public let policy: FindingsPolicy
+    package let tlsSource: String
+    package let policy: FindingsPolicy
     /// In the document's order.
-    public let requirements: [Requirement]
+    package let requirements: [Requirement]
 
-    public init(identifier: String, source: CatalogueSource, tlsSource: String, policy: FindingsPolicy,
+    package init(identifier: String, source: CatalogueSource, tlsSource: String, policy: FindingsPolicy,
                 requirements: [Requirement]) {
         self.identifier = identifier
         self.source = source
@@ -37,7 +37,7 @@ public struct RequirementCatalogue: Sendable, Hashable {
     }
 
     /// Reads and checks a catalogue; the first failing check, in the format's order, is the refusal.
-    public init(data: Data) throws(RequirementCatalogueError) {
+    package init(data: Data) throws(RequirementCatalogueError) {
         let catalogue: CatalogueJSON
         do {
             _ = try JSONText.parse(data)

@@ -2,7 +2,7 @@
 /// refused catalogue is never used in part, nor replaced by another: the caller reports the
 /// sentence and the catalogue's file is what needs fixing. `requirement` is the requirement's id,
 /// or `requirements[N]` (from 0) when it has none.
-public enum RequirementCatalogueError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum RequirementCatalogueError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not JSON, or a field of the wrong type; the detail says where.
     case malformed(String)
     /// A `formatVersion` this build does not read (nil: none given).
@@ -32,7 +32,7 @@ public enum RequirementCatalogueError: Error, Sendable, Hashable, CustomStringCo
     /// The rule reads findings but says nothing of what the tool can observe for it.
     case missingToolCoverage(requirement: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .malformed(detail):
             "the requirement catalogue is not one this build can read: \(detail)"

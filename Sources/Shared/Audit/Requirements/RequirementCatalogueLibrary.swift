@@ -7,11 +7,11 @@ import Foundation
 /// The catalogues are compiled in as JSON text rather than shipped as a resource folder: the
 /// product is installed as one binary (`scripts/package`), so a folder beside it would not be
 /// there, and SwiftPM's `Bundle.module` stops the process when its folder is missing.
-public struct RequirementCatalogueLibrary: Sendable {
-    public static let defaultIdentifier = "tr-03161-1_3.0"
+package struct RequirementCatalogueLibrary: Sendable {
+    package static let defaultIdentifier = "tr-03161-1_3.0"
 
     /// What this build carries.
-    public static let bundled = RequirementCatalogueLibrary(texts: [defaultIdentifier: tr03161Part1Version3])
+    package static let bundled = RequirementCatalogueLibrary(texts: [defaultIdentifier: tr03161Part1Version3])
 
     /// Each catalogue's JSON under the identifier it must declare.
     let texts: [String: String]
@@ -22,15 +22,15 @@ public struct RequirementCatalogueLibrary: Sendable {
     }
 
     /// The identifiers carried, sorted.
-    public var identifiers: [String] { texts.keys.sorted() }
+    package var identifiers: [String] { texts.keys.sorted() }
 
     /// The catalogue `project` reads: the one it names, else the default.
-    public static func identifier(for project: AuditProject) -> String {
+    package static func identifier(for project: AuditProject) -> String {
         project.catalogueVersion ?? defaultIdentifier
     }
 
     /// The catalogue carried under `identifier`, read and checked.
-    public func catalogue(identifier: String) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue {
+    package func catalogue(identifier: String) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue {
         guard let text = texts[identifier] else { throw .notBundled(identifier) }
         let catalogue: RequirementCatalogue
         do {
@@ -45,13 +45,13 @@ public struct RequirementCatalogueLibrary: Sendable {
     }
 
     /// `bundled.catalogue(identifier:)`.
-    public static func catalogue(identifier: String) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue {
+    package static func catalogue(identifier: String) throws(RequirementCatalogueLibraryError) -> RequirementCatalogue {
         try bundled.catalogue(identifier: identifier)
     }
 }
 
 /// Why no catalogue could be had; the caller reports it and assesses no requirement.
-public enum RequirementCatalogueLibraryError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum RequirementCatalogueLibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// This build carries no catalogue of that name: the project names one from another build.
     case notBundled(String)
     /// The catalogue carried is refused: a fault of this build.
@@ -59,7 +59,7 @@ public enum RequirementCatalogueLibraryError: Error, Sendable, Hashable, CustomS
     /// The catalogue carried declares another identifier than the one it is carried under: a fault of this build.
     case misfiled(identifier: String, declared: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .notBundled(identifier):
             "this build carries no requirement catalogue '\(identifier)'"

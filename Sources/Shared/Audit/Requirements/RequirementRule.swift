@@ -1,6 +1,6 @@
 /// How the findings bear on a requirement (audit.md § Requirement catalogue). The kinds a rule
 /// reads all belong to one check, each once.
-public enum RequirementRule: Sendable, Hashable {
+package enum RequirementRule: Sendable, Hashable {
     /// Network observation cannot speak to the requirement.
     case outsideToolScope
     /// A finding of any of these kinds contradicts the requirement.
@@ -9,13 +9,13 @@ public enum RequirementRule: Sendable, Hashable {
     case contraryAndSupportingFindings(contrary: [FindingKind], supporting: [FindingKind])
 
     /// The rule's form without its kinds. Raw values are the catalogue format's names.
-    public enum Name: String, Sendable, Hashable, CaseIterable {
+    package enum Name: String, Sendable, Hashable, CaseIterable {
         case outsideToolScope
         case contraryFindings
         case contraryAndSupportingFindings
     }
 
-    public var name: Name {
+    package var name: Name {
         switch self {
         case .outsideToolScope: .outsideToolScope
         case .contraryFindings: .contraryFindings
@@ -24,20 +24,20 @@ public enum RequirementRule: Sendable, Hashable {
     }
 
     /// The catalogue format's name of the rule.
-    public var identifier: String { name.rawValue }
+    package var identifier: String { name.rawValue }
 
-    public var contraryKinds: [FindingKind] {
+    package var contraryKinds: [FindingKind] {
         switch self {
         case .outsideToolScope: []
         case let .contraryFindings(kinds), let .contraryAndSupportingFindings(kinds, _): kinds
         }
     }
 
-    public var supportingKinds: [FindingKind] {
+    package var supportingKinds: [FindingKind] {
         if case let .contraryAndSupportingFindings(_, supporting) = self { return supporting }
         return []
     }
 
     /// The check whose findings the rule reads; nil when it reads none.
-    public var check: AuditCheck? { (contraryKinds + supportingKinds).first?.check }
+    package var check: AuditCheck? { (contraryKinds + supportingKinds).first?.check }
 }

@@ -1,14 +1,14 @@
 /// What one session's findings say of one requirement (audit.md § Requirement catalogue). There is
 /// deliberately no verdict that a requirement is met: traffic can contradict a requirement, or be
 /// observed without contradicting it, and that is all a network observation can say.
-public enum RequirementVerdict: Sendable, Hashable {
+package enum RequirementVerdict: Sendable, Hashable {
     /// A finding of a contrary kind.
     case contradicted
     /// Traffic the requirement concerns was observed and none of it contradicts the requirement.
     case observedWithoutContradiction
     case notAssessed(NotAssessedReason)
 
-    public enum NotAssessedReason: String, Sendable, Hashable, CaseIterable {
+    package enum NotAssessedReason: String, Sendable, Hashable, CaseIterable {
         /// The requirement reads no finding: network observation cannot speak to it.
         case outsideToolScope
         /// The requirement reads findings, but nothing it concerns was observed.
@@ -16,7 +16,7 @@ public enum RequirementVerdict: Sendable, Hashable {
     }
 
     /// Stable; the evidence bundle's.
-    public var identifier: String {
+    package var identifier: String {
         switch self {
         case .contradicted: "contradicted"
         case .observedWithoutContradiction: "observedWithoutContradiction"
@@ -25,7 +25,7 @@ public enum RequirementVerdict: Sendable, Hashable {
     }
 
     /// One English sentence a report prints.
-    public var statement: String {
+    package var statement: String {
         switch self {
         case .contradicted:
             "The session's traffic contradicts this requirement; the findings against it say how."

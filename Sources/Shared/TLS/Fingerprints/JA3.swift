@@ -6,8 +6,8 @@
 ///   JA3  = SSLVersion,Ciphers,Extensions,EllipticCurves,EllipticCurvePointFormats
 ///   JA3S = SSLVersion,Cipher,Extensions
 /// where SSLVersion is the hello's `legacy_version`.
-public enum JA3 {
-    public static func string(_ hello: ClientHelloTraits) -> String {
+package enum JA3 {
+    package static func string(_ hello: ClientHelloTraits) -> String {
         var text = ASCIIWriter(capacity: 6 * (hello.cipherSuites.count + hello.extensionTypes.count + hello.groups.count) + 16)
         text.appendDecimal(hello.legacyVersion)
         for field in [hello.cipherSuites, hello.extensionTypes, hello.groups, hello.pointFormats.map(UInt16.init)] {
@@ -17,7 +17,7 @@ public enum JA3 {
         return text.string
     }
 
-    public static func string(_ hello: ServerHelloTraits) -> String {
+    package static func string(_ hello: ServerHelloTraits) -> String {
         var text = ASCIIWriter(capacity: 6 * hello.extensionTypes.count + 16)
         text.appendDecimal(hello.legacyVersion)
         text.append(UInt8(ascii: ","))
@@ -28,7 +28,7 @@ public enum JA3 {
     }
 
     /// The MD5 of a JA3 or JA3S string, 32 lowercase hex digits.
-    public static func hash(_ string: String) -> String {
+    package static func hash(_ string: String) -> String {
         X509Digest.lowercaseHex(X509Digest.md5(Array(string.utf8)))
     }
 

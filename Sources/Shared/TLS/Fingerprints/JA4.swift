@@ -9,9 +9,9 @@
 ///           "_" and the signature algorithms in the hello's order (no "_" when there are none);
 ///           `000000000000` when no extension is left
 /// GREASE is ignored everywhere (the traits come without it); counts stop at 99.
-public enum JA4 {
+package enum JA4 {
     /// Written into one buffer, the hashes' hex included: a capture computes one per ClientHello.
-    public static func fingerprint(_ hello: ClientHelloTraits) -> String {
+    package static func fingerprint(_ hello: ClientHelloTraits) -> String {
         let ciphers = hello.cipherSuites.sorted()
         let extensions = hello.extensionTypes.filter { $0 != serverName && $0 != alpn }.sorted()
         var extensionText = ASCIIWriter(capacity: (extensions.count + hello.signatureAlgorithms.count) * 5 + 1)
@@ -32,7 +32,7 @@ public enum JA4 {
     }
 
     /// JA4_a, the readable part: what a search by prefix matches first.
-    public static func prefix(_ hello: ClientHelloTraits) -> String {
+    package static func prefix(_ hello: ClientHelloTraits) -> String {
         var text = ASCIIWriter(capacity: 10)
         writePrefix(hello, to: &text)
         return text.string

@@ -14,7 +14,7 @@ package enum UpgradeGrammar: Sendable {
     /// The client grammar for a stream the client opens, by its first byte: PostgreSQL's
     /// SSLRequest begins with its length's high byte 0, an LDAP message with a SEQUENCE (0x30),
     /// an XMPP stream with '<'. Nil for any other byte (a TLS record, an HTTP request).
-    package static func clientSpeaksFirst(firstByte: UInt8) -> UpgradeGrammar? {
+    static func clientSpeaksFirst(firstByte: UInt8) -> UpgradeGrammar? {
         switch firstByte {
         case 0x00: .postgresRequest(PostgresRequestGrammar())
         case 0x30: .ldap(LDAPMessageGrammar(side: .client))
@@ -35,7 +35,7 @@ package enum UpgradeGrammar: Sendable {
 
     /// The grammar for a server that speaks first, by its first byte: an SMTP or FTP greeting's
     /// code (220), POP3's `+OK`, IMAP's untagged `*`. Nil for any other byte.
-    package static func serverSpeaksFirst(firstByte: UInt8) -> UpgradeGrammar? {
+    static func serverSpeaksFirst(firstByte: UInt8) -> UpgradeGrammar? {
         switch firstByte {
         case UInt8(ascii: "2"), UInt8(ascii: "+"), UInt8(ascii: "*"): .textReplies(TextReplyGrammar())
         default: nil
@@ -43,7 +43,7 @@ package enum UpgradeGrammar: Sendable {
     }
 
     /// A server's greeting was read whole, in a line protocol: its client's commands are followed.
-    package var greeted: Bool {
+    var greeted: Bool {
         if case .textReplies(let replies) = self { replies.greeted } else { false }
     }
 

@@ -5,14 +5,14 @@ import Shared
 /// kept stream by `HTTP2Connection`: each stream an exchange — its request's header list and
 /// content, its 1xx answers, its response and content, trailers on either side — in the order
 /// the client opened them, each pushed stream right after the stream that promised it.
-public struct HTTP2Conversation: Sendable, Equatable {
-    public let exchanges: [DecryptedHTTPExchange]
+package struct HTTP2Conversation: Sendable, Equatable {
+    package let exchanges: [DecryptedHTTPExchange]
     /// What the reading could not place, or what the connection said as a whole, in words.
-    public let notes: [String]
+    package let notes: [String]
 
-    public static let version = "HTTP/2"
+    package static let version = "HTTP/2"
 
-    public init(_ turns: DecryptedTurns) {
+    package init(_ turns: DecryptedTurns) {
         let connection = HTTP2Connection(client: turns.kept(.outbound), server: turns.kept(.inbound))
         // A side is cut as a whole only where the budget kept no more frame headers.
         let clientCut = connection.notFollowedClientBytes > 0, serverCut = connection.notFollowedServerBytes > 0

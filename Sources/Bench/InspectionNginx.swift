@@ -1,6 +1,8 @@
 import Foundation
+import Linux
 
-/// The HTTPS server of the inspection lab (the end-to-end tests and `tvlab bench inspect`): nginx
+/// The HTTPS server of the inspection lab (the end-to-end tests and `tvlab bench inspect`, never
+/// the product): nginx
 /// on the lab's server address, port 443, HTTP/2 and HTTP/1.1, serving `root` as `host` with a
 /// leaf from the lab's PKI. One process (`master_process off`): a worker would keep the pipes of
 /// the master open after its SIGKILL, and whoever waits on them would wait forever.

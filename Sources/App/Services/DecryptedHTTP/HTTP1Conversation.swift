@@ -5,23 +5,23 @@ import Shared
 /// (`HTTP1MessageReader`: gaps the budget left are passed over by the messages' own lengths). Nil
 /// unless the sent bytes begin with a whole request head and everything kept reads as messages (a
 /// cut at the end is fine: it is said).
-public struct HTTP1Conversation: Sendable, Equatable {
-    public let exchanges: [DecryptedHTTPExchange]
+package struct HTTP1Conversation: Sendable, Equatable {
+    package let exchanges: [DecryptedHTTPExchange]
     /// Bytes kept after the last message that could be read: a head the connection's end cut.
-    public let unreadSentBytes: Int
-    public let unreadReceivedBytes: Int
+    package let unreadSentBytes: Int
+    package let unreadReceivedBytes: Int
     /// Bytes between messages that could not be read: heads the budget cut, and what followed.
-    public let notKeptBetweenSent: Int
-    public let notKeptBetweenReceived: Int
+    package let notKeptBetweenSent: Int
+    package let notKeptBetweenReceived: Int
     /// After a 101 Switching Protocols the connection spoke another protocol (RFC 9110 §15.2.2).
-    public let switchedProtocols: Bool
+    package let switchedProtocols: Bool
     /// That protocol read as WebSocket (RFC 6455), when the upgrade asked for it.
-    public let webSocket: WebSocketConversation?
+    package let webSocket: WebSocketConversation?
 
     /// Bounds the work on a keep-alive connection's kept bytes.
     static let maxMessages = 1000
 
-    public init?(_ turns: DecryptedTurns) {
+    package init?(_ turns: DecryptedTurns) {
         let sentStream = turns.kept(.outbound)
         guard case let .read(requests, unreadSent, afterUpgrade, notKeptSent) = Self.requests(sentStream),
               !requests.isEmpty else { return nil }
