@@ -148,10 +148,10 @@ struct RunSummaryTests {
 
     @Test("sizes read in binary units")
     func sizes() {
-        #expect(RunSummary.bytes(0) == "0 B")
-        #expect(RunSummary.bytes(1023) == "1023 B")
-        #expect(RunSummary.bytes(1536) == "1.5 KiB")
-        #expect(RunSummary.bytes(5 << 30) == "5.0 GiB")
+        #expect(ByteCountText.binary(0) == "0 B")
+        #expect(ByteCountText.binary(1023) == "1023 B")
+        #expect(ByteCountText.binary(1536) == "1.5 KiB")
+        #expect(ByteCountText.binary(5 << 30) == "5.0 GiB")
     }
 }
 

@@ -39,7 +39,7 @@ import Shared
         let usage = try await Self.manager(data.url).usage()
         #expect(usage.plaintextFileCount == 3 && usage.plaintextBytes == onDisk && onDisk > 0)
         #expect(usage.totalBytes == usage.captureBytes + (usage.historyBytes ?? 0) + onDisk && usage.isComplete)
-        #expect(StorageReport.usageLines(usage).contains { $0.hasPrefix("decrypted \(RunSummary.bytes(onDisk)) in 3 files") })
+        #expect(StorageReport.usageLines(usage).contains { $0.hasPrefix("decrypted \(ByteCountText.binary(onDisk)) in 3 files") })
     }
 
     @Test("a decrypted-content folder that cannot be listed is reported with why, never as zero")
@@ -143,7 +143,7 @@ import Shared
         #expect(DecryptedContentCard(AppSettings(tlsInspectionEnabled: true)).keepHint == nil)
         let card = DecryptedContentCard(AppSettings())
         #expect(card.ceilingBytes == RetentionSettings.plaintextByteCeiling && RetentionSettings.plaintextByteCeiling == 512 << 20)
-        #expect(card.ceilingSentence.contains(RunSummary.bytes(RetentionSettings.plaintextByteCeiling)))
+        #expect(card.ceilingSentence.contains(ByteCountText.binary(RetentionSettings.plaintextByteCeiling)))
         #expect(card.ceilingSentence.contains("512.0 MiB"))
     }
 }

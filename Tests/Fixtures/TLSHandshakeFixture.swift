@@ -5,8 +5,8 @@ import Shared
 /// with server_name, ALPN and supported_versions; a TLS 1.2 server flight (ServerHello,
 /// Certificate, ServerHelloDone); opaque application data. Not an oracle for the scanners — their
 /// tests use hand-written bytes and captures of real clients read by tshark.
-enum TLSHandshakeFixture {
-    static func clientHelloRecord(serverName: String, applicationProtocols: [String]) -> Data {
+package enum TLSHandshakeFixture {
+    package static func clientHelloRecord(serverName: String, applicationProtocols: [String]) -> Data {
         let name = Array(serverName.utf8)
         let serverNameList = [0x00] + length16(name.count) + name
         var extensions = ext(0x0000, length16(serverNameList.count) + serverNameList)
@@ -21,7 +21,7 @@ enum TLSHandshakeFixture {
         return record(0x16, handshake(0x01, body))
     }
 
-    static func serverFlight12(cipherSuite: UInt16, certificates: [Data]) -> Data {
+    package static func serverFlight12(cipherSuite: UInt16, certificates: [Data]) -> Data {
         var hello: [UInt8] = [0x03, 0x03] + [UInt8](repeating: 0x3C, count: 32) + [0x00]
         hello += [UInt8(cipherSuite >> 8), UInt8(cipherSuite & 0xFF), 0x00]
         hello += length16(5) + ext(0xFF01, [0x00])                              // renegotiation_info
@@ -30,7 +30,7 @@ enum TLSHandshakeFixture {
         return record(0x16, handshake(0x02, hello) + handshake(0x0B, certificate) + handshake(0x0E, []))
     }
 
-    static func applicationData(byteCount: Int) -> Data {
+    package static func applicationData(byteCount: Int) -> Data {
         record(0x17, [UInt8](repeating: 0xA5, count: byteCount))
     }
 

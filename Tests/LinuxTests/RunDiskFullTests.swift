@@ -99,7 +99,7 @@ struct RunDiskFullTests {
         let secondErr = read("second.err")
         #expect(second == "0" || second == "1", "status \(second): \(secondErr)")
         if second == "1" {
-            #expect(secondErr.contains("cannot reserve the live-feed ring's 4 MiB in \(data): No space left on device"),
+            #expect(secondErr.contains("cannot reserve the live-feed ring's 4.0 MiB in \(data): No space left on device"),
                     "\(secondErr)")
         }
         #expect(!read("listing").contains("live-feed.ring.new-"), "\(read("listing"))")
@@ -125,7 +125,7 @@ struct RunDiskFullTests {
         #expect(child.status == 0, "\(child.err)")
         let err = (try? String(contentsOfFile: "\(w)/err", encoding: .utf8)) ?? ""
         #expect((try? String(contentsOfFile: "\(w)/status", encoding: .utf8)) == "1\n", "\(err)")
-        #expect(err.contains("tunnelvision: cannot reserve the live-feed ring's 4 MiB in \(child.mountPoint)/data: "
+        #expect(err.contains("tunnelvision: cannot reserve the live-feed ring's 4.0 MiB in \(child.mountPoint)/data: "
                              + "No space left on device (free some space or choose another --data-dir)"), "\(err)")
         // Only the filler and the ring's empty lock: no ring, no half-made temporary, no history.
         let listing = (try? String(contentsOfFile: "\(w)/listing", encoding: .utf8)) ?? ""

@@ -33,7 +33,7 @@ struct RingFileSafetyTests {
     func reservationRefusal() {
         let error = IPCError.cannotReserve(directory: "/x", bytes: RingGeometry.headerByteCount + (8 << 20), errno: ENOSPC)
         #expect(error.description
-                == "cannot reserve the live-feed ring's 8 MiB in /x: No space left on device (free some space or choose another --data-dir)")
+                == "cannot reserve the live-feed ring's 8.0 MiB in /x: No space left on device (free some space or choose another --data-dir)")
     }
 
     @Test("a symbolic link planted at the ring's lock is refused, and nothing is created where it points")

@@ -26,8 +26,8 @@ package struct AnalysisReport: Sendable {
             let name = record.name.map { "\($0.text) (\(conversation.nameSource ?? ""))" } ?? "unnamed"
             lines.append("")
             lines.append("\(record.key.proto.displayName) \(conversation.clientEndpoint) → \(conversation.serverEndpoint)  \(name)")
-            lines.append("    \(record.packetCount) packets, \(RunSummary.bytes(record.bytesOut)) from the client, "
-                         + "\(RunSummary.bytes(record.bytesIn)) from the server")
+            lines.append("    \(record.packetCount) packets, \(ByteCountText.binary(record.bytesOut)) from the client, "
+                         + "\(ByteCountText.binary(record.bytesIn)) from the server")
             if let others = record.name?.otherCandidates, !others.isEmpty {
                 lines.append("    the address also answered for: \(others.joined(separator: ", "))")
             }

@@ -101,7 +101,7 @@ package enum CaptureHeadroom: Sendable, Equatable {
             return ["which captures hold audit evidence cannot be read, so room left is not shown and retention deletes "
                     + "nothing until it can: \(reason)"]
         case .neitherLimitSet(let used):
-            return ["neither limit set: \(RunSummary.bytes(used)) of captures, kept with the history until deleted by hand"]
+            return ["neither limit set: \(ByteCountText.binary(used)) of captures, kept with the history until deleted by hand"]
         case let .limits(size, expiry, kept):
             // Held by evidence, the size line already says what it keeps.
             let sizeSaysIt = if case .heldByEvidence = size { true } else { false }
@@ -112,19 +112,19 @@ package enum CaptureHeadroom: Sendable, Equatable {
     static func line(_ size: Size) -> String {
         switch size {
         case let .roomToSpare(left, used, limit):
-            "room left: \(RunSummary.bytes(left)) (\(RunSummary.bytes(used)) of the \(RunSummary.bytes(limit)) limit"
-                + (used + left < limit ? ", \(RunSummary.bytes(limit - used - left)) kept for the capture being recorded to grow into" : "")
+            "room left: \(ByteCountText.binary(left)) (\(ByteCountText.binary(used)) of the \(ByteCountText.binary(limit)) limit"
+                + (used + left < limit ? ", \(ByteCountText.binary(limit - used - left)) kept for the capture being recorded to grow into" : "")
                 + "); past it the oldest captures are deleted"
         case let .limitFull(used, limit):
-            "limit full: \(RunSummary.bytes(used)) of \(RunSummary.bytes(limit)); the oldest captures go at the next rotation "
+            "limit full: \(ByteCountText.binary(used)) of \(ByteCountText.binary(limit)); the oldest captures go at the next rotation "
                 + "or 'tunnelvision storage apply'"
         case let .unmeetable(recording, limit):
-            "the \(RunSummary.bytes(limit)) limit cannot be met: the capture being recorded alone holds \(RunSummary.bytes(recording)); "
+            "the \(ByteCountText.binary(limit)) limit cannot be met: the capture being recorded alone holds \(ByteCountText.binary(recording)); "
                 + "it can go once the tunnel starts a new file ('tunnelvision captures rotate')"
         case let .heldByEvidence(kept, limit):
-            "the \(RunSummary.bytes(limit)) limit cannot be met: \(EvidenceDeletion.keptClause(kept))"
+            "the \(ByteCountText.binary(limit)) limit cannot be met: \(EvidenceDeletion.keptClause(kept))"
         case .noLimit(let used):
-            "no size limit: \(RunSummary.bytes(used)) of captures"
+            "no size limit: \(ByteCountText.binary(used)) of captures"
         }
     }
 

@@ -22,7 +22,7 @@ package enum CapturesPresentation {
         /// nil when that could not be read.
         package let holdsEvidence: Bool?
         /// The size as people read it ("1.5 MiB").
-        package var size: String { RunSummary.bytes(byteCount) }
+        package var size: String { ByteCountText.binary(byteCount) }
     }
 
     /// Newest first, the one being recorded and those holding audit evidence marked.
@@ -37,11 +37,11 @@ package enum CapturesPresentation {
     /// "3 captures, 120.5 MiB of the 1.0 GiB limit": the size said once, beside its ceiling.
     /// `sizeLimit` is nil when the limits could not be read, `.unlimited` when there is none.
     package static func footer(files: [CaptureFileInfo], sizeLimit: RetentionSize?) -> String {
-        let used = RunSummary.bytes(files.reduce(0) { $0 + $1.byteCount })
+        let used = ByteCountText.binary(files.reduce(0) { $0 + $1.byteCount })
         let count = files.count == 1 ? "1 capture" : "\(files.count) captures"
         guard let sizeLimit else { return "\(count), \(used)" }
         guard let cap = sizeLimit.maxBytes else { return "\(count), \(used) (no size limit)" }
-        return "\(count), \(used) of the \(RunSummary.bytes(cap)) limit"
+        return "\(count), \(used) of the \(ByteCountText.binary(cap)) limit"
     }
 
     /// Why the capture `sequence` may not be deleted, or nil when it may.

@@ -170,6 +170,6 @@ extension DiagnosticsPresentation {
 
         mutating func count(_ key: String, _ label: String, _ value: UInt64) { add(key, label, String(value)) }
 
-        mutating func volume(_ key: String, _ label: String, _ bytes: UInt64) { add(key, label, RunSummary.bytes(bytes)) }
+        mutating func volume(_ key: String, _ label: String, _ bytes: UInt64) { add(key, label, ByteCountText.binary(bytes)) }
     }
 }

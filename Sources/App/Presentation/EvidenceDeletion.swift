@@ -30,7 +30,7 @@ enum EvidenceDeletion {
 
         init(_ evidence: KeptEvidence) {
             let one = evidence.files.count == 1
-            captures = "\(one ? "1 capture" : "\(evidence.files.count) captures") (\(RunSummary.bytes(evidence.bytes)))"
+            captures = "\(one ? "1 capture" : "\(evidence.files.count) captures") (\(ByteCountText.binary(evidence.bytes)))"
             hold = one ? "holds" : "hold"
             them = one ? "it" : "them"
             their = one ? "its" : "their"

@@ -37,7 +37,7 @@ package struct FlowExportSummary: Sendable, Equatable {
         let noun = result.connectionCount == 1 ? "connection" : "connections"
         let place = result.url.map { " to \($0.path)" } ?? ""
         let verb = stage == .written ? "exported" : "would export"
-        let size = (sizeEstimated ? "about " : "") + RunSummary.bytes(result.byteCount)
+        let size = (sizeEstimated ? "about " : "") + ByteCountText.binary(result.byteCount)
         var lines = ["\(verb) \(Self.grouped(result.connectionCount)) \(noun)\(place) (\(size))"]
         if let requests = result.requestCount {
             let inspected = result.connectionCount == 1 ? "inspected connection" : "inspected connections"

@@ -47,8 +47,8 @@ package struct FlowInspector: Sendable {
             ("Community ID", HistoryFlowWording.communityIDText(stored.key)),
             ("First to last packet", "\(UTCTimestamp.iso8601(stored.firstSeen)) to \(UTCTimestamp.iso8601(stored.lastSeen))"
                 + " (\(Self.seconds(stored.duration)))"),
-            ("Received", "\(RunSummary.bytes(stored.bytesIn)) (\(stored.bytesIn) bytes)"),
-            ("Sent", "\(RunSummary.bytes(stored.bytesOut)) (\(stored.bytesOut) bytes)"),
+            ("Received", "\(ByteCountText.binary(stored.bytesIn)) (\(stored.bytesIn) bytes)"),
+            ("Sent", "\(ByteCountText.binary(stored.bytesOut)) (\(stored.bytesOut) bytes)"),
             ("Encryption", Self.encryption(stored.tlsStatus)),
         ] + (stored.program.map { [("Program", ProgramWording.text($0))] } ?? [])
             + (stored.dnsExchange.map { [("Asked DNS", DNSExchangeWording.text($0))] } ?? [])

@@ -32,7 +32,7 @@ package struct LiveDashboard: Sendable {
     package var countersLine: String {
         let connections = snapshot.connectionsReachedCap
             ? "at least \(snapshot.connectionsSeen) connections" : Self.counted(snapshot.connectionsSeen, "connection")
-        var line = "this session: \(RunSummary.bytes(snapshot.bytesIn)) received, \(RunSummary.bytes(snapshot.bytesOut)) sent, "
+        var line = "this session: \(ByteCountText.binary(snapshot.bytesIn)) received, \(ByteCountText.binary(snapshot.bytesOut)) sent, "
             + "\(Self.counted(Int(clamping: snapshot.packetCount), "packet")), \(connections)"
         if snapshot.droppedRecords > 0 {
             line += " · \(snapshot.droppedRecords) not shown (the tunnel was busier than this screen)"
@@ -98,7 +98,7 @@ package struct LiveDashboard: Sendable {
         let width = min(40, hosts.map(\.count).max() ?? 0)
         return zip(hosts, talkers).map { host, talker in
             "  " + host.padding(toLength: width, withPad: " ", startingAt: 0)
-                + "  \(RunSummary.bytes(talker.bytesIn)) received, \(RunSummary.bytes(talker.bytesOut)) sent"
+                + "  \(ByteCountText.binary(talker.bytesIn)) received, \(ByteCountText.binary(talker.bytesOut)) sent"
         }
     }
 
@@ -121,7 +121,7 @@ package struct LiveDashboard: Sendable {
     }
 
     static func rate(_ bytesPerSecond: Double) -> String {
-        RunSummary.bytes(UInt64(max(0, bytesPerSecond.rounded()))) + "/s"
+        ByteCountText.binary(UInt64(max(0, bytesPerSecond.rounded()))) + "/s"
     }
 
     static func counted(_ count: Int, _ noun: String) -> String {

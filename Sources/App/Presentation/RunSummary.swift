@@ -205,7 +205,7 @@ package struct RunSummary: Sendable, Equatable {
             lines.append("captures: none")
         } else {
             for (index, file) in captureFiles.enumerated() {
-                lines.append((index == 0 ? "captures: " : "          ") + "\(file.path) (\(Self.bytes(file.bytes)))")
+                lines.append((index == 0 ? "captures: " : "          ") + "\(file.path) (\(ByteCountText.binary(file.bytes)))")
             }
         }
         if !captureFilesGone.isEmpty {
@@ -297,13 +297,13 @@ package struct RunSummary: Sendable, Equatable {
         let starts = members.compactMap(\.firstSeen)
         guard members.count > 1, let start = starts.min(), let lastStart = starts.max() else {
             return [first.proto.displayName, first.remote.map(\.description) ?? "?", first.name ?? "-",
-                    bytes(first.bytesOut), bytes(first.bytesIn), "\(first.packets)", String(format: "%.3f s", first.duration)]
+                    ByteCountText.binary(first.bytesOut), ByteCountText.binary(first.bytesIn), "\(first.packets)", String(format: "%.3f s", first.duration)]
         }
         let end = members.compactMap { member in member.firstSeen.map { $0 + member.duration } }.max() ?? start
         return [first.proto.displayName, first.remote.map(\.description) ?? "?",
                 "\(first.name ?? "-") — \(members.count) connections started within "
                     + HistoryFlowWording.duration(lastStart.timeIntervalSince(start)),
-                bytes(members.reduce(0) { $0 + $1.bytesOut }), bytes(members.reduce(0) { $0 + $1.bytesIn }),
+                ByteCountText.binary(members.reduce(0) { $0 + $1.bytesOut }), ByteCountText.binary(members.reduce(0) { $0 + $1.bytesIn }),
                 "\(members.reduce(0) { $0 + $1.packets })", String(format: "%.3f s", end.timeIntervalSince(start))]
     }
 
@@ -328,17 +328,6 @@ package struct RunSummary: Sendable, Equatable {
         out.string("tlsStatus", connection.tlsStatus.map(HistoryFlowWording.statusIdentifier))
         HistoryFlowWording.writeInspectionReason(connection.inspectionReason, to: &out)
         out.endObject()
-    }
-
-    /// 1 536 → "1.5 KiB": binary units, one decimal from KiB up.
-    static func bytes(_ count: UInt64) -> String {
-        if count < 1024 { return "\(count) B" }
-        var value = Double(count)
-        for unit in ["KiB", "MiB", "GiB", "TiB"] {
-            value /= 1024
-            if value < 1024 || unit == "TiB" { return String(format: "%.1f", value) + " " + unit }
-        }
-        return "\(count) B"
     }
 
     static func aligned(_ rows: [[String]]) -> [String] {

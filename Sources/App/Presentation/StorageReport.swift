@@ -6,30 +6,30 @@ import Shared
 /// before deleting everything.
 package enum StorageReport {
     package static func usageLines(_ usage: StorageUsage) -> [String] {
-        var lines = ["captures  \(RunSummary.bytes(usage.captureBytes)) in \(files(usage.captureFileCount))"]
+        var lines = ["captures  \(ByteCountText.binary(usage.captureBytes)) in \(files(usage.captureFileCount))"]
         var unknown: [String] = []
         if let bytes = usage.historyBytes, let flows = usage.historyFlowCount {
-            lines.append("history   \(RunSummary.bytes(bytes)), \(EvidenceDeletion.connections(flows, evidence: usage.auditFlowCount))")
+            lines.append("history   \(ByteCountText.binary(bytes)), \(EvidenceDeletion.connections(flows, evidence: usage.auditFlowCount))")
         } else {
             lines.append("history   cannot be read: \(usage.historyProblem ?? "unknown reason")")
             unknown.append("the history's")
         }
         if let bytes = usage.plaintextBytes, let count = usage.plaintextFileCount {
-            lines.append("decrypted \(RunSummary.bytes(bytes)) in \(files(count)) (kept decrypted content)")
+            lines.append("decrypted \(ByteCountText.binary(bytes)) in \(files(count)) (kept decrypted content)")
         } else {
             lines.append("decrypted cannot be read: \(usage.plaintextProblem ?? "unknown reason")")
             unknown.append("the decrypted content's")
         }
         if unknown.isEmpty {
-            lines.append("total     \(RunSummary.bytes(usage.totalBytes))")
+            lines.append("total     \(ByteCountText.binary(usage.totalBytes))")
         } else {
-            lines.append("total     at least \(RunSummary.bytes(usage.totalBytes)) (\(unknown.joined(separator: " and ")) size is unknown)")
+            lines.append("total     at least \(ByteCountText.binary(usage.totalBytes)) (\(unknown.joined(separator: " and ")) size is unknown)")
         }
         return lines
     }
 
     /// The decrypted content's fixed ceiling in words ("512.0 MiB"), from the one constant.
-    package static var plaintextCeiling: String { RunSummary.bytes(RetentionSettings.plaintextByteCeiling) }
+    package static var plaintextCeiling: String { ByteCountText.binary(RetentionSettings.plaintextByteCeiling) }
 
     static func files(_ count: Int) -> String { count == 1 ? "1 file" : "\(count) files" }
 
@@ -40,7 +40,7 @@ package enum StorageReport {
             return ["limits    cannot be read: \(problem ?? "unknown reason"); nothing is deleted until they can "
                     + "('tunnelvision settings' shows what is wrong)"]
         }
-        let size = settings.maxCaptureSize.maxBytes.map { "captures up to \(RunSummary.bytes($0))" } ?? "no size limit"
+        let size = settings.maxCaptureSize.maxBytes.map { "captures up to \(ByteCountText.binary($0))" } ?? "no size limit"
         let age = settings.maxAge.maxAge.map { "kept \(days($0))" } ?? "no age limit"
         var lines = ["limits    \(size); \(age)"]
         if case .nothing(let why) = preview { lines.append(nothingPlanned(why)) }
@@ -50,7 +50,7 @@ package enum StorageReport {
                              + (plan.historyCutoff.map { ", and the connections last seen before \(UTCTimestamp.iso8601($0))" } ?? ""))
             } else {
                 let count = plan.filesToDelete.count == 1 ? "1 capture" : "\(plan.filesToDelete.count) captures"
-                lines.append("applying them now would delete \(count) (\(RunSummary.bytes(plan.bytesReclaimed)))"
+                lines.append("applying them now would delete \(count) (\(ByteCountText.binary(plan.bytesReclaimed)))"
                              + (plan.historyCutoff.map { " and the connections last seen before \(UTCTimestamp.iso8601($0))" } ?? ""))
             }
             if plan.sizeCapUnreachable {
@@ -73,7 +73,7 @@ package enum StorageReport {
         if outcome.didChangeAnything {
             let files = outcome.deletedFiles.count == 1 ? "1 capture" : "\(outcome.deletedFiles.count) captures"
             let flows = outcome.prunedFlows == 1 ? "1 connection" : "\(outcome.prunedFlows) connections"
-            lines.append("deleted \(files) (\(RunSummary.bytes(outcome.bytesReclaimed))) and \(flows)")
+            lines.append("deleted \(files) (\(ByteCountText.binary(outcome.bytesReclaimed))) and \(flows)")
         } else if outcome.failures.isEmpty {
             lines.append("nothing to delete: everything is within the limits")
         } else {
@@ -98,14 +98,14 @@ package enum StorageReport {
         var lines: [String]
         if deletion.didChangeAnything {
             let rows = deletion.indexRowsDeleted == 1 ? "1 index entry" : "\(deletion.indexRowsDeleted) index entries"
-            lines = ["decrypted content: deleted \(files(sweep.deletedFiles.count)) (\(RunSummary.bytes(sweep.bytesReclaimed))) and \(rows)"]
+            lines = ["decrypted content: deleted \(files(sweep.deletedFiles.count)) (\(ByteCountText.binary(sweep.bytesReclaimed))) and \(rows)"]
         } else if deletion.failures.isEmpty {
             lines = ["decrypted content: nothing to delete"]
         } else {
             lines = ["decrypted content: nothing was deleted: \(deletion.failures[0])"]
         }
         if let spared = deletion.spared {
-            lines.append("decrypted content: kept \(spared.url.lastPathComponent) (\(RunSummary.bytes(spared.byteCount))), "
+            lines.append("decrypted content: kept \(spared.url.lastPathComponent) (\(ByteCountText.binary(spared.byteCount))), "
                          + "the file a running tunnel is writing; it goes at a later sweep once the tunnel has moved on")
         }
         if sweep.ceilingUnreachable {
@@ -122,7 +122,7 @@ package enum StorageReport {
         let flows = connections.map { EvidenceDeletion.connections($0, evidence: auditConnections) }
             ?? "the history (its size cannot be read, nor whether it holds audit evidence)"
         let count = files.count == 1 ? "1 capture" : "\(files.count) captures"
-        return "delete \(flows), \(count) (\(RunSummary.bytes(files.reduce(0) { $0 + $1.byteCount }))) and "
+        return "delete \(flows), \(count) (\(ByteCountText.binary(files.reduce(0) { $0 + $1.byteCount }))) and "
             + "\(plaintextScope(plaintext))? [y/N] "
     }
 
@@ -134,7 +134,7 @@ package enum StorageReport {
     /// "2 files of decrypted content (3 MiB)", the file being written left out.
     static func plaintextScope(_ plaintext: [PlaintextFileInfo]) -> String {
         let count = plaintext.count == 1 ? "1 file" : "\(plaintext.count) files"
-        return "\(count) of decrypted content (\(RunSummary.bytes(plaintext.reduce(0) { $0 + $1.byteCount })))"
+        return "\(count) of decrypted content (\(ByteCountText.binary(plaintext.reduce(0) { $0 + $1.byteCount })))"
     }
 
     /// Whether an answer to `clearQuestion` is a yes.

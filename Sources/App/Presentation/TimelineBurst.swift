@@ -60,7 +60,7 @@ package struct TimelineBurst: Sendable, Equatable {
     /// "50 connections to files.demo.test:8080 started within 0.4 s, 1.2 MiB received, 80.0 KiB sent".
     package var sentence: String {
         "\(count) connections to \(destination) started within \(HistoryFlowWording.duration(startSpread)), "
-            + "\(RunSummary.bytes(bytesIn)) received, \(RunSummary.bytes(bytesOut)) sent"
+            + "\(ByteCountText.binary(bytesIn)) received, \(ByteCountText.binary(bytesOut)) sent"
     }
 
     /// The ids as ranges of consecutive numbers: `12–61`, or `12–30, 32–61, 70`.

@@ -28,7 +28,7 @@ package struct TimelineGroupListing: Sendable {
             var rows = [[what.one.uppercased(), "CONNECTIONS", "RECEIVED", "SENT", "PACKETS", "FIRST ACTIVE (UTC)", "LAST ACTIVE (UTC)"]]
             for group in groups.groups {
                 let totals = group.totals
-                rows.append([group.label, "\(totals.connections)", RunSummary.bytes(totals.bytesIn), RunSummary.bytes(totals.bytesOut),
+                rows.append([group.label, "\(totals.connections)", ByteCountText.binary(totals.bytesIn), ByteCountText.binary(totals.bytesOut),
                              "\(totals.packets)", HistoryFlowWording.time(totals.firstSeen), HistoryFlowWording.time(totals.lastSeen)])
             }
             lines += RunSummary.aligned(rows)

@@ -73,7 +73,7 @@ package struct TimelineListing: Sendable {
                     rows.append(["\(flow.id)", HistoryFlowWording.time(flow.stored.lastSeen), ProgramWording.cell(flow.stored.program),
                                  HistoryFlowWording.host(flow),
                                  flow.remotePort.map { "\($0)" } ?? "-", flow.stored.key.proto.displayName,
-                                 RunSummary.bytes(flow.stored.bytesIn), RunSummary.bytes(flow.stored.bytesOut),
+                                 ByteCountText.binary(flow.stored.bytesIn), ByteCountText.binary(flow.stored.bytesOut),
                                  "\(flow.stored.packetCount)", HistoryFlowWording.duration(flow.stored.duration),
                                  HistoryFlowWording.encryption(flow.stored.tlsStatus, reason: flow.stored.inspectionReason)])
                 case let .burst(burst):
@@ -81,7 +81,7 @@ package struct TimelineListing: Sendable {
                     rows.append([burst.idRanges, HistoryFlowWording.time(burst.lastSeen), ProgramWording.cell(burst.flows.map(\.stored.program)),
                                  "\(burst.count) × \(HistoryFlowWording.host(burst.first))",
                                  burst.first.remotePort.map { "\($0)" } ?? "-", burst.first.stored.key.proto.displayName,
-                                 RunSummary.bytes(burst.bytesIn), RunSummary.bytes(burst.bytesOut), "\(burst.packets)",
+                                 ByteCountText.binary(burst.bytesIn), ByteCountText.binary(burst.bytesOut), "\(burst.packets)",
                                  HistoryFlowWording.duration(burst.lastSeen.timeIntervalSince(burst.firstSeen)),
                                  HistoryFlowWording.encryption(burst.first.stored.tlsStatus, reason: burst.first.stored.inspectionReason)])
                 }

@@ -7,11 +7,11 @@ package enum PcapFormat {
     package static let globalHeaderLength = 24
     package static let recordHeaderLength = 16
     /// Microsecond timestamps, written in the writer's (little-endian) byte order: `d4 c3 b2 a1`.
-    static let magicMicroseconds: UInt32 = 0xA1B2_C3D4
+    package static let magicMicroseconds: UInt32 = 0xA1B2_C3D4
     /// Nanosecond timestamps (written by other tools; read, never written).
-    static let magicNanoseconds: UInt32 = 0xA1B2_3C4D
-    static let versionMajor: UInt16 = 2
-    static let versionMinor: UInt16 = 4
+    package static let magicNanoseconds: UInt32 = 0xA1B2_3C4D
+    package static let versionMajor: UInt16 = 2
+    package static let versionMinor: UInt16 = 4
     /// LINKTYPE_RAW: each record is a bare IP datagram.
     package static let linkTypeRaw: UInt32 = 101
     /// LINKTYPE_IPV4 / LINKTYPE_IPV6: bare datagrams of one family, which other tools also write.

@@ -6,7 +6,7 @@ package struct DNSName: Sendable, Hashable {
     /// Longest name in wire form, counting every length byte and the root (RFC 1035 §2.3.4).
     package static let wireLimit = 255
     /// Longest label (RFC 1035 §2.3.4): the length byte's top two bits are the label type.
-    static let labelLimit = 63
+    package static let labelLimit = 63
 
     /// The labels, each as its length byte and bytes, without the closing root byte (empty for the
     /// root). Never longer than `wireLimit - 1`.

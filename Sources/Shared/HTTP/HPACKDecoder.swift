@@ -7,12 +7,12 @@ package struct HPACKDecoder: Sendable {
     /// The table's size as §4.1 counts it: each entry's name and value lengths plus 32.
     package private(set) var tableSize = 0
     /// The size the encoder last set (§6.3); starts at the limit.
-    private(set) var maxTableSize: Int
+    package private(set) var maxTableSize: Int
     /// SETTINGS_HEADER_TABLE_SIZE of the side that decodes: an update may not exceed it.
     package var tableSizeLimit: Int
 
     /// §6.5.2's default SETTINGS_HEADER_TABLE_SIZE.
-    static let defaultTableSize = 4096
+    package static let defaultTableSize = 4096
     static let entryOverhead = 32
     /// Bounds the work on one block; real header lists have tens of fields.
     package static let maxFields = 2_000

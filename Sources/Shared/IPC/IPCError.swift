@@ -34,7 +34,7 @@ package enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
         case .openFailed(let path, let code): "cannot open the live-feed ring \(path): \(SystemError.text(code))"
         case .mapFailed(let path, let code): "cannot map the live-feed ring \(path): \(SystemError.text(code))"
         case .cannotReserve(let directory, let bytes, let code):
-            "cannot reserve the live-feed ring's \(Self.mebibytes(bytes)) in \(directory): \(SystemError.text(code)) "
+            "cannot reserve the live-feed ring's \(ByteCountText.binary(UInt64(bytes))) in \(directory): \(SystemError.text(code)) "
                 + (code == ENOSPC || code == EDQUOT ? "(free some space or choose another --data-dir)" : "(choose another --data-dir)")
         case .symbolicLink(let path): "\(path) is a symbolic link; refusing to follow it (remove it: the tunnel makes its own)"
         case .badHeader(let path, let reason): "\(path) is not a live-feed ring this build reads: \(reason)"
@@ -44,10 +44,5 @@ package enum IPCError: Error, Sendable, Hashable, CustomStringConvertible {
             "another reader is following \(path) (a 'tunnelvision live', or the Dashboard of a 'tunnelvision ui'); "
                 + "the live feed has one reader at a time: stop that one, or look there"
         }
-    }
-
-    /// 4 194 368 → "4 MiB": the ring's sizes are whole mebibytes plus a 64-byte header.
-    private static func mebibytes(_ bytes: Int) -> String {
-        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 }

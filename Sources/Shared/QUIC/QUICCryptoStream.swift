@@ -16,7 +16,7 @@ package struct QUICCryptoStream: Sendable {
         /// Highest stream offset (exclusive) a frame may reach.
         package var byteLimit: Int
         /// Initial packets received before the stream is refused.
-        var packetLimit: Int
+        package var packetLimit: Int
         /// Separate out-of-order runs held beyond the contiguous prefix.
         package var pieceLimit: Int
 

@@ -30,7 +30,7 @@ package struct QUICInitialHeader: Sendable, Hashable {
 
     /// Shortest Length that leaves a full sample 4 bytes past the packet number start
     /// (RFC 9001 §5.4.2).
-    static let minimumPacketLength = 4 + QUICHeaderProtection.sampleLength
+    package static let minimumPacketLength = 4 + QUICHeaderProtection.sampleLength
 
     /// Reads the header of the Initial `datagram` starts with (a slice works: offsets
     /// count from its first byte).

@@ -55,7 +55,10 @@ export function replace(element, ...children) {
   append(element, children);
 }
 
-/** 1 536 → "1.5 KiB", as the commands write sizes. */
+/**
+ * 1 536 → "1.5 KiB": the rule of the server's ByteCountText (Shared/Text), for the sizes the page
+ * is sent as numbers.
+ */
 export function bytes(count) {
   if (count === null || count === undefined) return "unknown";
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];

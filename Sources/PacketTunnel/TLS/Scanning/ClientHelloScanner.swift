@@ -26,7 +26,7 @@ package struct ClientHelloScanner: Sendable {
         /// ALPN names kept; more are counted in `omittedApplicationProtocols`.
         package var maxApplicationProtocols: Int
         /// The longest ALPN name kept (registered ones are under 16 bytes); longer ones are counted.
-        var maxApplicationProtocolLength: Int
+        package var maxApplicationProtocolLength: Int
         /// Whether `fingerprints` are computed. Off for a reader whose hello another scanner of
         /// the same stream fingerprints (the relay's inspection candidate): once per hello.
         package var computesFingerprints: Bool
