@@ -53,7 +53,12 @@ struct TunnelNamingTests {
                                            "tls.lab.test:4433:\(Lab.serverIPv4)", "https://tls.lab.test:4433/"])
         let http = try lab.monitored.run(["curl", "-sS", "--max-time", "20", "http://web.lab.test:8080/"])
         let quic = try lab.monitored.run([LabScripts.python, "-c", Self.quicInitial(to: Lab.serverIPv4, serverName: "quic.lab.test")])
-        try await Task.sleep(for: .milliseconds(300))
+        // The QUIC Initial is sent and forgotten: stop once the tunnel has recorded its flow.
+        #expect(try await eventually(within: .seconds(20)) {
+            try await tunnel.store.recentFlows(limit: 50, before: nil).contains {
+                $0.key.proto == .udp && ($0.key.endpointA.port == 443 || $0.key.endpointB.port == 443)
+            }
+        })
         await tunnel.stop()
         #expect(https.status == 0)
         #expect(http.standardOutput == "named")

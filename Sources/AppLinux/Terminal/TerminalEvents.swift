@@ -13,10 +13,7 @@ package enum TerminalEvent: Sendable, Equatable {
 /// Turns keys and signals into `TerminalEvent`s: `q`, `Q`, Ctrl-C (raw input delivers it as a
 /// byte, not a signal), Ctrl-D and end of input quit; SIGINT, SIGTERM and SIGHUP quit (so the
 /// terminal is restored rather than left raw); SIGWINCH is a resize.
-///
-/// `@unchecked Sendable`: `sources`, its one mutable property, is changed only by `start` on the
-/// caller's thread; the key thread and the signal handlers (on `queue`) never touch it.
-package final class TerminalEvents: @unchecked Sendable {
+package final class TerminalEvents {
     private var sources: [any DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "terminal events")
 

@@ -28,10 +28,7 @@ package enum ReceiveResult: Sendable, Equatable {
 /// to every small write the client already chose to make).
 ///
 /// Owned by one thread, the event loop's; every call answers at once with a value.
-///
-/// `@unchecked Sendable`: the relay makes, uses and closes it on the event loop's thread alone, so
-/// `descriptor`, changed only by `close`, is never touched by two threads; `remote` is a `let`.
-package final class TCPSocket: @unchecked Sendable {
+package final class TCPSocket {
     package let remote: IPEndpoint
     package private(set) var descriptor: Int32
 
@@ -110,10 +107,7 @@ package final class TCPSocket: @unchecked Sendable {
 /// The relay's outbound UDP leg: a non-blocking socket connected to one remote, so the kernel
 /// fills in the destination and drops datagrams from anyone else. Each send and receive moves
 /// one whole datagram.
-///
-/// `@unchecked Sendable`: the relay makes, uses and closes it on the event loop's thread alone, so
-/// `descriptor`, changed only by `close`, is never touched by two threads; `remote` is a `let`.
-package final class UDPSocket: @unchecked Sendable {
+package final class UDPSocket {
     package let remote: IPEndpoint
     package private(set) var descriptor: Int32
 
