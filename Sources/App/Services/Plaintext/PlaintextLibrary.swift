@@ -5,9 +5,9 @@ import Foundation
 import Shared
 
 /// Reads decrypted chunks back from the `.tvpt` files the tunnel wrote. Stateless and read-only,
-/// in a directory resolved on every call (`LibraryDirectory`). Entered through the index row, never a bare location: the
-/// record found must be the row's conversation (`stream`) with the row's two lengths, or it is
-/// `recordMismatch`. The timestamp is deliberately not compared (the row's is the monotonic
+/// in a directory resolved on every call (`LibraryDirectory`). Entered through the index row, never
+/// a bare location: the record found must be the row's conversation (`stream`) with the row's two
+/// lengths, or it is `recordMismatch`. The timestamp is deliberately not compared (the row's is the monotonic
 /// instant dated by the store, the record's the absolute one: equal, but not bit for bit).
 package actor PlaintextLibrary {
     private let location: LibraryDirectory
