@@ -11,7 +11,7 @@ struct LabTests {
     func hostReachesServer() throws {
         let lab = try Lab()
         let names = [lab.host.name, lab.server.name, lab.monitored.name]
-        #expect(Set(names).isSubset(of: Set(NetworkNamespace.names())))
+        #expect(Set(names).isSubset(of: Set(try NetworkNamespace.names())))
 
         // A UDP echo in the server namespace, asked from the host namespace, both families.
         let echo = """
@@ -52,7 +52,7 @@ struct LabTests {
         #expect(try lab.monitored.ip(["route", "show"]).standardOutput.isEmpty)
 
         lab.remove()
-        #expect(Set(names).isDisjoint(with: Set(NetworkNamespace.names())))
+        #expect(Set(names).isDisjoint(with: Set(try NetworkNamespace.names())))
     }
 
     @Test("the wiring plan joins host and server by a veth pair with both families")
@@ -73,11 +73,11 @@ struct LabTests {
         let elsewhere = TemporaryDirectory("moved")
         let copy = elsewhere.url.appendingPathComponent("tunnelvision")
         try FileManager.default.copyItem(at: try BuiltProduct.url("tunnelvision"), to: copy)
-        let before = Set(NetworkNamespace.names())
+        let before = Set(try NetworkNamespace.names())
         let result = try BuiltProduct.run(copy, ["demo"])
         #expect(result.status == 1)
         #expect(result.err.contains("dns_responder.py") && result.err.contains(elsewhere.url.path + "/TunnelVision_Linux.resources"))
-        let left = NamespacesLeftBehind.since(before)
+        let left = try NamespacesLeftBehind.since(before)
         #expect(left.isEmpty, "left behind: \(left)")
     }
 }

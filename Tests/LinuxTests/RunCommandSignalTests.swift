@@ -44,12 +44,12 @@ struct RunCommandSignalTests {
         }
     }
 
-    static func runNamespaces() -> Set<String> { Set(NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") }) }
+    static func runNamespaces() throws -> Set<String> { Set(try NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") }) }
 
     /// The run namespaces made since `before` whose maker is dead: left behind. Other suites'
     /// runs, alive at the same time, make their own and are not this test's.
-    static func leftBehind(since before: Set<String>) -> Set<String> {
-        runNamespaces().subtracting(before).filter { name in
+    static func leftBehind(since before: Set<String>) throws -> Set<String> {
+        try runNamespaces().subtracting(before).filter { name in
             guard let pid = name.split(separator: "-").dropFirst().first.flatMap({ pid_t($0) }) else { return true }
             return kill(pid, 0) != 0 && errno == ESRCH
         }
@@ -95,7 +95,7 @@ struct RunCommandSignalTests {
     @Test("timeout 2 ends run in about 2 s with status 124 and leaves no namespace or process")
     func underTimeout() throws {
         let host = try Host()
-        let before = Self.runNamespaces()
+        let before = try Self.runNamespaces()
         let marker = "3133\(Int.random(in: 10_000...99_999))"
         let started = Date()
         let result = try host.run(["--", "sleep", marker], prefix: ["timeout", "2"])
@@ -103,7 +103,7 @@ struct RunCommandSignalTests {
         #expect(result.status == 124, "\(result.err)")
         #expect(elapsed < 5, "took \(elapsed) s")
         #expect(result.err.contains("was killed by signal 15"))
-        #expect(Self.leftBehind(since: before).isEmpty)
+        #expect(try Self.leftBehind(since: before).isEmpty)
         #expect(try ProcessTable.noneMatch(marker))
     }
 
@@ -247,7 +247,7 @@ struct RunCommandSignalTests {
     @Test("in a namespace whose loopback is down run works at once, and a killed run leaves nothing")
     func loopbackDown() throws {
         let host = try Host(loopbackUp: false)
-        let before = Self.runNamespaces()
+        let before = try Self.runNamespaces()
         let started = Date()
         let result = try host.run(["--", "sh", "-c", "echo inside"], prefix: ["timeout", "-k", "1", "20"])
         #expect(result.status == 0 && result.out == "inside\n", "\(result.err)")
@@ -257,7 +257,7 @@ struct RunCommandSignalTests {
         try Self.waitFor("^sleep \(marker)")
         kill(run.processIdentifier, SIGTERM)
         #expect(Self.exitStatus(run, within: 5) == 143)
-        #expect(Self.leftBehind(since: before).isEmpty)
+        #expect(try Self.leftBehind(since: before).isEmpty)
         #expect(try ProcessTable.noneMatch(marker))
     }
 }

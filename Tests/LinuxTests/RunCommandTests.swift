@@ -113,11 +113,11 @@ struct RunCommandTests {
 
     @Test("a command that is not there is reported with status 127, and nothing is left behind")
     func missingCommand() throws {
-        let before = Set(NetworkNamespace.names())
+        let before = Set(try NetworkNamespace.names())
         let result = try BuiltProduct.run(try BuiltProduct.url("tunnelvision"), ["run", "--", "no-such-command-here"])
         #expect(result.status == 127)
         #expect(result.err.contains("no-such-command-here: command not found"))
-        let left = NamespacesLeftBehind.since(before)
+        let left = try NamespacesLeftBehind.since(before)
         #expect(left.isEmpty, "left behind: \(left)")
     }
 

@@ -47,7 +47,9 @@ package enum LeftoverSweeper {
     private static func sweep(prefix: String, controlSocketPath: String, controlSocket: LeftoverSweep.ControlSocket,
                               staleFiles: [String]) throws(DirectoryError) -> Outcome {
         let findings = LeftoverSweep.Findings(
-            namespaces: NetworkNamespace.names(),
+            // Best effort, as the sweep is: a machine whose namespaces cannot be listed has none
+            // of ours to sweep that `run` could make there either (it needs the same `ip`).
+            namespaces: (try? NetworkNamespace.names()) ?? [],
             resolvConfDirectories: (try? FileManager.default.contentsOfDirectory(atPath: NamespaceResolvConf.parent)) ?? [],
             controlSocketPath: controlSocketPath, controlSocket: controlSocket, staleFiles: staleFiles)
         let sweep = LeftoverSweep.plan(findings, prefix: prefix, isAlive: isAlive)

@@ -19,9 +19,10 @@ package final class NetworkNamespace: @unchecked Sendable {
         return NetworkNamespace(name: name)
     }
 
-    /// The names of every named namespace on the machine.
-    package static func names() -> [String] {
-        guard let output = try? ExternalCommand.run(["ip", "netns", "list"]) else { return [] }
+    /// The names of every named namespace on the machine; `ip netns list` failing is an error,
+    /// never an empty machine.
+    package static func names() throws(CommandError) -> [String] {
+        let output = try ExternalCommand.run(["ip", "netns", "list"])
         // Lines read "NAME" or "NAME (id: N)".
         return output.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
     }

@@ -117,7 +117,9 @@ final class FaultLab {
     }
 
     /// The tunnel namespaces (`tvrun-…`) that exist now.
-    static func tunnelNamespaces() -> [String] { NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") } }
+    static func tunnelNamespaces() throws(Failure) -> [String] {
+        do { return try NetworkNamespace.names().filter { $0.hasPrefix("tvrun-") } } catch { throw Failure("\(error)") }
+    }
 
     /// A `sleep` duration no other suite's command shares: `base` (which tells the scenarios
     /// apart) followed by this suite's pid, so a second suite on the machine — or one a crash

@@ -17,7 +17,7 @@ extension FaultSuite {
             return
         }
         usleep(1_000_000)
-        let namespaces = FaultLab.tunnelNamespaces().filter { $0.hasPrefix("tvrun-\(run.pid)-") }
+        let namespaces = try FaultLab.tunnelNamespaces().filter { $0.hasPrefix("tvrun-\(run.pid)-") }
         let killed = Stopwatch()
         kill(run.pid, SIGKILL)
         _ = try run.wait(seconds: 5)
@@ -29,7 +29,7 @@ extension FaultSuite {
         let next = try lab.run(data: data, command: ["true"], name: "tunnelvision run (after kill -9)", errors: errors)
         let nextOutcome = try next.wait(seconds: 30)
         let notice = text(errors).split(separator: "\n").first { $0.contains("unclean stop") }
-        let leftNamespaces = FaultLab.tunnelNamespaces().filter { $0.hasPrefix("tvrun-\(run.pid)-") }
+        let leftNamespaces = try FaultLab.tunnelNamespaces().filter { $0.hasPrefix("tvrun-\(run.pid)-") }
         let leftDirectories = namespaces.filter { FileSystem.exists("/etc/netns/\($0)") }
         record("kill -9 tunnelvision mid-download", commandGone && nextOutcome.succeeded && notice != nil
                    && leftNamespaces.isEmpty && leftDirectories.isEmpty,
