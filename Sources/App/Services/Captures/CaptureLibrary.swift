@@ -26,15 +26,11 @@ package enum CaptureLibraryError: Error, Sendable, Equatable, CustomStringConver
 
 /// The capture files the tunnel wrote: listed in sequence order, deleted one by one, and read one
 /// record at a time (`record(at:)`), in a directory resolved on every call (`LibraryDirectory`).
-package actor CaptureLibrary {
+package actor CaptureLibrary: DirectoryLibrary {
     private let location: LibraryDirectory
 
-    package init(directory: URL) {
-        location = LibraryDirectory(directory)
-    }
-
-    package init(resolvingDirectory: @escaping @Sendable () throws -> URL) {
-        location = LibraryDirectory(resolving: resolvingDirectory)
+    package init(location: LibraryDirectory) {
+        self.location = location
     }
 
     /// The data directory's captures.

@@ -20,3 +20,18 @@ package struct LibraryDirectory: Sendable {
         do { return try resolve() } catch { throw unavailable("\(error)") }
     }
 }
+
+/// A library over a `LibraryDirectory`: the ways to say where it is, written once for both.
+package protocol DirectoryLibrary {
+    init(location: LibraryDirectory)
+}
+
+extension DirectoryLibrary {
+    package init(directory: URL) {
+        self.init(location: LibraryDirectory(directory))
+    }
+
+    package init(resolvingDirectory: @escaping @Sendable () throws -> URL) {
+        self.init(location: LibraryDirectory(resolving: resolvingDirectory))
+    }
+}

@@ -9,15 +9,11 @@ import Shared
 /// a bare location: the record found must be the row's conversation (`stream`) with the row's two
 /// lengths, or it is `recordMismatch`. The timestamp is deliberately not compared (the row's is the monotonic
 /// instant dated by the store, the record's the absolute one: equal, but not bit for bit).
-package actor PlaintextLibrary {
+package actor PlaintextLibrary: DirectoryLibrary {
     private let location: LibraryDirectory
 
-    package init(directory: URL) {
-        location = LibraryDirectory(directory)
-    }
-
-    package init(resolvingDirectory: @escaping @Sendable () throws -> URL) {
-        location = LibraryDirectory(resolving: resolvingDirectory)
+    package init(location: LibraryDirectory) {
+        self.location = location
     }
 
     package init(dataDirectory: URL) {
