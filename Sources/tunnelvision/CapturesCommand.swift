@@ -49,6 +49,8 @@ enum CapturesCommand {
 
     Exit status 1 when anything asked could not be done (a capture refused or not found, no tunnel
     to rotate), 2 on a usage error.
+
+    \(JSONSizeHelp.paragraph)
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {

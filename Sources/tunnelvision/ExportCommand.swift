@@ -66,6 +66,8 @@ enum ExportCommand {
               "bytesEstimated" is true only for a --summary's estimate.
     Exit status 1 when nothing could be exported (the history cannot be read, the file cannot
     be written or is not an earlier export), 2 on a usage error.
+
+    \(JSONSizeHelp.paragraph)
     """
 
     /// The arguments after `export` (`--json` already taken out by `Invocation`).

@@ -89,6 +89,8 @@ enum FlowCommand {
 
     Exit status 1 when the history cannot be read, the id is unknown, the packet is out of range
     or its bytes cannot be shown, or nothing could be exported; 2 on a usage error.
+
+    \(JSONSizeHelp.paragraph)
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {

@@ -149,6 +149,8 @@ enum FlowsCommand {
     A page reads at most 8 batches of connections: a filter that matches few may find fewer than a
     page, and then the footer says it kept looking, how many it scanned and how to look further.
     Exit status 1 when the history cannot be read, 2 on a usage error.
+
+    \(JSONSizeHelp.paragraph)
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {

@@ -52,6 +52,8 @@ enum LiveCommand {
                    name came from; null until the history holds it), "bytes", "bytesIn",
                    "bytesOut"}] (the busiest remote hosts of the last minute, busiest first, as
                    the terminal lists them)}.
+
+    \(JSONSizeHelp.paragraph)
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {

@@ -78,6 +78,8 @@ enum StorageCommand {
                   A figure that cannot be read is null with its "problem", never 0.
 
     Exit status 1 when something could not be read or deleted (each failure is said), 2 on a usage error.
+
+    \(JSONSizeHelp.paragraph)
     """
 
     static func parse(_ arguments: [String], json: Bool) throws(Invocation.UsageError) -> Request {

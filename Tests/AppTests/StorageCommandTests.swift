@@ -29,7 +29,8 @@ import Shared
         let json = try Self.run(["--json"], data.url)
         #expect(json.status == 0, "\(json.err)")
         let captureBytes = files.reduce(0) { $0 + $1.byteCount }
-        #expect(try PythonJSON.value(json.out, "captures") == "{\"bytes\": \(captureBytes), \"files\": 3}")
+        #expect(try PythonJSON.value(json.out, "captures")
+                == "{\"bytes\": \(captureBytes), \"bytesText\": \"\(ByteCountText.binary(UInt64(captureBytes)))\", \"files\": 3}")
         #expect(try PythonJSON.value(json.out, "history.connections") == "4")
         let history = try #require(UInt64(try PythonJSON.value(json.out, "history.bytes")))
         #expect(try PythonJSON.value(json.out, "totalBytes") == "\(captureBytes + history)")

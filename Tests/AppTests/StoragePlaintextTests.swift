@@ -57,7 +57,7 @@ import Shared
         #expect(lines.contains { $0.hasPrefix("decrypted cannot be read: ") })
         #expect(lines.last?.contains("at least") == true && lines.last?.contains("decrypted content's") == true)
         let json = StorageReport.usageJSON(usage, settings: .default, problem: nil, preview: nil, presence: .absent)
-        #expect(json.contains(#""plaintext":{"bytes":null,"files":null"#))
+        #expect(json.contains(#""plaintext":{"bytes":null,"bytesText":"unknown","files":null"#))
     }
 
     @Test("delete decrypted content: every row and file go, the file being written is kept and said, history stays")

@@ -13,7 +13,7 @@ package enum CapturesJSON {
             out.beginObject()
             out.number("sequence", Int(row.sequence))
             out.string("name", row.name)
-            out.number("bytes", row.byteCount)
+            out.size("bytes", row.byteCount)
             out.string("lastWritten", row.lastWritten.map(UTCTimestamp.iso8601))
             out.bool("recording", row.isRecording)
             out.bool("evidence", row.holdsEvidence)

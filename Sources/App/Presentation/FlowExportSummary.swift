@@ -65,7 +65,7 @@ package struct FlowExportSummary: Sendable, Equatable {
         out.beginObject()
         out.string("path", result.url?.path)
         out.number("connections", result.connectionCount)
-        out.number("bytes", result.byteCount)
+        out.size("bytes", result.byteCount)
         out.bool("bytesEstimated", sizeEstimated)
         out.bool("truncated", result.truncated)
         out.number("historyConnections", historyConnections)

@@ -71,7 +71,7 @@ extension FlowInspector {
         case .dump:
             out.string("hex", PacketBytesPresentation.hex([UInt8](bytes)))
             out.strings("dump", PacketBytesPresentation.dump(bytes.prefix(PacketBytesPresentation.screenByteLimit)))
-            out.number("bytesNotDrawn", max(0, bytes.count - PacketBytesPresentation.screenByteLimit))
+            out.size("bytesNotDrawn", UInt64(max(0, bytes.count - PacketBytesPresentation.screenByteLimit)))
         }
     }
 

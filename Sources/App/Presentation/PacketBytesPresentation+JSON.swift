@@ -14,7 +14,7 @@ extension PacketBytesPresentation {
         out.number("seconds", row.offset, decimals: 3)
         out.string("at", UTCTimestamp.iso8601(packet.date))
         out.string("direction", FlowInspector.directionWord(packet.direction))
-        out.number("length", Int(packet.length))
+        out.size("length", UInt64(packet.length))
         out.strings("flags", TCPFlags.named.filter { packet.tcpFlags.contains($0.flag) }.map { "\($0.name)" })
         out.key("capture")
         if let capture = packet.capture {
@@ -35,7 +35,7 @@ extension PacketBytesPresentation {
             out.string("bytes", Self.hex(record.bytes))
             // What a screen draws, as the terminal draws it, and how much of it a screen leaves out.
             out.strings("dump", Self.dump(record.bytes.prefix(Self.screenByteLimit)))
-            out.number("bytesNotDrawn", max(0, record.bytes.count - Self.screenByteLimit))
+            out.size("bytesNotDrawn", UInt64(max(0, record.bytes.count - Self.screenByteLimit)))
             switch reading.headers {
             case let .success(headers):
                 out.beginArray("headers")
@@ -58,7 +58,7 @@ extension PacketBytesPresentation {
         } else {
             out.string("bytes", nil)
             out.strings("dump", [])
-            out.number("bytesNotDrawn", 0)
+            out.size("bytesNotDrawn", 0)
             out.beginArray("headers")
             out.endArray()
             out.key("dns")

@@ -1,6 +1,6 @@
 /// A size as the commands and the web app's server write it: binary units, one decimal from KiB up
-/// (1 536 → "1.5 KiB", 4 194 368 → "4.0 MiB"). The page's `bytes()` (Site/dom.js) follows the same
-/// rule for the sizes it computes itself.
+/// (1 536 → "1.5 KiB", 4 194 368 → "4.0 MiB"). The web app's page writes these words too: each size
+/// it is sent comes with them (`JSONWriter.size`).
 package enum ByteCountText {
     package static func binary(_ count: UInt64) -> String {
         if count < 1024 { return "\(count) B" }

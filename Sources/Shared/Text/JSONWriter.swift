@@ -32,19 +32,39 @@ package struct JSONWriter: Sendable {
 
     /// `,"name":` in one reservation of the buffer: a report writes some thirty keys per
     /// conversation, and each append checked the room on its own.
-    package mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) { key(name, suffix: "") }
+
+    /// `,"namesuffix":`, for a key made of two static parts (`size`'s "…Text").
+    private mutating func key(_ name: StaticString, suffix: StaticString) {
         let comma = needsComma
         needsComma = false
-        writer.write(reserving: name.utf8CodeUnitCount + 4) { start in
+        writer.write(reserving: name.utf8CodeUnitCount + suffix.utf8CodeUnitCount + 4) { start in
             var index = 0
             if comma { start[0] = UInt8(ascii: ","); index = 1 }
             start[index] = UInt8(ascii: "\"")
             index += 1
             index += ASCIIWriter.store(name, at: start + index)
+            index += ASCIIWriter.store(suffix, at: start + index)
             start[index] = UInt8(ascii: "\"")
             start[index + 1] = UInt8(ascii: ":")
             return index + 2
         }
+    }
+
+    /// A size in bytes under `name` and, beside it under `name` + "Text", the words a screen
+    /// shows for it (`ByteCountText.binary`: "1.5 KiB"; "unknown" with a null size): the page
+    /// writes the server's words, so one rule formats every size the product shows.
+    package mutating func size(_ name: StaticString, _ value: UInt64?) {
+        key(name)
+        if let value { element(value) } else { null() }
+        key(name, suffix: "Text")
+        element(value.map(ByteCountText.binary) ?? "unknown")
+    }
+
+    /// A rate in bytes a second, whole, with its words as `size` writes them ("1.5 KiB").
+    package mutating func size(_ name: StaticString, perSecond value: Double) {
+        let whole = value.isFinite ? UInt64(max(0, value.rounded())) : nil
+        size(name, whole)
     }
 
     package mutating func string(_ name: StaticString, _ value: String?) {

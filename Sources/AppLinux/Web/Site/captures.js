@@ -5,7 +5,7 @@
 // again every 2 s while shown.
 
 import { get, post, postDeletion, postDownload } from "./api.js";
-import { h, replace, bytes, when, errorCard, announce, count, downloadLink, capitalised, keyed } from "./dom.js";
+import { h, replace, when, errorCard, announce, count, downloadLink, capitalised, keyed } from "./dom.js";
 
 /** How often a shown Captures screen asks again (as the Timeline's live list does). */
 const everyMilliseconds = 2000;
@@ -64,7 +64,7 @@ export function render(main) {
         h("p", { class: "hint files-count" })));
     }
     keyed(list, files, (file) => `${file.sequence} ${file.recording} ${file.evidence}`, fileRow, (row, file) => {
-      row.querySelector(".capture-size").textContent = bytes(file.bytes);
+      row.querySelector(".capture-size").textContent = file.bytesText;
       row.querySelector(".capture-when").textContent = `Last written ${when(file.lastWritten)}`;
     });
     listing.querySelector(".files-count").textContent = `${count(captures.count, "capture file")}.`;
@@ -76,7 +76,7 @@ export function render(main) {
         h("span", { class: "capture-name" }, file.name),
         file.recording ? h("span", { class: "recording" }, h("span", { "aria-hidden": "true" }, "● "), "Recording") : null,
         file.evidence ? h("span", { class: "recording" }, "Audit evidence") : null,
-        h("span", { class: "capture-size" }, bytes(file.bytes))),
+        h("span", { class: "capture-size" }, file.bytesText)),
       h("div", { class: "capture-when" }, `Last written ${when(file.lastWritten)}`),
       file.recording ? h("p", { class: "hint" }, "Being written: it can be downloaded or deleted once the tunnel moves to a new file.")
         : h("div", { class: "actions" },
@@ -117,7 +117,7 @@ export function render(main) {
       try {
         const summary = await get("/api/export/summary");
         replace(said,
-          h("p", {}, `${summary.connections} connections, ${summary.bytesEstimated ? "about " : ""}${bytes(summary.bytes)}`
+          h("p", {}, `${summary.connections} connections, ${summary.bytesEstimated ? "about " : ""}${summary.bytesText}`
             + (summary.truncated ? " — truncated to the most recent ones." : ".")
             + " Metadata only: who, when and how much, never what was said."),
           h("button", { type: "button", on: { click: async () => {

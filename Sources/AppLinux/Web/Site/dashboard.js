@@ -9,7 +9,7 @@
 
 import { get, post } from "./api.js";
 import { heard } from "./contact.js";
-import { h, replace, bytes, errorCard, facts, keyed, zone, capitalised } from "./dom.js";
+import { h, replace, errorCard, facts, keyed, zone, capitalised } from "./dom.js";
 import { timelineRow, statusNames } from "./rows.js";
 
 const windowSeconds = 60;   // seconds drawn: the last minute
@@ -32,12 +32,18 @@ function chart(samples) {
     samples.length > 1 ? h("polyline", { class: "series sent", points: points("bytesOutPerSecond") }) : null);
 }
 
+// The busiest second drawn, either way, in the server's words: the chart's top.
+function peakText(samples) {
+  const rates = samples.flatMap((s) => [[s.bytesInPerSecond, s.bytesInPerSecondText], [s.bytesOutPerSecond, s.bytesOutPerSecondText]]);
+  return rates.reduce((peak, rate) => (rate[0] > peak[0] ? rate : peak))[1];
+}
+
 // One host: its name when the history gave one, else its address; the bytes both ways. It opens
 // the connection the line chose (`flow`: the one its name is from, else its latest) in the Flow
 // Inspector; until the history holds that connection (`flow` null) it opens nothing. Redrawn in
 // place each second (`keyed`): the link stays the same element while a person clicks it.
 const talkerLabel = (talker) => talker.name ? `${talker.name} (${talker.host})` : talker.host;
-const talkerBytes = (talker) => `${bytes(talker.bytesIn)} received, ${bytes(talker.bytesOut)} sent`;
+const talkerBytes = (talker) => `${talker.bytesInText} received, ${talker.bytesOutText} sent`;
 
 function talkerRow(talker) {
   const host = talker.flow === null || talker.flow === undefined
@@ -85,15 +91,15 @@ export function render(main) {
     const now = samples.at(-1);
     replace(throughput,
       h("h2", { id: "throughput-title" }, "The last minute"),
-      h("p", { class: "rates", "aria-label": `Now: ${bytes(now.bytesInPerSecond)} a second received, ${bytes(now.bytesOutPerSecond)} a second sent` },
-        h("span", { class: "legend received" }, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(now.bytesInPerSecond)}/s received`),
-        h("span", { class: "legend sent" }, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(now.bytesOutPerSecond)}/s sent`)),
+      h("p", { class: "rates", "aria-label": `Now: ${now.bytesInPerSecondText} a second received, ${now.bytesOutPerSecondText} a second sent` },
+        h("span", { class: "legend received" }, h("span", { "aria-hidden": "true" }, "↓ "), `${now.bytesInPerSecondText}/s received`),
+        h("span", { class: "legend sent" }, h("span", { "aria-hidden": "true" }, "↑ "), `${now.bytesOutPerSecondText}/s sent`)),
       chart(samples),
       h("p", { class: "hint" }, `Received (solid) and sent (dashed), a point a second; the top is `
-        + `${bytes(Math.max(1, ...samples.map((s) => Math.max(s.bytesInPerSecond, s.bytesOutPerSecond))))}/s.`));
+        + `${peakText(samples)}/s.`));
     replace(counters,
       h("h2", { id: "session-title" }, "This session"),
-      facts([["Received", bytes(line.bytesIn)], ["Sent", bytes(line.bytesOut)],
+      facts([["Received", line.bytesInText], ["Sent", line.bytesOutText],
              ["Packets", String(line.packets)], ["Connections", String(line.connections)]], "counters"),
       line.droppedNote ? h("p", { class: "dropped" }, `${capitalised(line.droppedNote)}.`) : null);
     const busiest = line.topTalkers ?? [];

@@ -55,18 +55,6 @@ export function replace(element, ...children) {
   append(element, children);
 }
 
-/**
- * 1 536 → "1.5 KiB": the rule of the server's ByteCountText (Shared/Text), for the sizes the page
- * is sent as numbers.
- */
-export function bytes(count) {
-  if (count === null || count === undefined) return "unknown";
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = count, unit = 0;
-  while (value >= 1024 && unit < units.length - 1) { value /= 1024; unit += 1; }
-  return unit === 0 ? `${count} B` : `${value.toFixed(1)} ${units[unit]}`;
-}
-
 // Made once: toLocale…String(options) builds a formatter per call, a cost a page of rows pays
 // a hundred times over.
 const clockFormat = new Intl.DateTimeFormat([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });

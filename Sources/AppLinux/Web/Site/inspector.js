@@ -5,7 +5,7 @@
 // All from `tunnelvision flow ID --json`; every sentence is the command's.
 
 import { get } from "./api.js";
-import { h, replace, bytes, when, duration, errorCard, facts, downloadLink, capitalised } from "./dom.js";
+import { h, replace, when, duration, errorCard, facts, downloadLink, capitalised } from "./dom.js";
 import { statusBadge, protocols } from "./rows.js";
 
 /** The handshake in the command's own words (`flow.handshake`), then the certificate chain. */
@@ -46,7 +46,7 @@ function shownBytes(part, label) {
   if (typeof part.text === "string") return h("pre", { class: "decrypted-text", tabindex: 0, "aria-label": label }, part.text);
   if (!part.dump) return null;
   return [h("pre", { class: "dump", tabindex: 0, "aria-label": `${label}: offset, hex, then ASCII` }, part.dump.join("\n")),
-    part.bytesNotDrawn ? h("p", { class: "hint" }, `${part.bytesNotDrawn} more bytes are not drawn here.`) : null];
+    part.bytesNotDrawn ? h("p", { class: "hint" }, `${part.bytesNotDrawnText} more are not drawn here.`) : null];
 }
 
 /** Fields as a list of names and values, labelled for a screen reader. */
@@ -126,7 +126,7 @@ function packetTable(flow) {
           h("td", { class: "number" }, String(packet.number)),
           h("td", { class: "number" }, `${packet.seconds.toFixed(3)} s`),
           h("td", {}, h("span", { "aria-hidden": "true" }, packet.direction === "sent" ? "↑ " : "↓ "), packet.direction),
-          h("td", { class: "number" }, bytes(packet.length)),
+          h("td", { class: "number" }, packet.lengthText),
           h("td", {}, h("a", { href: `#/flow/${flow.id}/packet/${packet.number}` }, packet.title)),
           h("td", { class: "flags" }, packet.flags.join(" "))))))),
     flow.footer ? h("p", { class: "hint" }, `${capitalised(flow.footer)}.`) : null);
@@ -171,8 +171,8 @@ export function render(main, { id }) {
         otherEnd,
         ["First to last packet", `${when(flow.firstPacket)} – ${when(flow.lastPacket)} (${duration(flow.durationSeconds)})`],
         ["Moved", h("span", { class: "directions" },
-          h("span", {}, h("span", { "aria-hidden": "true" }, "↓ "), `${bytes(flow.bytesReceived)} received`),
-          h("span", {}, h("span", { "aria-hidden": "true" }, "↑ "), `${bytes(flow.bytesSent)} sent`))],
+          h("span", {}, h("span", { "aria-hidden": "true" }, "↓ "), `${flow.bytesReceivedText} received`),
+          h("span", {}, h("span", { "aria-hidden": "true" }, "↑ "), `${flow.bytesSentText} sent`))],
         // Where a SOCKS or HTTP CONNECT request opening the connection asked to go.
         flow.proxy ? ["Proxy request", flow.proxy.text] : null,
         // The name Zeek, Suricata and Wireshark give the same flow; none for ICMP and SCTP.

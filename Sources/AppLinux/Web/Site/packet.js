@@ -3,7 +3,7 @@
 // From `tunnelvision flow ID --packet N --json`.
 
 import { get } from "./api.js";
-import { h, replace, bytes, when, errorCard, facts, capitalised } from "./dom.js";
+import { h, replace, when, errorCard, facts, capitalised } from "./dom.js";
 
 function dnsReading(dns) {
   if (!dns) return null;
@@ -42,7 +42,7 @@ function headersGrid(packet) {
 function byteDump(packet) {
   const said = [];
   if (packet.note) said.push(capitalised(packet.note) + ".");
-  if (packet.bytesNotDrawn > 0) said.push(`${bytes(packet.bytesNotDrawn)} more are not drawn here, to keep the screen readable; `
+  if (packet.bytesNotDrawn > 0) said.push(`${packet.bytesNotDrawnText} more are not drawn here, to keep the screen readable; `
     + "the connection's download has them all.");
   return h("section", { class: "card", "aria-labelledby": "bytes-title" },
     h("h2", { id: "bytes-title" }, "Bytes"),
@@ -74,7 +74,7 @@ export function render(main, { id, number }) {
       facts([
         ["Time in the connection", `${packet.seconds.toFixed(3)} s (${when(packet.at)})`],
         ["Direction", packet.direction],
-        ["Size", bytes(packet.length)],
+        ["Size", packet.lengthText],
         ["Flags", packet.flags.length ? packet.flags.join(" ") : "none"],
       ]),
       h("nav", { class: "pager", "aria-label": "Packets" },

@@ -1,7 +1,7 @@
 // One connection as a timeline row (host and time; what it was; what it moved) and the TLS
 // status mark: icon + label + colour, from the JSON's stable identifiers.
 
-import { h, bytes, stamp, duration } from "./dom.js";
+import { h, stamp, duration } from "./dom.js";
 
 /** Each status's icon: the look is the browser's, the words are the server's (the listing's
  *  `choices.statuses`, the inspector's `encryptionLabel`). */
@@ -163,8 +163,8 @@ export function timelineRow(flow, names, filterBy = null, clockKind = "time") {
       remote && ported ? filterButton(filterBy, `port:${remote.port}`, `port ${remote.port}`) : null),
     cell("proto", protocols[flow.protocol] ?? flow.protocol.toUpperCase()),
     cell("status", rowBadge(flow.tlsStatus, names), flow.statusNote ? h("span", { class: "note" }, flow.statusNote) : null),
-    cell("in", h("span", { "aria-hidden": "true" }, "↓ "), bytes(flow.bytesIn), h("span", { class: "unit" }, " received")),
-    cell("out", h("span", { "aria-hidden": "true" }, "↑ "), bytes(flow.bytesOut), h("span", { class: "unit" }, " sent")),
+    cell("in", h("span", { "aria-hidden": "true" }, "↓ "), flow.bytesInText, h("span", { class: "unit" }, " received")),
+    cell("out", h("span", { "aria-hidden": "true" }, "↑ "), flow.bytesOutText, h("span", { class: "unit" }, " sent")),
     cell("packets", `${flow.packets}`, h("span", { class: "unit" }, flow.packets === 1 ? " packet" : " packets")),
     cell("duration", duration(flow.durationSeconds)));
 }

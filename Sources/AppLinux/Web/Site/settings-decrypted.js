@@ -5,7 +5,7 @@
 // "plaintext" (DecryptedContentCard, Swift, tested there); nothing is decided here.
 
 import { post } from "./api.js";
-import { h, bytes, announce } from "./dom.js";
+import { h, announce } from "./dom.js";
 
 // The JSON's identifier → [the value `settings set plaintext-age` takes, the words shown].
 const ages = [["oneHour", "1h", "1 hour"], ["oneDay", "1d", "1 day"], ["oneWeek", "1w", "1 week"]];
@@ -49,7 +49,7 @@ export function decryptedCard(settings, storage, reload) {
 
   const kept = storage.plaintext;
   async function clearPlaintext() {
-    const what = kept.files === null ? "all decrypted content" : `${kept.files} files of decrypted content (${bytes(kept.bytes)})`;
+    const what = kept.files === null ? "all decrypted content" : `${kept.files} files of decrypted content (${kept.bytesText})`;
     if (!confirm(`Delete decrypted content? This deletes ${what}; a file a running tunnel is writing is kept. `
       + "History and captures stay.")) return;
     try {
@@ -69,7 +69,7 @@ export function decryptedCard(settings, storage, reload) {
     h("div", { class: "field" }, h("label", { for: age.id }, "Keep decrypted content for"), age),
     h("p", { class: "hint", id: "plaintext-ceiling" }, card.ceilingSentence),
     h("p", {}, kept.problem ? `Kept now: cannot be read (${kept.problem}).`
-      : `Kept now: ${bytes(kept.bytes)} in ${kept.files} ${kept.files === 1 ? "file" : "files"}.`),
+      : `Kept now: ${kept.bytesText} in ${kept.files} ${kept.files === 1 ? "file" : "files"}.`),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "danger", id: "clear-plaintext", on: { click: clearPlaintext } }, "Delete decrypted content")));
 }

@@ -5,7 +5,7 @@
 // Reads `settings --json` and `storage --json`; writes through `settings set` and `storage`.
 
 import { get, post, postDeletion } from "./api.js";
-import { h, replace, bytes, errorCard, announce, facts, capitalised } from "./dom.js";
+import { h, replace, errorCard, announce, facts, capitalised } from "./dom.js";
 import { forgetSeen } from "./welcome.js";
 import { certificateCard } from "./settings-ca.js";
 import { decryptedCard } from "./settings-decrypted.js";
@@ -54,11 +54,11 @@ export function render(main) {
         h("h2", { id: "storage-title" }, "Storage"),
         choice("retention-age", settings),
         choice("retention-size", settings),
-        facts([["Captures", `${bytes(storage.captures.bytes)} in ${storage.captures.files} files`],
-               ["History", `${storage.history.connections ?? "?"} connections, ${bytes(storage.history.bytes)}`],
+        facts([["Captures", `${storage.captures.bytesText} in ${storage.captures.files} files`],
+               ["History", `${storage.history.connections ?? "?"} connections, ${storage.history.bytesText}`],
                ["Decrypted content", storage.plaintext.problem ? "cannot be read"
-                 : `${bytes(storage.plaintext.bytes)} in ${storage.plaintext.files} files`],
-               ["In all", bytes(storage.totalBytes)]], "counters"),
+                 : `${storage.plaintext.bytesText} in ${storage.plaintext.files} files`],
+               ["In all", storage.totalBytesText]], "counters"),
         h("div", { class: "actions" },
           h("button", { type: "button", on: { click: apply } }, "Apply limits now"),
           h("button", { type: "button", class: "danger", on: { click: () => clearAll(storage) } }, "Delete everything"))),
@@ -108,7 +108,7 @@ export function render(main) {
     const audit = evidence > 0 ? ` (${evidence} of them audit evidence, which the retention limits keep: their audit sessions `
       + "stay, without it)" : "";
     const what = `${storage.history.connections ?? "all"} connections${audit}, ${storage.captures.files} capture files `
-      + `(${bytes(storage.captures.bytes)}) and ${storage.plaintext.files ?? "all"} files of decrypted content (${bytes(storage.plaintext.bytes)})`;
+      + `(${storage.captures.bytesText}) and ${storage.plaintext.files ?? "all"} files of decrypted content (${storage.plaintext.bytesText})`;
     if (!confirm(`Delete everything? This deletes ${what}; a capture being recorded and a file of decrypted content `
       + "being written are kept.")) return;
     try {

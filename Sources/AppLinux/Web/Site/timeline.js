@@ -3,7 +3,7 @@
 // only what the person picked (filters, the zoom levels, the stretch) across visits.
 
 import { get, postDownload } from "./api.js";
-import { h, replace, stamp, zone, errorCard, announce, count, bytes } from "./dom.js";
+import { h, replace, stamp, zone, errorCard, announce, count } from "./dom.js";
 import { timelineRow, burstRow, statusNames, protocols, headerRow } from "./rows.js";
 import { scrubBar, barRange, widthName } from "./scrubbar.js";
 import { timelinePlace } from "./timeline-place.js";
@@ -365,8 +365,8 @@ export function render(main) {
                           on: { click: () => openGroup(group) } }, group.label)
           : group.label),
         h("td", { class: "figure" }, `${group.connections}`),
-        h("td", { class: "figure" }, bytes(group.bytesIn)),
-        h("td", { class: "figure" }, bytes(group.bytesOut)),
+        h("td", { class: "figure" }, group.bytesInText),
+        h("td", { class: "figure" }, group.bytesOutText),
         h("td", { class: "figure" }, `${group.packets}`),
         h("td", { class: "when" }, h("time", { datetime: group.firstSeen }, stamp(group.firstSeen, "date"))),
         h("td", { class: "when" }, h("time", { datetime: group.lastSeen }, stamp(group.lastSeen, "date")))))))));
