@@ -803,9 +803,11 @@ def test_dashboard_live(t):
         b.wait(lambda: b.css("svg.throughput polyline.received"), 10,
                "no throughput line drawn: " + str(b.driver.execute_script(
                    "return document.querySelector('svg.throughput')?.outerHTML ?? document.querySelector('main').innerText"))[:600])
-        points = b.driver.execute_script("return document.querySelector('svg.throughput polyline.received').getAttribute('points')")
-        heights = {float(pair.split(",")[1]) for pair in points.split()}
-        check(len(heights) > 1, f"the received line is flat while {received} came in: {points[:200]}")
+        # A second a point: two seconds that moved the same bytes draw a flat start, so the line
+        # is waited for until it rises or falls, not read once.
+        points = lambda: b.driver.execute_script("return document.querySelector('svg.throughput polyline.received').getAttribute('points')")
+        heights = lambda: {float(pair.split(",")[1]) for pair in points().split()}
+        b.wait(lambda: len(heights()) > 1, 20, f"the received line stayed flat while {received} came in: {points()[:200]}")
         # The demo's traffic comes from its lab's server: a host with bytes both ways in the last minute.
         talker = b.wait(lambda: next((li.text for li in b.css("ol.talkers li.talker")
                                       if " received, " in li.text), None), 30,
