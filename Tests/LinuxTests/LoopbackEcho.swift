@@ -15,6 +15,7 @@ final class LoopbackEcho: @unchecked Sendable {
     private let lock = NSLock()
     private var receivedBytes = Data()
     private var sawEndOfStream = false
+    private var sawReset = false
     private var stopping = false
 
     /// Echoes one TCP connection, then closes.
@@ -59,6 +60,13 @@ final class LoopbackEcho: @unchecked Sendable {
         return (receivedBytes, sawEndOfStream)
     }
 
+    /// Whether the TCP connection ended in a reset (ECONNRESET) rather than an end of stream.
+    var wasReset: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return sawReset
+    }
+
     private func serveOneConnection() {
         guard waitReadable(descriptor) else { return }
         let connection = accept(descriptor, nil, nil)
@@ -68,6 +76,11 @@ final class LoopbackEcho: @unchecked Sendable {
         while waitReadable(connection) {
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0 else {
+                if count < 0, errno == ECONNRESET {
+                    lock.lock()
+                    sawReset = true
+                    lock.unlock()
+                }
                 if count == 0 {
                     lock.lock()
                     sawEndOfStream = true

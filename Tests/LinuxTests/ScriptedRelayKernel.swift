@@ -57,6 +57,11 @@ final class ScriptedRelayKernel {
             closed = true
             kernel.log.append("close")
         }
+
+        func abort() {
+            closed = true
+            kernel.log.append("abort")
+        }
     }
 
     /// Answers to `connect`, in order; a socket whose connect is under way when none is left.

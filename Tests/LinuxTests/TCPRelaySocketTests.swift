@@ -146,4 +146,19 @@ struct TCPRelaySocketTests {
         #expect(relay.openFlowCount == 1)
         #expect(resets.isEmpty)
     }
+
+    @Test("the device's reset while its bytes wait: the socket is closed with a reset, once, the bytes dropped, nothing more watched")
+    func deviceResetAbortsTheSocket() throws {
+        let socket = try established()
+        socket.sendAnswers = [.wouldBlock]
+        send([.ack, .psh], seq: Self.deviceISN + 1, ack: Self.ourISN + 1, "abc")
+        send(.rst, seq: Self.deviceISN + 4)
+        #expect(socket.closed)
+        #expect(scripted.log.suffix(2) == ["unregister", "abort"])
+        #expect(!scripted.log.contains("close"), "an ordinary close would tell the server the stream ended")
+        scripted.fire(socket, .writable)   // gone: nothing is sent
+        #expect(socket.written.isEmpty)
+        #expect(relay.openFlowCount == 0)
+        #expect(resets.isEmpty, "a reset is not answered")
+    }
 }

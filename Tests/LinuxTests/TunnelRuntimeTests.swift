@@ -64,6 +64,15 @@ struct TunnelRuntimeTests {
             device.inject(datagram)
         }
 
+        /// The device sends a TCP segment; a SYN carries an MSS, as a stack's does.
+        func sendTCP(_ flags: TCPFlags, from device: IPEndpoint, to server: IPEndpoint, seq: UInt32, ack: UInt32,
+                     _ payload: String) throws {
+            inject(try PacketEmitter.tcp(source: device, destination: server, sequence: seq,
+                                         acknowledgment: ack, flags: flags, windowSize: 65_535,
+                                         options: flags.contains(.syn) ? TCPOptions(maximumSegmentSize: 1460) : TCPOptions(),
+                                         payload: Data(payload.utf8)))
+        }
+
         /// The next datagram the tunnel wrote to the device, parsed.
         func next() -> (packet: ParsedPacket, bytes: Data)? {
             guard let datagram = device.next() else { return nil }
@@ -95,10 +104,7 @@ struct TunnelRuntimeTests {
         let key = FlowKey(proto: .tcp, source: device, destination: server.endpoint)
         let isn: UInt32 = 1_000
         func send(_ flags: TCPFlags, seq: UInt32, ack: UInt32 = 0, _ payload: String = "") throws {
-            tunnel.inject(try PacketEmitter.tcp(source: device, destination: server.endpoint, sequence: seq,
-                                                acknowledgment: ack, flags: flags, windowSize: 65_535,
-                                                options: flags.contains(.syn) ? TCPOptions(maximumSegmentSize: 1460) : TCPOptions(),
-                                                payload: Data(payload.utf8)))
+            try tunnel.sendTCP(flags, from: device, to: server.endpoint, seq: seq, ack: ack, payload)
         }
 
         try send(.syn, seq: isn)
@@ -158,6 +164,36 @@ struct TunnelRuntimeTests {
         #expect(conversation.packetCount == UInt64(tunnel.injected + tunnel.device.totalWritten))
         #expect(conversation.bytesOut == UInt64(tunnel.injectedBytes))
         #expect(conversation.bytesIn == UInt64(tunnel.takenBytes))
+    }
+
+    @Test("the device's reset reaches the server as a reset, not an end of stream, and ends the flow")
+    func deviceResetReachesTheServer() async throws {
+        let server = try LoopbackEcho.tcp()
+        defer { server.stop() }
+        let tunnel = try Tunnel()
+        let device = IPEndpoint(address: Self.deviceAddress, port: 40_001)
+        let isn: UInt32 = 5_000
+        func send(_ flags: TCPFlags, seq: UInt32, ack: UInt32 = 0, _ payload: String = "") throws {
+            try tunnel.sendTCP(flags, from: device, to: server.endpoint, seq: seq, ack: ack, payload)
+        }
+        try send(.syn, seq: isn)
+        let ours = try #require(tunnel.next()?.packet.tcp?.sequence)
+        try send(.ack, seq: isn + 1, ack: ours + 1)
+        try send([.ack, .psh], seq: isn + 1, ack: ours + 1, "ping")
+        // The server has the bytes (its echo comes back) before the reset goes.
+        var echoed = Data()
+        while echoed.count < 4 { echoed.append(Self.payload(try #require(tunnel.next()))) }
+        try send(.rst, seq: isn + 5)
+
+        #expect(await tunnel.eventually { $0.relay.openFlowCount == 0 })
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !server.wasReset && !server.received.endOfStream && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(server.wasReset, "the server read a reset")
+        #expect(!server.received.endOfStream, "not an ordinary end of stream")
+        #expect(server.received.bytes == Data("ping".utf8))
+        await tunnel.runtime.stop()
     }
 
     @Test("a UDP datagram to a loopback echo comes back as a datagram to the device; the flow is recorded")

@@ -13,6 +13,8 @@ package protocol RelayStreamSocket: AnyObject {
     /// `shutdown(SHUT_WR)`.
     func shutdownWrite() throws(SocketError)
     func close()
+    /// Closes with a reset (SO_LINGER 0): the peer reads ECONNRESET.
+    func abort()
 }
 
 extension TCPSocket: RelayStreamSocket {}

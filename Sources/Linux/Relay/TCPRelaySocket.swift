@@ -33,6 +33,7 @@ final class TCPRelaySocket: RelayConnection {
     func shutdownWrite() { perform(state.requestShutdown()) }
     func setReading(_ enabled: Bool) { perform(state.setReading(enabled)) }
     func cancel() { perform(state.cancel()) }
+    func reset() { perform(state.reset()) }
 
     // MARK: Carrying out
 
@@ -44,7 +45,7 @@ final class TCPRelaySocket: RelayConnection {
     private func perform(_ actions: TCPRelaySocketState.Actions, received: Data? = nil) {
         connector.loop.assertOnLoopThread()
         if let watch = actions.watch { self.watch(watch) }
-        if actions.close { closeSocket() }
+        if actions.close { closeSocket(resetting: actions.reset) }
         if actions.shutdownWrite, let socket {
             // Counted only: a peer gone by now fails the next call, which closes the leg.
             do { try socket.shutdownWrite() } catch { connector.stats.count(error) }
@@ -82,10 +83,10 @@ final class TCPRelaySocket: RelayConnection {
         }
     }
 
-    private func closeSocket() {
+    private func closeSocket(resetting: Bool) {
         guard let socket else { return }
         connector.kernel.unregister(socket.descriptor)   // refused, harmlessly, when not registered
-        socket.close()
+        if resetting { socket.abort() } else { socket.close() }
         self.socket = nil
     }
 

@@ -50,6 +50,8 @@ struct TCPRelaySocketState {
         var watch: Watch?
         /// Unregister the descriptor (if it is) and close the socket.
         var close = false
+        /// With `close`: close with a reset (`RelayStreamSocket.abort`).
+        var reset = false
         /// `shutdown(SHUT_WR)`.
         var shutdownWrite = false
         /// Ask the socket how its connect ended (SO_ERROR) and tell `connectFinished`.
@@ -157,6 +159,14 @@ struct TCPRelaySocketState {
         pending = Data()
         watching = nil
         return Actions(close: true)
+    }
+
+    /// The relay's `reset`: as `cancel`, the socket closed with a reset. Bytes still pending are
+    /// dropped, as the device's reset dropped them.
+    mutating func reset() -> Actions {
+        var actions = cancel()
+        actions.reset = actions.close
+        return actions
     }
 
     // MARK: The loop and the kernel's answers

@@ -44,6 +44,9 @@ final class UDPRelaySocket: RelayConnection {
     func shutdownWrite() {}
     func setReading(_ enabled: Bool) {}
 
+    /// A datagram socket has no reset to send.
+    func reset() { cancel() }
+
     func cancel() {
         connector.loop.assertOnLoopThread()
         guard let socket else { return }

@@ -242,11 +242,15 @@ package final class Relay {
         tcpEvent(key) { $0.serverDidFail() }
     }
 
+    /// A flow dropped before its connection ended (the table's expiry, a new connection on its
+    /// 5-tuple, the tunnel stopping): the server's leg is reset, so the server is told the
+    /// connection was cut, never that the client finished (an upload cut short must not read as
+    /// a whole one).
     func forget(_ key: FlowKey) {
         if let udp = udpFlows.removeValue(forKey: key) { udp.connection.cancel() }
         if let tcp = tcpFlows.removeValue(forKey: key) {
             stats.tcpFlowsClosed += 1
-            tcp.connection?.cancel()
+            tcp.connection?.reset()
             if tcp.timer != nil { connector.setRetransmitTimer(for: key, nil) }
         }
     }
@@ -305,7 +309,7 @@ package final class Relay {
                 guard let state = tcpFlows.removeValue(forKey: key) else { return }
                 if ending == .serverRefused { stats.connectFailures += 1 }
                 if ending != .notASyn { stats.tcpFlowsClosed += 1 }
-                state.connection?.cancel()
+                if ending.resetsServer { state.connection?.reset() } else { state.connection?.cancel() }
                 if state.timer != nil { connector.setRetransmitTimer(for: key, nil) }
                 return
             }

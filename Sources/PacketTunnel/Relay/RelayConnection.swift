@@ -14,6 +14,9 @@ package protocol RelayConnection: AnyObject {
     func setReading(_ enabled: Bool)
     /// Closes the socket; nothing more is reported for it.
     func cancel()
+    /// TCP: closes the socket with a reset, so the server reads the reset the device sent (or the
+    /// end the relay forced on it), not an end of stream; nothing more is reported for it. UDP: `cancel`.
+    func reset()
 }
 
 /// The seam the relay opens its legs and arms its timers through: the socket shell in the

@@ -15,7 +15,8 @@ package enum TCPRelayAction: Sendable, Equatable {
     case pauseServerReads
     /// Read the server socket again, at most `TCPRelayFlow.serverReadAllowance` bytes at a time.
     case resumeServerReads
-    /// Close the server socket, cancel the flow's timer and forget the flow. Always the last action.
+    /// Close the server socket (with a reset when the ending `resetsServer`), cancel the flow's
+    /// timer and forget the flow. Always the last action.
     case teardown(TCPRelayEnding)
 }
 
@@ -35,4 +36,15 @@ package enum TCPRelayEnding: Sendable, Equatable {
     case retransmitsExhausted
     /// The shell handed more server bytes than `serverReadAllowance` allowed; the device got RST.
     case deviceBufferOverflow
+
+    /// Whether the server is told with a reset rather than an end of stream: the device reset
+    /// its side, or the relay gave the device a reset of its own (it stopped answering, or
+    /// overflowed its buffer). A reset the client sent reaches the server as a reset, as it
+    /// would without the tunnel; a server that failed or refused has nothing left to tell.
+    package var resetsServer: Bool {
+        switch self {
+        case .deviceReset, .retransmitsExhausted, .deviceBufferOverflow: true
+        case .completed, .notASyn, .serverRefused, .serverFailed: false
+        }
+    }
 }

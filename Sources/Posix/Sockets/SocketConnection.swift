@@ -101,6 +101,16 @@ package final class TCPSocket {
         descriptor = -1
     }
 
+    /// Closes with a reset instead of FIN (SO_LINGER with a zero timeout): the peer reads
+    /// ECONNRESET, whatever was still queued is dropped, and the socket leaves no TIME_WAIT.
+    /// When the option cannot be set the close is the ordinary one. Unregister it first.
+    package func abort() {
+        guard descriptor >= 0 else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close()
+    }
+
     deinit { close() }
 }
 
