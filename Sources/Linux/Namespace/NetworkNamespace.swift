@@ -1,13 +1,12 @@
 import Foundation
+import Synchronization
 
 /// A named network namespace (`ip netns`), as the lab and `tunnelvision run` make them. Only
 /// namespaces this program created are ever deleted, and only by name.
-///
-/// `@unchecked Sendable`: `name` is a `let`; `deleted` is changed only by `delete()`, which its one
-/// owner (the run or the lab that made it) calls, one thread at a time.
-package final class NetworkNamespace: @unchecked Sendable {
+package final class NetworkNamespace: Sendable {
     package let name: String
-    private var deleted = false
+    /// Whether `delete()` ran: a cleanup on a signal's thread and the owner's `deinit` may race.
+    private let deleted = Mutex(false)
 
     private init(name: String) {
         self.name = name
@@ -44,8 +43,11 @@ package final class NetworkNamespace: @unchecked Sendable {
 
     /// Removes the namespace; interfaces in it go with it. Safe to call twice.
     package func delete() {
-        guard !deleted else { return }
-        deleted = true
+        let already = deleted.withLock { deleted in
+            defer { deleted = true }
+            return deleted
+        }
+        guard !already else { return }
         _ = try? ExternalCommand.run(["ip", "netns", "delete", name])
     }
 

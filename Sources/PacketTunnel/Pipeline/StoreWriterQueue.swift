@@ -148,8 +148,9 @@ extension StoreWriterQueue.State {
 }
 
 /// A value only reachable under its `NSLock`. `@unchecked Sendable`: `value` is read and changed
-/// only inside `withLock`, under `lock`.
-private final class Locked<Value>: @unchecked Sendable {
+/// only inside `withLock`, under `lock`; it is itself `Sendable`, so nothing it holds is shared
+/// with a thread that could touch it outside the lock.
+private final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
