@@ -218,6 +218,25 @@ struct TunnelRuntimeTests {
         #expect(record.bytesOut == 32 && record.bytesIn == 32)   // 20 (IPv4) + 8 (UDP) + 4, each way
     }
 
+    @Test("a datagram to a closed port is answered with the kernel's refusal: a port unreachable quoting it, the flow kept")
+    func udpClosedPort() async throws {
+        // A port nothing listens on: bound once to learn a free one, then closed.
+        let probe = try LoopbackEcho.udp()
+        let closed = probe.endpoint
+        probe.stop()
+        let tunnel = try Tunnel()
+        let device = IPEndpoint(address: Self.deviceAddress, port: 40_002)
+        let sent = try PacketEmitter.udp(source: device, destination: closed, payload: Data("anyone?".utf8))
+        tunnel.inject(sent)
+        let answer = try #require(tunnel.next(), "no answer to a datagram for a closed port")
+        #expect(answer.packet.ip.proto == .icmp)
+        #expect(answer.packet.source.address == closed.address && answer.packet.destination.address == device.address)
+        #expect(answer.bytes[20] == 3 && answer.bytes[21] == 3, "destination unreachable, port unreachable")
+        #expect(answer.bytes.suffix(from: 28) == sent, "the datagram quoted whole")
+        #expect(await tunnel.eventually { $0.relay.openFlowCount == 1 }, "the flow stays for a later datagram")
+        await tunnel.runtime.stop()
+    }
+
     @Test("an ICMP echo request is recorded by the pipeline and not relayed: counted, and nothing comes back")
     func icmpIsRecordedOnly() async throws {
         let tunnel = try Tunnel()

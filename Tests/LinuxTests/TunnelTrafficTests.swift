@@ -53,10 +53,12 @@ struct TunnelTrafficTests {
         #expect(flows.filter { $0.key.proto == .tcp }.count >= 200)
     }
 
-    @Test("a server that closes first and a client that resets both end cleanly")
+    @Test("a server that closes first and a client that resets both end cleanly, the reset reaching the server as a reset")
     func closeOrders() async throws {
         let lab = try Lab()
         defer { lab.remove() }
+        let scratch = TemporaryDirectory("close-orders")
+        let verdict = scratch.url.appendingPathComponent("server-read")
         // After the readiness probe's connection: on the first, the server sends and closes first;
         // on the second, it waits for the client's reset.
         let serverScript = """
@@ -67,9 +69,10 @@ struct TunnelTrafficTests {
         c, _ = s.accept(); c.sendall(b'bye'); c.close()
         c, _ = s.accept(); c.settimeout(10)
         try:
-            print('reset' if c.recv(100) == b'' else 'data')
+            read = 'end of stream' if c.recv(100) == b'' else 'data'
         except ConnectionResetError:
-            print('reset')
+            read = 'reset'
+        open('\(verdict.path)', 'w').write(read)
         """
         let server = try LabScripts.start([LabScripts.python, "-c", serverScript], in: lab.server)
         defer { LabScripts.stop(server) }
@@ -94,8 +97,29 @@ struct TunnelTrafficTests {
         #expect(client.standardOutput == "bye\nsent reset\n")
         server.waitUntilExit()
         await tunnel.stop()
+        #expect(try String(contentsOf: verdict, encoding: .utf8) == "reset", "the client's reset must not read as its end")
         #expect(tunnel.runtime.relayStats.tcpFlowsOpened >= 1)
         #expect(tunnel.runtime.relayStats.tcpFlowsClosed == tunnel.runtime.relayStats.tcpFlowsOpened)
+    }
+
+    @Test("a datagram to a port nothing listens on fails the sender at once, as the server's host refused it")
+    func udpClosedPort() async throws {
+        let lab = try Lab()
+        defer { lab.remove() }
+        let tunnel = try await Tunnel(lab: lab)
+        let client = try lab.monitored.run([LabScripts.python, "-c", """
+            import socket
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.connect(('\(Lab.serverIPv4)', 9001)); s.settimeout(10); s.send(b'anyone?')
+            try:
+                s.recv(100); print('answered')
+            except ConnectionRefusedError:
+                print('refused')
+            except socket.timeout:
+                print('timed out')
+            """])
+        await tunnel.stop()
+        #expect(client.standardOutput == "refused\n")
     }
 
     @Test("a name is resolved through the resolver the namespace was given, across the tunnel")

@@ -22,7 +22,10 @@ final class UDPRelaySocket: RelayConnection {
         // Up to a few datagrams per turn; the loop comes back for the rest (level-triggered).
         for _ in 0..<16 {
             let result = connector.readBuffer.withUnsafeMutableBytes { socket.receive(into: $0) }
-            if case .failed(let code) = result { connector.stats.count(SocketError(.receive, remote: socket.remote, errno: code)) }
+            if case .failed(let code) = result {
+                connector.stats.count(SocketError(.receive, remote: socket.remote, errno: code))
+                if code == ECONNREFUSED { connector.relay?.serverRefusedDatagram(key) }
+            }
             guard case .processed(let count) = result else { return }
             let data = Data(connector.readBuffer[..<count])
             connector.relay?.serverDidReceive(key, data)
@@ -34,9 +37,11 @@ final class UDPRelaySocket: RelayConnection {
         connector.loop.assertOnLoopThread()
         guard let socket else { return }
         // A datagram that cannot go (the buffer full, an ICMP error for an earlier one) is lost, as
-        // on the wire, and counted.
-        guard case .processed = data.withUnsafeBytes({ socket.send($0) }) else {
+        // on the wire, and counted; a port said closed is answered as the server's host answered.
+        let result = data.withUnsafeBytes { socket.send($0) }
+        guard case .processed = result else {
             connector.stats.udpSendsLost += 1
+            if case .failed(let code) = result, code == ECONNREFUSED { connector.relay?.serverRefusedDatagram(key) }
             return
         }
     }

@@ -57,6 +57,9 @@ package final class Relay {
         let device: IPEndpoint
         let server: IPEndpoint
         let connection: any RelayConnection
+        /// The start of the flow's first datagram, for a "port unreachable" to quote: the device's
+        /// stack finds the socket by its addresses and ports, which every datagram of the flow shares.
+        let quote: Data
     }
 
     package var openFlowCount: Int { tcpFlows.count + udpFlows.count }
@@ -74,6 +77,7 @@ package final class Relay {
         case received(FlowKey, Data)
         case closedSend(FlowKey)
         case failed(FlowKey)
+        case refusedDatagram(FlowKey)
         case drained(FlowKey, Int)
         case timeout(FlowKey, generation: UInt32)
         case close(FlowKey)
@@ -116,6 +120,7 @@ package final class Relay {
         case .closedSend(let key):
             if isTerminating(key) { terminationStep(key) { $0.serverEnded() } } else { tcpEvent(key) { $0.serverDidCloseSend() } }
         case .failed(let key): failed(key)
+        case .refusedDatagram(let key): answerPortUnreachable(key)
         case .drained(let key, let count):
             if isTerminating(key) { upstreamDrained(key, count) } else { tcpEvent(key) { $0.serverDidDrain(byteCount: count) } }
         case .timeout(let key, let generation): tcpEvent(key) { $0.retransmitTimeout(generation: generation) }
@@ -139,6 +144,8 @@ package final class Relay {
     package func serverDidReceive(_ key: FlowKey, _ data: Data) { handle(.received(key, data)) }
     package func serverDidCloseSend(_ key: FlowKey) { handle(.closedSend(key)) }
     package func serverDidFail(_ key: FlowKey) { handle(.failed(key)) }
+    /// A UDP flow's socket reported ECONNREFUSED: the server's host has no socket on the port.
+    package func serverRefusedDatagram(_ key: FlowKey) { handle(.refusedDatagram(key)) }
     package func serverDidDrain(_ key: FlowKey, byteCount: Int) { handle(.drained(key, byteCount)) }
 
     package func retransmitTimeout(for key: FlowKey, generation: UInt32) {
@@ -198,7 +205,8 @@ package final class Relay {
                     stats.connectFailures += 1
                     return
                 }
-                udpFlows[key] = UDPFlowState(device: packet.source, server: packet.destination, connection: connection)
+                let quote = Data(datagram.prefix(PacketEmitter.icmpErrorQuoteLimit(packet.source.address.version)))
+                udpFlows[key] = UDPFlowState(device: packet.source, server: packet.destination, connection: connection, quote: quote)
                 stats.udpFlowsOpened += 1
                 if observer != nil { udpFlowOpened(key, firstPayload: payload, remotePort: udp.destinationPort) }
             }
@@ -369,6 +377,19 @@ package final class Relay {
         }
         if !facts.isEmpty { observer(key, facts) }
         if openedTLSUninspected { streamOpenedTLSUninspected(key) }
+    }
+
+    /// The server's host said no socket listens on the port (ECONNREFUSED on the flow's socket):
+    /// the device is told as that host told us, so its sender fails at once instead of waiting
+    /// out a timeout. The flow stays: a later datagram may find the port open.
+    private func answerPortUnreachable(_ key: FlowKey) {
+        guard let udp = udpFlows[key] else { return }
+        do {
+            let answer = try PacketEmitter.portUnreachable(from: udp.server.address, to: udp.device.address, quoting: udp.quote)
+            answer.withUnsafeBytes { reinject($0, nil) }
+        } catch {
+            stats.emitterFailures += 1
+        }
     }
 
     private func serverDidReceiveDatagram(_ key: FlowKey, _ data: Data) {

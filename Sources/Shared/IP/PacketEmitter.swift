@@ -35,6 +35,32 @@ package enum PacketEmitter {
         }
     }
 
+    /// How much of the offending datagram an ICMP error quotes at most: the whole error stays
+    /// within 576 bytes over IPv4 (RFC 1812 §4.3.2.3) and within the minimum MTU, 1 280 bytes,
+    /// over IPv6 (RFC 4443 §2.4 (c)).
+    package static func icmpErrorQuoteLimit(_ version: IPVersion) -> Int { version == .v4 ? 576 - 28 : 1_280 - 48 }
+
+    /// "Port unreachable" from `server` to `device`, quoting the start of `invoking`, one the device
+    /// sent there: ICMP type 3 code 3 (RFC 792) or ICMPv6 type 1 code 4 (RFC 4443 §3.1), the
+    /// answer a host without a socket on that port gives. The device's stack hands it to the
+    /// sender's socket as ECONNREFUSED.
+    package static func portUnreachable(from server: IPAddress, to device: IPAddress,
+                                        quoting invoking: Data) throws(PacketEmitError) -> Data {
+        let quote = invoking.prefix(icmpErrorQuoteLimit(server.version))
+        let source = IPEndpoint(address: server, port: 0), destination = IPEndpoint(address: device, port: 0)
+        let v4 = server.version == .v4
+        return datagram(byteCount: try byteCount(source: source, destination: destination, transportLength: 8 + quote.count)) { buffer in
+            emit(into: buffer, source: source, destination: destination, proto: v4 ? .icmp : .icmpv6,
+                 transportHeaderLength: 8, payload: Data(quote)) { header in
+                header[0] = v4 ? 3 : 1          // destination unreachable
+                header[1] = v4 ? 3 : 4          // port unreachable
+                header.storeBytes(of: UInt16(0), toByteOffset: 2, as: UInt16.self)
+                header.storeBytes(of: UInt32(0), toByteOffset: 4, as: UInt32.self)   // unused
+                return 2
+            }
+        }
+    }
+
     /// The size of the TCP datagram `tcp(into:…)` writes; throws when the families differ or the
     /// datagram would not fit its length fields.
     package static func tcpByteCount(source: IPEndpoint, destination: IPEndpoint, options: TCPOptions,
@@ -156,8 +182,10 @@ package enum PacketEmitter {
                 (transport.baseAddress! + transportHeaderLength).copyMemory(from: from, byteCount: bytes.count)
             }
         }
-        var checksum = pseudoHeaderChecksum(source: source.address, destination: destination.address,
-                                            proto: proto, transportLength: transportLength)
+        // ICMP for IPv4 sums its own message alone (RFC 792); ICMPv6, TCP and UDP add the pseudo-header.
+        var checksum = proto == .icmp ? InternetChecksum()
+            : pseudoHeaderChecksum(source: source.address, destination: destination.address, proto: proto,
+                                   transportLength: transportLength)
         var value: UInt16
         switch transportChecksum {
         case .complete:
