@@ -5,9 +5,10 @@ import Foundation
 /// Fixed choices: IPv4 without options, DF set, identification 0 (RFC 6864 §4.1 allows it for
 /// atomic datagrams), TTL/hop limit 64; IPv6 with no extension headers, traffic class and flow
 /// label 0; TCP with only the options asked for (none by default: the relay sends MSS and window
-/// scale on its SYN-ACK alone). Checksums cover the pseudo-header (RFC 9293 §3.1, RFC 768,
-/// RFC 8200 §8.1); a UDP checksum that computes to 0 is sent as 0xFFFF, because 0 means "none"
-/// (RFC 768) and is forbidden over IPv6 (RFC 8200 §8.1).
+/// scale on its SYN-ACK alone); ICMP only as the "port unreachable" a closed UDP port is answered
+/// with. Checksums cover the pseudo-header (RFC 9293 §3.1, RFC 768, RFC 8200 §8.1), except ICMP's
+/// over IPv4, which covers its message alone (RFC 792); a UDP checksum that computes to 0 is sent
+/// as 0xFFFF, because 0 means "none" (RFC 768) and is forbidden over IPv6 (RFC 8200 §8.1).
 package enum PacketEmitter {
     package static let hopLimit: UInt8 = 64
     /// Largest datagram each family's length fields express: IPv4 total length is 16 bits; IPv6
