@@ -12,6 +12,27 @@ import Testing
 struct SettingsReachTheTunnelTests {
     typealias Tunnel = TunnelEndToEndTests.Tunnel
 
+    /// A discard server on the lab's server (UDP port 9): it reads and never answers, so the
+    /// datagrams `send` makes have no reply at all, not even the "port unreachable" a closed port
+    /// gets (which the tunnel carries back, and which would land in the captures counted here).
+    static func discard(_ lab: Lab) throws -> Process {
+        let scratch = TemporaryDirectory("discard")
+        let ready = scratch.url.appendingPathComponent("bound")
+        let server = try LabScripts.start([LabScripts.python, "-c", """
+            import socket
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(Lab.serverIPv4)', 9))
+            open('\(ready.path)', 'w').close()
+            while True: s.recv(65536)
+            """], in: lab.server)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: ready.path) && ContinuousClock.now < deadline { usleep(10_000) }
+        guard FileManager.default.fileExists(atPath: ready.path) else {
+            LabScripts.stop(server)
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the discard server did not bind within 10 s"])
+        }
+        return server
+    }
+
     /// `count` UDP datagrams of `size` bytes from the monitored namespace to the lab's server.
     static func send(_ lab: Lab, count: Int = 20, size: Int = 1_000) throws {
         _ = try lab.monitored.run([LabScripts.python, "-c", """
@@ -41,6 +62,8 @@ struct SettingsReachTheTunnelTests {
     func captureSettingsApplyAtOnce() async throws {
         let lab = try Lab()
         defer { lab.remove() }
+        let discard = try Self.discard(lab)
+        defer { LabScripts.stop(discard) }
         let tunnel = try await Tunnel(lab: lab)   // started with detail metadata
         let data = tunnel.data.url.path
         try Self.send(lab)
