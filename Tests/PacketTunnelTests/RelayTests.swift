@@ -204,6 +204,16 @@ struct RelayTests {
         #expect(relay.openFlowCount == 0)
     }
 
+    @Test("closeAll after the device's FIN closes the server's leg as usual: the client finished, its last bytes still go")
+    func closingAfterTheDevicesFin() throws {
+        established()
+        send([.fin, .ack], seq: Self.deviceISN + 1, ack: Self.ourISN + 1)
+        #expect(connector.tcp[key]?.shutDown == true)
+        relay.closeAll()
+        #expect(connector.tcp[key]?.cancelled == true && connector.tcp[key]?.wasReset == false)
+        #expect(relay.openFlowCount == 0)
+    }
+
     @Test("a retransmit timer firing resends the unacknowledged SYN-ACK")
     func retransmit() throws {
         send(.syn, seq: Self.deviceISN)

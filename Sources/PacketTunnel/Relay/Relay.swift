@@ -251,14 +251,15 @@ package final class Relay {
     }
 
     /// A flow dropped before its connection ended (the table's expiry, a new connection on its
-    /// 5-tuple, the tunnel stopping): the server's leg is reset, so the server is told the
-    /// connection was cut, never that the client finished (an upload cut short must not read as
-    /// a whole one).
+    /// 5-tuple, the tunnel stopping). While the device may still send, the server's leg is reset:
+    /// the server is told the connection was cut, never that the client finished (an upload cut
+    /// short must not read as a whole one). Once the device's FIN is in, the client did finish:
+    /// the leg is closed as usual, and the kernel still delivers what it holds, then the FIN.
     func forget(_ key: FlowKey) {
         if let udp = udpFlows.removeValue(forKey: key) { udp.connection.cancel() }
         if let tcp = tcpFlows.removeValue(forKey: key) {
             stats.tcpFlowsClosed += 1
-            tcp.connection?.reset()
+            if tcp.flow.acceptsDeviceData { tcp.connection?.reset() } else { tcp.connection?.cancel() }
             if tcp.timer != nil { connector.setRetransmitTimer(for: key, nil) }
         }
     }
