@@ -24,9 +24,7 @@ struct SettingsReachTheTunnelTests {
             open('\(ready.path)', 'w').close()
             while True: s.recv(65536)
             """], in: lab.server)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !FileManager.default.fileExists(atPath: ready.path) && ContinuousClock.now < deadline { usleep(10_000) }
-        guard FileManager.default.fileExists(atPath: ready.path) else {
+        guard eventually(within: 10, { FileManager.default.fileExists(atPath: ready.path) }) else {
             LabScripts.stop(server)
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "the discard server did not bind within 10 s"])
         }

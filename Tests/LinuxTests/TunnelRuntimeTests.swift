@@ -2,6 +2,7 @@ import Foundation
 import PacketTunnel
 import Posix
 import Shared
+import TestSupport
 import Testing
 @testable import Linux
 
@@ -186,10 +187,7 @@ struct TunnelRuntimeTests {
         try send(.rst, seq: isn + 5)
 
         #expect(await tunnel.eventually { $0.relay.openFlowCount == 0 })
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !server.wasReset && !server.received.endOfStream && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        #expect(await TestSupport.eventually(within: .seconds(5)) { server.wasReset || server.received.endOfStream })
         #expect(server.wasReset, "the server read a reset")
         #expect(!server.received.endOfStream, "not an ordinary end of stream")
         #expect(server.received.bytes == Data("ping".utf8))
