@@ -17,15 +17,30 @@ final class LoopbackEcho: @unchecked Sendable {
     private var sawEndOfStream = false
     private var sawReset = false
     private var stopping = false
+    /// Held until `releaseReads`, when the server was made holding its reads.
+    private let readsReleased: DispatchSemaphore?
 
-    /// Echoes one TCP connection, then closes.
-    static func tcp() throws -> LoopbackEcho { try LoopbackEcho(type: SOCK_STREAM) }
+    /// Echoes one TCP connection, then closes. `holdingReads`: the connection is accepted, but
+    /// nothing is read from it until `releaseReads`, through a small receive buffer — so the
+    /// relay's socket soon takes only part of what it is given.
+    static func tcp(holdingReads: Bool = false) throws -> LoopbackEcho {
+        try LoopbackEcho(type: SOCK_STREAM, holdingReads: holdingReads)
+    }
     /// Echoes datagrams until closed.
     static func udp() throws -> LoopbackEcho { try LoopbackEcho(type: SOCK_DGRAM) }
 
-    private init(type: __socket_type) throws {
+    /// Lets a server made `holdingReads` read (call it once).
+    func releaseReads() { readsReleased?.signal() }
+
+    private init(type: __socket_type, holdingReads: Bool = false) throws {
         let descriptor = socket(AF_INET, Int32(type.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError(.create, errno: errno) }
+        readsReleased = holdingReads ? DispatchSemaphore(value: 0) : nil
+        if holdingReads {
+            // Set before listen, so the accepted connection has it from its handshake on.
+            var size: Int32 = 4096
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let loopback = IPEndpoint(address: IPAddress(parsing: "127.0.0.1")!, port: 0)
         guard SocketAddress(loopback).withSockaddr({ bind(descriptor, $0, $1) }) == 0,
               type != SOCK_STREAM || listen(descriptor, 1) == 0,
@@ -60,6 +75,13 @@ final class LoopbackEcho: @unchecked Sendable {
         return (receivedBytes, sawEndOfStream)
     }
 
+    /// How many bytes the server read (without copying them out).
+    var receivedByteCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return receivedBytes.count
+    }
+
     /// Whether the TCP connection ended in a reset (ECONNRESET) rather than an end of stream.
     var wasReset: Bool {
         lock.lock()
@@ -72,6 +94,7 @@ final class LoopbackEcho: @unchecked Sendable {
         let connection = accept(descriptor, nil, nil)
         guard connection >= 0 else { return }
         defer { close(connection) }
+        readsReleased?.wait()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while waitReadable(connection) {
             let count = recv(connection, &buffer, buffer.count, 0)

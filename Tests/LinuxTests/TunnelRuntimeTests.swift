@@ -68,10 +68,15 @@ struct TunnelRuntimeTests {
         /// The device sends a TCP segment; a SYN carries an MSS, as a stack's does.
         func sendTCP(_ flags: TCPFlags, from device: IPEndpoint, to server: IPEndpoint, seq: UInt32, ack: UInt32,
                      _ payload: String) throws {
+            try sendTCP(flags, from: device, to: server, seq: seq, ack: ack, bytes: Data(payload.utf8))
+        }
+
+        func sendTCP(_ flags: TCPFlags, from device: IPEndpoint, to server: IPEndpoint, seq: UInt32, ack: UInt32,
+                     bytes: Data) throws {
             inject(try PacketEmitter.tcp(source: device, destination: server, sequence: seq,
                                          acknowledgment: ack, flags: flags, windowSize: 65_535,
                                          options: flags.contains(.syn) ? TCPOptions(maximumSegmentSize: 1460) : TCPOptions(),
-                                         payload: Data(payload.utf8)))
+                                         payload: bytes))
         }
 
         /// The next datagram the tunnel wrote to the device, parsed.
@@ -191,6 +196,70 @@ struct TunnelRuntimeTests {
         #expect(server.wasReset, "the server read a reset")
         #expect(!server.received.endOfStream, "not an ordinary end of stream")
         #expect(server.received.bytes == Data("ping".utf8))
+        await tunnel.runtime.stop()
+    }
+
+    @Test("an upload the server's socket takes only part of arrives whole: what the kernel left is copied out of the device's read buffer")
+    func uploadThroughAShortWriteArrivesWhole() async throws {
+        let server = try LoopbackEcho.tcp(holdingReads: true)
+        defer { server.stop() }
+        let tunnel = try Tunnel()
+        let device = IPEndpoint(address: Self.deviceAddress, port: 40_002)
+        let isn: UInt32 = 9_000
+        let upload = Data((0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 10) })
+        try tunnel.sendTCP(.syn, from: device, to: server.endpoint, seq: isn, ack: 0, "")
+        let ours = try #require(tunnel.next()?.packet.tcp?.sequence)
+        // Offsets in each stream: ours sent and acknowledged, the echo received in order.
+        var sent = 0, acknowledged = 0, window = 0, echoed = 0
+        var heldWhileStalled = false
+        func send(_ flags: TCPFlags, from offset: Int, _ bytes: Data = Data()) throws {
+            try tunnel.sendTCP(flags, from: device, to: server.endpoint, seq: isn + 1 + UInt32(offset),
+                               ack: ours + 1 + UInt32(echoed), bytes: bytes)
+        }
+        /// Our ACK and window, and the echo, acknowledged in order so the server can go on sending.
+        func absorb(_ answer: Data) throws {
+            let parsed = try PacketParser.parse(answer)
+            let tcp = try #require(parsed.tcp)
+            let acknowledges = Int(tcp.acknowledgment &- (isn + 1))
+            if acknowledges > acknowledged && acknowledges <= upload.count { acknowledged = acknowledges }
+            window = Int(tcp.windowSize)
+            let bytes = Self.payload((parsed, answer))
+            if !bytes.isEmpty, Int(tcp.sequence &- (ours + 1)) == echoed {
+                echoed += bytes.count
+                try send(.ack, from: sent)
+            }
+        }
+        try send(.ack, from: 0)
+        window = 65_535
+        let deadline = ContinuousClock.now + .seconds(60)
+        while (acknowledged < upload.count || server.receivedByteCount < upload.count), ContinuousClock.now < deadline {
+            // One segment at a time, each acknowledged before the next: each is a read of its own,
+            // so one the socket did not take is still in the read buffer when the next read comes.
+            if sent == acknowledged && sent < upload.count && window > 0 {
+                let count = min(1_400, upload.count - sent, window)
+                try send([.ack, .psh], from: sent, upload.subdata(in: sent..<(sent + count)))
+                sent += count
+            }
+            guard let answer = tunnel.device.next(timeout: 1) else {
+                // Nothing moves: the server's socket is full. Only then may the server read.
+                if !heldWhileStalled { heldWhileStalled = acknowledged < upload.count }
+                server.releaseReads()
+                // What went beyond the window goes again; a byte already acknowledged asks the relay
+                // for its current window.
+                sent = acknowledged
+                try send(.ack, from: max(0, acknowledged - 1), upload.subdata(in: max(0, acknowledged - 1)..<max(1, acknowledged)))
+                continue
+            }
+            try absorb(answer)
+        }
+        #expect(heldWhileStalled, "the relay had to keep bytes the server's socket did not take")
+        #expect(acknowledged == upload.count)
+        try send([.fin, .ack], from: sent)
+        while !server.received.endOfStream, ContinuousClock.now < deadline {
+            if let answer = tunnel.device.next(timeout: 0.1) { try absorb(answer) }
+        }
+        #expect(server.received.endOfStream)
+        #expect(server.received.bytes == upload, "the server read the upload as sent")
         await tunnel.runtime.stop()
     }
 

@@ -29,7 +29,10 @@ final class TCPRelaySocket: RelayConnection {
 
     // MARK: RelayConnection (called by the relay)
 
-    func send(_ data: Data) { perform(state.enqueue(data)) }
+    func send(_ data: Data) {
+        perform(state.enqueue(data))
+        state.ownPending()
+    }
     func shutdownWrite() { perform(state.requestShutdown()) }
     func setReading(_ enabled: Bool) { perform(state.setReading(enabled)) }
     func cancel() { perform(state.cancel()) }

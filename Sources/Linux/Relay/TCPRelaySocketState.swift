@@ -68,6 +68,9 @@ struct TCPRelaySocketState {
     private(set) var phase = Phase.connecting
     /// Given by the relay, not yet taken by the kernel, oldest first.
     private(set) var pending = Data()
+    /// Whether `pending` is still the relay's own bytes, taken as they were (`enqueue`): they are
+    /// lent, so whatever the kernel did not take is copied once the relay's call ends (`ownPending`).
+    private var pendingIsLent = false
     private(set) var shutdownRequested = false
     private(set) var shutdownSent = false
     /// The relay's back-pressure: off while the device-bound buffer is full.
@@ -131,9 +134,22 @@ struct TCPRelaySocketState {
         guard phase != .closed, !data.isEmpty, !shutdownRequested else { return .none }
         let wasEmpty = pending.isEmpty
         // Usually nothing waits: take the relay's bytes as they are rather than copy them in.
-        if wasEmpty { pending = data } else { pending.append(data) }
+        if wasEmpty {
+            pending = data
+            pendingIsLent = true
+        } else {
+            pending.append(data)
+        }
         guard phase == .connected, wasEmpty else { return .none }
         return Actions(write: true)
+    }
+
+    /// After the relay's `send`: bytes taken as they were and not yet written are copied, since
+    /// the relay lent them only for its call. Usually the kernel took them all and nothing is.
+    mutating func ownPending() {
+        guard pendingIsLent else { return }
+        pendingIsLent = false
+        if !pending.isEmpty { pending = pending.withUnsafeBytes { Data($0) } }
     }
 
     /// `shutdownWrite`: FIN after the queued bytes.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The buffers a `PacketDevice` reads datagrams into, owned by the caller and reused for every
 /// read (wireguard-go's pooled buffers): one arena allocated once, the datagrams of the last read
 /// packed in it back to back. A read goes on while the rest of the arena can hold a datagram of
@@ -35,6 +37,23 @@ package final class PacketBatch {
     package subscript(index: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: arena[starts[index]..<ends[index]])
     }
+
+    /// Datagram `index` as `Data` without a copy: lent, valid until the next read. Whoever keeps
+    /// any of it past the call it was handed to copies it (`Data(slice)`, `append` do).
+    package func lend(_ index: Int) -> Data {
+        let datagram = mutableDatagram(index)
+        guard let start = datagram.baseAddress else { return Data() }
+        return Data(bytesNoCopy: start, count: datagram.count, deallocator: .none)
+    }
+
+    #if DEBUG
+    /// Overwrites the last read's datagrams, in debug builds after they were handled: bytes kept
+    /// from a lent datagram then read as garbage in a test instead of being right by chance.
+    package func scribbleOver() {
+        guard let last = ends.last else { return }
+        UnsafeMutableRawBufferPointer(rebasing: arena[0..<last]).initializeMemory(as: UInt8.self, repeating: 0xA5)
+    }
+    #endif
 
     /// Datagram `index`, writable: the batch's owner may finish what the device left to it (a
     /// partial checksum) before handing it on.

@@ -143,7 +143,8 @@ package struct FlowTable: Sendable {
     package mutating func record(inSlot slot: Int) -> FlowRecord { flows[slot].record }
 
     /// The machine's end of the flow in `slot`, as recorded when it opened (`FlowRecord.localEnd`).
-    package func localEnd(inSlot slot: Int) -> IPEndpoint? { flows[slot].record.localEnd }
+    /// Mutating for the reason `record(inSlot:)` is: called for every packet recorded.
+    package mutating func localEnd(inSlot slot: Int) -> IPEndpoint? { flows[slot].record.localEnd }
 
     /// The slot of the flow `find` found, or of a new one for `key`; nil when it is refused.
     private mutating func open(_ key: FlowKey, found: Found?, now: UInt64,

@@ -41,16 +41,27 @@ package final class Relay {
         self.reinject = reinject
     }
 
-    struct TCPFlowState {
+    /// A class, not a value: every packet reads and changes a few of its fields through
+    /// `tcpFlows[key]`, and a value there would be copied whole — each of its buffers retained and
+    /// released — on every such read (a tenth of the loop thread's time on an upload, by perf).
+    /// The rule of `execute` still holds: a flow is always found afresh by its key.
+    final class TCPFlowState {
         var flow: TCPRelayFlow
         var connection: (any RelayConnection)?
         var timer: TCPRelayFlow.RetransmitTimer?
         /// Until they settle: the bytes each way, each seen once, as they pass.
         var scanners: TCPFlowScanners?
         /// A TCP flow while inspection decides or terminates it; nil passes through.
-        var inspection: FlowInspectionPhase? = nil
+        var inspection: FlowInspectionPhase?
         /// The ISN of the device's SYN that opened it; nil when it began with another segment.
         let openingSequence: UInt32?
+
+        init(flow: TCPRelayFlow, scanners: TCPFlowScanners?, inspection: FlowInspectionPhase?, openingSequence: UInt32?) {
+            self.flow = flow
+            self.scanners = scanners
+            self.inspection = inspection
+            self.openingSequence = openingSequence
+        }
     }
 
     private struct UDPFlowState {
@@ -130,7 +141,9 @@ package final class Relay {
         }
     }
 
-    /// Relays one datagram the device sent. `datagram` is the bytes `packet` was parsed from.
+    /// Relays one datagram the device sent. `datagram` is the bytes `packet` was parsed from,
+    /// lent for this call (the tunnel's read buffer, read into again next): the relay and its
+    /// connections copy whatever of it they keep.
     package func passthrough(_ packet: ParsedPacket, datagram: Data) { handle(.passthrough(packet, datagram)) }
 
     /// Refuses a datagram that would open a flow the flow table has no room for
@@ -215,7 +228,7 @@ package final class Relay {
             if udp.destinationPort == WellKnownPort.dns { stats.dnsQueriesSent += 1 }
             stats.bytesFromDevice += UInt64(payload.count)
             let connection = udpFlows[key]?.connection
-            connection?.send(Data(payload))
+            connection?.send(payload)
         }
         // ICMP and other protocols are recorded by the pipeline but not relayed: answering them
         // would need raw sockets in the host's namespace.
@@ -265,8 +278,8 @@ package final class Relay {
     }
 
     func tcpEvent(_ key: FlowKey, _ body: (inout TCPRelayFlow) -> [TCPRelayAction]) {
-        guard tcpFlows[key] != nil else { return }
-        let actions = body(&tcpFlows[key]!.flow)
+        guard let state = tcpFlows[key] else { return }
+        let actions = body(&state.flow)
         execute(actions, for: key)
     }
 
@@ -276,7 +289,8 @@ package final class Relay {
     /// socket tore down would come back to life.
     private func execute(_ actions: [TCPRelayAction], for key: FlowKey) {
         // Fixed for the flow's life, so safe to keep.
-        guard let (server, device) = tcpFlows[key].map({ ($0.flow.server, $0.flow.device) }) else { return }
+        guard let opened = tcpFlows[key] else { return }
+        let (server, device) = (opened.flow.server, opened.flow.device)
         for action in actions {
             guard tcpFlows.index(forKey: key) != nil else { return }
             switch action {

@@ -6,7 +6,8 @@ import Shared
 /// at once, even from inside one of these calls: the relay runs such a report after the call.
 package protocol RelayConnection: AnyObject {
     /// TCP: bytes for the server; the shell writes what the socket takes, keeps the rest, and
-    /// reports each write with `Relay.serverDidDrain`. UDP: one datagram.
+    /// reports each write with `Relay.serverDidDrain`. UDP: one datagram. The bytes may be lent
+    /// (the device's read buffer, `Relay.passthrough`): what is kept past the call is copied.
     func send(_ data: Data)
     /// TCP half-close (`shutdown(SHUT_WR)`), after the bytes already given.
     func shutdownWrite()
