@@ -102,6 +102,22 @@ struct TCPRelaySocketStateTests {
         #expect(state.pending.isEmpty)
     }
 
+    @Test("bytes the relay lent and the kernel did not take are copied once its call ends; bytes appended are copied as they come")
+    func lentBytesLeftOverAreCopied() {
+        let lender = UnsafeMutableRawBufferPointer.allocate(byteCount: 32, alignment: 1)
+        defer { lender.deallocate() }
+        lender.copyBytes(from: Array("hello world, and the rest of it!".utf8))
+        var state = Self.connected()
+        _ = state.enqueue(Data(bytesNoCopy: lender.baseAddress!, count: 32, deallocator: .none))
+        _ = state.wrote(.processed(6))
+        state.ownPending()
+        lender.initializeMemory(as: UInt8.self, repeating: 0)     // the next read, over the same buffer
+        #expect(state.pending == Self.bytes("world, and the rest of it!"))
+        _ = state.enqueue(Self.bytes(" More."))
+        state.ownPending()
+        #expect(state.pending == Self.bytes("world, and the rest of it! More."))
+    }
+
     @Test("ECONNRESET during a write closes and reports failed once, and drains nothing more")
     func resetDuringWrite() {
         var state = Self.connected()
