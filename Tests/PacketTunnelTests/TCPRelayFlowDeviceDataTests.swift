@@ -60,6 +60,20 @@ import Shared
                 == [.sendToServer(pattern(5, from: 10)), toDevice(5001, ack: 1016, window: 5)])
     }
 
+    @Test("a drain that leaves the device more than half the window it was told is not announced on its own; one that doubles it is")
+    func aDrainIsAnnouncedOnlyOnceTheWindowDoubles() {
+        var flow = F.established(config: .init(maxToServerBytes: 10_000))
+        #expect(flow.receiveFromDevice(fromDevice(1001, ack: 5001, .ack, pattern(2_000)))
+                == [.sendToServer(pattern(2_000)), toDevice(5001, ack: 3001, window: 8_000)])
+        // The socket took it all: 10 000 free against the 8 000 told — more than a segment, less
+        // than double — which the next ACK says.
+        #expect(flow.serverDidDrain(byteCount: 2_000) == [])
+        #expect(flow.receiveFromDevice(fromDevice(3001, ack: 5001, .ack, pattern(7_000, from: 2_000)))
+                == [.sendToServer(pattern(7_000, from: 2_000)), toDevice(5001, ack: 10_001, window: 3_000)])
+        // 3 000 told, 10 000 free: announced.
+        #expect(flow.serverDidDrain(byteCount: 7_000) == [toDevice(5001, ack: 10_001, window: 10_000)])
+    }
+
     @Test func aScaledWindowIsAdvertisedShiftedAndRoundedDown() {
         // 1 MiB with shift 5: after 100 bytes, (1 048 576 − 100) >> 5 = 32 764 (rounded down).
         var flow = F.established(config: .init(maxToServerBytes: 1 << 20), windowScale: 7)

@@ -136,13 +136,18 @@ package struct TCPRelayFlow: Sendable {
     }
 
     /// The server socket took `byteCount` more of the bytes given in `sendToServer`: the window
-    /// toward the device reopens by as much, announced when it grows by a segment or more.
+    /// toward the device reopens by as much. It is announced on its own only when it grew by a
+    /// segment or more (RFC 9293 §3.8.6.2.2) and to at least twice what the device was last told,
+    /// as Linux's receiver does (`tcp_cleanup_rbuf`): while the device can still send half of it,
+    /// the ACK of what it sends next carries the larger window. A socket that takes each segment
+    /// at once — the usual upload — so costs one ACK per segment, not two.
     package mutating func serverDidDrain(byteCount: Int) -> [TCPRelayAction] {
         guard !isClosed else { return [] }
         fromDevice.unconfirmed = max(0, fromDevice.unconfirmed - byteCount)
         guard acceptsDeviceData, state != .synReceived else { return [] }
         let threshold = min(Int(config.maximumSegmentSize), maxReceiveWindow / 2)
-        guard receiveWindow - fromDevice.advertised >= max(1, threshold) else { return [] }
+        let window = receiveWindow
+        guard window - fromDevice.advertised >= max(1, threshold), window >= 2 * fromDevice.advertised else { return [] }
         return [.segmentToDevice(makeSegment(flags: .ack, sequence: toDevice.next))]
     }
 
