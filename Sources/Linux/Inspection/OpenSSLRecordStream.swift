@@ -35,17 +35,28 @@ final class OpenSSLRecordStream {
         BIO_set_init(bio, 1)
     }
 
-    /// The peer's records, read after whatever is still unread.
+    /// The peer's records, read after whatever is still unread. They may be lent for the call
+    /// (the device's read buffer, `Relay.passthrough`): `releaseInput` ends it.
     func feed(_ records: Data) {
         guard !records.isEmpty else { return }
         input.append(records)
         unreadCount += records.count
     }
 
-    /// Forgets what OpenSSL did not read (the session will not read again), and lets go of a
-    /// chunk read to its end.
+    /// After OpenSSL has read what it wanted of what was fed: forgets what it did not read when
+    /// the session will not read again, and otherwise keeps it — copied, since what was fed may
+    /// have been lent. That is a record cut by the end of a segment, so a few KiB at most.
     func releaseInput(discardingUnread: Bool) {
-        guard discardingUnread || unreadCount == 0 else { return }
+        if !discardingUnread && unreadCount > 0 {
+            var kept: [Data] = []
+            for (index, chunk) in input.enumerated() {
+                let start = chunk.startIndex + (index == 0 ? consumed : 0)
+                kept.append(chunk[start...].withUnsafeBytes { Data($0) })
+            }
+            input = kept
+            consumed = 0
+            return
+        }
         input.removeAll(keepingCapacity: true)
         consumed = 0
         unreadCount = 0

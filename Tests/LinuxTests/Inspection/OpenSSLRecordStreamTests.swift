@@ -46,6 +46,23 @@ struct OpenSSLRecordStreamTests {
         #expect(stream.unreadCount == 0 && Self.read(stream, 2).0 == -1)
     }
 
+    @Test("what OpenSSL left unread of lent records is copied when the call ends: the lender's next bytes do not change it")
+    func unreadLentRecordsAreCopied() throws {
+        let stream = try OpenSSLRecordStream()
+        defer { BIO_free(stream.bio) }
+        // Larger than `Data` keeps inline (which would copy): the bytes stay the lender's.
+        let lender = UnsafeMutableRawBufferPointer.allocate(byteCount: 64, alignment: 1)
+        defer { lender.deallocate() }
+        lender.copyBytes(from: (0..<64).map { UInt8($0) })
+        stream.feed(Data([0xFF]))
+        stream.feed(Data(bytesNoCopy: lender.baseAddress!, count: 64, deallocator: .none))
+        #expect(Self.read(stream, 4) == (4, Data([0xFF, 0, 1, 2])))
+        stream.releaseInput(discardingUnread: false)
+        lender.initializeMemory(as: UInt8.self, repeating: 0xA5)     // the device's next read
+        #expect(stream.unreadCount == 61)
+        #expect(Self.read(stream, 100) == (61, Data(3..<64)))
+    }
+
     @Test("one read crosses every chunk still unread, slices among them, and empties none it did not finish")
     func aReadCrossesChunks() throws {
         let stream = try OpenSSLRecordStream()
