@@ -63,6 +63,7 @@ final class LoopbackEcho: @unchecked Sendable {
         lock.lock()
         stopping = true
         lock.unlock()
+        readsReleased?.signal()                  // a server still holding its reads goes on to its end
         shutdown(descriptor, Int32(SHUT_RDWR))   // wakes a thread still waiting in poll
         finished.wait()
         close(descriptor)
