@@ -87,7 +87,9 @@ enum DemoCommand {
             case .udpExchange: "a UDP exchange…"
             }
         case let .clientFinished(ok): ok ? "  ok" : "  FAILED"
-        case .labRemoved: "lab removed"
+        case let .labRemoved(failures):
+            failures.isEmpty ? "lab removed"
+                : "the lab is not all removed (the next demo removes what is left): " + failures.joined(separator: "; ")
         }
     }
 }

@@ -55,6 +55,18 @@ struct LabTests {
         #expect(Set(names).isDisjoint(with: Set(try NetworkNamespace.names())))
     }
 
+    @Test("a namespace that cannot be removed is reported with the reason, once, never taken as gone")
+    func removalFailureIsReported() throws {
+        let lab = try Lab()
+        // Someone else removed the server namespace first: deleting it again fails, and says why.
+        try ExternalCommand.run(["ip", "netns", "delete", lab.server.name])
+        let failures = lab.remove()
+        #expect(failures.count == 1)
+        #expect(failures.first?.description.contains("ip netns delete \(lab.server.name)") == true, "\(failures)")
+        #expect(Set([lab.host.name, lab.monitored.name]).isDisjoint(with: Set(try NetworkNamespace.names())))
+        #expect(lab.remove().isEmpty, "a second removal does nothing and reports nothing")
+    }
+
     @Test("the wiring plan joins host and server by a veth pair with both families")
     func plan() {
         let commands = Lab.commands(host: "h", server: "s", monitored: "m")

@@ -42,7 +42,8 @@ package struct DemoScenario: Sendable {
         case startingTunnel(dataDirectory: String)
         case client(Client)
         case clientFinished(ok: Bool)
-        case labRemoved
+        /// The lab taken down; `failures` says what of it could not be removed, and why.
+        case labRemoved(failures: [String])
     }
 
     /// The clients, in the order they run.
@@ -119,7 +120,7 @@ package struct DemoScenario: Sendable {
 
         progress(.buildingLab)
         let lab = try Lab()
-        defer { lab.remove(); progress(.labRemoved) }
+        defer { progress(.labRemoved(failures: lab.remove().map(\.description))) }
         for site in Self.sites {
             try lab.server.ip(["addr", "add", "\(site.address)/\(Lab.ipv4PrefixLength)", "dev", "veth-server"])
         }

@@ -60,10 +60,10 @@ package final class Lab: Sendable {
     }
 
     /// Removes every namespace of the lab (their interfaces go with them). Safe to call twice.
-    package func remove() {
-        monitored.delete()
-        server.delete()
-        host.delete()
+    /// Returns what could not be removed, and why (the next lab's sweep removes it).
+    @discardableResult
+    package func remove() -> [CommandError] {
+        [monitored, server, host].compactMap { $0.delete() }
     }
 
     deinit { remove() }

@@ -41,14 +41,22 @@ package final class NetworkNamespace: Sendable {
         try ExternalCommand.run(["ip", "-n", name] + arguments)
     }
 
-    /// Removes the namespace; interfaces in it go with it. Safe to call twice.
-    package func delete() {
+    /// Removes the namespace; interfaces in it go with it. Safe to call twice: only the first
+    /// call acts. Returns why `ip netns delete` failed (the namespace is then left, for the next
+    /// start's sweep of leftovers), nil when it is gone.
+    @discardableResult
+    package func delete() -> CommandError? {
         let already = deleted.withLock { deleted in
             defer { deleted = true }
             return deleted
         }
-        guard !already else { return }
-        _ = try? ExternalCommand.run(["ip", "netns", "delete", name])
+        guard !already else { return nil }
+        do throws(CommandError) {
+            try ExternalCommand.run(["ip", "netns", "delete", name])
+            return nil
+        } catch {
+            return error
+        }
     }
 
     deinit { delete() }

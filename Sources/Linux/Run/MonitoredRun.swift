@@ -178,7 +178,11 @@ package struct MonitoredRun: Sendable {
         if let missing = trust?.bundle.nssNotice { notice("TLS inspection: \(missing)") }
         let namespace: NetworkNamespace
         do { namespace = try NetworkNamespace.create(NamespaceName.make(prefix: "tvrun")) } catch { throw .system(error) }
-        defer { namespace.delete() }
+        defer {
+            if let failure = namespace.delete() {
+                notice("cannot remove the network namespace \(namespace.name): \(failure); the next run removes it")
+            }
+        }
         let device: TUNDevice
         do { device = try TUNDevice() } catch { throw .device(error) }
         defer { device.close() }
