@@ -9,6 +9,8 @@ package enum TunnelBenchPath: String, CaseIterable, Sendable, Equatable {
     case passive
     case pasta
     case slirp4netns
+    /// HAProxy in TCP mode in host, no TUN: what a relay that ends TCP reaches on this machine.
+    case haproxy
 
     /// Whether the path is a TunnelVision service (`up`), measured for its memory and, passive, its drops.
     package var isService: Bool { self == .routed || self == .passive }

@@ -125,6 +125,9 @@ enum HelpText {
       passive       tunnelvision up --interface veth-host --foreground in host: the direct path, watched
       pasta         pasta --runas 0:0 --config-net --no-map-gw --mtu M
       slirp4netns   slirp4netns --configure --mtu=M on a namespace made by unshare, entered by nsenter
+      haproxy       haproxy -db in host, TCP mode, one thread per processor, option splice-auto,
+                    proxying host's 198.19.0.1 at the bench's two ports to the server's: a relay
+                    that ends TCP with no TUN, so what any such relay can reach on this machine
     Then, tunnel only: its resident memory (VmRSS, and the peak VmHWM, from /proc/PID/status)
     while 'tvlab net hold' keeps 1000 connections open through it; and K times, the sequential
     write rate of the disk under a fresh data directory (1 GiB of zeros, one fdatasync, removed)
@@ -140,7 +143,7 @@ enum HelpText {
     Prints each path's figures and its ratio to direct (latency as microseconds added), and the
     targets for the tunnel: upload and download at least 80 % of direct, at most 15 µs added to
     the median round trip, connections/s at least 80 % of direct, resident memory at most 50 MB
-    (decimal) with 1000 open flows. Progress goes to standard error. A relay or iperf3 that is
+    (decimal) with 1000 open flows, with haproxy's ratios beside them for scale. Progress goes to standard error. A relay or iperf3 that is
     not installed is reported and skipped; a measurement that fails is reported, the rest go
     on, and the exit status is 1. The lab and every program started are removed at the end,
     also on failure, Ctrl-C or SIGTERM (then the exit status is 128 + the signal).
@@ -151,7 +154,8 @@ enum HelpText {
                      at the largest
     --seconds S      length of each iperf3 test and each connections run (default 4)
     --repeat K       runs per figure, the median shown (default 3)
-    --paths LIST     comma-separated, in the order to run (default direct,tunnel,routed,passive,pasta,slirp4netns)
+    --paths LIST     comma-separated, in the order to run (default
+                     direct,tunnel,routed,passive,pasta,slirp4netns,haproxy)
     --json           print the results as one JSON object instead of a table
     """
 

@@ -15,6 +15,7 @@ struct TunnelBenchTools {
     let iperf3: String?
     let pasta: String?
     let slirp4netns: String?
+    let haproxy: String?
 
     static func locate(needTunnelvision: Bool) throws(Failure) -> TunnelBenchTools {
         let directory = try FileSystem.executableDirectory()
@@ -29,7 +30,7 @@ struct TunnelBenchTools {
         return TunnelBenchTools(tvlab: directory + "/tvlab",
                                 tunnelvision: FileSystem.isExecutableFile(tunnelvision) ? tunnelvision : nil,
                                 iperf3: ExternalCommand.locate("iperf3"), pasta: ExternalCommand.locate("pasta"),
-                                slirp4netns: slirpTools.contains(nil) ? nil : slirpTools[0])
+                                slirp4netns: slirpTools.contains(nil) ? nil : slirpTools[0], haproxy: ExternalCommand.locate("haproxy"))
     }
 
     /// Whether the relay of `path` is here.
@@ -39,6 +40,7 @@ struct TunnelBenchTools {
         case .tunnel, .routed, .passive: tunnelvision != nil
         case .pasta: pasta != nil
         case .slirp4netns: slirp4netns != nil
+        case .haproxy: haproxy != nil
         }
     }
 }

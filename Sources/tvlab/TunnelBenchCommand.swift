@@ -134,6 +134,7 @@ enum TunnelBenchCommand {
         case .slirp4netns:
             return try .slirp4netns(lab: lab, slirp4netns: tools.slirp4netns ?? "slirp4netns", mtu: mtu,
                                     errors: directory + "/slirp4netns.err")
+        case .haproxy: return try .haproxy(lab: lab, haproxy: tools.haproxy ?? "haproxy", directory: directory)
         }
     }
 
@@ -266,8 +267,7 @@ enum TunnelBenchCommand {
         let server = try BenchProcess(lab.server.command(argv), name: name, errors: errors)
         do {
             try TunnelBenchRoute.waitUntil("\(name) to listen on port \(port)", seconds: 10, process: server) {
-                let listening = try? ExternalCommand.run(["ss", "-N", lab.server.name, "-Hltn", "sport = :\(port)"])
-                return !(listening?.standardOutput.isEmpty ?? true)
+                TunnelBenchRoute.isListening(lab.server, port: port)
             }
         } catch {
             server.kill()

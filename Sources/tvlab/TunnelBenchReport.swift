@@ -41,7 +41,7 @@ struct ServiceFigures {
 
     /// The table's line for it.
     var line: String {
-        var parts = ["\(path.rawValue) service:"]
+        var parts: [String] = []
         if let resident = medianResident {
             let flows = IPCBenchCommand.grouped(Int64(TunnelBenchTargets.openFlows))
             let target = TunnelBenchCommand.megabytes(TunnelBenchTargets.serviceResidentBytes)
@@ -54,7 +54,7 @@ struct ServiceFigures {
             parts.append("kernel dropped \(kernel.queueDrops) of \(seen) packets (\(share), target ≤ \(target))")
         }
         if let line = programLookup.line { parts.append(line) }
-        return parts.joined(separator: " ")
+        return "\(path.rawValue) service: " + parts.joined(separator: "; ")
     }
 }
 
@@ -73,7 +73,7 @@ struct ProgramLookupFigures {
     var line: String? {
         guard let ratio, let with = BenchStatistics.median(with), let without = BenchStatistics.median(without) else { return nil }
         let target = String(format: "%.0f %%", TunnelBenchTargets.programLookupConnectionRatio * 100)
-        return "; program lookup: \(IPCBenchCommand.grouped(Int64(with.rounded()))) connections/s with it, "
+        return "program lookup: \(IPCBenchCommand.grouped(Int64(with.rounded()))) connections/s with it, "
             + "\(IPCBenchCommand.grouped(Int64(without.rounded()))) without, " + String(format: "%.1f %%", ratio * 100)
             + " (target ≥ \(target))"
     }
@@ -157,6 +157,7 @@ struct TunnelBenchResults {
             lines.append((unmet == 0 ? "  all measured targets met" : "  \(unmet) of \(verdicts.count) targets NOT met")
                          + (unjudged == 0 ? "" : "; \(unjudged) not measured"))
         }
+        if !verdicts.isEmpty, let ceiling = ceilingLine { lines.append(ceiling) }
         if !services.isEmpty { lines += [""] + services.map(\.line) }
         if !notes.isEmpty { lines += [""] + notes }
         if !failures.isEmpty { lines += ["", "failed:"] + failures.map { "  " + $0 } }
@@ -196,6 +197,15 @@ struct TunnelBenchResults {
         case false?: "NOT met"
         case nil: "—"
         }
+    }
+
+    /// What HAProxy reached, beside the targets: a relay that ends TCP does about twice direct's
+    /// work per byte and per connection, so its figures are the most the tunnel can expect here.
+    private var ceilingLine: String? {
+        guard let proxy = paths.first(where: { $0.path == .haproxy && $0.unavailable == nil }) else { return nil }
+        let versus = PathComparison(proxy.figures, direct: direct)
+        return "  for scale, haproxy (a relay that ends TCP, with no TUN) reached: upload \(percent(versus.uploadRatio)), "
+            + "download \(percent(versus.downloadRatio)), connections/s \(percent(versus.connectionRateRatio)) of direct"
     }
 
     private func percent(_ ratio: Double?) -> String {

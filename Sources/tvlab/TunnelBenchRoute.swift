@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Bench
+import Foundation
 import Linux
 
 /// How a client in the lab reaches the server on one path: the command line that puts it there,
@@ -149,6 +150,51 @@ final class TunnelBenchRoute {
             throw error
         }
         return route
+    }
+
+    /// HAProxy in TCP mode in host, the clients' connections to host's own address at the bench's
+    /// ports proxied to the server's: a relay that ends TCP with no TUN, one thread per processor,
+    /// splicing between its sockets when that pays (`option splice-auto`) — the best any relay that
+    /// ends TCP, ours included, can expect to reach on this machine. `-db`: in the foreground.
+    static func haproxy(lab: Lab, haproxy: String, directory: String) throws(Failure) -> TunnelBenchRoute {
+        let configuration = directory + "/haproxy.cfg"
+        let ports = [TunnelBenchClients.iperfPort, TunnelBenchClients.echoPort]
+        do {
+            try Data(haproxyConfiguration(ports: ports, threads: ProcessInfo.processInfo.activeProcessorCount).utf8)
+                .write(to: URL(fileURLWithPath: configuration))
+        } catch { throw Failure("cannot write \(configuration): \(error)") }
+        let errors = directory + "/haproxy.err"
+        let proxy = try BenchProcess(lab.host.command([haproxy, "-db", "-f", configuration]), name: "haproxy", errors: errors)
+        let route = TunnelBenchRoute(path: .haproxy, server: Lab.hostIPv4, prefix: lab.host.command([]), helpers: [proxy])
+        do throws(Failure) {
+            try waitUntil("haproxy to listen on ports \(ports.map(String.init).joined(separator: " and "))", seconds: setupSeconds,
+                          process: proxy) {
+                ports.allSatisfy { isListening(lab.host, port: $0) }
+            }
+        } catch {
+            route.close()
+            throw Failure("\(error)\(TunnelBenchClients.tail(of: errors))")
+        }
+        return route
+    }
+
+    /// HAProxy's configuration for `haproxy(…)`: each port on host's address proxied to the
+    /// same port on the server's. maxconn bounds the descriptors it asks for (about two per
+    /// connection) under the usual hard limit; the connections runs hold one at a time.
+    static func haproxyConfiguration(ports: [UInt16], threads: Int) -> String {
+        var lines = ["global", "    nbthread \(threads)", "    maxconn 4096",
+                     "defaults", "    mode tcp", "    option splice-auto",
+                     "    timeout connect 5s", "    timeout client 120s", "    timeout server 120s"]
+        for port in ports {
+            lines += ["listen port-\(port)", "    bind \(Lab.hostIPv4):\(port)", "    server lab \(Lab.serverIPv4):\(port)"]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether something in `namespace` listens on TCP `port` (`ss`).
+    static func isListening(_ namespace: NetworkNamespace, port: UInt16) -> Bool {
+        let listening = try? ExternalCommand.run(["ss", "-N", namespace.name, "-Hltn", "sport = :\(port)"])
+        return !(listening?.standardOutput.isEmpty ?? true)
     }
 
     /// Polls `condition` every 5 ms for up to `seconds`; fails sooner if `process` ends.

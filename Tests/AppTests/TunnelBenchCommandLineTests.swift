@@ -41,7 +41,7 @@ struct TunnelBenchCommandLineTests {
         let result = try tvlab(["help", "tunnel"])
         #expect(result.status == 0)
         for option in ["--mtu M[,M…]", "default 1500,65520", "--seconds S", "default 4", "--repeat K", "default 3",
-                       "--paths LIST", "direct,tunnel,routed,passive,pasta,slirp4netns", "--json"] {
+                       "--paths LIST", "direct,tunnel,routed,passive,pasta,slirp4netns,haproxy", "--json"] {
             #expect(result.out.contains(option), "\(option)")
         }
     }

@@ -8,7 +8,7 @@ struct TunnelBenchPathTests {
     func order() {
         #expect(TunnelBenchPath.list(from: "tunnel,direct") == .success([.tunnel, .direct]))
         #expect(TunnelBenchPath.list(from: "slirp4netns") == .success([.slirp4netns]))
-        #expect(TunnelBenchPath.list(from: "direct,tunnel,routed,passive,pasta,slirp4netns") == .success(TunnelBenchPath.allCases))
+        #expect(TunnelBenchPath.list(from: "direct,tunnel,routed,passive,pasta,slirp4netns,haproxy") == .success(TunnelBenchPath.allCases))
     }
 
     @Test("an unknown name, an empty item or a repeated name is refused, naming it")
@@ -23,5 +23,6 @@ struct TunnelBenchPathTests {
     @Test("the relays whose interface the bench sets an MTU on are measured at each MTU; direct and the services take none")
     func mtuTakers() {
         #expect(TunnelBenchPath.allCases.filter(\.takesMTU) == [.tunnel, .pasta, .slirp4netns])
+        #expect(!TunnelBenchPath.haproxy.takesMTU && !TunnelBenchPath.haproxy.isService)
     }
 }
