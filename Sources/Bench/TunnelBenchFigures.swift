@@ -13,6 +13,14 @@ package struct PathFigures: Sendable, Equatable {
 
     package init() {}
 
+    /// `other`'s runs after these: a round's runs added to the earlier rounds'.
+    package mutating func append(_ other: PathFigures) {
+        upload += other.upload
+        download += other.download
+        roundTrip += other.roundTrip
+        connectionRate += other.connectionRate
+    }
+
     package var medianUpload: Double? { BenchStatistics.median(upload) }
     package var medianDownload: Double? { BenchStatistics.median(download) }
     package var medianRoundTrip: Double? { BenchStatistics.median(roundTrip) }

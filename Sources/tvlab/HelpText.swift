@@ -110,7 +110,9 @@ enum HelpText {
     Needs root. Builds a lab (namespaces host 198.19.0.1 and server 198.19.0.2 joined by veth,
     a default route in host via the server, net.ipv4.tcp_tw_reuse=1 in host so the relays'
     sockets in TIME_WAIT do not use up its ports), starts 'iperf3 -s' and 'tvlab net
-    echo-server' in server, and for each path measures, K times each, the median shown:
+    echo-server' in server, and measures each path K times, the median shown, in K rounds that
+    each take every path (at every MTU) once, on a route of its own, so the machine's drift over
+    the bench falls on every path alike; a path that fails is measured no more. Each round:
       upload     iperf3 -c 198.19.0.2 -t S -i 0 -J: end.sum_received.bits_per_second (one stream)
       download   the same with -R
       rr         tvlab net rr: median of 20000 1-byte round trips on one connection
@@ -133,19 +135,19 @@ enum HelpText {
     write rate of the disk under a fresh data directory (1 GiB of zeros, one fdatasync, removed)
     followed by a download through the tunnel capturing whole packets into that directory
     (--capture-detail full), reported as a ratio of the disk's rate. Routed and passive: the
-    service's resident memory with 1000 connections open (target at most 60 MB), read once the
-    connections of the runs before have left it and it has given back what they grew
+    resident memory of the last round's service with 1000 connections open (target at most 60 MB),
+    read once the connections of that round have left it and it has given back what they grew
     (\(Int(TunnelBenchClients.serviceSettleSeconds)) s after the 1000 are open: their closing linger, then its give-back), and for passive
-    what the kernel dropped before the service read it over all of its path's runs, from
+    what the kernel dropped before the service read it, summed over its rounds' services, from
     'tunnelvision stats --json' (target at most 0.1 %); then what asking each connection's
     program costs: K pairs, each a fresh service's conn/s with the lookup and a fresh one's with
     'up --no-programs', the medians' ratio shown (target at least 95 %).
     Prints each path's figures and its ratio to direct (latency as microseconds added), and the
     targets for the tunnel: upload and download at least 80 % of direct, at most 15 µs added to
     the median round trip, connections/s at least 80 % of direct, resident memory at most 50 MB
-    (decimal) with 1000 open flows, with haproxy's ratios beside them for scale. Progress goes to standard error. A relay or iperf3 that is
-    not installed is reported and skipped; a measurement that fails is reported, the rest go
-    on, and the exit status is 1. The lab and every program started are removed at the end,
+    (decimal) with 1000 open flows, with haproxy's ratios beside them for scale. Progress goes
+    to standard error. A relay or iperf3 that is not installed is reported and skipped; a
+    measurement that fails is reported, the rest go on, and the exit status is 1. The lab and every program started are removed at the end,
     also on failure, Ctrl-C or SIGTERM (then the exit status is 128 + the signal).
 
     --mtu M[,M…]     MTUs inside the tunnel, pasta and slirp4netns, each 1280…65520, each relay

@@ -4,12 +4,13 @@ import Glibc
 import Bench
 import Foundation
 import Linux
+import Shared
 
 /// `tvlab bench tunnel`: single-stream TCP throughput both ways, 1-byte round-trip latency and
-/// connections per second, through the tunnel, over the same path without it, and through pasta
-/// and slirp4netns — all in one lab in one run, each figure the median of several runs; then the
-/// tunnel's resident memory with 1 000 flows open, and its download rate with whole packets
-/// captured against the disk's sequential write rate.
+/// connections per second, through the tunnel, over the same path without it, and through pasta,
+/// slirp4netns and HAProxy — all in one lab in one run, each figure the median of several rounds
+/// that each take every path once; then the tunnel's resident memory with 1 000 flows open, and
+/// its download rate with whole packets captured against the disk's sequential write rate.
 enum TunnelBenchCommand {
     static func run(_ options: TunnelBenchOptions) throws(Failure) {
         guard geteuid() == 0 else {
@@ -68,6 +69,8 @@ enum TunnelBenchCommand {
         if tools.iperf3 == nil { results.notes.append("iperf3 not installed: no throughput figures (apt-get install iperf3)") }
         let clients = TunnelBenchClients(tools: tools, directory: directory, seconds: options.seconds)
         let dataDirectory = directory + "/data-metadata"
+        // Every path at every MTU: a row each, in the order asked.
+        var rows: [(path: TunnelBenchPath, mtu: Int?, name: String)] = []
         for path in options.paths {
             guard tools.installed(path) else {
                 Console.progress("\(path.rawValue): not installed; skipped")
@@ -75,27 +78,58 @@ enum TunnelBenchCommand {
                 continue
             }
             for mtu in path.takesMTU ? options.mtus.map(Optional.some) : [nil] {
-                let name = mtu.map { "\(path.rawValue) at MTU \($0)" } ?? path.rawValue
+                rows.append((path, mtu, mtu.map { "\(path.rawValue) at MTU \($0)" } ?? path.rawValue))
+                results.paths.append(PathResult(path: path, mtu: mtu))
+            }
+        }
+        let firstRow = results.paths.count - rows.count
+        // In rounds: each round measures every row once, each on a route of its own, so that the
+        // machine's drift over the bench (minutes) falls on every path alike, direct included —
+        // measured one path after another, the last paths' figures came out up to a quarter lower
+        // than when run first. A row that fails is measured no more. A service's own figures are
+        // taken in the last round, on that round's service, before the next row.
+        var broken = Set<Int>()
+        var kernels: [Int: DeviceKernelCounters] = [:]
+        for round in 1...options.repeats {
+            for (index, row) in rows.enumerated() where !broken.contains(index) {
+                let label = options.repeats == 1 ? row.name : "\(row.name) \(round)/\(options.repeats)"
                 let route: TunnelBenchRoute
                 do {
-                    route = try openRoute(path, mtu: mtu ?? options.memoryMTU, lab: lab, tools: tools,
+                    route = try openRoute(row.path, mtu: row.mtu ?? options.memoryMTU, lab: lab, tools: tools,
                                           dataDirectory: dataDirectory, directory: directory)
                 } catch {
                     try Interruption.check()
-                    Console.error("\(name): \(error)")
-                    results.failures.append("\(name): \(error)")
-                    results.paths.append(PathResult(path: path, mtu: mtu, unavailable: "could not be set up"))
+                    Console.error("\(label): \(error)")
+                    results.failures.append("\(label): \(error)")
+                    if results.paths[firstRow + index].figures == PathFigures() {
+                        results.paths[firstRow + index].unavailable = "could not be set up"
+                    }
+                    broken.insert(index)
                     continue
                 }
                 defer { route.close() }
-                results.paths.append(PathResult(path: path, mtu: mtu,
-                                                figures: try measureFigures(route, named: name, clients: clients, options: options,
-                                                                            iperf: tools.iperf3 != nil, failures: &results.failures)))
-                if path.isService, let tunnelvision = tools.tunnelvision {
-                    var service = try measureService(route, tunnelvision: tunnelvision, clients: clients, options: options,
-                                                     dataDirectory: directory + "/data-\(path.rawValue)", failures: &results.failures)
+                let failuresBefore = results.failures.count
+                let figures = try measureFigures(route, named: label, clients: clients, iperf: tools.iperf3 != nil,
+                                                 failures: &results.failures)
+                results.paths[firstRow + index].figures.append(figures)
+                if results.failures.count > failuresBefore { broken.insert(index) }
+                if row.path == .passive, let tunnelvision = tools.tunnelvision {
+                    if let counted = kernelCounters(tunnelvision: tunnelvision, dataDirectory: directory + "/data-passive",
+                                                    failures: &results.failures) {
+                        // Each round's service is a fresh one, counting from zero.
+                        let before = kernels[index]
+                        kernels[index] = DeviceKernelCounters(queueDrops: (before?.queueDrops ?? 0) + counted.queueDrops,
+                                                              datagramsRead: (before?.datagramsRead ?? 0) + counted.datagramsRead)
+                    }
+                }
+                if row.path.isService, round == options.repeats, !broken.contains(index), let tunnelvision = tools.tunnelvision {
+                    var service = try measureService(route, clients: clients, options: options, failures: &results.failures)
                     route.close()
-                    service.programLookup = try measureProgramLookup(path, lab: lab, tunnelvision: tunnelvision, clients: clients,
+                    service.kernel = kernels[index]
+                    if let kernel = service.kernel {
+                        Console.progress("passive: the kernel dropped \(kernel.queueDrops) of \(kernel.queueDrops + kernel.datagramsRead) packets")
+                    }
+                    service.programLookup = try measureProgramLookup(row.path, lab: lab, tunnelvision: tunnelvision, clients: clients,
                                                                      options: options, directory: directory, failures: &results.failures)
                     results.services.append(service)
                 }
@@ -138,48 +172,53 @@ enum TunnelBenchCommand {
         }
     }
 
-    /// `name` says which path, and at which MTU, in the progress lines and failures.
+    /// One run of each figure on `route`; `name` says which path, at which MTU and round, in the
+    /// progress lines and failures.
     private static func measureFigures(_ route: TunnelBenchRoute, named name: String, clients: TunnelBenchClients,
-                                       options: TunnelBenchOptions, iperf: Bool, failures: inout [String]) throws(Failure) -> PathFigures {
-        let runs = options.repeats
+                                       iperf: Bool, failures: inout [String]) throws(Failure) -> PathFigures {
         var figures = PathFigures()
         if iperf {
-            figures.upload = try repeated("\(name) upload", runs, failures: &failures, format: gigabits) {
+            figures.upload = try repeated("\(name) upload", 1, failures: &failures, format: gigabits) {
                 () throws(Failure) in try clients.throughput(route, reverse: false)
             }
-            figures.download = try repeated("\(name) download", runs, failures: &failures, format: gigabits) {
+            figures.download = try repeated("\(name) download", 1, failures: &failures, format: gigabits) {
                 () throws(Failure) in try clients.throughput(route, reverse: true)
             }
         }
-        figures.roundTrip = try repeated("\(name) round trip (median)", runs, failures: &failures,
+        figures.roundTrip = try repeated("\(name) round trip (median)", 1, failures: &failures,
                                          format: { String(format: "%.1f µs", $0) }) {
             () throws(Failure) in try clients.roundTrip(route)
         }
-        figures.connectionRate = try repeated("\(name) connections", runs, failures: &failures,
+        figures.connectionRate = try repeated("\(name) connections", 1, failures: &failures,
                                               format: { IPCBenchCommand.grouped(Int64($0.rounded())) + "/s" }) {
             () throws(Failure) in try clients.connectionRate(route)
         }
         return figures
     }
 
-    /// A service's own figures, after its path's: what the kernel dropped before a passive service
-    /// read it (over every run on the path so far), then its memory with 1 000 flows open.
-    private static func measureService(_ route: TunnelBenchRoute, tunnelvision: String, clients: TunnelBenchClients,
-                                       options: TunnelBenchOptions, dataDirectory: String,
+    /// What the kernel dropped before the passive service read it, and what it read, so far
+    /// (`tunnelvision stats --json`); nil, with the failure recorded, when they cannot be read.
+    private static func kernelCounters(tunnelvision: String, dataDirectory: String,
+                                       failures: inout [String]) -> DeviceKernelCounters? {
+        do {
+            let stats = try ExternalCommand.run([tunnelvision, "stats", "--json", "--data-dir", dataDirectory])
+            guard let kernel = try JSONDecoder().decode(ServiceFigures.StatsDocument.self, from: Data(stats.standardOutput.utf8))
+                .stats.shell.device.kernel else {
+                failures.append("passive: the service's counters carry no kernel counts")
+                return nil
+            }
+            return kernel
+        } catch {
+            failures.append("passive: the service's counters: \(error)")
+            return nil
+        }
+    }
+
+    /// A service's memory with 1 000 flows open, on its last round's route (a service that has
+    /// carried traffic, as one left running has).
+    private static func measureService(_ route: TunnelBenchRoute, clients: TunnelBenchClients, options: TunnelBenchOptions,
                                        failures: inout [String]) throws(Failure) -> ServiceFigures {
         var figures = ServiceFigures(path: route.path)
-        if route.path == .passive {
-            do {
-                let stats = try ExternalCommand.run([tunnelvision, "stats", "--json", "--data-dir", dataDirectory])
-                figures.kernel = try JSONDecoder().decode(ServiceFigures.StatsDocument.self, from: Data(stats.standardOutput.utf8))
-                    .stats.shell.device.kernel
-                if let kernel = figures.kernel {
-                    Console.progress("passive: the kernel dropped \(kernel.queueDrops) of \(kernel.queueDrops + kernel.datagramsRead) packets")
-                }
-            } catch {
-                failures.append("passive: the service's counters: \(error)")
-            }
-        }
         let flows = TunnelBenchTargets.openFlows
         figures.memory = try repeated("\(route.path.rawValue) memory, \(flows) open flows", options.repeats, failures: &failures,
                                       format: { "VmRSS " + megabytes($0.residentBytes) + ", VmHWM " + megabytes($0.peakResidentBytes) }) {

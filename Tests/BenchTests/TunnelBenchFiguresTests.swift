@@ -14,6 +14,24 @@ struct TunnelBenchFiguresTests {
         return figures
     }
 
+    @Test("a round's runs are added after the earlier rounds', each figure to its own")
+    func rounds() {
+        var figures = PathFigures()
+        var round = PathFigures()
+        round.upload = [14e9]
+        round.roundTrip = [21]
+        figures.append(round)
+        round.upload = [16e9]
+        round.download = [12e9]
+        round.roundTrip = [19]
+        round.connectionRate = [9_000]
+        figures.append(round)
+        #expect(figures.upload == [14e9, 16e9])
+        #expect(figures.download == [12e9])
+        #expect(figures.roundTrip == [21, 19])
+        #expect(figures.connectionRate == [9_000])
+    }
+
     @Test("ratios are medians over direct's medians, and latency is the difference of medians")
     func comparison() throws {
         var tunnel = PathFigures()
