@@ -44,7 +44,7 @@ import Testing
                                      serverAnswersRead: next(), serverInitialsUnopenable: next()))
         let relay = RelayStats(
             tcpFlowsOpened: next(), tcpFlowsClosed: next(), udpFlowsOpened: next(), connectFailures: next(),
-            bytesFromDevice: next(), bytesToDevice: next(), emitterFailures: next(), segmentsRefused: next(),
+            portUnreachableAnswers: next(), bytesFromDevice: next(), bytesToDevice: next(), emitterFailures: next(), segmentsRefused: next(),
             dnsQueriesSent: next(), dnsRepliesReceived: next(), streamOpeningsTLS: next(), streamOpeningsHTTP: next(),
             streamOpeningsUnrecognised: next(), streamsUpgradedToTLS: next(), plaintextUpgradesAbandoned: next(),
             inspection: InspectionStats(inspectionCandidates: next(), terminationsOpened: next(),

@@ -285,7 +285,7 @@ struct TunnelRuntimeTests {
         #expect(record.bytesOut == 32 && record.bytesIn == 32)   // 20 (IPv4) + 8 (UDP) + 4, each way
     }
 
-    @Test("a datagram to a closed port is answered with the kernel's refusal: a port unreachable quoting it, the flow kept")
+    @Test("a datagram to a closed port is answered with the kernel's refusal: a port unreachable quoting it, the flow kept, the answer counted")
     func udpClosedPort() async throws {
         // A port nothing listens on: bound once to learn a free one, then closed.
         let probe = try LoopbackEcho.udp()
@@ -301,6 +301,8 @@ struct TunnelRuntimeTests {
         #expect(answer.bytes[20] == 3 && answer.bytes[21] == 3, "destination unreachable, port unreachable")
         #expect(answer.bytes.suffix(from: 28) == sent, "the datagram quoted whole")
         #expect(await tunnel.eventually { $0.relay.openFlowCount == 1 }, "the flow stays for a later datagram")
+        let relay = await tunnel.runtime.onLoop { $0.relay.stats }
+        #expect(relay.portUnreachableAnswers == 1 && relay.emitterFailures == 0)
         await tunnel.runtime.stop()
     }
 

@@ -101,7 +101,8 @@ import Testing
             + #""quicVersionsObserved":0,"reinjectedRecorded":0,"#
             + #""storeBatchesFailed":0,"storeBatchesWritten":0},"#
             + #""relay":{"bytesFromDevice":0,"bytesToDevice":0,"connectFailures":0,"dnsQueriesSent":0,"#
-            + #""dnsRepliesReceived":0,"emitterFailures":0,"plaintextUpgradesAbandoned":0,"segmentsRefused":0,"#
+            + #""dnsRepliesReceived":0,"emitterFailures":0,"plaintextUpgradesAbandoned":0,"portUnreachableAnswers":0,"#
+            + #""segmentsRefused":0,"#
             + #""streamOpeningsHTTP":0,"streamOpeningsTLS":0,"streamOpeningsUnrecognised":0,"streamsUpgradedToTLS":0,"#
             + #""tcpFlowsClosed":0,"tcpFlowsOpened":0,"#
             + #""udpFlowsOpened":0},"#

@@ -84,6 +84,8 @@ extension DiagnosticsPresentation {
             rows.count("tcpClosed", "TCP connections closed", relay.tcpFlowsClosed)
             rows.count("udpOpened", "UDP flows opened", relay.udpFlowsOpened)
             rows.count("connectFailures", "connections that could not be opened", relay.connectFailures)
+            rows.count("portUnreachableAnswers", "UDP datagrams answered port unreachable (nothing listened)",
+                       relay.portUnreachableAnswers)
             rows.volume("sent", "sent", relay.bytesFromDevice)
             rows.volume("received", "received", relay.bytesToDevice)
             rows.count("segmentsRefused", "TCP segments refused (unreadable options)", relay.segmentsRefused)

@@ -137,6 +137,7 @@ package struct TunnelStatsReport: Sendable, Equatable {
             lines.add("tcpFlowsClosed", relay.tcpFlowsClosed)
             lines.add("udpFlowsOpened", relay.udpFlowsOpened)
             lines.add("connectFailures", relay.connectFailures)
+            lines.add("portUnreachableAnswers", relay.portUnreachableAnswers)
             lines.add("bytesFromDevice", relay.bytesFromDevice)
             lines.add("bytesToDevice", relay.bytesToDevice)
             lines.add("emitterFailures", relay.emitterFailures)

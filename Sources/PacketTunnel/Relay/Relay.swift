@@ -402,6 +402,7 @@ package final class Relay {
         do {
             let answer = try PacketEmitter.portUnreachable(from: udp.server.address, to: udp.device.address, quoting: udp.quote)
             answer.withUnsafeBytes { reinject($0, nil) }
+            stats.portUnreachableAnswers += 1
         } catch {
             stats.emitterFailures += 1
         }

@@ -9,6 +9,9 @@ package struct RelayStats: Codable, Sendable, Equatable {
     package var udpFlowsOpened: UInt64
     /// Outbound connections that failed to open (refused, unreachable, timed out).
     package var connectFailures: UInt64
+    /// UDP datagrams answered "port unreachable": the server's host had no socket on the port
+    /// (ECONNREFUSED on the flow's socket), and the monitored sender was told so.
+    package var portUnreachableAnswers: UInt64
     /// Payload bytes read from the monitored side and sent out.
     package var bytesFromDevice: UInt64
     /// Payload bytes received from the network and written back to the monitored side.
@@ -38,7 +41,7 @@ package struct RelayStats: Codable, Sendable, Equatable {
     package var inspection: InspectionStats?
 
     package init(tcpFlowsOpened: UInt64 = 0, tcpFlowsClosed: UInt64 = 0, udpFlowsOpened: UInt64 = 0,
-                connectFailures: UInt64 = 0, bytesFromDevice: UInt64 = 0, bytesToDevice: UInt64 = 0,
+                connectFailures: UInt64 = 0, portUnreachableAnswers: UInt64 = 0, bytesFromDevice: UInt64 = 0, bytesToDevice: UInt64 = 0,
                 emitterFailures: UInt64 = 0, segmentsRefused: UInt64 = 0, dnsQueriesSent: UInt64 = 0, dnsRepliesReceived: UInt64 = 0,
                 streamOpeningsTLS: UInt64 = 0, streamOpeningsHTTP: UInt64 = 0, streamOpeningsUnrecognised: UInt64 = 0,
                 streamsUpgradedToTLS: UInt64 = 0, plaintextUpgradesAbandoned: UInt64 = 0,
@@ -47,6 +50,7 @@ package struct RelayStats: Codable, Sendable, Equatable {
         self.tcpFlowsClosed = tcpFlowsClosed
         self.udpFlowsOpened = udpFlowsOpened
         self.connectFailures = connectFailures
+        self.portUnreachableAnswers = portUnreachableAnswers
         self.bytesFromDevice = bytesFromDevice
         self.bytesToDevice = bytesToDevice
         self.emitterFailures = emitterFailures
