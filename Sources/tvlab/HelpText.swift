@@ -129,7 +129,7 @@ enum HelpText {
       slirp4netns   slirp4netns --configure --mtu=M on a namespace made by unshare, entered by nsenter
       haproxy       haproxy -db in host, TCP mode, one thread per processor, option splice-auto,
                     proxying host's 198.19.0.1 at the bench's two ports to the server's: a relay
-                    that ends TCP with no TUN, so what any such relay can reach on this machine
+                    that ends TCP with no TUN, what ending TCP costs on this machine, for scale
     Then, tunnel only: its resident memory (VmRSS, and the peak VmHWM, from /proc/PID/status)
     while 'tvlab net hold' keeps 1000 connections open through it; and K times, the sequential
     write rate of the disk under a fresh data directory (1 GiB of zeros, one fdatasync, removed)

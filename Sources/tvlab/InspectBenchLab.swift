@@ -34,7 +34,7 @@ final class InspectBenchLab {
         do throws(Failure) {
             (pki, processes) = try Self.serve(lab, directory: directory, largeBytes: largeBytes)
         } catch {
-            lab.remove()
+            lab.removeSayingFailures()
             throw error
         }
         let made = try Subprocess.run(tunnelvision, ["ca", "create", "--data-dir", data])
@@ -141,7 +141,7 @@ final class InspectBenchLab {
     func close() {
         processes.reversed().forEach { $0.kill() }
         processes.removeAll()
-        lab.remove()
+        lab.removeSayingFailures()
     }
 
     /// `bytes` of pseudo-random data (TLS does not compress, but a file of zeros would let any

@@ -53,7 +53,7 @@ enum TunnelBenchCommand {
             try lab.server.ip(["link", "set", "lo", "up"])
             try lab.server.ip(["addr", "add", TunnelBenchRoute.beyondIPv4 + "/32", "dev", "lo"])
         } catch { throw Failure("cannot build the lab: \(error)") }
-        defer { lab.remove() }
+        defer { lab.removeSayingFailures() }
 
         let echo = try startServer(lab, [tools.tvlab, "net", "echo-server", "--port", String(TunnelBenchClients.echoPort)],
                                    name: "echo server", port: TunnelBenchClients.echoPort, errors: directory + "/echo-server.err")

@@ -200,7 +200,7 @@ struct TunnelBenchResults {
     }
 
     /// What HAProxy reached, beside the targets: a relay that ends TCP does about twice direct's
-    /// work per byte and per connection, so its figures are the most the tunnel can expect here.
+    /// kernel work per byte and per connection, and its figures show what that costs here.
     private var ceilingLine: String? {
         guard let proxy = paths.first(where: { $0.path == .haproxy && $0.unavailable == nil }) else { return nil }
         let versus = PathComparison(proxy.figures, direct: direct)

@@ -154,8 +154,8 @@ final class TunnelBenchRoute {
 
     /// HAProxy in TCP mode in host, the clients' connections to host's own address at the bench's
     /// ports proxied to the server's: a relay that ends TCP with no TUN, one thread per processor,
-    /// splicing between its sockets when that pays (`option splice-auto`) — the best any relay that
-    /// ends TCP, ours included, can expect to reach on this machine. `-db`: in the foreground.
+    /// splicing between its sockets when that pays (`option splice-auto`): what ending TCP in a
+    /// relay costs on this machine, a scale for the tunnel's figures. `-db`: in the foreground.
     static func haproxy(lab: Lab, haproxy: String, directory: String) throws(Failure) -> TunnelBenchRoute {
         let configuration = directory + "/haproxy.cfg"
         let ports = [TunnelBenchClients.iperfPort, TunnelBenchClients.echoPort]

@@ -55,7 +55,7 @@ enum UIBenchTunnel {
         Console.progress("building the lab for the tunnel's throughput…")
         let lab: Lab
         do { lab = try Lab() } catch { throw Failure("cannot build the lab: \(error)") }
-        defer { lab.remove() }
+        defer { lab.removeSayingFailures() }
         let iperfServer = try TunnelBenchCommand.startServer(lab, [tools.iperf3 ?? "iperf3", "-s", "-p", String(TunnelBenchClients.iperfPort)],
                                                              name: "iperf3 server", port: TunnelBenchClients.iperfPort,
                                                              errors: scratch + "/iperf3-server.err")

@@ -58,7 +58,7 @@ final class FaultLab {
         closed = true
         servers.reversed().forEach { $0.kill() }
         servers.removeAll()
-        lab.remove()
+        lab.removeSayingFailures()
         FileSystem.removeTree(directory)
     }
 
